@@ -1,0 +1,144 @@
+package muehle
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Color is a side: White or Black.
+type Color uint8
+
+// The two sides. White moves first.
+const (
+	White Color = 0
+	Black Color = 1
+)
+
+// Other returns the opponent of c.
+func (c Color) Other() Color { return c ^ 1 }
+
+// String returns "White" or "Black".
+func (c Color) String() string {
+	if c == White {
+		return "White"
+	}
+	return "Black"
+}
+
+// StonesPerSide is the number of stones each side starts with in the
+// standard game. Smaller games (3 to 9 stones) use the same rules.
+const StonesPerSide = 9
+
+// Position is a complete game state: the stones of both sides, the stones
+// each side still has in hand, and the side to move. It is a small value;
+// copy it freely.
+//
+//	Stones[White], Stones[Black]: bit i set = a stone of that colour on point i
+//	Hand[White], Hand[Black]:     stones not yet placed
+//	Turn:                         the side to move
+type Position struct {
+	Stones [2]Bitboard
+	Hand   [2]uint8
+	Turn   Color
+}
+
+// NewPosition returns the empty board with k stones in hand for each side
+// and White to move.
+func NewPosition(k int) Position {
+	return Position{Hand: [2]uint8{uint8(k), uint8(k)}}
+}
+
+// Empty returns the empty points.
+func (p *Position) Empty() Bitboard { return AllPoints &^ (p.Stones[0] | p.Stones[1]) }
+
+// Mover returns the stones of the side to move.
+func (p *Position) Mover() Bitboard { return p.Stones[p.Turn] }
+
+// Opponent returns the stones of the side not to move.
+func (p *Position) Opponent() Bitboard { return p.Stones[p.Turn^1] }
+
+// Total returns the stones of c on the board plus in hand.
+func (p *Position) Total(c Color) int { return p.Stones[c].Count() + int(p.Hand[c]) }
+
+// Phase is the kind of move the side to move makes.
+type Phase uint8
+
+// The three phases, from the view of the side to move.
+const (
+	Placing Phase = iota // stones in hand: place one
+	Moving               // slide a stone to an adjacent empty point
+	Flying               // exactly three stones, none in hand: jump anywhere
+)
+
+// String returns the phase name in lower case.
+func (ph Phase) String() string {
+	switch ph {
+	case Placing:
+		return "placing"
+	case Moving:
+		return "moving"
+	default:
+		return "flying"
+	}
+}
+
+// Phase returns the phase of the side to move.
+func (p *Position) Phase() Phase {
+	if p.Hand[p.Turn] > 0 {
+		return Placing
+	}
+	if p.Stones[p.Turn].Count() == 3 {
+		return Flying
+	}
+	return Moving
+}
+
+// SwapColors returns the position with the colours exchanged, the side to
+// move included. Its value for the side to move is the same.
+func (p Position) SwapColors() Position {
+	return Position{
+		Stones: [2]Bitboard{p.Stones[1], p.Stones[0]},
+		Hand:   [2]uint8{p.Hand[1], p.Hand[0]},
+		Turn:   p.Turn ^ 1,
+	}
+}
+
+// Normalize returns the position with the side to move as White. Positions
+// that differ only by swapping colours and the side to move are equivalent.
+func (p Position) Normalize() Position {
+	if p.Turn == Black {
+		return p.SwapColors()
+	}
+	return p
+}
+
+// ErrPosition is wrapped by every error that describes an impossible position.
+var ErrPosition = errors.New("muehle: impossible position")
+
+// Validate reports why p cannot occur in a game of k stones per side, or nil.
+// It checks that the stone sets are disjoint and inside the board, that no
+// side has more than k stones on the board and in hand together, and that
+// the side that has just moved still has at least three stones.
+func (p *Position) Validate(k int) error {
+	if k < 3 || k > StonesPerSide {
+		return fmt.Errorf("%w: %d stones per side (want 3 to 9)", ErrPosition, k)
+	}
+	if (p.Stones[0]|p.Stones[1])&^AllPoints != 0 {
+		return fmt.Errorf("%w: stones outside the board", ErrPosition)
+	}
+	if p.Stones[0]&p.Stones[1] != 0 {
+		return fmt.Errorf("%w: two stones on %s", ErrPosition, (p.Stones[0] & p.Stones[1]).First())
+	}
+	if p.Turn > Black {
+		return fmt.Errorf("%w: no side to move", ErrPosition)
+	}
+	for c := White; c <= Black; c++ {
+		if t := p.Total(c); t > k {
+			return fmt.Errorf("%w: %s has %d stones on the board and in hand (at most %d)", ErrPosition, c, t, k)
+		}
+	}
+	if t := p.Total(p.Turn.Other()); t < 3 {
+		return fmt.Errorf("%w: %s has only %d stones but has just moved", ErrPosition, p.Turn.Other(), t)
+	}
+	return nil
+}

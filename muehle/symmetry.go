@@ -1,0 +1,136 @@
+package muehle
+
+// Symmetry is one of the 16 automorphisms of the board: the 8 symmetries of
+// the square, optionally followed by the exchange of the outer and inner
+// rings. Symmetry 0 is the identity; symmetries 8 to 15 swap the rings.
+type Symmetry uint8
+
+// NumSymmetries is the number of board symmetries.
+const NumSymmetries = 16
+
+// coords gives each point's column (a..g = 0..6) and row (1..7 = 0..6).
+var coords = [NumPoints][2]int8{
+	{0, 6}, {3, 6}, {6, 6}, {1, 5}, {3, 5}, {5, 5}, {2, 4}, {3, 4}, {4, 4},
+	{0, 3}, {1, 3}, {2, 3}, {4, 3}, {5, 3}, {6, 3},
+	{2, 2}, {3, 2}, {4, 2}, {1, 1}, {3, 1}, {5, 1}, {0, 0}, {3, 0}, {6, 0},
+}
+
+var (
+	// symPerm[s][p] is the image of point p under symmetry s.
+	symPerm [NumSymmetries][NumPoints]Point
+	// symByte[s][k][v] is the image of the points in byte k of a bitboard
+	// with value v, so that a bitboard maps with three table look-ups.
+	symByte [NumSymmetries][3][256]Bitboard
+	// symInverse[s] undoes s; symCompose[a][b] is b applied after a.
+	symInverse [NumSymmetries]Symmetry
+	symCompose [NumSymmetries][NumSymmetries]Symmetry
+)
+
+func init() {
+	var at [7][7]Point
+	for i := range at {
+		for j := range at[i] {
+			at[i][j] = NoPoint
+		}
+	}
+	for p, c := range coords {
+		at[c[0]][c[1]] = Point(p)
+	}
+	swapRing := func(t int8) int8 { // 3 <-> 1 from the centre, 2 and 0 stay
+		switch t {
+		case 3, -3:
+			return t / 3
+		case 1, -1:
+			return 3 * t
+		}
+		return t
+	}
+	for s := range NumSymmetries {
+		for p, c := range coords {
+			u, v := c[0]-3, c[1]-3
+			switch s & 7 {
+			case 1:
+				u, v = -v, u
+			case 2:
+				u, v = -u, -v
+			case 3:
+				u, v = v, -u
+			case 4:
+				u = -u
+			case 5:
+				v = -v
+			case 6:
+				u, v = v, u
+			case 7:
+				u, v = -v, -u
+			}
+			if s >= 8 {
+				u, v = swapRing(u), swapRing(v)
+			}
+			symPerm[s][p] = at[u+3][v+3]
+		}
+		for k := range 3 {
+			for v := range 256 {
+				var b Bitboard
+				for i := range 8 {
+					if v&(1<<i) != 0 {
+						b |= symPerm[s][8*k+i].Bit()
+					}
+				}
+				symByte[s][k][v] = b
+			}
+		}
+	}
+	for a := range Symmetry(NumSymmetries) {
+		for b := range Symmetry(NumSymmetries) {
+			for c := range Symmetry(NumSymmetries) {
+				same := true
+				for p := range Point(NumPoints) {
+					if b.Point(a.Point(p)) != c.Point(p) {
+						same = false
+						break
+					}
+				}
+				if same {
+					symCompose[a][b] = c
+					if c == 0 {
+						symInverse[a] = b
+					}
+				}
+			}
+		}
+	}
+}
+
+// Point returns the image of p under s.
+func (s Symmetry) Point(p Point) Point { return symPerm[s][p] }
+
+// Bitboard returns the image of the set b under s.
+func (s Symmetry) Bitboard(b Bitboard) Bitboard {
+	t := &symByte[s]
+	return t[0][b&0xff] | t[1][b>>8&0xff] | t[2][b>>16&0xff]
+}
+
+// Inverse returns the symmetry that undoes s.
+func (s Symmetry) Inverse() Symmetry { return symInverse[s] }
+
+// Then returns the symmetry that applies s first, then t.
+func (s Symmetry) Then(t Symmetry) Symmetry { return symCompose[s][t] }
+
+// Position returns the image of p under s.
+func (s Symmetry) Position(p Position) Position {
+	p.Stones[0] = s.Bitboard(p.Stones[0])
+	p.Stones[1] = s.Bitboard(p.Stones[1])
+	return p
+}
+
+// Move returns the image of m under s.
+func (s Symmetry) Move(m Move) Move {
+	f := func(p Point) Point {
+		if p == NoPoint {
+			return p
+		}
+		return symPerm[s][p]
+	}
+	return Move{f(m.From), f(m.To), f(m.Remove)}
+}
