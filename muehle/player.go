@@ -28,7 +28,9 @@ type Random struct {
 func NewRandom(src rand.Source) *Random { return &Random{rng: rand.New(src)} }
 
 // NewSeededRandom returns a random player with a fixed seed, for tests.
-func NewSeededRandom(seed uint64) *Random { return NewRandom(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+func NewSeededRandom(seed uint64) *Random {
+	return NewRandom(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
 
 // Name returns "Random".
 func (r *Random) Name() string { return "Random" }
