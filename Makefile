@@ -1,0 +1,61 @@
+# Mühle perfect player — the two commands of the README:
+#   make run    installs what is missing and starts the desktop program
+#   make test   installs what is missing and runs the test suite
+# Everything else here is a convenience around go build and go test.
+
+GO        ?= go
+BIN       := bin
+# Debian packages that Fyne's cgo build needs.
+BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
+              libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
+# Debian packages for running the real window headless (make screenshots).
+SHOT_PKGS  := xvfb xdotool imagemagick
+
+.PHONY: run test test-long bench deps shot-deps build muehlectl screenshots fmt vet clean
+
+# deps installs the missing Debian packages (as root, or through sudo).
+deps:
+	@./.ci/apt-install $(BUILD_PKGS)
+	@command -v $(GO) >/dev/null || { echo "Go is needed: see https://go.dev/doc/install"; exit 1; }
+
+shot-deps: deps
+	@./.ci/apt-install $(SHOT_PKGS)
+
+build: deps
+	$(GO) build -o $(BIN)/muehle ./cmd/muehle
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/muehlectl ./cmd/muehlectl
+
+muehlectl:
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/muehlectl ./cmd/muehlectl
+
+run: build
+	./$(BIN)/muehle
+
+# test is what CI runs: formatting, vet, the pure-Go packages without cgo,
+# then the whole suite with the race detector. Long checks are skipped
+# unless asked for with make test-long.
+test: deps
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) build ./muehle/... ./layers/... ./retro/... ./cmd/muehlectl/...
+	$(GO) test -race -timeout 15m ./...
+
+# test-long adds the checks that take minutes (deep perft, larger solves).
+test-long: deps
+	$(GO) test -tags long -timeout 120m ./...
+
+bench: muehlectl
+	$(GO) test -run '^$$' -bench . -benchtime 1s -count 5 ./muehle/... ./layers/... ./retro/... | tee bench.txt
+
+screenshots: shot-deps build
+	./.ci/screenshots
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf $(BIN) bench.txt

@@ -1,0 +1,95 @@
+// Command muehlectl is the command-line tool of the Mühle perfect player:
+// it solves, verifies and queries the database, counts perft, benchmarks
+// and plays in the terminal. Run "muehlectl help" for the commands.
+//
+// Each command lives in a file of its own and registers itself in init.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+)
+
+// command is one sub-command: its name, a one-line summary and the function
+// that runs it with the arguments after the name.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands []command
+
+// register adds a sub-command; called from the init function of its file.
+func register(name, summary string, run func(ctx context.Context, args []string, stdout, stderr io.Writer) error) {
+	commands = append(commands, command{name, summary, run})
+}
+
+// errUsage is returned by a command whose flags were wrong; the flag package
+// has already printed the reason and the usage.
+var errUsage = fmt.Errorf("usage")
+
+// newFlags returns a flag set for a command that reports errors instead of exiting.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("muehlectl "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: muehlectl %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs and maps a bad flag to errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	slices.SortFunc(commands, func(a, b command) int { return strings.Compare(a.name, b.name) })
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stdout, "usage: muehlectl COMMAND [flags]\n\ncommands:")
+		for _, c := range commands {
+			fmt.Fprintf(stdout, "  %-8s %s\n", c.name, c.summary)
+		}
+		fmt.Fprintln(stdout, "\nRun \"muehlectl COMMAND -h\" for the flags of a command.")
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(ctx, args[1:], stdout, stderr)
+			switch {
+			case err == nil:
+				return 0
+			case err == errUsage:
+				return 2
+			default:
+				fmt.Fprintf(stderr, "muehlectl %s: %v\n", c.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "muehlectl: unknown command %q (see \"muehlectl help\")\n", args[0])
+	return 2
+}
