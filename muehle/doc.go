@@ -1,7 +1,129 @@
 // Package muehle implements the rules of Nine Men's Morris (Mühle) exactly as
 // shared/RULES.md states them: the board, positions, moves and their
-// inverses, symmetries, the game with its history, notation and perft.
+// inverses (un-moves), symmetries, the game with its history, the Player
+// interface with a random player, the text formats and perft.
 //
 // It uses the standard library only, and its hot loops (move and un-move
 // generation, symmetry application) do not allocate.
+//
+// # Files
+//
+//	board.go     points, bitboards, edges, mills, removable stones
+//	position.go  Color, Position, Phase, Validate, colour swap
+//	move.go      Move, Play, IsLegal
+//	movegen.go   AppendMoves, CountMoves, Blocked, IsOver
+//	unmove.go    Unplay, AppendUnmoves, AppendUnslides
+//	check.go     CheckMove: why a move is illegal, in words
+//	symmetry.go  the 16 board symmetries
+//	game.go      Game: history, undo/redo, repetition, result
+//	record.go    the game record text
+//	notation.go  point, move and position text
+//	diagram.go   the board drawn in text
+//	player.go    the Player interface and the random player
+//	perft.go     perft
+//
+// # Glossary
+//
+//   - Point: one of the 24 intersections, numbered 0 to 23 row by row from
+//     the top left, named a1 to g7 by column and row (see the diagram).
+//   - Bitboard: a set of points in a uint32; bit i stands for point i.
+//   - Color: White or Black; White moves first.
+//   - Phase: what the side to move does: Placing (stones in hand), Moving
+//     (slide along an edge) or Flying (three stones, none in hand: jump).
+//   - Mill: three stones of one colour on one of the 16 lines of three.
+//   - Move: one ply: a placement, slide or jump, with the removal of an
+//     opponent stone when it closes a mill.
+//   - Position: both sides' stones, stones in hand and the side to move.
+//   - Game: a start position and the moves played since, with undo/redo
+//     and the draw rules.
+//   - Layer (package layers): the positions with given numbers of stones on
+//     the board and in hand, e.g. the moving layer M(w,b): no stones in
+//     hand, w stones for the side to move, b for the other.
+//   - Index (package layers): a position's number inside its layer, the
+//     same for all positions that differ by a symmetry.
+//   - Value (package layers): the one-byte database entry: won, lost or
+//     drawn for the side to move, with the depth.
+//   - Depth: plies to the end of the game under perfect play; odd for won
+//     positions, even for lost ones.
+//   - child, parent: q is a child of p when one legal move of p leads to q;
+//     p is then a parent of q.
+//   - un-move: a move seen from its child: the move m of a parent q with
+//     q.Play(m) == p, listed by p.AppendUnmoves and undone by p.Unplay(m).
+//
+// # Board
+//
+// Points by number and by coordinate:
+//
+//	 0(a7)----------1(d7)----------2(g7)
+//	  |               |               |
+//	  |   3(b6)-----4(d6)-----5(f6)   |
+//	  |    |          |          |    |
+//	  |    |   6(c5)-7(d5)-8(e5) |    |
+//	  |    |    |          |     |    |
+//	 9(a4)-10(b4)-11(c4)  12(e4)-13(f4)-14(g4)
+//	  |    |    |          |     |    |
+//	  |    |  15(c3)-16(d3)-17(e3)    |
+//	  |    |          |          |    |
+//	  |  18(b2)-----19(d2)-----20(f2) |
+//	  |               |               |
+//	21(a1)---------22(d1)---------23(g1)
+//
+// The 16 symmetries (Symmetry 0 to 15) are the 8 symmetries of the square,
+// optionally followed by the exchange of the outer and inner rings (8 to
+// 15). All of them map the middle ring {3,4,5,10,13,18,19,20} onto itself.
+//
+// # Bit layout
+//
+// A Bitboard holds point i in bit i (bit 0 = a7, bit 23 = g1; bits 24 to 31
+// are always zero). A Position is
+//
+//	Stones [2]Bitboard  Stones[White], Stones[Black]: disjoint sets of points
+//	Hand   [2]uint8     stones not yet placed, 0 to 9 each
+//	Turn   Color        the side to move: White = 0, Black = 1
+//
+// and a Move is three Points (int8): From (NoPoint = -1 for a placement),
+// To, and Remove (NoPoint when nothing is removed).
+//
+// # Move text
+//
+// A placement is its point ("d6"), a slide or jump is origin and target
+// joined by '-' ("d6-d5"), and a removal appends 'x' and the removed point
+// ("b4-b6xd7", "d6xa1"). ParseMove ignores case and surrounding spaces.
+//
+// # Position text
+//
+// One line of four fields separated by spaces: the 24 points in the order
+// of their numbers (a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2
+// d2 f2 a1 d1 g1) as 'W' (White stone), 'B' (Black stone) or '.' (empty);
+// the side to move, 'w' or 'b'; then White's and Black's stones in hand,
+// one digit each. The start position is
+//
+//	........................ w 9 9
+//
+// and after 1. d6 d2 it is "....W..............B.... w 8 8". Position.String
+// writes it and ParsePosition reads it (spaces around and between fields
+// are ignored). ParsePosition checks the syntax; Position.Validate checks
+// that the position can occur in a game of k stones.
+//
+// # Game record text
+//
+// Optional header lines first, each [Name "value"]:
+//
+//	[Position "<position text>"]  the start position (default: empty board)
+//	[Stones "k"]                  stones per side, 3 to 9 (default 9)
+//	[NoRemovalLimit "n"]          draw after n plies without a removal (default off)
+//
+// then the moves in move text, numbered in pairs (White's move and Black's
+// reply share a number, starting at 1; a record whose start position has
+// Black to move begins "1. ... d2"), a pair per line when written, any
+// whitespace when read; then optionally the result: "1-0" (White won),
+// "0-1" (Black won), "1/2-1/2" (drawn) or "*" (not over). For example
+//
+//	1. d6 d2
+//	2. a7 g7
+//	*
+//
+// Game.Record writes it, with only the headers that differ from the
+// default and always the result; ParseRecord reads it, replays every move
+// and reports the line, move number and reason of the first problem.
 package muehle

@@ -100,13 +100,16 @@ func (g *Game) LegalMoves() []Move {
 }
 
 // Play plays m if it is legal, clearing the moves that could be redone.
+// An illegal move leaves g unchanged and returns an error wrapping
+// ErrIllegalMove that says why (see Position.CheckMove); a move after the
+// end returns one wrapping ErrGameOver.
 func (g *Game) Play(m Move) error {
 	if r, why := g.Result(); r != Ongoing {
 		return fmt.Errorf("%w: %s (%s)", ErrGameOver, r, why)
 	}
 	p := g.Position()
-	if !p.IsLegal(m) {
-		return fmt.Errorf("%w: %s in this position", ErrIllegalMove, m)
+	if err := p.CheckMove(m); err != nil {
+		return err
 	}
 	g.push(m)
 	g.redo = g.redo[:0]

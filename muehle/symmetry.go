@@ -1,5 +1,7 @@
 package muehle
 
+import "strconv"
+
 // Symmetry is one of the 16 automorphisms of the board: the 8 symmetries of
 // the square, optionally followed by the exchange of the outer and inner
 // rings. Symmetry 0 is the identity; symmetries 8 to 15 swap the rings.
@@ -133,4 +135,23 @@ func (s Symmetry) Move(m Move) Move {
 		return symPerm[s][p]
 	}
 	return Move{f(m.From), f(m.To), f(m.Remove)}
+}
+
+// symmetryNames names the symmetries of the square; rotations are
+// anticlockwise, "flip-diag" mirrors across the diagonal a1-g7 and
+// "flip-anti" across a7-g1.
+var symmetryNames = [8]string{"identity", "rot90", "rot180", "rot270", "flip-h", "flip-v", "flip-diag", "flip-anti"}
+
+// String names the symmetry, e.g. "rot90" or "flip-h+rings"; "rings" alone
+// is the exchange of the outer and inner rings.
+func (s Symmetry) String() string {
+	switch {
+	case s >= NumSymmetries:
+		return "Symmetry(" + strconv.Itoa(int(s)) + ")"
+	case s == 8:
+		return "rings"
+	case s > 8:
+		return symmetryNames[s&7] + "+rings"
+	}
+	return symmetryNames[s]
 }

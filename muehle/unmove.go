@@ -18,11 +18,21 @@ func (p Position) Unplay(m Move) Position {
 	return p
 }
 
-// AppendUnmoves appends to buf every move m such that some position q has m
-// among its legal moves and q.Play(m) == p, and returns it; q is p.Unplay(m).
-// It is the exact inverse of AppendMoves: placements back into the hand,
-// slides and jumps back, and removals undone. It does not allocate when buf
-// has room.
+// MaxUnmoves bounds the number of un-moves of any position: a side with
+// three stones in a mill, each of which may have been placed or may have
+// jumped from any of at most 21 empty points, with or without any of at most
+// 21 removals undone. Un-moves outnumber moves; size their buffers with this.
+const MaxUnmoves = 3 * 22 * 22
+
+// AppendUnmoves appends to buf every move m that leads to p from a
+// position q = p.Unplay(m) in which m is legal and which a game of 9 stones
+// can hold, and returns it: placements back into the hand, slides and jumps
+// back, removals undone. q can hold at most 9 stones per side and the side
+// that has just moved in q has at least 3; for a game of k < 9 stones the
+// caller drops the un-moves whose removal would give that side more than k.
+// When p passes Validate, this is the exact inverse of AppendMoves: every q
+// that passes Validate(9) and has p as a child is found, with each move
+// that leads there. It does not allocate when buf has room (MaxUnmoves).
 func (p *Position) AppendUnmoves(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
@@ -31,12 +41,19 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 	if p.Total(o) < 3 {
 		return buf // the previous mover would have had no move
 	}
+	// In q the side to move now (s) has just moved, so it held at least 3
+	// stones, and never more than StonesPerSide: a removal gave back one.
+	ts := p.Total(s)
+	plain, removal := ts >= 3 && ts <= StonesPerSide, ts >= 2 && ts < StonesPerSide
+	if !plain && !removal {
+		return buf
+	}
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
 		rest := own &^ to.Bit()
 		mill := ClosesMill(rest, to)
 		// Placement: the stone came from the hand.
-		buf = appendUnremovals(buf, Move{NoPoint, to, NoPoint}, mill, opp, empty)
+		buf = appendUnremovals(buf, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
 		if p.Hand[o] > 0 {
 			continue // a side with stones in hand places; it cannot have slid
 		}
@@ -46,7 +63,7 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 		}
 		for f := froms; f != 0; f &= f - 1 {
 			from := f.First()
-			buf = appendUnremovals(buf, Move{from, to, NoPoint}, mill, opp, empty&^from.Bit())
+			buf = appendUnremovals(buf, Move{from, to, NoPoint}, mill, plain, removal, opp, empty&^from.Bit())
 		}
 	}
 	return buf
@@ -55,12 +72,20 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 // appendUnremovals appends the un-move m as it was played before p: without
 // removal unless m closed a mill, and then with each possible removal of a
 // stone on a point of free that was removable next to the stones opp.
-func appendUnremovals(buf []Move, m Move, mill bool, opp, free Bitboard) []Move {
+// plain and removal say whether un-moves without and with a removal give a
+// possible parent.
+func appendUnremovals(buf []Move, m Move, mill, plain, removal bool, opp, free Bitboard) []Move {
 	if !mill {
-		return append(buf, m)
+		if plain {
+			buf = append(buf, m)
+		}
+		return buf
 	}
-	if opp == 0 {
+	if opp == 0 && plain {
 		buf = append(buf, m) // a mill closed against no stones removes none
+	}
+	if !removal {
+		return buf
 	}
 	for r := free; r != 0; r &= r - 1 {
 		rm := r.First()
@@ -75,12 +100,14 @@ func appendUnremovals(buf []Move, m Move, mill bool, opp, free Bitboard) []Move 
 
 // AppendUnslides appends the un-moves of p that are slides or jumps without
 // removal: the parents of p in the moving phase that stay in the same pair of
-// layers. It is the solver's hot loop and allocates nothing.
+// layers. It is the solver's hot loop and allocates nothing. Like
+// AppendUnmoves, it gives only parents in which the side that has just
+// moved holds at least three stones.
 func (p *Position) AppendUnslides(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
 	own := p.Stones[o]
-	if p.Hand[o] > 0 || p.Total(o) < 3 {
+	if p.Hand[o] > 0 || p.Total(o) < 3 || p.Total(s) < 3 {
 		return buf
 	}
 	empty := AllPoints &^ (own | p.Stones[s])

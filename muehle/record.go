@@ -1,0 +1,232 @@
+package muehle
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The result tokens that end a game record.
+const (
+	tokenOngoing   = "*"
+	tokenWhiteWins = "1-0"
+	tokenBlackWins = "0-1"
+	tokenDraw      = "1/2-1/2"
+)
+
+// Token returns the result as it ends a game record: "1-0", "0-1",
+// "1/2-1/2" or "*" for a game still running.
+func (r Result) Token() string {
+	switch r {
+	case WhiteWins:
+		return tokenWhiteWins
+	case BlackWins:
+		return tokenBlackWins
+	case Draw:
+		return tokenDraw
+	}
+	return tokenOngoing
+}
+
+// resultOfToken is the inverse of Result.Token.
+func resultOfToken(t string) (Result, bool) {
+	switch t {
+	case tokenOngoing:
+		return Ongoing, true
+	case tokenWhiteWins:
+		return WhiteWins, true
+	case tokenBlackWins:
+		return BlackWins, true
+	case tokenDraw:
+		return Draw, true
+	}
+	return Ongoing, false
+}
+
+// Record returns the game record text of doc.go: the headers that differ
+// from the standard game (start position, stones per side, no-removal
+// limit), the moves played numbered in pairs, one pair a line, and the
+// result token. Undone moves are not part of it. ParseRecord reads it back.
+func (g *Game) Record() string {
+	var b strings.Builder
+	if start := g.Start(); start != NewPosition(g.stones) {
+		fmt.Fprintf(&b, "[Position %q]\n", start.String())
+	}
+	if g.stones != StonesPerSide {
+		fmt.Fprintf(&b, "[Stones \"%d\"]\n", g.stones)
+	}
+	if g.NoRemovalLimit > 0 {
+		fmt.Fprintf(&b, "[NoRemovalLimit \"%d\"]\n", g.NoRemovalLimit)
+	}
+	for i, m := range g.moves {
+		p := g.positions[i]
+		n := g.moveNumber(i)
+		switch {
+		case p.Turn == White:
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "%d. %s", n, m)
+		case i == 0:
+			fmt.Fprintf(&b, "%d. ... %s", n, m)
+		default:
+			fmt.Fprintf(&b, " %s", m)
+		}
+	}
+	if len(g.moves) > 0 {
+		b.WriteByte('\n')
+	}
+	r, _ := g.Result()
+	b.WriteString(r.Token())
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// moveNumber returns the number of the move pair that ply i (0 for the
+// first move from the start) belongs to: White's move and Black's reply
+// share a number, and the numbers start at 1.
+func (g *Game) moveNumber(i int) int {
+	if g.positions[0].Turn == Black {
+		i++
+	}
+	return i/2 + 1
+}
+
+// ParseRecord reads a game record (doc.go) and replays it: optional header
+// lines [Position "..."], [Stones "k"] and [NoRemovalLimit "n"], then the
+// moves, with or without their numbers ("1.", "1...", "1. ..."), then
+// optionally the result token, which must agree with the replayed game.
+// Errors say on which line, at which move number and why: malformed text
+// wraps ErrSyntax, an illegal move ErrIllegalMove, a move after the end
+// ErrGameOver, an impossible start position ErrPosition.
+func ParseRecord(s string) (*Game, error) {
+	k := StonesPerSide
+	var start *Position
+	limit := 0
+	lines := strings.Split(s, "\n")
+	ln := 0
+	for ; ln < len(lines); ln++ {
+		line := strings.TrimSpace(lines[ln])
+		if line == "" {
+			continue
+		}
+		if line[0] != '[' {
+			break
+		}
+		name, value, err := parseTag(line)
+		if err != nil {
+			return nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
+		}
+		switch name {
+		case "Position":
+			p, err := ParsePosition(value)
+			if err != nil {
+				return nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
+			}
+			start = &p
+		case "Stones":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 3 || n > StonesPerSide {
+				return nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from 3 to 9", ErrSyntax, ln+1, value)
+			}
+			k = n
+		case "NoRemovalLimit":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%w: record line %d: no-removal limit %q, want a number of moves (0 for none)", ErrSyntax, ln+1, value)
+			}
+			limit = n
+		default:
+			return nil, fmt.Errorf("%w: record line %d: unknown header %q (want Position, Stones or NoRemovalLimit)", ErrSyntax, ln+1, name)
+		}
+	}
+	g := NewGame(k)
+	if start != nil {
+		var err error
+		if g, err = NewGameFrom(*start, k); err != nil {
+			return nil, fmt.Errorf("muehle: record: start position: %w", err)
+		}
+	}
+	g.NoRemovalLimit = limit
+
+	result, haveResult := Ongoing, false
+	for ; ln < len(lines); ln++ {
+		for _, tok := range strings.Fields(lines[ln]) {
+			where := func() string {
+				return fmt.Sprintf("record line %d, move %d (%s)", ln+1, g.moveNumber(len(g.moves)), g.Position().Turn)
+			}
+			if haveResult {
+				return nil, fmt.Errorf("%w: %s: %q after the result", ErrSyntax, where(), tok)
+			}
+			if r, ok := resultOfToken(tok); ok {
+				result, haveResult = r, true
+				continue
+			}
+			if tok == "..." {
+				continue
+			}
+			if n, rest, ok := cutMoveNumber(tok); ok {
+				if want := g.moveNumber(len(g.moves)); n != want {
+					return nil, fmt.Errorf("%w: %s: move number %d, want %d", ErrSyntax, where(), n, want)
+				}
+				if tok = rest; tok == "" {
+					continue
+				}
+			}
+			m, err := ParseMove(tok)
+			if err != nil {
+				return nil, fmt.Errorf("muehle: %s: %w", where(), err)
+			}
+			w := where()
+			if err := g.Play(m); err != nil {
+				return nil, fmt.Errorf("muehle: %s: %w", w, err)
+			}
+		}
+	}
+	if haveResult {
+		if r, why := g.Result(); r != result {
+			if why == "" {
+				why = "the game is not over"
+			}
+			return nil, fmt.Errorf("%w: record: the result is %s but the replayed game says %s (%s)", ErrSyntax, result.Token(), r.Token(), why)
+		}
+	}
+	return g, nil
+}
+
+// parseTag splits a header line [Name "value"].
+func parseTag(line string) (name, value string, err error) {
+	inner, ok := strings.CutSuffix(line[1:], "]")
+	if !ok {
+		return "", "", fmt.Errorf("%w: header %q does not end with ']'", ErrSyntax, line)
+	}
+	name, quoted, ok := strings.Cut(strings.TrimSpace(inner), " ")
+	quoted = strings.TrimSpace(quoted)
+	if !ok || name == "" || len(quoted) < 2 || quoted[0] != '"' {
+		return "", "", fmt.Errorf("%w: header %q, want [Name \"value\"]", ErrSyntax, line)
+	}
+	value, err = strconv.Unquote(quoted)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: header %q: value %s is not a quoted string", ErrSyntax, line, quoted)
+	}
+	return name, value, nil
+}
+
+// cutMoveNumber splits a token that starts with a move number, "12." or
+// "12...", into the number and the rest ("12.d6" gives 12 and "d6").
+func cutMoveNumber(tok string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 6 || i == len(tok) || tok[i] != '.' {
+		return 0, tok, false
+	}
+	n, err := strconv.Atoi(tok[:i])
+	if err != nil {
+		return 0, tok, false
+	}
+	rest = strings.TrimPrefix(tok[i:], "...")
+	rest = strings.TrimPrefix(rest, ".")
+	return n, rest, true
+}

@@ -1,0 +1,155 @@
+package muehle
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestUnmovesInverseMoves checks on random positions that every child
+// lists its parent among its un-moves, and that every un-move leads back
+// to a valid parent that lists the position among its children.
+func TestUnmovesInverseMoves(t *testing.T) {
+	var mbuf [MaxMoves]Move
+	var ubuf [MaxUnmoves]Move
+	nChildren, nParents := 0, 0
+	for _, p := range testPositions(t, 6000) {
+		for _, m := range p.AppendMoves(mbuf[:0]) {
+			c := p.Play(m)
+			nChildren++
+			if n := count(c.AppendUnmoves(ubuf[:0]), m); n != 1 {
+				t.Fatalf("%s plays %s to %s: un-moves list it %d times, want once", p, m, c, n)
+			}
+			if q := c.Unplay(m); q != p {
+				t.Fatalf("%s plays %s to %s: Unplay gives %s, want the parent", p, m, c, q)
+			}
+		}
+		unmoves := p.AppendUnmoves(ubuf[:0])
+		for _, u := range unmoves {
+			q := p.Unplay(u)
+			nParents++
+			if err := q.Validate(StonesPerSide); err != nil {
+				t.Fatalf("un-move %s of %s gives %s: %v", u, p, q, err)
+			}
+			if n := count(q.AppendMoves(mbuf[:0]), u); n != 1 {
+				t.Fatalf("un-move %s of %s gives %s, whose moves list %s %d times, want once", u, p, q, u, n)
+			}
+			if c := q.Play(u); c != p {
+				t.Fatalf("un-move %s of %s gives %s, which plays it to %s, want the position", u, p, q, c)
+			}
+			if count(unmoves, u) != 1 {
+				t.Fatalf("un-moves of %s list %s %d times, want once", p, u, count(unmoves, u))
+			}
+		}
+	}
+	t.Logf("%d children and %d parents checked", nChildren, nParents)
+}
+
+// TestUnslides checks that AppendUnslides gives exactly the un-moves
+// without removal that are slides or jumps.
+func TestUnslides(t *testing.T) {
+	var ubuf [MaxUnmoves]Move
+	var sbuf [MaxMoves]Move
+	nonEmpty := 0
+	for _, p := range testPositions(t, 6000) {
+		var want []Move
+		for _, u := range p.AppendUnmoves(ubuf[:0]) {
+			if !u.IsPlacement() && !u.IsRemoval() {
+				want = append(want, u)
+			}
+		}
+		got := sortMoves(slices.Clone(p.AppendUnslides(sbuf[:0])))
+		if sortMoves(want); !slices.Equal(got, want) {
+			t.Fatalf("unslides of %s:\ngot  %v\nwant %v", p, got, want)
+		}
+		if len(got) > 0 {
+			nonEmpty++
+		}
+	}
+	if nonEmpty < 1000 {
+		t.Errorf("positions with unslides: got %d, want at least 1000", nonEmpty)
+	}
+}
+
+// TestUnmovesAgainstBruteForce finds the parents of random positions by
+// trying every way a stone of the previous mover may have arrived (from the
+// hand or from any empty point, with or without any removal undone),
+// keeping the candidates that pass Validate(9) and whose naive moves
+// include the move, and compares them with AppendUnmoves.
+func TestUnmovesAgainstBruteForce(t *testing.T) {
+	var ubuf [MaxUnmoves]Move
+	total := 0
+	for _, p := range testPositions(t, 1500) {
+		var want []Move
+		o := p.Turn.Other()
+		empty := p.Empty()
+		for _, to := range p.Stones[o].Points() {
+			froms := append([]Point{NoPoint}, empty.Points()...)
+			for _, from := range froms {
+				rems := append([]Point{NoPoint}, empty.Points()...)
+				for _, rem := range rems {
+					if rem != NoPoint && rem == from {
+						continue
+					}
+					m := Move{from, to, rem}
+					q := p
+					q.Turn = o
+					q.Stones[o] &^= to.Bit()
+					if from == NoPoint {
+						q.Hand[o]++
+					} else {
+						q.Stones[o] |= from.Bit()
+					}
+					if rem != NoPoint {
+						q.Stones[p.Turn] |= rem.Bit()
+					}
+					if q.Validate(StonesPerSide) != nil {
+						continue
+					}
+					// A cheap necessary condition before the naive generator:
+					// a slide is along an edge unless the mover has three stones.
+					if from != NoPoint && (q.Hand[o] > 0 || (q.Stones[o].Count() > 3 && !naiveAdjacent[from][to])) {
+						continue
+					}
+					if count(naiveMoves(q), m) == 1 {
+						want = append(want, m)
+					}
+				}
+			}
+		}
+		got := sortMoves(slices.Clone(p.AppendUnmoves(ubuf[:0])))
+		if sortMoves(want); !slices.Equal(got, want) {
+			t.Fatalf("un-moves of %s:\n%s\ngot  %v\nwant %v", p, p.Diagram(), got, want)
+		}
+		total += len(got)
+	}
+	t.Logf("%d un-moves checked", total)
+}
+
+// TestMaxUnmoves checks the bound on un-moves on the worst case it
+// describes and on random positions.
+func TestMaxUnmoves(t *testing.T) {
+	worst, err := ParsePosition("WWW..................... b 0 3") // White's mill a7 d7 g7 may have jumped in
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf [MaxUnmoves]Move
+	most := len(worst.AppendUnmoves(buf[:0]))
+	t.Logf("un-moves of %s: %d", worst, most)
+	for _, p := range testPositions(t, 4000) {
+		most = max(most, len(p.AppendUnmoves(buf[:0])))
+	}
+	if most > MaxUnmoves {
+		t.Errorf("most un-moves: got %d, want at most MaxUnmoves = %d", most, MaxUnmoves)
+	}
+}
+
+// count returns how often m occurs in ms.
+func count(ms []Move, m Move) int {
+	n := 0
+	for _, x := range ms {
+		if x == m {
+			n++
+		}
+	}
+	return n
+}
