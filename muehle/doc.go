@@ -119,6 +119,7 @@
 // whitespace when read; then optionally the result: "1-0" (White won),
 // "0-1" (Black won), "1/2-1/2" (drawn) or "*" (not over). For example
 //
+//	[NoRemovalLimit "50"]
 //	1. d6 d2
 //	2. a7 g7
 //	*
