@@ -1,0 +1,19 @@
+package layers
+
+import "errors"
+
+// Errors wrapped by the functions of this package, for callers that branch
+// on the kind of failure. The wrapping error names the file or the layer.
+var (
+	// ErrMissing: the layer is not in the database.
+	ErrMissing = errors.New("layer missing")
+	// ErrFormat: a file is not a layer file of the expected shape
+	// (magic, rules, stone count, key, size).
+	ErrFormat = errors.New("bad file format")
+	// ErrChecksum: a file's body does not match the checksum in its header.
+	ErrChecksum = errors.New("checksum mismatch")
+	// ErrVersion: a file has a format version this program does not read.
+	ErrVersion = errors.New("unsupported format version")
+	// ErrOverrun: a cyclic array is full; writing would overwrite unread records.
+	ErrOverrun = errors.New("cyclic array full")
+)

@@ -1,0 +1,255 @@
+package layers
+
+import (
+	"math/bits"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"muehle/muehle"
+)
+
+// Indexer numbers positions: it owns the group-B table and hands out the
+// index of each layer. It is safe for concurrent use.
+type Indexer struct {
+	t *bTable
+	// orbits[id][w][b] is the number of A configurations with w mover's and
+	// b opponent's stones that are canonical under stabilizer id: those of
+	// smallest rank among their images.
+	orbits [maxStabs][9][9]uint64
+
+	mu     sync.Mutex
+	layers map[Key]*LayerIndex
+}
+
+// NewIndexer returns an indexer whose group-B table is loaded from
+// cacheDir/groupb-v1.tab when that file is valid, and otherwise built and
+// written there (atomically). With cacheDir "" the table is built and not
+// cached.
+func NewIndexer(cacheDir string) (*Indexer, error) {
+	t, err := openTable(cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	return newIndexer(t), nil
+}
+
+var defaultIndexer struct {
+	once sync.Once
+	x    *Indexer
+	err  error
+}
+
+// DefaultIndexer returns the process-wide indexer, with its table cached in
+// the user's cache directory (os.UserCacheDir()/muehle) or, if that fails,
+// built without caching. It is created once.
+func DefaultIndexer() (*Indexer, error) {
+	d := &defaultIndexer
+	d.once.Do(func() {
+		dir, err := os.UserCacheDir()
+		if err == nil {
+			var t *bTable
+			t, err = openTable(filepath.Join(dir, "muehle"))
+			if t != nil {
+				d.x = newIndexer(t)
+				return
+			}
+		}
+		d.x, d.err = NewIndexer("")
+	})
+	return d.x, d.err
+}
+
+func newIndexer(t *bTable) *Indexer {
+	x := &Indexer{t: t, layers: make(map[Key]*LayerIndex)}
+	for id, stab := range t.stabs {
+		if stab == 0 {
+			continue
+		}
+		for c := range numACodes {
+			m := decode8[c]
+			w, b := uint8(m), uint8(m>>8)
+			if minRank(stab, w, b) == aRank[c] {
+				x.orbits[id][bits.OnesCount8(w)][bits.OnesCount8(b)]++
+			}
+		}
+	}
+	if t.mapped != nil {
+		runtime.AddCleanup(x, func(t *bTable) { t.mapped.Unmap() }, t)
+	}
+	return x
+}
+
+// minRank returns the smallest rank of the images of the A configuration
+// (w, b) under the symmetries in the mask stab.
+func minRank(stab uint16, w, b uint8) uint16 {
+	r := uint16(0xffff)
+	for ; stab != 0; stab &= stab - 1 {
+		s := bits.TrailingZeros16(stab)
+		if q := aRank[symACode[s][w]+2*symACode[s][b]]; q < r {
+			r = q
+		}
+	}
+	return r
+}
+
+// Layer returns the index of layer k. Only the board counts k.W and k.B
+// matter for the numbering: a placement layer numbers its boards like
+// M(W,B). The result is cached.
+func (x *Indexer) Layer(k Key) *LayerIndex {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if l := x.layers[k]; l != nil {
+		return l
+	}
+	l := x.newLayer(k)
+	x.layers[k] = l
+	return l
+}
+
+// subLayer is the part of a layer with a given split of the stones between
+// the groups: its first slot and its number of B classes.
+type subLayer struct {
+	off uint64 // first slot
+	n   uint64 // classes of the B part: the stride of the A rank
+	g   uint32 // B group number
+	aw  uint8  // mover's stones in group A
+	ab  uint8  // opponent's stones in group A
+}
+
+// LayerIndex numbers the positions of one layer: index = sub-layer offset +
+// rank(A part after B's symmetry) × classes(B) + class(B), the smallest such
+// index among the equivalent A parts being the canonical one.
+type LayerIndex struct {
+	x       *Indexer
+	t       *bTable
+	key     Key
+	sub     [9][9]subLayer // by stones of mover and opponent in group A
+	order   []subLayer     // the sub-layers in slot order
+	size    uint64
+	classes uint64
+}
+
+func (x *Indexer) newLayer(k Key) *LayerIndex {
+	l := &LayerIndex{x: x, t: x.t, key: k}
+	w, b := int(k.W), int(k.B)
+	for aw := 0; aw <= min(w, 8); aw++ {
+		for ab := 0; ab <= min(b, 8-aw); ab++ {
+			bw, bb := w-aw, b-ab
+			if bw+bb > 16 {
+				continue
+			}
+			g := bGroup(bw, bb)
+			n := uint64(x.t.groupStart[g+1] - x.t.groupStart[g])
+			s := subLayer{off: l.size, n: n, g: uint32(g), aw: uint8(aw), ab: uint8(ab)}
+			l.sub[aw][ab] = s
+			l.order = append(l.order, s)
+			l.size += n * uint64(len(aUnrank[aw][ab]))
+			for id := range maxStabs {
+				l.classes += uint64(x.t.stabCount[g][id]) * x.orbits[id][aw][ab]
+			}
+		}
+	}
+	return l
+}
+
+// Key returns the layer's key.
+func (l *LayerIndex) Key() Key { return l.key }
+
+// Size returns the number of slots, canonical or not.
+func (l *LayerIndex) Size() uint64 { return l.size }
+
+// Classes returns the number of canonical slots: the number of positions of
+// the layer up to the 16 symmetries.
+func (l *LayerIndex) Classes() uint64 { return l.classes }
+
+// Index returns the canonical slot of p, whose side to move must have
+// l.Key().W stones on the board and the opponent l.Key().B; the hands are
+// ignored. It does not allocate. For a position with other counts, or with
+// overlapping stone sets, the result is meaningless (but Index does not
+// panic); IndexChecked checks the counts.
+func (l *LayerIndex) Index(p muehle.Position) uint64 {
+	t := p.Turn & 1
+	m := p.Stones[t]
+	o := p.Stones[t^1] &^ m
+	e := l.t.tab[bCode(m, o)]
+	wa, ba := aMask(m), aMask(o)
+	sub := &l.sub[bits.OnesCount8(wa)][bits.OnesCount8(ba)]
+	s := e >> symShift & 15
+	id := e >> stabShift
+	var r uint16
+	if id == 0 {
+		r = aRank[symACode[s][wa]+2*symACode[s][ba]]
+	} else {
+		r = minRank(l.t.stabs[id&(maxStabs-1)], symA[s][wa], symA[s][ba])
+	}
+	return sub.off + uint64(r)*sub.n + uint64(e&classMask)
+}
+
+// IndexChecked is Index for a position that may be of another layer: ok is
+// false when p's stone counts do not match the layer or the stones overlap.
+func (l *LayerIndex) IndexChecked(p muehle.Position) (i uint64, ok bool) {
+	t := p.Turn & 1
+	m, o := p.Stones[t], p.Stones[t^1]
+	if m&o != 0 || (m|o)&^muehle.AllPoints != 0 ||
+		m.Count() != int(l.key.W) || o.Count() != int(l.key.B) {
+		return 0, false
+	}
+	return l.Index(p), true
+}
+
+// locate splits slot i into its sub-layer, A rank and B class.
+func (l *LayerIndex) locate(i uint64) (s *subLayer, r uint64, c uint64, ok bool) {
+	if i >= l.size {
+		return nil, 0, 0, false
+	}
+	lo, hi := 0, len(l.order)-1 // the last sub-layer with off ≤ i
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if l.order[mid].off <= i {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	s = &l.order[lo]
+	r, c = (i-s.off)/s.n, (i-s.off)%s.n
+	return s, r, c, true
+}
+
+// Position returns a representative position of slot i, with the mover's
+// stones in Stones[White], White to move and the hands of the key. ok is
+// false when i is out of range or never canonical.
+func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
+	s, r, c, ok := l.locate(i)
+	if !ok {
+		return p, false
+	}
+	rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
+	code := aUnrank[s.aw][s.ab][r]
+	wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)
+	if id := l.t.tab[rep] >> stabShift; id != 0 && minRank(l.t.stabs[id&(maxStabs-1)], wa, ba) != uint16(r) {
+		return p, false
+	}
+	wb, bb := bMasks(rep)
+	p.Stones[muehle.White] = aMaskToBoard[wa] | bMaskToBoard[0][wb&0xff] | bMaskToBoard[1][wb>>8]
+	p.Stones[muehle.Black] = aMaskToBoard[ba] | bMaskToBoard[0][bb&0xff] | bMaskToBoard[1][bb>>8]
+	p.Hand = [2]uint8{l.key.WH, l.key.BH}
+	return p, true
+}
+
+// Canonical reports whether slot i is the index of some position.
+func (l *LayerIndex) Canonical(i uint64) bool {
+	s, r, c, ok := l.locate(i)
+	if !ok {
+		return false
+	}
+	rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
+	id := l.t.tab[rep] >> stabShift
+	if id == 0 {
+		return true
+	}
+	code := aUnrank[s.aw][s.ab][r]
+	return minRank(l.t.stabs[id&(maxStabs-1)], uint8(decode8[code]), uint8(decode8[code]>>8)) == uint16(r)
+}

@@ -1,0 +1,257 @@
+package layers
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"muehle/muehle"
+)
+
+// testIndexer returns the process-wide indexer or stops the test.
+func testIndexer(t testing.TB) *Indexer {
+	t.Helper()
+	x, err := DefaultIndexer()
+	if err != nil {
+		t.Fatalf("DefaultIndexer: %v", err)
+	}
+	return x
+}
+
+// burnside returns the number of colourings of the board with w stones of
+// one colour and b of the other, up to the 16 symmetries, by Burnside's
+// lemma: the average over the symmetries of the colourings each one fixes.
+// It uses only muehle's permutations, nothing of the index.
+func burnside(w, b int) uint64 {
+	var sum uint64
+	for s := range muehle.Symmetry(muehle.NumSymmetries) {
+		// A fixed colouring is constant on each cycle of s.
+		var seen [muehle.NumPoints]bool
+		var ways [muehle.NumPoints + 1][muehle.NumPoints + 1]uint64
+		ways[0][0] = 1
+		for p := range muehle.Point(muehle.NumPoints) {
+			if seen[p] {
+				continue
+			}
+			n := 0
+			for q := p; !seen[q]; q = s.Point(q) {
+				seen[q] = true
+				n++
+			}
+			var next [muehle.NumPoints + 1][muehle.NumPoints + 1]uint64
+			for i := range ways {
+				for j := range ways[i] {
+					if ways[i][j] == 0 {
+						continue
+					}
+					next[i][j] += ways[i][j]
+					if i+n <= muehle.NumPoints {
+						next[i+n][j] += ways[i][j]
+					}
+					if j+n <= muehle.NumPoints {
+						next[i][j+n] += ways[i][j]
+					}
+				}
+			}
+			ways = next
+		}
+		sum += ways[w][b]
+	}
+	return sum / muehle.NumSymmetries
+}
+
+func TestClassesBurnside(t *testing.T) {
+	x := testIndexer(t)
+	var total uint64
+	for w := 0; w <= 9; w++ {
+		for b := 0; b <= 9; b++ {
+			got, want := x.Layer(Key{W: uint8(w), B: uint8(b)}).Classes(), burnside(w, b)
+			if got != want {
+				t.Errorf("layer %d-%d: got %d classes, want %d (Burnside)", w, b, got, want)
+			}
+			if w >= 3 && b >= 3 {
+				total += got
+			}
+		}
+	}
+	for _, c := range []struct {
+		k    Key
+		want uint64
+	}{{Moving(3, 3), 169_626}, {Moving(8, 8), 591_726_690}} {
+		if got := x.Layer(c.k).Classes(); got != c.want {
+			t.Errorf("layer %v: got %d classes, want %d", c.k, got, c.want)
+		}
+	}
+	if want := uint64(8_904_593_601); total != want {
+		t.Errorf("49 moving layers: got %d classes, want %d", total, want)
+	}
+}
+
+// TestIndexAllSlots walks every slot of small layers: each canonical slot
+// unranks to a valid position of the layer whose 16 images all rank back to
+// the slot, and the canonical slots number as many as Burnside's classes.
+// Together this makes Index a bijection from the classes of the layer onto
+// its canonical slots.
+func TestIndexAllSlots(t *testing.T) {
+	x := testIndexer(t)
+	keys := []Key{Moving(3, 3), Moving(3, 4), Moving(4, 3), Moving(4, 4), {W: 0, B: 0}, {W: 1, B: 2}, {W: 2, B: 5, WH: 6, BH: 5}}
+	if testing.Short() {
+		keys = keys[:3]
+	}
+	for _, k := range keys {
+		l := x.Layer(k)
+		var canonical uint64
+		for i := range l.Size() {
+			p, ok := l.Position(i)
+			if ok != l.Canonical(i) {
+				t.Fatalf("layer %v slot %d: Position says canonical %v, Canonical %v", k, i, ok, !ok)
+			}
+			if !ok {
+				continue
+			}
+			canonical++
+			if KeyOf(p) != k || p.Turn != muehle.White || p.Stones[0]&p.Stones[1] != 0 || (p.Stones[0]|p.Stones[1])&^muehle.AllPoints != 0 {
+				t.Fatalf("layer %v slot %d: bad position %+v", k, i, p)
+			}
+			for s := range muehle.Symmetry(muehle.NumSymmetries) {
+				if got := l.Index(s.Position(p)); got != i {
+					t.Fatalf("layer %v slot %d: symmetry %d: got index %d, want %d", k, i, s, got, i)
+				}
+			}
+			// The colours swapped with the side to move are the same position.
+			if got := l.Index(p.SwapColors()); got != i {
+				t.Fatalf("layer %v slot %d: colours swapped: got index %d, want %d", k, i, got, i)
+			}
+		}
+		if want := burnside(int(k.W), int(k.B)); canonical != want || canonical != l.Classes() {
+			t.Errorf("layer %v: got %d canonical slots, Classes %d, want %d (Burnside)", k, canonical, l.Classes(), want)
+		}
+	}
+}
+
+// TestIndexRaw33 ranks every one of the raw positions of layer 3-3.
+func TestIndexRaw33(t *testing.T) {
+	x := testIndexer(t)
+	l := x.Layer(Moving(3, 3))
+	seen := make([]bool, l.Size())
+	var raw, distinct uint64
+	forEachSet(muehle.AllPoints, 3, func(w muehle.Bitboard) {
+		forEachSet(muehle.AllPoints&^w, 3, func(b muehle.Bitboard) {
+			raw++
+			i := l.Index(muehle.Position{Stones: [2]muehle.Bitboard{w, b}})
+			if i >= l.Size() || !l.Canonical(i) {
+				t.Fatalf("position %v/%v: index %d is not a canonical slot", w, b, i)
+			}
+			if !seen[i] {
+				seen[i] = true
+				distinct++
+			}
+		})
+	})
+	if raw != 2_691_920 {
+		t.Errorf("got %d raw positions, want 2691920", raw)
+	}
+	if distinct != 169_626 {
+		t.Errorf("got %d distinct indices, want 169626", distinct)
+	}
+}
+
+// forEachSet calls f with every subset of from with n points.
+func forEachSet(from muehle.Bitboard, n int, f func(muehle.Bitboard)) {
+	var rec func(rest, acc muehle.Bitboard, n int)
+	rec = func(rest, acc muehle.Bitboard, n int) {
+		if n == 0 {
+			f(acc)
+			return
+		}
+		for r := rest; r.Count() >= n; {
+			p := r.First()
+			r &^= p.Bit()
+			rec(r, acc|p.Bit(), n-1)
+		}
+	}
+	rec(from, 0, n)
+}
+
+// randomPosition returns a random board with w and b stones, side to move
+// chosen at random (w stones belong to the side to move).
+func randomPosition(r *rand.Rand, w, b int) muehle.Position {
+	var p muehle.Position
+	perm := r.Perm(muehle.NumPoints)
+	for i, q := range perm[:w+b] {
+		c := muehle.White
+		if i >= w {
+			c = muehle.Black
+		}
+		p.Stones[c] |= muehle.Point(q).Bit()
+	}
+	if r.IntN(2) == 1 {
+		p = p.SwapColors()
+	}
+	return p
+}
+
+// TestIndexRandomLarge samples the properties of the exhaustive tests on
+// the largest layers.
+func TestIndexRandomLarge(t *testing.T) {
+	x := testIndexer(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for _, k := range []Key{Moving(9, 9), Moving(9, 8), Moving(8, 9), Moving(8, 8), Moving(9, 3), Moving(7, 9)} {
+		l := x.Layer(k)
+		for range n {
+			p := randomPosition(r, int(k.W), int(k.B))
+			i := l.Index(p)
+			for s := range muehle.Symmetry(muehle.NumSymmetries) {
+				if got := l.Index(s.Position(p)); got != i {
+					t.Fatalf("layer %v position %+v symmetry %d: got index %d, want %d", k, p, s, got, i)
+				}
+			}
+			q, ok := l.Position(i)
+			if !ok {
+				t.Fatalf("layer %v position %+v: index %d is not canonical", k, p, i)
+			}
+			np := p.Normalize()
+			found := false
+			for s := range muehle.Symmetry(muehle.NumSymmetries) {
+				if s.Position(q) == np {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Fatalf("layer %v: position %+v ranks to %d, which unranks to %+v, not symmetric to it", k, p, i, q)
+			}
+			// A random slot: canonical ones round-trip.
+			j := r.Uint64N(l.Size())
+			if q, ok := l.Position(j); ok {
+				if got := l.Index(q); got != j {
+					t.Fatalf("layer %v slot %d: unranks to %+v which ranks to %d", k, j, q, got)
+				}
+			}
+		}
+	}
+}
+
+func TestIndexChecked(t *testing.T) {
+	l := testIndexer(t).Layer(Moving(3, 4))
+	p := muehle.Position{Stones: [2]muehle.Bitboard{0b111, 0b1111 << 8}}
+	if _, ok := l.IndexChecked(p); !ok {
+		t.Errorf("IndexChecked(%+v): got not ok, want ok", p)
+	}
+	for _, q := range []muehle.Position{
+		{Stones: [2]muehle.Bitboard{0b111, 0b111 << 8}},
+		{Stones: [2]muehle.Bitboard{0b111, 0b1111 << 8}, Turn: muehle.Black},
+		{Stones: [2]muehle.Bitboard{0b111, 0b1111 << 1}},
+	} {
+		if _, ok := l.IndexChecked(q); ok {
+			t.Errorf("IndexChecked(%+v): got ok, want not ok", q)
+		}
+		l.Index(q) // must not panic
+	}
+	if _, ok := l.Position(l.Size()); ok {
+		t.Errorf("Position(Size()): got ok, want out of range")
+	}
+}

@@ -1,0 +1,292 @@
+package layers
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/edsrzf/mmap-go"
+
+	"muehle/muehle"
+)
+
+// The group-B table gives each of the 3^16 B codes its class among the
+// codes with the same stone counts and the symmetry that maps it to the
+// class representative (the smallest code of the class), and names the
+// stabilizer of that representative. One uint32 per code:
+//
+//	bits  0-17  class number within the (w, b) count group
+//	bits 18-21  symmetry s with s(code) = representative
+//	bits 22-27  stabilizer id: stabs[id] is the 16-bit mask of the
+//	            symmetries that fix the representative (id 0 = identity only)
+const (
+	classBits = 18
+	classMask = 1<<classBits - 1
+	symShift  = classBits
+	stabShift = classBits + 4
+	maxStabs  = 64
+)
+
+// bTable is the group-B table with what the index derives from it.
+type bTable struct {
+	tab        []uint32                     // numBCodes entries, see above
+	reps       []uint32                     // representatives, group by group, in class order
+	groupStart [numBGroups + 1]uint32       // reps[groupStart[g]:groupStart[g+1]] are group g's
+	stabs      [maxStabs]uint16             // stabilizer masks by id
+	stabCount  [numBGroups][maxStabs]uint32 // representatives per group and stabilizer
+	mapped     mmap.MMap                    // the cache file, when loaded from disk
+	_          [0]func()                    // not comparable
+}
+
+// buildTable computes the group-B table: every code not yet seen, in
+// increasing order, is the smallest of its class and becomes its
+// representative; its 16 images get the class number and the symmetry back.
+func buildTable() (*bTable, error) {
+	t := &bTable{tab: make([]uint32, numBCodes)}
+	const unset = ^uint32(0)
+	for i := range t.tab {
+		t.tab[i] = unset
+	}
+	var reps [numBGroups][]uint32
+	nStabs := 1
+	t.stabs[0] = 1
+	var img [muehle.NumSymmetries]uint32
+	for c := range uint32(numBCodes) {
+		if t.tab[c] != unset {
+			continue
+		}
+		w, b := bMasks(c)
+		g := bGroup(bits.OnesCount16(w), bits.OnesCount16(b))
+		cls := uint32(len(reps[g]))
+		if cls > classMask {
+			return nil, fmt.Errorf("layers: group-B table: more than %d classes with %d+%d stones", classMask+1, bits.OnesCount16(w), bits.OnesCount16(b))
+		}
+		reps[g] = append(reps[g], c)
+		var stab uint16
+		for s := range muehle.Symmetry(muehle.NumSymmetries) {
+			img[s] = bCodeOf(symBMask(s, w), symBMask(s, b))
+			if img[s] == c {
+				stab |= 1 << s
+			}
+		}
+		id := 0
+		for id < nStabs && t.stabs[id] != stab {
+			id++
+		}
+		if id == nStabs {
+			if nStabs == maxStabs {
+				return nil, fmt.Errorf("layers: group-B table: more than %d stabilizers", maxStabs)
+			}
+			t.stabs[id] = stab
+			nStabs++
+		}
+		t.stabCount[g][id]++
+		for s := muehle.NumSymmetries - 1; s >= 0; s-- {
+			inv := uint32(muehle.Symmetry(s).Inverse())
+			t.tab[img[s]] = cls | inv<<symShift | uint32(id)<<stabShift
+		}
+	}
+	n := 0
+	for g := range reps {
+		t.groupStart[g] = uint32(n)
+		n += len(reps[g])
+	}
+	t.groupStart[numBGroups] = uint32(n)
+	t.reps = make([]uint32, 0, n)
+	for g := range reps {
+		t.reps = append(t.reps, reps[g]...)
+	}
+	return t, nil
+}
+
+// The cache file of the group-B table, all little-endian:
+//
+//	0   8  magic "MUEHLEGB"
+//	8   4  format version (1)
+//	12  4  number of codes (3^16)
+//	16  4  number of representatives
+//	20  4  CRC-32C (Castagnoli) of everything after the 64-byte header
+//	24 40  zero
+//	64     stabs: 64 × uint16
+//	       groupStart: 290 × uint32
+//	       stabCount: 289 × 64 × uint32
+//	       tab: 3^16 × uint32
+//	       reps: number of representatives × uint32
+const (
+	tableMagic   = "MUEHLEGB"
+	tableVersion = 1
+	tableHeader  = 64
+	// TableFile is the name of the cached group-B table in a cache directory.
+	TableFile = "groupb-v1.tab"
+)
+
+// tableLayout returns the byte offsets of the parts of a cache file with
+// nReps representatives, and its total size.
+func tableLayout(nReps int) (groupStart, stabCount, tab, reps, size int) {
+	groupStart = tableHeader + 2*maxStabs
+	stabCount = groupStart + 4*(numBGroups+1)
+	tab = stabCount + 4*numBGroups*maxStabs
+	reps = tab + 4*numBCodes
+	size = reps + 4*nReps
+	return
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// littleEndian reports whether the machine stores integers little-endian, so
+// that the mapped cache file can be used in place.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// writeTable writes t to path atomically (temporary file, sync, rename).
+func writeTable(t *bTable, path string) error {
+	gsOff, scOff, tabOff, _, size := tableLayout(len(t.reps))
+	buf := make([]byte, size)
+	copy(buf, tableMagic)
+	le := binary.LittleEndian
+	le.PutUint32(buf[8:], tableVersion)
+	le.PutUint32(buf[12:], numBCodes)
+	le.PutUint32(buf[16:], uint32(len(t.reps)))
+	for i, s := range t.stabs {
+		le.PutUint16(buf[tableHeader+2*i:], s)
+	}
+	for i, v := range t.groupStart {
+		le.PutUint32(buf[gsOff+4*i:], v)
+	}
+	for g := range t.stabCount {
+		for i, v := range t.stabCount[g] {
+			le.PutUint32(buf[scOff+4*(g*maxStabs+i):], v)
+		}
+	}
+	p := buf[tabOff:]
+	for i, v := range t.tab {
+		le.PutUint32(p[4*i:], v)
+	}
+	p = p[4*numBCodes:]
+	for i, v := range t.reps {
+		le.PutUint32(p[4*i:], v)
+	}
+	le.PutUint32(buf[20:], crc32.Checksum(buf[tableHeader:], castagnoli))
+	return writeAtomic(path, buf)
+}
+
+// writeAtomic writes data to path+".tmp", syncs it and renames it to path.
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("layers: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("layers: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// loadTable maps the cache file at path and checks it.
+func loadTable(path string) (*bTable, error) {
+	if !littleEndian {
+		return nil, errors.New("layers: the group-B cache needs a little-endian machine")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("layers: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("layers: %w", err)
+	}
+	_, _, _, _, minSize := tableLayout(0)
+	if fi.Size() < int64(minSize) {
+		return nil, fmt.Errorf("layers: %s: %w: %d bytes, too short", path, ErrFormat, fi.Size())
+	}
+	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("layers: mapping %s: %w", path, err)
+	}
+	t, err := parseTable(m, path)
+	if err != nil {
+		m.Unmap()
+		return nil, err
+	}
+	t.mapped = m
+	return t, nil
+}
+
+// parseTable checks the cache file image b and returns the table that uses
+// it in place.
+func parseTable(b []byte, path string) (*bTable, error) {
+	le := binary.LittleEndian
+	switch {
+	case string(b[:8]) != tableMagic:
+		return nil, fmt.Errorf("layers: %s: %w: bad magic", path, ErrFormat)
+	case le.Uint32(b[8:]) != tableVersion:
+		return nil, fmt.Errorf("layers: %s: %w: version %d, want %d", path, ErrVersion, le.Uint32(b[8:]), tableVersion)
+	case le.Uint32(b[12:]) != numBCodes:
+		return nil, fmt.Errorf("layers: %s: %w: %d codes", path, ErrFormat, le.Uint32(b[12:]))
+	}
+	nReps := int(le.Uint32(b[16:]))
+	gsOff, scOff, tabOff, repOff, size := tableLayout(nReps)
+	if len(b) != size {
+		return nil, fmt.Errorf("layers: %s: %w: %d bytes, want %d", path, ErrFormat, len(b), size)
+	}
+	if crc32.Checksum(b[tableHeader:], castagnoli) != le.Uint32(b[20:]) {
+		return nil, fmt.Errorf("layers: %s: %w", path, ErrChecksum)
+	}
+	t := &bTable{
+		tab:  unsafe.Slice((*uint32)(unsafe.Pointer(&b[tabOff])), numBCodes),
+		reps: unsafe.Slice((*uint32)(unsafe.Pointer(&b[repOff])), nReps),
+	}
+	for i := range t.stabs {
+		t.stabs[i] = le.Uint16(b[tableHeader+2*i:])
+	}
+	for i := range t.groupStart {
+		t.groupStart[i] = le.Uint32(b[gsOff+4*i:])
+	}
+	for g := range t.stabCount {
+		for i := range t.stabCount[g] {
+			t.stabCount[g][i] = le.Uint32(b[scOff+4*(g*maxStabs+i):])
+		}
+	}
+	if t.groupStart[numBGroups] != uint32(nReps) {
+		return nil, fmt.Errorf("layers: %s: %w: inconsistent group offsets", path, ErrFormat)
+	}
+	return t, nil
+}
+
+// openTable loads the table cached in dir, or builds it and caches it there
+// (dir "" = build only). It returns the table even when only the caching
+// failed, together with that error.
+func openTable(dir string) (*bTable, error) {
+	if dir == "" {
+		return buildTable()
+	}
+	path := filepath.Join(dir, TableFile)
+	if t, err := loadTable(path); err == nil {
+		return t, nil
+	}
+	t, err := buildTable()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return t, fmt.Errorf("layers: caching the group-B table: %w", err)
+	}
+	return t, writeTable(t, path)
+}
