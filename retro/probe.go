@@ -1,0 +1,41 @@
+package retro
+
+import (
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// The Prober interface (children.go) is how the players read the database.
+
+// probeScore converts the database value v of a position at ply plies from
+// the root into a search score: a win in d plies scores WinScore-ply-d, a
+// loss in d plies -WinScore+ply+d, a draw 0. ok is false for Unused.
+func probeScore(v layers.Value, ply int) (score int32, ok bool) {
+	switch v.Outcome() {
+	case layers.Win:
+		return winScore - int32(ply+v.Depth()), true
+	case layers.Loss:
+		return -winScore + int32(ply+v.Depth()), true
+	case layers.Draw:
+		return 0, true
+	}
+	return 0, false
+}
+
+// probeLayerCache remembers, during one search, the layers the database
+// could not answer for, so that a missing layer costs one failed probe and
+// not one per node. A layer is named from the side to move: stones on the
+// board and in hand of the mover and of the opponent.
+type probeLayerCache [10][10][10][10]bool
+
+// missing returns the flag of the layer of p, or nil when the counts are
+// out of range (an impossible position: never probed).
+func (c *probeLayerCache) missing(p *muehle.Position) *bool {
+	t := p.Turn
+	a, b := p.Stones[t].Count(), p.Stones[t^1].Count()
+	ha, hb := int(p.Hand[t]), int(p.Hand[t^1])
+	if a > 9 || b > 9 || ha > 9 || hb > 9 {
+		return nil
+	}
+	return &c[a][b][ha][hb]
+}

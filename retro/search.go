@@ -1,0 +1,433 @@
+package retro
+
+import (
+	"context"
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// WinScore is the score of a won position at the root. A win at ply n from
+// the root scores WinScore-n, a loss at ply n -WinScore+n; every score whose
+// absolute value is at least WinScore-1000 is such a proven result, every
+// other score is a heuristic evaluation (a stone is worth 100).
+const WinScore = winScore
+
+const (
+	winScore = 30000
+	winBound = winScore - 1000 // scores beyond ±winBound are proven wins and losses
+	infScore = 32000           // beyond any score
+
+	searchMaxPly   = 128  // deepest ply of the search, quiescence included
+	searchMaxDepth = 64   // deepest iteration of an automatic search
+	searchQDepth   = 8    // removals the quiescence step follows
+	searchPollMask = 1023 // check ctx and the clock every 1024 nodes
+	searchHistCap  = 128  // positions of the game history checked for repetition
+)
+
+// noMove is the move stored when there is none; it is never legal.
+var noMove = muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint}
+
+// Limits bounds a search. Depth > 0 searches that many plies (iterative
+// deepening up to it); Depth 0 is automatic: deepen until MoveTime is used
+// (1 second when MoveTime is 0). With both set, the search stops at
+// whichever limit comes first.
+type Limits struct {
+	Depth    int
+	MoveTime time.Duration
+}
+
+// SearchOptions switch off the enhancements of the search one by one, to
+// measure what each contributes; the zero value enables everything.
+//
+//	NoTT          no transposition table (neither cut-offs nor table move)
+//	NoOrdering    moves in generation order, apart from the table move:
+//	              no removals first, no killer or history moves
+//	NoPVS         every move searched with the full window
+//	NoAspiration  every iteration starts with the full window
+//	NoQuiescence  the evaluation at the horizon, without resolving mills
+//	TTBits        table of 2^TTBits entries of 16 bytes (0: DefaultTTBits)
+type SearchOptions struct {
+	NoTT, NoOrdering, NoPVS, NoAspiration, NoQuiescence bool
+	TTBits                                              int
+}
+
+// SearchResult is the outcome of a search. Score is from the view of the
+// side to move (see WinScore); Depth the last iteration completed; Nodes
+// the positions visited, quiescence included; PV the expected line,
+// starting with Move. Exact reports that Score is the game-theoretic value
+// and not an estimate: a proven win or loss, or a root whose every child
+// the database knows.
+type SearchResult struct {
+	Move  muehle.Move
+	Score int
+	Depth int
+	Nodes uint64
+	PV    []muehle.Move
+	Exact bool
+}
+
+// searcher holds the state of one search and the buffers reused across
+// searches, so that the node loop does not allocate.
+type searcher struct {
+	opt   SearchOptions
+	tt    *ttTable
+	probe Prober
+	miss  probeLayerCache
+
+	ctx         context.Context
+	deadline    time.Time
+	useDeadline bool
+	stopped     bool
+	nodes       uint64
+
+	// keys[:nkeys] are the Zobrist keys of the game's recent positions and
+	// of the path to the current node; rev[ply] is the index in keys of the
+	// first position since the last irreversible move (a placement or a
+	// removal) before the node at ply.
+	keys  [searchHistCap + searchMaxPly + 1]uint64
+	nkeys int
+	rev   [searchMaxPly + 1]int
+
+	moves   [searchMaxPly][muehle.MaxMoves]muehle.Move
+	scores  [searchMaxPly][muehle.MaxMoves]int32
+	pv      [searchMaxPly + 1][searchMaxPly]muehle.Move
+	pvLen   [searchMaxPly + 1]int
+	killers [searchMaxPly][2]muehle.Move
+	history [2][muehle.NumPoints + 1][muehle.NumPoints]int32
+}
+
+// poll counts a node and reports whether the search must stop: ctx is
+// cancelled or the deadline has passed, checked every 1024 nodes.
+func (s *searcher) poll() bool {
+	s.nodes++
+	if s.nodes&searchPollMask == 0 && !s.stopped {
+		if s.ctx.Err() != nil || (s.useDeadline && time.Now().After(s.deadline)) {
+			s.stopped = true
+		}
+	}
+	return s.stopped
+}
+
+// push appends the key of the child reached by m from the node at ply.
+func (s *searcher) push(key uint64, m muehle.Move, ply int) {
+	if m.IsPlacement() || m.IsRemoval() {
+		s.rev[ply+1] = s.nkeys
+	} else {
+		s.rev[ply+1] = s.rev[ply]
+	}
+	s.keys[s.nkeys] = key
+	s.nkeys++
+}
+
+// repeated reports whether the position at ply (the last key) occurred
+// before on the path or in the game since the last irreversible move.
+// Positions with the same side to move are an even number of plies apart,
+// and a slide needs four plies to come back.
+func (s *searcher) repeated(ply int) bool {
+	i := s.nkeys - 1
+	k := s.keys[i]
+	for j := i - 4; j >= s.rev[ply]; j -= 2 {
+		if s.keys[j] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// probeDB returns the exact score of pos at ply from the database, if the
+// database has its layer.
+func (s *searcher) probeDB(pos *muehle.Position, ply int) (int32, bool) {
+	if s.probe == nil {
+		return 0, false
+	}
+	miss := s.miss.missing(pos)
+	if miss == nil || *miss {
+		return 0, false
+	}
+	v, err := s.probe.Probe(*pos)
+	if err != nil {
+		*miss = true
+		return 0, false
+	}
+	return probeScore(v, ply)
+}
+
+// updatePV makes m followed by the child's line the line of the node at ply.
+func (s *searcher) updatePV(ply int, m muehle.Move) {
+	s.pv[ply][0] = m
+	n := copy(s.pv[ply][1:], s.pv[ply+1][:s.pvLen[ply+1]])
+	s.pvLen[ply] = n + 1
+}
+
+// node searches pos, the last position of keys, depth plies deep, and
+// returns its score for the side to move: exact inside (alpha, beta), an
+// upper bound at or below alpha, a lower bound at or above beta.
+func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32, pvNode bool) int32 {
+	s.pvLen[ply] = 0
+	if s.poll() {
+		return 0
+	}
+	if ply > 0 {
+		if s.repeated(ply) {
+			return 0
+		}
+		if sc, ok := s.probeDB(pos, ply); ok {
+			return sc
+		}
+	}
+	if pos.Total(pos.Turn) < 3 {
+		return -winScore + int32(ply)
+	}
+	if depth <= 0 || ply >= searchMaxPly-1 {
+		return s.leaf(pos, ply, searchQDepth, alpha, beta)
+	}
+	key := s.keys[s.nkeys-1]
+	ttMove := noMove
+	if !s.opt.NoTT {
+		if e, ok := s.tt.probe(key); ok {
+			ttMove = e.ttMove()
+			if !pvNode && int(e.depth) >= depth {
+				sc := ttScoreFromTable(int32(e.score), ply)
+				switch {
+				case e.bound == ttExact,
+					e.bound == ttLower && sc >= beta,
+					e.bound == ttUpper && sc <= alpha:
+					return sc
+				}
+			}
+		}
+	}
+	moves := pos.AppendMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return -winScore + int32(ply) // blocked
+	}
+	s.order(pos, moves, ply, ttMove)
+	alpha0 := alpha
+	best, bestMove := int32(-infScore), noMove
+	for i := range moves {
+		m := s.pick(moves, ply, i)
+		child := pos.Play(m)
+		s.push(zobristAfter(key, pos, m), m, ply)
+		var sc int32
+		if i == 0 || s.opt.NoPVS {
+			sc = -s.node(&child, depth-1, ply+1, -beta, -alpha, pvNode)
+		} else {
+			sc = -s.node(&child, depth-1, ply+1, -alpha-1, -alpha, false)
+			if sc > alpha && sc < beta {
+				sc = -s.node(&child, depth-1, ply+1, -beta, -alpha, true)
+			}
+		}
+		s.nkeys--
+		if s.stopped {
+			return 0
+		}
+		if sc > best {
+			best, bestMove = sc, m
+			if sc > alpha {
+				alpha = sc
+				s.updatePV(ply, m)
+				if sc >= beta {
+					s.cutoff(pos, m, depth, ply)
+					break
+				}
+			}
+		}
+	}
+	if !s.opt.NoTT {
+		bound := ttUpper
+		switch {
+		case best >= beta:
+			bound = ttLower
+		case best > alpha0:
+			bound = ttExact
+		}
+		s.tt.store(key, depth, ttScoreToTable(best, ply), bound, bestMove)
+	}
+	return best
+}
+
+// qnode is a node of the quiescence step, reached by a removal at the
+// horizon. A removal cannot repeat a position and the table is not used.
+func (s *searcher) qnode(pos *muehle.Position, ply, qleft int, alpha, beta int32) int32 {
+	s.pvLen[ply] = 0
+	if s.poll() {
+		return 0
+	}
+	if sc, ok := s.probeDB(pos, ply); ok {
+		return sc
+	}
+	if pos.Total(pos.Turn) < 3 {
+		return -winScore + int32(ply)
+	}
+	return s.leaf(pos, ply, qleft, alpha, beta)
+}
+
+// leaf scores a position at the horizon: lost when the side to move is
+// blocked, otherwise the evaluation, or, when the side to move can close a
+// mill, the better of the evaluation and the removals (quiescence).
+func (s *searcher) leaf(pos *muehle.Position, ply, qleft int, alpha, beta int32) int32 {
+	if pos.Hand[pos.Turn] == 0 && pos.Blocked() {
+		return -winScore + int32(ply)
+	}
+	stand := evalPosition(pos)
+	if s.opt.NoQuiescence || qleft == 0 || ply >= searchMaxPly-1 || stand >= beta || !canCloseMill(pos) {
+		return stand
+	}
+	best := stand
+	alpha = max(alpha, stand)
+	moves := pos.AppendMoves(s.moves[ply][:0])
+	for _, m := range moves {
+		if !m.IsRemoval() {
+			continue
+		}
+		child := pos.Play(m)
+		sc := -s.qnode(&child, ply+1, qleft-1, -beta, -alpha)
+		if s.stopped {
+			return 0
+		}
+		if sc > best {
+			best = sc
+			if sc > alpha {
+				alpha = sc
+				s.updatePV(ply, m)
+				if sc >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// canCloseMill reports whether the side to move has a move that closes a
+// mill: two own stones of a mill, its third point empty and reachable by a
+// placement, a jump, or a slide of a stone from outside that mill.
+func canCloseMill(pos *muehle.Position) bool {
+	c := pos.Turn
+	own, opp := pos.Stones[c], pos.Stones[c^1]
+	if opp == 0 {
+		return false // nothing to remove
+	}
+	empty := muehle.AllPoints &^ (own | opp)
+	anywhere := pos.Hand[c] > 0 || own.Count() == 3
+	for _, m := range muehle.Mills {
+		e := m & empty
+		if e == 0 || e&(e-1) != 0 || own&m != m&^e {
+			continue
+		}
+		if anywhere || muehle.Neighbors[e.First()]&own&^m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Move ordering scores: the table move, then removals, then moves to the
+// empty point of an opponent's potential mill, then killers, then history.
+const (
+	orderTT      = 1 << 30
+	orderRemoval = 1 << 26
+	orderBlock   = 1 << 25
+	orderKiller0 = 1 << 24
+	orderKiller1 = 1 << 23
+)
+
+// order scores the moves of the node at ply for pick.
+func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttMove muehle.Move) {
+	sc := s.scores[ply][:len(moves)]
+	if s.opt.NoOrdering {
+		for i, m := range moves {
+			sc[i] = 0
+			if m == ttMove {
+				sc[i] = orderTT
+			}
+		}
+		return
+	}
+	c := pos.Turn
+	threats := millThreats(pos.Stones[c^1], pos.Empty())
+	k0, k1 := s.killers[ply][0], s.killers[ply][1]
+	hist := &s.history[c]
+	for i, m := range moves {
+		var v int32
+		switch {
+		case m == ttMove:
+			v = orderTT
+		case m.IsRemoval():
+			v = orderRemoval
+		case threats.Has(m.To):
+			v = orderBlock
+		case m == k0:
+			v = orderKiller0
+		case m == k1:
+			v = orderKiller1
+		default:
+			v = hist[m.From+1][m.To]
+		}
+		sc[i] = v
+	}
+}
+
+// millThreats returns the empty points that would complete a mill of own.
+func millThreats(own, empty muehle.Bitboard) muehle.Bitboard {
+	var t muehle.Bitboard
+	for _, m := range muehle.Mills {
+		if e := m & empty; e != 0 && e&(e-1) == 0 && own&m == m&^e {
+			t |= e
+		}
+	}
+	return t
+}
+
+// pick moves the best-scored of moves[i:] to i and returns it.
+func (s *searcher) pick(moves []muehle.Move, ply, i int) muehle.Move {
+	sc := s.scores[ply][:len(moves)]
+	b := i
+	for j := i + 1; j < len(moves); j++ {
+		if sc[j] > sc[b] {
+			b = j
+		}
+	}
+	moves[i], moves[b] = moves[b], moves[i]
+	sc[i], sc[b] = sc[b], sc[i]
+	return moves[i]
+}
+
+// cutoff remembers a quiet move that refuted the node at ply: as a killer
+// of that ply and in the history table.
+func (s *searcher) cutoff(pos *muehle.Position, m muehle.Move, depth, ply int) {
+	if m.IsRemoval() {
+		return
+	}
+	if s.killers[ply][0] != m {
+		s.killers[ply][1] = s.killers[ply][0]
+		s.killers[ply][0] = m
+	}
+	h := &s.history[pos.Turn][m.From+1][m.To]
+	*h += int32(depth * depth)
+	if *h > orderKiller1/2 {
+		s.ageHistory()
+	}
+}
+
+// ageHistory halves the history table, so that recent cut-offs count more.
+func (s *searcher) ageHistory() {
+	for c := range s.history {
+		for f := range s.history[c] {
+			for t := range s.history[c][f] {
+				s.history[c][f][t] /= 2
+			}
+		}
+	}
+}
+
+// probeValue is the database value of pos when the database has it.
+func (s *searcher) probeValue(pos muehle.Position) (layers.Value, bool) {
+	if s.probe == nil {
+		return layers.Unused, false
+	}
+	v, err := s.probe.Probe(pos)
+	return v, err == nil && v != layers.Unused
+}
