@@ -1,0 +1,212 @@
+package layers
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"muehle/muehle"
+)
+
+// missingRecheck is how long a DB trusts that a layer is absent before it
+// looks at the directory again (another process may have written it).
+const missingRecheck = time.Second
+
+// DB is the database directory of one stone count: one file per layer in
+// dir/k<stones>/. Layers are opened lazily and cached; it is safe for
+// concurrent use.
+type DB struct {
+	dir    string // the directory given to OpenDB
+	sub    string // dir/k<stones>
+	stones int
+	x      *Indexer
+
+	slots [10 * 10 * 10 * 10]atomic.Pointer[dbLayer] // by keySlot
+
+	mu     sync.Mutex // serialises opening, writing and closing
+	closed bool
+	old    []*File // replaced files, unmapped on Close (readers may still use them)
+}
+
+// dbLayer is what a DB knows about one layer: the open file and its index,
+// or the error of the last attempt to open it and when that was.
+type dbLayer struct {
+	f   *File
+	l   *LayerIndex
+	err error
+	at  time.Time
+}
+
+// keySlot numbers the keys whose counts are all at most 9.
+func keySlot(k Key) (int, bool) {
+	if k.W > 9 || k.B > 9 || k.WH > 9 || k.BH > 9 {
+		return 0, false
+	}
+	return ((int(k.W)*10+int(k.B))*10+int(k.WH))*10 + int(k.BH), true
+}
+
+// OpenDB opens the database of the game with stones per side in dir,
+// creating the directory if it is missing. It uses the DefaultIndexer.
+func OpenDB(dir string, stones int) (*DB, error) {
+	if stones < 3 || stones > muehle.StonesPerSide {
+		return nil, fmt.Errorf("layers: opening database %s: %d stones per side (want 3 to 9)", dir, stones)
+	}
+	x, err := DefaultIndexer()
+	if err != nil {
+		return nil, err
+	}
+	sub := filepath.Join(dir, fmt.Sprintf("k%d", stones))
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		return nil, fmt.Errorf("layers: opening database: %w", err)
+	}
+	return &DB{dir: dir, sub: sub, stones: stones, x: x}, nil
+}
+
+// Dir returns the directory given to OpenDB.
+func (d *DB) Dir() string { return d.dir }
+
+// Stones returns the stones per side of the database's game.
+func (d *DB) Stones() int { return d.stones }
+
+// Indexer returns the indexer that numbers the layers' slots.
+func (d *DB) Indexer() *Indexer { return d.x }
+
+// Path returns the file of layer k: dir/k<stones>/m3-4.layer for a moving
+// layer, dir/k<stones>/p5+2-4+2.layer for a placement layer.
+func (d *DB) Path(k Key) string {
+	name := "m" + k.String()
+	if !k.IsMoving() {
+		name = k.String()
+	}
+	return filepath.Join(d.sub, name+".layer")
+}
+
+// Has reports whether a complete file of layer k exists: its header is valid
+// for this game and layer and the file has the size the header and the
+// index demand. The body checksum is verified only when the layer is opened.
+func (d *DB) Has(k Key) bool {
+	if e := d.cached(k); e != nil && e.f != nil {
+		return true
+	}
+	h, err := ReadHeader(d.Path(k), d.stones, k)
+	return err == nil && h.Slots == d.x.Layer(k).Size()
+}
+
+// cached returns what the DB knows about k, nil if nothing.
+func (d *DB) cached(k Key) *dbLayer {
+	s, ok := keySlot(k)
+	if !ok {
+		return nil
+	}
+	return d.slots[s].Load()
+}
+
+// Layer returns the open file of layer k, opening it on first use. A layer
+// without a file gives an error wrapping ErrMissing; a bad file an error
+// wrapping ErrFormat, ErrChecksum or ErrVersion.
+func (d *DB) Layer(k Key) (*File, error) {
+	e, err := d.layer(k)
+	if err != nil {
+		return nil, err
+	}
+	return e.f, nil
+}
+
+// layer is Layer returning the cache entry.
+func (d *DB) layer(k Key) (*dbLayer, error) {
+	if e := d.cached(k); e != nil && (e.f != nil || time.Since(e.at) < missingRecheck) {
+		return e, e.err
+	}
+	s, ok := keySlot(k)
+	if !ok || !k.Valid(d.stones) {
+		return nil, fmt.Errorf("layers: layer %v is not of the %d-stone game: %w", k, d.stones, ErrMissing)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, fmt.Errorf("layers: database %s is closed", d.dir)
+	}
+	if e := d.slots[s].Load(); e != nil && (e.f != nil || time.Since(e.at) < missingRecheck) {
+		return e, e.err
+	}
+	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
+	e.f, e.err = OpenFile(d.Path(k), d.stones, k)
+	if e.err == nil && e.f.Header().Slots != e.l.Size() {
+		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
+		e.f.Close()
+		e.f = nil
+	}
+	d.slots[s].Store(e)
+	return e, e.err
+}
+
+// Write stores the body of layer k (one Value per slot of the layer's
+// index) in its file and makes the DB use the new file.
+func (d *DB) Write(k Key, body []byte) error {
+	s, ok := keySlot(k)
+	if !ok || !k.Valid(d.stones) {
+		return fmt.Errorf("layers: writing layer %v: not a layer of the %d-stone game", k, d.stones)
+	}
+	if n := d.x.Layer(k).Size(); uint64(len(body)) != n {
+		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, len(body), n)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return fmt.Errorf("layers: database %s is closed", d.dir)
+	}
+	if err := WriteLayer(d.Path(k), d.stones, k, body); err != nil {
+		return err
+	}
+	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
+		d.old = append(d.old, e.f)
+	}
+	return nil
+}
+
+// Probe returns the value of p for its side to move. p may be any position
+// of the game, either colour to move; a side to move with fewer than three
+// stones in total has lost (LossIn(0), no file needed). It returns an error
+// wrapping ErrMissing when p's layer is not in the database. It does not
+// allocate once the layer is open.
+func (d *DB) Probe(p muehle.Position) (Value, error) {
+	t := p.Turn & 1
+	m, o := p.Stones[t], p.Stones[t^1]
+	if m&o != 0 || (m|o)&^muehle.AllPoints != 0 {
+		return Unused, fmt.Errorf("layers: probing %v: %w: overlapping stones", p, muehle.ErrPosition)
+	}
+	if m.Count()+int(p.Hand[t]) < 3 {
+		return LossIn(0), nil
+	}
+	k := KeyOf(p)
+	if e := d.cached(k); e != nil && e.f != nil {
+		return e.f.Value(e.l.Index(p)), nil
+	}
+	e, err := d.layer(k)
+	if err != nil {
+		return Unused, err
+	}
+	return e.f.Value(e.l.Index(p)), nil
+}
+
+// Close unmaps every open file. The DB must not be used afterwards.
+func (d *DB) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closed = true
+	var errs []error
+	for i := range d.slots {
+		if e := d.slots[i].Swap(nil); e != nil && e.f != nil {
+			errs = append(errs, e.f.Close())
+		}
+	}
+	for _, f := range d.old {
+		errs = append(errs, f.Close())
+	}
+	d.old = nil
+	return errors.Join(errs...)
+}

@@ -1,0 +1,130 @@
+package layers
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"muehle/muehle"
+)
+
+// fingerprint is a value that depends on a position only through things
+// that all symmetries and the colour swap (with the side to move) keep: the
+// mover's and the opponent's stones in mills and on the middle ring.
+func fingerprint(p muehle.Position) Value {
+	const ring = muehle.Bitboard(1<<3 | 1<<4 | 1<<5 | 1<<10 | 1<<13 | 1<<18 | 1<<19 | 1<<20)
+	m, o := p.Mover(), p.Opponent()
+	return Decided(muehle.InMill(m).Count() + 10*muehle.InMill(o).Count() + 100*(m&ring).Count())
+}
+
+// fingerprintBody fills a layer body by unranking every canonical slot.
+func fingerprintBody(t *testing.T, l *LayerIndex) []byte {
+	body := make([]byte, l.Size())
+	for i := range l.Size() {
+		if p, ok := l.Position(i); ok {
+			body[i] = byte(fingerprint(p))
+		}
+	}
+	return body
+}
+
+func TestDBProbe(t *testing.T) {
+	dir := t.TempDir()
+	db, err := OpenDB(dir, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Moving(3, 4)
+	p := muehle.Position{Stones: [2]muehle.Bitboard{0b111 << 9, 0b1111}, Turn: muehle.Black}
+	if db.Has(k) {
+		t.Errorf("Has(%v) before writing: got true", k)
+	}
+	if _, err := db.Probe(p); !errors.Is(err, ErrMissing) {
+		t.Errorf("Probe before writing: got %v, want ErrMissing", err)
+	}
+	if err := db.Write(k, make([]byte, 5)); err == nil {
+		t.Errorf("Write with a wrong size: got no error")
+	}
+	if err := db.Write(k, fingerprintBody(t, db.Indexer().Layer(k))); err != nil {
+		t.Fatal(err)
+	}
+	if !db.Has(k) {
+		t.Errorf("Has(%v) after writing: got false", k)
+	}
+	if db.Has(Moving(4, 3)) {
+		t.Errorf("Has(4-3): got true, want false")
+	}
+	if want := dir + "/k4/m3-4.layer"; db.Path(k) != want {
+		t.Errorf("Path: got %s, want %s", db.Path(k), want)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var wg sync.WaitGroup
+	for g := range 2 {
+		ps := make([]muehle.Position, 3000)
+		for i := range ps {
+			ps[i] = randomPosition(r, 3, 4)
+		}
+		wg.Go(func() {
+			for _, p := range ps {
+				got, err := db.Probe(p)
+				if want := fingerprint(p); err != nil || got != want {
+					t.Errorf("goroutine %d: Probe(%v): got %v, %v, want %v", g, p, got, err, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// Game over: the side to move has two stones.
+	over := muehle.Position{Stones: [2]muehle.Bitboard{0b11, 0b111 << 9}}
+	if v, err := db.Probe(over); err != nil || v != LossIn(0) {
+		t.Errorf("Probe(game over): got %v, %v, want lost in 0", v, err)
+	}
+	if _, err := db.Probe(muehle.Position{Stones: [2]muehle.Bitboard{0b111, 0b110}}); err == nil {
+		t.Errorf("Probe(overlapping stones): got no error")
+	}
+	if n := testing.AllocsPerRun(100, func() { db.Probe(p) }); n != 0 {
+		t.Errorf("Probe allocates %v times, want 0", n)
+	}
+}
+
+func TestDBBadFile(t *testing.T) {
+	db, err := OpenDB(t.TempDir(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Moving(3, 3)
+	if err := WriteLayer(db.Path(k), 3, k, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if db.Has(k) {
+		t.Errorf("Has with a file of the wrong size: got true")
+	}
+	_, err = db.Layer(k)
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), db.Path(k)) {
+		t.Errorf("Layer with a file of the wrong size: got %v, want ErrFormat naming the file", err)
+	}
+	// A good file replaces it through Write; the DB picks it up at once.
+	body := make([]byte, db.Indexer().Layer(k).Size())
+	for i := range body {
+		body[i] = byte(Drawn)
+	}
+	if err := db.Write(k, body); err != nil {
+		t.Fatal(err)
+	}
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := f.Header(); h.Drawn != uint64(len(body)) {
+		t.Errorf("drawn: got %d, want %d", h.Drawn, len(body))
+	}
+	if _, err := os.Stat(db.Path(k) + ".tmp"); err == nil {
+		t.Errorf("temporary file left behind")
+	}
+}

@@ -1,0 +1,294 @@
+package layers
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"hash/crc64"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/edsrzf/mmap-go"
+
+	"muehle/muehle"
+)
+
+// The layer file format (see doc.go for the byte-by-byte description).
+const (
+	fileMagic = "MUEHLEDB"
+	// FileVersion is the format version this package writes and reads.
+	FileVersion = 1
+	// RulesID names the rules of RULES.md (standard rules, no removal limit).
+	RulesID = 1
+	// HeaderSize is the size of the header in front of the body.
+	HeaderSize = 128
+)
+
+var crc64Table = crc64.MakeTable(crc64.ECMA)
+
+// Header describes a layer file.
+type Header struct {
+	Version     int    // format version
+	Rules       int    // rules id
+	Stones      int    // stones per side of the game
+	Key         Key    // the layer
+	Slots       uint64 // body size: one byte per slot
+	Won         uint64 // canonical slots won for the side to move
+	Lost        uint64 // canonical slots lost
+	Drawn       uint64 // canonical slots drawn
+	DeepestWin  int    // largest depth of a win, -1 when there is none
+	DeepestLoss int    // largest depth of a loss, -1 when there is none
+	Checksum    uint64 // CRC-64 (ECMA) of the body
+}
+
+// headerOf computes the header of a layer body: counts, depths, checksum.
+func headerOf(stones int, key Key, body []byte) Header {
+	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key,
+		Slots: uint64(len(body)), DeepestWin: -1, DeepestLoss: -1}
+	var count [256]uint64
+	for _, v := range body {
+		count[v]++
+	}
+	h.Drawn = count[Drawn]
+	for v := 2; v < 256; v++ {
+		if count[v] == 0 {
+			continue
+		}
+		d := Value(v).Depth()
+		if d%2 == 1 {
+			h.Won += count[v]
+			h.DeepestWin = max(h.DeepestWin, d)
+		} else {
+			h.Lost += count[v]
+			h.DeepestLoss = max(h.DeepestLoss, d)
+		}
+	}
+	h.Checksum = crc64.Checksum(body, crc64Table)
+	return h
+}
+
+// marshal returns the header's 128 bytes, header checksum included.
+func (h *Header) marshal() []byte {
+	b := make([]byte, HeaderSize)
+	le := binary.LittleEndian
+	copy(b, fileMagic)
+	le.PutUint32(b[8:], uint32(h.Version))
+	le.PutUint32(b[12:], uint32(h.Rules))
+	b[16] = uint8(h.Stones)
+	b[17], b[18], b[19], b[20] = h.Key.W, h.Key.B, h.Key.WH, h.Key.BH
+	le.PutUint64(b[24:], h.Slots)
+	le.PutUint64(b[32:], h.Won)
+	le.PutUint64(b[40:], h.Lost)
+	le.PutUint64(b[48:], h.Drawn)
+	le.PutUint16(b[56:], uint16(int16(h.DeepestWin)))
+	le.PutUint16(b[58:], uint16(int16(h.DeepestLoss)))
+	le.PutUint64(b[64:], h.Checksum)
+	le.PutUint32(b[72:], headerCRC(b))
+	return b
+}
+
+// headerCRC is the CRC-32C of the header without its own field (72-75).
+func headerCRC(b []byte) uint32 {
+	c := crc32.Update(0, castagnoli, b[:72])
+	return crc32.Update(c, castagnoli, b[76:HeaderSize])
+}
+
+// parseHeader checks and decodes a header; name is the file for messages.
+func parseHeader(b []byte, name string) (Header, error) {
+	var h Header
+	if len(b) < HeaderSize {
+		return h, fmt.Errorf("layers: %s: %w: %d bytes, shorter than the header", name, ErrFormat, len(b))
+	}
+	le := binary.LittleEndian
+	if string(b[:8]) != fileMagic {
+		return h, fmt.Errorf("layers: %s: %w: not a layer file (bad magic %q)", name, ErrFormat, b[:8])
+	}
+	if v := le.Uint32(b[8:]); v != FileVersion {
+		return h, fmt.Errorf("layers: %s: %w: version %d, want %d", name, ErrVersion, v, FileVersion)
+	}
+	if got, want := le.Uint32(b[72:]), headerCRC(b); got != want {
+		return h, fmt.Errorf("layers: %s: %w: header checksum %08x, want %08x", name, ErrChecksum, got, want)
+	}
+	h = Header{
+		Version:     int(le.Uint32(b[8:])),
+		Rules:       int(le.Uint32(b[12:])),
+		Stones:      int(b[16]),
+		Key:         Key{b[17], b[18], b[19], b[20]},
+		Slots:       le.Uint64(b[24:]),
+		Won:         le.Uint64(b[32:]),
+		Lost:        le.Uint64(b[40:]),
+		Drawn:       le.Uint64(b[48:]),
+		DeepestWin:  int(int16(le.Uint16(b[56:]))),
+		DeepestLoss: int(int16(le.Uint16(b[58:]))),
+		Checksum:    le.Uint64(b[64:]),
+	}
+	if h.Rules != RulesID {
+		return h, fmt.Errorf("layers: %s: %w: rules %d, want %d", name, ErrFormat, h.Rules, RulesID)
+	}
+	return h, nil
+}
+
+// check compares a parsed header with what the caller expects and the file
+// size.
+func (h *Header) check(name string, stones int, key Key, size int64) error {
+	if h.Stones != stones {
+		return fmt.Errorf("layers: %s: %w: a file of the %d-stone game, want %d", name, ErrFormat, h.Stones, stones)
+	}
+	if h.Key != key {
+		return fmt.Errorf("layers: %s: %w: layer %v, want %v", name, ErrFormat, h.Key, key)
+	}
+	if h.Slots > 1<<40 || size != HeaderSize+int64(h.Slots) {
+		return fmt.Errorf("layers: %s: %w: %d bytes, want %d for %d slots (truncated?)", name, ErrFormat, size, HeaderSize+h.Slots, h.Slots)
+	}
+	if h.Won+h.Lost+h.Drawn > h.Slots {
+		return fmt.Errorf("layers: %s: %w: counts exceed the slots", name, ErrFormat)
+	}
+	return nil
+}
+
+// WriteLayer writes a layer file: the header with the counts, deepest win
+// and loss and checksum computed from body, then body. It writes
+// path+".tmp", syncs it and renames it to path, so that path is either
+// absent, the old file or the complete new one.
+func WriteLayer(path string, stones int, key Key, body []byte) error {
+	if stones < 3 || stones > muehle.StonesPerSide {
+		return fmt.Errorf("layers: writing %s: %d stones per side (want 3 to 9)", path, stones)
+	}
+	h := headerOf(stones, key, body)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("layers: writing %s: %w", path, err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.Write(h.marshal())
+	w.Write(body)
+	err = w.Flush()
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("layers: writing %s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // make the rename durable; not all systems allow it
+		d.Close()
+	}
+	return nil
+}
+
+// ReadHeader reads and checks the header of the layer file at path against
+// the stone count, the key and the file size, without reading the body.
+func ReadHeader(path string, stones int, key Key) (Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return Header{}, fmt.Errorf("layers: %s: %w", path, ErrMissing)
+		}
+		return Header{}, fmt.Errorf("layers: %w", err)
+	}
+	defer f.Close()
+	b := make([]byte, HeaderSize)
+	n, err := io.ReadFull(f, b)
+	if err != nil && n < HeaderSize {
+		return Header{}, fmt.Errorf("layers: %s: %w: %d bytes, shorter than the header", path, ErrFormat, n)
+	}
+	h, err := parseHeader(b, path)
+	if err != nil {
+		return h, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return h, fmt.Errorf("layers: %w", err)
+	}
+	return h, h.check(path, stones, key, fi.Size())
+}
+
+// File is an open layer file: header checked, body verified, mapped.
+type File struct {
+	path   string
+	h      Header
+	m      mmap.MMap
+	body   []byte
+	closed bool
+}
+
+// OpenFile opens the layer file at path for the given game and layer. It
+// checks the magic, version, rules, header checksum, stone count, key and
+// size, maps the file and verifies the body checksum. A missing file gives
+// an error wrapping ErrMissing.
+func OpenFile(path string, stones int, key Key) (*File, error) {
+	h, err := ReadHeader(path, stones, key)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("layers: %w", err)
+	}
+	defer f.Close()
+	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("layers: mapping %s: %w", path, err)
+	}
+	// Check again on the mapped bytes: the file may have been replaced.
+	h2, err := parseHeader(m, path)
+	if err == nil {
+		err = h2.check(path, stones, key, int64(len(m)))
+	}
+	if err == nil && h2 != h {
+		err = fmt.Errorf("layers: %s: %w: changed while opening", path, ErrFormat)
+	}
+	body := m[min(len(m), HeaderSize):]
+	if err == nil {
+		if sum := crc64.Checksum(body, crc64Table); sum != h.Checksum {
+			err = fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
+		}
+	}
+	if err != nil {
+		m.Unmap()
+		return nil, err
+	}
+	return &File{path: path, h: h, m: m, body: body}, nil
+}
+
+// Path returns the file's path.
+func (f *File) Path() string { return f.path }
+
+// Header returns the file's header.
+func (f *File) Header() Header { return f.h }
+
+// Value returns the value stored in slot i; Unused when i is out of range.
+func (f *File) Value(i uint64) Value {
+	if i >= uint64(len(f.body)) {
+		return Unused
+	}
+	return Value(f.body[i])
+}
+
+// Body returns the mapped slots, read-only: writing to them crashes the
+// program. It is valid until Close.
+func (f *File) Body() []byte { return f.body }
+
+// Close unmaps the file. The File must not be used afterwards.
+func (f *File) Close() error {
+	if f.closed {
+		return nil
+	}
+	f.closed = true
+	f.body = nil
+	if err := f.m.Unmap(); err != nil {
+		return fmt.Errorf("layers: unmapping %s: %w", f.path, err)
+	}
+	return nil
+}
