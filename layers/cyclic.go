@@ -1,0 +1,150 @@
+package layers
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Cyclic is a first-in first-out queue of fixed-size records kept in a
+// fixed-size file used as a ring buffer. Records are written and read
+// sequentially in blocks of blockRecords records; only the block being
+// written and the block being read are in memory. The file wraps around;
+// writing more than capacity unread records is refused with ErrOverrun
+// rather than losing data.
+//
+// The stream of records is cut into blocks at multiples of blockRecords;
+// stream block b lives in file block b mod (number of file blocks). A block
+// goes to the file when it is full; a reader that catches up with the
+// writer reads straight from the write block.
+//
+// A Cyclic is not safe for concurrent use. After an I/O error it keeps
+// returning that error.
+type Cyclic struct {
+	f        *os.File
+	path     string
+	rec      int    // bytes per record
+	block    uint64 // records per block
+	blocks   uint64 // blocks in the file
+	capacity uint64 // most records written and not yet read
+	w, r     uint64 // records written and read since creation
+	wbuf     []byte // the write block: stream records [w - w%block, w)
+	rbuf     []byte // stream block rblock, when rblock != noBlock
+	rblock   uint64
+	err      error
+}
+
+const noBlock = ^uint64(0)
+
+// CreateCyclic creates (or truncates) the file at path as a cyclic array of
+// capacity records of recordSize bytes, moved to and from the file in
+// blocks of blockRecords records. The file holds capacity records rounded
+// up to whole blocks.
+func CreateCyclic(path string, recordSize int, capacity uint64, blockRecords int) (*Cyclic, error) {
+	if recordSize < 1 || blockRecords < 1 || capacity < 1 {
+		return nil, fmt.Errorf("layers: cyclic array %s: record size %d, capacity %d and block of %d records must be positive", path, recordSize, capacity, blockRecords)
+	}
+	blockBytes := uint64(recordSize) * uint64(blockRecords)
+	blocks := (capacity + uint64(blockRecords) - 1) / uint64(blockRecords)
+	if blockBytes > 1<<31 || blocks > (1<<62)/blockBytes {
+		return nil, fmt.Errorf("layers: cyclic array %s: too large", path)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("layers: cyclic array: %w", err)
+	}
+	if err := f.Truncate(int64(blocks * blockBytes)); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("layers: cyclic array: %w", err)
+	}
+	return &Cyclic{
+		f: f, path: path, rec: recordSize,
+		block: uint64(blockRecords), blocks: blocks, capacity: capacity,
+		wbuf: make([]byte, blockBytes), rbuf: make([]byte, blockBytes), rblock: noBlock,
+	}, nil
+}
+
+// Len returns the number of records written and not yet read.
+func (c *Cyclic) Len() uint64 { return c.w - c.r }
+
+// Cap returns the most records the array holds unread.
+func (c *Cyclic) Cap() uint64 { return c.capacity }
+
+// Write appends one record of the array's record size. It returns an error
+// wrapping ErrOverrun when capacity records are unread.
+func (c *Cyclic) Write(rec []byte) error {
+	if c.err != nil {
+		return c.err
+	}
+	if len(rec) != c.rec {
+		return fmt.Errorf("layers: cyclic array %s: writing a record of %d bytes, want %d", c.path, len(rec), c.rec)
+	}
+	if c.w-c.r >= c.capacity {
+		return fmt.Errorf("layers: cyclic array %s: %w: %d records unread", c.path, ErrOverrun, c.w-c.r)
+	}
+	copy(c.wbuf[(c.w%c.block)*uint64(c.rec):], rec)
+	c.w++
+	if c.w%c.block == 0 {
+		return c.flush(c.w/c.block - 1)
+	}
+	return nil
+}
+
+// flush writes the full write block, stream block b, to the file.
+func (c *Cyclic) flush(b uint64) error {
+	if _, err := c.f.WriteAt(c.wbuf, int64((b%c.blocks)*uint64(len(c.wbuf)))); err != nil {
+		c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
+		return c.err
+	}
+	if c.r < c.w && c.r/c.block == b {
+		// The reader is inside this block: keep it in memory.
+		c.rbuf, c.wbuf = c.wbuf, c.rbuf
+		c.rblock = b
+	}
+	return nil
+}
+
+// Read copies the oldest unread record into rec and reports true, or
+// reports false when the array is empty.
+func (c *Cyclic) Read(rec []byte) (bool, error) {
+	if c.err != nil {
+		return false, c.err
+	}
+	if len(rec) != c.rec {
+		return false, fmt.Errorf("layers: cyclic array %s: reading into %d bytes, want %d", c.path, len(rec), c.rec)
+	}
+	if c.r == c.w {
+		return false, nil
+	}
+	b, off := c.r/c.block, (c.r%c.block)*uint64(c.rec)
+	switch {
+	case b == c.w/c.block: // the write block, not in the file yet
+		copy(rec, c.wbuf[off:])
+	default:
+		if c.rblock != b {
+			if _, err := c.f.ReadAt(c.rbuf, int64((b%c.blocks)*uint64(len(c.rbuf)))); err != nil {
+				c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
+				return false, c.err
+			}
+			c.rblock = b
+		}
+		copy(rec, c.rbuf[off:])
+	}
+	c.r++
+	return true, nil
+}
+
+// Close closes and removes the file.
+func (c *Cyclic) Close() error {
+	if c.f == nil {
+		return nil
+	}
+	err := errors.Join(c.f.Close(), os.Remove(c.path))
+	c.f = nil
+	c.err = errors.New("layers: cyclic array " + c.path + " is closed")
+	if err != nil {
+		return fmt.Errorf("layers: cyclic array: %w", err)
+	}
+	return nil
+}
