@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"muehle/layers"
+)
+
+func init() {
+	register("stats", "per-layer counts of won, lost and drawn positions", runStats)
+}
+
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("stats", "[--db DIR] [--stones K] [--placement]", stderr)
+	dir := fs.String("db", layers.DefaultDir(), "database `directory`")
+	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	placement := fs.Bool("placement", false, "list the placement layers too")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	db, err := layers.OpenDB(*dir, *stones)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	n := 0
+	for _, k := range layers.Order(*stones, *placement) {
+		if !db.Has(k) {
+			continue
+		}
+		f, err := db.Layer(k)
+		if err != nil {
+			return err
+		}
+		h := f.Header()
+		win, loss := fmt.Sprint(h.DeepestWin), fmt.Sprint(h.DeepestLoss)
+		if h.Won == 0 {
+			win = "-"
+		}
+		if h.Lost == 0 {
+			loss = "-"
+		}
+		fmt.Fprintf(stdout, "%s %d %d %d %s %s\n", k, h.Won, h.Lost, h.Drawn, win, loss)
+		n++
+	}
+	if n == 0 {
+		return fmt.Errorf("no layers in %s for k=%d", *dir, *stones)
+	}
+	return nil
+}

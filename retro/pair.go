@@ -1,0 +1,324 @@
+package retro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// A pair is the unit of retrograde analysis: a moving layer M(w,b) and its
+// partner M(b,w), between which every move without removal goes; when w = b
+// the layer is its own partner. Moves with a removal lead into smaller
+// layers, which are finished and read from the database.
+//
+// During the analysis every slot has a 32-bit state word:
+//
+//	bits 0-7    the layers.Value; Drawn (1) also means "not decided yet"
+//	bits 8-15   while undecided: the children not yet known to be won for
+//	            the opponent (the successor counter)
+//
+// Words change only through compare-and-swap, so workers share them freely.
+type pair struct {
+	db     *layers.DB
+	keys   []layers.Key         // one key, or two for w ≠ b
+	index  []*layers.LayerIndex // numbering of each layer
+	state  [][]uint32           // state words of each layer
+	remove []*layers.File       // the layer a removal leads to, per layer (nil: game over)
+	rmIdx  []*layers.LayerIndex // its numbering
+	lists  *worklists
+	errs   atomic.Uint64 // inconsistencies met (index or counter errors)
+}
+
+// partner returns the layer of the pair that a move without removal from
+// layer l leads to.
+func (pr *pair) partner(l int) int { return len(pr.keys) - 1 - l }
+
+// slots returns the number of slots of the pair.
+func (pr *pair) slots() uint64 {
+	var n uint64
+	for _, ix := range pr.index {
+		n += ix.Size()
+	}
+	return n
+}
+
+const (
+	valueMask    = 0xff
+	counterShift = 8
+)
+
+// pusher buffers the work-list entries of one worker by depth.
+type pusher struct {
+	lists *worklists
+	buf   map[int][]entry
+}
+
+func newPusher(lists *worklists) *pusher { return &pusher{lists: lists, buf: map[int][]entry{}} }
+
+func (p *pusher) push(d int, e entry) error {
+	b := append(p.buf[d], e)
+	if len(b) >= 4096 {
+		if err := p.lists.push(d, b); err != nil {
+			return err
+		}
+		b = b[:0]
+	}
+	p.buf[d] = b
+	return nil
+}
+
+func (p *pusher) flush() error {
+	for d, b := range p.buf {
+		if err := p.lists.push(d, b); err != nil {
+			return err
+		}
+		p.buf[d] = b[:0]
+	}
+	return nil
+}
+
+// errCorrupt reports a state the analysis cannot reach with a correct index
+// and move generator.
+var errCorrupt = errors.New("retro: inconsistent successor counts or index")
+
+// initLayer is the first phase for layer l: it marks unused slots, blocked
+// positions (lost in 0) and wins by removing the opponent's third stone
+// (won in 1); counts for every other position its distinct children inside
+// the pair; and seeds the work lists with the values of the children in
+// smaller layers, at their own depth.
+func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint64) error {
+	ix, part := pr.index[l], pr.index[pr.partner(l)]
+	state := pr.state[l]
+	rmFile, rmIdx := pr.remove[l], pr.rmIdx[l]
+	pushers := make([]*pusher, workers)
+	for w := range pushers {
+		pushers[w] = newPusher(pr.lists)
+	}
+	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
+		out := pushers[w]
+		var moves [muehle.MaxMoves]muehle.Move
+		children := make([]uint64, 0, 64)
+		for i := lo; i < hi; i++ {
+			pos, ok := ix.Position(i)
+			if !ok {
+				state[i] = uint32(layers.Unused)
+				continue
+			}
+			ms := pos.AppendMoves(moves[:0])
+			if len(ms) == 0 {
+				state[i] = uint32(layers.LossIn(0))
+				if err := out.push(0, makeEntry(l, i, false)); err != nil {
+					return err
+				}
+				continue
+			}
+			children = children[:0]
+			minLoss, maxWin, draw, wonIn1 := -1, -1, false, false
+			for _, m := range ms {
+				c := pos.Play(m)
+				if !m.IsRemoval() {
+					children = append(children, part.Index(c))
+					continue
+				}
+				if rmFile == nil { // the opponent is left with two stones
+					wonIn1 = true
+					break
+				}
+				v := rmFile.Value(rmIdx.Index(c))
+				switch v.Outcome() {
+				case layers.Loss:
+					if minLoss < 0 || v.Depth() < minLoss {
+						minLoss = v.Depth()
+					}
+				case layers.Win:
+					maxWin = max(maxWin, v.Depth())
+				case layers.Draw:
+					draw = true
+				default:
+					return fmt.Errorf("retro: layer %s slot %d: child %v in layer %s has no value: %w", pr.keys[l], i, m, rmFile.Header().Key, errCorrupt)
+				}
+			}
+			if wonIn1 {
+				state[i] = uint32(layers.WinIn(1))
+				if err := out.push(1, makeEntry(l, i, false)); err != nil {
+					return err
+				}
+				continue
+			}
+			slices.Sort(children)
+			n := len(slices.Compact(children))
+			if draw {
+				n++ // a drawn removal: this position is never lost
+			}
+			if maxWin >= 0 {
+				n++ // all removals won by the opponent count as one child, known at maxWin
+			}
+			state[i] = uint32(layers.Drawn) | uint32(n)<<counterShift
+			var err error
+			switch {
+			case minLoss >= 0:
+				err = out.push(minLoss, makeEntry(l, i, true))
+			case maxWin >= 0:
+				err = out.push(maxWin, makeEntry(l, i, true))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range pushers {
+		if err := p.flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle tells slot i of layer l that one of its children has the value
+// decided at depth d: a lost child (d even) wins the slot at d+1; a won
+// child (d odd) counts down the slot's counter, and the last one loses it
+// at d+1, the largest depth among its children plus one. A slot decided
+// here is appended to the list of depth d+1.
+func (pr *pair) settle(l int, i uint64, d int, out *pusher) error {
+	w := &pr.state[l][i]
+	for {
+		s := atomic.LoadUint32(w)
+		v := layers.Value(s & valueMask)
+		if v != layers.Drawn {
+			if v == layers.Unused {
+				pr.errs.Add(1)
+			}
+			return nil // decided already, at a smaller depth
+		}
+		var ns uint32
+		if d%2 == 0 {
+			ns = uint32(layers.WinIn(d + 1))
+		} else {
+			c := s >> counterShift
+			if c == 0 {
+				pr.errs.Add(1)
+				return nil
+			}
+			if c == 1 {
+				ns = uint32(layers.LossIn(d + 1))
+			} else {
+				ns = uint32(layers.Drawn) | (c-1)<<counterShift
+			}
+		}
+		if atomic.CompareAndSwapUint32(w, s, ns) {
+			if layers.Value(ns&valueMask) != layers.Drawn {
+				return out.push(d+1, makeEntry(l, i, false))
+			}
+			return nil
+		}
+	}
+}
+
+// propagate is the second phase: it works through the lists in increasing
+// depth. A slot decided at depth d settles each of its distinct parents in
+// the pair; a seed settles its own slot with the depth of its child in a
+// smaller layer. What is never decided stays Drawn.
+func (pr *pair) propagate(ctx context.Context, workers int, progress func(d int, done uint64)) error {
+	var done atomic.Uint64
+	for d := pr.lists.next(0); d >= 0; d = pr.lists.next(d + 1) {
+		if err := pr.propagateDepth(ctx, d, workers, &done); err != nil {
+			return err
+		}
+		if err := pr.lists.done(d); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(d, done.Load())
+		}
+	}
+	if n := pr.errs.Load(); n > 0 {
+		return fmt.Errorf("retro: pair %s: %d inconsistencies: %w", pr.keys[0], n, errCorrupt)
+	}
+	return nil
+}
+
+// propagateDepth processes the list of depth d with workers goroutines.
+func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic.Uint64) error {
+	const batch = 1 << 14
+	batches := make(chan []entry, workers)
+	errc := make(chan error, workers+1)
+	free := make(chan []entry, 2*workers)
+	for range 2 * workers {
+		free <- make([]entry, batch)
+	}
+	for range workers {
+		go func() {
+			out := newPusher(pr.lists)
+			var unmoves [muehle.MaxMoves]muehle.Move
+			parents := make([]uint64, 0, 64)
+			var err error
+			for b := range batches {
+				for _, e := range b {
+					if err != nil {
+						break
+					}
+					l, i := e.layer(), e.index()
+					if e.seed() {
+						err = pr.settle(l, i, d, out)
+						continue
+					}
+					pos, ok := pr.index[l].Position(i)
+					if !ok {
+						pr.errs.Add(1)
+						continue
+					}
+					p := pr.partner(l)
+					parents = parents[:0]
+					for _, u := range pos.AppendUnslides(unmoves[:0]) {
+						parents = append(parents, pr.index[p].Index(pos.Unplay(u)))
+					}
+					slices.Sort(parents)
+					for _, j := range slices.Compact(parents) {
+						if err = pr.settle(p, j, d, out); err != nil {
+							break
+						}
+					}
+				}
+				done.Add(uint64(len(b)))
+				free <- b[:cap(b)]
+			}
+			if err == nil {
+				err = out.flush()
+			}
+			errc <- err
+		}()
+	}
+	var readErr error
+	for readErr == nil {
+		if readErr = ctx.Err(); readErr != nil {
+			break
+		}
+		b := <-free
+		n, err := pr.lists.drain(d, b)
+		if err != nil {
+			readErr = err
+			break
+		}
+		if n == 0 {
+			break
+		}
+		batches <- b[:n]
+	}
+	close(batches)
+	first := readErr
+	for range workers {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

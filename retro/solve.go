@@ -1,0 +1,313 @@
+package retro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"muehle/layers"
+)
+
+// SolveOptions says what Solve computes and with which resources.
+type SolveOptions struct {
+	// MaxStones limits the moving layers to those with W+B ≤ MaxStones
+	// stones on the board; 0 means all.
+	MaxStones int
+	// Placement adds the placement layers, after all moving layers.
+	Placement bool
+	// Workers is the number of goroutines; 0 means one per core.
+	Workers int
+	// MemBytes bounds the memory of the solver's state; a pair whose state
+	// is larger keeps it in a memory-mapped file in TempDir instead, and the
+	// operating system pages it. 0 means three quarters of the machine's memory.
+	MemBytes int64
+	// TempDir holds the work lists and spilled state; "" means a folder in
+	// the database directory.
+	TempDir string
+	// SkipVerify skips re-deriving every value of each finished layer.
+	SkipVerify bool
+	// Progress, when set, is called from time to time with the state of
+	// the run, from any goroutine.
+	Progress func(Progress)
+}
+
+// Progress describes the state of a Solve run.
+type Progress struct {
+	Layer       layers.Key // the layer (or the first of the pair) being computed
+	Step, Steps int        // this is step Step (from 1) of Steps units to compute
+	Phase       string     // "count", "propagate", "write", "verify"
+	Done, Total uint64     // work done and to do in this phase, in positions
+	Elapsed     time.Duration
+}
+
+// ErrNotSolved is wrapped by errors about layers a computation needs that
+// the database does not have.
+var ErrNotSolved = errors.New("retro: layer not solved")
+
+// unit is one step of a Solve run: a moving pair or a placement layer.
+type unit struct {
+	keys      []layers.Key
+	placement bool
+}
+
+// Plan returns the units Solve would compute, in order, and whether each is
+// already complete in db.
+func plan(db *layers.DB, opts SolveOptions) []unit {
+	var units []unit
+	seen := map[layers.Key]bool{}
+	for _, k := range layers.Order(db.Stones(), opts.Placement) {
+		if seen[k] {
+			continue
+		}
+		if k.IsMoving() {
+			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {
+				continue
+			}
+			u := unit{keys: []layers.Key{k}}
+			seen[k] = true
+			if p := k.Partner(); p != k {
+				u.keys = append(u.keys, p)
+				seen[p] = true
+			}
+			units = append(units, u)
+			continue
+		}
+		seen[k] = true
+		units = append(units, unit{keys: []layers.Key{k}, placement: true})
+	}
+	return units
+}
+
+func (u unit) complete(db *layers.DB) bool {
+	for _, k := range u.keys {
+		if !db.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func (u unit) String() string {
+	if len(u.keys) == 2 {
+		return u.keys[0].String() + " + " + u.keys[1].String()
+	}
+	return u.keys[0].String()
+}
+
+// Missing returns the units of opts not yet in db, as text, in order.
+func Missing(db *layers.DB, opts SolveOptions) []string {
+	var out []string
+	for _, u := range plan(db, opts) {
+		if !u.complete(db) {
+			out = append(out, u.String())
+		}
+	}
+	return out
+}
+
+// Solve computes every layer of opts that db lacks, in dependency order:
+// the moving pairs by retrograde analysis, smallest first, then (with
+// Placement) the placement layers from the last placement back. A layer is
+// written to the database only when complete, so an interrupted run loses
+// at most the unit it was computing, and the next run picks up there; the
+// files are the same whatever was interrupted. Each finished layer is
+// verified unless SkipVerify is set.
+func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
+	workers := workerCount(opts.Workers)
+	var todo []unit
+	for _, u := range plan(db, opts) {
+		if !u.complete(db) {
+			todo = append(todo, u)
+		}
+	}
+	tmp := opts.TempDir
+	if tmp == "" {
+		tmp = filepath.Join(db.Dir(), "tmp")
+	}
+	for step, u := range todo {
+		r := &run{db: db, opts: opts, workers: workers, tmp: tmp, step: step + 1, steps: len(todo), unit: u}
+		if err := r.solve(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run computes one unit and reports its progress.
+type run struct {
+	db          *layers.DB
+	opts        SolveOptions
+	workers     int
+	tmp         string
+	step, steps int
+	unit        unit
+	start       time.Time
+}
+
+// track reports the progress of a phase every 250 ms until the returned
+// function is called, and once more then.
+func (r *run) track(phase string, total uint64, done *atomic.Uint64) func() {
+	if r.opts.Progress == nil {
+		return func() {}
+	}
+	report := func() {
+		r.opts.Progress(Progress{Layer: r.unit.keys[0], Step: r.step, Steps: r.steps, Phase: phase,
+			Done: done.Load(), Total: total, Elapsed: time.Since(r.start)})
+	}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				report()
+			}
+		}
+	}()
+	return func() { close(stop); <-finished; report() }
+}
+
+func (r *run) solve(ctx context.Context) error {
+	r.start = time.Now()
+	for _, k := range r.unit.keys {
+		for _, s := range k.Successors() {
+			if !r.unit.has(s) && !r.db.Has(s) {
+				return fmt.Errorf("retro: %s needs layer %s first: %w", k, s, ErrNotSolved)
+			}
+		}
+	}
+	bodies, err := r.compute(ctx)
+	if err != nil {
+		return err
+	}
+	var done atomic.Uint64
+	stop := r.track("write", uint64(len(r.unit.keys)), &done)
+	for i, k := range r.unit.keys {
+		if err := r.db.Write(k, bodies[i]); err != nil {
+			stop()
+			return err
+		}
+		done.Add(1)
+	}
+	stop()
+	if r.opts.SkipVerify {
+		return nil
+	}
+	for _, k := range r.unit.keys {
+		var done atomic.Uint64
+		stop := r.track("verify", r.db.Indexer().Layer(k).Size(), &done)
+		bad, err := VerifyLayer(ctx, r.db, k, r.workers, 10, &done)
+		stop()
+		if err == nil && len(bad) > 0 {
+			err = fmt.Errorf("retro: layer %s failed verification: %v", k, bad[0])
+		}
+		if err != nil {
+			os.Remove(r.db.Path(k)) // never leave a wrong layer that looks complete
+			return err
+		}
+	}
+	return nil
+}
+
+func (u unit) has(k layers.Key) bool {
+	for _, x := range u.keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// compute returns the bodies of the unit's layers.
+func (r *run) compute(ctx context.Context) ([][]byte, error) {
+	if r.unit.placement {
+		k := r.unit.keys[0]
+		var done atomic.Uint64
+		stop := r.track("count", r.db.Indexer().Layer(k).Size(), &done)
+		body, err := solvePlacement(ctx, r.db, k, r.workers, &done)
+		stop()
+		return [][]byte{body}, err
+	}
+	return r.solvePair(ctx)
+}
+
+// solvePair runs the retrograde analysis of a moving pair: count, then
+// propagate, then turn the state words into layer bodies.
+func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
+	keys := r.unit.keys
+	pr := &pair{db: r.db, keys: keys}
+	ix := r.db.Indexer()
+	for _, k := range keys {
+		pr.index = append(pr.index, ix.Layer(k))
+		rm := layers.Moving(int(k.B)-1, int(k.W))
+		if k.B-1 < 3 {
+			pr.remove = append(pr.remove, nil)
+			pr.rmIdx = append(pr.rmIdx, nil)
+			continue
+		}
+		f, err := r.db.Layer(rm)
+		if err != nil {
+			return nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
+		}
+		pr.remove = append(pr.remove, f)
+		pr.rmIdx = append(pr.rmIdx, ix.Layer(rm))
+	}
+	work := filepath.Join(r.tmp, "pair-"+keys[0].String())
+	if err := os.RemoveAll(work); err != nil {
+		return nil, fmt.Errorf("retro: %w", err)
+	}
+	defer os.RemoveAll(work)
+	budget := r.opts.MemBytes
+	if budget <= 0 {
+		budget = defaultMemBytes()
+	}
+	spill := int64(4*pr.slots()) > budget
+	for l, k := range keys {
+		s, release, err := allocState(pr.index[l].Size(), spill, filepath.Join(work, "state-"+k.String()))
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		pr.state = append(pr.state, s)
+	}
+	// Work-list blocks: 64 KiB each, or less for small pairs.
+	block := int(min(max(pr.slots()/64, 512), 8192))
+	if pr.lists, err = newWorklists(work, pr.slots(), block); err != nil {
+		return nil, err
+	}
+	defer pr.lists.close()
+
+	var done atomic.Uint64
+	stop := r.track("count", pr.slots(), &done)
+	for l := range keys {
+		if err := pr.initLayer(ctx, l, r.workers, &done); err != nil {
+			stop()
+			return nil, err
+		}
+	}
+	stop()
+	done.Store(0)
+	stop = r.track("propagate", pr.slots(), &done)
+	err = pr.propagate(ctx, r.workers, func(int, uint64) {})
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	for l := range keys {
+		body := make([]byte, len(pr.state[l]))
+		for i, s := range pr.state[l] {
+			body[i] = byte(s & valueMask)
+		}
+		bodies = append(bodies, body)
+	}
+	return bodies, nil
+}

@@ -1,0 +1,65 @@
+package retro
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	mmap "github.com/edsrzf/mmap-go"
+)
+
+// allocState returns n zeroed state words, in memory or, when spill is set,
+// in a memory-mapped file at path that the operating system pages in and
+// out; release frees them.
+func allocState(n uint64, spill bool, path string) (words []uint32, release func(), err error) {
+	if !spill {
+		return make([]uint32, n), func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("retro: state file: %w", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("retro: state file: %w", err)
+	}
+	if n == 0 {
+		f.Close()
+		return nil, func() { os.Remove(path) }, nil
+	}
+	if err := f.Truncate(int64(4 * n)); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("retro: state file %s: %w", path, err)
+	}
+	m, err := mmap.Map(f, mmap.RDWR, 0)
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("retro: state file %s: %w", path, err)
+	}
+	words = unsafe.Slice((*uint32)(unsafe.Pointer(&m[0])), n)
+	return words, func() { m.Unmap(); os.Remove(path) }, nil
+}
+
+// defaultMemBytes returns three quarters of the machine's memory as read
+// from /proc/meminfo, or 4 GiB when that cannot be read.
+func defaultMemBytes() int64 {
+	const fallback = 4 << 30
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return fallback
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil {
+				return kb * 1024 * 3 / 4
+			}
+		}
+	}
+	return fallback
+}
