@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -38,4 +39,46 @@ func BenchmarkAlphaBeta(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/searching.Seconds(), "nodes/s")
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+// searchOptionTable lists the configurations of BenchmarkSearchOptions.
+var searchOptionTable = []struct {
+	name string
+	opt  SearchOptions
+}{
+	{"all", SearchOptions{}},
+	{"noTT", SearchOptions{NoTT: true}},
+	{"noOrdering", SearchOptions{NoOrdering: true}},
+	{"noPVS", SearchOptions{NoPVS: true}},
+	{"noAspiration", SearchOptions{NoAspiration: true}},
+	{"noQuiescence", SearchOptions{NoQuiescence: true}},
+	{"none", SearchOptions{NoTT: true, NoOrdering: true, NoPVS: true, NoAspiration: true}},
+}
+
+// BenchmarkSearchOptions reports the nodes of a fixed-depth search over
+// the benchmark positions with each enhancement switched off in turn: the
+// table of issue 5. Run with -benchtime 1x; the counts are deterministic.
+func BenchmarkSearchOptions(b *testing.B) {
+	ps := append(benchPositions(), testPositions(8, 9, 50, 80)...)
+	for _, depth := range []int{5, 7} {
+		for _, c := range searchOptionTable {
+			b.Run(fmt.Sprintf("depth=%d/%s", depth, c.name), func(b *testing.B) {
+				var nodes uint64
+				for b.Loop() {
+					nodes = 0
+					for _, p := range ps {
+						a := NewAlphaBeta(Limits{Depth: depth}, nil, nil)
+						a.SetOptions(c.opt)
+						g, _ := muehle.NewGameFrom(p, 9)
+						r, err := a.Search(context.Background(), g)
+						if err != nil {
+							b.Fatal(err)
+						}
+						nodes += r.Nodes
+					}
+				}
+				b.ReportMetric(float64(nodes), "nodes")
+			})
+		}
+	}
 }

@@ -242,3 +242,24 @@ func TestSearchMoveTime(t *testing.T) {
 		t.Errorf("got depth %d move %s", r.Depth, r.Move)
 	}
 }
+
+// TestSearchBench pins the node count of the benchmark searches (depth 6,
+// all enhancements, a new player for each position), like Stockfish's
+// "Bench: N": any change to the search or the evaluation changes it, and a
+// change that should not must not. Update the number only on purpose.
+func TestSearchBench(t *testing.T) {
+	const want = 151616
+	var nodes uint64
+	for _, p := range benchPositions() {
+		a := NewAlphaBeta(Limits{Depth: 6}, nil, nil)
+		g, _ := muehle.NewGameFrom(p, 9)
+		r, err := a.Search(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes += r.Nodes
+	}
+	if nodes != want {
+		t.Errorf("Bench: got %d nodes, want %d", nodes, want)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build long
+
+package retro
+
+// With the long tag (make test-long), TestAlphaBetaBeatsRandom plays the
+// 200 games of issue 5.
+func init() { abVsRandomGames = 200 }

@@ -1,0 +1,80 @@
+package retro
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"muehle/muehle"
+)
+
+// matchPlyCap ends a test game as a draw after this many plies.
+const matchPlyCap = 400
+
+// playGame plays one game of k stones between white and black and returns
+// its result; a game reaching matchPlyCap plies is a draw.
+func playGame(t testing.TB, k int, white, black muehle.Player) muehle.Result {
+	t.Helper()
+	g := muehle.NewGame(k)
+	ctx := context.Background()
+	for g.Ply() < matchPlyCap {
+		if r, _ := g.Result(); r != muehle.Ongoing {
+			return r
+		}
+		pl := white
+		if g.Position().Turn == muehle.Black {
+			pl = black
+		}
+		m, err := pl.Move(ctx, g.Clone())
+		if err != nil {
+			t.Fatalf("%s at ply %d: %v", pl.Name(), g.Ply(), err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("%s played %s at ply %d: %v", pl.Name(), m, g.Ply(), err)
+		}
+	}
+	return muehle.Draw
+}
+
+// score counts the results of a series from the view of one player.
+type score struct{ win, draw, loss int }
+
+// playSeries plays n games of k stones between a and b, a taking White in
+// even games and Black in odd ones, and returns a's results.
+func playSeries(t testing.TB, n, k int, a, b muehle.Player) score {
+	var s score
+	for i := range n {
+		aColor := muehle.Color(i % 2)
+		w, bl := a, b
+		if aColor == muehle.Black {
+			w, bl = b, a
+		}
+		switch r := playGame(t, k, w, bl); {
+		case r == muehle.Draw:
+			s.draw++
+		case (r == muehle.WhiteWins) == (aColor == muehle.White):
+			s.win++
+		default:
+			s.loss++
+		}
+	}
+	return s
+}
+
+// abVsRandomGames is the number of games of TestAlphaBetaBeatsRandom:
+// 200 with the long tag (alphabeta_long_test.go), fewer otherwise.
+var abVsRandomGames = 20
+
+func TestAlphaBetaBeatsRandom(t *testing.T) {
+	n := abVsRandomGames
+	if testing.Short() {
+		n = 4
+	}
+	ab := NewAlphaBeta(Limits{Depth: 4}, rand.NewPCG(1, 2), nil)
+	r := muehle.NewSeededRandom(3)
+	s := playSeries(t, n, 9, ab, r)
+	t.Logf("alpha-beta depth 4 against random, %d games: %d won, %d drawn, %d lost", n, s.win, s.draw, s.loss)
+	if 100*s.win < 99*n {
+		t.Errorf("got %d wins of %d, want at least 99 %%", s.win, n)
+	}
+}

@@ -1,0 +1,263 @@
+package retro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// MoveValue is a legal move with its database value for the side making it
+// (the Parent of the value of the position it leads to) and the replies
+// the opponent has there, counted by their outcome for the opponent:
+// Replies[0] win, Replies[1] draw, Replies[2] loss. A move that ends the
+// game has no replies.
+type MoveValue struct {
+	Move    muehle.Move
+	Value   layers.Value
+	Replies [3]int
+}
+
+// The indices of MoveValue.Replies.
+const (
+	ReplyWins  = 0
+	ReplyDraws = 1
+	ReplyLoses = 2
+)
+
+// replyTotal returns the number of replies.
+func (mv *MoveValue) replyTotal() int { return mv.Replies[0] + mv.Replies[1] + mv.Replies[2] }
+
+// trap returns how likely the opponent is to go wrong after mv, for moves
+// of equal value: for a drawing move the share of replies that lose, for a
+// losing move the share of replies that do not win; 0 for a winning move
+// (all its replies lose) and for a move that ends the game.
+func (mv *MoveValue) trap() float64 {
+	n := mv.replyTotal()
+	if n == 0 {
+		return 0
+	}
+	switch mv.Value.Outcome() {
+	case layers.Draw:
+		return float64(mv.Replies[ReplyLoses]) / float64(n)
+	case layers.Loss:
+		return float64(mv.Replies[ReplyDraws]+mv.Replies[ReplyLoses]) / float64(n)
+	}
+	return 0
+}
+
+// Perfect is the perfect player: it reads the database and never plays a
+// move of a worse value than the position's. Among the moves of the best
+// value it wins as fast as possible and loses as slowly as possible; among
+// moves of equal value it prefers the one after which the largest share of
+// the opponent's replies gives up value (for a draw, replies that lose;
+// for a loss, replies that do not win), looking Lookahead of its own moves
+// ahead, assuming the opponent chooses uniformly at random among its
+// replies (an improved perfect player in the sense of Bahnsen). Remaining
+// ties are broken at random. Where the database lacks a layer it plays the
+// fallback player and says so through LastFellBack. It implements
+// muehle.Player; it is not safe for concurrent use.
+type Perfect struct {
+	db       Prober
+	rng      *rand.Rand
+	fallback muehle.Player
+	fellBack bool
+
+	// Lookahead is the number of own moves the tie-break looks at: 1
+	// counts the replies to each move; 2 also counts, after each reply
+	// that keeps the value, the best share the next own move can set up
+	// (about 30 times the probes). NewPerfect sets 1.
+	Lookahead int
+}
+
+// NewPerfect returns a perfect player reading db. src breaks ties between
+// equally good moves (nil: the first in generation order). fallback plays
+// where db has no layer; with a nil fallback, Move returns the error.
+func NewPerfect(db Prober, src rand.Source, fallback muehle.Player) *Perfect {
+	p := &Perfect{db: db, fallback: fallback, Lookahead: 1}
+	if src != nil {
+		p.rng = rand.New(src)
+	}
+	return p
+}
+
+// Name returns "Perfect".
+func (p *Perfect) Name() string { return "Perfect" }
+
+// LastFellBack reports whether the last call of Move played the fallback
+// player because the database lacked a layer.
+func (p *Perfect) LastFellBack() bool { return p.fellBack }
+
+// value returns the value of pos for its side to move: lost in 0 when the
+// game is over, else the database's.
+func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
+	if pos.IsOver() {
+		return layers.LossIn(0), nil
+	}
+	v, err := p.db.Probe(pos)
+	if err != nil {
+		return layers.Unused, err
+	}
+	if v == layers.Unused {
+		return layers.Unused, fmt.Errorf("retro: perfect: position %s reads as unused", pos)
+	}
+	return v, nil
+}
+
+// Evaluate returns every legal move of pos with its value and the counts
+// of the opponent's replies, best first: by value (a faster win, a slower
+// loss first), then by the share of replies that give up value (see
+// Perfect). The error wraps layers.ErrMissing when the database lacks the
+// layer of a position one or two plies ahead.
+func (p *Perfect) Evaluate(pos muehle.Position) ([]MoveValue, error) {
+	mvs, _, err := p.ranked(pos)
+	return mvs, err
+}
+
+// ranked returns the moves of Evaluate, best first, and their tie-break
+// scores.
+func (p *Perfect) ranked(pos muehle.Position) ([]MoveValue, []float64, error) {
+	mvs, err := p.evaluate(pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	order := make([]int, len(mvs))
+	traps := make([]float64, len(mvs))
+	for i := range mvs {
+		order[i] = i
+		if traps[i], err = p.trapAhead(pos, &mvs[i], p.Lookahead); err != nil {
+			return nil, nil, err
+		}
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := mvs[i].Value, mvs[j].Value
+		switch {
+		case a.Better(b):
+			return -1
+		case b.Better(a):
+			return 1
+		case traps[i] > traps[j]:
+			return -1
+		case traps[i] < traps[j]:
+			return 1
+		}
+		return 0
+	})
+	sortedMvs := make([]MoveValue, len(mvs))
+	sortedTraps := make([]float64, len(mvs))
+	for k, i := range order {
+		sortedMvs[k], sortedTraps[k] = mvs[i], traps[i]
+	}
+	return sortedMvs, sortedTraps, nil
+}
+
+// evaluate returns the moves of pos with values and reply counts, in
+// generation order.
+func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
+	var buf, rbuf [muehle.MaxMoves]muehle.Move
+	ms := pos.AppendMoves(buf[:0])
+	mvs := make([]MoveValue, len(ms))
+	for i, m := range ms {
+		c := pos.Play(m)
+		v, err := p.value(c)
+		if err != nil {
+			return nil, fmt.Errorf("retro: perfect: after %s: %w", m, err)
+		}
+		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
+		if v == layers.LossIn(0) {
+			continue // the game is over, or the database says so
+		}
+		for _, r := range c.AppendMoves(rbuf[:0]) {
+			w, err := p.value(c.Play(r))
+			if err != nil {
+				return nil, fmt.Errorf("retro: perfect: after %s %s: %w", m, r, err)
+			}
+			switch w.Parent().Outcome() {
+			case layers.Win:
+				mvs[i].Replies[ReplyWins]++
+			case layers.Draw:
+				mvs[i].Replies[ReplyDraws]++
+			default:
+				mvs[i].Replies[ReplyLoses]++
+			}
+		}
+	}
+	return mvs, nil
+}
+
+// trapAhead returns the tie-break score of mv from pos looking n own moves
+// ahead: the probability that an opponent choosing uniformly among its
+// replies gives up value within n of its moves, when after each reply that
+// keeps the value this player again picks the move of the same value with
+// the best score.
+func (p *Perfect) trapAhead(pos muehle.Position, mv *MoveValue, n int) (float64, error) {
+	t := mv.trap()
+	if n <= 1 || mv.replyTotal() == 0 || mv.Value.Outcome() == layers.Win {
+		return t, nil
+	}
+	c := pos.Play(mv.Move)
+	var rbuf [muehle.MaxMoves]muehle.Move
+	sum := 0.0
+	for _, r := range c.AppendMoves(rbuf[:0]) {
+		gc := c.Play(r)
+		w, err := p.value(gc)
+		if err != nil {
+			return 0, err
+		}
+		// A reply keeps the value when this player's outcome stays the same.
+		if w.Outcome() != mv.Value.Outcome() {
+			continue // counted in t already (or the opponent gained, impossible for best play)
+		}
+		next, err := p.evaluate(gc)
+		if err != nil {
+			return 0, err
+		}
+		best := 0.0
+		for i := range next {
+			if next[i].Value.Outcome() != w.Outcome() {
+				continue
+			}
+			s, err := p.trapAhead(gc, &next[i], n-1)
+			if err != nil {
+				return 0, err
+			}
+			best = max(best, s)
+		}
+		sum += best
+	}
+	return t + sum/float64(mv.replyTotal()), nil
+}
+
+// Move plays a best move of the current position of g (see Perfect). When
+// the database lacks a layer it asks the fallback player and LastFellBack
+// reports true until the next call.
+func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
+	p.fellBack = false
+	if err := ctx.Err(); err != nil {
+		return muehle.Move{}, err
+	}
+	if r, why := g.Result(); r != muehle.Ongoing {
+		return muehle.Move{}, fmt.Errorf("retro: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
+	}
+	mvs, traps, err := p.ranked(g.Position())
+	if errors.Is(err, layers.ErrMissing) && p.fallback != nil {
+		p.fellBack = true
+		return p.fallback.Move(ctx, g)
+	}
+	if err != nil {
+		return muehle.Move{}, err
+	}
+	// The moves as good as the first: same value and same tie-break score.
+	n := 1
+	for n < len(mvs) && mvs[n].Value == mvs[0].Value && traps[n] == traps[0] {
+		n++
+	}
+	if p.rng != nil && n > 1 {
+		return mvs[p.rng.IntN(n)].Move, nil
+	}
+	return mvs[0].Move, nil
+}

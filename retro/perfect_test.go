@@ -1,0 +1,211 @@
+package retro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// hashDB is a fake database: the value of a position is a fixed function
+// of its stones, hands and side to move (not a consistent game value, but
+// all the perfect player reads). Positions whose side to move has missing
+// stones on the board are absent, to test the fallback.
+type hashDB struct {
+	missing int // side-to-move board count reported as a missing layer; 0 for none
+}
+
+func (h hashDB) Probe(p muehle.Position) (layers.Value, error) {
+	if h.missing > 0 && p.Stones[p.Turn].Count() == h.missing {
+		return layers.Unused, fmt.Errorf("fake layer %d: %w", h.missing, layers.ErrMissing)
+	}
+	x := uint64(p.Stones[0])*0x9e3779b97f4a7c15 ^ uint64(p.Stones[1])*0xc2b2ae3d27d4eb4f
+	x ^= uint64(p.Hand[0])<<40 | uint64(p.Hand[1])<<48 | uint64(p.Turn)<<56
+	x ^= x >> 29
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 32
+	d := int(x>>8) % 6
+	switch x % 7 {
+	case 0, 1, 2:
+		return layers.Drawn, nil
+	case 3, 4:
+		return layers.WinIn(2*d + 1), nil
+	}
+	return layers.LossIn(2*d + 2), nil
+}
+
+// wantValue is the value of a position for its side to move as the perfect
+// player must read it: lost in 0 at the end of the game, else the fake's.
+func wantValue(t *testing.T, db Prober, p muehle.Position) layers.Value {
+	if p.IsOver() {
+		return layers.LossIn(0)
+	}
+	v, err := db.Probe(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// wantShare is the share of replies that give up value, from the counts.
+func wantShare(mv MoveValue) float64 {
+	n := mv.Replies[0] + mv.Replies[1] + mv.Replies[2]
+	switch {
+	case n == 0:
+		return 0
+	case mv.Value.Outcome() == layers.Draw:
+		return float64(mv.Replies[2]) / float64(n)
+	case mv.Value.Outcome() == layers.Loss:
+		return float64(mv.Replies[1]+mv.Replies[2]) / float64(n)
+	}
+	return 0
+}
+
+func TestPerfectEvaluate(t *testing.T) {
+	db := hashDB{}
+	pl := NewPerfect(db, nil, nil)
+	ps := testPositions(11, 9, 0, 7, 16, 17, 30, 60, 100)
+	ps = append(ps, testPositions(12, 4, 20, 40)...)
+	checked := 0
+	defer func() {
+		if checked < 100 {
+			t.Errorf("only %d moves checked", checked)
+		}
+	}()
+	for _, p := range ps {
+		mvs, err := pl.Evaluate(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		legal := p.Moves()
+		if len(mvs) != len(legal) {
+			t.Fatalf("%s: got %d moves, want %d", p, len(mvs), len(legal))
+		}
+		seen := map[muehle.Move]bool{}
+		for i, mv := range mvs {
+			if seen[mv.Move] || !p.IsLegal(mv.Move) {
+				t.Fatalf("%s: move %s listed twice or illegal", p, mv.Move)
+			}
+			seen[mv.Move] = true
+			checked++
+			c := p.Play(mv.Move)
+			if want := wantValue(t, db, c).Parent(); mv.Value != want {
+				t.Errorf("%s %s: got value %s, want %s", p, mv.Move, mv.Value, want)
+			}
+			var want [3]int
+			if !c.IsOver() {
+				for _, r := range c.Moves() {
+					switch wantValue(t, db, c.Play(r)).Parent().Outcome() {
+					case layers.Win:
+						want[0]++
+					case layers.Draw:
+						want[1]++
+					default:
+						want[2]++
+					}
+				}
+			}
+			if mv.Replies != want {
+				t.Errorf("%s %s: got replies %v, want %v", p, mv.Move, mv.Replies, want)
+			}
+			if i > 0 {
+				prev := mvs[i-1]
+				if mv.Value.Better(prev.Value) || (mv.Value == prev.Value && wantShare(mv) > wantShare(prev)) {
+					t.Errorf("%s: %s (%s, share %.3f) after %s (%s, share %.3f)", p,
+						mv.Move, mv.Value, wantShare(mv), prev.Move, prev.Value, wantShare(prev))
+				}
+			}
+		}
+	}
+}
+
+func TestPerfectMove(t *testing.T) {
+	db := hashDB{}
+	ps := testPositions(13, 9, 3, 12, 20, 33, 50, 80)
+	for _, look := range []int{1, 2} {
+		for seed := range uint64(4) {
+			pl := NewPerfect(db, rand.NewPCG(seed, 9), nil)
+			pl.Lookahead = look
+			for _, p := range ps {
+				g, err := muehle.NewGameFrom(p, 9)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := pl.Move(context.Background(), g)
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				best := layers.Unused
+				for _, l := range p.Moves() {
+					if v := wantValue(t, db, p.Play(l)).Parent(); v.Better(best) {
+						best = v
+					}
+				}
+				got := wantValue(t, db, p.Play(m)).Parent()
+				if got != best {
+					t.Errorf("%s lookahead %d: played %s of value %s, want value %s", p, look, m, got, best)
+				}
+				if look == 1 {
+					// The share of the played move is the largest of its value.
+					mvs, _ := pl.Evaluate(p)
+					top, mine := 0.0, -1.0
+					for _, mv := range mvs {
+						if mv.Value == best {
+							top = max(top, wantShare(mv))
+						}
+						if mv.Move == m {
+							mine = wantShare(mv)
+						}
+					}
+					if mine != top {
+						t.Errorf("%s: played %s with share %.3f, want the largest %.3f", p, m, mine, top)
+					}
+				}
+				if pl.LastFellBack() {
+					t.Errorf("%s: fell back with a complete database", p)
+				}
+			}
+		}
+	}
+}
+
+// fixedPlayer plays the first legal move and counts its calls.
+type fixedPlayer struct{ calls int }
+
+func (f *fixedPlayer) Name() string { return "first move" }
+func (f *fixedPlayer) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
+	f.calls++
+	return g.LegalMoves()[0], nil
+}
+
+func TestPerfectFallback(t *testing.T) {
+	// Every child of this placement position has Black to move with 6
+	// stones on the board: a database missing the layers where the side to
+	// move has 6 stones on the board cannot answer.
+	p := mustPos(t, "WWB.W.B...WB..WB..BW.B.. w 3 3")
+	g, err := muehle.NewGameFrom(p, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	miss := hashDB{missing: p.Stones[muehle.Black].Count()}
+	if _, err := NewPerfect(miss, nil, nil).Evaluate(p); !errors.Is(err, layers.ErrMissing) {
+		t.Fatalf("Evaluate: got error %v, want one wrapping layers.ErrMissing", err)
+	}
+	fb := &fixedPlayer{}
+	pl := NewPerfect(miss, nil, fb)
+	m, err := pl.Move(context.Background(), g)
+	if err != nil || m != g.LegalMoves()[0] || fb.calls != 1 || !pl.LastFellBack() {
+		t.Errorf("with a missing layer: got move %s error %v fallback calls %d fell back %v, want the fallback's move", m, err, fb.calls, pl.LastFellBack())
+	}
+	if _, err := NewPerfect(miss, nil, nil).Move(context.Background(), g); !errors.Is(err, layers.ErrMissing) {
+		t.Errorf("without fallback: got error %v, want one wrapping layers.ErrMissing", err)
+	}
+	pl.db = hashDB{}
+	if _, err := pl.Move(context.Background(), g); err != nil || pl.LastFellBack() {
+		t.Errorf("with the layer present: got error %v fell back %v, want neither", err, pl.LastFellBack())
+	}
+}
