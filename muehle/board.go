@@ -56,30 +56,39 @@ var Mills = [16]Bitboard{
 	1<<16 | 1<<19 | 1<<22, 1<<8 | 1<<12 | 1<<17, 1<<5 | 1<<13 | 1<<20, 1<<2 | 1<<14 | 1<<23,
 }
 
+// The tables below are built by functions called from their declarations,
+// not in init, so that package-level variables of this package (and of its
+// tests) that use them are initialised after them.
+
 // Neighbors[p] is the set of points joined to p by an edge.
-var Neighbors [NumPoints]Bitboard
+var Neighbors = buildNeighbors()
 
 // millPartners[p] holds, for each of the two mills through p, the other two
 // points of that mill.
-var millPartners [NumPoints][2]Bitboard
+var millPartners = buildMillPartners()
 
-// millsThrough[p] holds the two mills through p.
-var millsThrough [NumPoints][2]Bitboard
-
-func init() {
+// buildNeighbors derives the neighbour sets from edgeList.
+func buildNeighbors() [NumPoints]Bitboard {
+	var nb [NumPoints]Bitboard
 	for _, e := range edgeList {
-		Neighbors[e[0]] |= e[1].Bit()
-		Neighbors[e[1]] |= e[0].Bit()
+		nb[e[0]] |= e[1].Bit()
+		nb[e[1]] |= e[0].Bit()
 	}
+	return nb
+}
+
+// buildMillPartners derives millPartners from Mills.
+func buildMillPartners() [NumPoints][2]Bitboard {
+	var mp [NumPoints][2]Bitboard
 	var n [NumPoints]int
 	for _, m := range Mills {
 		for b := m; b != 0; b &= b - 1 {
 			p := b.First()
-			millsThrough[p][n[p]] = m
-			millPartners[p][n[p]] = m &^ p.Bit()
+			mp[p][n[p]] = m &^ p.Bit()
 			n[p]++
 		}
 	}
+	return mp
 }
 
 // Edges returns the 32 edges of the board as pairs of points.

@@ -165,3 +165,42 @@ func sortMoves(ms []Move) []Move {
 	})
 	return ms
 }
+
+// naivePlay returns p after m, moving stones on a board array.
+func naivePlay(p Position, m Move) Position {
+	n := toNaive(p)
+	me := n.turn + 1
+	if m.From == NoPoint {
+		n.hand[n.turn]--
+	} else {
+		n.board[m.From] = 0
+	}
+	n.board[m.To] = me
+	if m.Remove != NoPoint {
+		n.board[m.Remove] = 0
+	}
+	var q Position
+	for i := range 24 {
+		switch n.board[i] {
+		case 1:
+			q.Stones[White] |= 1 << i
+		case 2:
+			q.Stones[Black] |= 1 << i
+		}
+	}
+	q.Hand = [2]uint8{uint8(n.hand[0]), uint8(n.hand[1])}
+	q.Turn = Color(1 - n.turn)
+	return q
+}
+
+// naivePerft counts move sequences of length depth with the naive generator.
+func naivePerft(p Position, depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	var n uint64
+	for _, m := range naiveMoves(p) {
+		n += naivePerft(naivePlay(p, m), depth-1)
+	}
+	return n
+}

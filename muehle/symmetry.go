@@ -19,16 +19,19 @@ var coords = [NumPoints][2]int8{
 
 var (
 	// symPerm[s][p] is the image of point p under symmetry s.
-	symPerm [NumSymmetries][NumPoints]Point
+	symPerm = buildSymPerm()
 	// symByte[s][k][v] is the image of the points in byte k of a bitboard
 	// with value v, so that a bitboard maps with three table look-ups.
-	symByte [NumSymmetries][3][256]Bitboard
-	// symInverse[s] undoes s; symCompose[a][b] is b applied after a.
-	symInverse [NumSymmetries]Symmetry
-	symCompose [NumSymmetries][NumSymmetries]Symmetry
+	symByte = buildSymByte()
+	// symCompose[a][b] is b applied after a; symInverse[s] undoes s.
+	symCompose, symInverse = buildSymGroup()
 )
 
-func init() {
+// buildSymPerm computes the permutations from the coordinates: a
+// symmetry of the square on the coordinates centred on d4, then for 8 to
+// 15 the exchange of distance 3 and 1 from the centre (outer and inner
+// ring); distance 2 (the middle ring) stays.
+func buildSymPerm() [NumSymmetries][NumPoints]Point {
 	var at [7][7]Point
 	for i := range at {
 		for j := range at[i] {
@@ -47,6 +50,7 @@ func init() {
 		}
 		return t
 	}
+	var perm [NumSymmetries][NumPoints]Point
 	for s := range NumSymmetries {
 		for p, c := range coords {
 			u, v := c[0]-3, c[1]-3
@@ -69,8 +73,16 @@ func init() {
 			if s >= 8 {
 				u, v = swapRing(u), swapRing(v)
 			}
-			symPerm[s][p] = at[u+3][v+3]
+			perm[s][p] = at[u+3][v+3]
 		}
+	}
+	return perm
+}
+
+// buildSymByte computes the byte tables of Symmetry.Bitboard from symPerm.
+func buildSymByte() *[NumSymmetries][3][256]Bitboard {
+	t := new([NumSymmetries][3][256]Bitboard)
+	for s := range NumSymmetries {
 		for k := range 3 {
 			for v := range 256 {
 				var b Bitboard
@@ -79,29 +91,35 @@ func init() {
 						b |= symPerm[s][8*k+i].Bit()
 					}
 				}
-				symByte[s][k][v] = b
+				t[s][k][v] = b
 			}
 		}
 	}
-	for a := range Symmetry(NumSymmetries) {
-		for b := range Symmetry(NumSymmetries) {
-			for c := range Symmetry(NumSymmetries) {
+	return t
+}
+
+// buildSymGroup computes the composition and inverse tables from symPerm.
+func buildSymGroup() (compose [NumSymmetries][NumSymmetries]Symmetry, inverse [NumSymmetries]Symmetry) {
+	for a := range NumSymmetries {
+		for b := range NumSymmetries {
+			for c := range NumSymmetries {
 				same := true
-				for p := range Point(NumPoints) {
-					if b.Point(a.Point(p)) != c.Point(p) {
+				for p := range NumPoints {
+					if symPerm[b][symPerm[a][p]] != symPerm[c][p] {
 						same = false
 						break
 					}
 				}
 				if same {
-					symCompose[a][b] = c
+					compose[a][b] = Symmetry(c)
 					if c == 0 {
-						symInverse[a] = b
+						inverse[a] = Symmetry(b)
 					}
 				}
 			}
 		}
 	}
+	return compose, inverse
 }
 
 // Point returns the image of p under s.

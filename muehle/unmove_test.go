@@ -12,7 +12,7 @@ func TestUnmovesInverseMoves(t *testing.T) {
 	var mbuf [MaxMoves]Move
 	var ubuf [MaxUnmoves]Move
 	nChildren, nParents := 0, 0
-	for _, p := range testPositions(t, 6000) {
+	for _, p := range testPositions(t, 4000) {
 		for _, m := range p.AppendMoves(mbuf[:0]) {
 			c := p.Play(m)
 			nChildren++
@@ -78,7 +78,7 @@ func TestUnslides(t *testing.T) {
 func TestUnmovesAgainstBruteForce(t *testing.T) {
 	var ubuf [MaxUnmoves]Move
 	total := 0
-	for _, p := range testPositions(t, 1500) {
+	for _, p := range testPositions(t, 1000) {
 		var want []Move
 		o := p.Turn.Other()
 		empty := p.Empty()

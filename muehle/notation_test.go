@@ -1,0 +1,201 @@
+package muehle
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestPointNames(t *testing.T) {
+	names := strings.Fields("a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1")
+	for i, name := range names {
+		p := Point(i)
+		if got := p.String(); got != name {
+			t.Errorf("Point(%d).String(): got %q, want %q", i, got, name)
+		}
+		for _, s := range []string{name, strings.ToUpper(name), " " + name + " "} {
+			if got, err := ParsePoint(s); err != nil || got != p {
+				t.Errorf("ParsePoint(%q): got %d, %v, want %d", s, got, err, p)
+			}
+		}
+	}
+	for _, s := range []string{"", "d4", "a2", "h1", "a8", "a", "a11", "77", "-"} {
+		if _, err := ParsePoint(s); !errors.Is(err, ErrSyntax) {
+			t.Errorf("ParsePoint(%q): got error %v, want ErrSyntax", s, err)
+		}
+	}
+	if got := NoPoint.String(); got != "-" {
+		t.Errorf("NoPoint.String(): got %q, want \"-\"", got)
+	}
+}
+
+func TestMoveText(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		move Move
+	}{
+		{"d6", Place(4)},
+		{"d6-d5", Slide(4, 7)},
+		{"b4-b6xd7", Slide(10, 3).WithRemoval(1)},
+		{"d6xa1", Place(4).WithRemoval(21)},
+		{"a7-g1xd4", Move{}}, // d4 is not a point
+		{"a1-a1", Move{}},
+		{"a1xa1", Move{}},
+		{"a1-a4xa1", Move{}},
+		{"", Move{}},
+		{"d6-", Move{}},
+		{"-d6", Move{}},
+		{"d6x", Move{}},
+		{"d6-d5-d4", Move{}},
+	} {
+		m, err := ParseMove(tc.text)
+		if tc.move == (Move{}) {
+			if !errors.Is(err, ErrSyntax) {
+				t.Errorf("ParseMove(%q): got %v, %v, want ErrSyntax", tc.text, m, err)
+			}
+			continue
+		}
+		if err != nil || m != tc.move {
+			t.Errorf("ParseMove(%q): got %+v, %v, want %+v", tc.text, m, err, tc.move)
+		}
+		if got := tc.move.String(); got != tc.text {
+			t.Errorf("%+v.String(): got %q, want %q", tc.move, got, tc.text)
+		}
+	}
+}
+
+func TestPositionText(t *testing.T) {
+	start := NewPosition(9)
+	after := start.Play(Place(4)).Play(Place(19))
+	for _, tc := range []struct {
+		text string
+		pos  Position
+	}{
+		{"........................ w 9 9", start},
+		{"....W..............B.... w 8 8", after},
+		{"WWW..................BBB b 0 0", Position{Stones: [2]Bitboard{7, 7 << 21}, Turn: Black}},
+	} {
+		if got := tc.pos.String(); got != tc.text {
+			t.Errorf("String(): got %q, want %q", got, tc.text)
+		}
+		for _, s := range []string{tc.text, "  " + tc.text + "\n", strings.ReplaceAll(tc.text, " ", "\t ")} {
+			if got, err := ParsePosition(s); err != nil || got != tc.pos {
+				t.Errorf("ParsePosition(%q): got %s, %v, want %s", s, got, err, tc.pos)
+			}
+		}
+	}
+}
+
+func TestParsePositionErrors(t *testing.T) {
+	for _, tc := range []struct {
+		text, mention string // the error must mention this
+	}{
+		{"", "4 fields"},
+		{"........................ w 9", "4 fields"},
+		{"........................ w 9 9 9", "4 fields"},
+		{"....................... w 9 9", "23 characters"},
+		{"......................... w 9 9", "25 characters"},
+		{"....x................... w 9 9", "character 5 (point d6)"},
+		{"....w................... w 9 9", "character 5 (point d6)"},
+		{"........................ W 9 9", "side to move"},
+		{"........................ x 9 9", "side to move"},
+		{"........................ w 10 9", "White's stones in hand"},
+		{"........................ w 9 -1", "Black's stones in hand"},
+		{"........................ w 9 a", "Black's stones in hand"},
+	} {
+		_, err := ParsePosition(tc.text)
+		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.mention) {
+			t.Errorf("ParsePosition(%q): got error %v, want ErrSyntax mentioning %q", tc.text, err, tc.mention)
+		}
+	}
+}
+
+// TestValidateRejects checks that positions that parse but cannot occur
+// are rejected by Validate with a reason.
+func TestValidateRejects(t *testing.T) {
+	for _, tc := range []struct {
+		text    string
+		k       int
+		mention string
+	}{
+		{"WWWWWWWWWW.............. b 0 9", 9, "White has 10 stones"},
+		{"WWWW.................... w 5 9", 9, ""}, // fine for 9 stones
+		{"WWWW.................... w 5 9", 8, "White has 9 stones"},
+		{"WW...................... w 0 3", 9, ""},
+		{"WWW........B............ w 0 0", 9, "Black has only 1 stones"},
+		{"........................ w 9 9", 2, "2 stones per side"},
+	} {
+		p, err := ParsePosition(tc.text)
+		if err != nil {
+			t.Fatalf("ParsePosition(%q): %v", tc.text, err)
+		}
+		err = p.Validate(tc.k)
+		switch {
+		case tc.mention == "":
+			if err != nil {
+				t.Errorf("Validate(%d) of %s: got %v, want nil", tc.k, p, err)
+			}
+		case !errors.Is(err, ErrPosition) || !strings.Contains(err.Error(), tc.mention):
+			t.Errorf("Validate(%d) of %s: got %v, want ErrPosition mentioning %q", tc.k, p, err, tc.mention)
+		}
+	}
+}
+
+// TestTextRoundTripRandom checks String and Parse round trips on random
+// positions and their moves.
+func TestTextRoundTripRandom(t *testing.T) {
+	var buf [MaxMoves]Move
+	for _, p := range testPositions(t, 2000) {
+		if q, err := ParsePosition(p.String()); err != nil || q != p {
+			t.Fatalf("ParsePosition(%q): got %s, %v", p.String(), q, err)
+		}
+		for _, m := range p.AppendMoves(buf[:0]) {
+			if got, err := ParseMove(m.String()); err != nil || got != m {
+				t.Fatalf("ParseMove(%q): got %+v, %v, want %+v", m.String(), got, err, m)
+			}
+		}
+	}
+}
+
+func FuzzParsePosition(f *testing.F) {
+	for _, s := range []string{"........................ w 9 9", "....W..............B.... w 8 8", "WWW..................BBB b 0 0", "", " w 9 9", "........................ w 9 99"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePosition(s)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("ParsePosition(%q): error %v does not wrap ErrSyntax", s, err)
+			}
+			return
+		}
+		text := p.String()
+		q, err := ParsePosition(text)
+		if err != nil || q != p || q.String() != text {
+			t.Fatalf("ParsePosition(%q) = %s; parsing that again: %s, %v", s, text, q, err)
+		}
+		_ = p.Validate(StonesPerSide) // must not panic
+		_ = p.Diagram()
+	})
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"d6", "d6-d5", "b4-b6xd7", "d6xa1", "A1-G7", "x", "-", "d6-d5-d4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseMove(s)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("ParseMove(%q): error %v does not wrap ErrSyntax", s, err)
+			}
+			return
+		}
+		text := m.String()
+		if got, err := ParseMove(text); err != nil || got != m || got.String() != text {
+			t.Fatalf("ParseMove(%q) = %+v (%q); parsing that again: %+v, %v", s, m, text, got, err)
+		}
+		p := NewPosition(9)
+		_ = p.CheckMove(m) // must not panic
+	})
+}

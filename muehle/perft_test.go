@@ -1,0 +1,77 @@
+package muehle
+
+import (
+	"testing"
+)
+
+// perftStart holds the perft counts of RULES.md from the empty board.
+var perftStart = []uint64{1, 24, 552, 12144, 255024, 5140800, 99274176, 1873562112}
+
+// TestPerft checks perft from the empty board against RULES.md: depths 1
+// to 5 always, 6 unless -short. Depth 7 is in perft_long_test.go (-tags long).
+func TestPerft(t *testing.T) {
+	maxDepth := 6
+	if testing.Short() {
+		maxDepth = 5
+	}
+	for d := 1; d <= maxDepth; d++ {
+		checkPerft(t, NewPosition(StonesPerSide), d, perftStart[d])
+	}
+}
+
+// checkPerft compares Perft with want and, on a mismatch, lists the count
+// below each first move next to the naive generator's, so that the
+// position where they part can be found.
+func checkPerft(t *testing.T, p Position, depth int, want uint64) {
+	t.Helper()
+	got := Perft(p, depth)
+	if got == want {
+		return
+	}
+	t.Errorf("perft %d of %s: got %d, want %d", depth, p, got, want)
+	if depth > 4 {
+		return // the naive divide would take too long; run a smaller depth
+	}
+	for _, m := range naiveMoves(p) {
+		c := p.Play(m)
+		if g, w := Perft(c, depth-1), naivePerft(naivePlay(p, m), depth-1); g != w {
+			t.Errorf("  after %s (%s): got %d, naive %d", m, c, g, w)
+		}
+	}
+}
+
+// TestPerftAgainstNaive compares Perft with the naive generator's perft
+// from positions of all phases.
+func TestPerftAgainstNaive(t *testing.T) {
+	ps := testPositions(t, 2000)
+	for i := 0; i < len(ps); i += 20 {
+		checkPerft(t, ps[i], 3, naivePerft(ps[i], 3))
+	}
+}
+
+// TestNaivePerft checks the naive generator itself against RULES.md, so
+// that the differential tests compare with something known to be right.
+func TestNaivePerft(t *testing.T) {
+	for d := 1; d <= 3; d++ {
+		if got := naivePerft(NewPosition(StonesPerSide), d); got != perftStart[d] {
+			t.Errorf("naive perft %d: got %d, want %d", d, got, perftStart[d])
+		}
+	}
+}
+
+// TestPerftSymmetric checks that perft is the same for the 16 images of
+// positions and for the colour swap.
+func TestPerftSymmetric(t *testing.T) {
+	ps := testPositions(t, 400)
+	for i := 0; i < len(ps); i += 10 {
+		want := Perft(ps[i], 3)
+		for s := range Symmetry(NumSymmetries) {
+			if got := Perft(s.Position(ps[i]), 3); got != want {
+				t.Fatalf("perft 3 of %v of %s: got %d, want %d", s, ps[i], got, want)
+			}
+		}
+		if got := Perft(ps[i].SwapColors(), 3); got != want {
+			t.Fatalf("perft 3 of the colour swap of %s: got %d, want %d", ps[i], got, want)
+		}
+	}
+}
