@@ -75,8 +75,8 @@ func newIndexer(t *bTable) *Indexer {
 			}
 		}
 	}
-	if t.mapped != nil {
-		runtime.AddCleanup(x, func(t *bTable) { t.mapped.Unmap() }, t)
+	if t.release != nil {
+		runtime.AddCleanup(x, func(release func()) { release() }, t.release)
 	}
 	return x
 }

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math/bits"
 	"os"
 	"path/filepath"
 	"unsafe"
-
-	"github.com/edsrzf/mmap-go"
 
 	"muehle/muehle"
 )
@@ -39,7 +38,7 @@ type bTable struct {
 	groupStart [numBGroups + 1]uint32       // reps[groupStart[g]:groupStart[g+1]] are group g's
 	stabs      [maxStabs]uint16             // stabilizer masks by id
 	stabCount  [numBGroups][maxStabs]uint32 // representatives per group and stabilizer
-	mapped     mmap.MMap                    // the cache file, when loaded from disk
+	release    func()                       // frees tab (and reps when loaded from a file)
 	_          [0]func()                    // not comparable
 }
 
@@ -47,7 +46,17 @@ type bTable struct {
 // increasing order, is the smallest of its class and becomes its
 // representative; its 16 images get the class number and the symmetry back.
 func buildTable() (*bTable, error) {
-	t := &bTable{tab: make([]uint32, numBCodes)}
+	mem, release, err := allocTable(4 * numBCodes)
+	if err != nil {
+		return nil, fmt.Errorf("layers: group-B table: %w", err)
+	}
+	t := &bTable{tab: unsafe.Slice((*uint32)(unsafe.Pointer(&mem[0])), numBCodes), release: release}
+	ok := false
+	defer func() {
+		if !ok {
+			release()
+		}
+	}()
 	const unset = ^uint32(0)
 	for i := range t.tab {
 		t.tab[i] = unset
@@ -101,6 +110,7 @@ func buildTable() (*bTable, error) {
 	for g := range reps {
 		t.reps = append(t.reps, reps[g]...)
 	}
+	ok = true
 	return t, nil
 }
 
@@ -198,7 +208,7 @@ func writeAtomic(path string, data []byte) error {
 	return nil
 }
 
-// loadTable maps the cache file at path and checks it.
+// loadTable reads the cache file at path into memory and checks it.
 func loadTable(path string) (*bTable, error) {
 	if !littleEndian {
 		return nil, errors.New("layers: the group-B cache needs a little-endian machine")
@@ -213,24 +223,29 @@ func loadTable(path string) (*bTable, error) {
 		return nil, fmt.Errorf("layers: %w", err)
 	}
 	_, _, _, _, minSize := tableLayout(0)
-	if fi.Size() < int64(minSize) {
-		return nil, fmt.Errorf("layers: %s: %w: %d bytes, too short", path, ErrFormat, fi.Size())
+	_, _, _, _, maxSize := tableLayout(numBCodes)
+	if fi.Size() < int64(minSize) || fi.Size() > int64(maxSize) {
+		return nil, fmt.Errorf("layers: %s: %w: %d bytes", path, ErrFormat, fi.Size())
 	}
-	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	mem, release, err := allocTable(int(fi.Size()))
 	if err != nil {
-		return nil, fmt.Errorf("layers: mapping %s: %w", path, err)
+		return nil, fmt.Errorf("layers: loading %s: %w", path, err)
 	}
-	t, err := parseTable(m, path)
+	if _, err := io.ReadFull(f, mem); err != nil {
+		release()
+		return nil, fmt.Errorf("layers: loading %s: %w", path, err)
+	}
+	t, err := parseTable(mem, path)
 	if err != nil {
-		m.Unmap()
+		release()
 		return nil, err
 	}
-	t.mapped = m
+	t.release = release
 	return t, nil
 }
 
 // parseTable checks the cache file image b and returns the table that uses
-// it in place.
+// it in place. b must be 4-byte aligned.
 func parseTable(b []byte, path string) (*bTable, error) {
 	le := binary.LittleEndian
 	switch {

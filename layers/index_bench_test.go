@@ -1,0 +1,95 @@
+package layers
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"muehle/muehle"
+)
+
+// benchPositions returns n random positions of layer k.
+func benchPositions(k Key, n int) []muehle.Position {
+	r := rand.New(rand.NewPCG(7, 8))
+	ps := make([]muehle.Position, n)
+	for i := range ps {
+		ps[i] = randomPosition(r, int(k.W), int(k.B))
+	}
+	return ps
+}
+
+// childPositions returns the positions one move away from consecutive
+// canonical slots of layer k, as the solver meets them: neighbours in the
+// slot order, their children in move order.
+func childPositions(b *testing.B, l *LayerIndex, n int) []muehle.Position {
+	ps := make([]muehle.Position, 0, n)
+	var buf [muehle.MaxMoves]muehle.Move
+	for i := l.Size() / 3; len(ps) < n; i++ {
+		p, ok := l.Position(i)
+		if !ok {
+			continue
+		}
+		for _, m := range p.AppendMoves(buf[:0]) {
+			if !m.IsRemoval() {
+				ps = append(ps, p.Play(m))
+			}
+		}
+	}
+	return ps[:n]
+}
+
+func benchIndex(b *testing.B, l *LayerIndex, ps []muehle.Position) {
+	var sink uint64
+	n := 0
+	for b.Loop() {
+		for _, p := range ps {
+			sink += l.Index(p)
+		}
+		n += len(ps)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "ranks/s")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(n), "ns/rank")
+	_ = sink
+}
+
+// BenchmarkIndexRandom ranks random positions of layer 8-8: every rank
+// misses the caches on the group-B table.
+func BenchmarkIndexRandom(b *testing.B) {
+	l := testIndexer(b).Layer(Moving(8, 8))
+	benchIndex(b, l, benchPositions(Moving(8, 8), 1<<16))
+}
+
+// BenchmarkIndexChildren ranks the children of consecutive slots of layer
+// 8-8 (in layer 8-8 after the move, seen from the other side).
+func BenchmarkIndexChildren(b *testing.B) {
+	x := testIndexer(b)
+	ps := childPositions(b, x.Layer(Moving(8, 8)), 1<<16)
+	benchIndex(b, x.Layer(Moving(8, 8)), ps)
+}
+
+// BenchmarkIndexSmall ranks random positions of layer 3-3, whose part of
+// the table is small.
+func BenchmarkIndexSmall(b *testing.B) {
+	l := testIndexer(b).Layer(Moving(3, 3))
+	benchIndex(b, l, benchPositions(Moving(3, 3), 1<<16))
+}
+
+// BenchmarkPosition unranks random slots of layer 8-8.
+func BenchmarkPosition(b *testing.B) {
+	l := testIndexer(b).Layer(Moving(8, 8))
+	r := rand.New(rand.NewPCG(9, 10))
+	idx := make([]uint64, 1<<16)
+	for i := range idx {
+		idx[i] = r.Uint64N(l.Size())
+	}
+	var sink muehle.Bitboard
+	n := 0
+	for b.Loop() {
+		for _, i := range idx {
+			p, _ := l.Position(i)
+			sink += p.Stones[0]
+		}
+		n += len(idx)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "unranks/s")
+	_ = sink
+}
