@@ -1,0 +1,140 @@
+package muehle
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// importRule says what the packages under pkg (the package and its
+// sub-packages) may import: the module and third-party packages in allow
+// (prefixes; the standard library is always allowed), or anything when any
+// is set; and what must not appear even among their indirect
+// dependencies (deny). This is DESIGN.md's dependency direction:
+// muehle ← layers ← retro ← ui ← cmd, Fyne only in ui and cmd/muehle.
+type importRule struct {
+	pkg   string
+	allow []string
+	any   bool
+	deny  []string
+}
+
+// The third-party modules allowed below the UI are the CGO-free ones of
+// go.mod: mmap-go and golang.org/x/sys for files and memory (layers, and
+// retro's spilled solver state), golang.org/x/sync for parallel loops.
+var importRules = []importRule{
+	{pkg: "muehle/muehle", deny: []string{"fyne.io", "muehle/layers", "muehle/retro", "muehle/ui", "muehle/cmd"}},
+	{pkg: "muehle/layers", allow: []string{"muehle/muehle", "muehle/layers", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys"},
+		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}},
+	{pkg: "muehle/retro", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys"},
+		deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}},
+	{pkg: "muehle/ui", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro", "muehle/ui", "fyne.io/fyne/v2"},
+		deny: []string{"muehle/cmd"}},
+	{pkg: "muehle/cmd/muehle", any: true},
+	{pkg: "muehle/cmd/muehlectl", any: true, deny: []string{"fyne.io", "muehle/ui"}},
+}
+
+// under reports whether path is prefix or inside it.
+func under(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// TestImportGraph lists the packages of the module with go list and checks
+// every import (of the package and of its tests) and every indirect
+// dependency against importRules. Only packages that exist are checked; a
+// package no rule covers is an error, so a new folder gets a rule. It is
+// skipped when the go tool is not available.
+func TestImportGraph(t *testing.T) {
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("go tool not found: %v", err)
+	}
+	const format = `{{if not .Standard}}{{.ImportPath}}` + "\t" +
+		`{{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}` + "\t" +
+		`{{join .Deps " "}}` + "\n{{end}}"
+	cmd := exec.Command(gotool, "list", "-e", "-f", format, "./...")
+	cmd.Dir = ".."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	std := standardPackages(t, gotool)
+	checked := 0
+	for line := range strings.Lines(string(out)) {
+		f := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(f) != 3 {
+			continue
+		}
+		pkg, imports, deps := f[0], strings.Fields(f[1]), strings.Fields(f[2])
+		var rule *importRule
+		for i := range importRules {
+			if under(pkg, importRules[i].pkg) {
+				rule = &importRules[i]
+			}
+		}
+		if rule == nil {
+			t.Errorf("package %s: no rule in importRules; add one", pkg)
+			continue
+		}
+		checked++
+		for _, imp := range imports {
+			if std[imp] || imp == "C" || rule.any || imp == pkg {
+				continue
+			}
+			ok := false
+			for _, a := range rule.allow {
+				ok = ok || under(imp, a)
+			}
+			if !ok {
+				t.Errorf("package %s imports %s; allowed besides the standard library: %v", pkg, imp, rule.allow)
+			}
+		}
+		for _, d := range append(imports, deps...) {
+			for _, bad := range rule.deny {
+				if under(d, bad) && !under(pkg, bad) {
+					t.Errorf("package %s depends on %s, which it must not (%s)", pkg, d, bad)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("go list gave no packages of the module:\n%s", out)
+	}
+	t.Logf("%d packages checked", checked)
+}
+
+// standardPackages returns the import paths of the standard library.
+func standardPackages(t *testing.T, gotool string) map[string]bool {
+	t.Helper()
+	out, err := exec.Command(gotool, "list", "-e", "std").Output()
+	if err != nil {
+		t.Fatalf("go list std: %v", err)
+	}
+	std := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		std[p] = true
+	}
+	return std
+}
+
+// TestImportRuleMatching checks the prefix matching the rules rely on.
+func TestImportRuleMatching(t *testing.T) {
+	for _, tc := range []struct {
+		path, prefix string
+		want         bool
+	}{
+		{"muehle/layers", "muehle/layers", true},
+		{"muehle/layers/index", "muehle/layers", true},
+		{"muehle/layersx", "muehle/layers", false},
+		{"fyne.io/fyne/v2/widget", "fyne.io", true},
+		{"golang.org/x/sync/errgroup", "golang.org/x/sync", true},
+		{"golang.org/x/syncx", "golang.org/x/sync", false},
+	} {
+		if got := under(tc.path, tc.prefix); got != tc.want {
+			t.Errorf("under(%q, %q): got %v, want %v", tc.path, tc.prefix, got, tc.want)
+		}
+	}
+}
