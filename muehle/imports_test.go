@@ -3,6 +3,7 @@ package muehle
 import (
 	"bytes"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,7 +69,10 @@ func TestImportGraph(t *testing.T) {
 		if len(f) != 3 {
 			continue
 		}
-		pkg, imports, deps := f[0], strings.Fields(f[1]), strings.Fields(f[2])
+		pkg, deps := f[0], strings.Fields(f[2])
+		imports := strings.Fields(f[1])
+		slices.Sort(imports)
+		imports = slices.Compact(imports) // a test may import what the package does
 		var rule *importRule
 		for i := range importRules {
 			if under(pkg, importRules[i].pkg) {
