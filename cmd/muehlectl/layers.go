@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"muehle/layers"
+)
+
+func init() {
+	register("layers", "list the layers with their slots and symmetry classes", runLayers)
+}
+
+// runLayers prints "w-b slots classes" for every moving layer of the game
+// with the given stones per side (and the placement layers when asked),
+// then the totals of the moving layers.
+func runLayers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("layers", "[--stones K] [--placement]", stderr)
+	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	placement := fs.Bool("placement", false, "list the placement layers too (after the totals)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *stones < 3 || *stones > 9 {
+		return fmt.Errorf("--stones %d: want 3 to 9", *stones)
+	}
+	x, err := layers.DefaultIndexer()
+	if err != nil {
+		return err
+	}
+	var slots, classes uint64
+	for _, k := range layers.MovingLayers(*stones) {
+		l := x.Layer(k)
+		fmt.Fprintf(stdout, "%v %d %d\n", k, l.Size(), l.Classes())
+		slots += l.Size()
+		classes += l.Classes()
+	}
+	fmt.Fprintf(stdout, "total %d %d\n", slots, classes)
+	if *placement {
+		slots, classes = 0, 0
+		for _, k := range layers.PlacementLayers(*stones) {
+			l := x.Layer(k)
+			fmt.Fprintf(stdout, "%v %d %d\n", k, l.Size(), l.Classes())
+			slots += l.Size()
+			classes += l.Classes()
+		}
+		fmt.Fprintf(stdout, "placement total %d %d\n", slots, classes)
+	}
+	return ctx.Err()
+}

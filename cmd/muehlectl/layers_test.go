@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestLayersCommand(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		lines int
+		want  []string
+	}{
+		{[]string{"layers", "--stones", "3"}, 2, []string{"3-3 ", " 169626\n", "total "}},
+		{[]string{"layers"}, 50, []string{"3-3 ", " 169626\n", "8-8 594066582 591726690\n", "total ", " 8904593601\n"}},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), c.args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", c.args, code, errOut.String())
+		}
+		s := out.String()
+		if got := strings.Count(s, "\n"); got != c.lines {
+			t.Errorf("%v: got %d lines, want %d:\n%s", c.args, got, c.lines, s)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%v: output lacks %q:\n%s", c.args, w, s)
+			}
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"layers", "--stones", "10"}, &out, &errOut); code == 0 {
+		t.Errorf("layers --stones 10: got exit 0, want an error")
+	}
+}
