@@ -255,3 +255,38 @@ func TestIndexChecked(t *testing.T) {
 		t.Errorf("Position(Size()): got ok, want out of range")
 	}
 }
+
+// FuzzIndex ranks arbitrary bit patterns in arbitrary layers: Index must not
+// panic, and for a position of the layer the slot must be canonical and
+// unrank to a position that ranks to the same slot.
+func FuzzIndex(f *testing.F) {
+	f.Add(uint32(0b111), uint32(0b111<<9), uint8(3), uint8(3), false)
+	f.Add(uint32(0xffffff), uint32(0xffffff), uint8(9), uint8(9), true)
+	f.Add(uint32(1<<3|1<<4|1<<5|1<<10), uint32(1<<13|1<<18|1<<19|1<<20), uint8(4), uint8(4), false)
+	x := testIndexer(f)
+	f.Fuzz(func(t *testing.T, m, o uint32, w, b uint8, black bool) {
+		k := Key{W: w % 10, B: b % 10}
+		l := x.Layer(k)
+		p := muehle.Position{Stones: [2]muehle.Bitboard{muehle.Bitboard(m), muehle.Bitboard(o)}}
+		if black {
+			p.Turn = muehle.Black
+		}
+		i := l.Index(p)
+		l.Canonical(i)
+		l.Position(i)
+		j, ok := l.IndexChecked(p)
+		if !ok {
+			return
+		}
+		if j != i {
+			t.Fatalf("IndexChecked: got %d, Index %d", j, i)
+		}
+		q, ok := l.Position(i)
+		if !ok {
+			t.Fatalf("layer %v: %+v ranks to %d, which is not canonical", k, p, i)
+		}
+		if got := l.Index(q); got != i {
+			t.Fatalf("layer %v: %+v ranks to %d, unranks to %+v, which ranks to %d", k, p, i, q, got)
+		}
+	})
+}

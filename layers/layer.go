@@ -51,7 +51,7 @@ func ParseKey(s string) (Key, error) {
 		for j < len(t) && t[j] >= '0' && t[j] <= '9' {
 			j++
 		}
-		if j == 0 || j > 2 {
+		if j == 0 || j > 2 || j == 2 && t[0] == '0' {
 			return Key{}, bad
 		}
 		n[i], _ = strconv.Atoi(t[:j])

@@ -128,3 +128,20 @@ func TestKeyOf(t *testing.T) {
 		t.Errorf("KeyOf: got %v, want %v", got, want)
 	}
 }
+
+// FuzzParseKey checks that ParseKey never panics and that a key it accepts
+// prints back to the same text.
+func FuzzParseKey(f *testing.F) {
+	for _, s := range []string{"3-4", "p5+2-4+2", "p0+9-0+9", "9-9", "12-12", "p1+1-1+0x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k, err := ParseKey(s)
+		if err != nil {
+			return
+		}
+		if k.String() != s {
+			t.Errorf("ParseKey(%q) = %v, which prints as %q", s, k, k.String())
+		}
+	})
+}
