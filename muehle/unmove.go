@@ -87,10 +87,20 @@ func appendUnremovals(buf []Move, m Move, mill, plain, removal bool, opp, free B
 	if !removal {
 		return buf
 	}
+	oppFree := opp &^ InMill(opp) // opp's stones outside its mills
 	for r := free; r != 0; r &= r - 1 {
 		rm := r.First()
-		before := opp | rm.Bit()
-		if Removable(before).Has(rm) {
+		// rm was removable from opp+rm unless it stood in a mill there
+		// while some stone of opp+rm stood outside every mill.
+		mp := &millPartners[rm]
+		var completed Bitboard // the mills through rm that opp completes
+		if opp&mp[0] == mp[0] {
+			completed |= mp[0]
+		}
+		if opp&mp[1] == mp[1] {
+			completed |= mp[1]
+		}
+		if completed == 0 || oppFree&^completed == 0 {
 			m.Remove = rm
 			buf = append(buf, m)
 		}

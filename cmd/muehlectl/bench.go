@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"muehle/muehle"
+)
+
+func init() {
+	register("bench", "measure the speed of the hot loops (perft, move generation)", runBench)
+}
+
+// benchmark is one line of muehlectl bench: a fixed amount of work that
+// returns how many units (moves, positions, nodes) it did. Runs are single
+// goroutine, so the speeds are per core.
+type benchmark struct {
+	name string
+	unit string
+	run  func() uint64
+}
+
+// benchmarks is the registry; other files add lines with addBenchmark in
+// their init functions.
+var benchmarks []benchmark
+
+// addBenchmark registers a benchmark line: name, the unit it counts (plural,
+// e.g. "moves") and the function doing the fixed work.
+func addBenchmark(name, unit string, run func() uint64) {
+	benchmarks = append(benchmarks, benchmark{name, unit, run})
+}
+
+// benchPositions is the sample the generation benchmarks loop over, made on
+// first use.
+var benchPositions = sync.OnceValue(func() []muehle.Position { return muehle.RandomPositions(1, 4096) })
+
+// benchRounds is how often the generation benchmarks pass over the sample.
+const benchRounds = 200
+
+func init() {
+	addBenchmark("perft6", "moves", func() uint64 {
+		return muehle.Perft(muehle.NewPosition(muehle.StonesPerSide), 6)
+	})
+	addBenchmark("movegen", "moves", func() uint64 {
+		ps := benchPositions()
+		var buf [muehle.MaxMoves]muehle.Move
+		var n uint64
+		for range benchRounds {
+			for i := range ps {
+				n += uint64(len(ps[i].AppendMoves(buf[:0])))
+			}
+		}
+		return n
+	})
+	addBenchmark("unmoves", "unmoves", func() uint64 {
+		ps := benchPositions()
+		var buf [muehle.MaxUnmoves]muehle.Move
+		var n uint64
+		for range benchRounds / 4 {
+			for i := range ps {
+				n += uint64(len(ps[i].AppendUnmoves(buf[:0])))
+			}
+		}
+		return n
+	})
+	addBenchmark("unslides", "unmoves", func() uint64 {
+		ps := benchPositions()
+		var buf [muehle.MaxMoves]muehle.Move
+		var n uint64
+		for range benchRounds {
+			for i := range ps {
+				n += uint64(len(ps[i].AppendUnslides(buf[:0])))
+			}
+		}
+		return n
+	})
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench", "[--count N] [--run REGEXP]", stderr)
+	count := fs.Int("count", 3, "runs of each benchmark; the median speed is printed")
+	pattern := fs.String("run", "", "only the benchmarks whose name matches this `regexp`")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *count < 1 {
+		fmt.Fprintf(stderr, "--count must be at least 1, not %d\n", *count)
+		return errUsage
+	}
+	re, err := regexp.Compile(*pattern)
+	if err != nil {
+		return fmt.Errorf("--run: %w", err)
+	}
+	fmt.Fprintf(stdout, "%s %s/%s, %d cores (GOMAXPROCS %d), one goroutine per benchmark, median of %d\n",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), *count)
+	ran := 0
+	for _, b := range benchmarks {
+		if !re.MatchString(b.name) {
+			continue
+		}
+		var n uint64
+		speeds := make([]float64, *count)
+		times := make([]time.Duration, *count)
+		for i := range *count {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			start := time.Now()
+			n = b.run()
+			times[i] = time.Since(start)
+			speeds[i] = float64(n) / times[i].Seconds()
+		}
+		slices.Sort(speeds)
+		slices.Sort(times)
+		fmt.Fprintf(stdout, "%-10s %14d %-8s %9.3fs %10.1f M %s/s\n",
+			b.name, n, b.unit, times[len(times)/2].Seconds(), speeds[len(speeds)/2]/1e6, b.unit)
+		ran++
+	}
+	if ran == 0 {
+		return fmt.Errorf("no benchmark matches %q", *pattern)
+	}
+	return nil
+}

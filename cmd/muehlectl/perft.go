@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"muehle/muehle"
+)
+
+func init() {
+	register("perft", "count move sequences to a depth (move generator check)", runPerft)
+}
+
+func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("perft", "--depth N [--position TEXT] [--stones K] [--workers N] [--time]", stderr)
+	depth := fs.Int("depth", 0, "count to this `depth` (1 to 12), printing each depth from 1")
+	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
+	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
+	timed := fs.Bool("time", false, "also print the time and speed of each depth on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 12 {
+		fmt.Fprintf(stderr, "--depth must be 1 to 12, not %d\n", *depth)
+		fs.Usage()
+		return errUsage
+	}
+	if *workers < 1 {
+		fmt.Fprintf(stderr, "--workers must be at least 1, not %d\n", *workers)
+		return errUsage
+	}
+	pos := muehle.NewPosition(*stones)
+	if *text != "" {
+		var err error
+		if pos, err = muehle.ParsePosition(*text); err != nil {
+			return err
+		}
+	}
+	if err := pos.Validate(*stones); err != nil {
+		return err
+	}
+	for d := 1; d <= *depth; d++ {
+		start := time.Now()
+		n, err := parallelPerft(ctx, pos, d, *workers)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "perft %d %d\n", d, n)
+		if *timed {
+			el := time.Since(start)
+			fmt.Fprintf(stderr, "perft %d: %.3fs, %.1f M moves/s with %d workers\n", d, el.Seconds(), float64(n)/el.Seconds()/1e6, *workers)
+		}
+	}
+	return nil
+}
+
+// parallelPerft is muehle.Perft spread over workers goroutines: the tree
+// is expanded a few plies until there are enough sub-trees to share out,
+// each sub-tree is counted by muehle.Perft, and ctx is checked between
+// sub-trees.
+func parallelPerft(ctx context.Context, p muehle.Position, depth, workers int) (uint64, error) {
+	frontier := []muehle.Position{p}
+	left := depth
+	for left > 3 && len(frontier) < 64*workers {
+		var next []muehle.Position
+		for _, q := range frontier {
+			for _, m := range q.Moves() {
+				next = append(next, q.Play(m))
+			}
+		}
+		frontier, left = next, left-1
+	}
+	tasks := make(chan muehle.Position)
+	counts := make([]uint64, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for q := range tasks {
+				counts[w] += muehle.Perft(q, left)
+			}
+		})
+	}
+	var err error
+feed:
+	for _, q := range frontier {
+		select {
+		case tasks <- q:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(tasks)
+	wg.Wait()
+	if err != nil {
+		return 0, fmt.Errorf("perft %d interrupted: %w", depth, err)
+	}
+	var n uint64
+	for _, c := range counts {
+		n += c
+	}
+	return n, nil
+}

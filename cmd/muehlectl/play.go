@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"muehle/muehle"
+)
+
+func init() {
+	register("play", "play a game in the terminal against the random player", runPlay)
+}
+
+// playInput is where play reads the person's moves; tests replace it.
+var playInput io.Reader = os.Stdin
+
+const playHelp = `Type a move: a placement "d6", a slide or jump "d6-d5", and when it
+closes a mill the stone to remove: "d6xa1", "b4-b6xd7". Other commands:
+  moves     list the legal moves
+  undo      take back your last move (and the reply)
+  board     print the board again
+  position  print the position text
+  record    print the game record so far
+  help      this text
+  quit      end the game
+`
+
+func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("play", "[--color white|black] [--seed N] [--stones K] [--position TEXT] [--no-removal-limit N]", stderr)
+	color := fs.String("color", "white", "your `colour`: white (moves first) or black")
+	seed := fs.Uint64("seed", 0, "seed of the random player (0: a different game each time)")
+	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
+	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
+	limit := fs.Int("no-removal-limit", 0, "draw after this many moves without a removal (0: off)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	var human muehle.Color
+	switch strings.ToLower(*color) {
+	case "white", "w":
+		human = muehle.White
+	case "black", "b":
+		human = muehle.Black
+	default:
+		fmt.Fprintf(stderr, "--color must be white or black, not %q\n", *color)
+		return errUsage
+	}
+	start := muehle.NewPosition(*stones)
+	if *text != "" {
+		var err error
+		if start, err = muehle.ParsePosition(*text); err != nil {
+			return err
+		}
+	}
+	g, err := muehle.NewGameFrom(start, *stones)
+	if err != nil {
+		return err
+	}
+	g.NoRemovalLimit = *limit
+	if *seed == 0 {
+		*seed = rand.Uint64()
+	}
+	computer := muehle.NewSeededRandom(*seed)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the goroutine of lines when the game ends first
+	fmt.Fprintf(stdout, "You play %s against %s (seed %d). Type \"help\" for help.\n", human, computer.Name(), *seed)
+	return playGame(ctx, g, human, computer, lines(ctx, playInput), stdout)
+}
+
+// lines delivers the lines of r on a channel, closed at the end of r, so
+// that waiting for the person can be interrupted through ctx.
+func lines(ctx context.Context, r io.Reader) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			select {
+			case ch <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// playGame runs g to its end: the computer moves for the side that is not
+// human, the person's lines are moves or commands, and the board is printed
+// after every move. It returns nil when the game ends, the person quits or
+// the input ends, and ctx.Err() when ctx is cancelled.
+func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer muehle.Player, input <-chan string, out io.Writer) error {
+	fmt.Fprint(out, g.Position().Diagram())
+	for {
+		if r, why := g.Result(); r != muehle.Ongoing {
+			fmt.Fprintf(out, "Game over: %s (%s).\n%s", r, why, g.Record())
+			return nil
+		}
+		p := g.Position()
+		if p.Turn != human {
+			m, err := computer.Move(ctx, g.Clone())
+			if err != nil {
+				return fmt.Errorf("%s: %w", computer.Name(), err)
+			}
+			if err := g.Play(m); err != nil {
+				return fmt.Errorf("%s played an illegal move: %w", computer.Name(), err)
+			}
+			fmt.Fprintf(out, "%s plays %s.\n%s", computer.Name(), m, g.Position().Diagram())
+			continue
+		}
+		fmt.Fprintf(out, "%s to move (%s)> ", p.Turn, p.Phase())
+		var line string
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(out)
+			return ctx.Err()
+		case l, ok := <-input:
+			if !ok {
+				fmt.Fprintf(out, "\nEnd of input; the game so far:\n%s", g.Record())
+				return nil
+			}
+			line = strings.TrimSpace(l)
+		}
+		switch strings.ToLower(line) {
+		case "":
+		case "help", "?":
+			fmt.Fprint(out, playHelp)
+		case "moves":
+			fmt.Fprintf(out, "Legal moves: %s\n", moveList(g.LegalMoves()))
+		case "board":
+			fmt.Fprint(out, p.Diagram())
+		case "position":
+			fmt.Fprintln(out, p)
+		case "record":
+			fmt.Fprint(out, g.Record())
+		case "quit", "exit", "resign":
+			fmt.Fprintf(out, "You stop. The game so far:\n%s", g.Record())
+			return nil
+		case "undo":
+			undone := 0
+			for g.CanUndo() && (undone == 0 || g.Position().Turn != human) {
+				g.Undo()
+				undone++
+			}
+			for g.Position().Turn != human && g.CanRedo() { // a start with the computer to move
+				g.Redo()
+				undone--
+			}
+			if undone == 0 {
+				fmt.Fprintln(out, "Nothing to undo.")
+			}
+			fmt.Fprint(out, g.Position().Diagram())
+		default:
+			m, err := muehle.ParseMove(line)
+			if err == nil {
+				err = g.Play(m)
+			}
+			if err != nil {
+				fmt.Fprintf(out, "%s\nLegal moves: %s\n", reason(err), moveList(g.LegalMoves()))
+				continue
+			}
+			fmt.Fprint(out, g.Position().Diagram())
+		}
+	}
+}
+
+// reason turns an error of muehle into a sentence for the player, without
+// the package prefixes.
+func reason(err error) string {
+	s := err.Error()
+	for _, prefix := range []string{"muehle: syntax error: ", "muehle: "} {
+		s = strings.TrimPrefix(s, prefix)
+	}
+	if errors.Is(err, muehle.ErrSyntax) {
+		return "Not a move: " + s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// moveList joins moves with spaces.
+func moveList(ms []muehle.Move) string {
+	ss := make([]string, len(ms))
+	for i, m := range ms {
+		ss[i] = m.String()
+	}
+	return strings.Join(ss, " ")
+}
