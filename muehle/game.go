@@ -26,8 +26,10 @@ func (r Result) String() string {
 		return "Black wins"
 	case Draw:
 		return "Draw"
+	case Ongoing:
+		return "Ongoing"
 	}
-	return "Ongoing"
+	return fmt.Sprintf("Result(%d)", r)
 }
 
 // ErrIllegalMove is wrapped by the error of Game.Play for a move that is not legal.
@@ -50,7 +52,8 @@ type Game struct {
 	NoRemovalLimit int
 }
 
-// NewGame returns a game from the empty board with k stones per side.
+// NewGame returns a game from the empty board with k stones per side, k
+// from 3 to 9 (StonesPerSide is the standard game).
 func NewGame(k int) *Game {
 	return &Game{stones: k, positions: []Position{NewPosition(k)}}
 }

@@ -298,6 +298,8 @@ func TestEnumStrings(t *testing.T) {
 		{White.String(), "White"}, {Black.String(), "Black"},
 		{Placing.String(), "placing"}, {Moving.String(), "moving"}, {Flying.String(), "flying"},
 		{Ongoing.String(), "Ongoing"}, {WhiteWins.String(), "White wins"}, {BlackWins.String(), "Black wins"}, {Draw.String(), "Draw"},
+		{Color(2).String(), "Color(2)"}, {Phase(3).String(), "Phase(3)"}, {Result(4).String(), "Result(4)"},
+		{Symmetry(8).String(), "rings"}, {Symmetry(9).String(), "rot90+rings"}, {Symmetry(16).String(), "Symmetry(16)"},
 		{Ongoing.Token(), "*"}, {WhiteWins.Token(), "1-0"}, {BlackWins.Token(), "0-1"}, {Draw.Token(), "1/2-1/2"},
 	} {
 		if tc.got != tc.want {

@@ -3,6 +3,7 @@ package muehle
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Color is a side: White or Black.
@@ -17,12 +18,15 @@ const (
 // Other returns the opponent of c.
 func (c Color) Other() Color { return c ^ 1 }
 
-// String returns "White" or "Black".
+// String returns "White" or "Black" ("Color(n)" for other values).
 func (c Color) String() string {
-	if c == White {
+	switch c {
+	case White:
 		return "White"
+	case Black:
+		return "Black"
 	}
-	return "Black"
+	return "Color(" + strconv.Itoa(int(c)) + ")"
 }
 
 // StonesPerSide is the number of stones each side starts with in the
@@ -77,9 +81,10 @@ func (ph Phase) String() string {
 		return "placing"
 	case Moving:
 		return "moving"
-	default:
+	case Flying:
 		return "flying"
 	}
+	return "Phase(" + strconv.Itoa(int(ph)) + ")"
 }
 
 // Phase returns the phase of the side to move.

@@ -5,6 +5,7 @@ import "strconv"
 // Symmetry is one of the 16 automorphisms of the board: the 8 symmetries of
 // the square, optionally followed by the exchange of the outer and inner
 // rings. Symmetry 0 is the identity; symmetries 8 to 15 swap the rings.
+// Its methods take values below NumSymmetries only.
 type Symmetry uint8
 
 // NumSymmetries is the number of board symmetries.
