@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"muehle/layers"
 	"muehle/muehle"
 )
 
@@ -262,4 +263,42 @@ func TestSearchBench(t *testing.T) {
 	if nodes != want {
 		t.Errorf("Bench: got %d nodes, want %d", nodes, want)
 	}
+}
+
+// TestSearchProbe checks that with a database knowing every child of the
+// root the search returns the exact best child value after one iteration,
+// converted to a score by its depth.
+func TestSearchProbe(t *testing.T) {
+	db := hashDB{}
+	for _, p := range testPositions(21, 9, 4, 19, 44, 70) {
+		want := int32(-infScore)
+		for _, m := range p.Moves() {
+			c := p.Play(m)
+			want = max(want, -probeOrEnd(wantValue(t, db, c)))
+		}
+		a := NewAlphaBeta(Limits{Depth: 5}, nil, db)
+		g, _ := muehle.NewGameFrom(p, 9)
+		r, err := a.Search(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int32(r.Score) != want || !r.Exact || r.Depth != 1 {
+			t.Errorf("%s: got score %d exact %v depth %d, want %d exact at depth 1", p, r.Score, r.Exact, r.Depth, want)
+		}
+		if v := wantValue(t, db, p.Play(r.Move)); -probeOrEnd(v) != want {
+			t.Errorf("%s: played %s (child %s), not a best move", p, r.Move, v)
+		}
+	}
+}
+
+// probeOrEnd is the score, for its side to move, of a position at ply 1
+// with database value v: a win in d is WinScore-1-d, a loss the negative.
+func probeOrEnd(v layers.Value) int32 {
+	switch v.Outcome() {
+	case layers.Win:
+		return winScore - 1 - int32(v.Depth())
+	case layers.Loss:
+		return -(winScore - 1 - int32(v.Depth()))
+	}
+	return 0
 }
