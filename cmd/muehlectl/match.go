@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+)
+
+func init() {
+	register("match", "play games between computer players and count the results", runMatch)
+}
+
+const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S]
+
+Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
+ab:auto:DURATION (alpha-beta by time per move, 1s by default), perfect or
+perfect:LOOKAHEAD (reads the database; alpha-beta depth 6 where a layer is
+missing). The two players alternate colours: the --white player has White in
+the odd-numbered games, Black in the even-numbered ones. Games that reach
+--plies plies are drawn. With a database, the blunder rate of each player is
+the share of its moves (from positions the database knows) that worsen the
+outcome: a won position left for a draw or a loss, a drawn one for a loss.`
+
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("match", matchUsage, stderr)
+	white := fs.String("white", "ab:4", "first player (White in game 1)")
+	black := fs.String("black", "random", "second player (Black in game 1)")
+	games := fs.Int("games", 10, "number of games")
+	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	dir := fs.String("db", layers.DefaultDir(), "database `directory`, used when it holds the game's layers")
+	plies := fs.Int("plies", 400, "plies after which a game is drawn")
+	seed := fs.Uint64("seed", 1, "seed of the players' random choices")
+	abDB := fs.Bool("ab-db", true, "let alpha-beta players read exact values from the database")
+	verbose := fs.Bool("v", false, "print each game's result")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *stones < 3 || *stones > 9 || *games < 1 || *plies < 1 {
+		fmt.Fprintln(stderr, "--stones must be 3 to 9, --games and --plies positive")
+		fs.Usage()
+		return errUsage
+	}
+	var db *layers.DB
+	if st, err := os.Stat(filepath.Join(*dir, fmt.Sprintf("k%d", *stones))); err == nil && st.IsDir() {
+		if db, err = layers.OpenDB(*dir, *stones); err != nil {
+			return err
+		}
+		defer db.Close()
+	}
+	m := &match{stones: *stones, plies: *plies, db: db}
+	for i, spec := range []string{*white, *black} {
+		var err error
+		m.side[i], err = newMatchPlayer(spec, *stones, *seed+uint64(i)*1000, db, *abDB)
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "%s against %s, %d games of %d stones", m.side[0].spec, m.side[1].spec, *games, *stones)
+	if db != nil {
+		fmt.Fprintf(stdout, ", database %s", db.Dir())
+	}
+	fmt.Fprintln(stdout)
+	start := time.Now()
+	var err error
+	for g := range *games {
+		var res string
+		if res, err = m.play(ctx, g); err != nil {
+			break
+		}
+		if *verbose {
+			fmt.Fprintf(stdout, "game %d: %s\n", g+1, res)
+		}
+	}
+	m.report(stdout, time.Since(start))
+	return err
+}
+
+// matchPlayer is one side of a match with its counts.
+type matchPlayer struct {
+	spec      string
+	inst      [2]muehle.Player // the player's instances for White and Black (each keeps its own state)
+	win       [2]int           // by colour
+	draw      [2]int
+	loss      [2]int
+	moves     int // moves from positions the database knows
+	blunders  int // of those, moves that worsened the outcome
+	fallbacks int // perfect player moves played by its fallback
+}
+
+// newMatchPlayer builds the player of spec twice, one for each colour.
+func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bool) (*matchPlayer, error) {
+	mp := &matchPlayer{spec: spec}
+	for c := range 2 {
+		src := rand.NewPCG(seed, uint64(c))
+		var probe retro.Prober
+		if db != nil && abDB {
+			probe = db
+		}
+		name, arg, _ := strings.Cut(spec, ":")
+		switch name {
+		case "random":
+			if arg != "" {
+				return nil, fmt.Errorf("player %q: random takes no argument", spec)
+			}
+			mp.inst[c] = muehle.NewRandom(src)
+		case "ab":
+			lim, err := parseLimits(arg)
+			if err != nil {
+				return nil, fmt.Errorf("player %q: %w", spec, err)
+			}
+			mp.inst[c] = retro.NewAlphaBeta(lim, src, probe)
+		case "perfect":
+			if db == nil {
+				return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
+			}
+			look := 1
+			if arg != "" {
+				n, err := strconv.Atoi(arg)
+				if err != nil || n < 1 || n > 3 {
+					return nil, fmt.Errorf("player %q: lookahead must be 1 to 3", spec)
+				}
+				look = n
+			}
+			fb := retro.NewAlphaBeta(retro.Limits{Depth: 6}, rand.NewPCG(seed, 100+uint64(c)), db)
+			p := retro.NewPerfect(db, src, fb)
+			p.Lookahead = look
+			mp.inst[c] = p
+		default:
+			return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], perfect[:LOOKAHEAD])", spec)
+		}
+	}
+	return mp, nil
+}
+
+// parseLimits parses the alpha-beta argument: a depth, "auto" or "auto:DURATION".
+func parseLimits(arg string) (retro.Limits, error) {
+	if a, d, ok := strings.Cut(arg, ":"); ok && a == "auto" {
+		t, err := time.ParseDuration(d)
+		if err != nil || t <= 0 {
+			return retro.Limits{}, fmt.Errorf("bad time per move %q", d)
+		}
+		return retro.Limits{MoveTime: t}, nil
+	}
+	if arg == "auto" {
+		return retro.Limits{}, nil
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || n > 64 {
+		return retro.Limits{}, fmt.Errorf("depth %q: want 1 to 64, auto or auto:DURATION", arg)
+	}
+	return retro.Limits{Depth: n}, nil
+}
+
+// match is a series of games between two players.
+type match struct {
+	stones, plies int
+	db            *layers.DB
+	side          [2]*matchPlayer
+	games, capped int
+}
+
+// play plays game g (from 0): side 0 has White in even games. It returns a
+// line describing the result.
+func (m *match) play(ctx context.Context, g int) (string, error) {
+	first := g % 2 // the side that has White
+	colour := [2]*matchPlayer{m.side[first], m.side[1-first]}
+	game := muehle.NewGame(m.stones)
+	result, why := game.Result()
+	for result == muehle.Ongoing {
+		if game.Ply() >= m.plies {
+			result, why = muehle.Draw, fmt.Sprintf("%d plies", m.plies)
+			m.capped++
+			break
+		}
+		pos := game.Position()
+		mp := colour[pos.Turn]
+		pl := mp.inst[pos.Turn]
+		mv, err := pl.Move(ctx, game.Clone())
+		if err != nil {
+			return "", fmt.Errorf("game %d, ply %d, %s: %w", g+1, game.Ply(), mp.spec, err)
+		}
+		if p, ok := pl.(*retro.Perfect); ok && p.LastFellBack() {
+			mp.fallbacks++
+		}
+		m.judge(mp, pos, mv)
+		if err := game.Play(mv); err != nil {
+			return "", fmt.Errorf("game %d, %s: %w", g+1, mp.spec, err)
+		}
+		result, why = game.Result()
+	}
+	m.games++
+	for c := range 2 {
+		mp := colour[c]
+		switch {
+		case result == muehle.Draw:
+			mp.draw[c]++
+		case (result == muehle.WhiteWins) == (c == 0):
+			mp.win[c]++
+		default:
+			mp.loss[c]++
+		}
+	}
+	return fmt.Sprintf("%s (White) against %s: %s after %d plies (%s)", colour[0].spec, colour[1].spec, result, game.Ply(), why), nil
+}
+
+// judge counts mv from pos for mp when the database knows both the
+// position and the move's value, and whether it was a blunder.
+func (m *match) judge(mp *matchPlayer, pos muehle.Position, mv muehle.Move) {
+	if m.db == nil {
+		return
+	}
+	before, err := m.db.Probe(pos)
+	if err != nil {
+		return
+	}
+	child := pos.Play(mv)
+	after := layers.LossIn(0)
+	if !child.IsOver() {
+		if after, err = m.db.Probe(child); err != nil {
+			return // the child's layer is missing
+		}
+	}
+	mp.moves++
+	if after.Parent().Outcome() < before.Outcome() {
+		mp.blunders++
+	}
+}
+
+// report prints the results of the games played.
+func (m *match) report(w io.Writer, elapsed time.Duration) {
+	fmt.Fprintf(w, "%d games in %s", m.games, elapsed.Round(time.Millisecond))
+	if m.capped > 0 {
+		fmt.Fprintf(w, ", %d drawn at the ply cap of %d", m.capped, m.plies)
+	}
+	fmt.Fprintln(w)
+	for _, mp := range m.side {
+		fmt.Fprintf(w, "%-12s %4d won %4d drawn %4d lost   (as White %d/%d/%d, as Black %d/%d/%d)\n",
+			mp.spec, mp.win[0]+mp.win[1], mp.draw[0]+mp.draw[1], mp.loss[0]+mp.loss[1],
+			mp.win[0], mp.draw[0], mp.loss[0], mp.win[1], mp.draw[1], mp.loss[1])
+	}
+	if m.db == nil {
+		return
+	}
+	for _, mp := range m.side {
+		rate := 0.0
+		if mp.moves > 0 {
+			rate = 100 * float64(mp.blunders) / float64(mp.moves)
+		}
+		fmt.Fprintf(w, "%-12s blunders: %d of %d moves in known positions (%.2f %%)", mp.spec, mp.blunders, mp.moves, rate)
+		if mp.fallbacks > 0 {
+			fmt.Fprintf(w, ", %d moves by the fallback (layer missing)", mp.fallbacks)
+		}
+		fmt.Fprintln(w)
+	}
+}

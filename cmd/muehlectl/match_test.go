@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// matchCounts returns the won, drawn and lost counts printed for spec.
+func matchCounts(t *testing.T, out, spec string) (w, d, l int) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		var s string
+		if n, _ := fmt.Sscanf(line, "%s %d won %d drawn %d lost", &s, &w, &d, &l); n == 4 && s == spec {
+			return w, d, l
+		}
+	}
+	t.Fatalf("no result line for %s in\n%s", spec, out)
+	return
+}
+
+func TestMatchCommand(t *testing.T) {
+	dir := t.TempDir() // no database
+	out, errs, code := runCmd(t, "match", "--white", "ab:2", "--black", "random", "--games", "4", "--db", dir, "-v")
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	aw, ad, al := matchCounts(t, out, "ab:2")
+	rw, rd, rl := matchCounts(t, out, "random")
+	if aw+ad+al != 4 || aw != rl || al != rw || ad != rd {
+		t.Errorf("got ab:2 %d/%d/%d and random %d/%d/%d, want 4 games seen alike from both sides", aw, ad, al, rw, rd, rl)
+	}
+	if !strings.Contains(out, "4 games in") || strings.Count(out, "(White) against") != 4 {
+		t.Errorf("output: got\n%s\nwant four game lines and the total", out)
+	}
+	if strings.Contains(out, "blunders") {
+		t.Errorf("output without database mentions blunders:\n%s", out)
+	}
+	// The colours alternate: ab:2 is White in games 1 and 3, Black in 2 and 4.
+	for i, want := range []string{"game 1: ab:2 (White)", "game 2: random (White)", "game 3: ab:2 (White)", "game 4: random (White)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("game %d: want a line starting %q in\n%s", i+1, want, out)
+		}
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--white", "nobody"}, 1, "unknown player"},
+		{[]string{"--white", "ab:x"}, 1, "depth"},
+		{[]string{"--white", "ab:auto:soon"}, 1, "time per move"},
+		{[]string{"--white", "perfect"}, 1, "needs a database"},
+		{[]string{"--games", "0"}, 2, "positive"},
+		{[]string{"--stones", "2"}, 2, "3 to 9"},
+	} {
+		args := append([]string{"match", "--db", dir}, tc.args...)
+		_, errs, code := runCmd(t, args...)
+		if code != tc.code || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%v: got status %d, stderr %q, want status %d and %q", tc.args, code, errs, tc.code, tc.msg)
+		}
+	}
+}
