@@ -21,6 +21,14 @@
 //	diagram.go   the board drawn in text
 //	player.go    the Player interface and the random player
 //	perft.go     perft
+//	sample.go    RandomPositions: seeded sample positions for tests and benchmarks
+//
+// The tests check move generation against a deliberately naive generator
+// written from RULES.md (naive_test.go), un-moves against moves and against
+// a brute-force search for parents, the symmetries as automorphisms, perft
+// against RULES.md (depth 7 with -tags long), the text formats by round
+// trips and fuzzing, and the import graph of the whole module
+// (imports_test.go).
 //
 // # Glossary
 //
