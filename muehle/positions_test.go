@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// testPositions returns n positions reached by random playouts from the
-// empty board with 3 to 9 stones per side (seeded, so every run tests the
-// same positions), with the stone count k of each. Long playouts reach the
-// moving and flying phases; terminal positions are included. A third of
-// the games are played by a greedy blocker as White against a random Black, so that blocked
-// positions occur as well.
+// playoutPositions returns n positions reached by random playouts from
+// the empty board with 3 to 9 stones per side (seeded, so every run tests
+// the same positions), with the stone count k of each. Long playouts reach
+// the moving and flying phases; terminal positions are included. A third
+// of the games are played by a greedy blocker as White against a random
+// Black, so that blocked positions occur as well.
 func playoutPositions(seed uint64, n int) ([]Position, []int) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var ps []Position
