@@ -3,11 +3,16 @@
 package main
 
 import (
-	"fmt"
-	"os"
+	"fyne.io/fyne/v2/app"
+
+	"muehle/ui"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "muehle: the desktop program is being built; use bin/muehlectl for now")
-	os.Exit(1)
+	a := app.NewWithID("io.github.muehle")
+	u := ui.New(a, ui.Options{})
+	w := u.Window()
+	w.Show()
+	u.Start()
+	a.Run()
 }

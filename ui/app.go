@@ -1,0 +1,213 @@
+// Package ui is the desktop program's window: the board widget, the side
+// panel, the database panel, the set-up editor and the menus, around a
+// controller that runs the game and the computer players. It is the only
+// package besides cmd/muehle that imports Fyne; the fyne.App is passed in.
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/muehle"
+)
+
+// Preference keys.
+const (
+	prefWhite   = "player.white"
+	prefBlack   = "player.black"
+	prefSpeed   = "speed.ms"
+	prefPerfect = "show.perfect"
+	prefDBDir   = "database.dir"
+	prefOffered = "database.offered"
+)
+
+// App is the main window with everything in it.
+type App struct {
+	app     fyne.App
+	win     fyne.Window
+	ctrl    *Controller
+	board   *Board
+	side    *sidePanel
+	db      *dbPanel
+	status  *widget.Label
+	menu    *menus
+	engines Engines
+	specs   [2]PlayerSpec
+}
+
+// Options are what the program passes to New.
+type Options struct {
+	// Engines makes the alpha-beta and perfect players; nil offers only
+	// people and the random player.
+	Engines Engines
+	// Database is the database behind the database panel; nil hides it.
+	Database Database
+	// Do runs a function on the UI thread; nil means fyne.Do.
+	Do func(func())
+}
+
+// New builds the main window of a and restores the saved settings. The
+// caller shows it (ShowAndRun).
+func New(a fyne.App, opt Options) *App {
+	do := opt.Do
+	if do == nil {
+		do = fyne.Do
+	}
+	u := &App{
+		app:     a,
+		win:     a.NewWindow("Mühle"),
+		ctrl:    NewController(do),
+		board:   NewBoard(),
+		side:    newSidePanel(),
+		status:  widget.NewLabel(""),
+		engines: opt.Engines,
+	}
+	u.status.Wrapping = fyne.TextWrapWord
+	u.board.OnTapped = u.ctrl.Tap
+	u.ctrl.OnChange = u.changed
+
+	tabs := container.NewAppTabs(container.NewTabItem("Game", u.side.box))
+	if opt.Database != nil {
+		u.db = newDBPanel(u, opt.Database, do)
+		tabs.Append(container.NewTabItem("Database", u.db.box))
+	}
+	split := container.NewHSplit(u.board, tabs)
+	split.Offset = 0.64
+	u.win.SetContent(container.NewBorder(nil, u.status, nil, nil, split))
+	u.win.Resize(fyne.NewSize(1040, 700))
+	u.win.SetOnClosed(u.ctrl.Close)
+
+	u.menu = newMenus(u)
+	u.win.SetMainMenu(u.menu.main)
+	u.addShortcuts()
+	u.restore()
+	return u
+}
+
+// Window returns the main window.
+func (u *App) Window() fyne.Window { return u.win }
+
+// Controller returns the controller of the game on the board.
+func (u *App) Controller() *Controller { return u.ctrl }
+
+// Board returns the board widget.
+func (u *App) Board() *Board { return u.board }
+
+// restore applies the saved settings.
+func (u *App) restore() {
+	p := u.app.Preferences()
+	ms := p.IntWithFallback(prefSpeed, 500)
+	u.setSpeed(time.Duration(ms) * time.Millisecond)
+	u.setPlayer(muehle.White, decodeSpec(p.StringWithFallback(prefWhite, "human")))
+	u.setPlayer(muehle.Black, decodeSpec(p.StringWithFallback(prefBlack, "human")))
+	u.setShowPerfect(p.BoolWithFallback(prefPerfect, false))
+	u.changed(Event{Move: noMove})
+}
+
+// setPlayer makes spec play side col and saves it. When the player cannot
+// be made (no database, engine missing), the side stays as it was and the
+// status line says why.
+func (u *App) setPlayer(col muehle.Color, spec PlayerSpec) {
+	p, err := newPlayer(spec, u.engines)
+	if err != nil {
+		u.ctrl.say("%s cannot be %s: %v", col, spec, err)
+		return
+	}
+	u.specs[col] = spec
+	key := prefWhite
+	if col == muehle.Black {
+		key = prefBlack
+	}
+	u.app.Preferences().SetString(key, spec.encode())
+	u.ctrl.SetPlayer(col, p)
+}
+
+func (u *App) setSpeed(d time.Duration) {
+	u.ctrl.SetSpeed(d)
+	u.app.Preferences().SetInt(prefSpeed, int(d.Milliseconds()))
+	u.changed(Event{Move: noMove})
+}
+
+func (u *App) setShowPerfect(on bool) {
+	if on {
+		if u.engines == nil {
+			u.ctrl.say("Perfect moves need the database engines, which this build does not have.")
+			on = false
+		} else if e, err := u.engines.Evaluator(); err != nil {
+			u.ctrl.say("Perfect moves cannot be shown: %v", err)
+			on = false
+		} else {
+			u.ctrl.evaluator = e
+		}
+	}
+	u.app.Preferences().SetBool(prefPerfect, on)
+	u.ctrl.SetShowPerfect(on)
+}
+
+// changed redraws the board, the panels, the status line and the menus.
+func (u *App) changed(ev Event) {
+	v := u.ctrl.View()
+	if ev.Move.To != muehle.NoPoint {
+		u.board.Animate(v, ev.Move, ev.Mover, u.animDuration(ev))
+	} else {
+		u.board.Update(v)
+	}
+	u.side.update(u.ctrl)
+	u.status.SetText(u.ctrl.Status())
+	if u.menu != nil {
+		u.menu.update()
+	}
+}
+
+// animDuration is how long the stone of a move travels: most of the move
+// time for the computer, a short glide for a person's tap.
+func (u *App) animDuration(ev Event) time.Duration {
+	d := u.ctrl.Speed()
+	if ev.Computer {
+		return d * 3 / 4
+	}
+	return min(d/2, 150*time.Millisecond)
+}
+
+// showError reports err in the status line.
+func (u *App) showError(what string, err error) {
+	u.ctrl.say("%s: %v", what, err)
+}
+
+// stateNumber shows the layer and index of the current position.
+func (u *App) stateNumber() {
+	if u.engines == nil {
+		u.ctrl.say("State numbers need the database engines, which this build does not have.")
+		return
+	}
+	s, err := u.engines.StateNumber(u.ctrl.Game().Position())
+	if err != nil {
+		u.showError("State number", err)
+		return
+	}
+	u.ctrl.say("%s", fmt.Sprintf("State number: %s.", s))
+}
+
+// databaseChanged is called when layers were computed or the folder
+// changed: the marks and the computer players see the new layers.
+func (u *App) databaseChanged() {
+	if u.ctrl.ShowPerfect() {
+		u.setShowPerfect(true)
+	}
+	for col := range u.specs {
+		if s := u.specs[col]; s.Kind == PerfectPlayer || s.Kind == AlphaBetaPlayer {
+			u.setPlayer(muehle.Color(col), s)
+		}
+	}
+}
+
+// Start shows the window's first-start offers; call it after Show.
+func (u *App) Start() {
+	if u.db != nil {
+		u.db.offerSmall()
+	}
+}

@@ -1,0 +1,380 @@
+package ui
+
+import (
+	"image/color"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// View is what the board shows: a snapshot the controller hands over. The
+// board never looks at the game itself.
+type View struct {
+	Pos      muehle.Position // the stones to draw
+	Selected muehle.Point    // the stone picked up to move, or NoPoint
+	Targets  muehle.Bitboard // the points a tap may choose now
+	Removing bool            // Targets are opponent stones to remove
+	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
+	// Marks holds, when perfect moves are shown, the value of the best move
+	// that chooses each target, from the view of the side to move.
+	Marks map[muehle.Point]layers.Value
+}
+
+// emptyView returns a view of p with nothing selected or marked.
+func emptyView(p muehle.Position) View {
+	return View{
+		Pos:      p,
+		Selected: muehle.NoPoint,
+		Last:     muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint},
+	}
+}
+
+// stoneAnim is a stone on its way: the move, its colour and the progress
+// from 0 to 1.
+type stoneAnim struct {
+	move  muehle.Move
+	color muehle.Color
+	t     float32
+	anim  *fyne.Animation
+}
+
+// Board is the widget that draws the three rings, the stones, the legal
+// targets, the last move and the perfect-move marks. It scales with its
+// size (square, centred). A tap near a point calls OnTapped with that point.
+type Board struct {
+	widget.BaseWidget
+
+	// OnTapped is called with the point under a tap.
+	OnTapped func(muehle.Point)
+
+	view View
+	anim *stoneAnim
+}
+
+// NewBoard returns a board showing the empty board.
+func NewBoard() *Board {
+	b := &Board{view: emptyView(muehle.NewPosition(muehle.StonesPerSide))}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// SetView shows v at once, ending any animation.
+func (b *Board) SetView(v View) {
+	b.stopAnim()
+	b.view = v
+	b.Refresh()
+}
+
+// Update shows v. A running animation goes on when v shows the same
+// position (new marks, say) and ends otherwise.
+func (b *Board) Update(v View) {
+	if b.anim != nil && v.Pos != b.view.Pos {
+		b.stopAnim()
+	}
+	b.view = v
+	b.Refresh()
+}
+
+// View returns what the board shows.
+func (b *Board) View() View { return b.view }
+
+// Animate shows v, with the stone of move m (played by c) travelling to its
+// target over d. A placement grows on its point; a removed stone fades out.
+func (b *Board) Animate(v View, m muehle.Move, c muehle.Color, d time.Duration) {
+	b.stopAnim()
+	b.view = v
+	if d <= 0 || m.To == muehle.NoPoint {
+		b.Refresh()
+		return
+	}
+	a := &stoneAnim{move: m, color: c}
+	a.anim = fyne.NewAnimation(d, func(t float32) {
+		if b.anim != a {
+			return
+		}
+		a.t = t
+		if t >= 1 {
+			b.anim = nil
+		}
+		b.Refresh()
+	})
+	a.anim.Curve = fyne.AnimationEaseInOut
+	b.anim = a
+	b.Refresh()
+	a.anim.Start()
+}
+
+// Animating reports whether a stone is on its way.
+func (b *Board) Animating() bool { return b.anim != nil }
+
+func (b *Board) stopAnim() {
+	if a := b.anim; a != nil {
+		b.anim = nil
+		a.anim.Stop()
+	}
+}
+
+// Tapped hit-tests the tap and reports the point under it.
+func (b *Board) Tapped(ev *fyne.PointEvent) {
+	p := newGeometry(b.Size()).pointAt(ev.Position)
+	if p != muehle.NoPoint && b.OnTapped != nil {
+		b.OnTapped(p)
+	}
+}
+
+// TapPoint taps point p as a person would; tests and scripts use it.
+func (b *Board) TapPoint(p muehle.Point) {
+	b.Tapped(&fyne.PointEvent{Position: newGeometry(b.Size()).center(p)})
+}
+
+// MinSize keeps the board large enough to hit a point.
+func (b *Board) MinSize() fyne.Size { return fyne.NewSize(280, 280) }
+
+// CreateRenderer builds the canvas objects of the board.
+func (b *Board) CreateRenderer() fyne.WidgetRenderer {
+	r := &boardRenderer{board: b, bg: canvas.NewRectangle(boardColor)}
+	r.objects = append(r.objects, r.bg)
+	for i := range r.lines {
+		r.lines[i] = canvas.NewLine(lineColor)
+		r.objects = append(r.objects, r.lines[i])
+	}
+	for i := range r.labels {
+		s := string(rune('a' + i))
+		if i >= 7 {
+			s = string(rune('7' - (i - 7)))
+		}
+		r.labels[i] = canvas.NewText(s, labelColor)
+		r.labels[i].Alignment = fyne.TextAlignCenter
+		r.objects = append(r.objects, r.labels[i])
+	}
+	for i := range r.dots {
+		r.dots[i] = canvas.NewCircle(lineColor)
+		r.objects = append(r.objects, r.dots[i])
+	}
+	r.lastFrom = ring(lastMoveColor)
+	r.lastTo = ring(lastMoveColor)
+	r.objects = append(r.objects, r.lastFrom, r.lastTo)
+	for i := range r.stones {
+		r.stones[i] = canvas.NewCircle(transparent)
+		r.objects = append(r.objects, r.stones[i])
+	}
+	r.ghost = canvas.NewCircle(transparent)
+	r.flying = canvas.NewCircle(transparent)
+	r.selected = ring(selectColor)
+	r.lastRemoved = canvas.NewText("×", lastMoveColor)
+	r.lastRemoved.Alignment = fyne.TextAlignCenter
+	r.lastRemoved.TextStyle.Bold = true
+	r.objects = append(r.objects, r.ghost, r.flying, r.selected, r.lastRemoved)
+	for i := range r.targets {
+		r.targets[i] = canvas.NewCircle(transparent)
+		r.objects = append(r.objects, r.targets[i])
+	}
+	for i := range r.badges {
+		r.badges[i] = canvas.NewRectangle(transparent)
+		r.marks[i] = canvas.NewText("", markTextOnDark)
+		r.marks[i].Alignment = fyne.TextAlignCenter
+		r.marks[i].TextStyle.Bold = true
+		r.objects = append(r.objects, r.badges[i], r.marks[i])
+	}
+	r.update()
+	return r
+}
+
+func ring(c color.Color) *canvas.Circle {
+	o := canvas.NewCircle(transparent)
+	o.StrokeColor = c
+	o.Hide()
+	return o
+}
+
+// boardRenderer lays out and refreshes the board's objects; all drawing
+// decisions come from the board's view and animation.
+type boardRenderer struct {
+	board    *Board
+	objects  []fyne.CanvasObject
+	bg       *canvas.Rectangle
+	lines    [32]*canvas.Line
+	labels   [14]*canvas.Text // a..g along the bottom, 7..1 along the left
+	dots     [muehle.NumPoints]*canvas.Circle
+	stones   [muehle.NumPoints]*canvas.Circle
+	targets  [muehle.NumPoints]*canvas.Circle
+	badges   [muehle.NumPoints]*canvas.Rectangle
+	marks    [muehle.NumPoints]*canvas.Text
+	lastFrom *canvas.Circle
+	lastTo   *canvas.Circle
+	selected *canvas.Circle
+	ghost    *canvas.Circle // a removed stone fading out
+	flying   *canvas.Circle // the stone on its way
+
+	lastRemoved *canvas.Text
+}
+
+func (r *boardRenderer) Destroy()                     {}
+func (r *boardRenderer) Layout(fyne.Size)             { r.update() }
+func (r *boardRenderer) MinSize() fyne.Size           { return r.board.MinSize() }
+func (r *boardRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *boardRenderer) Refresh()                     { r.update(); canvas.Refresh(r.board) }
+
+// place puts a circle of radius rad around centre c.
+func place(o fyne.CanvasObject, c fyne.Position, rad float32) {
+	o.Move(fyne.NewPos(c.X-rad, c.Y-rad))
+	o.Resize(fyne.NewSquareSize(2 * rad))
+}
+
+// update positions and colours every object for the current size and view.
+func (r *boardRenderer) update() {
+	b := r.board
+	g := newGeometry(b.Size())
+	v := b.view
+	a := b.anim
+
+	r.bg.Move(g.origin)
+	r.bg.Resize(fyne.NewSquareSize(g.side))
+	r.bg.CornerRadius = g.cell * 0.15
+
+	width := max(1.5, g.cell*0.05)
+	for i, e := range muehle.Edges() {
+		l := r.lines[i]
+		l.StrokeWidth = width
+		l.Position1, l.Position2 = g.center(e[0]), g.center(e[1])
+	}
+	for i, l := range r.labels {
+		l.TextSize = max(8, g.cell*0.3)
+		var c fyne.Position
+		if i < 7 {
+			c = fyne.NewPos(g.origin.X+float32(i+1)*g.cell, g.origin.Y+g.side-g.cell*0.45)
+		} else {
+			c = fyne.NewPos(g.origin.X+g.cell*0.45, g.origin.Y+float32(i-6)*g.cell)
+		}
+		sz := l.MinSize()
+		l.Move(fyne.NewPos(c.X-sz.Width/2, c.Y-sz.Height/2))
+		l.Resize(sz)
+	}
+
+	rad := g.stoneRadius()
+	for p := range muehle.Point(muehle.NumPoints) {
+		c := g.center(p)
+		place(r.dots[p], c, max(2, g.cell*0.09))
+
+		s := r.stones[p]
+		col, ok := stoneAt(v.Pos, p)
+		if !ok || (a != nil && p == a.move.To) {
+			s.Hide()
+		} else {
+			s.FillColor, s.StrokeColor = stoneColors(col)
+			s.StrokeWidth = max(1, g.cell*0.04)
+			place(s, c, rad)
+			s.Show()
+		}
+
+		t := r.targets[p]
+		switch {
+		case !v.Targets.Has(p):
+			t.Hide()
+		case v.Removing:
+			t.FillColor = transparent
+			t.StrokeColor = removeColor
+			t.StrokeWidth = max(2, g.cell*0.07)
+			place(t, c, rad*1.12)
+			t.Show()
+		default:
+			t.FillColor = targetColor
+			t.StrokeColor = transparent
+			t.StrokeWidth = 0
+			place(t, c, g.cell*0.16)
+			t.Show()
+		}
+
+		bg, txt := r.badges[p], r.marks[p]
+		if val, ok := v.Marks[p]; ok && a == nil {
+			txt.Text = markText(val)
+			txt.TextSize = max(7, g.cell*0.24)
+			sz := txt.MinSize()
+			sz.Width += g.cell * 0.08
+			pos := fyne.NewPos(c.X+rad*0.55, c.Y-rad*1.25)
+			bg.FillColor = valueColor(val)
+			bg.CornerRadius = sz.Height * 0.3
+			bg.Move(pos)
+			bg.Resize(sz)
+			txt.Move(pos)
+			txt.Resize(sz)
+			bg.Show()
+			txt.Show()
+		} else {
+			bg.Hide()
+			txt.Hide()
+		}
+	}
+
+	showRing := func(o *canvas.Circle, p muehle.Point, f float32) {
+		if p == muehle.NoPoint {
+			o.Hide()
+			return
+		}
+		o.StrokeWidth = max(2, g.cell*0.06)
+		place(o, g.center(p), rad*f)
+		o.Show()
+	}
+	showRing(r.lastFrom, v.Last.From, 0.55)
+	showRing(r.lastTo, v.Last.To, 1.12)
+	showRing(r.selected, v.Selected, 1.15)
+	if v.Last.Remove != muehle.NoPoint && a == nil {
+		lr := r.lastRemoved
+		lr.TextSize = g.cell * 0.5
+		sz := lr.MinSize()
+		c := g.center(v.Last.Remove)
+		lr.Move(fyne.NewPos(c.X-sz.Width/2, c.Y-sz.Height/2))
+		lr.Resize(sz)
+		lr.Show()
+	} else {
+		r.lastRemoved.Hide()
+	}
+
+	if a == nil {
+		r.flying.Hide()
+		r.ghost.Hide()
+		return
+	}
+	f := r.flying
+	f.FillColor, f.StrokeColor = stoneColors(a.color)
+	f.StrokeWidth = max(1, g.cell*0.04)
+	if a.move.From == muehle.NoPoint {
+		place(f, g.center(a.move.To), rad*max(0.05, a.t))
+	} else {
+		place(f, lerp(g.center(a.move.From), g.center(a.move.To), a.t), rad)
+	}
+	f.Show()
+	if a.move.Remove == muehle.NoPoint {
+		r.ghost.Hide()
+		return
+	}
+	fill, rim := stoneColors(a.color.Other())
+	r.ghost.FillColor = fade(fill, 1-a.t)
+	r.ghost.StrokeColor = fade(rim, 1-a.t)
+	r.ghost.StrokeWidth = f.StrokeWidth
+	place(r.ghost, g.center(a.move.Remove), rad)
+	r.ghost.Show()
+}
+
+// stoneAt returns the colour of the stone on p, if any.
+func stoneAt(pos muehle.Position, p muehle.Point) (muehle.Color, bool) {
+	switch {
+	case pos.Stones[muehle.White].Has(p):
+		return muehle.White, true
+	case pos.Stones[muehle.Black].Has(p):
+		return muehle.Black, true
+	}
+	return muehle.White, false
+}
+
+// fade returns c with its opacity multiplied by f.
+func fade(c color.Color, f float32) color.Color {
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	n.A = uint8(float32(n.A) * max(0, min(1, f)))
+	return n
+}

@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Database is what the database panel shows and computes. The program
+// passes one backed by packages layers and retro.
+type Database interface {
+	// Dir returns the database directory.
+	Dir() string
+	// SetDir switches to the database in dir.
+	SetDir(dir string) error
+	// Summary describes which layers exist, a few lines of text.
+	Summary() string
+	// Empty reports whether no layer has been computed yet.
+	Empty() bool
+	// Compute computes the missing layers (only the small endgames when
+	// small is set), calling progress from any goroutine, until done or
+	// until ctx is cancelled.
+	Compute(ctx context.Context, small bool, progress func(DBProgress)) error
+	// SmallDescription names the small endgame layers, for the offer.
+	SmallDescription() string
+}
+
+// DBProgress is the state of a computation: a line of text and the
+// fraction done of the current step.
+type DBProgress struct {
+	Text     string
+	Fraction float64
+}
+
+// dbPanel shows which layers exist, the directory, and computes missing
+// layers in the background with a progress bar and a cancel button.
+type dbPanel struct {
+	u        *App
+	db       Database
+	do       func(func())
+	dir      *widget.Label
+	summary  *widget.Label
+	bar      *widget.ProgressBar
+	progress *widget.Label
+	small    *widget.Button
+	all      *widget.Button
+	cancel   *widget.Button
+	change   *widget.Button
+	box      fyne.CanvasObject
+
+	stop context.CancelFunc // cancels the running computation; nil when idle
+	last time.Time          // when progress was last passed to the UI
+	mu   sync.Mutex         // guards last (progress comes from any goroutine)
+}
+
+func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
+	p := &dbPanel{
+		u:        u,
+		db:       db,
+		do:       do,
+		dir:      widget.NewLabel(""),
+		summary:  widget.NewLabel(""),
+		bar:      widget.NewProgressBar(),
+		progress: widget.NewLabel(""),
+	}
+	p.dir.Wrapping = fyne.TextWrapBreak
+	p.summary.TextStyle.Monospace = true
+	p.progress.Wrapping = fyne.TextWrapWord
+	p.small = widget.NewButton("Compute small endgames", func() { p.compute(true) })
+	p.all = widget.NewButton("Compute missing layers", func() { p.compute(false) })
+	p.cancel = widget.NewButton("Cancel", p.cancelCompute)
+	p.change = widget.NewButton("Change folder…", p.chooseDir)
+	p.box = container.NewVScroll(container.NewVBox(
+		widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		p.dir, p.change,
+		widget.NewSeparator(),
+		widget.NewLabelWithStyle("Layers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		p.summary,
+		widget.NewSeparator(),
+		container.NewGridWithColumns(2, p.small, p.all),
+		p.bar, p.progress, p.cancel,
+	))
+	p.refresh()
+	return p
+}
+
+// refresh shows the directory, the layers and the buttons' state.
+func (p *dbPanel) refresh() {
+	p.dir.SetText(p.db.Dir())
+	p.summary.SetText(p.db.Summary())
+	busy := p.stop != nil
+	for _, b := range []*widget.Button{p.small, p.all, p.change} {
+		if busy {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
+	if busy {
+		p.cancel.Enable()
+	} else {
+		p.cancel.Disable()
+	}
+}
+
+// compute runs Database.Compute in a goroutine; progress and the end reach
+// the widgets through do.
+func (p *dbPanel) compute(small bool) {
+	if p.stop != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.stop = cancel
+	p.bar.SetValue(0)
+	p.progress.SetText("Starting…")
+	p.refresh()
+	go func() {
+		err := p.db.Compute(ctx, small, func(pr DBProgress) {
+			p.mu.Lock()
+			now := time.Now()
+			if now.Sub(p.last) < 100*time.Millisecond && pr.Fraction < 1 {
+				p.mu.Unlock()
+				return
+			}
+			p.last = now
+			p.mu.Unlock()
+			p.do(func() {
+				if p.stop == nil {
+					return // finished or cancelled meanwhile
+				}
+				p.bar.SetValue(pr.Fraction)
+				p.progress.SetText(pr.Text)
+				p.summary.SetText(p.db.Summary())
+			})
+		})
+		p.do(func() { p.finished(err) })
+	}()
+}
+
+func (p *dbPanel) finished(err error) {
+	p.stop = nil
+	switch {
+	case errors.Is(err, context.Canceled):
+		p.progress.SetText("Cancelled. The layers finished so far are kept; computing again resumes.")
+	case err != nil:
+		p.progress.SetText("Failed: " + err.Error())
+	default:
+		p.bar.SetValue(1)
+		p.progress.SetText("Done.")
+	}
+	p.refresh()
+	p.u.databaseChanged()
+}
+
+func (p *dbPanel) cancelCompute() {
+	if p.stop != nil {
+		p.stop()
+		p.progress.SetText("Cancelling…")
+	}
+}
+
+// chooseDir lets the person pick another database folder.
+func (p *dbPanel) chooseDir() {
+	dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil {
+			p.progress.SetText("Folder: " + err.Error())
+			return
+		}
+		if l == nil {
+			return
+		}
+		if err := p.db.SetDir(l.Path()); err != nil {
+			p.progress.SetText(fmt.Sprintf("Cannot use %s: %v", l.Path(), err))
+			return
+		}
+		p.u.app.Preferences().SetString(prefDBDir, l.Path())
+		p.refresh()
+		p.u.databaseChanged()
+	}, p.u.win)
+}
+
+// offerSmall asks, on the first start without any database, whether to
+// compute the small endgame layers now.
+func (p *dbPanel) offerSmall() {
+	prefs := p.u.app.Preferences()
+	if !p.db.Empty() || prefs.BoolWithFallback(prefOffered, false) {
+		return
+	}
+	prefs.SetBool(prefOffered, true)
+	msg := fmt.Sprintf("There is no database in\n%s\nyet. Compute the small endgame layers (%s) now?\n"+
+		"This takes under a minute; the perfect player and the perfect-move marks\n"+
+		"then work in those endgames. The Database tab computes the rest.",
+		p.db.Dir(), p.db.SmallDescription())
+	dialog.ShowConfirm("No database yet", strings.TrimSpace(msg), func(yes bool) {
+		if yes {
+			p.compute(true)
+		}
+	}, p.u.win)
+}

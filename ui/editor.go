@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/muehle"
+)
+
+// editor is the set-up dialog: tap a point to cycle it through empty,
+// White and Black; choose the stones in hand and the side to move. OK
+// refuses a position that cannot occur in a game and says why.
+type editor struct {
+	pos     muehle.Position
+	stones  int
+	board   *Board
+	hands   [2]*widget.Select
+	turn    *widget.RadioGroup
+	message *widget.Label
+	content fyne.CanvasObject
+	onOK    func(muehle.Position)
+	dlg     dialog.Dialog
+}
+
+func newEditor(start muehle.Position, stones int, onOK func(muehle.Position)) *editor {
+	e := &editor{pos: start, stones: stones, board: NewBoard(), onOK: onOK}
+	e.board.OnTapped = e.tap
+	opts := make([]string, stones+1)
+	for i := range opts {
+		opts[i] = strconv.Itoa(i)
+	}
+	for col := muehle.White; col <= muehle.Black; col++ {
+		e.hands[col] = widget.NewSelect(opts, func(s string) {
+			n, _ := strconv.Atoi(s)
+			e.pos.Hand[col] = uint8(n)
+			e.show()
+		})
+	}
+	e.turn = widget.NewRadioGroup([]string{"White", "Black"}, func(s string) {
+		e.pos.Turn = muehle.White
+		if s == "Black" {
+			e.pos.Turn = muehle.Black
+		}
+		e.show()
+	})
+	e.turn.Horizontal = true
+	e.turn.Required = true
+	e.message = widget.NewLabel("")
+	e.message.Wrapping = fyne.TextWrapWord
+	e.message.Importance = widget.DangerImportance
+
+	clear := widget.NewButton("Clear board", func() {
+		e.pos.Stones = [2]muehle.Bitboard{}
+		e.show()
+	})
+	form := widget.NewForm(
+		widget.NewFormItem("White in hand", e.hands[muehle.White]),
+		widget.NewFormItem("Black in hand", e.hands[muehle.Black]),
+		widget.NewFormItem("To move", e.turn),
+	)
+	help := widget.NewLabel("Tap a point: empty → White → Black → empty.")
+	help.Wrapping = fyne.TextWrapWord
+	buttons := container.NewHBox(clear, widget.NewButton("Cancel", e.cancel),
+		widget.NewButtonWithIcon("Use position", nil, func() { e.ok() }))
+	side := container.NewVBox(help, form, e.message, buttons)
+	e.content = container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(300, 360), side), e.board)
+	e.syncControls()
+	e.show()
+	return e
+}
+
+// tap cycles point p: empty → White → Black → empty.
+func (e *editor) tap(p muehle.Point) {
+	w, b := &e.pos.Stones[muehle.White], &e.pos.Stones[muehle.Black]
+	switch {
+	case w.Has(p):
+		*w &^= p.Bit()
+		*b |= p.Bit()
+	case b.Has(p):
+		*b &^= p.Bit()
+	default:
+		*w |= p.Bit()
+	}
+	e.show()
+}
+
+// syncControls sets the selects and the radio group from e.pos.
+func (e *editor) syncControls() {
+	for col := muehle.White; col <= muehle.Black; col++ {
+		e.hands[col].SetSelected(strconv.Itoa(int(e.pos.Hand[col])))
+	}
+	e.turn.SetSelected(e.pos.Turn.String())
+}
+
+func (e *editor) show() {
+	e.board.SetView(emptyView(e.pos))
+	if err := checkSetup(e.pos, e.stones); err != nil {
+		e.message.SetText(err.Error())
+	} else {
+		e.message.SetText("")
+	}
+}
+
+// ok hands the position over when it is possible and reports whether it was.
+func (e *editor) ok() bool {
+	if err := checkSetup(e.pos, e.stones); err != nil {
+		e.message.SetText("Refused: " + err.Error())
+		return false
+	}
+	if e.dlg != nil {
+		e.dlg.Hide()
+	}
+	e.onOK(e.pos)
+	return true
+}
+
+func (e *editor) cancel() {
+	if e.dlg != nil {
+		e.dlg.Hide()
+	}
+}
+
+// checkSetup reports why p cannot occur in a game of k stones per side:
+// the rules of Position.Validate, and, while stones are still in hand, that
+// the hands fit the side to move (White places first, so with White to move
+// both sides have placed equally many stones, with Black to move White has
+// placed one more).
+func checkSetup(p muehle.Position, k int) error {
+	if err := p.Validate(k); err != nil {
+		return err
+	}
+	if p.Hand[0] == 0 && p.Hand[1] == 0 {
+		return nil // the moving phase: either side may be to move
+	}
+	placed := [2]int{k - int(p.Hand[0]), k - int(p.Hand[1])}
+	want := placed[muehle.Black]
+	if p.Turn == muehle.Black {
+		want++
+	}
+	if placed[muehle.White] != want {
+		return fmt.Errorf("%w: with %s to move White must have placed %d stones, but %d in hand means %d placed",
+			muehle.ErrPosition, p.Turn, want, p.Hand[muehle.White], placed[muehle.White])
+	}
+	return nil
+}
+
+// showEditor opens the set-up dialog over w.
+func showEditor(w fyne.Window, start muehle.Position, stones int, onOK func(muehle.Position)) *editor {
+	e := newEditor(start, stones, onOK)
+	e.dlg = dialog.NewCustomWithoutButtons("Set Up Position", e.content, w)
+	e.dlg.Resize(fyne.NewSize(780, 460))
+	e.dlg.Show()
+	return e
+}

@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"muehle/muehle"
+)
+
+func TestCheckSetup(t *testing.T) {
+	pos := func(s string) muehle.Position {
+		p, err := muehle.ParsePosition(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		p    muehle.Position
+		want string // "" for a possible position
+	}{
+		{"start", muehle.NewPosition(9), ""},
+		{"after one placement", pos("W....................... b 8 9"), ""},
+		{"moving phase", pos("WWB" + "WBW" + "BB." + "......" + "..." + "..." + "..." + " w 0 0"), ""},
+		{"White to move after White placed", pos("W....................... w 8 9"), "White must have placed 0 stones"},
+		{"Black to move, nobody placed", pos("........................ b 9 9"), "White must have placed 1 stones"},
+		{"moving phase, Black to move", pos("WWB" + "WBW" + "BB." + "......" + "..." + "..." + "..." + " b 0 0"), ""},
+		{"White placed all, Black one left", pos("WWB" + "WBW" + "BB." + "W....." + "..." + "..." + "..." + " b 0 1"), ""},
+		{"ten white stones", pos("WWWWWWWWWW.............. w 0 0"), "White has 10 stones"},
+		{"too many with hand", pos("WWWW....BBB............. w 6 6"), "White has 10 stones"},
+		{"side that moved has two", pos("WWWW....BB.............. w 0 0"), "Black has only 2 stones"},
+	}
+	for _, tt := range tests {
+		err := checkSetup(tt.p, 9)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: got %v, want no error", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		case tt.want != "" && !errors.Is(err, muehle.ErrPosition):
+			t.Errorf("%s: got %v, want it to wrap ErrPosition", tt.name, err)
+		}
+	}
+}
+
+func TestEditorRefusesImpossiblePosition(t *testing.T) {
+	test.NewTempApp(t)
+	var got *muehle.Position
+	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
+	w := test.NewTempWindow(t, e.content)
+	w.Resize(fyne.NewSize(800, 460))
+
+	// Four white stones with nine still in hand: thirteen stones.
+	for _, p := range []muehle.Point{0, 1, 2, 9} {
+		e.board.TapPoint(p)
+	}
+	if e.ok() || got != nil {
+		t.Fatal("the editor accepted 4 stones on the board and 9 in hand")
+	}
+	if !strings.Contains(e.message.Text, "White has 13 stones") {
+		t.Errorf("reason: got %q, want it to name 13 stones", e.message.Text)
+	}
+
+	// Hands that do not fit the side to move: with 9 and 8 in hand Black
+	// has placed first, but White always places first.
+	e.pos.Stones = [2]muehle.Bitboard{}
+	e.hands[muehle.White].SetSelected("9")
+	e.hands[muehle.Black].SetSelected("8")
+	if e.ok() || !strings.Contains(e.message.Text, "White must have placed 1 stones") {
+		t.Errorf("hands 9/8, White to move: accepted or wrong reason %q", e.message.Text)
+	}
+
+	// Moving phase: no stones in hand. Tapping a point cycles empty →
+	// White → Black, so a7 twice is Black.
+	e.hands[muehle.White].SetSelected("0")
+	e.hands[muehle.Black].SetSelected("0")
+	for _, p := range []muehle.Point{1, 2, 9} {
+		e.board.TapPoint(p)
+	}
+	for _, p := range []muehle.Point{0, 21, 22} {
+		e.board.TapPoint(p)
+		e.board.TapPoint(p)
+	}
+	e.turn.SetSelected("Black")
+	if !e.ok() {
+		t.Fatalf("refused a possible position %v: %s", e.pos, e.message.Text)
+	}
+	if got == nil || got.Stones[muehle.Black] != 1<<0|1<<21|1<<22 || got.Stones[muehle.White] != 1<<1|1<<2|1<<9 || got.Turn != muehle.Black {
+		t.Errorf("accepted position: got %v", got)
+	}
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"muehle/muehle"
+)
+
+// setUp opens the set-up editor on the current position.
+func (u *App) setUp() {
+	showEditor(u.win, u.ctrl.Game().Position(), u.ctrl.Game().Stones(), func(p muehle.Position) {
+		g, err := muehle.NewGameFrom(p, u.ctrl.Game().Stones())
+		if err != nil {
+			u.showError("Set up", err)
+			return
+		}
+		u.ctrl.SetGame(g)
+	})
+}
+
+// copyPosition puts the current position's text on the clipboard.
+func (u *App) copyPosition() {
+	s := u.ctrl.Game().Position().String()
+	u.app.Clipboard().SetContent(s)
+	u.ctrl.say("Copied the position: %s", s)
+}
+
+// copyGame puts the game record on the clipboard.
+func (u *App) copyGame() {
+	u.app.Clipboard().SetContent(u.ctrl.Game().Record())
+	u.ctrl.say("Copied the game record (%d moves).", u.ctrl.Game().Ply())
+}
+
+// paste reads a position or a game record from the clipboard.
+func (u *App) paste() {
+	g, what, err := parsePasted(u.app.Clipboard().Content(), u.ctrl.Game().Stones())
+	if err != nil {
+		u.showError("Paste", err)
+		return
+	}
+	u.ctrl.SetGame(g)
+	u.ctrl.say("Pasted %s.", what)
+}
+
+// parsePasted reads s as a position text, or else as a game record.
+func parsePasted(s string, stones int) (*muehle.Game, string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, "", fmt.Errorf("the clipboard is empty")
+	}
+	if p, perr := muehle.ParsePosition(s); perr == nil {
+		if err := checkSetup(p, stones); err != nil {
+			return nil, "", err
+		}
+		g, err := muehle.NewGameFrom(p, stones)
+		return g, "a position", err
+	} else if !strings.ContainsAny(s, "\n[") && len(strings.Fields(s)) == 4 {
+		return nil, "", perr
+	}
+	g, err := muehle.ParseRecord(s)
+	if err != nil {
+		return nil, "", err
+	}
+	return g, fmt.Sprintf("a game of %d moves", g.Ply()), nil
+}
+
+// saveGame writes the game record to a file the person chooses.
+func (u *App) saveGame() {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			u.showError("Save", err)
+			return
+		}
+		if w == nil {
+			return
+		}
+		defer w.Close()
+		if _, err := io.WriteString(w, u.ctrl.Game().Record()); err != nil {
+			u.showError("Save", fmt.Errorf("%s: %w", w.URI().Path(), err))
+			return
+		}
+		u.ctrl.say("Saved the game to %s.", w.URI().Path())
+	}, u.win)
+	d.SetFileName("game.txt")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
+	d.Show()
+}
+
+// openGame reads a game record from a file the person chooses.
+func (u *App) openGame() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			u.showError("Open", err)
+			return
+		}
+		if r == nil {
+			return
+		}
+		defer r.Close()
+		b, err := io.ReadAll(io.LimitReader(r, 1<<20))
+		if err != nil {
+			u.showError("Open", fmt.Errorf("%s: %w", r.URI().Path(), err))
+			return
+		}
+		g, err := muehle.ParseRecord(string(b))
+		if err != nil {
+			u.showError("Open", fmt.Errorf("%s: %w", r.URI().Path(), err))
+			return
+		}
+		u.ctrl.SetGame(g)
+		u.ctrl.say("Opened %s (%d moves).", r.URI().Path(), g.Ply())
+	}, u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
+	d.Show()
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"math"
+
+	"fyne.io/fyne/v2"
+
+	"muehle/muehle"
+)
+
+// geometry maps board points to pixels and back for one widget size. The
+// board is a square, centred in the widget, divided into an 8×8 grid of cells;
+// the points sit on the inner grid crossings (a7 one cell from the top left
+// corner, g1 one cell from the bottom right), leaving a margin of one cell
+// for the coordinate labels.
+type geometry struct {
+	origin fyne.Position // top left corner of the board square
+	side   float32       // side length of the board square
+	cell   float32       // side / 8
+}
+
+// newGeometry returns the geometry of a board drawn in a widget of size s.
+func newGeometry(s fyne.Size) geometry {
+	side := min(s.Width, s.Height)
+	if side < 0 {
+		side = 0
+	}
+	return geometry{
+		origin: fyne.NewPos((s.Width-side)/2, (s.Height-side)/2),
+		side:   side,
+		cell:   side / 8,
+	}
+}
+
+// gridOf returns the column (0 = a) and row (0 = top, row 7) of p.
+func gridOf(p muehle.Point) (col, row int) {
+	s := p.String()
+	return int(s[0] - 'a'), int('7' - s[1])
+}
+
+// center returns the pixel position of point p.
+func (g geometry) center(p muehle.Point) fyne.Position {
+	col, row := gridOf(p)
+	return fyne.NewPos(
+		g.origin.X+float32(col+1)*g.cell,
+		g.origin.Y+float32(row+1)*g.cell,
+	)
+}
+
+// stoneRadius returns the radius of a stone.
+func (g geometry) stoneRadius() float32 { return g.cell * 0.36 }
+
+// pointAt returns the point whose stone would cover pos, or NoPoint when
+// pos is not near any point.
+func (g geometry) pointAt(pos fyne.Position) muehle.Point {
+	if g.cell <= 0 {
+		return muehle.NoPoint
+	}
+	best, bestD := muehle.NoPoint, float32(math.MaxFloat32)
+	for p := range muehle.Point(muehle.NumPoints) {
+		c := g.center(p)
+		dx, dy := pos.X-c.X, pos.Y-c.Y
+		if d := dx*dx + dy*dy; d < bestD {
+			best, bestD = p, d
+		}
+	}
+	r := g.cell * 0.45
+	if bestD > r*r {
+		return muehle.NoPoint
+	}
+	return best
+}
+
+// lerp returns the position a fraction t of the way from a to b.
+func lerp(a, b fyne.Position, t float32) fyne.Position {
+	return fyne.NewPos(a.X+(b.X-a.X)*t, a.Y+(b.Y-a.Y)*t)
+}

@@ -1,0 +1,32 @@
+package ui
+
+import (
+	"context"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// MoveMark is the database's verdict on one legal move: the value of the
+// move for the side that makes it, and how many of the opponent's replies
+// are won, drawn and lost for the opponent.
+type MoveMark struct {
+	Move    muehle.Move
+	Value   layers.Value
+	Replies [3]int // the opponent's replies that win, draw, lose (for the opponent)
+}
+
+// Evaluator gives the perfect-move marks of a position. It is called from a
+// goroutine and must return ctx.Err() promptly when ctx is cancelled.
+type Evaluator interface {
+	Evaluate(ctx context.Context, pos muehle.Position) ([]MoveMark, error)
+}
+
+// fallbackReason returns why p's last move did not come from the database,
+// or "" when it did or p cannot say.
+func fallbackReason(p muehle.Player) string {
+	if f, ok := p.(interface{ LastFellBack() bool }); ok && f.LastFellBack() {
+		return "the position is outside the computed layers, so it played alpha-beta"
+	}
+	return ""
+}
