@@ -101,6 +101,19 @@ func ClosesMill(own Bitboard, p Point) bool {
 	return own&mp[0] == mp[0] || own&mp[1] == mp[1]
 }
 
+// MillTargets returns the points of free where a stone, together with the
+// stones of own, would complete a mill: the third points of the mills in
+// which own holds two.
+func MillTargets(own, free Bitboard) Bitboard {
+	var t Bitboard
+	for _, m := range Mills {
+		if r := m &^ own; r&(r-1) == 0 { // at most one point of the mill missing
+			t |= r
+		}
+	}
+	return t & free
+}
+
 // InMill returns the stones of own that are part of a complete mill of own.
 func InMill(own Bitboard) Bitboard {
 	var in Bitboard

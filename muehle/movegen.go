@@ -47,8 +47,19 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 	empty := AllPoints &^ (own | opp)
 	removable := Removable(opp)
 	if p.Hand[c] > 0 {
+		closing := MillTargets(own, empty)
+		if removable == 0 {
+			closing = 0
+		}
 		for t := empty; t != 0; t &= t - 1 {
-			buf = appendWithRemovals(buf, Move{NoPoint, t.First(), NoPoint}, own, removable)
+			to := t.First()
+			if !closing.Has(to) {
+				buf = append(buf, Move{NoPoint, to, NoPoint})
+				continue
+			}
+			for r := removable; r != 0; r &= r - 1 {
+				buf = append(buf, Move{NoPoint, to, r.First()})
+			}
 		}
 		return buf
 	}
@@ -94,17 +105,14 @@ func (p *Position) CountMoves() int {
 	}
 	empty := AllPoints &^ (own | opp)
 	nRemove := Removable(opp).Count()
-	n := 0
 	if p.Hand[c] > 0 {
-		for t := empty; t != 0; t &= t - 1 {
-			if nRemove > 0 && ClosesMill(own, t.First()) {
-				n += nRemove
-			} else {
-				n++
-			}
+		n := empty.Count()
+		if nRemove > 0 {
+			n += (nRemove - 1) * MillTargets(own, empty).Count()
 		}
 		return n
 	}
+	n := 0
 	flying := own.Count() == 3
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
