@@ -75,3 +75,24 @@ func TestMaxMoves(t *testing.T) {
 		t.Errorf("most moves: got %d, want at most MaxMoves = %d", most, MaxMoves)
 	}
 }
+
+// TestMillTargets compares MillTargets with ClosesMill point by point on
+// the stones of random positions.
+func TestMillTargets(t *testing.T) {
+	for _, p := range testPositions(t, 2000) {
+		for c := White; c <= Black; c++ {
+			own := p.Stones[c]
+			free := p.Empty()
+			got := MillTargets(own, free)
+			var want Bitboard
+			for q := range Point(NumPoints) {
+				if free.Has(q) && ClosesMill(own, q) {
+					want |= q.Bit()
+				}
+			}
+			if got != want {
+				t.Fatalf("MillTargets for %s in %s: got %v, want %v", c, p, got.Points(), want.Points())
+			}
+		}
+	}
+}
