@@ -16,12 +16,13 @@ func init() {
 }
 
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("perft", "--depth N [--position TEXT] [--stones K] [--workers N] [--time]", stderr)
+	fs := newFlags("perft", "--depth N [--position TEXT] [--stones K] [--workers N] [--time] [--divide]", stderr)
 	depth := fs.Int("depth", 0, "count to this `depth` (1 to 12), printing each depth from 1")
 	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
 	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
 	timed := fs.Bool("time", false, "also print the time and speed of each depth on stderr")
+	divide := fs.Bool("divide", false, "then print the count below each first move at the last depth (to find where two generators part)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -54,6 +55,15 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *timed {
 			el := time.Since(start)
 			fmt.Fprintf(stderr, "perft %d: %.3fs, %.1f M moves/s with %d workers\n", d, el.Seconds(), float64(n)/el.Seconds()/1e6, *workers)
+		}
+	}
+	if *divide {
+		for _, m := range pos.Moves() {
+			n, err := parallelPerft(ctx, pos.Play(m), *depth-1, *workers)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s %d\n", m, n)
 		}
 	}
 	return nil

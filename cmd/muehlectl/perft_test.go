@@ -41,6 +41,14 @@ func TestPerftCommand(t *testing.T) {
 	}
 }
 
+func TestPerftDivide(t *testing.T) {
+	out, errs, code := runCmd(t, "perft", "--depth", "2", "--divide")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2+24 || lines[2] != "a7 23" || lines[len(lines)-1] != "g1 23" {
+		t.Fatalf("perft --depth 2 --divide: got status %d, stderr %q, output\n%s", code, errs, out)
+	}
+}
+
 func TestPerftCommandErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args    []string
