@@ -35,7 +35,7 @@
 // points; each of the 16 symmetries maps each group onto itself. The B part
 // of a position is a base-3 code (digit j for point j of group B: 0 empty,
 // 1 mover, 2 opponent). The group-B table, built once in about 2 s and
-// cached as groupb-v1.tab (183 MB) in the user's cache directory, gives for
+// cached as groupb-v2.tab (183 MB) in the user's cache directory, gives for
 // each code its class among the codes with the same stone counts, the
 // symmetry s that maps it to the class representative (the smallest code)
 // and the stabilizer of the representative. Within a layer, the sub-layer
@@ -107,12 +107,12 @@
 //
 // # The group-B cache file
 //
-// groupb-v1.tab: a 64-byte header (magic "MUEHLEGB", version 1, number of
+// groupb-v2.tab: a 64-byte header (magic "MUEHLEGB", version 2, number of
 // codes, number of representatives, CRC-32C of the rest), then the
 // stabilizer masks, the group offsets, the representatives per group and
 // stabilizer, the table (one uint32 per code: class in bits 0-17, symmetry
-// in 18-21, stabilizer id in 22-27) and the representatives. A file that
-// fails its checks is rebuilt.
+// in 18-21, stabilizer id in 22-27) and the representatives (code in bits
+// 0-25, stabilizer id in 26-31). A file that fails its checks is rebuilt.
 //
 // # Cyclic arrays
 //

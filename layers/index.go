@@ -24,7 +24,7 @@ type Indexer struct {
 }
 
 // NewIndexer returns an indexer whose group-B table is loaded from
-// cacheDir/groupb-v1.tab when that file is valid, and otherwise built and
+// cacheDir/groupb-v2.tab (TableFile) when that file is valid, and otherwise built and
 // written there (atomically). With cacheDir "" the table is built and not
 // cached.
 func NewIndexer(cacheDir string) (*Indexer, error) {
@@ -229,10 +229,10 @@ func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
 	rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
 	code := aUnrank[s.aw][s.ab][r]
 	wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)
-	if id := l.t.tab[rep] >> stabShift; id != 0 && minRank(l.t.stabs[id&(maxStabs-1)], wa, ba) != uint16(r) {
+	if id := rep >> repStabShift; id != 0 && minRank(l.t.stabs[id&(maxStabs-1)], wa, ba) != uint16(r) {
 		return p, false
 	}
-	wb, bb := bMasks(rep)
+	wb, bb := bMasks(rep & repCodeMask)
 	p.Stones[muehle.White] = aMaskToBoard[wa] | bMaskToBoard[0][wb&0xff] | bMaskToBoard[1][wb>>8]
 	p.Stones[muehle.Black] = aMaskToBoard[ba] | bMaskToBoard[0][bb&0xff] | bMaskToBoard[1][bb>>8]
 	p.Hand = [2]uint8{l.key.WH, l.key.BH}
@@ -245,8 +245,7 @@ func (l *LayerIndex) Canonical(i uint64) bool {
 	if !ok {
 		return false
 	}
-	rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
-	id := l.t.tab[rep] >> stabShift
+	id := l.t.reps[l.t.groupStart[s.g]+uint32(c)] >> repStabShift
 	if id == 0 {
 		return true
 	}

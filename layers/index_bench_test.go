@@ -93,3 +93,21 @@ func BenchmarkPosition(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "unranks/s")
 	_ = sink
 }
+
+// BenchmarkPositionSequential unranks consecutive slots of layer 8-8, as a
+// solver sweeping a layer does.
+func BenchmarkPositionSequential(b *testing.B) {
+	l := testIndexer(b).Layer(Moving(8, 8))
+	var sink muehle.Bitboard
+	i, n := l.Size()/3, 0
+	for b.Loop() {
+		for range 1 << 16 {
+			p, _ := l.Position(i)
+			sink += p.Stones[0]
+			i++
+		}
+		n += 1 << 16
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "unranks/s")
+	_ = sink
+}

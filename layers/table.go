@@ -29,12 +29,16 @@ const (
 	symShift  = classBits
 	stabShift = classBits + 4
 	maxStabs  = 64
+	// repStabShift places the stabilizer id above the code (< 2^26) in an
+	// entry of reps.
+	repStabShift = 26
+	repCodeMask  = 1<<repStabShift - 1
 )
 
 // bTable is the group-B table with what the index derives from it.
 type bTable struct {
 	tab        []uint32                     // numBCodes entries, see above
-	reps       []uint32                     // representatives, group by group, in class order
+	reps       []uint32                     // representatives (code | stabilizer id<<repStabShift), group by group, in class order
 	groupStart [numBGroups + 1]uint32       // reps[groupStart[g]:groupStart[g+1]] are group g's
 	stabs      [maxStabs]uint16             // stabilizer masks by id
 	stabCount  [numBGroups][maxStabs]uint32 // representatives per group and stabilizer
@@ -75,7 +79,6 @@ func buildTable() (*bTable, error) {
 		if cls > classMask {
 			return nil, fmt.Errorf("layers: group-B table: more than %d classes with %d+%d stones", classMask+1, bits.OnesCount16(w), bits.OnesCount16(b))
 		}
-		reps[g] = append(reps[g], c)
 		var stab uint16
 		for s := range muehle.Symmetry(muehle.NumSymmetries) {
 			img[s] = bCodeOf(symBMask(s, w), symBMask(s, b))
@@ -95,6 +98,7 @@ func buildTable() (*bTable, error) {
 			nStabs++
 		}
 		t.stabCount[g][id]++
+		reps[g] = append(reps[g], c|uint32(id)<<repStabShift)
 		for s := muehle.NumSymmetries - 1; s >= 0; s-- {
 			inv := uint32(muehle.Symmetry(s).Inverse())
 			t.tab[img[s]] = cls | inv<<symShift | uint32(id)<<stabShift
@@ -117,7 +121,7 @@ func buildTable() (*bTable, error) {
 // The cache file of the group-B table, all little-endian:
 //
 //	0   8  magic "MUEHLEGB"
-//	8   4  format version (1)
+//	8   4  format version (2)
 //	12  4  number of codes (3^16)
 //	16  4  number of representatives
 //	20  4  CRC-32C (Castagnoli) of everything after the 64-byte header
@@ -126,13 +130,13 @@ func buildTable() (*bTable, error) {
 //	       groupStart: 290 × uint32
 //	       stabCount: 289 × 64 × uint32
 //	       tab: 3^16 × uint32
-//	       reps: number of representatives × uint32
+//	       reps: number of representatives × uint32 (code | stabilizer id<<26)
 const (
 	tableMagic   = "MUEHLEGB"
-	tableVersion = 1
+	tableVersion = 2
 	tableHeader  = 64
 	// TableFile is the name of the cached group-B table in a cache directory.
-	TableFile = "groupb-v1.tab"
+	TableFile = "groupb-v2.tab"
 )
 
 // tableLayout returns the byte offsets of the parts of a cache file with
@@ -303,5 +307,9 @@ func openTable(dir string) (*bTable, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return t, fmt.Errorf("layers: caching the group-B table: %w", err)
 	}
-	return t, writeTable(t, path)
+	if err := writeTable(t, path); err != nil {
+		return t, err
+	}
+	os.Remove(filepath.Join(dir, "groupb-v1.tab")) // the cache of an older format
+	return t, nil
 }
