@@ -307,3 +307,32 @@ func TestEnumStrings(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckMove feeds any parsable position and move to CheckMove and
+// Game.Play: no panic, and CheckMove accepts exactly the legal moves.
+func FuzzCheckMove(f *testing.F) {
+	f.Add("........................ w 9 9", "d6")
+	f.Add(shuffle, "a7-d7")
+	f.Add("WW..........W..BB.B..... w 0 0", "e4-g7xb2")
+	f.Add("WWWWWWWWWW.............. b 0 9", "a1")
+	f.Fuzz(func(t *testing.T, pos, move string) {
+		p, err := ParsePosition(pos)
+		if err != nil {
+			return
+		}
+		m, err := ParseMove(move)
+		if err != nil {
+			return
+		}
+		err = p.CheckMove(m)
+		if (err == nil) != p.IsLegal(m) {
+			t.Fatalf("%s: CheckMove(%s) = %v, IsLegal = %v", p, m, err, p.IsLegal(m))
+		}
+		if g, gerr := NewGameFrom(p, StonesPerSide); gerr == nil {
+			perr := g.Play(m)
+			if (perr == nil) != (err == nil) && !errors.Is(perr, ErrGameOver) {
+				t.Fatalf("%s: Game.Play(%s) = %v, CheckMove = %v", p, m, perr, err)
+			}
+		}
+	})
+}
