@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -118,4 +119,18 @@ func (u *App) openGame() {
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
 	d.Show()
+}
+
+// OpenFile continues with the game record in the file at path.
+func (u *App) OpenFile(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("ui: opening game: %w", err)
+	}
+	g, err := muehle.ParseRecord(string(b))
+	if err != nil {
+		return fmt.Errorf("ui: opening game %s: %w", path, err)
+	}
+	u.ctrl.SetGame(g)
+	return nil
 }

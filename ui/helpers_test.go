@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,14 @@ import (
 
 	"muehle/muehle"
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if solved33.dir != "" {
+		os.RemoveAll(solved33.dir)
+	}
+	os.Exit(code)
+}
 
 // uiQueue stands in for the UI thread: goroutines queue functions with do,
 // the test goroutine runs them in drain. (The test driver's fyne.Do would

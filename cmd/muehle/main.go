@@ -1,18 +1,38 @@
 // Command muehle is the desktop program: play Nine Men's Morris against a
 // person, a random, an alpha-beta or a perfect computer opponent.
+//
+// Usage:
+//
+//	muehle [-db DIR] [-open GAME.txt]
+//
+// -db chooses the database folder (default: the one chosen last in the
+// Database tab, else the user's data folder); -open starts with a saved game.
 package main
 
 import (
+	"flag"
+	"fmt"
+	"os"
+
 	"fyne.io/fyne/v2/app"
 
 	"muehle/ui"
 )
 
 func main() {
+	dir := flag.String("db", "", "database `folder` (default: the last one chosen, else the user's data folder)")
+	open := flag.String("open", "", "start with the game record in `file`")
+	flag.Parse()
+
 	a := app.NewWithID("io.github.muehle")
-	u := ui.New(a, ui.Options{})
-	w := u.Window()
-	w.Show()
+	u := ui.New(a, ui.DefaultOptions(a, *dir))
+	if *open != "" {
+		if err := u.OpenFile(*open); err != nil {
+			fmt.Fprintln(os.Stderr, "muehle:", err)
+			os.Exit(2)
+		}
+	}
+	u.Window().Show()
 	u.Start()
 	a.Run()
 }

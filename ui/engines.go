@@ -1,0 +1,244 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+)
+
+// SmallMaxStones is the largest number of stones on the board of the small
+// endgame layers offered on the first start (3-3, 3-4 and 4-3; under half a
+// minute on two cores).
+const SmallMaxStones = 7
+
+// DBEngines makes the alpha-beta and perfect players and the perfect-move
+// marks from a database directory, and is the database behind the
+// database panel. It implements Engines and Database.
+type DBEngines struct {
+	mu     sync.Mutex
+	db     *layers.DB
+	dir    string
+	stones int
+	err    error // why the database could not be opened
+}
+
+// NewEngines opens the database of the standard game in dir (created when
+// missing). When it cannot be opened, the players still work (alpha-beta
+// without exact values; the perfect player falls back to alpha-beta) and the
+// error is reported where the database is needed.
+func NewEngines(dir string) *DBEngines {
+	e := &DBEngines{stones: muehle.StonesPerSide}
+	e.SetDir(dir)
+	return e
+}
+
+// database returns the open database, or the error of opening it.
+func (e *DBEngines) database() (*layers.DB, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.db == nil {
+		return nil, fmt.Errorf("ui: database %s: %w", e.dir, e.err)
+	}
+	return e.db, nil
+}
+
+// prober returns the database as a prober, nil when it is not open.
+func (e *DBEngines) prober() retro.Prober {
+	if db, err := e.database(); err == nil {
+		return db
+	}
+	return nil
+}
+
+// AlphaBeta returns an alpha-beta player; depth 0 deepens for a second.
+func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error) {
+	return retro.NewAlphaBeta(retro.Limits{Depth: depth}, src, e.prober()), nil
+}
+
+// Perfect returns the perfect player, with alpha-beta (automatic) where the
+// database has no layer.
+func (e *DBEngines) Perfect(src rand.Source) (muehle.Player, error) {
+	db, err := e.database()
+	if err != nil {
+		return nil, err
+	}
+	fb := retro.NewAlphaBeta(retro.Limits{}, rand.NewPCG(rand.Uint64(), 1), db)
+	return retro.NewPerfect(db, src, fb), nil
+}
+
+// Evaluator returns the source of perfect-move marks.
+func (e *DBEngines) Evaluator() (Evaluator, error) {
+	db, err := e.database()
+	if err != nil {
+		return nil, err
+	}
+	return perfectEvaluator{db}, nil
+}
+
+// perfectEvaluator evaluates with a new perfect player per call: the
+// player is not safe for concurrent use, the database is.
+type perfectEvaluator struct{ db *layers.DB }
+
+// Evaluate returns every legal move's value and reply counts.
+func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([]MoveMark, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	mv, err := retro.NewPerfect(pe.db, nil, nil).Evaluate(pos)
+	if err != nil {
+		if errors.Is(err, layers.ErrMissing) {
+			return nil, fmt.Errorf("this position needs layer %s or one after it, which is not computed (Database tab)", layers.KeyOf(pos))
+		}
+		return nil, err
+	}
+	out := make([]MoveMark, len(mv))
+	for i, m := range mv {
+		out[i] = MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
+	}
+	return out, ctx.Err()
+}
+
+// StateNumber returns the layer and index of pos, and whether the layer is
+// in the database.
+func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
+	db, err := e.database()
+	if err != nil {
+		return "", err
+	}
+	if pos.Total(pos.Turn) < 3 || pos.Total(pos.Turn.Other()) < 3 {
+		return "", fmt.Errorf("the game is over: a side has fewer than three stones, so the position has no layer")
+	}
+	k := layers.KeyOf(pos)
+	i, ok := db.Indexer().Layer(k).IndexChecked(pos)
+	if !ok {
+		return "", fmt.Errorf("position %v has no index in layer %s", pos, k)
+	}
+	s := fmt.Sprintf("layer %s, index %d", k, i)
+	if db.Has(k) {
+		v, err := db.Probe(pos)
+		if err != nil {
+			return "", err
+		}
+		return s + fmt.Sprintf(" (%s for %s)", v, pos.Turn), nil
+	}
+	return s + " (layer not computed)", nil
+}
+
+// Dir returns the database directory.
+func (e *DBEngines) Dir() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.dir
+}
+
+// SetDir switches to the database in dir. The old database stays open:
+// players in other goroutines may still read it.
+func (e *DBEngines) SetDir(dir string) error {
+	db, err := layers.OpenDB(dir, e.stones)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.dir = dir
+	if err != nil {
+		e.db, e.err = nil, err
+		return err
+	}
+	e.db, e.err = db, nil
+	return nil
+}
+
+// Summary shows the moving layers as a table (rows: stones of the side to
+// move, columns: of the opponent) and counts the placement layers.
+func (e *DBEngines) Summary() string {
+	db, err := e.database()
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	b.WriteString("moving layers (✓ computed)\n    opponent\n     ")
+	for o := 3; o <= e.stones; o++ {
+		fmt.Fprintf(&b, " %d", o)
+	}
+	b.WriteByte('\n')
+	for w := 3; w <= e.stones; w++ {
+		fmt.Fprintf(&b, "  %d  ", w)
+		for o := 3; o <= e.stones; o++ {
+			if db.Has(layers.Moving(w, o)) {
+				b.WriteString(" ✓")
+			} else {
+				b.WriteString(" ·")
+			}
+		}
+		b.WriteByte('\n')
+	}
+	pl := layers.PlacementLayers(e.stones)
+	n := 0
+	for _, k := range pl {
+		if db.Has(k) {
+			n++
+		}
+	}
+	fmt.Fprintf(&b, "placement layers: %d of %d", n, len(pl))
+	return b.String()
+}
+
+// Empty reports whether no layer has been computed.
+func (e *DBEngines) Empty() bool {
+	db, err := e.database()
+	if err != nil {
+		return false // nothing to offer: the folder itself is the problem
+	}
+	for _, k := range layers.Order(e.stones, true) {
+		if db.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// SmallDescription names the small endgame layers.
+func (e *DBEngines) SmallDescription() string { return "3-3, 3-4 and 4-3" }
+
+// Compute solves the missing layers: the small endgames, or everything
+// (moving layers, then placement).
+func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBProgress)) error {
+	db, err := e.database()
+	if err != nil {
+		return err
+	}
+	opts := retro.SolveOptions{Placement: !small}
+	if small {
+		opts.MaxStones = SmallMaxStones
+	}
+	opts.Progress = func(p retro.Progress) {
+		f := 0.0
+		if p.Total > 0 {
+			f = float64(p.Done) / float64(p.Total)
+		}
+		progress(DBProgress{
+			Text: fmt.Sprintf("Step %d of %d: layer %s, %s (%d of %d positions, %s)",
+				p.Step, p.Steps, p.Layer, p.Phase, p.Done, p.Total, p.Elapsed.Round(1e8)),
+			Fraction: f,
+		})
+	}
+	return retro.Solve(ctx, db, opts)
+}
+
+// DefaultOptions returns the options of the program: engines and the
+// database panel on dir, or when dir is "" on the folder saved in the
+// preferences, else layers.DefaultDir().
+func DefaultOptions(a fyne.App, dir string) Options {
+	if dir == "" {
+		dir = a.Preferences().StringWithFallback(prefDBDir, layers.DefaultDir())
+	}
+	e := NewEngines(dir)
+	return Options{Engines: e, Database: e}
+}

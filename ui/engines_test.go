@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+)
+
+// solved33 is a database folder holding layer 3-3, solved once for the
+// tests that need it and removed by TestMain.
+var solved33 struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// solvedEngines returns engines on a database holding the 3-3 layer.
+func solvedEngines(t *testing.T) *DBEngines {
+	t.Helper()
+	solved33.once.Do(func() {
+		start := time.Now()
+		solved33.dir, solved33.err = os.MkdirTemp("", "muehle-ui-test-")
+		if solved33.err != nil {
+			return
+		}
+		db, err := layers.OpenDB(solved33.dir, 9)
+		if err != nil {
+			solved33.err = err
+			return
+		}
+		defer db.Close()
+		solved33.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: 6, SkipVerify: true})
+		t.Logf("layer 3-3 solved in %v", time.Since(start))
+	})
+	if solved33.err != nil {
+		t.Fatal(solved33.err)
+	}
+	e := NewEngines(solved33.dir)
+	db, err := e.database()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !db.Has(layers.Moving(3, 3)) {
+		t.Fatal("layer 3-3 missing after solving")
+	}
+	return e
+}
+
+func TestPerfectMarksAndPlayer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves layer 3-3")
+	}
+	e := solvedEngines(t)
+	q := newQueue()
+	u := newTestApp(t, q, e)
+	// A 3-3 position, White to move.
+	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := muehle.NewGameFrom(p, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(g)
+	u.setShowPerfect(true)
+	q.drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
+	marks, err := u.ctrl.Marks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(marks) != len(p.Moves()) {
+		t.Errorf("marks for %d moves, want all %d legal moves", len(marks), len(p.Moves()))
+	}
+	// Each mark is the database value of the child seen from the mover.
+	db, _ := e.database()
+	for _, m := range marks {
+		child, err := db.Probe(p.Play(m.Move))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := child.Parent(); m.Value != want {
+			t.Errorf("mark of %s: got %s, want %s", m.Move, m.Value, want)
+		}
+	}
+	// The board marks every stone White may move with its best move's value.
+	v := u.Board().View()
+	for _, pt := range p.Stones[muehle.White].Points() {
+		if _, ok := v.Marks[pt]; !ok {
+			t.Errorf("no mark on the White stone on %s", pt)
+		}
+	}
+	if want := marks[0].Value.String(); !strings.Contains(u.side.value.Text, want) {
+		t.Errorf("side panel value: got %q, want it to contain %q", u.side.value.Text, want)
+	}
+	if !strings.Contains(u.side.perfect.Text, marks[0].Move.String()) {
+		t.Errorf("side panel table lacks the best move %s:\n%s", marks[0].Move, u.side.perfect.Text)
+	}
+	// Picking up a stone narrows the marks to its targets.
+	from := marks[0].Move.From
+	u.Board().TapPoint(from)
+	v = u.Board().View()
+	for pt := range v.Marks {
+		if !v.Targets.Has(pt) {
+			t.Errorf("mark on %s, which is not a target of %s", pt, from)
+		}
+	}
+
+	// The perfect player as Black answers with a move of the position's value.
+	u.setSpeed(100 * time.Millisecond)
+	u.setPlayer(muehle.Black, PlayerSpec{Kind: PerfectPlayer})
+	tapMove(u.Board(), marks[0].Move)
+	q.drain(t, 10*time.Second, func() bool { return g.Ply() == 2 })
+	before := g.Positions()[1]
+	best, err := retro.BestChild(db, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Probe(g.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Parent() != best {
+		t.Errorf("perfect reply %s: value %s, want the best %s", g.History()[1], got.Parent(), best)
+	}
+}
+
+func TestPerfectFallsBackOutsideLayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves layer 3-3")
+	}
+	e := solvedEngines(t)
+	q := newQueue()
+	u := newTestApp(t, q, e)
+	u.setSpeed(100 * time.Millisecond)
+	u.setShowPerfect(true)
+	u.setPlayer(muehle.Black, PlayerSpec{Kind: PerfectPlayer})
+	g := u.ctrl.Game()
+	tapMove(u.Board(), mustMove(t, "d6"))
+	q.drain(t, 20*time.Second, func() bool { return g.Ply() == 2 })
+	q.drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
+	if !strings.Contains(u.status.Text, "outside the computed layers") {
+		t.Errorf("status after a fallback move: %q", u.status.Text)
+	}
+	if !strings.Contains(u.side.value.Text, "not computed") {
+		t.Errorf("perfect moves outside the database: side panel says %q", u.side.value.Text)
+	}
+}
