@@ -14,16 +14,44 @@ const (
 	evalMobility  = 3   // one slide (not counted for a side that jumps)
 	evalBlocked   = 6   // penalty for a stone with no empty neighbour
 	evalNoMove    = 150 // bonus when the opponent, in the moving phase, has no slide at all
+	evalThreats   = 80  // the opponent threatens to close mills on two points or more
 )
 
 // evalPosition returns the static evaluation of p for the side to move, in
 // the units of SearchResult.Score (a stone is worth 100): material on the
 // board and in hand, closed mills, potential mills (two stones and an empty
-// third point), mobility and blocked stones. It does not detect the end of
-// the game; the search does.
+// third point), mobility and blocked stones, and a penalty when the
+// opponent can close a mill on two points or more while the side to move
+// can close none (it can stop only one). It does not detect the end of the
+// game; the search does.
 func evalPosition(p *muehle.Position) int32 {
 	c := p.Turn
-	return evalSide(p, c) - evalSide(p, c^1)
+	s := evalSide(p, c) - evalSide(p, c^1)
+	if t := millTargets(p, c^1); t&(t-1) != 0 && millTargets(p, c) == 0 {
+		s -= evalThreats
+	}
+	return s
+}
+
+// millTargets returns the empty points on which side c could close a mill
+// with its next move: the third point of a mill holding two of its stones,
+// reachable by a placement, a jump, or a slide of a stone from outside
+// that mill. It ignores whether the opponent has a stone to remove.
+func millTargets(p *muehle.Position, c muehle.Color) muehle.Bitboard {
+	own := p.Stones[c]
+	empty := muehle.AllPoints &^ (own | p.Stones[c^1])
+	anywhere := p.Hand[c] > 0 || (own.Count() == 3 && p.Hand[c] == 0)
+	var t muehle.Bitboard
+	for _, m := range muehle.Mills {
+		e := m & empty
+		if e == 0 || e&(e-1) != 0 || own&m != m&^e || t&e != 0 {
+			continue
+		}
+		if anywhere || muehle.Neighbors[e.First()]&own&^m != 0 {
+			t |= e
+		}
+	}
+	return t
 }
 
 // evalSide returns the terms of the evaluation that belong to side c.

@@ -302,26 +302,9 @@ func (s *searcher) leaf(pos *muehle.Position, ply, qleft int, alpha, beta int32)
 }
 
 // canCloseMill reports whether the side to move has a move that closes a
-// mill: two own stones of a mill, its third point empty and reachable by a
-// placement, a jump, or a slide of a stone from outside that mill.
+// mill and removes a stone.
 func canCloseMill(pos *muehle.Position) bool {
-	c := pos.Turn
-	own, opp := pos.Stones[c], pos.Stones[c^1]
-	if opp == 0 {
-		return false // nothing to remove
-	}
-	empty := muehle.AllPoints &^ (own | opp)
-	anywhere := pos.Hand[c] > 0 || own.Count() == 3
-	for _, m := range muehle.Mills {
-		e := m & empty
-		if e == 0 || e&(e-1) != 0 || own&m != m&^e {
-			continue
-		}
-		if anywhere || muehle.Neighbors[e.First()]&own&^m != 0 {
-			return true
-		}
-	}
-	return false
+	return pos.Stones[pos.Turn^1] != 0 && millTargets(pos, pos.Turn) != 0
 }
 
 // Move ordering scores: the table move, then removals, then moves to the

@@ -249,7 +249,7 @@ func TestSearchMoveTime(t *testing.T) {
 // "Bench: N": any change to the search or the evaluation changes it, and a
 // change that should not must not. Update the number only on purpose.
 func TestSearchBench(t *testing.T) {
-	const want = 151616
+	const want = 154087
 	var nodes uint64
 	for _, p := range benchPositions() {
 		a := NewAlphaBeta(Limits{Depth: 6}, nil, nil)
