@@ -11,8 +11,8 @@
 // first, each in three named phases (pair.go, propagate in pair.go):
 //
 //  1. count: every canonical slot is unranked; a position without moves is
-//     lost in 0, one whose removal leaves the opponent two stones is won in
-//     1. Every other position gets its successor counter: its distinct
+//     lost in 0, and one whose removal leaves the opponent two stones is won
+//     in one ply. Every other position gets its successor counter: its distinct
 //     children inside the pair, plus one if a removal reaches a drawn
 //     position (it can then never be lost), plus one standing for all
 //     removals into positions the opponent wins. The removals seed the work

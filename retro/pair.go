@@ -227,17 +227,13 @@ func (pr *pair) settle(l int, i uint64, d int, out *pusher) error {
 // depth. A slot decided at depth d settles each of its distinct parents in
 // the pair; a seed settles its own slot with the depth of its child in a
 // smaller layer. What is never decided stays Drawn.
-func (pr *pair) propagate(ctx context.Context, workers int, progress func(d int, done uint64)) error {
-	var done atomic.Uint64
+func (pr *pair) propagate(ctx context.Context, workers int, done *atomic.Uint64) error {
 	for d := pr.lists.next(0); d >= 0; d = pr.lists.next(d + 1) {
-		if err := pr.propagateDepth(ctx, d, workers, &done); err != nil {
+		if err := pr.propagateDepth(ctx, d, workers, done); err != nil {
 			return err
 		}
 		if err := pr.lists.done(d); err != nil {
 			return err
-		}
-		if progress != nil {
-			progress(d, done.Load())
 		}
 	}
 	if n := pr.errs.Load(); n > 0 {

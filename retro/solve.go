@@ -39,7 +39,7 @@ type SolveOptions struct {
 type Progress struct {
 	Layer       layers.Key // the layer (or the first of the pair) being computed
 	Step, Steps int        // this is step Step (from 1) of Steps units to compute
-	Phase       string     // "count", "propagate", "write", "verify"
+	Phase       string     // "count", "propagate", "write", "verify K" (K: the layer)
 	Done, Total uint64     // work done and to do in this phase, in positions
 	Elapsed     time.Duration
 }
@@ -190,13 +190,17 @@ func (r *run) solve(ctx context.Context) error {
 		return err
 	}
 	var done atomic.Uint64
-	stop := r.track("write", uint64(len(r.unit.keys)), &done)
+	var size uint64
+	for _, b := range bodies {
+		size += uint64(len(b))
+	}
+	stop := r.track("write", size, &done)
 	for i, k := range r.unit.keys {
 		if err := r.db.Write(k, bodies[i]); err != nil {
 			stop()
 			return err
 		}
-		done.Add(1)
+		done.Add(uint64(len(bodies[i])))
 	}
 	stop()
 	if r.opts.SkipVerify {
@@ -204,7 +208,7 @@ func (r *run) solve(ctx context.Context) error {
 	}
 	for _, k := range r.unit.keys {
 		var done atomic.Uint64
-		stop := r.track("verify", r.db.Indexer().Layer(k).Size(), &done)
+		stop := r.track("verify "+k.String(), r.db.Indexer().Layer(k).Size(), &done)
 		bad, err := VerifyLayer(ctx, r.db, k, r.workers, 10, &done)
 		stop()
 		if err == nil && len(bad) > 0 {
@@ -297,7 +301,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	stop()
 	done.Store(0)
 	stop = r.track("propagate", pr.slots(), &done)
-	err = pr.propagate(ctx, r.workers, func(int, uint64) {})
+	err = pr.propagate(ctx, r.workers, &done)
 	stop()
 	if err != nil {
 		return nil, err

@@ -1,0 +1,143 @@
+package retro
+
+import (
+	"math/bits"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// The reference solver: the moving phase of a game with up to k stones
+// per side, solved the slow, obviously correct way over every raw position
+// (no symmetry, side to move as White), in rounds. Round r decides exactly
+// the positions of depth r: won if some child is lost in r-1, lost if every
+// child is won in at most r-1 plies. A child where the side to move has
+// fewer than three stones is lost in 0. What no round decides is drawn.
+// It shares nothing with the solver but the move generator.
+
+// comboRank numbers the sets of n points among 24 (combinatorial number system).
+func comboRank(b muehle.Bitboard) uint64 {
+	var r uint64
+	for i := 1; b != 0; i++ {
+		r += binomTable[bits.TrailingZeros32(uint32(b))][i]
+		b &= b - 1
+	}
+	return r
+}
+
+// binomTable[n][k] is n choose k, by Pascal's triangle.
+var binomTable = func() (t [25][25]uint64) {
+	for n := range 25 {
+		t[n][0] = 1
+		for k := 1; k <= n; k++ {
+			t[n][k] = t[n-1][k-1] + t[n-1][k]
+		}
+	}
+	return t
+}()
+
+func binom(n, k int) uint64 { return binomTable[n][k] }
+
+// rawTable holds a value for every raw position, numbered densely by layer.
+type rawTable struct {
+	offset [10][10]uint64 // first slot of the layer with w and b stones
+	value  []layers.Value
+}
+
+func newRawTable(k int) *rawTable {
+	t := &rawTable{}
+	var n uint64
+	for w := 3; w <= k; w++ {
+		for b := 3; b <= k; b++ {
+			t.offset[w][b] = n
+			n += binom(24, w) * binom(24, b)
+		}
+	}
+	t.value = make([]layers.Value, n)
+	return t
+}
+
+func (t *rawTable) slot(p muehle.Position) uint64 {
+	own, opp := p.Stones[p.Turn], p.Stones[p.Turn^1]
+	return t.offset[own.Count()][opp.Count()] + comboRank(own)*binom(24, opp.Count()) + comboRank(opp)
+}
+
+// forEachRaw calls fn with every position of w and b stones, White to move.
+func forEachRaw(w, b int, fn func(p muehle.Position)) {
+	var rec func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard)
+	rec = func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard) {
+		if left == 0 {
+			*out = append(*out, set)
+			return
+		}
+		for p := start; p <= 24-left; p++ {
+			rec(p+1, left-1, set|1<<p, out)
+		}
+	}
+	var ws, bs []muehle.Bitboard
+	rec(0, w, 0, &ws)
+	rec(0, b, 0, &bs)
+	for _, x := range ws {
+		for _, y := range bs {
+			if x&y == 0 {
+				fn(muehle.Position{Stones: [2]muehle.Bitboard{x, y}})
+			}
+		}
+	}
+}
+
+func (t *rawTable) get(c muehle.Position) layers.Value {
+	if c.Total(c.Turn) < 3 {
+		return layers.LossIn(0)
+	}
+	return t.value[t.slot(c)]
+}
+
+// solve runs the rounds over all layers of k stones; it returns the number
+// of raw positions.
+func (t *rawTable) solve(k int) int {
+	var all []muehle.Position
+	for w := 3; w <= k; w++ {
+		for b := 3; b <= k; b++ {
+			forEachRaw(w, b, func(p muehle.Position) { all = append(all, p) })
+		}
+	}
+	for _, p := range all {
+		t.value[t.slot(p)] = layers.Drawn
+	}
+	undecided := all
+	var buf [muehle.MaxMoves]muehle.Move
+	for r := 0; len(undecided) > 0; r++ {
+		var next []muehle.Position
+		decided := 0
+		for _, p := range undecided {
+			ms := p.AppendMoves(buf[:0])
+			won, allWon := false, true
+			for _, m := range ms {
+				v := t.get(p.Play(m))
+				switch {
+				case v.Outcome() == layers.Loss && v.Depth() == r-1:
+					won = true
+				case v.Outcome() == layers.Win && v.Depth() <= r-1:
+				default:
+					allWon = false
+				}
+			}
+			switch {
+			case won:
+				t.value[t.slot(p)] = layers.WinIn(r)
+				decided++
+			case allWon && r%2 == 0: // also a blocked position (no moves) in round 0
+				t.value[t.slot(p)] = layers.LossIn(r)
+				decided++
+			default:
+				next = append(next, p)
+			}
+		}
+		undecided = next
+		if decided == 0 && r > 0 {
+			break
+		}
+	}
+	return len(all)
+}

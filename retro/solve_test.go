@@ -1,0 +1,214 @@
+package retro
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+func openDB(t *testing.T, dir string, k int) *layers.DB {
+	t.Helper()
+	db, err := layers.OpenDB(dir, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func solve(t *testing.T, db *layers.DB, opts SolveOptions) {
+	t.Helper()
+	if err := Solve(context.Background(), db, opts); err != nil {
+		t.Fatalf("Solve(%+v): %v", opts, err)
+	}
+}
+
+// TestPublishedStatistics solves the layers with at most seven stones and
+// compares them with the statistics published by Gasser's reproductions and
+// the Malom database (RULES.md).
+func TestPublishedStatistics(t *testing.T) {
+	db := openDB(t, t.TempDir(), 9)
+	solve(t, db, SolveOptions{MaxStones: 7})
+	want := []struct {
+		key               string
+		won, lost, drawn  uint64
+		deepWin, deepLoss int
+	}{
+		{"3-3", 140621, 28736, 269, 25, 26},
+		{"3-4", 102281, 0, 658117, 33, 0},
+		{"4-3", 75397, 3095, 681906, 1, 32},
+	}
+	for _, w := range want {
+		k, err := layers.ParseKey(w.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := f.Header()
+		if h.Won != w.won || h.Lost != w.lost || h.Drawn != w.drawn {
+			t.Errorf("layer %s: got won/lost/drawn %d/%d/%d, want %d/%d/%d", w.key, h.Won, h.Lost, h.Drawn, w.won, w.lost, w.drawn)
+		}
+		if h.DeepestWin != w.deepWin || (w.lost > 0 && h.DeepestLoss != w.deepLoss) {
+			t.Errorf("layer %s: got deepest win/loss %d/%d, want %d/%d", w.key, h.DeepestWin, h.DeepestLoss, w.deepWin, w.deepLoss)
+		}
+	}
+}
+
+// TestReference compares every raw position of the k=3 game (layer 3-3)
+// with the slow reference solver, and the raw counts with RULES.md.
+func TestReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reference solver takes seconds; skipped with -short")
+	}
+	compareWithReference(t, 3)
+}
+
+func compareWithReference(t *testing.T, k int) {
+	db := openDB(t, t.TempDir(), k)
+	solve(t, db, SolveOptions{})
+	ref := newRawTable(k)
+	n := ref.solve(k)
+	t.Logf("reference: %d raw positions", n)
+	counts := map[layers.Outcome]int{}
+	bad := 0
+	for w := 3; w <= k; w++ {
+		for b := 3; b <= k; b++ {
+			forEachRaw(w, b, func(p muehle.Position) {
+				want := ref.get(p)
+				if w == 3 && b == 3 {
+					counts[want.Outcome()]++
+				}
+				got, err := db.Probe(p)
+				if err != nil {
+					t.Fatalf("probe %v: %v", p, err)
+				}
+				if got != want && bad < 10 {
+					bad++
+					t.Errorf("%v: got %v, want %v", p, got, want)
+				}
+			})
+		}
+	}
+	if counts[layers.Win] != 2232160 || counts[layers.Loss] != 455648 || counts[layers.Draw] != 4112 {
+		t.Errorf("raw 3-3 counts: got won %d lost %d drawn %d, want 2232160 455648 4112",
+			counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
+	}
+}
+
+// TestResume interrupts a run after its first unit and checks that a second
+// run completes the database with files identical to an uninterrupted run.
+func TestResume(t *testing.T) {
+	opts := SolveOptions{MaxStones: 7} // 3-3, then the pair 3-4 + 4-3
+	whole := openDB(t, t.TempDir(), 4)
+	solve(t, whole, opts)
+
+	dir := t.TempDir()
+	db := openDB(t, dir, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := opts
+	cut.Progress = func(p Progress) {
+		if p.Step == 2 {
+			cancel()
+		}
+	}
+	if err := Solve(ctx, db, cut); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: got %v, want context.Canceled", err)
+	}
+	if got := Missing(db, opts); len(got) != 1 {
+		t.Fatalf("interrupted run: missing %v, want the second unit only", got)
+	}
+	solve(t, db, opts)
+	if m := Missing(db, opts); len(m) != 0 {
+		t.Fatalf("after resuming: missing %v", m)
+	}
+	for _, k := range []layers.Key{layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3)} {
+		a, err := os.ReadFile(whole.Path(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(db.Path(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("layer %s differs between the interrupted and the whole run", k)
+		}
+	}
+	if entries, _ := os.ReadDir(dir + "/tmp"); len(entries) != 0 {
+		t.Errorf("work files left behind: %d entries in tmp", len(entries))
+	}
+}
+
+// TestVerifyFindsWrongValue changes one stored value and expects the
+// verifier to report exactly that slot.
+func TestVerifyFindsWrongValue(t *testing.T) {
+	db := openDB(t, t.TempDir(), 3)
+	solve(t, db, SolveOptions{})
+	k := layers.Moving(3, 3)
+	if bad, err := VerifyLayer(context.Background(), db, k, 0, 10, nil); err != nil || len(bad) != 0 {
+		t.Fatalf("fresh layer: got %v, %v; want no mismatches", bad, err)
+	}
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := db.Indexer().Layer(k)
+	body := make([]byte, ix.Size())
+	var target uint64
+	found := false
+	for i := range body {
+		body[i] = byte(f.Value(uint64(i)))
+		if !found && f.Value(uint64(i)).Outcome() == layers.Win && f.Value(uint64(i)).Depth() > 1 {
+			target, found = uint64(i), true
+		}
+	}
+	body[target] = byte(layers.Drawn)
+	if err := db.Write(k, body); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := VerifyLayer(context.Background(), db, k, 0, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The changed slot is wrong; its parents may be wrong too, through it.
+	hit := false
+	for _, m := range bad {
+		if m.Index == target {
+			hit = true
+		}
+	}
+	if !hit {
+		t.Errorf("verifier missed the changed slot %d; reported %v", target, bad)
+	}
+}
+
+// TestSolveRefusesCorruptLayer flips a byte in a finished layer file and
+// expects the next run that needs it to stop with an error.
+func TestSolveRefusesCorruptLayer(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir, 4)
+	solve(t, db, SolveOptions{MaxStones: 6})
+	path := db.Path(layers.Moving(3, 3))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0x40
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db2 := openDB(t, dir, 4)
+	err = Solve(context.Background(), db2, SolveOptions{MaxStones: 7})
+	if err == nil {
+		t.Fatal("Solve with a corrupted 3-3: got no error")
+	}
+	t.Logf("error: %v", err)
+}
