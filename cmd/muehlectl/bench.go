@@ -99,27 +99,41 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "%s %s/%s, %d cores (GOMAXPROCS %d), one goroutine per benchmark, median of %d\n",
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), *count)
+	fmt.Fprintln(stdout, "(speeds per second of wall-clock time, and per second of processor time, which other load on the machine does not lower)")
 	ran := 0
 	for _, b := range benchmarks {
 		if !re.MatchString(b.name) {
 			continue
 		}
 		var n uint64
-		speeds := make([]float64, *count)
+		speeds := make([]float64, *count)    // per second of wall-clock time
+		cpuSpeeds := make([]float64, *count) // per second of processor time
 		times := make([]time.Duration, *count)
+		cpuOK := true
 		for i := range *count {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			cpu0, ok0 := cpuTime()
 			start := time.Now()
 			n = b.run()
 			times[i] = time.Since(start)
+			cpu1, ok1 := cpuTime()
 			speeds[i] = float64(n) / times[i].Seconds()
+			cpuOK = cpuOK && ok0 && ok1 && cpu1 > cpu0
+			if cpuOK {
+				cpuSpeeds[i] = float64(n) / (cpu1 - cpu0).Seconds()
+			}
 		}
 		slices.Sort(speeds)
+		slices.Sort(cpuSpeeds)
 		slices.Sort(times)
-		fmt.Fprintf(stdout, "%-10s %14d %-8s %9.3fs %10.1f M %s/s\n",
+		fmt.Fprintf(stdout, "%-10s %14d %-8s %9.3fs %10.1f M %s/s",
 			b.name, n, b.unit, times[len(times)/2].Seconds(), speeds[len(speeds)/2]/1e6, b.unit)
+		if cpuOK {
+			fmt.Fprintf(stdout, " %10.1f M per CPU-second", cpuSpeeds[len(cpuSpeeds)/2]/1e6)
+		}
+		fmt.Fprintln(stdout)
 		ran++
 	}
 	if ran == 0 {
