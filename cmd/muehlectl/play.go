@@ -180,6 +180,9 @@ func reason(err error) string {
 	if errors.Is(err, muehle.ErrSyntax) {
 		return "Not a move: " + s
 	}
+	if s == "" {
+		return "Not possible."
+	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
