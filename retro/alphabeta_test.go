@@ -78,3 +78,53 @@ func TestAlphaBetaBeatsRandom(t *testing.T) {
 		t.Errorf("got %d wins of %d, want at least 99 %%", s.win, n)
 	}
 }
+
+// TestAlphaBetaRandomTies checks that with a random source the player
+// chooses among the moves of the best score, all of them in time, and
+// that without one it always plays the same move.
+func TestAlphaBetaRandomTies(t *testing.T) {
+	for _, p := range append([]muehle.Position{muehle.NewPosition(9)}, testPositions(31, 9, 3, 24, 50)...) {
+		const depth = 2
+		best := int32(-infScore)
+		scores := map[muehle.Move]int32{}
+		for _, m := range p.Moves() {
+			sc := -refSearch(p.Play(m), []muehle.Position{p}, depth-1, 1, true)
+			scores[m] = sc
+			best = max(best, sc)
+		}
+		ties := 0
+		for _, sc := range scores {
+			if sc == best {
+				ties++
+			}
+		}
+		seen := map[muehle.Move]bool{}
+		for seed := range uint64(40) {
+			a := NewAlphaBeta(Limits{Depth: depth}, rand.NewPCG(seed, 7), nil)
+			a.SetOptions(SearchOptions{TTBits: 12})
+			g, _ := muehle.NewGameFrom(p, 9)
+			m, err := a.Move(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scores[m] != best {
+				t.Errorf("%s: seed %d played %s scoring %d, want one of the moves scoring %d", p, seed, m, scores[m], best)
+			}
+			seen[m] = true
+		}
+		if ties > 1 && len(seen) < 2 {
+			t.Errorf("%s: %d moves tie, but 40 seeds all played %v", p, ties, seen)
+		}
+		t.Logf("%s: %d tied moves, %d chosen by 40 seeds", p, ties, len(seen))
+		var first muehle.Move
+		for i := range 3 {
+			a := NewAlphaBeta(Limits{Depth: depth}, nil, nil)
+			g, _ := muehle.NewGameFrom(p, 9)
+			m, _ := a.Move(context.Background(), g)
+			if i > 0 && m != first {
+				t.Errorf("%s: without a source got %s, then %s", p, first, m)
+			}
+			first = m
+		}
+	}
+}

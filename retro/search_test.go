@@ -118,6 +118,9 @@ func TestSearchMatchesReference(t *testing.T) {
 					if o.NoQuiescence != !q {
 						continue
 					}
+					if o.TTBits == 0 {
+						o.TTBits = 14 // small: a new table for every search
+					}
 					a := NewAlphaBeta(Limits{Depth: d}, nil, nil)
 					a.SetOptions(o)
 					g, err := muehle.NewGameFrom(p, 9)
