@@ -32,6 +32,7 @@ var importRules = []importRule{
 		deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}},
 	{pkg: "muehle/ui", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro", "muehle/ui", "fyne.io/fyne/v2"},
 		deny: []string{"muehle/cmd"}},
+	{pkg: "muehle/assets", deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}}, // embedded files, standard library only
 	{pkg: "muehle/cmd/muehle", any: true},
 	{pkg: "muehle/cmd/muehlectl", any: true, deny: []string{"fyne.io", "muehle/ui"}},
 }
