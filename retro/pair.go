@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync/atomic"
 
 	"muehle/layers"
@@ -102,7 +101,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
 		out := pushers[w]
 		var moves [muehle.MaxMoves]muehle.Move
-		children := make([]uint64, 0, 64)
+		var children distinct
 		for i := lo; i < hi; i++ {
 			pos, ok := ix.Position(i)
 			if !ok {
@@ -117,12 +116,15 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				}
 				continue
 			}
-			children = children[:0]
+			children.reset()
+			n := 0 // distinct children inside the pair
 			minLoss, maxWin, draw, wonIn1 := -1, -1, false, false
 			for _, m := range ms {
 				c := pos.Play(m)
 				if !m.IsRemoval() {
-					children = append(children, part.Index(c))
+					if children.add(part.Index(c)) {
+						n++
+					}
 					continue
 				}
 				if rmFile == nil { // the opponent is left with two stones
@@ -150,8 +152,6 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				}
 				continue
 			}
-			slices.Sort(children)
-			n := len(slices.Compact(children))
 			if draw {
 				n++ // a drawn removal: this position is never lost
 			}
@@ -254,8 +254,8 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 	for range workers {
 		go func() {
 			out := newPusher(pr.lists)
-			var unmoves [muehle.MaxMoves]muehle.Move
-			parents := make([]uint64, 0, 64)
+			var unmoves [muehle.MaxUnmoves]muehle.Move
+			var parents distinct
 			var err error
 			for b := range batches {
 				for _, e := range b {
@@ -273,12 +273,12 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 						continue
 					}
 					p := pr.partner(l)
-					parents = parents[:0]
+					parents.reset()
 					for _, u := range pos.AppendUnslides(unmoves[:0]) {
-						parents = append(parents, pr.index[p].Index(pos.Unplay(u)))
-					}
-					slices.Sort(parents)
-					for _, j := range slices.Compact(parents) {
+						j := pr.index[p].Index(pos.Unplay(u))
+						if !parents.add(j) {
+							continue
+						}
 						if err = pr.settle(p, j, d, out); err != nil {
 							break
 						}

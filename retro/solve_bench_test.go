@@ -1,0 +1,45 @@
+package retro
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"muehle/layers"
+)
+
+// BenchmarkSolvePair solves the pair 4-5 + 5-4 again and again (all layers
+// up to nine stones are computed once beforehand, so only the pair is missing) and reports classes solved per second, the
+// figure of the throughput target, and per second per core.
+func BenchmarkSolvePair(b *testing.B) {
+	benchPair(b, layers.Moving(4, 5), 9)
+}
+
+func benchPair(b *testing.B, k layers.Key, maxStones int) {
+	db, err := layers.OpenDB(b.TempDir(), 9)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if err := Solve(context.Background(), db, SolveOptions{MaxStones: maxStones, SkipVerify: true}); err != nil {
+		b.Fatal(err)
+	}
+	keys := []layers.Key{k, k.Partner()}
+	var classes uint64
+	for _, x := range keys {
+		classes += db.Indexer().Layer(x).Classes()
+	}
+	opts := SolveOptions{MaxStones: maxStones, SkipVerify: true}
+	workers := workerCount(0)
+	for b.Loop() {
+		for _, x := range keys {
+			os.Remove(db.Path(x))
+		}
+		if err := Solve(context.Background(), db, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perSec := float64(classes) * float64(b.N) / b.Elapsed().Seconds()
+	b.ReportMetric(perSec, "classes/s")
+	b.ReportMetric(perSec/float64(workers), "classes/s/core")
+}
