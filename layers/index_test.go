@@ -119,6 +119,11 @@ func TestIndexAllSlots(t *testing.T) {
 			if KeyOf(p) != k || p.Turn != muehle.White || p.Stones[0]&p.Stones[1] != 0 || (p.Stones[0]|p.Stones[1])&^muehle.AllPoints != 0 {
 				t.Fatalf("layer %v slot %d: bad position %+v", k, i, p)
 			}
+			if k.Valid(muehle.StonesPerSide) {
+				if err := p.Validate(muehle.StonesPerSide); err != nil {
+					t.Fatalf("layer %v slot %d: %v", k, i, err)
+				}
+			}
 			for s := range muehle.Symmetry(muehle.NumSymmetries) {
 				if got := l.Index(s.Position(p)); got != i {
 					t.Fatalf("layer %v slot %d: symmetry %d: got index %d, want %d", k, i, s, got, i)
