@@ -188,19 +188,24 @@ func writeTable(t *bTable, path string) error {
 	return writeAtomic(path, buf)
 }
 
-// writeAtomic writes data to path+".tmp", syncs it and renames it to path.
+// writeAtomic writes data to a temporary file beside path (unique, so that
+// processes building the cache at the same time do not mix their bytes),
+// syncs it and renames it to path.
 func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("layers: %w", err)
+		return fmt.Errorf("layers: writing %s: %w", path, err)
 	}
+	tmp := f.Name()
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
