@@ -266,6 +266,12 @@ func TestIndexChecked(t *testing.T) {
 	if _, ok := l.Position(l.Size()); ok {
 		t.Errorf("Position(Size()): got ok, want out of range")
 	}
+	if n := testing.AllocsPerRun(100, func() { l.Index(p) }); n != 0 {
+		t.Errorf("Index allocates %v times, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { l.Position(12345) }); n != 0 {
+		t.Errorf("Position allocates %v times, want 0", n)
+	}
 }
 
 // FuzzIndex ranks arbitrary bit patterns in arbitrary layers: Index must not
