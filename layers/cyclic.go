@@ -24,17 +24,18 @@ type Cyclic struct {
 	f        *os.File
 	path     string
 	rec      int    // bytes per record
-	block    uint64 // records per block
 	blocks   uint64 // blocks in the file
 	capacity uint64 // most records written and not yet read
 	w, r     uint64 // records written and read since creation
-	wbuf     []byte // the write block: stream records [w - w%block, w)
-	rbuf     []byte // stream block rblock, when rblock != noBlock
+	wbuf     []byte // the write block, stream block wblock, filled to woff
+	wblock   uint64
+	woff     int
+	rbuf     []byte // stream block rblock when rloaded, read up to roff
 	rblock   uint64
+	roff     int
+	rloaded  bool
 	err      error
 }
-
-const noBlock = ^uint64(0)
 
 // CreateCyclic creates (or truncates) the file at path as a cyclic array of
 // capacity records of recordSize bytes, moved to and from the file in
@@ -59,9 +60,8 @@ func CreateCyclic(path string, recordSize int, capacity uint64, blockRecords int
 		return nil, fmt.Errorf("layers: cyclic array: %w", err)
 	}
 	return &Cyclic{
-		f: f, path: path, rec: recordSize,
-		block: uint64(blockRecords), blocks: blocks, capacity: capacity,
-		wbuf: make([]byte, blockBytes), rbuf: make([]byte, blockBytes), rblock: noBlock,
+		f: f, path: path, rec: recordSize, blocks: blocks, capacity: capacity,
+		wbuf: make([]byte, blockBytes), rbuf: make([]byte, blockBytes),
 	}, nil
 }
 
@@ -83,25 +83,29 @@ func (c *Cyclic) Write(rec []byte) error {
 	if c.w-c.r >= c.capacity {
 		return fmt.Errorf("layers: cyclic array %s: %w: %d records unread", c.path, ErrOverrun, c.w-c.r)
 	}
-	copy(c.wbuf[(c.w%c.block)*uint64(c.rec):], rec)
+	copy(c.wbuf[c.woff:], rec)
+	c.woff += c.rec
 	c.w++
-	if c.w%c.block == 0 {
-		return c.flush(c.w/c.block - 1)
+	if c.woff == len(c.wbuf) {
+		return c.flush()
 	}
 	return nil
 }
 
-// flush writes the full write block, stream block b, to the file.
-func (c *Cyclic) flush(b uint64) error {
+// flush writes the full write block to the file and starts the next one.
+func (c *Cyclic) flush() error {
+	b := c.wblock
 	if _, err := c.f.WriteAt(c.wbuf, int64((b%c.blocks)*uint64(len(c.wbuf)))); err != nil {
 		c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
 		return c.err
 	}
-	if c.r < c.w && c.r/c.block == b {
+	if c.rblock == b {
 		// The reader is inside this block: keep it in memory.
 		c.rbuf, c.wbuf = c.wbuf, c.rbuf
-		c.rblock = b
+		c.rloaded = true
 	}
+	c.wblock++
+	c.woff = 0
 	return nil
 }
 
@@ -117,21 +121,26 @@ func (c *Cyclic) Read(rec []byte) (bool, error) {
 	if c.r == c.w {
 		return false, nil
 	}
-	b, off := c.r/c.block, (c.r%c.block)*uint64(c.rec)
 	switch {
-	case b == c.w/c.block: // the write block, not in the file yet
-		copy(rec, c.wbuf[off:])
+	case c.rblock == c.wblock: // the write block, not in the file yet
+		copy(rec, c.wbuf[c.roff:])
 	default:
-		if c.rblock != b {
-			if _, err := c.f.ReadAt(c.rbuf, int64((b%c.blocks)*uint64(len(c.rbuf)))); err != nil {
+		if !c.rloaded {
+			if _, err := c.f.ReadAt(c.rbuf, int64((c.rblock%c.blocks)*uint64(len(c.rbuf)))); err != nil {
 				c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
 				return false, c.err
 			}
-			c.rblock = b
+			c.rloaded = true
 		}
-		copy(rec, c.rbuf[off:])
+		copy(rec, c.rbuf[c.roff:])
 	}
 	c.r++
+	c.roff += c.rec
+	if c.roff == len(c.rbuf) {
+		c.rblock++
+		c.roff = 0
+		c.rloaded = false
+	}
 	return true, nil
 }
 
