@@ -153,3 +153,39 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 		t.Errorf("perfect moves outside the database: side panel says %q", u.side.value.Text)
 	}
 }
+
+// TestResponsiveWhileAlphaBetaThinks plays a person against alpha-beta
+// (automatic, a second a move): while the computer thinks, the UI thread
+// keeps answering taps and redrawing at once.
+func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
+	e := NewEngines(t.TempDir())
+	q := newQueue()
+	u := newTestApp(t, q, e)
+	u.setSpeed(100 * time.Millisecond)
+	u.setPlayer(muehle.Black, PlayerSpec{Kind: AlphaBetaPlayer})
+	g := u.ctrl.Game()
+	tapMove(u.Board(), mustMove(t, "d6"))
+	if !u.ctrl.Thinking() || u.side.busy.Hidden {
+		t.Fatalf("after White's move: thinking %v, busy bar hidden %v; want thinking with the bar shown", u.ctrl.Thinking(), u.side.busy.Hidden)
+	}
+	var slowest time.Duration
+	taps := 0
+	for u.ctrl.Thinking() {
+		start := time.Now()
+		u.Board().TapPoint(0)
+		slowest = max(slowest, time.Since(start))
+		taps++
+		if !strings.Contains(u.status.Text, "please wait") {
+			t.Fatalf("tap while thinking: status %q", u.status.Text)
+		}
+		q.drain(t, 10*time.Second, func() bool { return true })
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("%d taps answered while alpha-beta thought, the slowest in %v", taps, slowest)
+	if taps < 5 || slowest > 200*time.Millisecond {
+		t.Errorf("%d taps while thinking, slowest %v; want at least 5, each under 200ms", taps, slowest)
+	}
+	if g.Ply() != 2 {
+		t.Errorf("after thinking: %d plies, want 2", g.Ply())
+	}
+}

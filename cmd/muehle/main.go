@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"os"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
+	"muehle/assets"
 	"muehle/ui"
 )
 
@@ -25,6 +27,9 @@ func main() {
 	flag.Parse()
 
 	a := app.NewWithID("io.github.muehle")
+	if a.Metadata().Icon == nil { // go build; fyne package sets it from FyneApp.toml
+		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	}
 	u := ui.New(a, ui.DefaultOptions(a, *dir))
 	if *open != "" {
 		if err := u.OpenFile(*open); err != nil {
