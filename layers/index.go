@@ -24,12 +24,15 @@ type Indexer struct {
 }
 
 // NewIndexer returns an indexer whose group-B table is loaded from
-// cacheDir/groupb-v2.tab (TableFile) when that file is valid, and otherwise built and
-// written there (atomically). With cacheDir "" the table is built and not
-// cached.
+// cacheDir/groupb-v2.tab (TableFile) when that file is valid, and otherwise
+// built and written there (atomically). With cacheDir "" the table is built
+// and not cached. Failing to write the cache is an error.
 func NewIndexer(cacheDir string) (*Indexer, error) {
 	t, err := openTable(cacheDir)
 	if err != nil {
+		if t != nil && t.release != nil {
+			t.release()
+		}
 		return nil, err
 	}
 	return newIndexer(t), nil
@@ -122,7 +125,7 @@ type subLayer struct {
 // rank(A part after B's symmetry) × classes(B) + class(B), the smallest such
 // index among the equivalent A parts being the canonical one.
 type LayerIndex struct {
-	x       *Indexer
+	x       *Indexer // keeps the indexer, and so the table's memory, alive
 	t       *bTable
 	key     Key
 	sub     [9][9]subLayer // by stones of mover and opponent in group A
