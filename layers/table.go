@@ -288,8 +288,17 @@ func parseTable(b []byte, path string) (*bTable, error) {
 			t.stabCount[g][i] = le.Uint32(b[scOff+4*(g*maxStabs+i):])
 		}
 	}
-	if t.groupStart[numBGroups] != uint32(nReps) {
+	if t.groupStart[0] != 0 || t.groupStart[numBGroups] != uint32(nReps) || t.stabs[0] != 1 {
 		return nil, fmt.Errorf("layers: %s: %w: inconsistent group offsets", path, ErrFormat)
+	}
+	for g := range numBGroups {
+		var n uint32
+		for _, c := range t.stabCount[g] {
+			n += c
+		}
+		if t.groupStart[g+1] < t.groupStart[g] || t.groupStart[g+1]-t.groupStart[g] != n {
+			return nil, fmt.Errorf("layers: %s: %w: inconsistent group offsets", path, ErrFormat)
+		}
 	}
 	return t, nil
 }
