@@ -141,7 +141,7 @@ func perfect500(t *testing.T, db *layers.DB, k int) {
 func perfectConvertsWins(t *testing.T, db *layers.DB, k int) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const starts = 200
-	n, plies := 0, 0
+	n, plies, deepest := 0, 0, 0
 	for try := 0; n < starts && try < 100*starts; try++ {
 		p := muehle.NewPosition(k)
 		for range rng.IntN(12 * k) {
@@ -162,6 +162,7 @@ func perfectConvertsWins(t *testing.T, db *layers.DB, k int) {
 			continue
 		}
 		n++
+		deepest = max(deepest, v.Depth())
 		g, err := muehle.NewGameFrom(p, k)
 		if err != nil {
 			t.Fatal(err)
@@ -179,5 +180,5 @@ func perfectConvertsWins(t *testing.T, db *layers.DB, k int) {
 	if n < starts {
 		t.Fatalf("found only %d won starts", n)
 	}
-	t.Logf("k=%d: %d won starts converted against random, %d plies in all", k, n, plies)
+	t.Logf("k=%d: %d won starts (won in 3 to %d plies) converted against random, %d plies in all", k, n, deepest, plies)
 }
