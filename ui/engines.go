@@ -163,7 +163,7 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	var b strings.Builder
-	b.WriteString("moving layers (✓ computed)\n    opponent\n     ")
+	b.WriteString("moving layers (# computed)\n    opponent\n     ")
 	for o := 3; o <= e.stones; o++ {
 		fmt.Fprintf(&b, " %d", o)
 	}
@@ -172,7 +172,7 @@ func (e *DBEngines) Summary() string {
 		fmt.Fprintf(&b, "  %d  ", w)
 		for o := 3; o <= e.stones; o++ {
 			if db.Has(layers.Moving(w, o)) {
-				b.WriteString(" ✓")
+				b.WriteString(" #")
 			} else {
 				b.WriteString(" ·")
 			}
