@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"muehle/layers"
 	"muehle/muehle"
 )
 
@@ -112,3 +114,7 @@ func (p *blockingPlayer) Move(ctx context.Context, g *muehle.Game) (muehle.Move,
 		return g.LegalMoves()[0], nil
 	}
 }
+
+func layersKeyOf(p muehle.Position) layers.Key { return layers.KeyOf(p) }
+
+func itoa(i uint64) string { return strconv.FormatUint(i, 10) }

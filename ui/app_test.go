@@ -1,0 +1,193 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"muehle/muehle"
+)
+
+// menuItem finds the item labelled label in the menu named menu, looking
+// one level into child menus.
+func menuItem(t *testing.T, m *fyne.MainMenu, menu, label string) *fyne.MenuItem {
+	t.Helper()
+	for _, mm := range m.Items {
+		if mm.Label != menu {
+			continue
+		}
+		for _, it := range mm.Items {
+			if it.Label == label {
+				return it
+			}
+			if it.ChildMenu != nil {
+				for _, c := range it.ChildMenu.Items {
+					if it.Label+" ▸ "+c.Label == label {
+						return c
+					}
+				}
+			}
+		}
+	}
+	t.Fatalf("no item %q in menu %q", label, menu)
+	return nil
+}
+
+func TestMenusAndSettingsPersist(t *testing.T) {
+	q := newQueue()
+	a := test.NewTempApp(t)
+	u := New(a, Options{Do: q.do})
+	m := u.Window().MainMenu()
+	for _, name := range []string{"New", "Undo", "Redo", "Set Up Position…", "Copy Position", "Paste Position or Game",
+		"Open Game…", "Save Game…", "Show State Number", "Show Perfect Moves", "Quit"} {
+		menuItem(t, m, "Game", name)
+	}
+	// Without engines, alpha-beta and perfect are offered but disabled.
+	if it := menuItem(t, m, "White", "Alpha-beta ▸ Depth 3"); !it.Disabled {
+		t.Errorf("alpha-beta enabled without engines")
+	}
+	if it := menuItem(t, m, "Black", "Perfect"); !it.Disabled {
+		t.Errorf("perfect enabled without engines")
+	}
+	menuItem(t, m, "Black", "Random").Action()
+	menuItem(t, m, "Speed", "3 s").Action()
+	if got := u.ctrl.Player(muehle.Black); got == nil || got.Name() != "Random" {
+		t.Fatalf("Black after choosing Random: %v", got)
+	}
+	if !menuItem(t, m, "Black", "Random").Checked || menuItem(t, m, "Black", "Human").Checked {
+		t.Errorf("Black menu checks do not follow the choice")
+	}
+	u.ctrl.Close()
+
+	// A second window on the same preferences starts with those settings.
+	u2 := New(a, Options{Do: q.do})
+	defer u2.ctrl.Close()
+	if got := u2.ctrl.Player(muehle.Black); got == nil || got.Name() != "Random" {
+		t.Errorf("Black after restart: got %v, want Random", got)
+	}
+	if got := u2.ctrl.Speed(); got != 3*time.Second {
+		t.Errorf("speed after restart: got %v, want 3s", got)
+	}
+	if u2.ctrl.Player(muehle.White) != nil {
+		t.Errorf("White after restart: got a computer, want a person")
+	}
+}
+
+func TestShortcuts(t *testing.T) {
+	q := newQueue()
+	u := newTestApp(t, q, nil)
+	g := u.ctrl.Game
+	tapMove(u.Board(), mustMove(t, "d6"))
+	type shortcutTyper interface{ TypedShortcut(fyne.Shortcut) }
+	// The test canvas wraps the software canvas, which handles shortcuts.
+	c := reflect.ValueOf(u.Window().Canvas()).Elem().FieldByName("WindowlessCanvas").Interface().(shortcutTyper)
+	c.TypedShortcut(keyUndo)
+	if g().Ply() != 0 {
+		t.Fatalf("Ctrl+Z: got %d plies, want 0", g().Ply())
+	}
+	c.TypedShortcut(keyRedo)
+	if g().Ply() != 1 {
+		t.Fatalf("Ctrl+Y: got %d plies, want 1", g().Ply())
+	}
+	c.TypedShortcut(keyNew)
+	if g().Ply() != 0 || g().CanUndo() {
+		t.Fatalf("Ctrl+N: got %d plies, want a new game", g().Ply())
+	}
+}
+
+func TestCopyPaste(t *testing.T) {
+	q := newQueue()
+	u := newTestApp(t, q, nil)
+	for _, s := range []string{"d6", "d2", "b4", "f4"} {
+		tapMove(u.Board(), mustMove(t, s))
+	}
+	pos := u.ctrl.Game().Position()
+	u.copyPosition()
+	clip := u.app.Clipboard().Content()
+	if clip != pos.String() {
+		t.Fatalf("copied position: got %q, want %q", clip, pos.String())
+	}
+	u.ctrl.NewGame()
+	u.paste()
+	if got := u.ctrl.Game().Position(); got != pos || u.ctrl.Game().Ply() != 0 {
+		t.Errorf("pasted position: got %v after %d plies, want %v as the start", got, u.ctrl.Game().Ply(), pos)
+	}
+
+	// A game record brings the moves back.
+	u.ctrl.NewGame()
+	for _, s := range []string{"d6", "d2", "b4"} {
+		tapMove(u.Board(), mustMove(t, s))
+	}
+	u.copyGame()
+	u.ctrl.NewGame()
+	u.paste()
+	if h := u.ctrl.Game().History(); len(h) != 3 || h[2] != mustMove(t, "b4") {
+		t.Errorf("pasted game: got moves %v, want d6 d2 b4", h)
+	}
+
+	// Nonsense and impossible positions are refused with a reason.
+	for _, tc := range []struct{ clip, want string }{
+		{"", "clipboard is empty"},
+		{"WWWW.................... w 9 9", "13 stones"},
+		{"1. d6 d6", "d6"},
+	} {
+		u.ctrl.NewGame()
+		u.app.Clipboard().SetContent(tc.clip)
+		u.paste()
+		if u.ctrl.Game().Ply() != 0 || u.ctrl.Game().Start() != muehle.NewPosition(9) || !strings.Contains(u.status.Text, tc.want) {
+			t.Errorf("paste %q: status %q, want the game unchanged and %q", tc.clip, u.status.Text, tc.want)
+		}
+	}
+}
+
+func TestOpenFile(t *testing.T) {
+	q := newQueue()
+	u := newTestApp(t, q, nil)
+	path := filepath.Join(t.TempDir(), "game.txt")
+	if err := os.WriteFile(path, []byte("1. d6 d2\n2. b4 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.OpenFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := u.ctrl.Game().Ply(); got != 3 {
+		t.Errorf("opened game: got %d plies, want 3", got)
+	}
+	if !strings.Contains(u.side.moves.Text, "b4") {
+		t.Errorf("move list: %q", u.side.moves.Text)
+	}
+	if err := os.WriteFile(path, []byte("1. d6 d6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.OpenFile(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("opening an illegal game: got %v, want an error naming the file", err)
+	}
+}
+
+func TestStateNumber(t *testing.T) {
+	e := NewEngines(t.TempDir())
+	q := newQueue()
+	u := newTestApp(t, q, e)
+	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := muehle.NewGameFrom(p, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(g)
+	u.stateNumber()
+	db, _ := e.database()
+	i := db.Indexer().Layer(layersKeyOf(p)).Index(p)
+	want := "layer 3-3, index " + itoa(i)
+	if !strings.Contains(u.status.Text, want) || !strings.Contains(u.status.Text, "not computed") {
+		t.Errorf("state number: got %q, want %q and that the layer is not computed", u.status.Text, want)
+	}
+}
