@@ -2,6 +2,9 @@ package retro
 
 import (
 	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -93,8 +96,9 @@ func (t *rawTable) get(c muehle.Position) layers.Value {
 	return t.value[t.slot(c)]
 }
 
-// solve runs the rounds over all layers of k stones; it returns the number
-// of raw positions.
+// solve runs the rounds over all layers of k stones, on all cores; it
+// returns the number of raw positions. Each round reads only values of
+// earlier rounds and applies its decisions when it ends.
 func (t *rawTable) solve(k int) int {
 	var all []muehle.Position
 	for w := 3; w <= k; w++ {
@@ -105,39 +109,76 @@ func (t *rawTable) solve(k int) int {
 	for _, p := range all {
 		t.value[t.slot(p)] = layers.Drawn
 	}
+	type decision struct {
+		slot uint64
+		v    layers.Value
+	}
 	undecided := all
-	var buf [muehle.MaxMoves]muehle.Move
+	workers := runtime.GOMAXPROCS(0)
 	for r := 0; len(undecided) > 0; r++ {
-		var next []muehle.Position
-		decided := 0
-		for _, p := range undecided {
-			ms := p.AppendMoves(buf[:0])
-			won, allWon := false, true
-			for _, m := range ms {
-				v := t.get(p.Play(m))
-				switch {
-				case v.Outcome() == layers.Loss && v.Depth() == r-1:
-					won = true
-				case v.Outcome() == layers.Win && v.Depth() <= r-1:
-				default:
-					allWon = false
+		decided := make([][]decision, workers)
+		left := make([][]muehle.Position, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := len(undecided)*w/workers, len(undecided)*(w+1)/workers
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var buf [muehle.MaxMoves]muehle.Move
+				for _, p := range undecided[lo:hi] {
+					won, allWon := false, true
+					for _, m := range p.AppendMoves(buf[:0]) {
+						v := t.get(p.Play(m))
+						switch {
+						case v.Outcome() == layers.Loss && v.Depth() == r-1:
+							won = true
+						case v.Outcome() == layers.Win && v.Depth() <= r-1:
+						default:
+							allWon = false
+						}
+						if won {
+							break
+						}
+					}
+					switch {
+					case won:
+						decided[w] = append(decided[w], decision{t.slot(p), layers.WinIn(r)})
+					case allWon: // also a blocked position (no moves) in round 0
+						decided[w] = append(decided[w], decision{t.slot(p), layers.LossIn(r)})
+					default:
+						left[w] = append(left[w], p)
+					}
 				}
-			}
-			switch {
-			case won:
-				t.value[t.slot(p)] = layers.WinIn(r)
-				decided++
-			case allWon && r%2 == 0: // also a blocked position (no moves) in round 0
-				t.value[t.slot(p)] = layers.LossIn(r)
-				decided++
-			default:
-				next = append(next, p)
-			}
+			}()
 		}
-		undecided = next
-		if decided == 0 && r > 0 {
+		wg.Wait()
+		n := 0
+		for w := range workers {
+			for _, d := range decided[w] {
+				t.value[d.slot] = d.v
+			}
+			n += len(decided[w])
+		}
+		undecided = slices.Concat(left...)
+		if n == 0 && r > 0 {
 			break
 		}
 	}
 	return len(all)
+}
+
+var (
+	referenceOnce [10]sync.Once
+	referenceFor  [10]*rawTable
+	referenceSize [10]int
+)
+
+// referenceTable returns the solved reference for k stones, computed once
+// per test binary.
+func referenceTable(k int) (*rawTable, int) {
+	referenceOnce[k].Do(func() {
+		referenceFor[k] = newRawTable(k)
+		referenceSize[k] = referenceFor[k].solve(k)
+	})
+	return referenceFor[k], referenceSize[k]
 }

@@ -1,0 +1,86 @@
+package retro
+
+import (
+	"context"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// placementReference values placement positions by plain minimax with a
+// memo over raw positions, ending in the raw moving-phase values of the
+// reference solver. It shares nothing with the solver but the move generator.
+type placementReference struct {
+	moving *rawTable
+	memo   map[muehle.Position]layers.Value
+}
+
+func (r *placementReference) value(p muehle.Position) layers.Value {
+	p = p.Normalize()
+	if p.Total(muehle.White) < 3 {
+		return layers.LossIn(0)
+	}
+	if p.Hand[muehle.White] == 0 && p.Hand[muehle.Black] == 0 {
+		return r.moving.get(p)
+	}
+	if v, ok := r.memo[p]; ok {
+		return v
+	}
+	best := layers.Unused
+	for _, m := range p.Moves() {
+		if v := r.value(p.Play(m)).Parent(); v.Better(best) {
+			best = v
+		}
+	}
+	if best == layers.Unused {
+		best = layers.LossIn(0)
+	}
+	r.memo[p] = best
+	return best
+}
+
+// TestPlacementReference solves the whole game of three stones a side and
+// compares every stored placement position with the reference.
+func TestPlacementReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reference solver takes seconds; skipped with -short")
+	}
+	comparePlacement(t, 3)
+}
+
+func comparePlacement(t *testing.T, k int) {
+	db := openDB(t, t.TempDir(), k)
+	solve(t, db, SolveOptions{Placement: true})
+	moving, _ := referenceTable(k)
+	ref := &placementReference{moving: moving, memo: map[muehle.Position]layers.Value{}}
+	checked := 0
+	for _, key := range layers.PlacementLayers(k) {
+		ix := db.Indexer().Layer(key)
+		for i := range ix.Size() {
+			p, ok := ix.Position(i)
+			if !ok {
+				continue
+			}
+			got, err := db.Probe(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := ref.value(p); got != want {
+				t.Errorf("layer %s slot %d %v: got %v, want %v", key, i, p, got, want)
+			}
+			checked++
+		}
+	}
+	start, err := db.Probe(muehle.NewPosition(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("k=%d: %d placement positions agree; the empty board is %v", k, checked, start)
+	if checked == 0 {
+		t.Fatal("no placement positions checked")
+	}
+	if err := context.Background().Err(); err != nil {
+		t.Fatal(err)
+	}
+}
