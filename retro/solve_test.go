@@ -96,7 +96,7 @@ func compareWithReference(t *testing.T, k int) {
 			})
 		}
 	}
-	if k == 3 && counts[layers.Win] != 2232160 || counts[layers.Loss] != 455648 || counts[layers.Draw] != 4112 {
+	if counts[layers.Win] != 2232160 || counts[layers.Loss] != 455648 || counts[layers.Draw] != 4112 {
 		t.Errorf("raw 3-3 counts: got won %d lost %d drawn %d, want 2232160 455648 4112",
 			counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
 	}
