@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,17 +14,22 @@ import (
 	"muehle/retro"
 )
 
-// solveProgress shows a Solve run: a progress bar per phase on a terminal,
-// or one log line per finished phase otherwise.
+// solveProgress shows a Solve run: on a terminal a progress bar per phase
+// (positions per second and time left), otherwise one log line per unit
+// with the time of each phase.
 type solveProgress struct {
 	w        io.Writer
 	terminal bool
 
-	mu    sync.Mutex
-	key   string // step and phase of the bar shown
-	bar   *progressbar.ProgressBar
-	last  retro.Progress
-	start time.Time
+	mu     sync.Mutex
+	step   int
+	phase  string
+	bar    *progressbar.ProgressBar
+	last   retro.Progress
+	slots  uint64
+	phases []string      // "count 1.2s" of the current unit
+	ended  time.Duration // when the previous phase of the unit ended
+	start  time.Time
 }
 
 func newSolveProgress(w io.Writer) *solveProgress {
@@ -38,15 +44,20 @@ func newSolveProgress(w io.Writer) *solveProgress {
 func (s *solveProgress) update(p retro.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := fmt.Sprintf("%d/%s", p.Step, p.Phase)
-	if key != s.key {
-		s.finishLocked()
-		s.key = key
-		s.start = time.Now()
+	if p.Step != s.step || p.Phase != s.phase {
+		s.endPhaseLocked()
+		if p.Step != s.step {
+			s.endUnitLocked()
+			s.step, s.start, s.slots, s.ended = p.Step, time.Now(), 0, 0
+		}
+		s.phase = p.Phase
+		if p.Phase == "count" {
+			s.slots = p.Total
+		}
 		if s.terminal {
 			s.bar = progressbar.NewOptions64(int64(p.Total),
 				progressbar.OptionSetWriter(s.w),
-				progressbar.OptionSetDescription(fmt.Sprintf("layer %d of %d  %-14s %-9s", p.Step, p.Steps, unitName(p), p.Phase)),
+				progressbar.OptionSetDescription(fmt.Sprintf("layer %d of %d  %-14s %-16s", p.Step, p.Steps, unitName(p), p.Phase)),
 				progressbar.OptionShowCount(),
 				progressbar.OptionShowIts(),
 				progressbar.OptionSetItsString("pos"),
@@ -69,28 +80,41 @@ func unitName(p retro.Progress) string {
 	return p.Layer.String()
 }
 
-// finishLocked closes the current bar or writes the log line of the phase.
-func (s *solveProgress) finishLocked() {
-	if s.key == "" {
+// endPhaseLocked closes the bar of the phase and notes its time.
+func (s *solveProgress) endPhaseLocked() {
+	if s.phase == "" {
 		return
 	}
-	p := s.last
-	el := time.Since(s.start)
-	rate := float64(p.Done) / max(el.Seconds(), 1e-9)
 	if s.bar != nil {
 		s.bar.Finish()
 		fmt.Fprintln(s.w)
 		s.bar = nil
+	}
+	name, _, _ := strings.Cut(s.phase, " ")
+	s.phases = append(s.phases, fmt.Sprintf("%s %s", name, (s.last.Elapsed-s.ended).Round(time.Millisecond)))
+	s.ended = s.last.Elapsed
+	s.phase = ""
+}
+
+// endUnitLocked writes the log line of a finished unit (not on a terminal).
+func (s *solveProgress) endUnitLocked() {
+	if s.step == 0 {
 		return
 	}
-	fmt.Fprintf(s.w, "layer %d of %d  %s  %s: %d positions in %s (%.0f/s)\n",
-		p.Step, p.Steps, unitName(p), p.Phase, p.Done, el.Round(time.Millisecond), rate)
+	if !s.terminal {
+		el := time.Since(s.start)
+		fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s)\n",
+			s.last.Step, s.last.Steps, unitName(s.last), s.slots, el.Round(time.Millisecond),
+			float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(s.phases, ", "))
+	}
+	s.phases = s.phases[:0]
+	s.step = 0
 }
 
 // finish ends the display.
 func (s *solveProgress) finish() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.finishLocked()
-	s.key = ""
+	s.endPhaseLocked()
+	s.endUnitLocked()
 }
