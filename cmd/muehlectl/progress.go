@@ -49,6 +49,7 @@ func (s *solveProgress) update(p retro.Progress) {
 		if p.Step != s.step {
 			s.endUnitLocked()
 			s.step, s.start, s.slots, s.ended = p.Step, time.Now(), 0, 0
+			resetPeakMemory()
 		}
 		s.phase = p.Phase
 		if p.Phase == "count" {
@@ -103,9 +104,9 @@ func (s *solveProgress) endUnitLocked() {
 	}
 	if !s.terminal {
 		el := time.Since(s.start)
-		fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s)\n",
+		fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
 			s.last.Step, s.last.Steps, unitName(s.last), s.slots, el.Round(time.Millisecond),
-			float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(s.phases, ", "))
+			float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(s.phases, ", "), peakMemory()>>20)
 	}
 	s.phases = s.phases[:0]
 	s.step = 0
