@@ -47,7 +47,7 @@ type Controller struct {
 	marks       []MoveMark // the evaluated moves of the current position, best first
 	evalErr     error
 	evaluating  bool
-	fellBack    string // why the last computer move did not come from the database
+	fellBack    [2]string // per side: why its last computer move did not come from the database
 
 	do func(func()) // runs a function on the UI thread
 
@@ -114,12 +114,14 @@ func (c *Controller) Marks() ([]MoveMark, error) { return c.marks, c.evalErr }
 // NewGame starts a new game of nine stones.
 func (c *Controller) NewGame() {
 	c.game = muehle.NewGame(muehle.StonesPerSide)
+	c.fellBack = [2]string{}
 	c.restart(Event{Move: noMove})
 }
 
 // SetGame continues with g (a loaded game or a set-up position).
 func (c *Controller) SetGame(g *muehle.Game) {
 	c.game = g
+	c.fellBack = [2]string{}
 	c.restart(Event{Move: noMove})
 }
 
@@ -244,9 +246,9 @@ func (c *Controller) computerMoved(gen uint64, turn muehle.Color, m muehle.Move,
 		c.say("%s (%s) chose a bad move: %v", turn, name, err)
 		return
 	}
-	c.fellBack = ""
+	c.fellBack[turn] = ""
 	if why != "" {
-		c.fellBack = fmt.Sprintf("%s (%s): %s", turn, name, why)
+		c.fellBack[turn] = fmt.Sprintf("%s (%s) played its last move outside the database: %s", turn, name, why)
 	}
 	c.restart(Event{Move: m, Mover: turn, Computer: true})
 }
@@ -487,14 +489,14 @@ func (c *Controller) Status() string {
 	me, opp := pos.Turn, pos.Turn.Other()
 	if p := c.players[me]; p != nil {
 		s := fmt.Sprintf("%s (%s) is thinking…", me, p.Name())
-		if c.fellBack != "" {
-			s += " Last move: " + c.fellBack
+		if c.fellBack[me] != "" {
+			s += " " + c.fellBack[me] + "."
 		}
 		return s
 	}
 	prefix := ""
-	if c.fellBack != "" {
-		prefix = c.fellBack + ". "
+	if c.fellBack[opp] != "" {
+		prefix = c.fellBack[opp] + ". "
 	}
 	switch {
 	case c.pending.To != muehle.NoPoint:

@@ -47,12 +47,12 @@ func newSidePanel() *sidePanel {
 	s.scroll = container.NewVScroll(container.NewVBox(
 		widget.NewLabelWithStyle("Moves", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		s.moves,
-		s.value,
-		s.perfect,
 	))
+	lists := container.NewVSplit(s.scroll, container.NewVScroll(container.NewVBox(s.value, s.perfect)))
+	lists.Offset = 0.45
 	s.box = container.NewBorder(
 		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.busy, s.result, widget.NewSeparator()),
-		nil, nil, nil, s.scroll)
+		nil, nil, nil, lists)
 	return s
 }
 
@@ -86,7 +86,10 @@ func (s *sidePanel) update(c *Controller) {
 		s.busy.Stop()
 		s.busy.Hide()
 	}
-	s.moves.SetText(moveList(g))
+	if text := moveList(g); text != s.moves.Text {
+		s.moves.SetText(text)
+		s.scroll.ScrollToBottom()
+	}
 	s.updatePerfect(c, pos)
 }
 
