@@ -43,3 +43,30 @@ func benchPair(b *testing.B, k layers.Key, maxStones int) {
 	b.ReportMetric(perSec, "classes/s")
 	b.ReportMetric(perSec/float64(workers), "classes/s/core")
 }
+
+// BenchmarkPlacementLayer recomputes the placement layer p3+1-4+0 of the
+// four-stone game (its children are all moving positions) and reports
+// placement positions (classes) per second.
+func BenchmarkPlacementLayer(b *testing.B) {
+	db, err := layers.OpenDB(b.TempDir(), 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if err := Solve(context.Background(), db, SolveOptions{SkipVerify: true}); err != nil {
+		b.Fatal(err)
+	}
+	k, err := layers.ParseKey("p3+1-4+0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	classes := db.Indexer().Layer(k).Classes()
+	for b.Loop() {
+		if _, err := solvePlacement(context.Background(), db, k, workerCount(0), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perSec := float64(classes) * float64(b.N) / b.Elapsed().Seconds()
+	b.ReportMetric(perSec, "classes/s")
+	b.ReportMetric(perSec/float64(workerCount(0)), "classes/s/core")
+}
