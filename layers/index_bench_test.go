@@ -119,3 +119,25 @@ func BenchmarkPositionSequential(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "unranks/s")
 	_ = sink
 }
+
+// BenchmarkIndexAllRandom ranks the random positions of BenchmarkIndexRandom
+// 256 at a time with IndexAll.
+func BenchmarkIndexAllRandom(b *testing.B) {
+	l := testIndexer(b).Layer(Moving(8, 8))
+	ps := benchPositions(Moving(8, 8), 1<<16)
+	out := make([]uint64, 256)
+	n := 0
+	cpu := cpuTime()
+	for b.Loop() {
+		for i := 0; i < len(ps); i += len(out) {
+			l.IndexAll(ps[i:i+len(out)], out)
+		}
+		n += len(ps)
+	}
+	cpu = cpuTime() - cpu
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "ranks/s")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(n), "ns/rank")
+	if cpu > 0 {
+		b.ReportMetric(float64(n)/cpu.Seconds(), "ranks/cpu-s")
+	}
+}

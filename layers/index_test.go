@@ -308,3 +308,31 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexAll compares IndexAll with Index on random positions of several
+// layers, and on bit patterns of no layer.
+func TestIndexAll(t *testing.T) {
+	x := testIndexer(t)
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, k := range []Key{Moving(3, 3), Moving(8, 8), Moving(9, 4), {W: 2, B: 1, WH: 7, BH: 7}} {
+		l := x.Layer(k)
+		ps := benchPositions(k, 1000)
+		for i := range 100 {
+			ps[i] = muehle.Position{Stones: [2]muehle.Bitboard{muehle.Bitboard(r.Uint32()), muehle.Bitboard(r.Uint32())}}
+		}
+		out := make([]uint64, len(ps)+5)
+		for i := range out {
+			out[i] = 77
+		}
+		l.IndexAll(ps, out)
+		for i, p := range ps {
+			if want := l.Index(p); out[i] != want {
+				t.Fatalf("layer %v position %+v: IndexAll gave %d, Index %d", k, p, out[i], want)
+			}
+		}
+		if out[len(ps)] != 77 {
+			t.Errorf("IndexAll wrote past the positions")
+		}
+		l.IndexAll(ps, out[:10]) // a short out must not panic
+	}
+}
