@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -63,11 +64,11 @@ func newEditor(start muehle.Position, stones int, onOK func(muehle.Position)) *e
 		widget.NewFormItem("Black in hand", e.hands[muehle.Black]),
 		widget.NewFormItem("To move", e.turn),
 	)
-	help := widget.NewLabel("Tap a point: empty → White → Black → empty.")
+	help := widget.NewLabel("Tap a point to cycle it: empty, White, Black, empty again.")
 	help.Wrapping = fyne.TextWrapWord
 	buttons := container.NewHBox(clear, widget.NewButton("Cancel", e.cancel),
 		widget.NewButtonWithIcon("Use position", nil, func() { e.ok() }))
-	side := container.NewVBox(help, form, e.message, buttons)
+	side := container.NewVBox(help, form, buttons, e.message)
 	e.content = container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(300, 360), side), e.board)
 	e.syncControls()
 	e.show()
@@ -100,7 +101,7 @@ func (e *editor) syncControls() {
 func (e *editor) show() {
 	e.board.SetView(emptyView(e.pos))
 	if err := checkSetup(e.pos, e.stones); err != nil {
-		e.message.SetText(err.Error())
+		e.message.SetText(reason(err))
 	} else {
 		e.message.SetText("")
 	}
@@ -109,7 +110,7 @@ func (e *editor) show() {
 // ok hands the position over when it is possible and reports whether it was.
 func (e *editor) ok() bool {
 	if err := checkSetup(e.pos, e.stones); err != nil {
-		e.message.SetText("Refused: " + err.Error())
+		e.message.SetText("Refused: " + reason(err))
 		return false
 	}
 	if e.dlg != nil {
@@ -147,6 +148,11 @@ func checkSetup(p muehle.Position, k int) error {
 			muehle.ErrPosition, p.Turn, want, p.Hand[muehle.White], placed[muehle.White])
 	}
 	return nil
+}
+
+// reason returns the text of a position error without the package prefix.
+func reason(err error) string {
+	return strings.TrimPrefix(err.Error(), muehle.ErrPosition.Error()+": ")
 }
 
 // showEditor opens the set-up dialog over w.
