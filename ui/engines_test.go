@@ -54,9 +54,6 @@ func solvedEngines(t *testing.T) *DBEngines {
 }
 
 func TestPerfectMarksAndPlayer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves layer 3-3")
-	}
 	e := solvedEngines(t)
 	q := newQueue()
 	u := newTestApp(t, q, e)
@@ -133,9 +130,6 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 }
 
 func TestPerfectFallsBackOutsideLayers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves layer 3-3")
-	}
 	e := solvedEngines(t)
 	q := newQueue()
 	u := newTestApp(t, q, e)
