@@ -133,19 +133,23 @@ func (u *App) setSpeed(d time.Duration) {
 }
 
 func (u *App) setShowPerfect(on bool) {
+	var e Evaluator
 	if on {
+		var err error
 		if u.engines == nil {
-			u.ctrl.say("Perfect moves need the database engines, which this build does not have.")
-			on = false
-		} else if e, err := u.engines.Evaluator(); err != nil {
-			u.ctrl.say("Perfect moves cannot be shown: %v", err)
-			on = false
+			err = fmt.Errorf("this build has no database engines")
 		} else {
-			u.ctrl.evaluator = e
+			e, err = u.engines.Evaluator()
+		}
+		if err != nil {
+			u.ctrl.SetPerfect(nil, false)
+			u.app.Preferences().SetBool(prefPerfect, false)
+			u.ctrl.say("Perfect moves cannot be shown: %v", err)
+			return
 		}
 	}
 	u.app.Preferences().SetBool(prefPerfect, on)
-	u.ctrl.SetShowPerfect(on)
+	u.ctrl.SetPerfect(e, on)
 }
 
 // changed redraws the board, the panels, the status line and the menus.

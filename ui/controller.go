@@ -92,15 +92,9 @@ func (c *Controller) SetPlayer(col muehle.Color, p muehle.Player) {
 	c.restart(Event{Move: noMove})
 }
 
-// SetEvaluator sets the source of perfect-move marks; nil turns them off.
-func (c *Controller) SetEvaluator(e Evaluator) {
-	c.evaluator = e
-	c.restart(Event{Move: noMove})
-}
-
-// SetShowPerfect turns the perfect-move marks on or off.
-func (c *Controller) SetShowPerfect(on bool) {
-	c.showPerfect = on
+// SetPerfect turns the perfect-move marks on (from e) or off.
+func (c *Controller) SetPerfect(e Evaluator, on bool) {
+	c.evaluator, c.showPerfect = e, on && e != nil
 	c.restart(Event{Move: noMove})
 }
 
