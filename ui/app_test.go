@@ -162,6 +162,18 @@ func TestOpenFile(t *testing.T) {
 	if !strings.Contains(u.side.moves.Text, "b4") {
 		t.Errorf("move list: %q", u.side.moves.Text)
 	}
+	if strings.Contains(u.side.result.Text, "without a removal") {
+		t.Errorf("side panel warns of a no-removal limit the game does not have: %q", u.side.result.Text)
+	}
+	if err := os.WriteFile(path, []byte("[NoRemovalLimit \"50\"]\n1. d6 d2\n*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.OpenFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(u.side.result.Text, "drawn after 50 moves without a removal") {
+		t.Errorf("side panel with a no-removal limit: got %q, want the rule named", u.side.result.Text)
+	}
 	if err := os.WriteFile(path, []byte("1. d6 d6\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -74,10 +74,15 @@ func (s *sidePanel) update(c *Controller) {
 		s.sides[col].SetText(fmt.Sprintf("%s (%s): %d on the board, %d in hand",
 			col, name, pos.Stones[col].Count(), pos.Hand[col]))
 	}
-	if r == muehle.Ongoing {
-		s.result.SetText("")
-	} else {
+	switch {
+	case r != muehle.Ongoing:
 		s.result.SetText(fmt.Sprintf("%s: %s.", r, why))
+	case g.NoRemovalLimit > 0:
+		s.result.SetText(fmt.Sprintf("This game is drawn after %d moves without a removal. "+
+			"The database does not know that rule, so the perfect player and the marks may misjudge near the limit.",
+			g.NoRemovalLimit))
+	default:
+		s.result.SetText("")
 	}
 	if c.Thinking() {
 		s.busy.Show()
