@@ -101,6 +101,9 @@ func (c *Controller) SetPerfect(e Evaluator, on bool) {
 // ShowPerfect reports whether perfect-move marks are on.
 func (c *Controller) ShowPerfect() bool { return c.showPerfect }
 
+// Evaluating reports whether the perfect-move marks are being computed.
+func (c *Controller) Evaluating() bool { return c.evaluating }
+
 // Marks returns the evaluated moves of the current position, best first,
 // and the error of the evaluation, if any.
 func (c *Controller) Marks() ([]MoveMark, error) { return c.marks, c.evalErr }

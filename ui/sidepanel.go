@@ -112,7 +112,7 @@ func (s *sidePanel) updatePerfect(c *Controller, pos muehle.Position) {
 		s.perfect.SetText("")
 		return
 	case len(marks) == 0:
-		if r, _ := c.Game().Result(); r == muehle.Ongoing {
+		if c.Evaluating() {
 			s.value.SetText("Perfect moves: evaluating…")
 		} else {
 			s.value.SetText("")
