@@ -70,7 +70,9 @@ type Perfect struct {
 	// Lookahead is the number of own moves the tie-break looks at: 1
 	// counts the replies to each move; 2 also counts, after each reply
 	// that keeps the value, the best share the next own move can set up
-	// (about 30 times the probes). NewPerfect sets 1.
+	// (about 30 times the probes); 0 switches the tie-break off (a plain
+	// perfect player, choosing at random among the moves of the best
+	// value). NewPerfect sets 1.
 	Lookahead int
 }
 
@@ -129,6 +131,9 @@ func (p *Perfect) ranked(pos muehle.Position) ([]MoveValue, []float64, error) {
 	traps := make([]float64, len(mvs))
 	for i := range mvs {
 		order[i] = i
+		if p.Lookahead <= 0 {
+			continue
+		}
 		if traps[i], err = p.trapAhead(pos, &mvs[i], p.Lookahead); err != nil {
 			return nil, nil, err
 		}

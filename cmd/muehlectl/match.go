@@ -25,7 +25,8 @@ const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--pli
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default), perfect or
 perfect:LOOKAHEAD (reads the database; alpha-beta depth 6 where a layer is
-missing). The two players alternate colours: the --white player has White in
+missing; LOOKAHEAD 0 to 3 own moves for the tie-break among moves of equal
+value, 1 by default, 0 for none). The two players alternate colours: the --white player has White in
 the odd-numbered games, Black in the even-numbered ones. Games that reach
 --plies plies are drawn. With a database, the blunder rate of each player is
 the share of its moves (from positions the database knows) that worsen the
@@ -126,8 +127,8 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 			look := 1
 			if arg != "" {
 				n, err := strconv.Atoi(arg)
-				if err != nil || n < 1 || n > 3 {
-					return nil, fmt.Errorf("player %q: lookahead must be 1 to 3", spec)
+				if err != nil || n < 0 || n > 3 {
+					return nil, fmt.Errorf("player %q: lookahead must be 0 to 3", spec)
 				}
 				look = n
 			}
