@@ -271,22 +271,23 @@ func (a *AlphaBeta) searchRoot(pos *muehle.Position, d int, alpha, beta int32) i
 	bestAt := 0
 	a.ties = a.ties[:0]
 	for i, m := range a.root {
-		child := pos.Play(m)
+		child := &s.stack[1]
+		*child = pos.Play(m)
 		s.push(zobristAfter(key, pos, m), m, 0)
 		var sc int32
 		if i == 0 {
-			sc = -s.node(&child, d-1, 1, -beta, -alpha, true)
+			sc = -s.node(child, d-1, 1, -beta, -alpha, true)
 		} else {
 			lo := alpha
 			if wantTies && best >= alpha {
 				lo = alpha - 1
 			}
 			if a.opt.NoPVS {
-				sc = -s.node(&child, d-1, 1, -beta, -lo, true)
+				sc = -s.node(child, d-1, 1, -beta, -lo, true)
 			} else {
-				sc = -s.node(&child, d-1, 1, -lo-1, -lo, false)
+				sc = -s.node(child, d-1, 1, -lo-1, -lo, false)
 				if sc > lo && sc < beta {
-					sc = -s.node(&child, d-1, 1, -beta, -lo, true)
+					sc = -s.node(child, d-1, 1, -beta, -lo, true)
 				}
 			}
 		}

@@ -22,6 +22,7 @@ func benchPositions() []muehle.Position {
 func BenchmarkAlphaBeta(b *testing.B) {
 	ps := benchPositions()
 	a := NewAlphaBeta(Limits{Depth: 6}, nil, nil)
+	b.ReportAllocs()
 	var nodes uint64
 	var searching time.Duration // without the time Reset takes to clear the table
 	for b.Loop() {

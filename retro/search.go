@@ -90,6 +90,7 @@ type searcher struct {
 	nkeys int
 	rev   [searchMaxPly + 1]int
 
+	stack   [searchMaxPly + 1]muehle.Position // stack[ply]: the node at ply (children live here, not on the heap)
 	moves   [searchMaxPly][muehle.MaxMoves]muehle.Move
 	scores  [searchMaxPly][muehle.MaxMoves]int32
 	pv      [searchMaxPly + 1][searchMaxPly]muehle.Move
@@ -208,15 +209,16 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 	best, bestMove := int32(-infScore), noMove
 	for i := range moves {
 		m := s.pick(moves, ply, i)
-		child := pos.Play(m)
+		child := &s.stack[ply+1]
+		*child = pos.Play(m)
 		s.push(zobristAfter(key, pos, m), m, ply)
 		var sc int32
 		if i == 0 || s.opt.NoPVS {
-			sc = -s.node(&child, depth-1, ply+1, -beta, -alpha, pvNode)
+			sc = -s.node(child, depth-1, ply+1, -beta, -alpha, pvNode)
 		} else {
-			sc = -s.node(&child, depth-1, ply+1, -alpha-1, -alpha, false)
+			sc = -s.node(child, depth-1, ply+1, -alpha-1, -alpha, false)
 			if sc > alpha && sc < beta {
-				sc = -s.node(&child, depth-1, ply+1, -beta, -alpha, true)
+				sc = -s.node(child, depth-1, ply+1, -beta, -alpha, true)
 			}
 		}
 		s.nkeys--
@@ -282,8 +284,9 @@ func (s *searcher) leaf(pos *muehle.Position, ply, qleft int, alpha, beta int32)
 		if !m.IsRemoval() {
 			continue
 		}
-		child := pos.Play(m)
-		sc := -s.qnode(&child, ply+1, qleft-1, -beta, -alpha)
+		child := &s.stack[ply+1]
+		*child = pos.Play(m)
+		sc := -s.qnode(child, ply+1, qleft-1, -beta, -alpha)
 		if s.stopped {
 			return 0
 		}
