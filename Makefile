@@ -11,7 +11,7 @@ BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 # Debian packages for running the real window headless (make screenshots).
 SHOT_PKGS  := xvfb xdotool imagemagick
 
-.PHONY: run test test-long bench deps shot-deps build muehlectl screenshots fmt vet clean
+.PHONY: run test test-long bench deps shot-deps build muehlectl screenshots package fmt vet clean
 
 # deps installs the missing Debian packages (as root, or through sudo).
 deps:
@@ -51,6 +51,11 @@ bench: muehlectl
 
 screenshots: shot-deps build
 	./.ci/screenshots
+
+# package builds the Linux package (Muehle.tar.xz in cmd/muehle) with Fyne's
+# tool; it reads FyneApp.toml through cmd/muehle/FyneApp.toml and bumps Build.
+package: deps
+	cd cmd/muehle && $(GO) tool fyne package -os linux
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
