@@ -8,7 +8,8 @@
 // The moving layers M(w,b) and M(b,w) form a pair: a move without removal
 // leads from one to the other, a move with a removal into M(b-1,w), which is
 // finished. Solve computes the pairs by the number of stones, smallest
-// first, each in three named phases (pair.go, propagate in pair.go):
+// first, each in three named phases (count in pair.go, propagate in
+// propagate.go, the rest in solve.go):
 //
 //  1. count: every canonical slot is unranked; a position without moves is
 //     lost in 0, and one whose removal leaves the opponent two stones is won
