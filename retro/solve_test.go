@@ -32,6 +32,9 @@ func solve(t *testing.T, db *layers.DB, opts SolveOptions) {
 // compares them with the statistics published by Gasser's reproductions and
 // the Malom database (RULES.md).
 func TestPublishedStatistics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves 3-4 + 4-3, slow under the race detector; skipped with -short")
+	}
 	db := openDB(t, t.TempDir(), 9)
 	solve(t, db, SolveOptions{MaxStones: 7})
 	want := []struct {
@@ -105,6 +108,9 @@ func compareWithReference(t *testing.T, k int) {
 // TestResume interrupts a run after its first unit and checks that a second
 // run completes the database with files identical to an uninterrupted run.
 func TestResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves 3-4 + 4-3 twice, slow under the race detector; skipped with -short")
+	}
 	opts := SolveOptions{MaxStones: 7} // 3-3, then the pair 3-4 + 4-3
 	whole := openDB(t, t.TempDir(), 4)
 	solve(t, whole, opts)
@@ -146,7 +152,8 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// TestVerifyFindsWrongValue changes one stored value and expects the
+// TestVerifyFindsWrongValue (which also runs the parallel solver on 3-3
+// under the race detector in the -short suite) changes one stored value and expects the
 // verifier to report exactly that slot.
 func TestVerifyFindsWrongValue(t *testing.T) {
 	db := openDB(t, t.TempDir(), 3)
