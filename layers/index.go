@@ -177,7 +177,6 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	m := p.Stones[t]
 	o := p.Stones[t^1] &^ m
 	e := l.t.tab[bCode(m, o)]
-	// The rest is finish, written out: the call costs in this hot path.
 	wa, ba := aMask(m), aMask(o)
 	sub := &l.sub[bits.OnesCount8(wa)][bits.OnesCount8(ba)]
 	s := e >> symShift & 15
@@ -193,8 +192,8 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 
 // IndexAll stores Index(ps[i]) in out[i] for every i < min(len(ps),
 // len(out)). On positions far apart it is faster than calling Index one by
-// one: it fetches all the table entries first, so that their cache misses
-// overlap.
+// one: it touches all the table entries first, so that their cache misses
+// overlap, and then ranks with the entries in the cache.
 func (l *LayerIndex) IndexAll(ps []muehle.Position, out []uint64) {
 	n := min(len(ps), len(out))
 	ps, out = ps[:n], out[:n]
@@ -202,31 +201,11 @@ func (l *LayerIndex) IndexAll(ps []muehle.Position, out []uint64) {
 	for i := range ps {
 		t := ps[i].Turn & 1
 		m := ps[i].Stones[t]
-		o := ps[i].Stones[t^1] &^ m
-		out[i] = uint64(tab[bCode(m, o)])
+		out[i] = uint64(tab[bCode(m, ps[i].Stones[t^1]&^m)])
 	}
 	for i := range ps {
-		t := ps[i].Turn & 1
-		m := ps[i].Stones[t]
-		o := ps[i].Stones[t^1] &^ m
-		out[i] = l.finish(uint32(out[i]), m, o)
+		out[i] = l.Index(ps[i])
 	}
-}
-
-// finish computes the index of the position with the mover's stones m and
-// the opponent's o from the table entry e of its B code.
-func (l *LayerIndex) finish(e uint32, m, o muehle.Bitboard) uint64 {
-	wa, ba := aMask(m), aMask(o)
-	sub := &l.sub[bits.OnesCount8(wa)][bits.OnesCount8(ba)]
-	s := e >> symShift & 15
-	id := e >> stabShift
-	var r uint16
-	if id == 0 {
-		r = aRank[symACode[s][wa]+2*symACode[s][ba]]
-	} else {
-		r = minRank(l.t.stabs[id&(maxStabs-1)], symA[s][wa], symA[s][ba])
-	}
-	return sub.off + uint64(r)*sub.n + uint64(e&classMask)
 }
 
 // IndexChecked is Index for a position that may be of another layer: ok is
