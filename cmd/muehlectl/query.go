@@ -17,8 +17,7 @@ func init() {
 
 func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K]", stderr)
-	dir := fs.String("db", layers.DefaultDir(), "database `directory`")
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	dbf := addDBFlags(fs)
 	text := fs.String("position", "", "the position, e.g. \"........................ w 9 9\" (see muehle/doc.go)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -31,10 +30,10 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := pos.Validate(*stones); err != nil {
+	if err := pos.Validate(*dbf.stones); err != nil {
 		return err
 	}
-	db, err := layers.OpenDB(*dir, *stones)
+	db, err := dbf.open()
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"muehle/layers"
 	"muehle/retro"
 )
 
@@ -17,8 +16,7 @@ func init() {
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N] [--placement | --all-phases]", stderr)
-	dir := fs.String("db", layers.DefaultDir(), "database `directory`")
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	dbf := addDBFlags(fs)
 	maxStones := fs.Int("max-stones", 0, "solve only moving layers with at most `N` stones on the board (0 = all)")
 	placement := fs.Bool("placement", false, "also compute the placement layers (needs all moving layers)")
 	all := fs.Bool("all-phases", false, "the whole game: all moving layers, then the placement layers")
@@ -31,7 +29,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *all {
 		*placement, *maxStones = true, 0
 	}
-	db, err := layers.OpenDB(*dir, *stones)
+	db, err := dbf.open()
 	if err != nil {
 		return err
 	}
@@ -48,10 +46,10 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	missing := retro.Missing(db, opts)
 	if len(missing) == 0 {
-		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete\n", *dir, *stones)
+		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete\n", *dbf.dir, *dbf.stones)
 		return nil
 	}
-	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute\n", *dir, *stones, len(missing))
+	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute\n", *dbf.dir, *dbf.stones, len(missing))
 	show := newSolveProgress(stderr)
 	opts.Progress = show.update
 	start := time.Now()

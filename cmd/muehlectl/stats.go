@@ -14,19 +14,18 @@ func init() {
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("stats", "[--db DIR] [--stones K] [--placement]", stderr)
-	dir := fs.String("db", layers.DefaultDir(), "database `directory`")
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	dbf := addDBFlags(fs)
 	placement := fs.Bool("placement", false, "list the placement layers too")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	db, err := layers.OpenDB(*dir, *stones)
+	db, err := dbf.open()
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	n := 0
-	for _, k := range layers.Order(*stones, *placement) {
+	for _, k := range layers.Order(*dbf.stones, *placement) {
 		if !db.Has(k) {
 			continue
 		}
@@ -46,7 +45,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		n++
 	}
 	if n == 0 {
-		return fmt.Errorf("no layers in %s for k=%d", *dir, *stones)
+		return fmt.Errorf("no layers in %s for k=%d", *dbf.dir, *dbf.stones)
 	}
 	return nil
 }

@@ -17,15 +17,14 @@ func init() {
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("verify", "[--db DIR] [--stones K] [--layer KEY]", stderr)
-	dir := fs.String("db", layers.DefaultDir(), "database `directory`")
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	dbf := addDBFlags(fs)
 	only := fs.String("layer", "", "verify only this layer, e.g. 3-4")
 	limit := fs.Int("limit", 10, "mismatches to list per layer")
 	workers := fs.Int("workers", 0, "goroutines (0 = one per core)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	db, err := layers.OpenDB(*dir, *stones)
+	db, err := dbf.open()
 	if err != nil {
 		return err
 	}
@@ -38,14 +37,14 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		keys = []layers.Key{k}
 	} else {
-		for _, k := range layers.Order(*stones, true) {
+		for _, k := range layers.Order(*dbf.stones, true) {
 			if db.Has(k) {
 				keys = append(keys, k)
 			}
 		}
 	}
 	if len(keys) == 0 {
-		return fmt.Errorf("no layers in %s for k=%d", *dir, *stones)
+		return fmt.Errorf("no layers in %s for k=%d", *dbf.dir, *dbf.stones)
 	}
 	bad := 0
 	for _, k := range keys {
