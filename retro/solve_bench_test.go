@@ -15,6 +15,12 @@ func BenchmarkSolvePair(b *testing.B) {
 	benchPair(b, layers.Moving(4, 5), 9)
 }
 
+// BenchmarkSolvePair36 does the same for the pair 3-6 + 6-3, whose
+// propagation phase is long (a flying side, deep wins).
+func BenchmarkSolvePair36(b *testing.B) {
+	benchPair(b, layers.Moving(3, 6), 9)
+}
+
 func benchPair(b *testing.B, k layers.Key, maxStones int) {
 	db, err := layers.OpenDB(b.TempDir(), 9)
 	if err != nil {
