@@ -128,6 +128,7 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	if tmp == "" {
 		tmp = filepath.Join(db.Dir(), "tmp")
 	}
+	defer os.Remove(tmp) // only when empty: the work of each unit is removed with it
 	for step, u := range todo {
 		r := &run{db: db, opts: opts, workers: workers, tmp: tmp, step: step + 1, steps: len(todo), unit: u}
 		if err := r.solve(ctx); err != nil {
