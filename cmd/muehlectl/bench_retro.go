@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -31,5 +32,26 @@ func init() {
 			n += db.Indexer().Layer(k).Classes()
 		}
 		return n
+	})
+	// alphabeta searches three positions of a seeded random game to depth 8
+	// with the default options and counts the nodes.
+	addBenchmark("alphabeta", "nodes", func() uint64 {
+		g := muehle.NewGame(muehle.StonesPerSide)
+		r := muehle.NewSeededRandom(7)
+		var nodes uint64
+		for ply := range 30 {
+			if ply%10 == 9 {
+				res, err := retro.NewAlphaBeta(retro.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
+				if err != nil {
+					return 0
+				}
+				nodes += res.Nodes
+			}
+			m, err := r.Move(context.Background(), g)
+			if err != nil || g.Play(m) != nil {
+				break
+			}
+		}
+		return nodes
 	})
 }
