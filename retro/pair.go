@@ -23,7 +23,6 @@ import (
 //
 // Words change only through compare-and-swap, so workers share them freely.
 type pair struct {
-	db     *layers.DB
 	keys   []layers.Key         // one key, or two for w ≠ b
 	index  []*layers.LayerIndex // numbering of each layer
 	state  [][]uint32           // state words of each layer

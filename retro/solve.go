@@ -54,8 +54,8 @@ type unit struct {
 	placement bool
 }
 
-// Plan returns the units Solve would compute, in order, and whether each is
-// already complete in db.
+// plan returns the units Solve would compute, in order; complete tells
+// which of them db already has.
 func plan(db *layers.DB, opts SolveOptions) []unit {
 	var units []unit
 	seen := map[layers.Key]bool{}
@@ -249,7 +249,7 @@ func (r *run) compute(ctx context.Context) ([][]byte, error) {
 // propagate, then turn the state words into layer bodies.
 func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	keys := r.unit.keys
-	pr := &pair{db: r.db, keys: keys}
+	pr := &pair{keys: keys}
 	ix := r.db.Indexer()
 	for _, k := range keys {
 		pr.index = append(pr.index, ix.Layer(k))
