@@ -151,19 +151,11 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				}
 				continue
 			}
-			if draw {
-				n++ // a drawn removal: this position is never lost
-			}
-			if maxWin >= 0 {
-				n++ // all removals won by the opponent count as one child, known at maxWin
-			}
-			state[i] = uint32(layers.Drawn) | uint32(n)<<counterShift
+			count, seed := removals{minLoss, maxWin, draw}.counter(n)
+			state[i] = uint32(layers.Drawn) | uint32(count)<<counterShift
 			var err error
-			switch {
-			case minLoss >= 0:
-				err = out.push(minLoss, makeEntry(l, i, true))
-			case maxWin >= 0:
-				err = out.push(maxWin, makeEntry(l, i, true))
+			if seed >= 0 {
+				err = out.push(seed, makeEntry(l, i, true))
 			}
 			if err != nil {
 				return err
@@ -180,4 +172,32 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 		}
 	}
 	return nil
+}
+
+// removals sums up what a position's moves with a removal lead to, as
+// depths in the smaller layer, -1 where there is none: the fastest loss
+// for the opponent, the slowest win for the opponent, and whether any is a
+// draw.
+type removals struct {
+	minLoss, maxWin int
+	draw            bool
+}
+
+// counter returns the successor counter of a position with n distinct
+// children inside the pair, and the depth at which its removals seed the
+// work lists (-1: no seed). A removal into a lost or drawn position means
+// the position can never be lost, so it gets one unit that is never
+// counted down; the seed at minLoss then wins it, unless a child inside the
+// pair wins it sooner. Otherwise all removals into won positions count as
+// one unit, counted down by the seed at maxWin, the slowest of them.
+func (r removals) counter(n int) (count, seed int) {
+	switch {
+	case r.minLoss >= 0:
+		return n + 1, r.minLoss
+	case r.draw:
+		return n + 1, -1
+	case r.maxWin >= 0:
+		return n + 1, r.maxWin
+	}
+	return n, -1
 }
