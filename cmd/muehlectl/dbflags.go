@@ -23,3 +23,15 @@ func addDBFlags(fs *flag.FlagSet) dbFlags {
 
 // open opens the database the flags name.
 func (f dbFlags) open() (*layers.DB, error) { return layers.OpenDB(*f.dir, *f.stones) }
+
+// present returns the layers db holds, in the order of computation; with
+// placement false, only the moving layers.
+func present(db *layers.DB, placement bool) []layers.Key {
+	var keys []layers.Key
+	for _, k := range layers.Order(db.Stones(), placement) {
+		if db.Has(k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-
-	"muehle/layers"
 )
 
 func init() {
@@ -24,11 +22,11 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
-	n := 0
-	for _, k := range layers.Order(*dbf.stones, *placement) {
-		if !db.Has(k) {
-			continue
-		}
+	keys := present(db, *placement)
+	if len(keys) == 0 {
+		return fmt.Errorf("no layers in %s for k=%d", *dbf.dir, *dbf.stones)
+	}
+	for _, k := range keys {
 		f, err := db.Layer(k)
 		if err != nil {
 			return err
@@ -42,10 +40,6 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			loss = "-"
 		}
 		fmt.Fprintf(stdout, "%s %d %d %d %s %s\n", k, h.Won, h.Lost, h.Drawn, win, loss)
-		n++
-	}
-	if n == 0 {
-		return fmt.Errorf("no layers in %s for k=%d", *dbf.dir, *dbf.stones)
 	}
 	return nil
 }

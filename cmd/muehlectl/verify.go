@@ -37,11 +37,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		keys = []layers.Key{k}
 	} else {
-		for _, k := range layers.Order(*dbf.stones, true) {
-			if db.Has(k) {
-				keys = append(keys, k)
-			}
-		}
+		keys = present(db, true)
 	}
 	if len(keys) == 0 {
 		return fmt.Errorf("no layers in %s for k=%d", *dbf.dir, *dbf.stones)
