@@ -44,7 +44,7 @@ test: deps
 
 # test-long adds the checks that take minutes (deep perft, larger solves).
 test-long: deps
-	$(GO) test -tags long -timeout 120m ./...
+	$(GO) test -tags long -timeout 180m ./...
 
 bench: muehlectl
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 5 ./muehle/... ./layers/... ./retro/... | tee bench.txt
