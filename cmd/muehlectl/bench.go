@@ -48,38 +48,29 @@ func init() {
 		return muehle.Perft(muehle.NewPosition(muehle.StonesPerSide), 6)
 	})
 	addBenchmark("movegen", "moves", func() uint64 {
-		ps := benchPositions()
-		var buf [muehle.MaxMoves]muehle.Move
-		var n uint64
-		for range benchRounds {
-			for i := range ps {
-				n += uint64(len(ps[i].AppendMoves(buf[:0])))
-			}
-		}
-		return n
+		return overSample(benchRounds, func(p *muehle.Position, buf []muehle.Move) int { return len(p.AppendMoves(buf)) })
 	})
 	addBenchmark("unmoves", "unmoves", func() uint64 {
-		ps := benchPositions()
-		var buf [muehle.MaxUnmoves]muehle.Move
-		var n uint64
-		for range benchRounds / 4 {
-			for i := range ps {
-				n += uint64(len(ps[i].AppendUnmoves(buf[:0])))
-			}
-		}
-		return n
+		return overSample(benchRounds/4, func(p *muehle.Position, buf []muehle.Move) int { return len(p.AppendUnmoves(buf)) })
 	})
 	addBenchmark("unslides", "unmoves", func() uint64 {
-		ps := benchPositions()
-		var buf [muehle.MaxMoves]muehle.Move
-		var n uint64
-		for range benchRounds {
-			for i := range ps {
-				n += uint64(len(ps[i].AppendUnslides(buf[:0])))
-			}
-		}
-		return n
+		return overSample(benchRounds, func(p *muehle.Position, buf []muehle.Move) int { return len(p.AppendUnslides(buf)) })
 	})
+}
+
+// overSample passes rounds times over the benchmark sample, calling gen on
+// each position with an empty buffer of MaxUnmoves capacity, and returns the
+// total it counted.
+func overSample(rounds int, gen func(p *muehle.Position, buf []muehle.Move) int) uint64 {
+	ps := benchPositions()
+	var buf [muehle.MaxUnmoves]muehle.Move
+	var n uint64
+	for range rounds {
+		for i := range ps {
+			n += uint64(gen(&ps[i], buf[:0]))
+		}
+	}
+	return n
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
