@@ -3,6 +3,7 @@ package layers
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"muehle/muehle"
 )
@@ -50,12 +51,7 @@ func benchIndex(b *testing.B, l *LayerIndex, ps []muehle.Position) {
 		}
 		n += len(ps)
 	}
-	cpu = cpuTime() - cpu
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "ranks/s")
-	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(n), "ns/rank")
-	if cpu > 0 {
-		b.ReportMetric(float64(n)/cpu.Seconds(), "ranks/cpu-s")
-	}
+	reportRanks(b, n, cpuTime()-cpu)
 	_ = sink
 }
 
@@ -134,7 +130,12 @@ func BenchmarkIndexAllRandom(b *testing.B) {
 		}
 		n += len(ps)
 	}
-	cpu = cpuTime() - cpu
+	reportRanks(b, n, cpuTime()-cpu)
+}
+
+// reportRanks reports n ranks done in the benchmark's time and in cpu of
+// processor time (0 when unknown).
+func reportRanks(b *testing.B, n int, cpu time.Duration) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "ranks/s")
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(n), "ns/rank")
 	if cpu > 0 {
