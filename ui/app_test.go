@@ -186,14 +186,7 @@ func TestStateNumber(t *testing.T) {
 	e := NewEngines(t.TempDir())
 	q := newQueue()
 	u := newTestApp(t, q, e)
-	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := muehle.NewGameFrom(p, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, g := endgame33(t)
 	u.ctrl.SetGame(g)
 	u.stateNumber()
 	db, _ := e.database()

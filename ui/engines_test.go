@@ -58,14 +58,7 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 	q := newQueue()
 	u := newTestApp(t, q, e)
 	// A 3-3 position, White to move.
-	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := muehle.NewGameFrom(p, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, g := endgame33(t)
 	u.ctrl.SetGame(g)
 	u.setShowPerfect(true)
 	q.drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })

@@ -118,3 +118,18 @@ func (p *blockingPlayer) Move(ctx context.Context, g *muehle.Game) (muehle.Move,
 func layersKeyOf(p muehle.Position) layers.Key { return layers.KeyOf(p) }
 
 func itoa(i uint64) string { return strconv.FormatUint(i, 10) }
+
+// endgame33 returns a 3-3 position with White to move and a 9-stone game
+// that starts there.
+func endgame33(t *testing.T) (muehle.Position, *muehle.Game) {
+	t.Helper()
+	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := muehle.NewGameFrom(p, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, g
+}
