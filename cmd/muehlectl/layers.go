@@ -29,23 +29,19 @@ func runLayers(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	var slots, classes uint64
-	for _, k := range layers.MovingLayers(*stones) {
-		l := x.Layer(k)
-		fmt.Fprintf(stdout, "%v %d %d\n", k, l.Size(), l.Classes())
-		slots += l.Size()
-		classes += l.Classes()
-	}
-	fmt.Fprintf(stdout, "total %d %d\n", slots, classes)
-	if *placement {
-		slots, classes = 0, 0
-		for _, k := range layers.PlacementLayers(*stones) {
+	table := func(keys []layers.Key, total string) {
+		var slots, classes uint64
+		for _, k := range keys {
 			l := x.Layer(k)
 			fmt.Fprintf(stdout, "%v %d %d\n", k, l.Size(), l.Classes())
 			slots += l.Size()
 			classes += l.Classes()
 		}
-		fmt.Fprintf(stdout, "placement total %d %d\n", slots, classes)
+		fmt.Fprintf(stdout, "%s %d %d\n", total, slots, classes)
+	}
+	table(layers.MovingLayers(*stones), "total")
+	if *placement {
+		table(layers.PlacementLayers(*stones), "placement total")
 	}
 	return ctx.Err()
 }
