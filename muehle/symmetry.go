@@ -174,3 +174,14 @@ func (s Symmetry) String() string {
 	}
 	return symmetryNames[s]
 }
+
+// Symmetric reports whether a symmetry other than the identity maps the
+// set b onto itself.
+func (b Bitboard) Symmetric() bool {
+	for s := Symmetry(1); s < NumSymmetries; s++ {
+		if s.Bitboard(b) == b {
+			return true
+		}
+	}
+	return false
+}

@@ -116,16 +116,21 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				continue
 			}
 			children.reset()
+			// Two moves without removal reach children of the same slot only
+			// when a symmetry maps one child onto the other; it then fixes the
+			// opponent's stones, which these moves leave alone. Without such a
+			// symmetry every move is a child of its own, and no index is needed.
+			dedupe := pos.Stones[muehle.Black].Symmetric()
 			n := 0 // distinct children inside the pair
 			minLoss, maxWin, draw, wonIn1 := -1, -1, false, false
 			for _, m := range ms {
-				c := pos.Play(m)
 				if !m.IsRemoval() {
-					if children.add(part.Index(c)) {
+					if !dedupe || children.add(part.Index(pos.Play(m))) {
 						n++
 					}
 					continue
 				}
+				c := pos.Play(m)
 				if rmFile == nil { // the opponent is left with two stones
 					wonIn1 = true
 					break
