@@ -50,7 +50,7 @@ type bTable struct {
 // increasing order, is the smallest of its class and becomes its
 // representative; its 16 images get the class number and the symmetry back.
 func buildTable() (*bTable, error) {
-	mem, release, err := allocTable(4 * numBCodes)
+	mem, release, err := AllocLarge(4 * numBCodes)
 	if err != nil {
 		return nil, fmt.Errorf("layers: group-B table: %w", err)
 	}
@@ -236,7 +236,7 @@ func loadTable(path string) (*bTable, error) {
 	if fi.Size() < int64(minSize) || fi.Size() > int64(maxSize) {
 		return nil, fmt.Errorf("layers: %s: %w: %d bytes", path, ErrFormat, fi.Size())
 	}
-	mem, release, err := allocTable(int(fi.Size()))
+	mem, release, err := AllocLarge(int(fi.Size()))
 	if err != nil {
 		return nil, fmt.Errorf("layers: loading %s: %w", path, err)
 	}

@@ -27,6 +27,7 @@ type pair struct {
 	index  []*layers.LayerIndex // numbering of each layer
 	state  [][]uint32           // state words of each layer
 	remove []*layers.File       // the layer a removal leads to, per layer (nil: game over)
+	rmBody [][]byte             // its values, copied to memory for random access
 	rmIdx  []*layers.LayerIndex // its numbering
 	lists  *worklists
 	errs   atomic.Uint64 // inconsistencies met (index or counter errors)
@@ -92,7 +93,7 @@ var errCorrupt = errors.New("retro: inconsistent successor counts or index")
 func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint64) error {
 	ix, part := pr.index[l], pr.index[pr.partner(l)]
 	state := pr.state[l]
-	rmFile, rmIdx := pr.remove[l], pr.rmIdx[l]
+	rmFile, rmBody, rmIdx := pr.remove[l], pr.rmBody[l], pr.rmIdx[l]
 	pushers := make([]*pusher, workers)
 	for w := range pushers {
 		pushers[w] = newPusher(pr.lists)
@@ -135,7 +136,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 					wonIn1 = true
 					break
 				}
-				v := rmFile.Value(rmIdx.Index(c))
+				v := layers.Value(rmBody[rmIdx.Index(c)])
 				switch v.Outcome() {
 				case layers.Loss:
 					if minLoss < 0 || v.Depth() < minLoss {

@@ -256,6 +256,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 		rm := layers.Moving(int(k.B)-1, int(k.W))
 		if k.B-1 < 3 {
 			pr.remove = append(pr.remove, nil)
+			pr.rmBody = append(pr.rmBody, nil)
 			pr.rmIdx = append(pr.rmIdx, nil)
 			continue
 		}
@@ -263,7 +264,13 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
 		}
+		body, release, err := copyLarge(f.Body())
+		if err != nil {
+			return nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, rm, err)
+		}
+		defer release()
 		pr.remove = append(pr.remove, f)
+		pr.rmBody = append(pr.rmBody, body)
 		pr.rmIdx = append(pr.rmIdx, ix.Layer(rm))
 	}
 	work := filepath.Join(r.tmp, "pair-"+keys[0].String())

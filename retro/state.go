@@ -10,14 +10,24 @@ import (
 	"unsafe"
 
 	mmap "github.com/edsrzf/mmap-go"
+
+	"muehle/layers"
 )
 
-// allocState returns n zeroed state words, in memory or, when spill is set,
+// allocState returns n zeroed state words, in memory (on huge pages where
+// the system has them: the words are changed at random) or, when spill is set,
 // in a memory-mapped file at path that the operating system pages in and
 // out; release frees them.
 func allocState(n uint64, spill bool, path string) (words []uint32, release func(), err error) {
 	if !spill {
-		return make([]uint32, n), func() {}, nil
+		mem, release, err := layers.AllocLarge(int(4 * n))
+		if err != nil {
+			return nil, nil, fmt.Errorf("retro: state of %d slots: %w", n, err)
+		}
+		if n == 0 {
+			return nil, release, nil
+		}
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&mem[0])), n), release, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, nil, fmt.Errorf("retro: state file: %w", err)
@@ -62,4 +72,16 @@ func defaultMemBytes() int64 {
 		}
 	}
 	return fallback
+}
+
+// copyLarge returns a copy of b in memory for random access (huge pages
+// where the system has them), read sequentially from b: a layer file's
+// mapped body read at random would fault page by page and miss the TLB.
+func copyLarge(b []byte) (c []byte, release func(), err error) {
+	c, release, err = layers.AllocLarge(len(b))
+	if err != nil {
+		return nil, nil, err
+	}
+	copy(c, b)
+	return c, release, nil
 }

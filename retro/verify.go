@@ -29,6 +29,10 @@ func (m Mismatch) String() string {
 // mismatches. Unused slots must be exactly those that are not canonical.
 // Since every win and loss must be backed by a child one ply closer to the
 // end, a layer that passes holds the true values of the game.
+//
+// A moving layer is checked in one pass in slot order against copies of
+// the two layers its children are in (see movingVerifier); a placement
+// layer probes its children through db.
 func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, done *atomic.Uint64) ([]Mismatch, error) {
 	f, err := db.Layer(k)
 	if err != nil {
@@ -48,26 +52,54 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		out = append(out, m)
 		mu.Unlock()
 	}
-	err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-		for i := lo; i < hi; i++ {
-			got := f.Value(i)
-			pos, ok := ix.Position(i)
-			if !ok {
-				if got != layers.Unused {
-					report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
-				}
-				continue
-			}
-			want, err := BestChild(db, pos)
-			if err != nil {
-				return fmt.Errorf("retro: verify %s slot %d: %w", k, i, err)
-			}
-			if got != want {
-				report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
-			}
+	want := func(pos muehle.Position) (layers.Value, error) { return BestChild(db, pos) }
+	if k.IsMoving() {
+		v, err := newMovingVerifier(db, k)
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
+		defer v.release()
+		want = nil
+		err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+			var w verifyWork
+			for i := lo; i < hi; i++ {
+				got := f.Value(i)
+				pos, ok := ix.Position(i)
+				if !ok {
+					if got != layers.Unused {
+						report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
+					}
+					continue
+				}
+				if want := v.best(&w, pos); got != want {
+					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
+				}
+			}
+			return nil
+		})
+	}
+	if want != nil {
+		err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+			for i := lo; i < hi; i++ {
+				got := f.Value(i)
+				pos, ok := ix.Position(i)
+				if !ok {
+					if got != layers.Unused {
+						report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
+					}
+					continue
+				}
+				w, err := want(pos)
+				if err != nil {
+					return fmt.Errorf("retro: verify %s slot %d: %w", k, i, err)
+				}
+				if got != w {
+					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: w})
+				}
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -75,4 +107,102 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		return out, fmt.Errorf("retro: layer %s: %d mismatches, first %d listed", k, c, len(out))
 	}
 	return out, nil
+}
+
+// movingVerifier computes BestChild for the positions of a moving layer
+// M(w,b) without probing: the children of moves without removal are in the
+// partner M(b,w), those of removals in M(b-1,w) (or the game is over), and
+// both layers' values are copied to memory once, so that the look-ups of a
+// whole layer cost no page faults and no layer-cache traffic. For each
+// position the children's slots are computed together (IndexAll) and
+// their values loaded together, so that the cache misses overlap.
+type movingVerifier struct {
+	part, rm         *layers.LayerIndex
+	partBody, rmBody []byte // rmBody nil: a removal wins (the opponent keeps two stones)
+	release          func()
+}
+
+func newMovingVerifier(db *layers.DB, k layers.Key) (*movingVerifier, error) {
+	v := &movingVerifier{release: func() {}}
+	var releases []func()
+	v.release = func() {
+		for _, r := range releases {
+			r()
+		}
+	}
+	load := func(x layers.Key) ([]byte, error) {
+		f, err := db.Layer(x)
+		if err != nil {
+			return nil, fmt.Errorf("retro: verify %s needs %s: %w", k, x, err)
+		}
+		b, release, err := copyLarge(f.Body())
+		if err != nil {
+			return nil, fmt.Errorf("retro: verify %s: reading %s: %w", k, x, err)
+		}
+		releases = append(releases, release)
+		return b, nil
+	}
+	p := k.Partner()
+	v.part = db.Indexer().Layer(p)
+	var err error
+	if v.partBody, err = load(p); err != nil {
+		v.release()
+		return nil, err
+	}
+	if k.B-1 >= 3 {
+		rm := layers.Moving(int(k.B)-1, int(k.W))
+		v.rm = db.Indexer().Layer(rm)
+		if v.rmBody, err = load(rm); err != nil {
+			v.release()
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// verifyWork is one worker's scratch space.
+type verifyWork struct {
+	moves          [muehle.MaxMoves]muehle.Move
+	slide, removal [muehle.MaxMoves]muehle.Position
+	slideIx, rmIx  [muehle.MaxMoves]uint64
+}
+
+// best returns BestChild(db, pos) for a position of the verifier's layer,
+// with the mover in Stones[White]: the best of the children's values seen
+// from pos, LossIn(0) without moves, WinIn(1) when a removal leaves the
+// opponent two stones.
+func (v *movingVerifier) best(w *verifyWork, pos muehle.Position) layers.Value {
+	ms := pos.AppendMoves(w.moves[:0])
+	if len(ms) == 0 {
+		return layers.LossIn(0)
+	}
+	ns, nr := 0, 0
+	for _, m := range ms {
+		if !m.IsRemoval() {
+			w.slide[ns] = pos.Play(m)
+			ns++
+			continue
+		}
+		if v.rmBody == nil {
+			return layers.WinIn(1)
+		}
+		w.removal[nr] = pos.Play(m)
+		nr++
+	}
+	v.part.IndexAll(w.slide[:ns], w.slideIx[:ns])
+	if nr > 0 {
+		v.rm.IndexAll(w.removal[:nr], w.rmIx[:nr])
+	}
+	best := layers.Unused
+	for _, i := range w.rmIx[:nr] {
+		if pv := layers.Value(v.rmBody[i]).Parent(); pv.Better(best) {
+			best = pv
+		}
+	}
+	for _, i := range w.slideIx[:ns] {
+		if pv := layers.Value(v.partBody[i]).Parent(); pv.Better(best) {
+			best = pv
+		}
+	}
+	return best
 }

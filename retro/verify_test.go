@@ -1,0 +1,44 @@
+package retro
+
+import (
+	"testing"
+
+	"muehle/layers"
+)
+
+// TestMovingVerifierIsBestChild checks the verifier's fast path against the
+// definition: for every position of every moving layer of the solved k=4
+// game, movingVerifier.best must equal BestChild, which probes each child
+// through the database.
+func TestMovingVerifierIsBestChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves the k=4 game; skipped with -short")
+	}
+	db := openDB(t, t.TempDir(), 4)
+	solve(t, db, SolveOptions{SkipVerify: true})
+	for _, k := range layers.MovingLayers(4) {
+		v, err := newMovingVerifier(db, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := db.Indexer().Layer(k)
+		var w verifyWork
+		checked := 0
+		for i := range ix.Size() {
+			pos, ok := ix.Position(i)
+			if !ok {
+				continue
+			}
+			want, err := BestChild(db, pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.best(&w, pos); got != want {
+				t.Fatalf("layer %s slot %d (%v): got %v, want %v", k, i, pos, got, want)
+			}
+			checked++
+		}
+		v.release()
+		t.Logf("layer %s: %d positions", k, checked)
+	}
+}
