@@ -80,8 +80,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 	for range workers {
 		go func() {
 			out := newPusher(pr.lists)
-			var unmoves [muehle.MaxUnmoves]muehle.Move
-			var parents distinct
+			var bufs [2]parents
 			var err error
 			for b := range batches {
 				for _, e := range b {
@@ -99,15 +98,14 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 						continue
 					}
 					p := pr.partner(l)
-					parents.reset()
-					for _, u := range pos.AppendUnslides(unmoves[:0]) {
-						j := pr.index[p].Index(pos.Unplay(u))
-						if !parents.add(j) {
-							continue
-						}
-						if err = pr.settle(p, j, d, out); err != nil {
-							break
-						}
+					if bufs[p].full() {
+						err = pr.settleParents(&bufs[p], p, d, out)
+					}
+					bufs[p].add(pos)
+				}
+				for p := range bufs {
+					if err == nil {
+						err = pr.settleParents(&bufs[p], p, d, out)
 					}
 				}
 				done.Add(uint64(len(b)))
@@ -143,4 +141,62 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		}
 	}
 	return first
+}
+
+// parents gathers the parents (un-slides) of several decided positions of
+// one layer, so that their slots are computed together and their state
+// words loaded together: the cache misses of many parents then overlap
+// instead of following one another.
+type parents struct {
+	moves [muehle.MaxUnmoves]muehle.Move
+	pos   [parentBatch + muehle.MaxUnmoves]muehle.Position
+	idx   [parentBatch + muehle.MaxUnmoves]uint64
+	ends  []int // ends[c]: the end in pos of the parents of the c-th child
+	n     int
+	seen  distinct
+}
+
+// parentBatch is about how many parents are gathered before they are settled.
+const parentBatch = 1024
+
+func (b *parents) full() bool { return b.n >= parentBatch }
+
+// add appends the parents of the decided position pos.
+func (b *parents) add(pos muehle.Position) {
+	for _, u := range pos.AppendUnslides(b.moves[:0]) {
+		b.pos[b.n] = pos.Unplay(u)
+		b.n++
+	}
+	b.ends = append(b.ends, b.n)
+}
+
+// settleParents settles every distinct parent of each gathered child, the
+// parents being in layer p, and empties b.
+func (pr *pair) settleParents(b *parents, p, d int, out *pusher) error {
+	if b.n == 0 {
+		b.ends = b.ends[:0]
+		return nil
+	}
+	pr.index[p].IndexAll(b.pos[:b.n], b.idx[:b.n])
+	state := pr.state[p]
+	var sink uint32
+	for _, j := range b.idx[:b.n] {
+		sink |= atomic.LoadUint32(&state[j]) // brings the words into the cache together
+	}
+	_ = sink
+	start := 0
+	for _, end := range b.ends {
+		b.seen.reset()
+		for _, j := range b.idx[start:end] {
+			if !b.seen.add(j) {
+				continue
+			}
+			if err := pr.settle(p, j, d, out); err != nil {
+				return err
+			}
+		}
+		start = end
+	}
+	b.n, b.ends = 0, b.ends[:0]
+	return nil
 }

@@ -54,9 +54,9 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	}
 	want := func(pos muehle.Position) (layers.Value, error) { return BestChild(db, pos) }
 	if k.IsMoving() {
-		v, err := newMovingVerifier(db, k)
-		if err != nil {
-			return nil, err
+		v, verr := newMovingVerifier(db, k)
+		if verr != nil {
+			return nil, verr
 		}
 		defer v.release()
 		want = nil
