@@ -1,6 +1,8 @@
 package retro
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"muehle/layers"
@@ -40,5 +42,17 @@ func TestMovingVerifierIsBestChild(t *testing.T) {
 		}
 		v.release()
 		t.Logf("layer %s: %d positions", k, checked)
+	}
+}
+
+// TestVerifyCancelled expects a cancelled verification to report the
+// cancellation, never a clean pass.
+func TestVerifyCancelled(t *testing.T) {
+	db := openDB(t, t.TempDir(), 3)
+	solve(t, db, SolveOptions{SkipVerify: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := VerifyLayer(ctx, db, layers.Moving(3, 3), 0, 10, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want an error wrapping context.Canceled", err)
 	}
 }
