@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"context"
@@ -73,7 +73,7 @@ type SearchResult struct {
 type searcher struct {
 	opt   SearchOptions
 	tt    *ttTable
-	probe Prober
+	probe layers.Prober
 	miss  probeLayerCache
 
 	ctx         context.Context
