@@ -123,7 +123,7 @@ func (a *AlphaBeta) Search(ctx context.Context, g *muehle.Game) (SearchResult, e
 	rootExact := a.rootInDB(&pos)
 
 	// Order the root moves once; later iterations put the last best first.
-	ttMove := noMove
+	ttMove := muehle.NoMove
 	if !a.opt.NoTT {
 		if e, ok := s.tt.probe(s.keys[s.nkeys-1]); ok {
 			ttMove = e.ttMove()

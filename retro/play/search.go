@@ -26,9 +26,6 @@ const (
 	searchHistCap  = 128  // positions of the game history checked for repetition
 )
 
-// noMove is the move stored when there is none; it is never legal.
-var noMove = muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint}
-
 // Limits bounds a search. Depth > 0 searches that many plies (iterative
 // deepening up to it); Depth 0 is automatic: deepen until MoveTime is used
 // (1 second when MoveTime is 0). With both set, the search stops at
@@ -185,7 +182,7 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 		return s.leaf(pos, ply, searchQDepth, alpha, beta)
 	}
 	key := s.keys[s.nkeys-1]
-	ttMove := noMove
+	ttMove := muehle.NoMove
 	if !s.opt.NoTT {
 		if e, ok := s.tt.probe(key); ok {
 			ttMove = e.ttMove()
@@ -206,7 +203,7 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 	}
 	s.order(pos, moves, ply, ttMove)
 	alpha0 := alpha
-	best, bestMove := int32(-infScore), noMove
+	best, bestMove := int32(-infScore), muehle.NoMove
 	for i := range moves {
 		m := s.pick(moves, ply, i)
 		child := &s.stack[ply+1]
