@@ -8,31 +8,9 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
-	"muehle/layers"
 	"muehle/muehle"
+	"muehle/ui/game"
 )
-
-// View is what the board shows: a snapshot the controller hands over. The
-// board never looks at the game itself.
-type View struct {
-	Pos      muehle.Position // the stones to draw
-	Selected muehle.Point    // the stone picked up to move, or NoPoint
-	Targets  muehle.Bitboard // the points a tap may choose now
-	Removing bool            // Targets are opponent stones to remove
-	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
-	// Marks holds, when perfect moves are shown, the value of the best move
-	// that chooses each target, from the view of the side to move.
-	Marks map[muehle.Point]layers.Value
-}
-
-// emptyView returns a view of p with nothing selected or marked.
-func emptyView(p muehle.Position) View {
-	return View{
-		Pos:      p,
-		Selected: muehle.NoPoint,
-		Last:     muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint},
-	}
-}
 
 // stoneAnim is a stone on its way: the move, its colour and the progress
 // from 0 to 1.
@@ -52,19 +30,19 @@ type Board struct {
 	// OnTapped is called with the point under a tap.
 	OnTapped func(muehle.Point)
 
-	view View
+	view game.View
 	anim *stoneAnim
 }
 
 // NewBoard returns a board showing the empty board.
 func NewBoard() *Board {
-	b := &Board{view: emptyView(muehle.NewPosition(muehle.StonesPerSide))}
+	b := &Board{view: game.EmptyView(muehle.NewPosition(muehle.StonesPerSide))}
 	b.ExtendBaseWidget(b)
 	return b
 }
 
 // SetView shows v at once, ending any animation.
-func (b *Board) SetView(v View) {
+func (b *Board) SetView(v game.View) {
 	b.stopAnim()
 	b.view = v
 	b.Refresh()
@@ -72,7 +50,7 @@ func (b *Board) SetView(v View) {
 
 // Update shows v. A running animation goes on when v shows the same
 // position (new marks, say) and ends otherwise.
-func (b *Board) Update(v View) {
+func (b *Board) Update(v game.View) {
 	if b.anim != nil && v.Pos != b.view.Pos {
 		b.stopAnim()
 	}
@@ -81,11 +59,11 @@ func (b *Board) Update(v View) {
 }
 
 // View returns what the board shows.
-func (b *Board) View() View { return b.view }
+func (b *Board) View() game.View { return b.view }
 
 // Animate shows v, with the stone of move m (played by c) travelling to its
 // target over d. A placement grows on its point; a removed stone fades out.
-func (b *Board) Animate(v View, m muehle.Move, c muehle.Color, d time.Duration) {
+func (b *Board) Animate(v game.View, m muehle.Move, c muehle.Color, d time.Duration) {
 	b.stopAnim()
 	b.view = v
 	if d <= 0 || m.To == muehle.NoPoint {

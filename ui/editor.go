@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 // editor is the set-up dialog: tap a point to cycle it through empty,
@@ -99,7 +100,7 @@ func (e *editor) syncControls() {
 }
 
 func (e *editor) show() {
-	e.board.SetView(emptyView(e.pos))
+	e.board.SetView(game.EmptyView(e.pos))
 	if err := checkSetup(e.pos, e.stones); err != nil {
 		e.message.SetText(reason(err))
 	} else {

@@ -14,6 +14,7 @@ import (
 	"muehle/muehle"
 	"muehle/retro"
 	"muehle/retro/play"
+	"muehle/ui/game"
 )
 
 // SmallMaxStones is the largest number of stones on the board of the small
@@ -77,7 +78,7 @@ func (e *DBEngines) Perfect(src rand.Source) (muehle.Player, error) {
 }
 
 // Evaluator returns the source of perfect-move marks.
-func (e *DBEngines) Evaluator() (Evaluator, error) {
+func (e *DBEngines) Evaluator() (game.Evaluator, error) {
 	db, err := e.database()
 	if err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func (e *DBEngines) Evaluator() (Evaluator, error) {
 type perfectEvaluator struct{ db *layers.DB }
 
 // Evaluate returns every legal move's value and reply counts.
-func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([]MoveMark, error) {
+func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([]game.MoveMark, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -101,9 +102,9 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 		}
 		return nil, err
 	}
-	out := make([]MoveMark, len(mv))
+	out := make([]game.MoveMark, len(mv))
 	for i, m := range mv {
-		out[i] = MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
+		out[i] = game.MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
 	}
 	return out, ctx.Err()
 }
