@@ -330,7 +330,7 @@ func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttM
 		return
 	}
 	c := pos.Turn
-	threats := millThreats(pos.Stones[c^1], pos.Empty())
+	threats := muehle.MillTargets(pos.Stones[c^1], pos.Empty())
 	k0, k1 := s.killers[ply][0], s.killers[ply][1]
 	hist := &s.history[c]
 	for i, m := range moves {
@@ -351,17 +351,6 @@ func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttM
 		}
 		sc[i] = v
 	}
-}
-
-// millThreats returns the empty points that would complete a mill of own.
-func millThreats(own, empty muehle.Bitboard) muehle.Bitboard {
-	var t muehle.Bitboard
-	for _, m := range muehle.Mills {
-		if e := m & empty; e != 0 && e&(e-1) == 0 && own&m == m&^e {
-			t |= e
-		}
-	}
-	return t
 }
 
 // pick moves the best-scored of moves[i:] to i and returns it.
