@@ -153,6 +153,42 @@ func (g *Game) Redo() bool {
 	return true
 }
 
+// UndoTurn takes back moves until a person is to move again: the last
+// move, and the computer's reply to it, where person reports which sides
+// are played by people. When no side is, it takes back one move. When it
+// reaches the start with a computer to move (the computer opened), it plays
+// the moves again up to the first position with the person to move. It
+// returns the number of moves taken back; 0 means nothing changed.
+func (g *Game) UndoTurn(person func(Color) bool) int {
+	anyPerson := person(White) || person(Black)
+	n := 0
+	for g.Undo() {
+		n++
+		if !anyPerson || person(g.Position().Turn) {
+			return n
+		}
+	}
+	for n > 0 && !person(g.Position().Turn) && g.Redo() {
+		n--
+	}
+	return n
+}
+
+// RedoTurn plays undone moves again until a person is to move (see
+// UndoTurn), or one move when no side is played by a person, and returns
+// how many it played.
+func (g *Game) RedoTurn(person func(Color) bool) int {
+	anyPerson := person(White) || person(Black)
+	n := 0
+	for g.Redo() {
+		n++
+		if !anyPerson || person(g.Position().Turn) {
+			break
+		}
+	}
+	return n
+}
+
 // Repetitions returns how often the current position has occurred so far,
 // counting itself (board, side to move and stones in hand).
 func (g *Game) Repetitions() int {

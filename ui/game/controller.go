@@ -126,15 +126,11 @@ func (c *Controller) Close() {
 }
 
 // Undo takes back the last move; against a computer, also the computer's
-// reply, so that the person is to move again.
+// reply, so that the person is to move again (muehle.Game.UndoTurn).
 func (c *Controller) Undo() {
-	if !c.game.CanUndo() {
+	if c.game.UndoTurn(c.isPerson) == 0 {
 		c.Say("There is no move to undo.")
 		return
-	}
-	c.game.Undo()
-	if c.isComputer(c.game.Position().Turn) && !c.isComputer(c.game.Position().Turn.Other()) && c.game.CanUndo() {
-		c.game.Undo()
 	}
 	c.restart(Event{Move: muehle.NoMove})
 }
@@ -142,18 +138,16 @@ func (c *Controller) Undo() {
 // Redo plays the last undone move again; against a computer, also the
 // computer's reply that was undone with it.
 func (c *Controller) Redo() {
-	if !c.game.CanRedo() {
+	if c.game.RedoTurn(c.isPerson) == 0 {
 		c.Say("There is no move to redo.")
 		return
-	}
-	c.game.Redo()
-	if c.isComputer(c.game.Position().Turn) && !c.isComputer(c.game.Position().Turn.Other()) && c.game.CanRedo() {
-		c.game.Redo()
 	}
 	c.restart(Event{Move: muehle.NoMove})
 }
 
 func (c *Controller) isComputer(col muehle.Color) bool { return c.players[col] != nil }
+
+func (c *Controller) isPerson(col muehle.Color) bool { return c.players[col] == nil }
 
 // Say sets an explanation in the status line and redraws.
 func (c *Controller) Say(format string, args ...any) {
