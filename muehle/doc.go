@@ -14,8 +14,10 @@
 //	movegen.go   AppendMoves, CountMoves, Blocked, IsOver
 //	unmove.go    Unplay, AppendUnmoves, AppendUnslides
 //	check.go     CheckMove: why a move is illegal, in words
+//	reason.go    Reason: an error of this package as a sentence for a person
 //	symmetry.go  the 16 board symmetries
-//	game.go      Game: history, undo/redo, repetition, result
+//	game.go      Game: history, undo/redo (UndoTurn: back to the person's
+//	             turn), repetition, result
 //	record.go    the game record text
 //	notation.go  point, move and position text
 //	diagram.go   the board drawn in text
