@@ -160,15 +160,8 @@ func (g *Game) Redo() bool {
 // the moves again up to the first position with the person to move. It
 // returns the number of moves taken back; 0 means nothing changed.
 func (g *Game) UndoTurn(person func(Color) bool) int {
-	anyPerson := person(White) || person(Black)
-	n := 0
-	for g.Undo() {
-		n++
-		if !anyPerson || person(g.Position().Turn) {
-			return n
-		}
-	}
-	for n > 0 && !person(g.Position().Turn) && g.Redo() {
+	n := g.stepTurn(g.Undo, person)
+	for n > 0 && hasPerson(person) && !person(g.Position().Turn) && g.Redo() {
 		n--
 	}
 	return n
@@ -178,16 +171,24 @@ func (g *Game) UndoTurn(person func(Color) bool) int {
 // UndoTurn), or one move when no side is played by a person, and returns
 // how many it played.
 func (g *Game) RedoTurn(person func(Color) bool) int {
-	anyPerson := person(White) || person(Black)
+	return g.stepTurn(g.Redo, person)
+}
+
+// stepTurn calls step (Undo or Redo) until it fails or a person is to
+// move, once when no side is a person, and returns how often it succeeded.
+func (g *Game) stepTurn(step func() bool, person func(Color) bool) int {
 	n := 0
-	for g.Redo() {
+	for step() {
 		n++
-		if !anyPerson || person(g.Position().Turn) {
+		if !hasPerson(person) || person(g.Position().Turn) {
 			break
 		}
 	}
 	return n
 }
+
+// hasPerson reports whether person reports either side.
+func hasPerson(person func(Color) bool) bool { return person(White) || person(Black) }
 
 // Repetitions returns how often the current position has occurred so far,
 // counting itself (board, side to move and stones in hand).
