@@ -11,7 +11,13 @@ BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 # Debian packages for running the real window headless (make screenshots).
 SHOT_PKGS  := xvfb xdotool imagemagick
 
-.PHONY: run test test-long bench deps shot-deps build muehlectl screenshots package fmt vet clean
+# staticcheck, pinned; make lint installs it into bin/ on first use.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+# How long make fuzz runs each fuzz target.
+FUZZTIME ?= 10s
+
+.PHONY: run test test-long bench deps shot-deps build muehlectl screenshots package fmt vet lint fuzz clean
 
 # deps installs the missing Debian packages (as root, or through sudo).
 deps:
@@ -40,7 +46,7 @@ test: deps
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -short -timeout 15m ./...
-	CGO_ENABLED=0 $(GO) test -timeout 15m ./muehle/... ./layers/... ./retro/... ./cmd/muehlectl/...
+	CGO_ENABLED=0 $(GO) test -timeout 15m ./muehle/... ./layers/... ./retro/... ./ui/game/... ./cmd/muehlectl/...
 
 # test-long adds the checks that take minutes (deep perft, larger solves).
 test-long: deps
@@ -62,6 +68,27 @@ fmt:
 
 vet:
 	$(GO) vet ./...
+
+$(STATICCHECK):
+	GOBIN=$(abspath $(dir $(STATICCHECK))) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# lint runs staticcheck's default checks on every package, with and without
+# the long tests.
+lint: deps $(STATICCHECK)
+	$(STATICCHECK) ./...
+	$(STATICCHECK) -tags long ./...
+
+# fuzz runs every fuzz target of the module for FUZZTIME each (make fuzz
+# FUZZTIME=1m); the targets are found with go test -list, so new ones join
+# without a change here. A failing input is saved under the package's
+# testdata/fuzz and stops the run.
+fuzz: deps
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "$$pkg $$target ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
 
 clean:
 	rm -rf $(BIN) bench.txt

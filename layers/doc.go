@@ -77,7 +77,7 @@
 //	offset size  field
 //	 0      8    magic "MUEHLEDB"
 //	 8      4    format version, 1
-//	12      4    rules id, 1 = the rules of RULES.md
+//	12      4    rules id, 1 = the rules of docs/rules.md
 //	16      1    stones per side of the game (3 to 9)
 //	17      1    key W: stones of the side to move on the board
 //	18      1    key B: stones of the opponent on the board

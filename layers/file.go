@@ -21,7 +21,7 @@ const (
 	fileMagic = "MUEHLEDB"
 	// FileVersion is the format version this package writes and reads.
 	FileVersion = 1
-	// RulesID names the rules of RULES.md (standard rules, no removal limit).
+	// RulesID names the rules of docs/rules.md (standard rules, no removal limit).
 	RulesID = 1
 	// HeaderSize is the size of the header in front of the body.
 	HeaderSize = 128

@@ -50,11 +50,10 @@ var defaultIndexer struct {
 func DefaultIndexer() (*Indexer, error) {
 	d := &defaultIndexer
 	d.once.Do(func() {
-		dir, err := os.UserCacheDir()
-		if err == nil {
-			var t *bTable
-			t, err = openTable(filepath.Join(dir, "muehle"))
-			if t != nil {
+		if dir, err := os.UserCacheDir(); err == nil {
+			// A table built but not saved in the cache comes with an
+			// error and is still right; only a missing table falls back.
+			if t, _ := openTable(filepath.Join(dir, "muehle")); t != nil {
 				d.x = newIndexer(t)
 				return
 			}

@@ -40,7 +40,7 @@ func (b Bitboard) Points() []Point {
 	return ps
 }
 
-// edgeList is the list of the 32 edges of the board (RULES.md).
+// edgeList is the list of the 32 edges of the board (docs/rules.md).
 var edgeList = [32][2]Point{
 	{0, 1}, {1, 2}, {3, 4}, {4, 5}, {6, 7}, {7, 8}, {9, 10}, {10, 11},
 	{12, 13}, {13, 14}, {15, 16}, {16, 17}, {18, 19}, {19, 20}, {21, 22}, {22, 23},
@@ -48,7 +48,7 @@ var edgeList = [32][2]Point{
 	{16, 19}, {19, 22}, {8, 12}, {12, 17}, {5, 13}, {13, 20}, {2, 14}, {14, 23},
 }
 
-// Mills lists the 16 mills: eight rows, then eight columns (RULES.md).
+// Mills lists the 16 mills: eight rows, then eight columns (docs/rules.md).
 var Mills = [16]Bitboard{
 	1<<0 | 1<<1 | 1<<2, 1<<3 | 1<<4 | 1<<5, 1<<6 | 1<<7 | 1<<8, 1<<9 | 1<<10 | 1<<11,
 	1<<12 | 1<<13 | 1<<14, 1<<15 | 1<<16 | 1<<17, 1<<18 | 1<<19 | 1<<20, 1<<21 | 1<<22 | 1<<23,

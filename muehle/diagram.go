@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// diagramTemplate is the board drawn as in RULES.md, with a '*' where each
+// diagramTemplate is the board drawn as in docs/rules.md, with a '*' where each
 // point's stone goes, points in order 0 to 23.
 const diagramTemplate = `7 *-----------*-----------*
   |           |           |

@@ -1,5 +1,5 @@
 // Package muehle implements the rules of Nine Men's Morris (Mühle) exactly as
-// shared/RULES.md states them: the board, positions, moves and their
+// docs/rules.md states them: the board, positions, moves and their
 // inverses (un-moves), symmetries, the game with its history, the Player
 // interface with a random player, the text formats and perft.
 //
@@ -14,8 +14,10 @@
 //	movegen.go   AppendMoves, CountMoves, Blocked, IsOver
 //	unmove.go    Unplay, AppendUnmoves, AppendUnslides
 //	check.go     CheckMove: why a move is illegal, in words
+//	reason.go    Reason: an error of this package as a sentence for a person
 //	symmetry.go  the 16 board symmetries
-//	game.go      Game: history, undo/redo, repetition, result
+//	game.go      Game: history, undo/redo (UndoTurn: back to the person's
+//	             turn), repetition, result
 //	record.go    the game record text
 //	notation.go  point, move and position text
 //	diagram.go   the board drawn in text
@@ -24,9 +26,9 @@
 //	sample.go    RandomPositions: seeded sample positions for tests and benchmarks
 //
 // The tests check move generation against a deliberately naive generator
-// written from RULES.md (naive_test.go), un-moves against moves and against
+// written from docs/rules.md (naive_test.go), un-moves against moves and against
 // a brute-force search for parents, the symmetries as automorphisms, perft
-// against RULES.md (depth 7 with -tags long), the text formats by round
+// against docs/rules.md (depth 7 with -tags long), the text formats by round
 // trips and fuzzing, and the import graph of the whole module
 // (imports_test.go).
 //

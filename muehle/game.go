@@ -153,6 +153,43 @@ func (g *Game) Redo() bool {
 	return true
 }
 
+// UndoTurn takes back moves until a person is to move again: the last
+// move, and the computer's reply to it, where person reports which sides
+// are played by people. When no side is, it takes back one move. When it
+// reaches the start with a computer to move (the computer opened), it plays
+// the moves again up to the first position with the person to move. It
+// returns the number of moves taken back; 0 means nothing changed.
+func (g *Game) UndoTurn(person func(Color) bool) int {
+	n := g.stepTurn(g.Undo, person)
+	for n > 0 && hasPerson(person) && !person(g.Position().Turn) && g.Redo() {
+		n--
+	}
+	return n
+}
+
+// RedoTurn plays undone moves again until a person is to move (see
+// UndoTurn), or one move when no side is played by a person, and returns
+// how many it played.
+func (g *Game) RedoTurn(person func(Color) bool) int {
+	return g.stepTurn(g.Redo, person)
+}
+
+// stepTurn calls step (Undo or Redo) until it fails or a person is to
+// move, once when no side is a person, and returns how often it succeeded.
+func (g *Game) stepTurn(step func() bool, person func(Color) bool) int {
+	n := 0
+	for step() {
+		n++
+		if !hasPerson(person) || person(g.Position().Turn) {
+			break
+		}
+	}
+	return n
+}
+
+// hasPerson reports whether person reports either side.
+func hasPerson(person func(Color) bool) bool { return person(White) || person(Black) }
+
 // Repetitions returns how often the current position has occurred so far,
 // counting itself (board, side to move and stones in hand).
 func (g *Game) Repetitions() int {

@@ -53,8 +53,10 @@ func TestUndoRedo(t *testing.T) {
 	}
 	playAll(t, g, "d6", "d2", "a7")
 	after := g.Positions()
-	if !g.Undo() || !g.Undo() {
-		t.Fatal("Undo: got false, want true")
+	for i := range 2 {
+		if !g.Undo() {
+			t.Fatalf("Undo %d: got false, want true", i+1)
+		}
 	}
 	if got := g.Position(); got != after[1] || g.Ply() != 1 {
 		t.Fatalf("after two undos: got %s at ply %d, want %s at ply 1", got, g.Ply(), after[1])

@@ -6,6 +6,11 @@ type Move struct {
 	From, To, Remove Point
 }
 
+// NoMove is the move that stands for none: all three points are NoPoint.
+// It is never legal; a search stores it where it has no move, a view where
+// no move was played.
+var NoMove = Move{From: NoPoint, To: NoPoint, Remove: NoPoint}
+
 // Place returns the placement on to, without removal.
 func Place(to Point) Move { return Move{From: NoPoint, To: to, Remove: NoPoint} }
 

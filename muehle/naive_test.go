@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// This file is a deliberately naive move generator written from RULES.md
+// This file is a deliberately naive move generator written from docs/rules.md
 // alone: a board array, loops over points, the edge and mill lists copied
 // as text, no bitboards and no tables of this package. The differential
 // tests compare the fast generator against it.
 
-// naiveEdgesText and naiveMillsText are copied from RULES.md.
+// naiveEdgesText and naiveMillsText are copied from docs/rules.md.
 const (
 	naiveEdgesText = "0-1 1-2 3-4 4-5 6-7 7-8 9-10 10-11 12-13 13-14 15-16 16-17 18-19 19-20 21-22 22-23 " +
 		"0-9 9-21 3-10 10-18 6-11 11-15 1-4 4-7 16-19 19-22 8-12 12-17 5-13 13-20 2-14 14-23"
@@ -86,7 +86,7 @@ func (n *naivePos) inMill(i int) bool {
 	return false
 }
 
-// naiveMoves lists the legal moves of p by the rules of RULES.md, in no
+// naiveMoves lists the legal moves of p by the rules of docs/rules.md, in no
 // particular order.
 func naiveMoves(p Position) []Move {
 	n := toNaive(p)

@@ -59,7 +59,7 @@ func (m Move) String() string {
 // whether the move is legal is for the position to say (Position.CheckMove).
 func ParseMove(s string) (Move, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
-	m := Move{NoPoint, NoPoint, NoPoint}
+	m := NoMove
 	main, rem, hasRem := strings.Cut(t, "x")
 	if hasRem {
 		r, ok := parsePoint(rem)

@@ -1,7 +1,7 @@
 package muehle
 
 // Perft counts the move sequences of length depth from p, counting moves as
-// RULES.md does: a move closing a mill counts once per stone it may remove.
+// docs/rules.md does: a move closing a mill counts once per stone it may remove.
 // Terminal positions have no moves; repetition is not considered.
 func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {

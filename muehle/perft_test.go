@@ -4,10 +4,10 @@ import (
 	"testing"
 )
 
-// perftStart holds the perft counts of RULES.md from the empty board.
+// perftStart holds the perft counts of docs/rules.md from the empty board.
 var perftStart = []uint64{1, 24, 552, 12144, 255024, 5140800, 99274176, 1873562112}
 
-// TestPerft checks perft from the empty board against RULES.md: depths 1
+// TestPerft checks perft from the empty board against docs/rules.md: depths 1
 // to 5 always, 6 unless -short. Depth 7 is in perft_long_test.go (-tags long).
 func TestPerft(t *testing.T) {
 	maxDepth := 6
@@ -49,7 +49,7 @@ func TestPerftAgainstNaive(t *testing.T) {
 	}
 }
 
-// TestNaivePerft checks the naive generator itself against RULES.md, so
+// TestNaivePerft checks the naive generator itself against docs/rules.md, so
 // that the differential tests compare with something known to be right.
 func TestNaivePerft(t *testing.T) {
 	for d := 1; d <= 3; d++ {

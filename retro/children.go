@@ -5,12 +5,6 @@ import (
 	"muehle/muehle"
 )
 
-// Prober gives exact values from the database; *layers.DB implements it.
-// The error wraps layers.ErrMissing when the position's layer is absent.
-type Prober interface {
-	Probe(p muehle.Position) (layers.Value, error)
-}
-
 // BestChild returns the value of pos from the values of its children, read
 // through db: the best, for the side to move, of the values the moves lead
 // to — a win as fast as possible, else a draw, else a loss as slow as
@@ -19,7 +13,7 @@ type Prober interface {
 //
 // It is the definition every stored value satisfies: the verifier checks it
 // and the placement phase computes with it.
-func BestChild(db Prober, pos muehle.Position) (layers.Value, error) {
+func BestChild(db layers.Prober, pos muehle.Position) (layers.Value, error) {
 	var buf [muehle.MaxMoves]muehle.Move
 	ms := pos.AppendMoves(buf[:0])
 	if len(ms) == 0 {

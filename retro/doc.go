@@ -1,7 +1,8 @@
-// Package retro computes the database and plays from it: retrograde
-// analysis of the moving and flying phases, the placement phase by a sweep
-// over finished layers, the verifier, and the computer opponents
-// (alpha-beta and perfect).
+// Package retro computes the database: retrograde analysis of the moving
+// and flying phases, the placement phase by a sweep over finished layers,
+// the verifier, and BestChild, the one definition of a position's value.
+// The computer players that read the database live in retro/play, which
+// never imports this package.
 //
 // # Retrograde analysis of a moving pair
 //

@@ -30,7 +30,7 @@ func solve(t *testing.T, db *layers.DB, opts SolveOptions) {
 
 // TestPublishedStatistics solves the layers with at most seven stones and
 // compares them with the statistics published by Gasser's reproductions and
-// the Malom database (RULES.md).
+// the Malom database (docs/rules.md).
 func TestPublishedStatistics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves 3-4 + 4-3, slow under the race detector; skipped with -short")
@@ -66,7 +66,7 @@ func TestPublishedStatistics(t *testing.T) {
 }
 
 // TestReference compares every raw position of the k=3 game (layer 3-3)
-// with the slow reference solver, and the raw counts with RULES.md.
+// with the slow reference solver, and the raw counts with docs/rules.md.
 func TestReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reference solver takes seconds; skipped with -short")

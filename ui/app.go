@@ -1,7 +1,3 @@
-// Package ui is the desktop program's window: the board widget, the side
-// panel, the database panel, the set-up editor and the menus, around a
-// controller that runs the game and the computer players. It is the only
-// package besides cmd/muehle that imports Fyne; the fyne.App is passed in.
 package ui
 
 import (
@@ -13,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 // Preference keys.
@@ -29,21 +26,21 @@ const (
 type App struct {
 	app     fyne.App
 	win     fyne.Window
-	ctrl    *Controller
+	ctrl    *game.Controller
 	board   *Board
 	side    *sidePanel
 	db      *dbPanel
 	status  *widget.Label
 	menu    *menus
-	engines Engines
-	specs   [2]PlayerSpec
+	engines game.Engines
+	specs   [2]game.PlayerSpec
 }
 
 // Options are what the program passes to New.
 type Options struct {
 	// Engines makes the alpha-beta and perfect players; nil offers only
 	// people and the random player.
-	Engines Engines
+	Engines game.Engines
 	// Database is the database behind the database panel; nil hides it.
 	Database Database
 	// Do runs a function on the UI thread; nil means fyne.Do.
@@ -60,7 +57,7 @@ func New(a fyne.App, opt Options) *App {
 	u := &App{
 		app:     a,
 		win:     a.NewWindow("Mühle"),
-		ctrl:    NewController(do),
+		ctrl:    game.NewController(do),
 		board:   NewBoard(),
 		side:    newSidePanel(),
 		status:  widget.NewLabel(""),
@@ -92,7 +89,7 @@ func New(a fyne.App, opt Options) *App {
 func (u *App) Window() fyne.Window { return u.win }
 
 // Controller returns the controller of the game on the board.
-func (u *App) Controller() *Controller { return u.ctrl }
+func (u *App) Controller() *game.Controller { return u.ctrl }
 
 // Board returns the board widget.
 func (u *App) Board() *Board { return u.board }
@@ -102,19 +99,19 @@ func (u *App) restore() {
 	p := u.app.Preferences()
 	ms := p.IntWithFallback(prefSpeed, 500)
 	u.setSpeed(time.Duration(ms) * time.Millisecond)
-	u.setPlayer(muehle.White, decodeSpec(p.StringWithFallback(prefWhite, "human")))
-	u.setPlayer(muehle.Black, decodeSpec(p.StringWithFallback(prefBlack, "human")))
+	u.setPlayer(muehle.White, game.DecodeSpec(p.StringWithFallback(prefWhite, "human")))
+	u.setPlayer(muehle.Black, game.DecodeSpec(p.StringWithFallback(prefBlack, "human")))
 	u.setShowPerfect(p.BoolWithFallback(prefPerfect, false))
-	u.changed(Event{Move: noMove})
+	u.changed(game.Event{Move: muehle.NoMove})
 }
 
 // setPlayer makes spec play side col and saves it. When the player cannot
 // be made (no database, engine missing), the side stays as it was and the
 // status line says why.
-func (u *App) setPlayer(col muehle.Color, spec PlayerSpec) {
-	p, err := newPlayer(spec, u.engines)
+func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
+	p, err := game.NewPlayer(spec, u.engines)
 	if err != nil {
-		u.ctrl.say("%s cannot be %s: %v", col, spec, err)
+		u.ctrl.Say("%s cannot be %s: %v", col, spec, err)
 		return
 	}
 	u.specs[col] = spec
@@ -122,18 +119,18 @@ func (u *App) setPlayer(col muehle.Color, spec PlayerSpec) {
 	if col == muehle.Black {
 		key = prefBlack
 	}
-	u.app.Preferences().SetString(key, spec.encode())
+	u.app.Preferences().SetString(key, spec.Encode())
 	u.ctrl.SetPlayer(col, p)
 }
 
 func (u *App) setSpeed(d time.Duration) {
 	u.ctrl.SetSpeed(d)
 	u.app.Preferences().SetInt(prefSpeed, int(d.Milliseconds()))
-	u.changed(Event{Move: noMove})
+	u.changed(game.Event{Move: muehle.NoMove})
 }
 
 func (u *App) setShowPerfect(on bool) {
-	var e Evaluator
+	var e game.Evaluator
 	if on {
 		var err error
 		if u.engines == nil {
@@ -144,7 +141,7 @@ func (u *App) setShowPerfect(on bool) {
 		if err != nil {
 			u.ctrl.SetPerfect(nil, false)
 			u.app.Preferences().SetBool(prefPerfect, false)
-			u.ctrl.say("Perfect moves cannot be shown: %v", err)
+			u.ctrl.Say("Perfect moves cannot be shown: %v", err)
 			return
 		}
 	}
@@ -153,7 +150,7 @@ func (u *App) setShowPerfect(on bool) {
 }
 
 // changed redraws the board, the panels, the status line and the menus.
-func (u *App) changed(ev Event) {
+func (u *App) changed(ev game.Event) {
 	v := u.ctrl.View()
 	if ev.Move.To != muehle.NoPoint {
 		u.board.Animate(v, ev.Move, ev.Mover, u.animDuration(ev))
@@ -169,7 +166,7 @@ func (u *App) changed(ev Event) {
 
 // animDuration is how long the stone of a move travels: most of the move
 // time for the computer, a short glide for a person's tap.
-func (u *App) animDuration(ev Event) time.Duration {
+func (u *App) animDuration(ev game.Event) time.Duration {
 	d := u.ctrl.Speed()
 	if ev.Computer {
 		return d * 3 / 4
@@ -179,13 +176,13 @@ func (u *App) animDuration(ev Event) time.Duration {
 
 // showError reports err in the status line.
 func (u *App) showError(what string, err error) {
-	u.ctrl.say("%s: %v", what, err)
+	u.ctrl.Say("%s: %v", what, err)
 }
 
 // stateNumber shows the layer and index of the current position.
 func (u *App) stateNumber() {
 	if u.engines == nil {
-		u.ctrl.say("State numbers need the database engines, which this build does not have.")
+		u.ctrl.Say("State numbers need the database engines, which this build does not have.")
 		return
 	}
 	s, err := u.engines.StateNumber(u.ctrl.Game().Position())
@@ -193,7 +190,7 @@ func (u *App) stateNumber() {
 		u.showError("State number", err)
 		return
 	}
-	u.ctrl.say("%s", fmt.Sprintf("State number: %s.", s))
+	u.ctrl.Say("%s", fmt.Sprintf("State number: %s.", s))
 }
 
 // databaseChanged is called when layers were computed or the folder
@@ -203,7 +200,7 @@ func (u *App) databaseChanged() {
 		u.setShowPerfect(true)
 	}
 	for col := range u.specs {
-		if s := u.specs[col]; s.Kind == PerfectPlayer || s.Kind == AlphaBetaPlayer {
+		if s := u.specs[col]; s.Kind == game.PerfectPlayer || s.Kind == game.AlphaBetaPlayer {
 			u.setPlayer(muehle.Color(col), s)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"muehle/muehle"
+	"muehle/ui/game/gametest"
 )
 
 // menuItem finds the item labelled label in the menu named menu, looking
@@ -40,9 +41,9 @@ func menuItem(t *testing.T, m *fyne.MainMenu, menu, label string) *fyne.MenuItem
 }
 
 func TestMenusAndSettingsPersist(t *testing.T) {
-	q := newQueue()
+	q := gametest.NewQueue()
 	a := test.NewTempApp(t)
-	u := New(a, Options{Do: q.do})
+	u := New(a, Options{Do: q.Do})
 	m := u.Window().MainMenu()
 	for _, name := range []string{"New", "Undo", "Redo", "Set Up Position…", "Copy Position", "Paste Position or Game",
 		"Open Game…", "Save Game…", "Show State Number", "Show Perfect Moves", "Quit"} {
@@ -66,7 +67,7 @@ func TestMenusAndSettingsPersist(t *testing.T) {
 	u.ctrl.Close()
 
 	// A second window on the same preferences starts with those settings.
-	u2 := New(a, Options{Do: q.do})
+	u2 := New(a, Options{Do: q.Do})
 	defer u2.ctrl.Close()
 	if got := u2.ctrl.Player(muehle.Black); got == nil || got.Name() != "Random" {
 		t.Errorf("Black after restart: got %v, want Random", got)
@@ -79,11 +80,53 @@ func TestMenusAndSettingsPersist(t *testing.T) {
 	}
 }
 
+// TestWindowFollowsGame checks the wiring between the board, the game flow
+// and the rest of the window (the flow itself is tested in ui/game): taps
+// on the board play moves, and after every change the board shows the
+// controller's view, the status line its status, and the Undo and Redo
+// menu items what the game allows.
+func TestWindowFollowsGame(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	g := u.ctrl.Game()
+	check := func(when string, canUndo, canRedo bool) {
+		t.Helper()
+		if got, want := u.Board().View().Pos, g.Position(); got != want {
+			t.Errorf("%s: board shows %v, game is at %v", when, got, want)
+		}
+		if got, want := u.status.Text, u.ctrl.Status(); got != want {
+			t.Errorf("%s: status line %q, want %q", when, got, want)
+		}
+		if u.menu.undo.Disabled == canUndo || u.menu.redo.Disabled == canRedo {
+			t.Errorf("%s: undo disabled %v, redo disabled %v; want %v and %v", when, u.menu.undo.Disabled, u.menu.redo.Disabled, !canUndo, !canRedo)
+		}
+	}
+	check("start", false, false)
+	for _, s := range []string{"a7", "b6", "d7", "d6", "g7xb6"} {
+		gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, s))
+	}
+	if g.Ply() != 5 {
+		t.Fatalf("after tapping five moves: got %d plies, want 5; status %q", g.Ply(), u.status.Text)
+	}
+	check("after five moves", true, false)
+	u.ctrl.Undo()
+	u.ctrl.Undo()
+	check("after two undos", true, true)
+	u.ctrl.Redo()
+	u.ctrl.Redo()
+	check("after two redos", true, false)
+	u.Board().TapPoint(4) // d6 holds a Black stone: no placement there
+	if g.Ply() != 5 || !strings.Contains(u.status.Text, "d6 is occupied") {
+		t.Errorf("tap on an occupied point: %d plies, status %q", g.Ply(), u.status.Text)
+	}
+	check("after a refused tap", true, false)
+}
+
 func TestShortcuts(t *testing.T) {
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
 	g := u.ctrl.Game
-	tapMove(u.Board(), mustMove(t, "d6"))
+	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
 	type shortcutTyper interface{ TypedShortcut(fyne.Shortcut) }
 	// The test canvas wraps the software canvas, which handles shortcuts.
 	c := reflect.ValueOf(u.Window().Canvas()).Elem().FieldByName("WindowlessCanvas").Interface().(shortcutTyper)
@@ -102,10 +145,10 @@ func TestShortcuts(t *testing.T) {
 }
 
 func TestCopyPaste(t *testing.T) {
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
 	for _, s := range []string{"d6", "d2", "b4", "f4"} {
-		tapMove(u.Board(), mustMove(t, s))
+		gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, s))
 	}
 	pos := u.ctrl.Game().Position()
 	u.copyPosition()
@@ -122,12 +165,12 @@ func TestCopyPaste(t *testing.T) {
 	// A game record brings the moves back.
 	u.ctrl.NewGame()
 	for _, s := range []string{"d6", "d2", "b4"} {
-		tapMove(u.Board(), mustMove(t, s))
+		gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, s))
 	}
 	u.copyGame()
 	u.ctrl.NewGame()
 	u.paste()
-	if h := u.ctrl.Game().History(); len(h) != 3 || h[2] != mustMove(t, "b4") {
+	if h := u.ctrl.Game().History(); len(h) != 3 || h[2] != gametest.MustMove(t, "b4") {
 		t.Errorf("pasted game: got moves %v, want d6 d2 b4", h)
 	}
 
@@ -147,7 +190,7 @@ func TestCopyPaste(t *testing.T) {
 }
 
 func TestOpenFile(t *testing.T) {
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
 	path := filepath.Join(t.TempDir(), "game.txt")
 	if err := os.WriteFile(path, []byte("1. d6 d2\n2. b4 *\n"), 0o644); err != nil {
@@ -184,7 +227,7 @@ func TestOpenFile(t *testing.T) {
 
 func TestStateNumber(t *testing.T) {
 	e := NewEngines(t.TempDir())
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	p, g := endgame33(t)
 	u.ctrl.SetGame(g)

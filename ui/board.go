@@ -8,31 +8,9 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
-	"muehle/layers"
 	"muehle/muehle"
+	"muehle/ui/game"
 )
-
-// View is what the board shows: a snapshot the controller hands over. The
-// board never looks at the game itself.
-type View struct {
-	Pos      muehle.Position // the stones to draw
-	Selected muehle.Point    // the stone picked up to move, or NoPoint
-	Targets  muehle.Bitboard // the points a tap may choose now
-	Removing bool            // Targets are opponent stones to remove
-	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
-	// Marks holds, when perfect moves are shown, the value of the best move
-	// that chooses each target, from the view of the side to move.
-	Marks map[muehle.Point]layers.Value
-}
-
-// emptyView returns a view of p with nothing selected or marked.
-func emptyView(p muehle.Position) View {
-	return View{
-		Pos:      p,
-		Selected: muehle.NoPoint,
-		Last:     muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint},
-	}
-}
 
 // stoneAnim is a stone on its way: the move, its colour and the progress
 // from 0 to 1.
@@ -52,19 +30,19 @@ type Board struct {
 	// OnTapped is called with the point under a tap.
 	OnTapped func(muehle.Point)
 
-	view View
+	view game.View
 	anim *stoneAnim
 }
 
 // NewBoard returns a board showing the empty board.
 func NewBoard() *Board {
-	b := &Board{view: emptyView(muehle.NewPosition(muehle.StonesPerSide))}
+	b := &Board{view: game.EmptyView(muehle.NewPosition(muehle.StonesPerSide))}
 	b.ExtendBaseWidget(b)
 	return b
 }
 
 // SetView shows v at once, ending any animation.
-func (b *Board) SetView(v View) {
+func (b *Board) SetView(v game.View) {
 	b.stopAnim()
 	b.view = v
 	b.Refresh()
@@ -72,7 +50,7 @@ func (b *Board) SetView(v View) {
 
 // Update shows v. A running animation goes on when v shows the same
 // position (new marks, say) and ends otherwise.
-func (b *Board) Update(v View) {
+func (b *Board) Update(v game.View) {
 	if b.anim != nil && v.Pos != b.view.Pos {
 		b.stopAnim()
 	}
@@ -81,11 +59,11 @@ func (b *Board) Update(v View) {
 }
 
 // View returns what the board shows.
-func (b *Board) View() View { return b.view }
+func (b *Board) View() game.View { return b.view }
 
 // Animate shows v, with the stone of move m (played by c) travelling to its
 // target over d. A placement grows on its point; a removed stone fades out.
-func (b *Board) Animate(v View, m muehle.Move, c muehle.Color, d time.Duration) {
+func (b *Board) Animate(v game.View, m muehle.Move, c muehle.Color, d time.Duration) {
 	b.stopAnim()
 	b.view = v
 	if d <= 0 || m.To == muehle.NoPoint {
@@ -226,13 +204,19 @@ func place(o fyne.CanvasObject, c fyne.Position, rad float32) {
 	o.Resize(fyne.NewSquareSize(2 * rad))
 }
 
-// update positions and colours every object for the current size and view.
+// update positions and colours every object for the current size and
+// view: the fixed drawing of the board, then the state of every point, then
+// the stone on its way.
 func (r *boardRenderer) update() {
-	b := r.board
-	g := newGeometry(b.Size())
-	v := b.view
-	a := b.anim
+	g := newGeometry(r.board.Size())
+	r.layoutBoard(g)
+	r.updatePoints(g)
+	r.updateAnimation(g)
+}
 
+// layoutBoard places what depends on the size alone: the background, the
+// lines, the coordinates and the dots of the points.
+func (r *boardRenderer) layoutBoard(g geometry) {
 	r.bg.Move(g.origin)
 	r.bg.Resize(fyne.NewSquareSize(g.side))
 	r.bg.CornerRadius = g.cell * 0.15
@@ -255,60 +239,23 @@ func (r *boardRenderer) update() {
 		l.Move(fyne.NewPos(c.X-sz.Width/2, c.Y-sz.Height/2))
 		l.Resize(sz)
 	}
+	for p := range muehle.Point(muehle.NumPoints) {
+		place(r.dots[p], g.center(p), max(2, g.cell*0.09))
+	}
+}
 
+// updatePoints shows the view's state of every point: its stone (hidden
+// while a stone travels there), whether a tap may choose it, its
+// perfect-move mark (not while a stone travels), and the rings of the last
+// move and the selected stone and the cross of the last removal.
+func (r *boardRenderer) updatePoints(g geometry) {
+	v, a := r.board.view, r.board.anim
 	rad := g.stoneRadius()
 	for p := range muehle.Point(muehle.NumPoints) {
 		c := g.center(p)
-		place(r.dots[p], c, max(2, g.cell*0.09))
-
-		s := r.stones[p]
-		col, ok := stoneAt(v.Pos, p)
-		if !ok || (a != nil && p == a.move.To) {
-			s.Hide()
-		} else {
-			s.FillColor, s.StrokeColor = stoneColors(col)
-			s.StrokeWidth = max(1, g.cell*0.04)
-			place(s, c, rad)
-			s.Show()
-		}
-
-		t := r.targets[p]
-		switch {
-		case !v.Targets.Has(p):
-			t.Hide()
-		case v.Removing:
-			t.FillColor = transparent
-			t.StrokeColor = removeColor
-			t.StrokeWidth = max(2, g.cell*0.07)
-			place(t, c, rad*1.12)
-			t.Show()
-		default:
-			t.FillColor = targetColor
-			t.StrokeColor = transparent
-			t.StrokeWidth = 0
-			place(t, c, g.cell*0.16)
-			t.Show()
-		}
-
-		bg, txt := r.badges[p], r.marks[p]
-		if val, ok := v.Marks[p]; ok && a == nil {
-			txt.Text = markText(val)
-			txt.TextSize = max(7, g.cell*0.24)
-			sz := txt.MinSize()
-			sz.Width += g.cell * 0.08
-			pos := fyne.NewPos(c.X+rad*0.55, c.Y-rad*1.25)
-			bg.FillColor = valueColor(val)
-			bg.CornerRadius = sz.Height * 0.3
-			bg.Move(pos)
-			bg.Resize(sz)
-			txt.Move(pos)
-			txt.Resize(sz)
-			bg.Show()
-			txt.Show()
-		} else {
-			bg.Hide()
-			txt.Hide()
-		}
+		r.updateStone(g, p, c, rad, a != nil && p == a.move.To)
+		r.updateTarget(g, p, c, rad)
+		r.updateMark(g, p, c, rad, a != nil)
 	}
 
 	showRing := func(o *canvas.Circle, p muehle.Point, f float32) {
@@ -334,12 +281,81 @@ func (r *boardRenderer) update() {
 	} else {
 		r.lastRemoved.Hide()
 	}
+}
 
+// updateStone shows the stone on p, centred at c, unless p is empty or
+// the stone is still travelling there.
+func (r *boardRenderer) updateStone(g geometry, p muehle.Point, c fyne.Position, rad float32, arriving bool) {
+	s := r.stones[p]
+	col, ok := stoneAt(r.board.view.Pos, p)
+	if !ok || arriving {
+		s.Hide()
+		return
+	}
+	s.FillColor, s.StrokeColor = stoneColors(col)
+	s.StrokeWidth = max(1, g.cell*0.04)
+	place(s, c, rad)
+	s.Show()
+}
+
+// updateTarget marks p when a tap may choose it: a ring around an opponent
+// stone to remove, else a dot.
+func (r *boardRenderer) updateTarget(g geometry, p muehle.Point, c fyne.Position, rad float32) {
+	t, v := r.targets[p], r.board.view
+	switch {
+	case !v.Targets.Has(p):
+		t.Hide()
+	case v.Removing:
+		t.FillColor = transparent
+		t.StrokeColor = removeColor
+		t.StrokeWidth = max(2, g.cell*0.07)
+		place(t, c, rad*1.12)
+		t.Show()
+	default:
+		t.FillColor = targetColor
+		t.StrokeColor = transparent
+		t.StrokeWidth = 0
+		place(t, c, g.cell*0.16)
+		t.Show()
+	}
+}
+
+// updateMark shows the perfect-move badge of p, if the view has one and no
+// stone is travelling.
+func (r *boardRenderer) updateMark(g geometry, p muehle.Point, c fyne.Position, rad float32, animating bool) {
+	bg, txt := r.badges[p], r.marks[p]
+	val, ok := r.board.view.Marks[p]
+	if !ok || animating {
+		bg.Hide()
+		txt.Hide()
+		return
+	}
+	txt.Text = markText(val)
+	txt.TextSize = max(7, g.cell*0.24)
+	sz := txt.MinSize()
+	sz.Width += g.cell * 0.08
+	pos := fyne.NewPos(c.X+rad*0.55, c.Y-rad*1.25)
+	bg.FillColor = valueColor(val)
+	bg.CornerRadius = sz.Height * 0.3
+	bg.Move(pos)
+	bg.Resize(sz)
+	txt.Move(pos)
+	txt.Resize(sz)
+	bg.Show()
+	txt.Show()
+}
+
+// updateAnimation draws the stone on its way: a placement grows on its
+// point, a slide or jump travels from its origin, and a removed stone fades
+// out. Without an animation both are hidden.
+func (r *boardRenderer) updateAnimation(g geometry) {
+	a := r.board.anim
 	if a == nil {
 		r.flying.Hide()
 		r.ghost.Hide()
 		return
 	}
+	rad := g.stoneRadius()
 	f := r.flying
 	f.FillColor, f.StrokeColor = stoneColors(a.color)
 	f.StrokeWidth = max(1, g.cell*0.04)

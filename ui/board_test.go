@@ -8,9 +8,10 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
-func renderBoard(t *testing.T, v View) *Board {
+func renderBoard(t *testing.T, v game.View) *Board {
 	t.Helper()
 	test.NewTempApp(t)
 	b := NewBoard()
@@ -20,7 +21,7 @@ func renderBoard(t *testing.T, v View) *Board {
 }
 
 func TestBoardImageStart(t *testing.T) {
-	b := renderBoard(t, emptyView(muehle.NewPosition(9)))
+	b := renderBoard(t, game.EmptyView(muehle.NewPosition(9)))
 	test.AssertObjectRendersToImage(t, "board_start.png", b)
 }
 
@@ -39,7 +40,7 @@ func TestBoardImageAnnotated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := emptyView(p)
+	v := game.EmptyView(p)
 	v.Last = last
 	v.Selected = 7 // d5
 	v.Targets = muehle.Point(6).Bit() | muehle.Point(8).Bit()
@@ -52,7 +53,7 @@ func TestBoardImageAnnotated(t *testing.T) {
 
 	// Black slid d5-c5 and closed no mill; say it closed one: the stones
 	// it may remove are ringed and marked.
-	v = emptyView(p)
+	v = game.EmptyView(p)
 	v.Removing = true
 	v.Targets = muehle.Removable(p.Stones[muehle.White])
 	v.Marks = map[muehle.Point]layers.Value{
@@ -64,7 +65,7 @@ func TestBoardImageAnnotated(t *testing.T) {
 }
 
 func TestBoardTapHitTest(t *testing.T) {
-	b := renderBoard(t, emptyView(muehle.NewPosition(9)))
+	b := renderBoard(t, game.EmptyView(muehle.NewPosition(9)))
 	var got []muehle.Point
 	b.OnTapped = func(p muehle.Point) { got = append(got, p) }
 	g := newGeometry(b.Size())

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 // editor is the set-up dialog: tap a point to cycle it through empty,
@@ -99,9 +99,9 @@ func (e *editor) syncControls() {
 }
 
 func (e *editor) show() {
-	e.board.SetView(emptyView(e.pos))
+	e.board.SetView(game.EmptyView(e.pos))
 	if err := checkSetup(e.pos, e.stones); err != nil {
-		e.message.SetText(reason(err))
+		e.message.SetText(muehle.Reason(err))
 	} else {
 		e.message.SetText("")
 	}
@@ -110,7 +110,7 @@ func (e *editor) show() {
 // ok hands the position over when it is possible and reports whether it was.
 func (e *editor) ok() bool {
 	if err := checkSetup(e.pos, e.stones); err != nil {
-		e.message.SetText("Refused: " + reason(err))
+		e.message.SetText("Refused: " + muehle.Reason(err))
 		return false
 	}
 	if e.dlg != nil {
@@ -148,11 +148,6 @@ func checkSetup(p muehle.Position, k int) error {
 			muehle.ErrPosition, p.Turn, want, p.Hand[muehle.White], placed[muehle.White])
 	}
 	return nil
-}
-
-// reason returns the text of a position error without the package prefix.
-func reason(err error) string {
-	return strings.TrimPrefix(err.Error(), muehle.ErrPosition.Error()+": ")
 }
 
 // showEditor opens the set-up dialog over w.

@@ -13,6 +13,8 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/play"
+	"muehle/ui/game"
 )
 
 // SmallMaxStones is the largest number of stones on the board of the small
@@ -52,7 +54,7 @@ func (e *DBEngines) database() (*layers.DB, error) {
 }
 
 // prober returns the database as a prober, nil when it is not open.
-func (e *DBEngines) prober() retro.Prober {
+func (e *DBEngines) prober() layers.Prober {
 	if db, err := e.database(); err == nil {
 		return db
 	}
@@ -61,7 +63,7 @@ func (e *DBEngines) prober() retro.Prober {
 
 // AlphaBeta returns an alpha-beta player; depth 0 deepens for a second.
 func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error) {
-	return retro.NewAlphaBeta(retro.Limits{Depth: depth}, src, e.prober()), nil
+	return play.NewAlphaBeta(play.Limits{Depth: depth}, src, e.prober()), nil
 }
 
 // Perfect returns the perfect player, with alpha-beta (automatic) where the
@@ -71,12 +73,12 @@ func (e *DBEngines) Perfect(src rand.Source) (muehle.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	fb := retro.NewAlphaBeta(retro.Limits{}, rand.NewPCG(rand.Uint64(), 1), db)
-	return retro.NewPerfect(db, src, fb), nil
+	fb := play.NewAlphaBeta(play.Limits{}, rand.NewPCG(rand.Uint64(), 1), db)
+	return play.NewPerfect(db, src, fb), nil
 }
 
 // Evaluator returns the source of perfect-move marks.
-func (e *DBEngines) Evaluator() (Evaluator, error) {
+func (e *DBEngines) Evaluator() (game.Evaluator, error) {
 	db, err := e.database()
 	if err != nil {
 		return nil, err
@@ -89,20 +91,20 @@ func (e *DBEngines) Evaluator() (Evaluator, error) {
 type perfectEvaluator struct{ db *layers.DB }
 
 // Evaluate returns every legal move's value and reply counts.
-func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([]MoveMark, error) {
+func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([]game.MoveMark, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	mv, err := retro.NewPerfect(pe.db, nil, nil).Evaluate(pos)
+	mv, err := play.NewPerfect(pe.db, nil, nil).Evaluate(pos)
 	if err != nil {
 		if errors.Is(err, layers.ErrMissing) {
 			return nil, fmt.Errorf("this position needs layer %s or one after it, which is not computed (Database tab)", layers.KeyOf(pos))
 		}
 		return nil, err
 	}
-	out := make([]MoveMark, len(mv))
+	out := make([]game.MoveMark, len(mv))
 	for i, m := range mv {
-		out[i] = MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
+		out[i] = game.MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
 	}
 	return out, ctx.Err()
 }

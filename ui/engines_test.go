@@ -11,6 +11,8 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/ui/game"
+	"muehle/ui/game/gametest"
 )
 
 // solved33 is a database folder holding layer 3-3, solved once for the
@@ -55,13 +57,13 @@ func solvedEngines(t *testing.T) *DBEngines {
 
 func TestPerfectMarksAndPlayer(t *testing.T) {
 	e := solvedEngines(t)
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	// A 3-3 position, White to move.
 	p, g := endgame33(t)
 	u.ctrl.SetGame(g)
 	u.setShowPerfect(true)
-	q.drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
+	q.Drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
 	marks, err := u.ctrl.Marks()
 	if err != nil {
 		t.Fatal(err)
@@ -105,9 +107,9 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 
 	// The perfect player as Black answers with a move of the position's value.
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.Black, PlayerSpec{Kind: PerfectPlayer})
-	tapMove(u.Board(), marks[0].Move)
-	q.drain(t, 10*time.Second, func() bool { return g.Ply() == 2 })
+	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.PerfectPlayer})
+	gametest.TapMove(u.Board().TapPoint, marks[0].Move)
+	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 2 })
 	before := g.Positions()[1]
 	best, err := retro.BestChild(db, before)
 	if err != nil {
@@ -124,15 +126,15 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 
 func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 	e := solvedEngines(t)
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	u.setSpeed(100 * time.Millisecond)
 	u.setShowPerfect(true)
-	u.setPlayer(muehle.Black, PlayerSpec{Kind: PerfectPlayer})
+	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.PerfectPlayer})
 	g := u.ctrl.Game()
-	tapMove(u.Board(), mustMove(t, "d6"))
-	q.drain(t, 20*time.Second, func() bool { return g.Ply() == 2 })
-	q.drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
+	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
+	q.Drain(t, 20*time.Second, func() bool { return g.Ply() == 2 })
+	q.Drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
 	if !strings.Contains(u.status.Text, "outside the computed layers") {
 		t.Errorf("status after a fallback move: %q", u.status.Text)
 	}
@@ -146,12 +148,12 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 // keeps answering taps and redrawing at once.
 func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
 	e := NewEngines(t.TempDir())
-	q := newQueue()
+	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.Black, PlayerSpec{Kind: AlphaBetaPlayer})
+	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.AlphaBetaPlayer})
 	g := u.ctrl.Game()
-	tapMove(u.Board(), mustMove(t, "d6"))
+	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
 	if !u.ctrl.Thinking() || u.side.busy.Hidden {
 		t.Fatalf("after White's move: thinking %v, busy bar hidden %v; want thinking with the bar shown", u.ctrl.Thinking(), u.side.busy.Hidden)
 	}
@@ -165,7 +167,7 @@ func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
 		if !strings.Contains(u.status.Text, "please wait") {
 			t.Fatalf("tap while thinking: status %q", u.status.Text)
 		}
-		q.drain(t, 10*time.Second, func() bool { return true })
+		q.Drain(t, 10*time.Second, func() bool { return true })
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Logf("%d taps answered while alpha-beta thought, the slowest in %v", taps, slowest)

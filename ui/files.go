@@ -29,13 +29,13 @@ func (u *App) setUp() {
 func (u *App) copyPosition() {
 	s := u.ctrl.Game().Position().String()
 	u.app.Clipboard().SetContent(s)
-	u.ctrl.say("Copied the position: %s", s)
+	u.ctrl.Say("Copied the position: %s", s)
 }
 
 // copyGame puts the game record on the clipboard.
 func (u *App) copyGame() {
 	u.app.Clipboard().SetContent(u.ctrl.Game().Record())
-	u.ctrl.say("Copied the game record (%d moves).", u.ctrl.Game().Ply())
+	u.ctrl.Say("Copied the game record (%d moves).", u.ctrl.Game().Ply())
 }
 
 // paste reads a position or a game record from the clipboard.
@@ -46,7 +46,7 @@ func (u *App) paste() {
 		return
 	}
 	u.ctrl.SetGame(g)
-	u.ctrl.say("Pasted %s.", what)
+	u.ctrl.Say("Pasted %s.", what)
 }
 
 // parsePasted reads s as a position text, or else as a game record.
@@ -86,7 +86,7 @@ func (u *App) saveGame() {
 			u.showError("Save", fmt.Errorf("%s: %w", w.URI().Path(), err))
 			return
 		}
-		u.ctrl.say("Saved the game to %s.", w.URI().Path())
+		u.ctrl.Say("Saved the game to %s.", w.URI().Path())
 	}, u.win)
 	d.SetFileName("game.txt")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
@@ -115,7 +115,7 @@ func (u *App) openGame() {
 			return
 		}
 		u.ctrl.SetGame(g)
-		u.ctrl.say("Opened %s (%d moves).", r.URI().Path(), g.Ply())
+		u.ctrl.Say("Opened %s (%d moves).", r.URI().Path(), g.Ply())
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
 	d.Show()

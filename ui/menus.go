@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 // menus holds the main menu and the items whose state follows the game.
@@ -24,7 +26,7 @@ type menus struct {
 // playerItem is a menu item that chooses spec for a side.
 type playerItem struct {
 	item *fyne.MenuItem
-	spec PlayerSpec
+	spec game.PlayerSpec
 }
 
 // shortcut returns Ctrl (Cmd on macOS) with key k, plus Shift when shift is set.
@@ -97,23 +99,23 @@ func newMenus(u *App) *menus {
 
 // playerMenu returns the White or Black menu.
 func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
-	add := func(spec PlayerSpec, label string) *fyne.MenuItem {
+	add := func(spec game.PlayerSpec, label string) *fyne.MenuItem {
 		it := fyne.NewMenuItem(label, func() { m.u.setPlayer(col, spec) })
 		m.players[col] = append(m.players[col], playerItem{it, spec})
 		return it
 	}
 	items := []*fyne.MenuItem{
-		add(PlayerSpec{Kind: Human}, "Human"),
-		add(PlayerSpec{Kind: RandomPlayer}, "Random"),
+		add(game.PlayerSpec{Kind: game.Human}, "Human"),
+		add(game.PlayerSpec{Kind: game.RandomPlayer}, "Random"),
 	}
 	ab := fyne.NewMenuItem("Alpha-beta", nil)
 	var depths []*fyne.MenuItem
-	depths = append(depths, add(PlayerSpec{Kind: AlphaBetaPlayer}, "Automatic"))
-	for d := 1; d <= MaxDepth; d++ {
-		depths = append(depths, add(PlayerSpec{Kind: AlphaBetaPlayer, Depth: d}, fmt.Sprintf("Depth %d", d)))
+	depths = append(depths, add(game.PlayerSpec{Kind: game.AlphaBetaPlayer}, "Automatic"))
+	for d := 1; d <= game.MaxDepth; d++ {
+		depths = append(depths, add(game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d}, fmt.Sprintf("Depth %d", d)))
 	}
 	ab.ChildMenu = fyne.NewMenu("", depths...)
-	items = append(items, ab, add(PlayerSpec{Kind: PerfectPlayer}, "Perfect"))
+	items = append(items, ab, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"))
 	return fyne.NewMenu(col.String(), items...)
 }
 
@@ -129,7 +131,7 @@ func (m *menus) update() {
 	for col := range m.players {
 		for _, pi := range m.players[col] {
 			pi.item.Checked = pi.spec == m.u.specs[col]
-			pi.item.Disabled = noEngines && (pi.spec.Kind == AlphaBetaPlayer || pi.spec.Kind == PerfectPlayer)
+			pi.item.Disabled = noEngines && (pi.spec.Kind == game.AlphaBetaPlayer || pi.spec.Kind == game.PerfectPlayer)
 		}
 	}
 	for i, it := range m.speed {
@@ -161,4 +163,15 @@ func (u *App) addShortcuts() {
 func (u *App) quit() {
 	u.ctrl.Close()
 	u.app.Quit()
+}
+
+// speeds are the move speeds the menu offers.
+var speeds = []time.Duration{100 * time.Millisecond, 500 * time.Millisecond, time.Second, 3 * time.Second}
+
+// speedName returns a menu label for d: "100 ms", "1 s".
+func speedName(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%d s", int(d.Seconds()))
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 // sidePanel shows the state of the game: whose turn, the phase, the stones
@@ -57,7 +58,7 @@ func newSidePanel() *sidePanel {
 }
 
 // update shows the state of c.
-func (s *sidePanel) update(c *Controller) {
+func (s *sidePanel) update(c *game.Controller) {
 	g := c.Game()
 	pos := g.Position()
 	r, why := g.Result()
@@ -99,7 +100,7 @@ func (s *sidePanel) update(c *Controller) {
 }
 
 // updatePerfect shows the position's value and the table of moves.
-func (s *sidePanel) updatePerfect(c *Controller, pos muehle.Position) {
+func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 	if !c.ShowPerfect() {
 		s.value.SetText("")
 		s.perfect.SetText("")

@@ -7,6 +7,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/play"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func init() {
 		var nodes uint64
 		for ply := range 30 {
 			if ply%10 == 9 {
-				res, err := retro.NewAlphaBeta(retro.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
+				res, err := play.NewAlphaBeta(play.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
 				if err != nil {
 					return 0
 				}

@@ -13,7 +13,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro"
+	"muehle/retro/play"
 )
 
 func init() {
@@ -103,7 +103,7 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 	mp := &matchPlayer{spec: spec}
 	for c := range 2 {
 		src := rand.NewPCG(seed, uint64(c))
-		var probe retro.Prober
+		var probe layers.Prober
 		if db != nil && abDB {
 			probe = db
 		}
@@ -119,7 +119,7 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 			if err != nil {
 				return nil, fmt.Errorf("player %q: %w", spec, err)
 			}
-			mp.inst[c] = retro.NewAlphaBeta(lim, src, probe)
+			mp.inst[c] = play.NewAlphaBeta(lim, src, probe)
 		case "perfect":
 			if db == nil {
 				return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
@@ -132,8 +132,8 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 				}
 				look = n
 			}
-			fb := retro.NewAlphaBeta(retro.Limits{Depth: 6}, rand.NewPCG(seed, 100+uint64(c)), db)
-			p := retro.NewPerfect(db, src, fb)
+			fb := play.NewAlphaBeta(play.Limits{Depth: 6}, rand.NewPCG(seed, 100+uint64(c)), db)
+			p := play.NewPerfect(db, src, fb)
 			p.Lookahead = look
 			mp.inst[c] = p
 		default:
@@ -144,22 +144,22 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 }
 
 // parseLimits parses the alpha-beta argument: a depth, "auto" or "auto:DURATION".
-func parseLimits(arg string) (retro.Limits, error) {
+func parseLimits(arg string) (play.Limits, error) {
 	if a, d, ok := strings.Cut(arg, ":"); ok && a == "auto" {
 		t, err := time.ParseDuration(d)
 		if err != nil || t <= 0 {
-			return retro.Limits{}, fmt.Errorf("bad time per move %q", d)
+			return play.Limits{}, fmt.Errorf("bad time per move %q", d)
 		}
-		return retro.Limits{MoveTime: t}, nil
+		return play.Limits{MoveTime: t}, nil
 	}
 	if arg == "auto" {
-		return retro.Limits{}, nil
+		return play.Limits{}, nil
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1 || n > 64 {
-		return retro.Limits{}, fmt.Errorf("depth %q: want 1 to 64, auto or auto:DURATION", arg)
+		return play.Limits{}, fmt.Errorf("depth %q: want 1 to 64, auto or auto:DURATION", arg)
 	}
-	return retro.Limits{Depth: n}, nil
+	return play.Limits{Depth: n}, nil
 }
 
 // match is a series of games between two players.
@@ -190,7 +190,7 @@ func (m *match) play(ctx context.Context, g int) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("game %d, ply %d, %s: %w", g+1, game.Ply(), mp.spec, err)
 		}
-		if p, ok := pl.(*retro.Perfect); ok && p.LastFellBack() {
+		if p, ok := pl.(*play.Perfect); ok && p.LastFellBack() {
 			mp.fallbacks++
 		}
 		m.judge(mp, pos, mv)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -143,16 +142,7 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 			fmt.Fprintf(out, "You stop. The game so far:\n%s", g.Record())
 			return nil
 		case "undo":
-			undone := 0
-			for g.CanUndo() && (undone == 0 || g.Position().Turn != human) {
-				g.Undo()
-				undone++
-			}
-			for g.Position().Turn != human && g.CanRedo() { // a start with the computer to move
-				g.Redo()
-				undone--
-			}
-			if undone == 0 {
+			if g.UndoTurn(func(c muehle.Color) bool { return c == human }) == 0 {
 				fmt.Fprintln(out, "Nothing to undo.")
 			}
 			fmt.Fprint(out, g.Position().Diagram())
@@ -162,28 +152,12 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 				err = g.Play(m)
 			}
 			if err != nil {
-				fmt.Fprintf(out, "%s\nLegal moves: %s\n", reason(err), moveList(g.LegalMoves()))
+				fmt.Fprintf(out, "%s\nLegal moves: %s\n", muehle.Reason(err), moveList(g.LegalMoves()))
 				continue
 			}
 			fmt.Fprint(out, g.Position().Diagram())
 		}
 	}
-}
-
-// reason turns an error of muehle into a sentence for the player, without
-// the package prefixes.
-func reason(err error) string {
-	s := err.Error()
-	for _, prefix := range []string{"muehle: syntax error: ", "muehle: "} {
-		s = strings.TrimPrefix(s, prefix)
-	}
-	if errors.Is(err, muehle.ErrSyntax) {
-		return "Not a move: " + s
-	}
-	if s == "" {
-		return "Not possible."
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // moveList joins moves with spaces.

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 )
 
 func init() {
@@ -47,43 +47,23 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "value    %s\n", describe(db.Probe(pos)))
 
-	type row struct {
-		m   muehle.Move
-		v   layers.Value
-		err error
-	}
-	var rows []row
-	for _, m := range pos.Moves() {
-		v, err := db.Probe(pos.Play(m))
-		rows = append(rows, row{m, v.Parent(), err})
-	}
-	slices.SortStableFunc(rows, func(a, b row) int {
-		switch {
-		case a.err != nil || b.err != nil:
-			return boolInt(a.err != nil) - boolInt(b.err != nil)
-		case a.v.Better(b.v):
-			return -1
-		case b.v.Better(a.v):
-			return 1
-		}
-		return 0
-	})
-	if len(rows) == 0 {
+	if pos.IsOver() {
 		fmt.Fprintln(stdout, "no legal moves: the game is over")
 		return nil
 	}
-	fmt.Fprintf(stdout, "%d moves, best first (the value each gives the side to move):\n", len(rows))
-	for _, r := range rows {
-		fmt.Fprintf(stdout, "  %-10s %s\n", r.m, describe(r.v, r.err))
+	// The perfect player's own evaluation ranks the moves: by value, then
+	// by the share of the opponent's replies that give up value.
+	mvs, err := play.NewPerfect(db, nil, nil).Evaluate(pos)
+	if err != nil {
+		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, err))
+		return nil
+	}
+	fmt.Fprintf(stdout, "%d moves, best first (the value each gives the side to move; the opponent's replies won/drawn/lost for the opponent):\n", len(mvs))
+	for _, mv := range mvs {
+		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d\n", mv.Move, mv.Value,
+			mv.Replies[play.ReplyWins], mv.Replies[play.ReplyDraws], mv.Replies[play.ReplyLoses])
 	}
 	return nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // describe renders a probed value, or why there is none.

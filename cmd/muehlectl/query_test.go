@@ -41,7 +41,7 @@ func TestSolveStatsQuery(t *testing.T) {
 	}
 	code, out, stderr := muehlectl("stats", "--db", dir, "--stones", "3")
 	if code != 0 || out != "3-3 140621 28736 269 25 26\n" {
-		t.Errorf("stats: got exit %d, %q (%s); want the 3-3 line of RULES.md", code, out, stderr)
+		t.Errorf("stats: got exit %d, %q (%s); want the 3-3 line of docs/rules.md", code, out, stderr)
 	}
 	code, out, _ = muehlectl("solve", "--db", dir, "--stones", "3", "--all-phases")
 	if code != 0 || !strings.Contains(out, "nothing to do") {

@@ -1,6 +1,6 @@
 //go:build long
 
-package retro
+package play
 
 // With the long tag (make test-long), TestAlphaBetaBeatsRandom plays the
 // 200 games of issue 5.

@@ -1,4 +1,4 @@
-package ui
+package game
 
 import (
 	"context"
@@ -18,9 +18,6 @@ type Event struct {
 	Mover    muehle.Color
 	Computer bool // the move was chosen by a computer player
 }
-
-// noMove is a Move with all points absent.
-var noMove = muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint}
 
 // Controller runs a game between two players, each a person at the board
 // (nil) or a computer player. The window calls it on the UI thread only;
@@ -63,7 +60,7 @@ func NewController(do func(func())) *Controller {
 		game:    muehle.NewGame(muehle.StonesPerSide),
 		speed:   500 * time.Millisecond,
 		sel:     muehle.NoPoint,
-		pending: noMove,
+		pending: muehle.NoMove,
 		do:      do,
 	}
 	return c
@@ -89,13 +86,13 @@ func (c *Controller) SetSpeed(d time.Duration) { c.speed = d }
 // computer's thinking if it is that side's turn.
 func (c *Controller) SetPlayer(col muehle.Color, p muehle.Player) {
 	c.players[col] = p
-	c.restart(Event{Move: noMove})
+	c.restart(Event{Move: muehle.NoMove})
 }
 
 // SetPerfect turns the perfect-move marks on (from e) or off.
 func (c *Controller) SetPerfect(e Evaluator, on bool) {
 	c.evaluator, c.showPerfect = e, on && e != nil
-	c.restart(Event{Move: noMove})
+	c.restart(Event{Move: muehle.NoMove})
 }
 
 // ShowPerfect reports whether perfect-move marks are on.
@@ -112,14 +109,14 @@ func (c *Controller) Marks() ([]MoveMark, error) { return c.marks, c.evalErr }
 func (c *Controller) NewGame() {
 	c.game = muehle.NewGame(muehle.StonesPerSide)
 	c.fellBack = [2]string{}
-	c.restart(Event{Move: noMove})
+	c.restart(Event{Move: muehle.NoMove})
 }
 
 // SetGame continues with g (a loaded game or a set-up position).
 func (c *Controller) SetGame(g *muehle.Game) {
 	c.game = g
 	c.fellBack = [2]string{}
-	c.restart(Event{Move: noMove})
+	c.restart(Event{Move: muehle.NoMove})
 }
 
 // Close stops the computer's thinking; the window calls it when it closes.
@@ -129,39 +126,33 @@ func (c *Controller) Close() {
 }
 
 // Undo takes back the last move; against a computer, also the computer's
-// reply, so that the person is to move again.
+// reply, so that the person is to move again (muehle.Game.UndoTurn).
 func (c *Controller) Undo() {
-	if !c.game.CanUndo() {
-		c.say("There is no move to undo.")
+	if c.game.UndoTurn(c.isPerson) == 0 {
+		c.Say("There is no move to undo.")
 		return
 	}
-	c.game.Undo()
-	if c.isComputer(c.game.Position().Turn) && !c.isComputer(c.game.Position().Turn.Other()) && c.game.CanUndo() {
-		c.game.Undo()
-	}
-	c.restart(Event{Move: noMove})
+	c.restart(Event{Move: muehle.NoMove})
 }
 
 // Redo plays the last undone move again; against a computer, also the
 // computer's reply that was undone with it.
 func (c *Controller) Redo() {
-	if !c.game.CanRedo() {
-		c.say("There is no move to redo.")
+	if c.game.RedoTurn(c.isPerson) == 0 {
+		c.Say("There is no move to redo.")
 		return
 	}
-	c.game.Redo()
-	if c.isComputer(c.game.Position().Turn) && !c.isComputer(c.game.Position().Turn.Other()) && c.game.CanRedo() {
-		c.game.Redo()
-	}
-	c.restart(Event{Move: noMove})
+	c.restart(Event{Move: muehle.NoMove})
 }
 
 func (c *Controller) isComputer(col muehle.Color) bool { return c.players[col] != nil }
 
-// say sets an explanation in the status line and redraws.
-func (c *Controller) say(format string, args ...any) {
+func (c *Controller) isPerson(col muehle.Color) bool { return c.players[col] == nil }
+
+// Say sets an explanation in the status line and redraws.
+func (c *Controller) Say(format string, args ...any) {
 	c.status = fmt.Sprintf(format, args...)
-	c.notify(Event{Move: noMove})
+	c.notify(Event{Move: muehle.NoMove})
 }
 
 func (c *Controller) notify(ev Event) {
@@ -186,7 +177,7 @@ func (c *Controller) stop() {
 func (c *Controller) restart(ev Event) {
 	c.gen++
 	c.stop()
-	c.sel, c.pending, c.status = muehle.NoPoint, noMove, ""
+	c.sel, c.pending, c.status = muehle.NoPoint, muehle.NoMove, ""
 	c.marks, c.evalErr = nil, nil
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
@@ -236,11 +227,11 @@ func (c *Controller) computerMoved(gen uint64, turn muehle.Color, m muehle.Move,
 	c.thinking = false
 	name := c.players[turn].Name()
 	if err != nil {
-		c.say("%s (%s) could not move: %v", turn, name, err)
+		c.Say("%s (%s) could not move: %v", turn, name, err)
 		return
 	}
 	if err := c.game.Play(m); err != nil {
-		c.say("%s (%s) chose a bad move: %v", turn, name, err)
+		c.Say("%s (%s) chose a bad move: %v", turn, name, err)
 		return
 	}
 	c.fellBack[turn] = ""
@@ -293,7 +284,7 @@ func (c *Controller) startEvaluation(ctx context.Context) {
 				return 0
 			})
 			c.marks, c.evalErr = marks, err
-			c.notify(Event{Move: noMove})
+			c.notify(Event{Move: muehle.NoMove})
 		})
 	}()
 }
@@ -303,13 +294,13 @@ func (c *Controller) startEvaluation(ctx context.Context) {
 // changes nothing and explains itself in the status line.
 func (c *Controller) Tap(p muehle.Point) {
 	if r, why := c.game.Result(); r != muehle.Ongoing {
-		c.say("The game is over: %s, %s. Game ▸ New starts another.", r, why)
+		c.Say("The game is over: %s, %s. Game ▸ New starts another.", r, why)
 		return
 	}
 	pos := c.game.Position()
 	me, opp := pos.Turn, pos.Turn.Other()
 	if c.isComputer(me) {
-		c.say("It is %s's turn (%s); please wait.", me, c.players[me].Name())
+		c.Say("It is %s's turn (%s); please wait.", me, c.players[me].Name())
 		return
 	}
 	moves := pos.Moves()
@@ -320,13 +311,13 @@ func (c *Controller) Tap(p muehle.Point) {
 	switch {
 	case pos.Phase() == muehle.Placing:
 		if !pos.Empty().Has(p) {
-			c.say("%s is occupied: place your stone on an empty point.", p)
+			c.Say("%s is occupied: place your stone on an empty point.", p)
 			return
 		}
 		c.choose(me, filter(moves, muehle.NoPoint, p))
 	case pos.Stones[me].Has(p):
 		if len(filter(moves, p, muehle.NoPoint)) == 0 {
-			c.say("The stone on %s cannot move: no empty point next to it.", p)
+			c.Say("The stone on %s cannot move: no empty point next to it.", p)
 			return
 		}
 		if c.sel == p {
@@ -335,15 +326,15 @@ func (c *Controller) Tap(p muehle.Point) {
 			c.sel = p
 		}
 		c.status = ""
-		c.notify(Event{Move: noMove})
+		c.notify(Event{Move: muehle.NoMove})
 	case pos.Stones[opp].Has(p):
-		c.say("%s is a %s stone: pick up one of your own (%s).", p, opp, me)
+		c.Say("%s is a %s stone: pick up one of your own (%s).", p, opp, me)
 	case c.sel == muehle.NoPoint:
-		c.say("First pick up one of your stones, then tap where it goes.")
+		c.Say("First pick up one of your stones, then tap where it goes.")
 	default:
 		ms := filter(moves, c.sel, p)
 		if len(ms) == 0 {
-			c.say("%s is not next to %s: a stone slides along a line to a neighbouring point (it may jump only when its side has three stones left).", p, c.sel)
+			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (it may jump only when its side has three stones left).", p, c.sel)
 			return
 		}
 		c.choose(me, ms)
@@ -361,12 +352,12 @@ func (c *Controller) tapRemoval(pos muehle.Position, moves []muehle.Move, p mueh
 	}
 	switch {
 	case p == c.pending.To || p == c.pending.From:
-		c.pending, c.sel, c.status = noMove, muehle.NoPoint, ""
-		c.notify(Event{Move: noMove})
+		c.pending, c.sel, c.status = muehle.NoMove, muehle.NoPoint, ""
+		c.notify(Event{Move: muehle.NoMove})
 	case pos.Stones[opp].Has(p):
-		c.say("The %s stone on %s is in a mill: remove one that is not (stones in a mill may be taken only when all are).", opp, p)
+		c.Say("The %s stone on %s is in a mill: remove one that is not (stones in a mill may be taken only when all are).", opp, p)
 	default:
-		c.say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", opp, c.pending.To)
+		c.Say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", opp, c.pending.To)
 	}
 }
 
@@ -375,20 +366,20 @@ func (c *Controller) tapRemoval(pos muehle.Position, moves []muehle.Move, p mueh
 func (c *Controller) choose(me muehle.Color, ms []muehle.Move) {
 	switch {
 	case len(ms) == 0:
-		c.say("That move is not legal here.")
+		c.Say("That move is not legal here.")
 	case len(ms) == 1 && !ms[0].IsRemoval():
 		c.play(me, ms[0])
 	default:
 		c.pending = muehle.Move{From: ms[0].From, To: ms[0].To, Remove: muehle.NoPoint}
 		c.sel = muehle.NoPoint
 		c.status = ""
-		c.notify(Event{Move: noMove})
+		c.notify(Event{Move: muehle.NoMove})
 	}
 }
 
 func (c *Controller) play(me muehle.Color, m muehle.Move) {
 	if err := c.game.Play(m); err != nil {
-		c.say("%v", err)
+		c.Say("%v", err)
 		return
 	}
 	c.restart(Event{Move: m, Mover: me})
@@ -409,7 +400,7 @@ func filter(ms []muehle.Move, from, to muehle.Point) []muehle.Move {
 // View returns what the board should show now.
 func (c *Controller) View() View {
 	pos := c.game.Position()
-	v := emptyView(pos)
+	v := EmptyView(pos)
 	if h := c.game.History(); len(h) > 0 {
 		v.Last = h[len(h)-1]
 	}

@@ -1,4 +1,4 @@
-package retro
+package play
 
 import "muehle/muehle"
 
@@ -72,7 +72,7 @@ func (t *ttTable) store(key uint64, depth int, score int32, bound ttBound, m mue
 	}
 }
 
-// ttMove returns the move stored in e. The table stores noMove when a
+// ttMove returns the move stored in e. The table stores muehle.NoMove when a
 // search found no best move; it matches no legal move.
 func (e *ttEntry) ttMove() muehle.Move {
 	return muehle.Move{From: muehle.Point(e.move[0]), To: muehle.Point(e.move[1]), Remove: muehle.Point(e.move[2])}

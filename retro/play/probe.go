@@ -1,11 +1,11 @@
-package retro
+package play
 
 import (
 	"muehle/layers"
 	"muehle/muehle"
 )
 
-// The Prober interface (children.go) is how the players read the database.
+// The layers.Prober interface is how the players read the database.
 
 // probeScore converts the database value v of a position at ply plies from
 // the root into a search score: a win in d plies scores WinScore-ply-d, a

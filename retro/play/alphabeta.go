@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"muehle/layers"
 	"muehle/muehle"
 )
 
@@ -19,7 +20,7 @@ import (
 type AlphaBeta struct {
 	lim   Limits
 	rng   *rand.Rand
-	probe Prober
+	probe layers.Prober
 	opt   SearchOptions
 	s     *searcher // allocated on the first search: about 1 MB
 	tt    *ttTable  // kept across moves; reallocated when TTBits changes
@@ -35,7 +36,7 @@ const DefaultMoveTime = time.Second
 // chooses among equally good moves; with a nil src the player always plays
 // the first of them (in move generation and ordering order) and saves the
 // search that finds the others. probe may be nil.
-func NewAlphaBeta(lim Limits, src rand.Source, probe Prober) *AlphaBeta {
+func NewAlphaBeta(lim Limits, src rand.Source, probe layers.Prober) *AlphaBeta {
 	a := &AlphaBeta{lim: lim, probe: probe}
 	if src != nil {
 		a.rng = rand.New(src)
@@ -110,7 +111,7 @@ func (a *AlphaBeta) Move(ctx context.Context, g *muehle.Game) (muehle.Move, erro
 // cancelled, and an error wrapping muehle.ErrNoMove when the game is over.
 func (a *AlphaBeta) Search(ctx context.Context, g *muehle.Game) (SearchResult, error) {
 	if r, why := g.Result(); r != muehle.Ongoing {
-		return SearchResult{}, fmt.Errorf("retro: alpha-beta: %w: %s (%s)", muehle.ErrNoMove, r, why)
+		return SearchResult{}, fmt.Errorf("play: alpha-beta: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
 	if err := ctx.Err(); err != nil {
 		return SearchResult{}, err
@@ -122,7 +123,7 @@ func (a *AlphaBeta) Search(ctx context.Context, g *muehle.Game) (SearchResult, e
 	rootExact := a.rootInDB(&pos)
 
 	// Order the root moves once; later iterations put the last best first.
-	ttMove := noMove
+	ttMove := muehle.NoMove
 	if !a.opt.NoTT {
 		if e, ok := s.tt.probe(s.keys[s.nkeys-1]); ok {
 			ttMove = e.ttMove()

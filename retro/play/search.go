@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"context"
@@ -25,9 +25,6 @@ const (
 	searchPollMask = 1023 // check ctx and the clock every 1024 nodes
 	searchHistCap  = 128  // positions of the game history checked for repetition
 )
-
-// noMove is the move stored when there is none; it is never legal.
-var noMove = muehle.Move{From: muehle.NoPoint, To: muehle.NoPoint, Remove: muehle.NoPoint}
 
 // Limits bounds a search. Depth > 0 searches that many plies (iterative
 // deepening up to it); Depth 0 is automatic: deepen until MoveTime is used
@@ -73,7 +70,7 @@ type SearchResult struct {
 type searcher struct {
 	opt   SearchOptions
 	tt    *ttTable
-	probe Prober
+	probe layers.Prober
 	miss  probeLayerCache
 
 	ctx         context.Context
@@ -185,7 +182,7 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 		return s.leaf(pos, ply, searchQDepth, alpha, beta)
 	}
 	key := s.keys[s.nkeys-1]
-	ttMove := noMove
+	ttMove := muehle.NoMove
 	if !s.opt.NoTT {
 		if e, ok := s.tt.probe(key); ok {
 			ttMove = e.ttMove()
@@ -206,7 +203,7 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 	}
 	s.order(pos, moves, ply, ttMove)
 	alpha0 := alpha
-	best, bestMove := int32(-infScore), noMove
+	best, bestMove := int32(-infScore), muehle.NoMove
 	for i := range moves {
 		m := s.pick(moves, ply, i)
 		child := &s.stack[ply+1]
@@ -333,7 +330,7 @@ func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttM
 		return
 	}
 	c := pos.Turn
-	threats := millThreats(pos.Stones[c^1], pos.Empty())
+	threats := muehle.MillTargets(pos.Stones[c^1], pos.Empty())
 	k0, k1 := s.killers[ply][0], s.killers[ply][1]
 	hist := &s.history[c]
 	for i, m := range moves {
@@ -354,17 +351,6 @@ func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttM
 		}
 		sc[i] = v
 	}
-}
-
-// millThreats returns the empty points that would complete a mill of own.
-func millThreats(own, empty muehle.Bitboard) muehle.Bitboard {
-	var t muehle.Bitboard
-	for _, m := range muehle.Mills {
-		if e := m & empty; e != 0 && e&(e-1) == 0 && own&m == m&^e {
-			t |= e
-		}
-	}
-	return t
 }
 
 // pick moves the best-scored of moves[i:] to i and returns it.

@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func (h hashDB) Probe(p muehle.Position) (layers.Value, error) {
 
 // wantValue is the value of a position for its side to move as the perfect
 // player must read it: lost in 0 at the end of the game, else the fake's.
-func wantValue(t *testing.T, db Prober, p muehle.Position) layers.Value {
+func wantValue(t *testing.T, db layers.Prober, p muehle.Position) layers.Value {
 	if p.IsOver() {
 		return layers.LossIn(0)
 	}

@@ -1,4 +1,4 @@
-package ui
+package game
 
 import (
 	"fmt"
@@ -47,9 +47,9 @@ func (s PlayerSpec) String() string {
 	return "Human"
 }
 
-// encode returns the spec as a preference string: "human", "random",
+// Encode returns the spec as a preference string: "human", "random",
 // "alphabeta:4", "perfect".
-func (s PlayerSpec) encode() string {
+func (s PlayerSpec) Encode() string {
 	switch s.Kind {
 	case RandomPlayer:
 		return "random"
@@ -61,9 +61,9 @@ func (s PlayerSpec) encode() string {
 	return "human"
 }
 
-// decodeSpec reads a preference string written by encode; anything else
+// DecodeSpec reads a preference string written by Encode; anything else
 // is a person.
-func decodeSpec(s string) PlayerSpec {
+func DecodeSpec(s string) PlayerSpec {
 	name, arg, _ := strings.Cut(s, ":")
 	switch name {
 	case "random":
@@ -81,8 +81,9 @@ func decodeSpec(s string) PlayerSpec {
 }
 
 // Engines makes the computer players that need the search and the
-// database, and answers questions about the database. The program passes
-// one backed by packages retro and layers; tests may pass their own.
+// database, and answers questions about the database. The window passes
+// ui.DBEngines, backed by packages retro/play and layers; tests may pass
+// their own. This package never imports the players itself.
 type Engines interface {
 	// AlphaBeta returns an alpha-beta player searching to depth (0: automatic).
 	AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
@@ -95,33 +96,22 @@ type Engines interface {
 	StateNumber(pos muehle.Position) (string, error)
 }
 
-// newPlayer returns the player for spec; nil for a person.
-func newPlayer(spec PlayerSpec, e Engines) (muehle.Player, error) {
+// NewPlayer returns the player for spec; nil for a person.
+func NewPlayer(spec PlayerSpec, e Engines) (muehle.Player, error) {
 	src := rand.NewPCG(uint64(time.Now().UnixNano()), 0x6d75656865)
 	switch spec.Kind {
 	case RandomPlayer:
 		return muehle.NewRandom(src), nil
 	case AlphaBetaPlayer:
 		if e == nil {
-			return nil, fmt.Errorf("ui: alpha-beta player: no engines")
+			return nil, fmt.Errorf("game: alpha-beta player: no engines")
 		}
 		return e.AlphaBeta(spec.Depth, src)
 	case PerfectPlayer:
 		if e == nil {
-			return nil, fmt.Errorf("ui: perfect player: no engines")
+			return nil, fmt.Errorf("game: perfect player: no engines")
 		}
 		return e.Perfect(src)
 	}
 	return nil, nil
-}
-
-// speeds are the move speeds the menu offers.
-var speeds = []time.Duration{100 * time.Millisecond, 500 * time.Millisecond, time.Second, 3 * time.Second}
-
-// speedName returns a menu label for d: "100 ms", "1 s".
-func speedName(d time.Duration) string {
-	if d < time.Second {
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	}
-	return fmt.Sprintf("%d s", int(d.Seconds()))
 }

@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"testing"
@@ -22,12 +22,12 @@ func TestTTStoreProbe(t *testing.T) {
 	}
 	// A shallower search of another position does not replace a deeper one
 	// of the same generation, but does after newSearch.
-	tt.store(0x9999_0005, 2, 5, ttExact, noMove)
+	tt.store(0x9999_0005, 2, 5, ttExact, muehle.NoMove)
 	if _, ok := tt.probe(0x1234_0005); !ok {
 		t.Error("deeper entry replaced by a shallower one")
 	}
 	tt.newSearch()
-	tt.store(0x9999_0005, 2, 5, ttExact, noMove)
+	tt.store(0x9999_0005, 2, 5, ttExact, muehle.NoMove)
 	if _, ok := tt.probe(0x9999_0005); !ok {
 		t.Error("old entry not replaced in a new search")
 	}

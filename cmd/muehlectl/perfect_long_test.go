@@ -1,6 +1,6 @@
 //go:build long
 
-package retro
+package main
 
 import (
 	"context"
@@ -11,12 +11,20 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro"
+	"muehle/retro/play"
 )
 
-// The checks of issue 5 on a complete small game, run with -tags long.
+// The checks of issue 5 on a complete small game, run with -tags long: the
+// solver (retro) computes the database, the perfect player (retro/play)
+// plays from it. They live here, where both may be imported, because the
+// players' package must not import the solver, not even in its tests.
 // MUEHLE_TEST_K sets the stones per side (default 4; issue 5 asks for 5,
 // whose database takes tens of minutes to solve), MUEHLE_TEST_DB a database
 // directory to use or complete (default a temporary one).
+
+// perfectPlyCap ends a test game as a draw after this many plies.
+const perfectPlyCap = 400
 
 // solvedDB returns the complete database (all phases) of the test's game.
 func solvedDB(t *testing.T) (*layers.DB, int) {
@@ -36,7 +44,7 @@ func solvedDB(t *testing.T) (*layers.DB, int) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := Solve(context.Background(), db, SolveOptions{Placement: true}); err != nil {
+	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
 		t.Fatal(err)
 	}
 	return db, k
@@ -45,10 +53,10 @@ func solvedDB(t *testing.T) (*layers.DB, int) {
 // perfectGame plays one game from g between perfect (on side pc) and
 // other, and returns the result, failing the test when the perfect player
 // makes a move that worsens its outcome.
-func perfectGame(t *testing.T, db *layers.DB, g *muehle.Game, pc muehle.Color, perfect *Perfect, other muehle.Player) muehle.Result {
+func perfectGame(t *testing.T, db *layers.DB, g *muehle.Game, pc muehle.Color, perfect *play.Perfect, other muehle.Player) muehle.Result {
 	t.Helper()
 	ctx := context.Background()
-	for g.Ply() < matchPlyCap {
+	for g.Ply() < perfectPlyCap {
 		if r, _ := g.Result(); r != muehle.Ongoing {
 			return r
 		}
@@ -105,11 +113,11 @@ func perfect500(t *testing.T, db *layers.DB, k int) {
 	const games = 500
 	var lost, won, drawn [2]int
 	for i := range games {
-		perfect := NewPerfect(db, rand.NewPCG(uint64(i), 1), nil)
+		perfect := play.NewPerfect(db, rand.NewPCG(uint64(i), 1), nil)
 		vsAB := i%2 == 0
 		var other muehle.Player = muehle.NewSeededRandom(uint64(i))
 		if vsAB {
-			other = NewAlphaBeta(Limits{Depth: 4}, rand.NewPCG(uint64(i), 2), nil)
+			other = play.NewAlphaBeta(play.Limits{Depth: 4}, rand.NewPCG(uint64(i), 2), nil)
 		}
 		pc := muehle.Color(i / 2 % 2)
 		r := perfectGame(t, db, muehle.NewGame(k), pc, perfect, other)
@@ -167,7 +175,7 @@ func perfectConvertsWins(t *testing.T, db *layers.DB, k int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		perfect := NewPerfect(db, rand.NewPCG(uint64(n), 3), nil)
+		perfect := play.NewPerfect(db, rand.NewPCG(uint64(n), 3), nil)
 		r := perfectGame(t, db, g, p.Turn, perfect, muehle.NewSeededRandom(uint64(n)))
 		if want := muehle.Result(muehle.WhiteWins + muehle.Result(p.Turn)); r != want {
 			t.Errorf("from %s (%s): got %s, want %s", p, v, r, want)

@@ -1,4 +1,4 @@
-package ui
+package game
 
 import (
 	"strings"
@@ -6,23 +6,29 @@ import (
 	"time"
 
 	"muehle/muehle"
+	"muehle/ui/game/gametest"
 )
 
-// mustMove parses a move or fails the test.
-func mustMove(t *testing.T, s string) muehle.Move {
+// newTestController returns a controller of a new game between two people
+// whose UI thread is q, stopped when the test ends.
+func newTestController(t *testing.T, q *gametest.Queue) *Controller {
 	t.Helper()
-	m, err := muehle.ParseMove(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	c := NewController(q.Do)
+	t.Cleanup(c.Close)
+	return c
 }
 
+// tapMove plays m on c by taps, as a person would.
+func tapMove(c *Controller, m muehle.Move) { gametest.TapMove(c.Tap, m) }
+
+// mustMove parses a move or fails the test.
+func mustMove(t *testing.T, s string) muehle.Move { return gametest.MustMove(t, s) }
+
 func TestWholeGameByTaps(t *testing.T) {
-	q := newQueue()
-	u := newTestApp(t, q, nil)
-	u.setSpeed(100 * time.Millisecond)
-	g := u.ctrl.Game()
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	c.SetSpeed(100 * time.Millisecond)
+	g := c.Game()
 	chooser := muehle.NewSeededRandom(7)
 	for ply := 0; ply < 1000; ply++ {
 		if r, _ := g.Result(); r != muehle.Ongoing {
@@ -32,14 +38,14 @@ func TestWholeGameByTaps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tapMove(u.Board(), m)
+		tapMove(c, m)
 		h := g.History()
 		if len(h) != ply+1 || h[ply] != m {
 			t.Fatalf("ply %d: after tapping %s the game has %d moves (last %v), want %d ending with %s; status %q",
-				ply, m, len(h), h[len(h)-1:], ply+1, m, u.ctrl.Status())
+				ply, m, len(h), h[len(h)-1:], ply+1, m, c.Status())
 		}
-		if got := u.Board().View().Pos; got != g.Position() {
-			t.Fatalf("ply %d: board shows %v, game is at %v", ply, got, g.Position())
+		if got := c.View().Pos; got != g.Position() {
+			t.Fatalf("ply %d: view shows %v, game is at %v", ply, got, g.Position())
 		}
 	}
 	r, why := g.Result()
@@ -47,29 +53,29 @@ func TestWholeGameByTaps(t *testing.T) {
 		t.Fatalf("game still running after %d plies", g.Ply())
 	}
 	t.Logf("game of %d plies: %s, %s", g.Ply(), r, why)
-	if got, want := u.status.Text, why; !strings.Contains(got, want) {
-		t.Errorf("status line: got %q, want it to contain %q", got, want)
+	if got, want := c.Status(), why; !strings.Contains(got, want) {
+		t.Errorf("status: got %q, want it to contain %q", got, want)
 	}
 	// A tap after the end changes nothing and says why.
 	before := g.Ply()
-	u.Board().TapPoint(0)
-	if g.Ply() != before || !strings.Contains(u.status.Text, "game is over") {
-		t.Errorf("tap after the end: %d plies (want %d), status %q", g.Ply(), before, u.status.Text)
+	c.Tap(0)
+	if g.Ply() != before || !strings.Contains(c.Status(), "game is over") {
+		t.Errorf("tap after the end: %d plies (want %d), status %q", g.Ply(), before, c.Status())
 	}
 }
 
 func TestRemovalAfterMill(t *testing.T) {
-	q := newQueue()
-	u := newTestApp(t, q, nil)
-	b, g := u.Board(), u.ctrl.Game()
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	g := c.Game()
 	for _, s := range []string{"a7", "b6", "d7", "d6"} {
-		tapMove(b, mustMove(t, s))
+		tapMove(c, mustMove(t, s))
 	}
-	b.TapPoint(2) // g7 closes the mill a7-d7-g7
+	c.Tap(2) // g7 closes the mill a7-d7-g7
 	if g.Ply() != 4 {
 		t.Fatalf("after closing the mill: got %d plies, want 4 (the move waits for its removal)", g.Ply())
 	}
-	v := b.View()
+	v := c.View()
 	if !v.Removing || !v.Pos.Stones[muehle.White].Has(2) {
 		t.Fatalf("board while removing: Removing %v, stone on g7 %v; want both", v.Removing, v.Pos.Stones[muehle.White].Has(2))
 	}
@@ -84,12 +90,12 @@ func TestRemovalAfterMill(t *testing.T) {
 		{0, "tap a Black stone to remove it"},
 		{12, "tap a Black stone to remove it"},
 	} {
-		b.TapPoint(tc.p)
-		if g.Ply() != 4 || !strings.Contains(u.status.Text, tc.want) {
-			t.Errorf("tap %s while removing: %d plies, status %q; want 4 plies and %q", tc.p, g.Ply(), u.status.Text, tc.want)
+		c.Tap(tc.p)
+		if g.Ply() != 4 || !strings.Contains(c.Status(), tc.want) {
+			t.Errorf("tap %s while removing: %d plies, status %q; want 4 plies and %q", tc.p, g.Ply(), c.Status(), tc.want)
 		}
 	}
-	b.TapPoint(3) // remove b6
+	c.Tap(3) // remove b6
 	h := g.History()
 	if want := mustMove(t, "g7xb6"); len(h) != 5 || h[4] != want {
 		t.Fatalf("history: got %v, want it to end with %s", h, want)
@@ -98,29 +104,29 @@ func TestRemovalAfterMill(t *testing.T) {
 	if p.Stones[muehle.Black] != 1<<4 || p.Turn != muehle.Black {
 		t.Errorf("after the removal: Black stones %v, turn %s; want only d6 and Black to move", p.Stones[muehle.Black].Points(), p.Turn)
 	}
-	if got := b.View().Last; got != h[4] {
+	if got := c.View().Last; got != h[4] {
 		t.Errorf("last move marked: got %s, want %s", got, h[4])
 	}
 }
 
 func TestMillInMillNotRemovable(t *testing.T) {
-	q := newQueue()
-	u := newTestApp(t, q, nil)
-	b, g := u.Board(), u.ctrl.Game()
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	g := c.Game()
 	// Black builds the mill b6-d6-f6 (taking c3) and has a loose stone on a1;
 	// White closes a7-d7-g7 and may not take a stone of Black's mill.
 	for _, s := range []string{"a7", "b6", "d7", "d6", "c3", "f6xc3", "e3", "a1"} {
-		tapMove(b, mustMove(t, s))
+		tapMove(c, mustMove(t, s))
 	}
 	if g.Ply() != 8 {
-		t.Fatalf("setup: got %d plies, want 8; status %q", g.Ply(), u.status.Text)
+		t.Fatalf("setup: got %d plies, want 8; status %q", g.Ply(), c.Status())
 	}
-	b.TapPoint(2)
-	b.TapPoint(4) // d6 is in a mill
-	if g.Ply() != 8 || !strings.Contains(u.status.Text, "is in a mill") {
-		t.Errorf("removing from a mill: %d plies, status %q; want 8 and an explanation", g.Ply(), u.status.Text)
+	c.Tap(2)
+	c.Tap(4) // d6 is in a mill
+	if g.Ply() != 8 || !strings.Contains(c.Status(), "is in a mill") {
+		t.Errorf("removing from a mill: %d plies, status %q; want 8 and an explanation", g.Ply(), c.Status())
 	}
-	b.TapPoint(21) // a1 is free
+	c.Tap(21) // a1 is free
 	if g.Ply() != 9 || g.Position().Stones[muehle.Black].Has(21) {
 		t.Errorf("removing a1: %d plies, a1 still there %v", g.Ply(), g.Position().Stones[muehle.Black].Has(21))
 	}
@@ -144,110 +150,110 @@ func TestIllegalTapsExplained(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := newQueue()
-			u := newTestApp(t, q, nil)
+			q := gametest.NewQueue()
+			c := newTestController(t, q)
 			g, err := muehle.NewGameFrom(p, muehle.StonesPerSide)
 			if err != nil {
 				t.Fatal(err)
 			}
-			u.ctrl.SetGame(g)
+			c.SetGame(g)
 			for _, pt := range tt.taps {
-				u.Board().TapPoint(pt)
+				c.Tap(pt)
 			}
-			if g.Ply() != 0 || !strings.Contains(u.status.Text, tt.want) {
-				t.Errorf("taps %v: %d plies, status %q; want no move and %q", tt.taps, g.Ply(), u.status.Text, tt.want)
+			if g.Ply() != 0 || !strings.Contains(c.Status(), tt.want) {
+				t.Errorf("taps %v: %d plies, status %q; want no move and %q", tt.taps, g.Ply(), c.Status(), tt.want)
 			}
 		})
 	}
 }
 
 func TestUndoRedo(t *testing.T) {
-	q := newQueue()
-	u := newTestApp(t, q, nil)
-	b, g := u.Board(), u.ctrl.Game()
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	g := c.Game()
 	moves := []string{"d6", "d2", "b4"}
 	var positions []muehle.Position
 	for _, s := range moves {
 		positions = append(positions, g.Position())
-		tapMove(b, mustMove(t, s))
+		tapMove(c, mustMove(t, s))
 	}
 	end := g.Position()
-	u.ctrl.Undo()
-	u.ctrl.Undo()
-	if got := g.Position(); got != positions[1] || b.View().Pos != got {
-		t.Fatalf("after two undos: game %v, board %v; want %v", got, b.View().Pos, positions[1])
+	c.Undo()
+	c.Undo()
+	if got := g.Position(); got != positions[1] || c.View().Pos != got {
+		t.Fatalf("after two undos: game %v, view %v; want %v", got, c.View().Pos, positions[1])
 	}
-	if u.menu.redo.Disabled || u.menu.undo.Disabled {
-		t.Errorf("menu: undo disabled %v, redo disabled %v; want both enabled", u.menu.undo.Disabled, u.menu.redo.Disabled)
+	if !g.CanUndo() || !g.CanRedo() {
+		t.Errorf("after two undos: can undo %v, can redo %v; want both", g.CanUndo(), g.CanRedo())
 	}
-	u.ctrl.Redo()
-	u.ctrl.Redo()
+	c.Redo()
+	c.Redo()
 	if got := g.Position(); got != end {
 		t.Fatalf("after two redos: got %v, want %v", got, end)
 	}
-	if !u.menu.redo.Disabled {
-		t.Errorf("menu: redo enabled with nothing to redo")
+	if g.CanRedo() {
+		t.Errorf("after two redos: can redo, with nothing to redo")
 	}
-	u.ctrl.Redo()
-	if !strings.Contains(u.status.Text, "no move to redo") {
-		t.Errorf("redo with nothing to redo: status %q", u.status.Text)
+	c.Redo()
+	if !strings.Contains(c.Status(), "no move to redo") {
+		t.Errorf("redo with nothing to redo: status %q", c.Status())
 	}
 	// A new move after an undo clears the redo list.
-	u.ctrl.Undo()
-	tapMove(b, mustMove(t, "f4"))
+	c.Undo()
+	tapMove(c, mustMove(t, "f4"))
 	if g.CanRedo() {
 		t.Errorf("redo still possible after a new move")
 	}
 }
 
 func TestUndoAgainstComputer(t *testing.T) {
-	q := newQueue()
-	u := newTestApp(t, q, nil)
-	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.Black, PlayerSpec{Kind: RandomPlayer})
-	g := u.ctrl.Game()
-	tapMove(u.Board(), mustMove(t, "d6"))
-	q.drain(t, 5*time.Second, func() bool { return g.Ply() == 2 })
-	if u.ctrl.Thinking() {
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	c.SetSpeed(100 * time.Millisecond)
+	c.SetPlayer(muehle.Black, muehle.NewSeededRandom(1))
+	g := c.Game()
+	tapMove(c, mustMove(t, "d6"))
+	q.Drain(t, 5*time.Second, func() bool { return g.Ply() == 2 })
+	if c.Thinking() {
 		t.Errorf("still thinking after the computer moved")
 	}
-	u.ctrl.Undo()
+	c.Undo()
 	if g.Ply() != 0 || g.Position().Turn != muehle.White {
 		t.Errorf("undo against the computer: %d plies, %s to move; want 0 and White", g.Ply(), g.Position().Turn)
 	}
 }
 
 func TestComputerCancelledAndStaleDropped(t *testing.T) {
-	q := newQueue()
-	u := newTestApp(t, q, nil)
-	u.setSpeed(100 * time.Millisecond)
-	bp := newBlockingPlayer()
-	u.ctrl.SetPlayer(muehle.White, bp)
-	<-bp.started
-	if !u.ctrl.Thinking() {
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	c.SetSpeed(100 * time.Millisecond)
+	bp := gametest.NewBlockingPlayer()
+	c.SetPlayer(muehle.White, bp)
+	<-bp.Started
+	if !c.Thinking() {
 		t.Fatal("not thinking while the computer is to move")
 	}
 	// The window keeps working while the computer thinks: a tap is answered.
-	u.Board().TapPoint(4)
-	if !strings.Contains(u.status.Text, "please wait") {
-		t.Errorf("tap while the computer thinks: status %q", u.status.Text)
+	c.Tap(4)
+	if !strings.Contains(c.Status(), "please wait") {
+		t.Errorf("tap while the computer thinks: status %q", c.Status())
 	}
 	// A new game cancels the thinking player.
-	u.ctrl.NewGame()
+	c.NewGame()
 	select {
-	case <-bp.cancelled:
+	case <-bp.Cancelled:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the thinking player was not cancelled by New")
 	}
 	// The player is asked again for the new game; a result for an old
 	// generation is dropped.
-	<-bp.started
-	gen := u.ctrl.gen
-	u.ctrl.computerMoved(gen-1, muehle.White, mustMove(t, "a7"), "", nil)
-	if u.ctrl.Game().Ply() != 0 {
+	<-bp.Started
+	gen := c.gen
+	c.computerMoved(gen-1, muehle.White, mustMove(t, "a7"), "", nil)
+	if c.Game().Ply() != 0 {
 		t.Errorf("a stale result was played")
 	}
-	close(bp.release)
-	q.drain(t, 5*time.Second, func() bool { return u.ctrl.Game().Ply() == 1 })
-	u.ctrl.SetPlayer(muehle.White, nil)
+	close(bp.Release)
+	q.Drain(t, 5*time.Second, func() bool { return c.Game().Ply() == 1 })
+	c.SetPlayer(muehle.White, nil)
 }

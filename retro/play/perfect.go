@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func (mv *MoveValue) trap() float64 {
 // fallback player and says so through LastFellBack. It implements
 // muehle.Player; it is not safe for concurrent use.
 type Perfect struct {
-	db       Prober
+	db       layers.Prober
 	rng      *rand.Rand
 	fallback muehle.Player
 	fellBack bool
@@ -79,7 +79,7 @@ type Perfect struct {
 // NewPerfect returns a perfect player reading db. src breaks ties between
 // equally good moves (nil: the first in generation order). fallback plays
 // where db has no layer; with a nil fallback, Move returns the error.
-func NewPerfect(db Prober, src rand.Source, fallback muehle.Player) *Perfect {
+func NewPerfect(db layers.Prober, src rand.Source, fallback muehle.Player) *Perfect {
 	p := &Perfect{db: db, fallback: fallback, Lookahead: 1}
 	if src != nil {
 		p.rng = rand.New(src)
@@ -105,7 +105,7 @@ func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
 		return layers.Unused, err
 	}
 	if v == layers.Unused {
-		return layers.Unused, fmt.Errorf("retro: perfect: position %s reads as unused", pos)
+		return layers.Unused, fmt.Errorf("play: perfect: position %s reads as unused", pos)
 	}
 	return v, nil
 }
@@ -170,7 +170,7 @@ func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
 		c := pos.Play(m)
 		v, err := p.value(c)
 		if err != nil {
-			return nil, fmt.Errorf("retro: perfect: after %s: %w", m, err)
+			return nil, fmt.Errorf("play: perfect: after %s: %w", m, err)
 		}
 		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
 		if v == layers.LossIn(0) {
@@ -179,7 +179,7 @@ func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
 		for _, r := range c.AppendMoves(rbuf[:0]) {
 			w, err := p.value(c.Play(r))
 			if err != nil {
-				return nil, fmt.Errorf("retro: perfect: after %s %s: %w", m, r, err)
+				return nil, fmt.Errorf("play: perfect: after %s %s: %w", m, r, err)
 			}
 			switch w.Parent().Outcome() {
 			case layers.Win:
@@ -246,7 +246,7 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 		return muehle.Move{}, err
 	}
 	if r, why := g.Result(); r != muehle.Ongoing {
-		return muehle.Move{}, fmt.Errorf("retro: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
+		return muehle.Move{}, fmt.Errorf("play: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
 	mvs, traps, err := p.ranked(g.Position())
 	if errors.Is(err, layers.ErrMissing) && p.fallback != nil {

@@ -1,4 +1,4 @@
-package retro
+package play
 
 import (
 	"math/rand/v2"

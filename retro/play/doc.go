@@ -1,0 +1,23 @@
+// Package play holds the computer players that read the database: the
+// alpha-beta player and the perfect player. It reads the database only
+// through layers.Prober and never imports the solver (package retro), as a
+// tablebase probing library never imports the generator; TestImportGraph
+// in package muehle enforces this, tests included.
+//
+// One concern per file:
+//
+//	search.go    the search: limits, options, results, the node and
+//	             quiescence recursion, move ordering, repetition
+//	alphabeta.go AlphaBeta, the player: iterative deepening, aspiration
+//	             windows, ties at the root
+//	tt.go        the transposition table (16-byte entries)
+//	zobrist.go   Zobrist keys (board, side to move, stones in hand)
+//	evaluate.go  the static evaluation (material, mills, mobility)
+//	probe.go     database values as search scores
+//	perfect.go   Perfect, the perfect player: every move's value and the
+//	             opponent's replies, the tie-break among moves of equal value
+//
+// Every player implements muehle.Player and is synchronous: Move returns
+// when the move is chosen or ctx is done. A player is not safe for
+// concurrent use; give each goroutine its own.
+package play

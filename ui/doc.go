@@ -1,0 +1,29 @@
+// Package ui is the desktop program's window: the board widget, the side
+// panel, the database panel, the set-up editor, the menus and the dialogs.
+// It is the only package besides cmd/muehle that imports Fyne; the
+// fyne.App is passed in (app.New lives in cmd/muehle).
+//
+// The game flow itself (whose turn it is, which player moves, computer
+// moves in cancellable goroutines whose stale results are dropped,
+// undo/redo, the move speed, the perfect-move marks) is in the Fyne-free
+// package ui/game, which builds and tests without cgo. This package wires
+// it to widgets: a tap on the board becomes one call of
+// game.Controller.Tap, and the controller's OnChange redraws the board from
+// its View, the panels and the menus. Results of computer players reach
+// the controller through fyne.Do.
+//
+// One concern per file:
+//
+//	app.go       the main window, options, preferences, redrawing on change
+//	board.go     the board widget and its renderer (layout, per-point
+//	             state, the animation of a moving stone)
+//	geometry.go  points ↔ pixels
+//	theme.go     colours of stones, marks and values
+//	sidepanel.go the game tab: players, stones, moves, perfect-move table
+//	dbpanel.go   the database tab: layers present, computing missing ones
+//	editor.go    the set-up dialog
+//	menus.go     menus, shortcuts, the move speeds offered
+//	files.go     opening, saving, copying and pasting games and positions
+//	engines.go   DBEngines: the players and marks from retro/play and the
+//	             database, and the solver behind the database tab
+package ui

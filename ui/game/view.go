@@ -1,0 +1,28 @@
+package game
+
+import (
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// View is what the board shows: a snapshot the controller hands over. The
+// board never looks at the game itself.
+type View struct {
+	Pos      muehle.Position // the stones to draw
+	Selected muehle.Point    // the stone picked up to move, or NoPoint
+	Targets  muehle.Bitboard // the points a tap may choose now
+	Removing bool            // Targets are opponent stones to remove
+	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
+	// Marks holds, when perfect moves are shown, the value of the best move
+	// that chooses each target, from the view of the side to move.
+	Marks map[muehle.Point]layers.Value
+}
+
+// EmptyView returns a view of p with nothing selected or marked.
+func EmptyView(p muehle.Position) View {
+	return View{
+		Pos:      p,
+		Selected: muehle.NoPoint,
+		Last:     muehle.NoMove,
+	}
+}
