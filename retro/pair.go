@@ -100,7 +100,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 	}
 	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
 		out := pushers[w]
-		var moves [muehle.MaxMoves]muehle.Move
+		var cw childWork
 		var children distinct
 		for i := lo; i < hi; i++ {
 			pos, ok := ix.Position(i)
@@ -108,7 +108,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				state[i] = uint32(layers.Unused)
 				continue
 			}
-			ms := pos.AppendMoves(moves[:0])
+			ms := pos.AppendMoves(cw.moves[:0])
 			if len(ms) == 0 {
 				state[i] = uint32(layers.LossIn(0))
 				if err := out.push(0, makeEntry(l, i, false)); err != nil {
@@ -116,27 +116,53 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				}
 				continue
 			}
-			children.reset()
 			// Two moves without removal reach children of the same slot only
 			// when a symmetry maps one child onto the other; it then fixes the
 			// opponent's stones, which these moves leave alone. Without such a
 			// symmetry every move is a child of its own, and no index is needed.
 			dedupe := pos.Stones[muehle.Black].Symmetric()
 			n := 0 // distinct children inside the pair
-			minLoss, maxWin, draw, wonIn1 := -1, -1, false, false
+			ns, nr := 0, 0
+			wonIn1 := false
 			for _, m := range ms {
 				if !m.IsRemoval() {
-					if !dedupe || children.add(part.Index(pos.Play(m))) {
+					if dedupe {
+						cw.slide[ns] = pos.Play(m)
+						ns++
+					} else {
 						n++
 					}
 					continue
 				}
-				c := pos.Play(m)
 				if rmFile == nil { // the opponent is left with two stones
 					wonIn1 = true
 					break
 				}
-				v := layers.Value(rmBody[rmIdx.Index(c)])
+				cw.removal[nr] = pos.Play(m)
+				nr++
+			}
+			if wonIn1 {
+				state[i] = uint32(layers.WinIn(1))
+				if err := out.push(1, makeEntry(l, i, false)); err != nil {
+					return err
+				}
+				continue
+			}
+			if ns > 0 {
+				part.IndexAll(cw.slide[:ns], cw.slideIx[:ns])
+				children.reset()
+				for _, j := range cw.slideIx[:ns] {
+					if children.add(j) {
+						n++
+					}
+				}
+			}
+			minLoss, maxWin, draw := -1, -1, false
+			if nr > 0 {
+				rmIdx.IndexAll(cw.removal[:nr], cw.rmIx[:nr])
+			}
+			for _, j := range cw.rmIx[:nr] {
+				v := layers.Value(rmBody[j])
 				switch v.Outcome() {
 				case layers.Loss:
 					if minLoss < 0 || v.Depth() < minLoss {
@@ -147,15 +173,8 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				case layers.Draw:
 					draw = true
 				default:
-					return fmt.Errorf("retro: layer %s slot %d: child %v in layer %s has no value: %w", pr.keys[l], i, m, rmFile.Header().Key, errCorrupt)
+					return fmt.Errorf("retro: layer %s slot %d: a removal leads to slot %d of layer %s, which has no value: %w", pr.keys[l], i, j, rmFile.Header().Key, errCorrupt)
 				}
-			}
-			if wonIn1 {
-				state[i] = uint32(layers.WinIn(1))
-				if err := out.push(1, makeEntry(l, i, false)); err != nil {
-					return err
-				}
-				continue
 			}
 			count, seed := removals{minLoss, maxWin, draw}.counter(n)
 			state[i] = uint32(layers.Drawn) | uint32(count)<<counterShift

@@ -61,7 +61,7 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		defer v.release()
 		want = nil
 		err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w verifyWork
+			var w childWork
 			for i := lo; i < hi; i++ {
 				got := f.Value(i)
 				pos, ok := ix.Position(i)
@@ -160,18 +160,11 @@ func newMovingVerifier(db *layers.DB, k layers.Key) (*movingVerifier, error) {
 	return v, nil
 }
 
-// verifyWork is one worker's scratch space.
-type verifyWork struct {
-	moves          [muehle.MaxMoves]muehle.Move
-	slide, removal [muehle.MaxMoves]muehle.Position
-	slideIx, rmIx  [muehle.MaxMoves]uint64
-}
-
 // best returns BestChild(db, pos) for a position of the verifier's layer,
 // with the mover in Stones[White]: the best of the children's values seen
 // from pos, LossIn(0) without moves, WinIn(1) when a removal leaves the
 // opponent two stones.
-func (v *movingVerifier) best(w *verifyWork, pos muehle.Position) layers.Value {
+func (v *movingVerifier) best(w *childWork, pos muehle.Position) layers.Value {
 	ms := pos.AppendMoves(w.moves[:0])
 	if len(ms) == 0 {
 		return layers.LossIn(0)

@@ -24,7 +24,7 @@ func TestMovingVerifierIsBestChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		ix := db.Indexer().Layer(k)
-		var w verifyWork
+		var w childWork
 		checked := 0
 		for i := range ix.Size() {
 			pos, ok := ix.Position(i)
