@@ -92,6 +92,73 @@ func (c *Cyclic) Write(rec []byte) error {
 	return nil
 }
 
+// WriteRecords appends the records in b, whose length must be a multiple
+// of the record size, as Write would one by one. On ErrOverrun nothing is
+// written.
+func (c *Cyclic) WriteRecords(b []byte) error {
+	if c.err != nil {
+		return c.err
+	}
+	if len(b)%c.rec != 0 {
+		return fmt.Errorf("layers: cyclic array %s: writing %d bytes, not a multiple of the record size %d", c.path, len(b), c.rec)
+	}
+	n := uint64(len(b) / c.rec)
+	if c.w-c.r+n > c.capacity {
+		return fmt.Errorf("layers: cyclic array %s: %w: %d records unread, %d more", c.path, ErrOverrun, c.w-c.r, n)
+	}
+	for len(b) > 0 {
+		k := copy(c.wbuf[c.woff:], b)
+		b = b[k:]
+		c.woff += k
+		c.w += uint64(k / c.rec)
+		if c.woff == len(c.wbuf) {
+			if err := c.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ReadRecords reads the oldest unread records into b, as many whole
+// records as fit, and returns how many it read; 0 when the array is empty.
+func (c *Cyclic) ReadRecords(b []byte) (int, error) {
+	n := 0
+	for len(b) >= c.rec {
+		if c.err != nil {
+			return n, c.err
+		}
+		if c.r == c.w {
+			break
+		}
+		src := c.wbuf
+		if c.rblock != c.wblock {
+			if !c.rloaded {
+				if _, err := c.f.ReadAt(c.rbuf, int64((c.rblock%c.blocks)*uint64(len(c.rbuf)))); err != nil {
+					c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
+					return n, c.err
+				}
+				c.rloaded = true
+			}
+			src = c.rbuf
+		}
+		// Whole records up to the end of the block, or of what is written.
+		avail := uint64(len(src)-c.roff) / uint64(c.rec)
+		avail = min(avail, c.w-c.r, uint64(len(b)/c.rec))
+		k := copy(b, src[c.roff:c.roff+int(avail)*c.rec])
+		b = b[k:]
+		n += int(avail)
+		c.r += avail
+		c.roff += k
+		if c.roff == len(c.rbuf) {
+			c.rblock++
+			c.roff = 0
+			c.rloaded = false
+		}
+	}
+	return n, nil
+}
+
 // flush writes the full write block to the file and starts the next one.
 func (c *Cyclic) flush() error {
 	b := c.wblock

@@ -163,3 +163,74 @@ func TestCyclicBadArgs(t *testing.T) {
 		t.Errorf("Read into a wrong size: got no error")
 	}
 }
+
+// TestCyclicRecords drives WriteRecords and ReadRecords with random runs of
+// records, mixed with single Write and Read calls, and compares everything
+// read with a plain queue.
+func TestCyclicRecords(t *testing.T) {
+	for _, c := range []struct {
+		rec      int
+		capacity uint64
+		block    int
+	}{
+		{8, 1000, 64},
+		{8, 1024, 64},
+		{3, 10, 1},
+		{5, 7, 7},
+		{4, 3, 16},
+		{16, 100, 33},
+	} {
+		q, err := CreateCyclic(filepath.Join(t.TempDir(), "q"), c.rec, c.capacity, c.block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(uint64(c.block), c.capacity))
+		var want []byte // the reference queue, records back to back
+		var serial byte
+		for round := range 3000 {
+			n := r.IntN(int(c.capacity) + 2)
+			b := make([]byte, n*c.rec)
+			for i := range b {
+				b[i] = serial
+				serial++
+			}
+			var err error
+			if round%5 == 0 && n > 0 {
+				err = q.Write(b[:c.rec])
+				b = b[:c.rec]
+				n = 1
+			} else {
+				err = q.WriteRecords(b)
+			}
+			if uint64(len(want)/c.rec+n) > c.capacity {
+				if !errors.Is(err, ErrOverrun) {
+					t.Fatalf("%+v: writing %d records with %d unread: got %v, want ErrOverrun", c, n, len(want)/c.rec, err)
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("%+v: write: %v", c, err)
+				}
+				want = append(want, b...)
+			}
+			m := r.IntN(int(c.capacity) + 2)
+			got := make([]byte, m*c.rec+r.IntN(c.rec)) // room for m records and a part of one
+			k, err := q.ReadRecords(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantK := min(m, len(want)/c.rec); k != wantK {
+				t.Fatalf("%+v: ReadRecords read %d records, want %d", c, k, wantK)
+			}
+			if string(got[:k*c.rec]) != string(want[:k*c.rec]) {
+				t.Fatalf("%+v: ReadRecords: got %v, want %v", c, got[:k*c.rec], want[:k*c.rec])
+			}
+			want = want[k*c.rec:]
+			if q.Len() != uint64(len(want)/c.rec) {
+				t.Fatalf("%+v: Len %d, want %d", c, q.Len(), len(want)/c.rec)
+			}
+		}
+		if err := q.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -77,6 +77,16 @@ func TestSameAsDatabase(t *testing.T) {
 // slots) without writing or verifying it.
 func BenchmarkSolveLargeSlide(b *testing.B) { benchLargePair(b, layers.Moving(4, 6)) }
 
+// BenchmarkSolveNamedPair solves the pair named by MUEHLE_BENCH_PAIR (for
+// example 5-7), for profiling any pair.
+func BenchmarkSolveNamedPair(b *testing.B) {
+	k, err := layers.ParseKey(os.Getenv("MUEHLE_BENCH_PAIR"))
+	if err != nil || !k.IsMoving() {
+		b.Skipf("MUEHLE_BENCH_PAIR names no moving layer: %v", err)
+	}
+	benchLargePair(b, k)
+}
+
 // BenchmarkSolveLargeFlying solves the flying pair 3-7 + 7-3 (30 million
 // slots), whose propagation is long.
 func BenchmarkSolveLargeFlying(b *testing.B) { benchLargePair(b, layers.Moving(3, 7)) }

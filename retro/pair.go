@@ -51,18 +51,22 @@ const (
 	counterShift = 8
 )
 
-// pusher buffers the work-list entries of one worker by depth.
+// pusher buffers the work-list entries of one worker by depth, for the
+// worker's shard of the lists.
 type pusher struct {
 	lists *worklists
+	shard int
 	buf   map[int][]entry
 }
 
-func newPusher(lists *worklists) *pusher { return &pusher{lists: lists, buf: map[int][]entry{}} }
+func newPusher(lists *worklists, shard int) *pusher {
+	return &pusher{lists: lists, shard: shard, buf: map[int][]entry{}}
+}
 
 func (p *pusher) push(d int, e entry) error {
 	b := append(p.buf[d], e)
 	if len(b) >= 4096 {
-		if err := p.lists.push(d, b); err != nil {
+		if err := p.lists.push(p.shard, d, b); err != nil {
 			return err
 		}
 		b = b[:0]
@@ -73,7 +77,7 @@ func (p *pusher) push(d int, e entry) error {
 
 func (p *pusher) flush() error {
 	for d, b := range p.buf {
-		if err := p.lists.push(d, b); err != nil {
+		if err := p.lists.push(p.shard, d, b); err != nil {
 			return err
 		}
 		p.buf[d] = b[:0]
@@ -96,7 +100,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 	rmFile, rmBody, rmIdx := pr.remove[l], pr.rmBody[l], pr.rmIdx[l]
 	pushers := make([]*pusher, workers)
 	for w := range pushers {
-		pushers[w] = newPusher(pr.lists)
+		pushers[w] = newPusher(pr.lists, w)
 	}
 	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
 		out := pushers[w]

@@ -77,9 +77,9 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 	for range 2 * workers {
 		free <- make([]entry, batch)
 	}
-	for range workers {
+	for w := range workers {
 		go func() {
-			out := newPusher(pr.lists)
+			out := newPusher(pr.lists, w)
 			var bufs [2]parents
 			var err error
 			for b := range batches {

@@ -293,7 +293,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	}
 	// Work-list blocks: 64 KiB each, or less for small pairs.
 	block := int(min(max(pr.slots()/64, 512), 8192))
-	if pr.lists, err = newWorklists(work, pr.slots(), block); err != nil {
+	if pr.lists, err = newWorklists(work, pr.slots(), block, r.workers); err != nil {
 		return nil, err
 	}
 	defer pr.lists.close()

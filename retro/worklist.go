@@ -46,125 +46,156 @@ func (e entry) layer() int {
 func (e entry) index() uint64 { return uint64(e & entryIndex) }
 func (e entry) seed() bool    { return e&entrySeed != 0 }
 
-// worklists holds one first-in first-out list per depth, each a cyclic disk
-// array in dir, so that memory stays bounded however long the lists grow.
-// Appending is safe for concurrent use; reading is done by one goroutine.
+// worklists holds the first-in first-out lists of work by depth, each a
+// cyclic disk array in dir, so that memory stays bounded however long the
+// lists grow. Every worker appends to lists of its own (a shard), so
+// appending never waits for another worker; a list of depth d is read by
+// one goroutine once nothing is appended to it any more (entries of depth
+// d are made while depth d-1 is worked through, or in the count phase).
 type worklists struct {
 	dir          string
 	capacity     uint64 // records per list: enough for every slot of the pair twice
 	blockRecords int
-
-	mu    sync.Mutex
-	lists map[int]*layers.Cyclic
-	seq   int
+	shards       []*listShard
+	raw          []byte // the reader's buffer
 }
 
-func newWorklists(dir string, slots uint64, blockRecords int) (*worklists, error) {
+// listShard is one worker's lists by depth. Its mutex is taken by the
+// worker that appends and by the reader, hardly ever at the same time.
+type listShard struct {
+	mu    sync.Mutex
+	lists map[int]*layers.Cyclic
+	buf   []byte // records being appended, encoded
+}
+
+func newWorklists(dir string, slots uint64, blockRecords, workers int) (*worklists, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("retro: work lists: %w", err)
 	}
-	return &worklists{dir: dir, capacity: 2*slots + 1, blockRecords: blockRecords, lists: map[int]*layers.Cyclic{}}, nil
+	w := &worklists{dir: dir, capacity: 2*slots + 1, blockRecords: blockRecords}
+	for range workers {
+		w.shards = append(w.shards, &listShard{lists: map[int]*layers.Cyclic{}})
+	}
+	return w, nil
 }
 
-// list returns the list of depth d, creating it when needed. w.mu must be held.
-func (w *worklists) list(d int) (*layers.Cyclic, error) {
-	if l, ok := w.lists[d]; ok {
+// list returns shard s's list of depth d, creating it when needed. The
+// shard's mutex must be held.
+func (w *worklists) list(s, d int) (*layers.Cyclic, error) {
+	sh := w.shards[s]
+	if l, ok := sh.lists[d]; ok {
 		return l, nil
 	}
-	w.seq++
-	path := filepath.Join(w.dir, fmt.Sprintf("depth%03d-%d.ring", d, w.seq))
+	path := filepath.Join(w.dir, fmt.Sprintf("depth%03d-w%d.ring", d, s))
 	l, err := layers.CreateCyclic(path, 8, w.capacity, w.blockRecords)
 	if err != nil {
 		return nil, fmt.Errorf("retro: work list for depth %d: %w", d, err)
 	}
-	w.lists[d] = l
+	sh.lists[d] = l
 	return l, nil
 }
 
-// push appends the entries es to the list of depth d.
-func (w *worklists) push(d int, es []entry) error {
+// push appends the entries es to worker s's list of depth d.
+func (w *worklists) push(s, d int, es []entry) error {
 	if len(es) == 0 {
 		return nil
 	}
 	if d > layers.MaxDepth {
 		return fmt.Errorf("retro: depth %d exceeds the largest storable depth %d", d, layers.MaxDepth)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	l, err := w.list(d)
+	sh := w.shards[s]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	l, err := w.list(s, d)
 	if err != nil {
 		return err
 	}
-	var rec [8]byte
+	sh.buf = sh.buf[:0]
 	for _, e := range es {
-		binary.LittleEndian.PutUint64(rec[:], uint64(e))
-		if err := l.Write(rec[:]); err != nil {
-			return fmt.Errorf("retro: work list for depth %d: %w", d, err)
-		}
+		sh.buf = binary.LittleEndian.AppendUint64(sh.buf, uint64(e))
+	}
+	if err := l.WriteRecords(sh.buf); err != nil {
+		return fmt.Errorf("retro: work list for depth %d: %w", d, err)
 	}
 	return nil
 }
 
 // next returns the smallest depth ≥ d with a list that has entries, or -1.
 func (w *worklists) next(d int) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	best := -1
-	for depth, l := range w.lists {
-		if depth >= d && l.Len() > 0 && (best < 0 || depth < best) {
-			best = depth
+	for _, sh := range w.shards {
+		sh.mu.Lock()
+		for depth, l := range sh.lists {
+			if depth >= d && l.Len() > 0 && (best < 0 || depth < best) {
+				best = depth
+			}
 		}
+		sh.mu.Unlock()
 	}
 	return best
 }
 
-// drain reads up to len(buf) entries of the list of depth d into buf and
-// returns how many it read; 0 when the list is empty.
+// drain reads up to len(buf) entries of the lists of depth d into buf and
+// returns how many it read; 0 when they are all empty. Only one goroutine
+// may drain.
 func (w *worklists) drain(d int, buf []entry) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	l, ok := w.lists[d]
-	if !ok {
-		return 0, nil
-	}
-	var rec [8]byte
 	n := 0
-	for n < len(buf) {
-		ok, err := l.Read(rec[:])
+	if cap(w.raw) < 8*len(buf) {
+		w.raw = make([]byte, 8*len(buf))
+	}
+	raw := w.raw
+	for _, sh := range w.shards {
+		if n == len(buf) {
+			break
+		}
+		sh.mu.Lock()
+		l, ok := sh.lists[d]
+		var err error
+		if ok {
+			var got int
+			raw = raw[:8*(len(buf)-n)]
+			got, err = l.ReadRecords(raw)
+			for i := range got {
+				buf[n] = entry(binary.LittleEndian.Uint64(raw[8*i:]))
+				n++
+			}
+		}
+		sh.mu.Unlock()
 		if err != nil {
 			return n, fmt.Errorf("retro: work list for depth %d: %w", d, err)
 		}
-		if !ok {
-			break
-		}
-		buf[n] = entry(binary.LittleEndian.Uint64(rec[:]))
-		n++
 	}
 	return n, nil
 }
 
-// done closes and removes the list of depth d, which must be empty.
+// done closes and removes the lists of depth d, which must be empty.
 func (w *worklists) done(d int) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	l, ok := w.lists[d]
-	if !ok {
-		return nil
+	var first error
+	for _, sh := range w.shards {
+		sh.mu.Lock()
+		if l, ok := sh.lists[d]; ok {
+			delete(sh.lists, d)
+			if err := l.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		sh.mu.Unlock()
 	}
-	delete(w.lists, d)
-	return l.Close()
+	return first
 }
 
 // close removes every list.
 func (w *worklists) close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	var first error
-	for d, l := range w.lists {
-		if err := l.Close(); err != nil && first == nil {
-			first = err
+	for _, sh := range w.shards {
+		sh.mu.Lock()
+		for d, l := range sh.lists {
+			if err := l.Close(); err != nil && first == nil {
+				first = err
+			}
+			delete(sh.lists, d)
 		}
-		delete(w.lists, d)
+		sh.mu.Unlock()
 	}
 	return first
 }
