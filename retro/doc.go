@@ -31,16 +31,53 @@
 //     removals.
 //  3. what is still undecided is drawn; the two layers are written.
 //
-// Each slot's state is a 32-bit word (value and counter) changed only by
-// compare-and-swap, so workers on all cores share the arrays without locks
-// and without data races. The per-depth work lists are cyclic disk arrays
-// (layers.Cyclic): memory holds only their current blocks. A pair whose
-// state exceeds the memory budget keeps it in a mapped file.
+// # Where the time goes, and how it is kept short
 //
-// Cost: each position is unranked and its moves generated once in the count
-// phase, and once more in propagation for its un-moves; each move or
-// un-move costs one index computation. Memory: 4 bytes per slot of the pair
-// plus the work-list blocks.
+// Almost all of a pair's time is spent turning positions into slot numbers
+// (the group-A/B index: a base-3 code of group B, a look-up in the 172 MB
+// group-B table, the rank of group A) and in memory accesses at random
+// places of arrays far larger than the caches: the group-B table, the
+// state words, the values of the layers a removal leads to. The solver
+// saves both:
+//
+//   - Counting without ranking. The counter needs the number of distinct
+//     children inside the pair, not their slots. Two moves without removal
+//     lead to the same slot only if a symmetry maps one child onto the
+//     other; such a symmetry fixes the opponent's stones, which those
+//     moves leave alone. So unless the opponent's stones are symmetric
+//     (muehle.Bitboard.Symmetric, a few table look-ups), every such move
+//     counts one child and is not ranked at all; only removals (whose
+//     values are needed) and the rare symmetric positions are ranked.
+//   - Misses that overlap. The children of a position (count, verify) and
+//     the parents of a run of decided positions (propagate) are gathered
+//     first, ranked together (layers.LayerIndex.IndexAll touches all their
+//     table entries before it ranks any), and their values or state words
+//     loaded together before any is used, so that the processor waits for
+//     many cache misses at once instead of one after another.
+//   - Huge pages. The state words and in-memory copies of the layers a
+//     removal leads to live outside the Go heap on huge pages where the
+//     system has them (layers.AllocLarge), so that a random access does
+//     not also miss the TLB; the copies are read sequentially once
+//     instead of faulting in a mapped file page by page.
+//   - No shared lock. Each slot's state is a 32-bit word (value and
+//     counter) changed only by compare-and-swap, so workers on all cores
+//     share the arrays without locks and without data races. Every worker
+//     appends to work lists of its own (one per depth; cyclic disk arrays,
+//     layers.Cyclic, of which memory holds only the current blocks); one
+//     goroutine reads a depth's lists in large batches for all workers.
+//
+// Cost per slot of a pair: one unrank and one move generation in the count
+// phase, plus one rank per removal; in propagation, for each decided
+// position one unrank and one rank and compare-and-swap per parent. The
+// flying pairs (a side with three stones) are the dearest per slot: a
+// flying side has up to 3×21 un-jumps per position.
+//
+// Memory: 4 bytes per slot of the pair for the state, plus copies of the
+// two layers that removals lead to (1 byte per slot each), plus the
+// group-B table (172 MB) and the work-list blocks. The largest pairs
+// (7-8 + 8-7, 8-9 + 9-8: 1.06 billion slots) thus need about 5.3 GiB. A
+// pair whose state exceeds SolveOptions.MemBytes keeps it in a mapped file
+// that the system pages instead.
 //
 // # Placement
 //
@@ -53,8 +90,12 @@
 //
 // # Verification
 //
-// VerifyLayer re-derives every stored value from its children with
-// BestChild. Wins and losses must be backed by a child one ply closer to the
-// end, so by induction on the depth a layer that passes is exactly right,
-// draws included.
+// VerifyLayer re-derives every stored value from its children with the
+// rule of BestChild. Wins and losses must be backed by a child one ply
+// closer to the end, so by induction on the depth a layer that passes is
+// exactly right, draws included. A moving layer is verified in one pass in
+// slot order against in-memory copies of the two layers its children are
+// in, each position's children ranked and looked up together; no position
+// is probed through the database's layer cache. A placement layer probes
+// its children through the database.
 package retro

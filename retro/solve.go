@@ -251,8 +251,24 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	keys := r.unit.keys
 	pr := &pair{keys: keys}
 	ix := r.db.Indexer()
+	budget := r.opts.MemBytes
+	if budget <= 0 {
+		budget = defaultMemBytes()
+	}
+	// The memory plan: the state words, then copies of the layers the
+	// removals lead to. Within the budget both are in memory; otherwise the
+	// removals read the mapped files, and a state larger than the budget
+	// itself lives in a mapped file too.
+	var copies uint64
 	for _, k := range keys {
 		pr.index = append(pr.index, ix.Layer(k))
+		if k.B-1 >= 3 {
+			copies += ix.Layer(layers.Moving(int(k.B)-1, int(k.W))).Size()
+		}
+	}
+	copyRemovals := int64(4*pr.slots()+copies) <= budget
+	spill := int64(4*pr.slots()) > budget
+	for _, k := range keys {
 		rm := layers.Moving(int(k.B)-1, int(k.W))
 		if k.B-1 < 3 {
 			pr.remove = append(pr.remove, nil)
@@ -264,11 +280,14 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
 		}
-		body, release, err := copyLarge(f.Body())
-		if err != nil {
-			return nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, rm, err)
+		body := f.Body()
+		if copyRemovals {
+			var release func()
+			if body, release, err = copyLarge(body); err != nil {
+				return nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, rm, err)
+			}
+			defer release()
 		}
-		defer release()
 		pr.remove = append(pr.remove, f)
 		pr.rmBody = append(pr.rmBody, body)
 		pr.rmIdx = append(pr.rmIdx, ix.Layer(rm))
@@ -278,11 +297,6 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 		return nil, fmt.Errorf("retro: %w", err)
 	}
 	defer os.RemoveAll(work)
-	budget := r.opts.MemBytes
-	if budget <= 0 {
-		budget = defaultMemBytes()
-	}
-	spill := int64(4*pr.slots()) > budget
 	for l, k := range keys {
 		s, release, err := allocState(pr.index[l].Size(), spill, filepath.Join(work, "state-"+k.String()))
 		if err != nil {
