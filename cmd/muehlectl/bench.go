@@ -21,9 +21,10 @@ func init() {
 // returns how many units (moves, positions, nodes) it did. Runs are single
 // goroutine, so the speeds are per core.
 type benchmark struct {
-	name string
-	unit string
-	run  func() uint64
+	name  string
+	unit  string
+	setup func() error // run once, untimed, before the first run; may be nil
+	run   func() uint64
 }
 
 // benchmarks is the registry; other files add lines with addBenchmark in
@@ -33,8 +34,17 @@ var benchmarks []benchmark
 // addBenchmark registers a benchmark line: name, the unit it counts (plural,
 // e.g. "moves") and the function doing the fixed work.
 func addBenchmark(name, unit string, run func() uint64) {
-	benchmarks = append(benchmarks, benchmark{name, unit, run})
+	benchmarks = append(benchmarks, benchmark{name: name, unit: unit, run: run})
 }
+
+// addBenchmarkSetup registers a benchmark line whose work needs setup first
+// (for example a database to solve a pair in); the setup is not timed.
+func addBenchmarkSetup(name, unit string, setup func() error, run func() uint64) {
+	benchmarks = append(benchmarks, benchmark{name: name, unit: unit, setup: setup, run: run})
+}
+
+// benchCleanups are called when muehlectl bench ends.
+var benchCleanups []func()
 
 // benchPositions is the sample the generation benchmarks loop over, made on
 // first use.
@@ -91,10 +101,20 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%s %s/%s, %d cores (GOMAXPROCS %d), one goroutine per benchmark, median of %d\n",
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), *count)
 	fmt.Fprintln(stdout, "(speeds per second of wall-clock time, and per second of processor time, which other load on the machine does not lower)")
+	defer func() {
+		for _, f := range benchCleanups {
+			f()
+		}
+	}()
 	ran := 0
 	for _, b := range benchmarks {
 		if !re.MatchString(b.name) {
 			continue
+		}
+		if b.setup != nil {
+			if err := b.setup(); err != nil {
+				return fmt.Errorf("bench %s: %w", b.name, err)
+			}
 		}
 		var n uint64
 		speeds := make([]float64, *count)    // per second of wall-clock time
@@ -109,6 +129,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			start := time.Now()
 			n = b.run()
 			times[i] = time.Since(start)
+			if n == 0 {
+				return fmt.Errorf("bench %s: the work failed (nothing counted)", b.name)
+			}
 			cpu1, ok1 := cpuTime()
 			speeds[i] = float64(n) / times[i].Seconds()
 			cpuOK = cpuOK && ok0 && ok1 && cpu1 > cpu0

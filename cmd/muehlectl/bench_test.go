@@ -33,7 +33,7 @@ func TestBenchRegistry(t *testing.T) {
 		}
 		seen[b.name] = true
 	}
-	for _, name := range []string{"perft6", "movegen"} {
+	for _, name := range []string{"perft6", "movegen", "pair45", "pair36", "verify45"} {
 		if !seen[name] {
 			t.Errorf("benchmark %q missing", name)
 		}
