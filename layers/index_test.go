@@ -120,7 +120,11 @@ func TestIndexAllSlots(t *testing.T) {
 				t.Fatalf("layer %v slot %d: bad position %+v", k, i, p)
 			}
 			if k.Valid(muehle.StonesPerSide) {
-				if err := p.Validate(muehle.StonesPerSide); err != nil {
+				q := p // the mover is White in the layer; Black when its hand says so
+				if !muehle.HandsFit(q.Hand, muehle.White) {
+					q = q.SwapColors()
+				}
+				if err := q.Validate(muehle.StonesPerSide); err != nil {
 					t.Fatalf("layer %v slot %d: %v", k, i, err)
 				}
 			}

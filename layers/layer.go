@@ -192,8 +192,8 @@ func (k Key) Valid(stones int) bool {
 		int(k.W)+int(k.WH) < 3 || int(k.B)+int(k.BH) < 3 {
 		return false
 	}
-	if k.IsMoving() {
-		return true
-	}
-	return k.WH >= 1 && (k.WH == k.BH || k.WH == k.BH+1)
+	// The mover is White when the hands are equal, else Black (holding one
+	// stone more): muehle.HandsFit, the rule Position.Validate applies.
+	return muehle.HandsFit([2]uint8{k.WH, k.BH}, muehle.White) ||
+		muehle.HandsFit([2]uint8{k.BH, k.WH}, muehle.Black)
 }

@@ -119,11 +119,26 @@ func TestValidateRejects(t *testing.T) {
 		mention string
 	}{
 		{"WWWWWWWWWW.............. b 0 9", 9, "White has 10 stones"},
-		{"WWWW.................... w 5 9", 9, ""}, // fine for 9 stones
-		{"WWWW.................... w 5 9", 8, "White has 9 stones"},
-		{"WW...................... w 0 3", 9, ""},
+		{"WWWW.................... w 5 9", 9, "White must have placed 0 stones"},
+		{"WWWW.................... w 5 5", 8, "White has 9 stones"},
+		{"WWWW.BBBB............... w 5 5", 9, ""}, // fine for 9 stones
+		{"WW...................... w 0 0", 9, "Black has only 0 stones"},
 		{"WWW........B............ w 0 0", 9, "Black has only 1 stones"},
 		{"........................ w 9 9", 2, "2 stones per side"},
+		// The hands must fit the side to move: White places first.
+		{"........................ b 3 3", 3, "with Black to move White must have placed 1 stones"},
+		{"........................ w 2 3", 3, "with White to move White must have placed 0 stones"},
+		{"........................ w 8 9", 9, "with White to move White must have placed 0 stones"},
+		{"W....................... w 8 9", 9, "with White to move White must have placed 0 stones"},
+		{"W....................... b 8 9", 9, ""},
+		{"W..........B............ w 8 8", 9, ""},
+		{"WWW.BBB................. w 0 1", 9, "with White to move White must have placed 8 stones"},
+		{"WWW.BBB................. b 0 1", 9, ""},
+		{"WWW.BBB................. b 1 0", 9, "with Black to move White must have placed 10 stones"},
+		{"WWW.BBB................. b 0 0", 9, ""}, // the moving phase: either side
+		{"WWW.BBB................. w 0 0", 9, ""},
+		{"WW..BBB................. w 0 0", 9, ""}, // White has lost: a possible end
+		{"W.W.BB.................. w 1 1", 3, ""}, // one white stone removed
 	} {
 		p, err := ParsePosition(tc.text)
 		if err != nil {
@@ -197,5 +212,36 @@ func FuzzParseMove(f *testing.F) {
 		}
 		p := NewPosition(9)
 		_ = p.CheckMove(m) // must not panic
+	})
+}
+
+// FuzzValidate checks Validate on arbitrary positions: it never panics, a
+// position it accepts has the properties it promises, and every child of an
+// accepted position that is not over is accepted too.
+func FuzzValidate(f *testing.F) {
+	f.Add(uint32(0), uint32(0), uint8(9), uint8(9), uint8(0), uint8(9))
+	f.Add(uint32(0b111), uint32(0b111000), uint8(0), uint8(0), uint8(1), uint8(3))
+	f.Add(uint32(1), uint32(0), uint8(8), uint8(9), uint8(1), uint8(9))
+	f.Fuzz(func(t *testing.T, w, b uint32, hw, hb, turn, k uint8) {
+		p := Position{Stones: [2]Bitboard{Bitboard(w), Bitboard(b)}, Hand: [2]uint8{hw, hb}, Turn: Color(turn)}
+		err := p.Validate(int(k))
+		if err != nil {
+			if !errors.Is(err, ErrPosition) {
+				t.Fatalf("Validate(%d) of %+v: error %v does not wrap ErrPosition", k, p, err)
+			}
+			return
+		}
+		if p.Stones[0]&p.Stones[1] != 0 || (p.Stones[0]|p.Stones[1])&^AllPoints != 0 || p.Turn > Black ||
+			p.Total(White) > int(k) || p.Total(Black) > int(k) || !HandsFit(p.Hand, p.Turn) || p.Total(p.Turn.Other()) < 3 {
+			t.Fatalf("Validate(%d) accepts %s", k, p)
+		}
+		if p.Total(p.Turn) < 3 {
+			return // the side to move has lost
+		}
+		for _, m := range p.Moves() {
+			if c := p.Play(m); c.Validate(int(k)) != nil {
+				t.Fatalf("Validate(%d) accepts %s but not its child %s after %s: %v", k, p, c, m, c.Validate(int(k)))
+			}
+		}
 	})
 }

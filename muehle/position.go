@@ -120,10 +120,19 @@ func (p Position) Normalize() Position {
 // ErrPosition is wrapped by every error that describes an impossible position.
 var ErrPosition = errors.New("muehle: impossible position")
 
-// Validate reports why p cannot occur in a game of k stones per side, or nil.
-// It checks that the stone sets are disjoint and inside the board, that no
-// side has more than k stones on the board and in hand together, and that
-// the side that has just moved still has at least three stones.
+// Validate reports why p cannot occur in a game of k stones per side, or
+// nil. It is the one check of a position's possibility; every program part
+// that accepts a position from outside (text, set-up, file) uses it. It
+// checks that
+//
+//   - the stone sets are inside the board and disjoint, and a side is to move;
+//   - no side has more than k stones on the board and in hand together (the
+//     rest were removed, and removed stones never come back);
+//   - the hands fit the side to move (HandsFit): White places first, so while
+//     stones are in hand both sides have placed equally many with White to
+//     move, and White one more with Black to move;
+//   - the side that has just moved still has at least three stones (else
+//     the game ended before this position).
 func (p *Position) Validate(k int) error {
 	if k < 3 || k > StonesPerSide {
 		return fmt.Errorf("%w: %d stones per side (want 3 to 9)", ErrPosition, k)
@@ -142,8 +151,33 @@ func (p *Position) Validate(k int) error {
 			return fmt.Errorf("%w: %s has %d stones on the board and in hand (at most %d)", ErrPosition, c, t, k)
 		}
 	}
+	if !HandsFit(p.Hand, p.Turn) {
+		placed := [2]int{k - int(p.Hand[White]), k - int(p.Hand[Black])}
+		want := placed[Black]
+		if p.Turn == Black {
+			want++
+		}
+		return fmt.Errorf("%w: with %s to move White must have placed %d stones, but %d in hand means %d placed (White places first)",
+			ErrPosition, p.Turn, want, p.Hand[White], placed[White])
+	}
 	if t := p.Total(p.Turn.Other()); t < 3 {
 		return fmt.Errorf("%w: %s has only %d stones but has just moved", ErrPosition, p.Turn.Other(), t)
 	}
 	return nil
+}
+
+// HandsFit reports whether stones in hand hand (by colour) fit turn as the
+// side to move: with no stone in hand either side may be to move; else
+// White places first, so with White to move both hands are equal and with
+// Black to move Black holds one stone more. It does not depend on the
+// number of stones per side.
+func HandsFit(hand [2]uint8, turn Color) bool {
+	switch {
+	case hand[White] == 0 && hand[Black] == 0:
+		return true
+	case turn == White:
+		return hand[White] == hand[Black]
+	default:
+		return int(hand[Black]) == int(hand[White])+1
+	}
 }

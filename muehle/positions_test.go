@@ -90,6 +90,18 @@ func scatteredPositions(seed uint64, n int) []Position {
 				}
 			}
 		}
+		if rng.IntN(10) == 0 { // the opponent's stones all in hand (or removed)
+			p.Stones[p.Turn^1] = 0
+			p.Hand[p.Turn^1] = uint8(3 + rng.IntN(7))
+			p.Hand[p.Turn] = 0
+		}
+		if !HandsFit(p.Hand, p.Turn) { // make the hands fit the side to move
+			if p.Turn == White {
+				p.Hand[White] = p.Hand[Black]
+			} else if p.Hand[Black] > 0 {
+				p.Hand[White] = p.Hand[Black] - 1 // Black to move holds one more
+			}
+		}
 		if p.Validate(StonesPerSide) == nil {
 			ps = append(ps, p)
 		}

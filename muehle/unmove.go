@@ -27,7 +27,7 @@ const MaxUnmoves = 3 * 22 * 22
 // AppendUnmoves appends to buf every move m that leads to p from a
 // position q = p.Unplay(m) in which m is legal and which a game of 9 stones
 // can hold, and returns it: placements back into the hand, slides and jumps
-// back, removals undone. q can hold at most 9 stones per side and the side
+// back, removals undone. q's hands fit its side to move (HandsFit); q can hold at most 9 stones per side and the side
 // that has just moved in q has at least 3; for a game of k < 9 stones the
 // caller drops the un-moves whose removal would give that side more than k.
 // When p passes Validate, this is the exact inverse of AppendMoves: every q
@@ -48,14 +48,23 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 	if !plain && !removal {
 		return buf
 	}
+	// In q the previous mover is to move; its hands must fit that (White
+	// places first): after a placement it held one stone more, after a slide
+	// or jump both hands were as now, and a side with stones in hand places.
+	placeHand := p.Hand
+	placeHand[o]++
+	placed := HandsFit(placeHand, o)
+	slid := p.Hand[o] == 0 && HandsFit(p.Hand, o)
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
 		rest := own &^ to.Bit()
 		mill := ClosesMill(rest, to)
 		// Placement: the stone came from the hand.
-		buf = appendUnremovals(buf, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
-		if p.Hand[o] > 0 {
-			continue // a side with stones in hand places; it cannot have slid
+		if placed {
+			buf = appendUnremovals(buf, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
+		}
+		if !slid {
+			continue
 		}
 		froms := empty
 		if own.Count() > 3 {
@@ -117,8 +126,8 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
 	own := p.Stones[o]
-	if p.Hand[o] > 0 || p.Total(o) < 3 || p.Total(s) < 3 {
-		return buf
+	if p.Hand[o]|p.Hand[s] != 0 || p.Total(o) < 3 || p.Total(s) < 3 {
+		return buf // slides happen only when both hands are empty (HandsFit)
 	}
 	empty := AllPoints &^ (own | p.Stones[s])
 	flying := own.Count() == 3
