@@ -49,8 +49,9 @@ func keySlot(k Key) (int, bool) {
 	return ((int(k.W)*10+int(k.B))*10+int(k.WH))*10 + int(k.BH), true
 }
 
-// OpenDB opens the database of the game with stones per side in dir,
-// creating the directory if it is missing. It uses the DefaultIndexer.
+// OpenDB opens the database of the game with stones per side in dir. It
+// creates nothing: a missing directory is an empty database, created by the
+// first Write. It uses the DefaultIndexer.
 func OpenDB(dir string, stones int) (*DB, error) {
 	if stones < 3 || stones > muehle.StonesPerSide {
 		return nil, fmt.Errorf("layers: opening database %s: %d stones per side (want 3 to 9)", dir, stones)
@@ -60,8 +61,8 @@ func OpenDB(dir string, stones int) (*DB, error) {
 		return nil, err
 	}
 	sub := filepath.Join(dir, fmt.Sprintf("k%d", stones))
-	if err := os.MkdirAll(sub, 0o755); err != nil {
-		return nil, fmt.Errorf("layers: opening database: %w", err)
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("layers: opening database %s: not a directory", dir)
 	}
 	return &DB{dir: dir, sub: sub, stones: stones, x: x}, nil
 }
@@ -106,8 +107,9 @@ func (d *DB) cached(k Key) *dbLayer {
 }
 
 // Layer returns the open file of layer k, opening it on first use. A layer
-// without a file gives an error wrapping ErrMissing; a bad file an error
-// wrapping ErrFormat, ErrChecksum or ErrVersion.
+// without a file gives an error wrapping ErrMissing; a bad file a
+// *DamagedError, which wraps ErrFormat, ErrChecksum or ErrVersion and also
+// ErrMissing (readers treat a damaged layer as a missing one).
 func (d *DB) Layer(k Key) (*File, error) {
 	e, err := d.layer(k)
 	if err != nil {
@@ -140,12 +142,16 @@ func (d *DB) layer(k Key) (*dbLayer, error) {
 		e.f.Close()
 		e.f = nil
 	}
+	if e.err != nil && !errors.Is(e.err, ErrMissing) {
+		e.err = &DamagedError{Key: k, Err: e.err}
+	}
 	d.slots[s].Store(e)
 	return e, e.err
 }
 
 // Write stores the body of layer k (one Value per slot of the layer's
-// index) in its file and makes the DB use the new file.
+// index) in its file and makes the DB use the new file, which counts as
+// not verified until MarkVerified. It creates the directory if needed.
 func (d *DB) Write(k Key, body []byte) error {
 	s, ok := keySlot(k)
 	if !ok || !k.Valid(d.stones) {
@@ -158,6 +164,12 @@ func (d *DB) Write(k Key, body []byte) error {
 	defer d.mu.Unlock()
 	if d.closed {
 		return fmt.Errorf("layers: database %s is closed", d.dir)
+	}
+	if err := d.ensureDir(); err != nil {
+		return err
+	}
+	if err := d.removeVerified(k); err != nil { // the new file is not verified yet
+		return err
 	}
 	if err := WriteLayer(d.Path(k), d.stones, k, body); err != nil {
 		return err

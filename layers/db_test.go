@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -99,6 +100,9 @@ func TestDBBadFile(t *testing.T) {
 	}
 	defer db.Close()
 	k := Moving(3, 3)
+	if err := os.MkdirAll(filepath.Dir(db.Path(k)), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := WriteLayer(db.Path(k), 3, k, []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}

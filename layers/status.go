@@ -1,0 +1,196 @@
+package layers
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DamagedError reports a layer file that exists but cannot be used: a bad
+// header, a wrong size or key, a body that fails its checksum. It unwraps
+// to the cause (ErrFormat, ErrChecksum or ErrVersion) and to ErrMissing:
+// for a reader a damaged layer is a missing one.
+type DamagedError struct {
+	Key Key
+	Err error // the cause, naming the file
+}
+
+// Error says which layer is damaged and why.
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("layer %v is damaged: %v", e.Key, e.Err)
+}
+
+// Unwrap returns the cause and ErrMissing.
+func (e *DamagedError) Unwrap() []error { return []error{e.Err, ErrMissing} }
+
+// Damaged reports whether err says a layer file is damaged, and which.
+func Damaged(err error) (Key, bool) {
+	var d *DamagedError
+	if errors.As(err, &d) {
+		return d.Key, true
+	}
+	return Key{}, false
+}
+
+// Status is what a database holds of one layer.
+type Status int
+
+// The states of a layer, from worst to best.
+const (
+	StatusMissing    Status = iota // no file
+	StatusDamaged                  // a file that fails its checks
+	StatusUnverified               // a sound file, not yet verified
+	StatusVerified                 // a sound file whose values were verified
+)
+
+// String returns "missing", "damaged", "unverified" or "verified".
+func (s Status) String() string {
+	switch s {
+	case StatusMissing:
+		return "missing"
+	case StatusDamaged:
+		return "damaged"
+	case StatusUnverified:
+		return "unverified"
+	case StatusVerified:
+		return "verified"
+	}
+	return "Status(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Check opens layer k and checks its file completely (header, size, body
+// checksum), then looks for the record of its verification. The error says
+// why a layer is missing or damaged; it is nil for the other states.
+func (d *DB) Check(k Key) (Status, error) {
+	f, err := d.Layer(k)
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrMissing) && !isDamaged(err):
+		return StatusMissing, err
+	default:
+		return StatusDamaged, err
+	}
+	if d.verifiedRecord(k, f.Header()) {
+		return StatusVerified, nil
+	}
+	return StatusUnverified, nil
+}
+
+func isDamaged(err error) bool { _, ok := Damaged(err); return ok }
+
+// Damage returns why the file of layer k is damaged, or nil when it is
+// missing, sound or not yet known to be damaged. It is cheap: it reads the
+// header, not the body, unless the DB has opened the layer before, and then
+// it reports what that found. Displays use it; Check is the full check.
+func (d *DB) Damage(k Key) error {
+	if e := d.cached(k); e != nil && e.err != nil && isDamaged(e.err) {
+		return e.err
+	}
+	h, err := ReadHeader(d.Path(k), d.stones, k)
+	switch {
+	case errors.Is(err, ErrMissing):
+		return nil
+	case err != nil:
+		return &DamagedError{Key: k, Err: err}
+	case h.Slots != d.x.Layer(k).Size():
+		return &DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: %d slots, the index has %d", d.Path(k), ErrFormat, h.Slots, d.x.Layer(k).Size())}
+	}
+	return nil
+}
+
+// The record of a verified layer is a small text file beside the layer,
+// m3-4.verified for m3-4.layer: "verified <layer> checksum <16 hex digits>
+// slots <n> at <time>". It counts only while the layer file has that body
+// checksum and slot count, so a rewritten layer is unverified until
+// verified again. The layer files themselves are never changed by it.
+const verifiedSuffix = ".verified"
+
+// verifiedPath returns the file of the verification record of layer k.
+func (d *DB) verifiedPath(k Key) string {
+	return strings.TrimSuffix(d.Path(k), ".layer") + verifiedSuffix
+}
+
+// verifiedRecord reports whether a record of the verification of layer k
+// with header h exists.
+func (d *DB) verifiedRecord(k Key, h Header) bool {
+	b, err := os.ReadFile(d.verifiedPath(k))
+	if err != nil {
+		return false
+	}
+	var name string
+	var sum, slots uint64
+	_, err = fmt.Sscanf(string(b), "verified %s checksum %x slots %d", &name, &sum, &slots)
+	return err == nil && name == k.String() && sum == h.Checksum && slots == h.Slots
+}
+
+// Verified reports whether layer k's file is present and recorded as
+// verified (by MarkVerified). It reads the header, not the body: Check
+// checks both.
+func (d *DB) Verified(k Key) bool {
+	h, err := ReadHeader(d.Path(k), d.stones, k)
+	return err == nil && d.verifiedRecord(k, h)
+}
+
+// MarkVerified records that layer k, as its file is now, passed
+// verification. The record is written to a temporary file and renamed, so
+// it is either absent or complete.
+func (d *DB) MarkVerified(k Key) error {
+	f, err := d.Layer(k)
+	if err != nil {
+		return err
+	}
+	h := f.Header()
+	text := fmt.Sprintf("verified %s checksum %016x slots %d at %s\n", k, h.Checksum, h.Slots, time.Now().UTC().Format(time.RFC3339))
+	path := d.verifiedPath(k)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
+	}
+	return nil
+}
+
+// Remove deletes the file of layer k and its verification record. The
+// solver calls it only for a layer proven wrong or damaged.
+func (d *DB) Remove(k Key) error {
+	s, ok := keySlot(k)
+	if !ok {
+		return fmt.Errorf("layers: removing layer %v: not a layer of the %d-stone game", k, d.stones)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
+		d.old = append(d.old, e.f)
+	}
+	var errs []error
+	for _, p := range []string{d.verifiedPath(k), d.Path(k)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("layers: removing layer %v: %w", k, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeVerified deletes the verification record of layer k, if any.
+func (d *DB) removeVerified(k Key) error {
+	err := os.Remove(d.verifiedPath(k))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("layers: writing layer %v: %w", k, err)
+	}
+	return nil
+}
+
+// ensureDir creates the folder of the DB's layers, for writing.
+func (d *DB) ensureDir() error {
+	if err := os.MkdirAll(d.sub, 0o755); err != nil {
+		return fmt.Errorf("layers: database %s: %w", filepath.Dir(d.sub), err)
+	}
+	return nil
+}
