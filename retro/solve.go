@@ -30,6 +30,13 @@ type SolveOptions struct {
 	TempDir string
 	// SkipVerify skips re-deriving every value of each finished layer.
 	SkipVerify bool
+	// WaitLock waits for another solver holding the database folder to
+	// finish, instead of failing with an error wrapping layers.ErrLocked.
+	WaitLock bool
+	// Note, when set, is called with a line for each thing the person
+	// should know: a damaged layer recomputed, a layer verified that an
+	// interrupted run left unverified, a wrong layer removed.
+	Note func(string)
 	// Progress, when set, is called from time to time with the state of
 	// the run, from any goroutine.
 	Progress func(Progress)
@@ -54,8 +61,7 @@ type unit struct {
 	placement bool
 }
 
-// plan returns the units Solve would compute, in order; complete tells
-// which of them db already has.
+// plan returns the units of opts, in order of computation.
 func plan(db *layers.DB, opts SolveOptions) []unit {
 	var units []unit
 	seen := map[layers.Key]bool{}
@@ -82,15 +88,6 @@ func plan(db *layers.DB, opts SolveOptions) []unit {
 	return units
 }
 
-func (u unit) complete(db *layers.DB) bool {
-	for _, k := range u.keys {
-		if !db.Has(k) {
-			return false
-		}
-	}
-	return true
-}
-
 func (u unit) String() string {
 	if len(u.keys) == 2 {
 		return u.keys[0].String() + " + " + u.keys[1].String()
@@ -98,44 +95,106 @@ func (u unit) String() string {
 	return u.keys[0].String()
 }
 
-// Missing returns the units of opts not yet in db, as text, in order.
-func Missing(db *layers.DB, opts SolveOptions) []string {
-	var out []string
+// Layers returns every layer opts asks for, in order of computation.
+func Layers(db *layers.DB, opts SolveOptions) []layers.Key {
+	var keys []layers.Key
 	for _, u := range plan(db, opts) {
-		if !u.complete(db) {
-			out = append(out, u.String())
-		}
+		keys = append(keys, u.keys...)
 	}
-	return out
+	return keys
 }
 
-// Solve computes every layer of opts that db lacks, in dependency order:
-// the moving pairs by retrograde analysis, smallest first, then (with
-// Placement) the placement layers from the last placement back. A layer is
-// written to the database only when complete, so an interrupted run loses
-// at most the unit it was computing, and the next run picks up there; the
-// files are the same whatever was interrupted. Each finished layer is
-// verified unless SkipVerify is set.
-func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
-	workers := workerCount(opts.Workers)
-	var todo []unit
+// Task is a unit of work Solve has to do: compute a moving pair or a
+// placement layer, or only verify layers that are present and sound but
+// not yet verified.
+type Task struct {
+	Unit   string       // "3-4 + 4-3" or "p5+2-4+2"
+	Keys   []layers.Key // the unit's layers
+	Verify []layers.Key // with Compute false: the layers to verify
+	// Compute says the unit is computed (and then verified): one of its
+	// layers is missing or damaged.
+	Compute bool
+	// Why says, a line per layer, why the task is there: "m4-3 missing",
+	// "m3-4 damaged: …", "m3-3 not verified yet".
+	Why []string
+}
+
+// Plan returns the work Solve would do on db with opts, in order. It checks
+// every present layer file completely (header, size, body checksum), so a
+// damaged layer is found here and recomputed, never relied upon.
+func Plan(db *layers.DB, opts SolveOptions) []Task {
+	var tasks []Task
 	for _, u := range plan(db, opts) {
-		if !u.complete(db) {
-			todo = append(todo, u)
+		t := Task{Unit: u.String(), Keys: u.keys}
+		for _, k := range u.keys {
+			st, err := db.Check(k)
+			switch st {
+			case layers.StatusMissing:
+				t.Compute = true
+				t.Why = append(t.Why, k.String()+" missing")
+			case layers.StatusDamaged:
+				t.Compute = true
+				t.Why = append(t.Why, fmt.Sprintf("%s damaged (%v): recomputing it", k, err))
+			case layers.StatusUnverified:
+				if !opts.SkipVerify {
+					t.Verify = append(t.Verify, k)
+					t.Why = append(t.Why, k.String()+" not verified yet")
+				}
+			}
+		}
+		if t.Compute || len(t.Verify) > 0 {
+			tasks = append(tasks, t)
 		}
 	}
+	return tasks
+}
+
+// Solve computes every layer of opts that db lacks or holds damaged, in
+// dependency order: the moving pairs by retrograde analysis, smallest first,
+// then (with Placement) the placement layers from the last placement back.
+// It holds the lock of the database folder meanwhile (an error wrapping
+// layers.ErrLocked names another holder; WaitLock waits for it). A layer is
+// written only when complete, so an interrupted run loses at most the unit
+// it was computing, and the next run picks up there; the files are the same
+// whatever was interrupted. Each layer is verified unless SkipVerify is set,
+// and the verification is recorded beside it; a layer present but not
+// verified (an interrupted verification) is verified, not recomputed. A
+// layer is removed only when verification proves it wrong: a freshly
+// computed one with an error, a stored one to be recomputed at once.
+func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
+	lock, err := layers.AcquireLock(ctx, db.Dir(), opts.WaitLock)
+	if err != nil {
+		return fmt.Errorf("retro: %w", err)
+	}
+	defer lock.Release()
+	workers := workerCount(opts.Workers)
+	tasks := Plan(db, opts)
 	tmp := opts.TempDir
 	if tmp == "" {
 		tmp = filepath.Join(db.Dir(), "tmp")
 	}
 	defer os.Remove(tmp) // only when empty: the work of each unit is removed with it
-	for step, u := range todo {
-		r := &run{db: db, opts: opts, workers: workers, tmp: tmp, step: step + 1, steps: len(todo), unit: u}
-		if err := r.solve(ctx); err != nil {
+	units := map[string]unit{}
+	for _, u := range plan(db, opts) {
+		units[u.String()] = u
+	}
+	for step, t := range tasks {
+		for _, w := range t.Why {
+			opts.note(fmt.Sprintf("step %d of %d: %s", step+1, len(tasks), w))
+		}
+		r := &run{db: db, opts: opts, workers: workers, tmp: tmp, step: step + 1, steps: len(tasks), unit: units[t.Unit]}
+		if err := r.do(ctx, t); err != nil {
 			return err
 		}
 	}
-	return nil
+	return ctx.Err()
+}
+
+// note passes a line to opts.Note, if set.
+func (o SolveOptions) note(s string) {
+	if o.Note != nil {
+		o.Note(s)
+	}
 }
 
 // run computes one unit and reports its progress.
@@ -177,8 +236,60 @@ func (r *run) track(phase string, total uint64, done *atomic.Uint64) func() {
 	return func() { close(stop); <-finished; report() }
 }
 
-func (r *run) solve(ctx context.Context) error {
+// do carries out task t: verify the unit's layers that need it, or compute
+// the unit and verify it.
+func (r *run) do(ctx context.Context, t Task) error {
 	r.start = time.Now()
+	if !t.Compute {
+		wrong, err := r.verify(ctx, t.Verify)
+		if err != nil || len(wrong) == 0 {
+			return err
+		}
+		for _, w := range wrong {
+			r.opts.note(fmt.Sprintf("%s: removed; recomputing %s", w, r.unit))
+		}
+	}
+	if err := r.solve(ctx); err != nil {
+		return err
+	}
+	if r.opts.SkipVerify {
+		return nil
+	}
+	wrong, err := r.verify(ctx, r.unit.keys)
+	if err == nil && len(wrong) > 0 {
+		err = fmt.Errorf("retro: %s; the layer was removed", wrong[0])
+	}
+	return err
+}
+
+// verify verifies the layers keys and records each that passes. It
+// removes each layer proven wrong and describes it in wrong. An error
+// (cancellation included) leaves the layers as they are, unverified.
+func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, err error) {
+	for _, k := range keys {
+		var done atomic.Uint64
+		stop := r.track("verify "+k.String(), r.db.Indexer().Layer(k).Size(), &done)
+		bad, err := VerifyLayer(ctx, r.db, k, r.workers, 10, &done)
+		stop()
+		if len(bad) == 0 && err != nil {
+			return wrong, err
+		}
+		if len(bad) > 0 {
+			if err := r.db.Remove(k); err != nil {
+				return wrong, err
+			}
+			wrong = append(wrong, fmt.Sprintf("layer %s failed verification: %v", k, bad[0]))
+			continue
+		}
+		if err := r.db.MarkVerified(k); err != nil {
+			return wrong, err
+		}
+	}
+	return wrong, nil
+}
+
+// solve computes the unit and writes its layers.
+func (r *run) solve(ctx context.Context) error {
 	for _, k := range r.unit.keys {
 		for _, s := range k.Successors() {
 			if !r.unit.has(s) && !r.db.Has(s) {
@@ -190,35 +301,21 @@ func (r *run) solve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var done atomic.Uint64
 	var size uint64
 	for _, b := range bodies {
 		size += uint64(len(b))
 	}
 	stop := r.track("write", size, &done)
+	defer stop()
 	for i, k := range r.unit.keys {
 		if err := r.db.Write(k, bodies[i]); err != nil {
-			stop()
 			return err
 		}
 		done.Add(uint64(len(bodies[i])))
-	}
-	stop()
-	if r.opts.SkipVerify {
-		return nil
-	}
-	for _, k := range r.unit.keys {
-		var done atomic.Uint64
-		stop := r.track("verify "+k.String(), r.db.Indexer().Layer(k).Size(), &done)
-		bad, err := VerifyLayer(ctx, r.db, k, r.workers, 10, &done)
-		stop()
-		if err == nil && len(bad) > 0 {
-			err = fmt.Errorf("retro: layer %s failed verification: %v", k, bad[0])
-		}
-		if err != nil {
-			os.Remove(r.db.Path(k)) // never leave a wrong layer that looks complete
-			return err
-		}
 	}
 	return nil
 }

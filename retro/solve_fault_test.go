@@ -1,0 +1,252 @@
+package retro
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"muehle/layers"
+)
+
+// faultOpts is the small game the fault tests solve: k=3, all phases (7
+// units, about two seconds), or with -short only the moving pair 3-3 (the
+// suite runs under the race detector with -short).
+func faultOpts() SolveOptions {
+	return SolveOptions{Placement: !testing.Short(), Workers: 2}
+}
+
+// reference solves the fault tests' game once, uninterrupted, and returns
+// its folder and the layer, phase pairs of its progress reports in order.
+func reference(t *testing.T) (*layers.DB, []Progress) {
+	t.Helper()
+	db := openDB(t, t.TempDir(), 3)
+	var mu sync.Mutex
+	var seen []Progress
+	opts := faultOpts()
+	opts.Progress = func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n := len(seen); n == 0 || seen[n-1].Layer != p.Layer || seen[n-1].Phase != p.Phase {
+			seen = append(seen, Progress{Layer: p.Layer, Phase: p.Phase})
+		}
+	}
+	solve(t, db, opts)
+	return db, seen
+}
+
+// sameFiles checks that every layer file in db is byte-identical to the one
+// in ref, and with all set that every layer of ref is in db and verified.
+func sameFiles(t *testing.T, ref, db *layers.DB, all bool) {
+	t.Helper()
+	for _, k := range Layers(ref, faultOpts()) {
+		want, err := os.ReadFile(ref.Path(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(db.Path(k))
+		switch {
+		case errors.Is(err, os.ErrNotExist) && !all:
+		case err != nil:
+			t.Errorf("layer %s: %v", k, err)
+		case !bytes.Equal(got, want):
+			t.Errorf("layer %s differs from the uninterrupted run", k)
+		case all && !db.Verified(k):
+			t.Errorf("layer %s is not recorded as verified", k)
+		}
+	}
+}
+
+// noLeftovers checks that no work folder or temporary file is left in dir.
+func noLeftovers(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && (d.Name() == "tmp" || strings.HasSuffix(d.Name(), ".tmp") || d.Name() == layers.LockName) {
+			t.Errorf("left behind: %s", path)
+		}
+		return nil
+	})
+}
+
+// TestSolveCancelEveryPhase interrupts a solve at every phase of every unit
+// of a small game in turn, each run resuming the last, and checks that no
+// run leaves a work file, a wrong layer or an unearned verification record,
+// and that the last run ends with the files of an uninterrupted solve, all
+// verified.
+func TestSolveCancelEveryPhase(t *testing.T) {
+	ref, phases := reference(t)
+	if testing.Short() { // the race detector makes each run slow: the phases that keep files
+		phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == "count" || p.Phase == "propagate" })
+	}
+	dir := t.TempDir()
+	kept := map[layers.Key]bool{} // layers present after an earlier run
+	for i, at := range phases {
+		db := openDB(t, dir, 3)
+		ctx, cancel := context.WithCancel(context.Background())
+		opts := faultOpts()
+		opts.Progress = func(p Progress) {
+			if p.Layer == at.Layer && p.Phase == at.Phase {
+				cancel()
+			}
+		}
+		err := Solve(ctx, db, opts)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d, cancelled in %s %s: got %v, want context.Canceled", i, at.Layer, at.Phase, err)
+		}
+		noLeftovers(t, dir)
+		sameFiles(t, ref, db, false)
+		if at.Phase == "write" || strings.HasPrefix(at.Phase, "verify") {
+			kept[at.Layer] = true // written before the cancel
+		}
+		for k := range kept {
+			if !db.Has(k) {
+				t.Errorf("run %d, cancelled in %s %s: layer %s is gone", i, at.Layer, at.Phase, k)
+			}
+		}
+		for _, k := range Layers(ref, faultOpts()) {
+			if db.Has(k) {
+				kept[k] = true
+			}
+			if db.Verified(k) {
+				if _, err := VerifyLayer(context.Background(), db, k, 2, 1, nil); err != nil {
+					t.Errorf("run %d: %s recorded as verified: %v", i, k, err)
+				}
+			}
+		}
+		db.Close()
+	}
+	db := openDB(t, dir, 3)
+	solve(t, db, faultOpts())
+	noLeftovers(t, dir)
+	sameFiles(t, ref, db, true)
+	t.Logf("%d interrupted runs", len(phases))
+}
+
+// TestSolveRepairs damages a solved database in each way and checks that
+// the next solve notices, says so, and restores the uninterrupted files.
+func TestSolveRepairs(t *testing.T) {
+	ref, _ := reference(t)
+	k := layers.Moving(3, 3)
+	wrongValue := func(t *testing.T, db *layers.DB) {
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := bytes.Clone(f.Body())
+		for i, v := range body {
+			if layers.Value(v).Outcome() == layers.Win && layers.Value(v).Depth() > 1 {
+				body[i] = byte(layers.Drawn)
+				break
+			}
+		}
+		if err := db.Write(k, body); err != nil { // a sound file, not verified
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		harm func(t *testing.T, db *layers.DB)
+		note string // what Solve must say
+	}{
+		{"body byte flipped", func(t *testing.T, db *layers.DB) { flip(t, db.Path(k), -1) }, "3-3 damaged"},
+		{"header byte flipped", func(t *testing.T, db *layers.DB) { flip(t, db.Path(k), 40) }, "3-3 damaged"},
+		{"truncated", func(t *testing.T, db *layers.DB) {
+			if err := os.Truncate(db.Path(k), 300); err != nil {
+				t.Fatal(err)
+			}
+		}, "3-3 damaged"},
+		{"removed", func(t *testing.T, db *layers.DB) { os.Remove(db.Path(k)) }, "3-3 missing"},
+		{"verification record removed", func(t *testing.T, db *layers.DB) {
+			os.Remove(strings.TrimSuffix(db.Path(k), ".layer") + ".verified")
+		}, "3-3 not verified yet"},
+		{"wrong value, not verified", wrongValue, "layer 3-3 failed verification"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.name != "body byte flipped" && tc.name != "verification record removed" {
+				t.Skip("each case solves 3-3 again, slow under the race detector; skipped with -short")
+			}
+			dir := t.TempDir()
+			copyDB(t, ref, dir)
+			db := openDB(t, dir, 3)
+			tc.harm(t, db)
+			db.Close()
+
+			db = openDB(t, dir, 3)
+			var notes []string
+			opts := faultOpts()
+			opts.Note = func(s string) { notes = append(notes, s) }
+			solve(t, db, opts)
+			if text := strings.Join(notes, "\n"); !strings.Contains(text, tc.note) {
+				t.Errorf("notes: got %q, want one saying %q", text, tc.note)
+			}
+			sameFiles(t, ref, db, true)
+			if left := Plan(db, faultOpts()); len(left) != 0 {
+				t.Errorf("after the repair: left %+v", left)
+			}
+		})
+	}
+}
+
+// TestSolveLocked checks that Solve refuses a folder another solver holds,
+// naming the holder, and leaves its lock alone.
+func TestSolveLocked(t *testing.T) {
+	dir := t.TempDir()
+	l, err := layers.AcquireLock(context.Background(), dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	db := openDB(t, dir, 3)
+	err = Solve(context.Background(), db, SolveOptions{})
+	if !errors.Is(err, layers.ErrLocked) || !strings.Contains(err.Error(), "pid") {
+		t.Fatalf("Solve on a locked folder: got %v, want ErrLocked naming the holder", err)
+	}
+	if _, err := layers.ReadLock(dir); err != nil {
+		t.Errorf("the holder's lock: %v", err)
+	}
+}
+
+// copyDB copies the layer files and records of db into dir.
+func copyDB(t *testing.T, db *layers.DB, dir string) {
+	t.Helper()
+	src := filepath.Dir(db.Path(layers.Moving(3, 3)))
+	dst := filepath.Join(dir, filepath.Base(src))
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	es, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// flip inverts a byte of the file at path; off < 0 counts from the end.
+func flip(t *testing.T, path string, off int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off < 0 {
+		off += len(b)
+	}
+	b[off] ^= 0xff
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
