@@ -1,9 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"os"
+	"runtime"
 
 	"muehle/layers"
+	"muehle/retro"
 )
 
 // dbFlags are the flags of the commands that read or write the database:
@@ -21,17 +26,91 @@ func addDBFlags(fs *flag.FlagSet) dbFlags {
 	}
 }
 
-// open opens the database the flags name.
+// check reports a bad --db or --stones.
+func (f dbFlags) check() error {
+	if *f.dir == "" {
+		return errors.New("--db: want a directory")
+	}
+	return inRange("--stones", *f.stones, 3, 9, "")
+}
+
+// open opens the database the flags name. It creates nothing.
 func (f dbFlags) open() (*layers.DB, error) { return layers.OpenDB(*f.dir, *f.stones) }
 
-// present returns the layers db holds, in the order of computation; with
-// placement false, only the moving layers.
-func present(db *layers.DB, placement bool) []layers.Key {
-	var keys []layers.Key
-	for _, k := range layers.Order(db.Stones(), placement) {
-		if db.Has(k) {
-			keys = append(keys, k)
+// openExisting opens the database for a command that only reads it: a
+// missing folder is an error that says so.
+func (f dbFlags) openExisting() (*layers.DB, error) {
+	if _, err := os.Stat(*f.dir); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no database in %s: the folder does not exist", *f.dir)
+	}
+	return f.open()
+}
+
+// layerFlags choose the layers of the game a command works on, as solve
+// computes them: the moving layers, up to a number of stones on the board,
+// and the placement layers.
+type layerFlags struct {
+	maxStones *int
+	placement *bool
+	all       *bool
+}
+
+// addLayerFlags declares --max-stones, --placement and --all-phases on fs.
+func addLayerFlags(fs *flag.FlagSet) layerFlags {
+	return layerFlags{
+		maxStones: fs.Int("max-stones", 0, "only moving layers with at most `N` stones on the board, 6 to 2×stones (0 = all)"),
+		placement: fs.Bool("placement", false, "the placement layers too (needs every moving layer)"),
+		all:       fs.Bool("all-phases", false, "the whole game: all moving layers, then the placement layers"),
+	}
+}
+
+// options checks the flags for a game of stones per side and returns the
+// layers they choose as solve options.
+func (f layerFlags) options(stones int) (retro.SolveOptions, error) {
+	var o retro.SolveOptions
+	if *f.placement && *f.all {
+		return o, errors.New("--placement and --all-phases: give one (--all-phases is --placement over every moving layer)")
+	}
+	if *f.maxStones != 0 {
+		if err := inRange("--max-stones", *f.maxStones, 6, 2*stones, "; 0 = all, and the smallest layer has 6"); err != nil {
+			return o, err
+		}
+		if *f.placement || *f.all {
+			return o, errors.New("--max-stones with --placement or --all-phases: the placement layers need every moving layer; drop --max-stones")
 		}
 	}
-	return keys
+	o.MaxStones = *f.maxStones
+	o.Placement = *f.placement || *f.all
+	return o, nil
+}
+
+// maxWorkersPerCore caps --workers: more goroutines than a few per core
+// only cost memory.
+const maxWorkersPerCore = 4
+
+// addWorkers declares --workers on fs.
+func addWorkers(fs *flag.FlagSet) *int {
+	return fs.Int("workers", 0, fmt.Sprintf("goroutines, at most %d per core (0 = one per core)", maxWorkersPerCore))
+}
+
+// checkWorkers reports a --workers value out of range.
+func checkWorkers(n int) error {
+	return inRange("--workers", n, 0, maxWorkersPerCore*runtime.NumCPU(),
+		fmt.Sprintf("; 0 = one per core, at most %d per core on this machine of %d cores", maxWorkersPerCore, runtime.NumCPU()))
+}
+
+// inRange reports a flag value outside lo to hi, with a hint.
+func inRange(name string, v, lo, hi int, hint string) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s %d: want %d to %d%s", name, v, lo, hi, hint)
+	}
+	return nil
+}
+
+// flagError prints a bad flag combination and the usage, as the flag
+// package does for a bad flag, and returns errUsage.
+func flagError(fs *flag.FlagSet, err error) error {
+	fmt.Fprintf(fs.Output(), "%v\n", err)
+	fs.Usage()
+	return errUsage
 }

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // command is one sub-command: its name, a one-line summary and the function
@@ -60,7 +61,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C and SIGTERM cancel the command's context: a solve stops,
+	// removes its work files and says what it kept.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -47,7 +47,7 @@ func (s *solveProgress) update(p retro.Progress) {
 	if p.Step != s.step || p.Phase != s.phase {
 		s.endPhaseLocked()
 		if p.Step != s.step {
-			s.endUnitLocked()
+			s.endUnitLocked(true)
 			s.step, s.start, s.slots, s.ended = p.Step, time.Now(), 0, 0
 			resetPeakMemory()
 		}
@@ -97,12 +97,16 @@ func (s *solveProgress) endPhaseLocked() {
 	s.phase = ""
 }
 
-// endUnitLocked writes the log line of a finished unit (not on a terminal).
-func (s *solveProgress) endUnitLocked() {
+// endUnitLocked writes the log line of a finished unit (not on a
+// terminal); of an unfinished one, with finished false, a line saying so.
+func (s *solveProgress) endUnitLocked(finished bool) {
 	if s.step == 0 {
 		return
 	}
-	if !s.terminal {
+	if !finished {
+		fmt.Fprintf(s.w, "layer %d of %d  %s  interrupted in %s after %s; not written or not verified\n",
+			s.last.Step, s.last.Steps, unitName(s.last), s.last.Phase, time.Since(s.start).Round(time.Millisecond))
+	} else if !s.terminal {
 		el := time.Since(s.start)
 		fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
 			s.last.Step, s.last.Steps, unitName(s.last), s.slots, el.Round(time.Millisecond),
@@ -112,10 +116,21 @@ func (s *solveProgress) endUnitLocked() {
 	s.step = 0
 }
 
-// finish ends the display.
-func (s *solveProgress) finish() {
+// finish ends the display; finished says whether the run completed its
+// last unit (else that unit is reported as interrupted, never as done).
+func (s *solveProgress) finish(finished bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.endPhaseLocked()
-	s.endUnitLocked()
+	s.endUnitLocked(finished)
+}
+
+// note writes a line the solver wants the person to read.
+func (s *solveProgress) note(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bar != nil {
+		fmt.Fprintln(s.w)
+	}
+	fmt.Fprintln(s.w, line)
 }

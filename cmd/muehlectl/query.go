@@ -15,7 +15,7 @@ func init() {
 	register("query", "value and depth of a position and of each of its moves", runQuery)
 }
 
-func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K]", stderr)
 	dbf := addDBFlags(fs)
 	text := fs.String("position", "", "the position, e.g. \"........................ w 9 9\" (see muehle/doc.go)")
@@ -23,8 +23,10 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *text == "" {
-		fs.Usage()
-		return errUsage
+		return flagError(fs, fmt.Errorf("--position: want a position text"))
+	}
+	if err := dbf.check(); err != nil {
+		return flagError(fs, err)
 	}
 	pos, err := muehle.ParsePosition(*text)
 	if err != nil {
@@ -33,7 +35,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := pos.Validate(*dbf.stones); err != nil {
 		return err
 	}
-	db, err := dbf.open()
+	db, err := dbf.openExisting()
 	if err != nil {
 		return err
 	}
@@ -45,7 +47,15 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, " index %d", i)
 	}
 	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "value    %s\n", describe(db.Probe(pos)))
+	value, verr := db.Probe(pos)
+	fmt.Fprintf(stdout, "value    %s\n", describe(value, verr))
+	if verr != nil {
+		defer func() { // after the moves: query fails when it has no value
+			if err == nil {
+				err = fmt.Errorf("no value for the position: %w", verr)
+			}
+		}()
+	}
 
 	if pos.IsOver() {
 		fmt.Fprintln(stdout, "no legal moves: the game is over")
@@ -68,6 +78,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // describe renders a probed value, or why there is none.
 func describe(v layers.Value, err error) string {
+	if k, ok := layers.Damaged(err); ok {
+		return fmt.Sprintf("layer %s damaged (solve recomputes it)", k)
+	}
 	switch {
 	case errors.Is(err, layers.ErrMissing):
 		return "layer missing"

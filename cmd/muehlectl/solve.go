@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
+	"muehle/layers"
 	"muehle/retro"
 )
 
@@ -14,53 +16,82 @@ func init() {
 	register("solve", "compute missing database layers (resumable)", runSolve)
 }
 
-func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N] [--placement | --all-phases]", stderr)
-	dbf := addDBFlags(fs)
-	maxStones := fs.Int("max-stones", 0, "solve only moving layers with at most `N` stones on the board (0 = all)")
-	placement := fs.Bool("placement", false, "also compute the placement layers (needs all moving layers)")
-	all := fs.Bool("all-phases", false, "the whole game: all moving layers, then the placement layers")
-	workers := fs.Int("workers", 0, "goroutines (0 = one per core)")
-	mem := fs.Int64("mem", 0, "memory budget in MiB for the solver state; larger pairs spill to a mapped file (0 = 3/4 of RAM)")
+// solveArgs are the checked flags of solve.
+type solveArgs struct {
+	db   dbFlags
+	opts retro.SolveOptions
+}
+
+// parseSolve parses and checks the flags of solve.
+func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
+	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N] [--placement | --all-phases] [--workers N] [--mem MiB] [--no-verify] [--wait]", stderr)
+	a := solveArgs{db: addDBFlags(fs)}
+	sel := addLayerFlags(fs)
+	workers := addWorkers(fs)
+	mem := fs.Int64("mem", 0, "budget in MiB for the solver's state words (4 bytes per position of the pair being solved); a pair whose state is larger keeps it in a mapped file. The index tables, the layers read and the layer being written come on top. 0 = 3/4 of RAM")
 	noVerify := fs.Bool("no-verify", false, "skip verifying each finished layer")
+	wait := fs.Bool("wait", false, "wait for another solver of this folder to finish instead of refusing")
 	if err := parseFlags(fs, args); err != nil {
+		return a, err
+	}
+	opts, err := sel.options(*a.db.stones)
+	if err == nil {
+		err = a.db.check()
+	}
+	if err == nil {
+		err = checkWorkers(*workers)
+	}
+	if err == nil && (*mem < 0 || *mem > math.MaxInt64>>20) {
+		err = fmt.Errorf("--mem %d: want 0 (3/4 of RAM) or a positive number of MiB", *mem)
+	}
+	if err != nil {
+		return a, flagError(fs, err)
+	}
+	opts.Workers, opts.MemBytes, opts.SkipVerify, opts.WaitLock = *workers, *mem<<20, *noVerify, *wait
+	a.opts = opts
+	return a, nil
+}
+
+func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	a, err := parseSolve(args, stderr)
+	if err != nil {
 		return err
 	}
-	if *all {
-		*placement, *maxStones = true, 0
-	}
-	db, err := dbf.open()
+	db, err := a.db.open()
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	opts := retro.SolveOptions{
-		MaxStones:  *maxStones,
-		Placement:  *placement,
-		Workers:    *workers,
-		MemBytes:   *mem << 20,
-		SkipVerify: *noVerify,
-	}
-	if *placement && *maxStones > 0 {
-		return errors.New("--placement needs every moving layer; drop --max-stones")
-	}
-	missing := retro.Missing(db, opts)
-	if len(missing) == 0 {
-		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete\n", *dbf.dir, *dbf.stones)
+	opts := a.opts
+	tasks := retro.Plan(db, opts)
+	if len(tasks) == 0 {
+		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete and verified\n", *a.db.dir, *a.db.stones)
 		return nil
 	}
-	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute\n", *dbf.dir, *dbf.stones, len(missing))
+	compute := 0
+	for _, t := range tasks {
+		if t.Compute {
+			compute++
+		}
+	}
+	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute, %d to verify only\n", *a.db.dir, *a.db.stones, compute, len(tasks)-compute)
 	show := newSolveProgress(stderr)
 	opts.Progress = show.update
+	opts.Note = show.note
 	start := time.Now()
 	err = retro.Solve(ctx, db, opts)
-	show.finish()
+	show.finish(err == nil)
 	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted after %s; run again to resume: %w", time.Since(start).Round(time.Second), err)
+		var le *layers.LockedError
+		switch {
+		case errors.As(err, &le) && ctx.Err() == nil:
+			return fmt.Errorf("another solver is working in %s: %v (--wait waits for it; a lock whose process has ended is taken over)", *a.db.dir, le.Holder)
+		case ctx.Err() != nil:
+			return fmt.Errorf("interrupted after %s; the finished layers are kept, run again to resume: %w", time.Since(start).Round(time.Second), err)
 		}
 		return err
 	}
 	fmt.Fprintf(stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
+
