@@ -31,6 +31,11 @@ type Database interface {
 	Compute(ctx context.Context, small bool, progress func(DBProgress)) error
 	// SmallDescription names the small endgame layers, for the offer.
 	SmallDescription() string
+	// Damaged names the layers whose files are damaged ("" when none):
+	// the players treat them as missing.
+	Damaged() string
+	// Repair recomputes the damaged layers, like Compute.
+	Repair(ctx context.Context, progress func(DBProgress)) error
 }
 
 // DBProgress is the state of a computation: a line of text and the
@@ -52,13 +57,15 @@ type dbPanel struct {
 	progress *widget.Label
 	small    *widget.Button
 	all      *widget.Button
+	repair   *widget.Button
 	cancel   *widget.Button
 	change   *widget.Button
 	box      fyne.CanvasObject
 
-	stop context.CancelFunc // cancels the running computation; nil when idle
-	last time.Time          // when progress was last passed to the UI
-	mu   sync.Mutex         // guards last (progress comes from any goroutine)
+	stop    context.CancelFunc // cancels the running computation; nil when idle
+	offered string             // the damaged layers last offered for repair
+	last    time.Time          // when progress was last passed to the UI
+	mu      sync.Mutex         // guards last (progress comes from any goroutine)
 }
 
 func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
@@ -76,6 +83,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.progress.Wrapping = fyne.TextWrapWord
 	p.small = widget.NewButton("Compute small endgames", func() { p.compute(true) })
 	p.all = widget.NewButton("Compute missing layers", func() { p.compute(false) })
+	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
 	p.cancel = widget.NewButton("Cancel", p.cancelCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
 	p.box = container.NewVScroll(container.NewVBox(
@@ -86,6 +94,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		p.summary,
 		widget.NewSeparator(),
 		container.NewGridWithColumns(2, p.small, p.all),
+		p.repair,
 		p.bar, p.progress, p.cancel,
 	))
 	p.refresh()
@@ -104,6 +113,11 @@ func (p *dbPanel) refresh() {
 			b.Enable()
 		}
 	}
+	if busy || p.db.Damaged() == "" {
+		p.repair.Disable()
+	} else {
+		p.repair.Enable()
+	}
 	if busy {
 		p.cancel.Enable()
 	} else {
@@ -111,9 +125,19 @@ func (p *dbPanel) refresh() {
 	}
 }
 
-// compute runs Database.Compute in a goroutine; progress and the end reach
-// the widgets through do.
+// compute runs Database.Compute in the background.
 func (p *dbPanel) compute(small bool) {
+	p.start(func(ctx context.Context, progress func(DBProgress)) error {
+		return p.db.Compute(ctx, small, progress)
+	})
+}
+
+// startRepair runs Database.Repair in the background.
+func (p *dbPanel) startRepair() { p.start(p.db.Repair) }
+
+// start runs a computation in a goroutine; progress and the end reach the
+// widgets through do.
+func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)) error) {
 	if p.stop != nil {
 		return
 	}
@@ -123,7 +147,7 @@ func (p *dbPanel) compute(small bool) {
 	p.progress.SetText("Starting…")
 	p.refresh()
 	go func() {
-		err := p.db.Compute(ctx, small, func(pr DBProgress) {
+		err := work(ctx, func(pr DBProgress) {
 			p.mu.Lock()
 			now := time.Now()
 			if now.Sub(p.last) < 100*time.Millisecond && pr.Fraction < 1 {
@@ -158,6 +182,24 @@ func (p *dbPanel) finished(err error) {
 	}
 	p.refresh()
 	p.u.databaseChanged()
+	p.offerRepair()
+}
+
+// offerRepair asks whether to recompute the damaged layers, once for each
+// set of damaged layers found.
+func (p *dbPanel) offerRepair() {
+	d := p.db.Damaged()
+	if d == "" || d == p.offered || p.stop != nil {
+		return
+	}
+	p.offered = d
+	msg := fmt.Sprintf("These layers in\n%s\nare damaged: %s.\n"+
+		"The players treat them as missing (alpha-beta plays there).\nRecompute them now?", p.db.Dir(), d)
+	dialog.ShowConfirm("Damaged layers", msg, func(yes bool) {
+		if yes {
+			p.startRepair()
+		}
+	}, p.u.win)
 }
 
 func (p *dbPanel) cancelCompute() {
@@ -184,6 +226,7 @@ func (p *dbPanel) chooseDir() {
 		p.u.app.Preferences().SetString(prefDBDir, l.Path())
 		p.refresh()
 		p.u.databaseChanged()
+		p.offerRepair()
 	}, p.u.win)
 }
 
@@ -192,6 +235,7 @@ func (p *dbPanel) chooseDir() {
 func (p *dbPanel) offerSmall() {
 	prefs := p.u.app.Preferences()
 	if !p.db.Empty() || prefs.BoolWithFallback(prefOffered, false) {
+		p.offerRepair()
 		return
 	}
 	prefs.SetBool(prefOffered, true)

@@ -33,8 +33,8 @@ type DBEngines struct {
 	err    error // why the database could not be opened
 }
 
-// NewEngines opens the database of the standard game in dir (created when
-// missing). When it cannot be opened, the players still work (alpha-beta
+// NewEngines opens the database of the standard game in dir (created by
+// the first computation). When it cannot be opened, the players still work (alpha-beta
 // without exact values; the perfect player falls back to alpha-beta) and the
 // error is reported where the database is needed.
 func NewEngines(dir string) *DBEngines {
@@ -97,6 +97,9 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 	}
 	mv, err := play.NewPerfect(pe.db, nil, nil).Evaluate(pos)
 	if err != nil {
+		if k, ok := layers.Damaged(err); ok {
+			return nil, fmt.Errorf("this position needs layer %s, which is damaged: recompute it in the Database tab (%v)", k, err)
+		}
 		if errors.Is(err, layers.ErrMissing) {
 			return nil, fmt.Errorf("this position needs layer %s or one after it, which is not computed (Database tab)", layers.KeyOf(pos))
 		}
@@ -125,6 +128,9 @@ func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
 		return "", fmt.Errorf("position %v has no index in layer %s", pos, k)
 	}
 	s := fmt.Sprintf("layer %s, index %d", k, i)
+	if err := db.Damage(k); err != nil {
+		return s + " (layer damaged: recompute it in the Database tab)", nil
+	}
 	if db.Has(k) {
 		v, err := db.Probe(pos)
 		if err != nil {
@@ -173,23 +179,84 @@ func (e *DBEngines) Summary() string {
 	for w := 3; w <= e.stones; w++ {
 		fmt.Fprintf(&b, "  %d  ", w)
 		for o := 3; o <= e.stones; o++ {
-			if db.Has(layers.Moving(w, o)) {
+			k := layers.Moving(w, o)
+			switch {
+			case db.Damage(k) != nil:
+				b.WriteString(" !")
+			case db.Has(k):
 				b.WriteString(" #")
-			} else {
+			default:
 				b.WriteString(" ·")
 			}
 		}
 		b.WriteByte('\n')
 	}
 	pl := layers.PlacementLayers(e.stones)
-	n := 0
+	n, bad := 0, 0
 	for _, k := range pl {
-		if db.Has(k) {
+		switch {
+		case db.Damage(k) != nil:
+			bad++
+		case db.Has(k):
 			n++
 		}
 	}
 	fmt.Fprintf(&b, "placement layers: %d of %d", n, len(pl))
+	if bad > 0 {
+		fmt.Fprintf(&b, ", %d damaged", bad)
+	}
+	if d := e.Damaged(); d != "" {
+		b.WriteString("\n! damaged, used as missing: " + d)
+	}
 	return b.String()
+}
+
+// damaged returns the layers of the database known to be damaged: those
+// whose header fails its checks, and those that failed when opened.
+func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
+	var keys []layers.Key
+	for _, k := range layers.Order(e.stones, true) {
+		if db.Damage(k) != nil {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// Damaged names the damaged layers ("3-4, p5+2-4+2"), "" when none is
+// known.
+func (e *DBEngines) Damaged() string {
+	db, err := e.database()
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, k := range e.damaged(db) {
+		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// Repair recomputes the damaged layers, and the missing layers they
+// depend on: the moving layers up to the largest damaged one, and the
+// placement layers if one of them is damaged.
+func (e *DBEngines) Repair(ctx context.Context, progress func(DBProgress)) error {
+	db, err := e.database()
+	if err != nil {
+		return err
+	}
+	opts := retro.SolveOptions{MaxStones: -1}
+	for _, k := range e.damaged(db) {
+		if !k.IsMoving() {
+			opts.Placement, opts.MaxStones = true, 0
+		} else if opts.MaxStones != 0 {
+			opts.MaxStones = max(opts.MaxStones, int(k.W+k.B))
+		}
+	}
+	if opts.MaxStones < 0 {
+		return nil // nothing damaged
+	}
+	return e.solve(ctx, db, opts, progress)
 }
 
 // Empty reports whether no layer has been computed.
@@ -220,6 +287,12 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 	if small {
 		opts.MaxStones = SmallMaxStones
 	}
+	return e.solve(ctx, db, opts, progress)
+}
+
+// solve runs retro.Solve with opts, passing its progress on. A folder
+// another solver holds gives an error that names it.
+func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
 	opts.Progress = func(p retro.Progress) {
 		f := 0.0
 		if p.Total > 0 {
@@ -231,7 +304,12 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 			Fraction: f,
 		})
 	}
-	return retro.Solve(ctx, db, opts)
+	err := retro.Solve(ctx, db, opts)
+	var le *layers.LockedError
+	if errors.As(err, &le) && ctx.Err() == nil {
+		return fmt.Errorf("another program is computing in this folder (%v); try again when it has finished", le.Holder)
+	}
+	return err
 }
 
 // DefaultOptions returns the options of the program: engines and the

@@ -26,7 +26,7 @@ type Evaluator interface {
 // or "" when it did or p cannot say.
 func fallbackReason(p muehle.Player) string {
 	if f, ok := p.(interface{ LastFellBack() bool }); ok && f.LastFellBack() {
-		return "the position was outside the computed layers, so it played alpha-beta"
+		return "the position was outside the computed layers (or in a damaged one: see the Database tab), so it played alpha-beta"
 	}
 	return ""
 }
