@@ -16,6 +16,8 @@
 //	db.go         DB, a database directory, and Probe
 //	cyclic.go     Cyclic, the disk-backed ring buffers of the solver
 //	dir.go        DefaultDir, the database folder of the programs
+//	status.go     damaged layers, layer status, verification records
+//	lock.go       the lock of a database folder
 //	errors.go     the error sentinels
 //
 // # Layers
@@ -104,6 +106,26 @@
 // has another magic, version (ErrVersion), rules, stone count or key
 // (ErrFormat), or whose header or body checksum does not match
 // (ErrChecksum); it maps the file read-only with github.com/edsrzf/mmap-go.
+//
+// A layer file that fails any of these checks is damaged: DB.Layer returns
+// a *DamagedError, which wraps the cause and ErrMissing, so readers treat
+// the layer as missing; the solver recomputes it.
+//
+// # Beside the layer files
+//
+// k<stones>/m3-4.verified records that layer 3-4 passed verification: one
+// line "verified 3-4 checksum <body CRC-64, 16 hex digits> slots <n> at
+// <RFC 3339 time>", written to a temporary file and renamed. It counts only
+// while the layer's header has that checksum and slot count; writing a
+// layer removes it first. The layer files are never changed by it.
+//
+// solve.lock in the database folder (above k<stones>) is held by the one
+// solver that may write the folder: created with O_EXCL, one line of JSON
+// {"host", "pid", "command", "start", "heartbeat"}, the heartbeat rewritten
+// every 15 seconds. It is stale, and taken over, when its process has ended
+// (same host) or its heartbeat is over two minutes old (another host).
+// Readers never take it. The folder and k<stones> are created by the first
+// write, never by opening.
 //
 // # The group-B cache file
 //

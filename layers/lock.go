@@ -16,7 +16,7 @@ import (
 // solver creates dir/solve.lock with O_EXCL, holding who it is (LockInfo),
 // and rewrites it every LockHeartbeat. Readers (query, stats, the players)
 // never take it. A lock is stale, and is taken over, when its process is
-// gone (same host) or its heartbeat is older than LockStale (any host).
+// gone (same host) or its heartbeat is older than LockStale (another host).
 // The same file per unit, with the same fields, is how a cluster of
 // solvers would share a folder.
 const (
@@ -48,13 +48,15 @@ func (i LockInfo) String() string {
 		i.Start.UTC().Format("2006-01-02 15:04:05 UTC"), time.Since(i.Heartbeat).Round(time.Second))
 }
 
-// stale reports whether the holder is gone: its process has ended (on this
-// host) or its heartbeat is older than LockStale.
+// stale reports whether the holder is gone. On this host: its process has
+// ended, or its heartbeat is older than a day (its process id reused after
+// a restart; a suspended machine misses heartbeats, so that alone does not
+// count here). On another host: its heartbeat is older than LockStale.
 func (i LockInfo) stale(host string, now time.Time) bool {
-	if now.Sub(i.Heartbeat) > LockStale {
-		return true
+	if i.Host == host {
+		return !processAlive(i.PID) || now.Sub(i.Heartbeat) > 24*time.Hour
 	}
-	return i.Host == host && !processAlive(i.PID)
+	return now.Sub(i.Heartbeat) > LockStale
 }
 
 // LockedError reports the holder of a lock.

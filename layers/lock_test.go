@@ -102,7 +102,8 @@ func TestLockStale(t *testing.T) {
 		{"dead pid", &LockInfo{Host: host, PID: deadPID(t), Start: now, Heartbeat: now}, true},
 		{"other host, fresh", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now}, false},
 		{"other host, old heartbeat", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now.Add(-LockStale - time.Minute)}, true},
-		{"live pid, old heartbeat", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-LockStale - time.Minute)}, true},
+		{"live pid, heartbeat missed (suspended)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-time.Hour)}, false},
+		{"live pid, heartbeat a day old (pid reused)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-25 * time.Hour)}, true},
 		{"unreadable", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

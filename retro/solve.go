@@ -21,9 +21,12 @@ type SolveOptions struct {
 	Placement bool
 	// Workers is the number of goroutines; 0 means one per core.
 	Workers int
-	// MemBytes bounds the memory of the solver's state; a pair whose state
-	// is larger keeps it in a memory-mapped file in TempDir instead, and the
-	// operating system pages it. 0 means three quarters of the machine's memory.
+	// MemBytes bounds the memory of the solver's state words (4 bytes per
+	// slot of the pair); a pair whose state is larger keeps it in a
+	// memory-mapped file in TempDir instead, and the operating system pages
+	// it. 0 means three quarters of the machine's memory. It does not cover
+	// the index tables, the mapped layers read, the work-list blocks, or
+	// the bodies of the layers being written (one byte per slot).
 	MemBytes int64
 	// TempDir holds the work lists and spilled state; "" means a folder in
 	// the database directory.
@@ -114,8 +117,8 @@ type Task struct {
 	// Compute says the unit is computed (and then verified): one of its
 	// layers is missing or damaged.
 	Compute bool
-	// Why says, a line per layer, why the task is there: "m4-3 missing",
-	// "m3-4 damaged: …", "m3-3 not verified yet".
+	// Why says, a line per layer, what is unusual beyond missing layers:
+	// "3-4 damaged (…): recomputing it", "3-3 not verified yet".
 	Why []string
 }
 
@@ -131,7 +134,6 @@ func Plan(db *layers.DB, opts SolveOptions) []Task {
 			switch st {
 			case layers.StatusMissing:
 				t.Compute = true
-				t.Why = append(t.Why, k.String()+" missing")
 			case layers.StatusDamaged:
 				t.Compute = true
 				t.Why = append(t.Why, fmt.Sprintf("%s damaged (%v): recomputing it", k, err))

@@ -75,6 +75,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute, %d to verify only\n", *a.db.dir, *a.db.stones, compute, len(tasks)-compute)
+	if opts.MemBytes > 0 {
+		fmt.Fprintf(stdout, "--mem %d MiB bounds the solver's state words only; index tables, mapped layers and the layer bodies being written come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
+	}
 	show := newSolveProgress(stderr)
 	opts.Progress = show.update
 	opts.Note = show.note
