@@ -97,4 +97,3 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
-
