@@ -31,9 +31,8 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errUsage
 	}
-	if *workers < 1 {
-		fmt.Fprintf(stderr, "--workers must be at least 1, not %d\n", *workers)
-		return errUsage
+	if err := inRange("--workers", *workers, 1, maxWorkersPerCore*runtime.NumCPU(), fmt.Sprintf("; at most %d per core", maxWorkersPerCore)); err != nil {
+		return flagError(fs, err)
 	}
 	pos := muehle.NewPosition(*stones)
 	if *text != "" {

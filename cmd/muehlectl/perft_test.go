@@ -63,6 +63,8 @@ func TestPerftCommandErrors(t *testing.T) {
 		{[]string{"perft", "--depth", "2", "--position", "WWWWWWWWWW.............. b 0 9"}, 1, "White has 10 stones"},
 		{[]string{"perft", "--depth", "2", "--stones", "3"}, 0, ""},
 		{[]string{"perft", "--depth", "2", "--stones", "12"}, 1, "12 stones per side"},
+		{[]string{"perft", "--depth", "2", "--workers", "0"}, 2, "--workers 0: want 1 to"},
+		{[]string{"perft", "--depth", "2", "--workers", "1000000"}, 2, "--workers 1000000: want 1 to"},
 	} {
 		_, errs, code := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.mention) {
