@@ -128,6 +128,21 @@ func TestSolveCancelEveryPhase(t *testing.T) {
 	t.Logf("%d interrupted runs", len(phases))
 }
 
+// TestVerifyCancelledPlacement checks that a cancelled verification of a
+// placement layer reports the cancellation (TestVerifyCancelled checks a
+// moving layer): the solver must not record a layer as verified that was
+// not checked to the end.
+func TestVerifyCancelledPlacement(t *testing.T) {
+	db := openDB(t, t.TempDir(), 3)
+	solve(t, db, SolveOptions{Placement: true, SkipVerify: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	k := layers.PlacementLayers(3)[0]
+	if _, err := VerifyLayer(ctx, db, k, 2, 10, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("VerifyLayer(%s) with a cancelled context: got %v, want context.Canceled", k, err)
+	}
+}
+
 // TestSolveRepairs damages a solved database in each way and checks that
 // the next solve notices, says so, and restores the uninterrupted files.
 func TestSolveRepairs(t *testing.T) {
