@@ -21,12 +21,14 @@ type SolveOptions struct {
 	Placement bool
 	// Workers is the number of goroutines; 0 means one per core.
 	Workers int
-	// MemBytes bounds the memory of the solver's state words (4 bytes per
-	// slot of the pair); a pair whose state is larger keeps it in a
-	// memory-mapped file in TempDir instead, and the operating system pages
-	// it. 0 means three quarters of the machine's memory. It does not cover
-	// the index tables, the mapped layers read, the work-list blocks, or
-	// the bodies of the layers being written (one byte per slot).
+	// MemBytes bounds what a pair holds in memory: its state words (4 bytes
+	// per slot of the pair) and the copies of the layers its removals lead
+	// to (copied only when both fit). A pair whose state is larger keeps it
+	// in a memory-mapped file in TempDir instead, and the operating system
+	// pages it. 0 means three quarters of the machine's memory. It does not
+	// cover the index tables, the pages of mapped layer files, the
+	// work-list blocks, the bodies of the layers being written (one byte
+	// per slot) or the verifier's copies of a layer's children.
 	MemBytes int64
 	// TempDir holds the work lists and spilled state; "" means a folder in
 	// the database directory.

@@ -28,7 +28,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	a := solveArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	workers := addWorkers(fs)
-	mem := fs.Int64("mem", 0, "budget in MiB for the solver's state words (4 bytes per position of the pair being solved); a pair whose state is larger keeps it in a mapped file. The index tables, the layers read and the layer being written come on top. 0 = 3/4 of RAM")
+	mem := fs.Int64("mem", 0, "budget in MiB for the state words of the pair being solved (4 bytes per position) and the copies of the layers its removals lead to; a larger state is kept in a mapped file. The index tables, mapped layer files, the layers being written and the verifier's copies come on top. 0 = 3/4 of RAM")
 	noVerify := fs.Bool("no-verify", false, "skip verifying each finished layer")
 	wait := fs.Bool("wait", false, "wait for another solver of this folder to finish instead of refusing")
 	if err := parseFlags(fs, args); err != nil {
@@ -76,7 +76,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute, %d to verify only\n", *a.db.dir, *a.db.stones, compute, len(tasks)-compute)
 	if opts.MemBytes > 0 {
-		fmt.Fprintf(stdout, "--mem %d MiB bounds the solver's state words only; index tables, mapped layers and the layer bodies being written come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
+		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
 	show := newSolveProgress(stderr)
 	opts.Progress = show.update
