@@ -210,6 +210,9 @@ type run struct {
 	step, steps int
 	unit        unit
 	start       time.Time
+	// afterCount, when set (by tests), sees the state words of a pair
+	// after the count phase.
+	afterCount func(state [][]uint32)
 }
 
 // track reports the progress of a phase every 250 ms until the returned
@@ -422,6 +425,9 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 		}
 	}
 	stop()
+	if r.afterCount != nil {
+		r.afterCount(pr.state)
+	}
 	done.Store(0)
 	stop = r.track("propagate", pr.slots(), &done)
 	err = pr.propagate(ctx, r.workers, &done)
