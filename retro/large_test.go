@@ -130,6 +130,9 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 		if !from.Has(x) {
 			b.Skipf("%s has no layer %s", src, x)
 		}
+		if err := os.MkdirAll(filepath.Dir(db.Path(x)), 0o755); err != nil {
+			b.Fatal(err)
+		}
 		if err := os.Symlink(from.Path(x), db.Path(x)); err != nil && !os.IsExist(err) {
 			b.Fatal(err)
 		}
@@ -152,6 +155,24 @@ func benchLargePair(b *testing.B, k layers.Key) {
 	for b.Loop() {
 		if _, err := r.compute(context.Background()); err != nil {
 			b.Fatal(err)
+		}
+	}
+	reportSlotRates(b, slots, cpu0)
+}
+
+// BenchmarkVerifyNamedLayer verifies the layer named by MUEHLE_BENCH_PAIR.
+func BenchmarkVerifyNamedLayer(b *testing.B) {
+	k, err := layers.ParseKey(os.Getenv("MUEHLE_BENCH_PAIR"))
+	if err != nil || !k.IsMoving() {
+		b.Skipf("MUEHLE_BENCH_PAIR names no moving layer: %v", err)
+	}
+	db := benchDB(b, k, true)
+	slots := db.Indexer().Layer(k).Size()
+	cpu0 := processCPU()
+	for b.Loop() {
+		bad, err := VerifyLayer(context.Background(), db, k, 0, 1, nil)
+		if err != nil || len(bad) > 0 {
+			b.Fatalf("verify %s: %v %v", k, bad, err)
 		}
 	}
 	reportSlotRates(b, slots, cpu0)
