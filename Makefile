@@ -27,12 +27,14 @@ deps:
 shot-deps: deps
 	@./.ci/apt-install $(SHOT_PKGS)
 
+# The programs carry the commit they were built from (muehlectl writes it
+# into the solve record), also where GOFLAGS says -buildvcs=false.
 build: deps
-	$(GO) build -o $(BIN)/muehle ./cmd/muehle
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/muehlectl ./cmd/muehlectl
+	$(GO) build -buildvcs=auto -o $(BIN)/muehle ./cmd/muehle
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN)/muehlectl ./cmd/muehlectl
 
 muehlectl:
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/muehlectl ./cmd/muehlectl
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN)/muehlectl ./cmd/muehlectl
 
 run: build
 	./$(BIN)/muehle

@@ -27,9 +27,12 @@ type solveProgress struct {
 	bar    *progressbar.ProgressBar
 	last   retro.Progress
 	slots  uint64
-	phases []string      // "count 1.2s" of the current unit
+	phases []phaseTime   // the finished phases of the current unit
 	ended  time.Duration // when the previous phase of the unit ended
 	start  time.Time
+
+	record  io.Writer // the solve record (record.go), or nil
+	workers int       // for the record
 }
 
 func newSolveProgress(w io.Writer) *solveProgress {
@@ -91,8 +94,8 @@ func (s *solveProgress) endPhaseLocked() {
 		fmt.Fprintln(s.w)
 		s.bar = nil
 	}
-	name, _, _ := strings.Cut(s.phase, " ")
-	s.phases = append(s.phases, fmt.Sprintf("%s %s", name, (s.last.Elapsed-s.ended).Round(time.Millisecond)))
+	name := strings.Replace(s.phase, " ", ":", 1) // "verify 5-6" → "verify:5-6"
+	s.phases = append(s.phases, phaseTime{name, (s.last.Elapsed - s.ended).Seconds()})
 	s.ended = s.last.Elapsed
 	s.phase = ""
 }
@@ -106,11 +109,26 @@ func (s *solveProgress) endUnitLocked(finished bool) {
 	if !finished {
 		fmt.Fprintf(s.w, "layer %d of %d  %s  interrupted in %s after %s; not written or not verified\n",
 			s.last.Step, s.last.Steps, unitName(s.last), s.last.Phase, time.Since(s.start).Round(time.Millisecond))
-	} else if !s.terminal {
+	} else {
 		el := time.Since(s.start)
-		fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
-			s.last.Step, s.last.Steps, unitName(s.last), s.slots, el.Round(time.Millisecond),
-			float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(s.phases, ", "), peakMemory()>>20)
+		peak := peakMemory() >> 20
+		if !s.terminal {
+			shown := make([]string, len(s.phases))
+			for i, p := range s.phases {
+				name, _, _ := strings.Cut(p.Name, ":")
+				shown[i] = fmt.Sprintf("%s %s", name, time.Duration(p.Seconds*float64(time.Second)).Round(time.Millisecond))
+			}
+			fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
+				s.last.Step, s.last.Steps, unitName(s.last), s.slots, el.Round(time.Millisecond),
+				float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(shown, ", "), peak)
+		}
+		if s.record != nil {
+			r := unitRecord{Finished: time.Now(), Unit: unitName(s.last), Slots: s.slots, Seconds: el.Seconds(),
+				Phases: s.phases, PeakMiB: peak, Workers: s.workers, Cores: numCPU(), Commit: commit()}
+			if _, err := fmt.Fprintln(s.record, r); err != nil {
+				fmt.Fprintf(s.w, "cannot append to the solve record: %v\n", err)
+			}
+		}
 	}
 	s.phases = s.phases[:0]
 	s.step = 0

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"runtime"
 	"time"
 
 	"muehle/layers"
@@ -79,6 +81,12 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
 	show := newSolveProgress(stderr)
+	rec, err := openRecord(filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones())))
+	if err != nil {
+		return fmt.Errorf("the solve record: %w", err)
+	}
+	defer rec.Close()
+	show.record, show.workers = rec, retroWorkers(opts.Workers)
 	opts.Progress = show.update
 	opts.Note = show.note
 	start := time.Now()
@@ -96,4 +104,12 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// retroWorkers is the number of goroutines a solve with --workers n uses.
+func retroWorkers(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
 }

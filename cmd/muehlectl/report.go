@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"muehle/layers"
+	"muehle/retro"
+)
+
+func init() {
+	register("report", "the database's figures as a Markdown document (layers, checksums, solve times)", runReport)
+}
+
+// runReport prints, for the layers of the chosen game, what `stats` prints,
+// each layer's CRC-64 and whether it is verified, then the units of the
+// solve record (record.go) with their times and peak memory. It reads
+// only; missing and damaged layers are listed as such.
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", "[--db DIR] [--stones K] [--max-stones N] [--placement | --all-phases]", stderr)
+	dbf := addDBFlags(fs)
+	sel := addLayerFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	opts, err := sel.options(*dbf.stones)
+	if err == nil {
+		err = dbf.check()
+	}
+	if err != nil {
+		return flagError(fs, err)
+	}
+	db, err := dbf.openExisting()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	sub := filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones()))
+	records, recErr := readRecords(sub)
+
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	fmt.Fprintf(w, "# The database of the %d-stone game\n\n", db.Stones())
+	fmt.Fprintf(w, "Folder `%s`; report made %s by muehlectl %s on %s.\n\n",
+		db.Dir(), time.Now().UTC().Format("2006-01-02 15:04 MST"), commit(), machine())
+
+	fmt.Fprintln(w, "## Layers")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Won, lost and drawn count symmetry classes for the side to move; depths are plies to the end of the game.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| layer | slots | won | lost | drawn | deepest win | deepest loss | CRC-64 | verified |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|")
+	var total, won, lost, drawn uint64
+	bad := 0
+	for _, k := range retro.Layers(db, opts) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st, err := db.Check(k)
+		if st == layers.StatusMissing || st == layers.StatusDamaged {
+			bad++
+			what := "missing"
+			if st == layers.StatusDamaged {
+				what = fmt.Sprintf("damaged: %v", err)
+			}
+			fmt.Fprintf(w, "| %s | %s |  |  |  |  |  |  |  |\n", k, what)
+			continue
+		}
+		f, err := db.Layer(k)
+		if err != nil {
+			return err
+		}
+		h := f.Header()
+		verified := "no"
+		if st == layers.StatusVerified {
+			verified = "yes"
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %s | %s | %016x | %s |\n", k, h.Slots, h.Won, h.Lost, h.Drawn,
+			depth(h.DeepestWin, h.Won), depth(h.DeepestLoss, h.Lost), h.Checksum, verified)
+		total, won, lost, drawn = total+h.Slots, won+h.Won, lost+h.Lost, drawn+h.Drawn
+	}
+	fmt.Fprintf(w, "| all | %d | %d | %d | %d |  |  |  |  |\n\n", total, won, lost, drawn)
+
+	fmt.Fprintln(w, "## Units as computed")
+	fmt.Fprintln(w)
+	if recErr != nil {
+		fmt.Fprintf(w, "The solve record could not be read completely: %v\n\n", recErr)
+	}
+	if len(records) == 0 {
+		fmt.Fprintf(w, "No solve record (%s) in the folder.\n", recordFile)
+	} else {
+		writeUnits(w, records)
+	}
+	if bad > 0 {
+		w.Flush()
+		return fmt.Errorf("%d layers missing or damaged", bad)
+	}
+	return recErr
+}
+
+// depth formats a deepest depth, "-" when there is no such position.
+func depth(d int, n uint64) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprint(d)
+}
+
+// writeUnits prints the last record of each unit, in the order of the
+// record, and the sums.
+func writeUnits(w io.Writer, records []unitRecord) {
+	last := map[string]int{}
+	var order []string
+	for i, r := range records {
+		if _, ok := last[r.Unit]; !ok {
+			order = append(order, r.Unit)
+		}
+		last[r.Unit] = i
+	}
+	fmt.Fprintln(w, "The last run of each unit. Solving is count + propagate + write; a unit that was only verified has no solving time.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| unit | slots | solving s | verifying s | total s | peak MiB | workers / cores | finished | commit |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---|---|")
+	var slots uint64
+	var solving, verifying, all float64
+	for _, u := range order {
+		r := records[last[u]]
+		sv := r.phase("count") + r.phase("propagate") + r.phase("write")
+		vf := r.phase("verify")
+		fmt.Fprintf(w, "| %s | %d | %.1f | %.1f | %.1f | %d | %d / %d | %s | %s |\n", r.Unit, r.Slots, sv, vf, r.Seconds,
+			r.PeakMiB, r.Workers, r.Cores, r.Finished.UTC().Format("2006-01-02 15:04"), r.Commit)
+		slots += r.Slots
+		solving += sv
+		verifying += vf
+		all += r.Seconds
+	}
+	fmt.Fprintf(w, "| all | %d | %.1f | %.1f | %.1f |  |  |  |  |\n", slots, solving, verifying, all)
+}
+
+// machine describes the computer: processor model, cores and memory, from
+// /proc where the system has it.
+func machine() string {
+	model := ""
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v) + ", "
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb uint64
+		for line := range strings.Lines(string(b)) {
+			if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
+				mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s%d cores%s", model, numCPU(), mem)
+}
