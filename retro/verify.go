@@ -52,54 +52,43 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		out = append(out, m)
 		mu.Unlock()
 	}
-	want := func(pos muehle.Position) (layers.Value, error) { return BestChild(db, pos) }
+	// wantFor returns, for one worker, the function that gives a
+	// position's value from its children.
+	wantFor := func() func(muehle.Position) (layers.Value, error) {
+		return func(pos muehle.Position) (layers.Value, error) { return BestChild(db, pos) }
+	}
 	if k.IsMoving() {
 		v, verr := newMovingVerifier(db, k)
 		if verr != nil {
 			return nil, verr
 		}
 		defer v.release()
-		want = nil
-		err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+		wantFor = func() func(muehle.Position) (layers.Value, error) {
 			var w childWork
-			for i := lo; i < hi; i++ {
-				got := f.Value(i)
-				pos, ok := ix.Position(i)
-				if !ok {
-					if got != layers.Unused {
-						report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
-					}
-					continue
-				}
-				if want := v.best(&w, pos); got != want {
-					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
-				}
-			}
-			return nil
-		})
+			return func(pos muehle.Position) (layers.Value, error) { return v.best(&w, pos), nil }
+		}
 	}
-	if want != nil {
-		err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			for i := lo; i < hi; i++ {
-				got := f.Value(i)
-				pos, ok := ix.Position(i)
-				if !ok {
-					if got != layers.Unused {
-						report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
-					}
-					continue
+	err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+		want := wantFor()
+		for i := lo; i < hi; i++ {
+			got := f.Value(i)
+			pos, ok := ix.Position(i)
+			if !ok {
+				if got != layers.Unused {
+					report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
 				}
-				w, err := want(pos)
-				if err != nil {
-					return fmt.Errorf("retro: verify %s slot %d: %w", k, i, err)
-				}
-				if got != w {
-					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: w})
-				}
+				continue
 			}
-			return nil
-		})
-	}
+			w, err := want(pos)
+			if err != nil {
+				return fmt.Errorf("retro: verify %s slot %d: %w", k, i, err)
+			}
+			if got != w {
+				report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: w})
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

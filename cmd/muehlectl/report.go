@@ -57,26 +57,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintln(w, "| layer | slots | won | lost | drawn | deepest win | deepest loss | CRC-64 | verified |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|")
 	var total, won, lost, drawn uint64
-	bad := 0
-	for _, k := range retro.Layers(db, opts) {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		st, err := db.Check(k)
-		if st == layers.StatusMissing || st == layers.StatusDamaged {
-			bad++
-			what := "missing"
-			if st == layers.StatusDamaged {
-				what = fmt.Sprintf("damaged: %v", err)
-			}
-			fmt.Fprintf(w, "| %s | %s |  |  |  |  |  |  |  |\n", k, what)
-			continue
-		}
-		f, err := db.Layer(k)
-		if err != nil {
-			return err
-		}
-		h := f.Header()
+	missing, damaged, err := checkLayers(db, retro.Layers(db, opts), func(k layers.Key, h layers.Header, st layers.Status) {
 		verified := "no"
 		if st == layers.StatusVerified {
 			verified = "yes"
@@ -84,7 +65,13 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %s | %s | %016x | %s |\n", k, h.Slots, h.Won, h.Lost, h.Drawn,
 			depth(h.DeepestWin, h.Won), depth(h.DeepestLoss, h.Lost), h.Checksum, verified)
 		total, won, lost, drawn = total+h.Slots, won+h.Won, lost+h.Lost, drawn+h.Drawn
+	}, func(k layers.Key, what string) {
+		fmt.Fprintf(w, "| %s | %s |  |  |  |  |  |  |  |\n", k, what)
+	})
+	if err != nil {
+		return err
 	}
+	bad := missing + damaged
 	fmt.Fprintf(w, "| all | %d | %d | %d | %d |  |  |  |  |\n\n", total, won, lost, drawn)
 
 	fmt.Fprintln(w, "## Units as computed")
@@ -102,14 +89,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%d layers missing or damaged", bad)
 	}
 	return recErr
-}
-
-// depth formats a deepest depth, "-" when there is no such position.
-func depth(d int, n uint64) string {
-	if n == 0 {
-		return "-"
-	}
-	return fmt.Sprint(d)
 }
 
 // writeUnits prints the last record of each unit, in the order of the

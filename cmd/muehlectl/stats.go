@@ -52,35 +52,50 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer db.Close()
 	keys := retro.Layers(db, a.opts)
-	missing, damaged := 0, 0
-	for _, k := range keys {
-		st, err := db.Check(k)
-		switch st {
-		case layers.StatusMissing:
-			missing++
-			fmt.Fprintf(stdout, "%s missing\n", k)
-			continue
-		case layers.StatusDamaged:
-			damaged++
-			fmt.Fprintf(stdout, "%s damaged: %v\n", k, err)
-			continue
-		}
-		f, err := db.Layer(k)
-		if err != nil {
-			return err
-		}
-		h := f.Header()
-		win, loss := fmt.Sprint(h.DeepestWin), fmt.Sprint(h.DeepestLoss)
-		if h.Won == 0 {
-			win = "-"
-		}
-		if h.Lost == 0 {
-			loss = "-"
-		}
-		fmt.Fprintf(stdout, "%s %d %d %d %s %s\n", k, h.Won, h.Lost, h.Drawn, win, loss)
+	missing, damaged, err := checkLayers(db, keys, func(k layers.Key, h layers.Header, _ layers.Status) {
+		fmt.Fprintf(stdout, "%s %d %d %d %s %s\n", k, h.Won, h.Lost, h.Drawn, depth(h.DeepestWin, h.Won), depth(h.DeepestLoss, h.Lost))
+	}, func(k layers.Key, what string) {
+		fmt.Fprintf(stdout, "%s %s\n", k, what)
+	})
+	if err != nil {
+		return err
 	}
 	if missing+damaged > 0 {
 		return fmt.Errorf("of %d layers in %s (k=%d), %d are missing and %d damaged; solve computes them", len(keys), *a.db.dir, *a.db.stones, missing, damaged)
 	}
 	return nil
+}
+
+// checkLayers checks each layer of keys fully (db.Check) and calls sound
+// with the header and status of every sound one and bad with "missing" or
+// "damaged: why" for the others, in order; it returns how many were
+// missing and damaged.
+func checkLayers(db *layers.DB, keys []layers.Key, sound func(k layers.Key, h layers.Header, st layers.Status), bad func(k layers.Key, what string)) (missing, damaged int, err error) {
+	for _, k := range keys {
+		st, cerr := db.Check(k)
+		switch st {
+		case layers.StatusMissing:
+			missing++
+			bad(k, "missing")
+			continue
+		case layers.StatusDamaged:
+			damaged++
+			bad(k, fmt.Sprintf("damaged: %v", cerr))
+			continue
+		}
+		f, err := db.Layer(k)
+		if err != nil {
+			return missing, damaged, err
+		}
+		sound(k, f.Header(), st)
+	}
+	return missing, damaged, nil
+}
+
+// depth formats a deepest depth, "-" when there is no such position (n = 0).
+func depth(d int, n uint64) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprint(d)
 }
