@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -46,10 +47,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *stones < 3 || *stones > 9 || *games < 1 || *plies < 1 {
-		fmt.Fprintln(stderr, "--stones must be 3 to 9, --games and --plies positive")
-		fs.Usage()
-		return errUsage
+	err := inRange("--stones", *stones, 3, 9, "")
+	if err == nil {
+		err = inRange("--games", *games, 1, math.MaxInt32, "")
+	}
+	if err == nil {
+		err = inRange("--plies", *plies, 1, math.MaxInt32, "")
+	}
+	if err != nil {
+		return flagError(fs, err)
 	}
 	var db *layers.DB
 	if st, err := os.Stat(filepath.Join(*dir, fmt.Sprintf("k%d", *stones))); err == nil && st.IsDir() {
@@ -72,7 +78,6 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout)
 	start := time.Now()
-	var err error
 	for g := range *games {
 		var res string
 		if res, err = m.play(ctx, g); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -39,6 +40,12 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	limit := fs.Int("no-removal-limit", 0, "draw after this many moves without a removal (0: off)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if err := inRange("--stones", *stones, 3, muehle.StonesPerSide, ""); err != nil {
+		return flagError(fs, err)
+	}
+	if err := inRange("--no-removal-limit", *limit, 0, math.MaxInt32, " (0: off)"); err != nil {
+		return flagError(fs, err)
 	}
 	var human muehle.Color
 	switch strings.ToLower(*color) {

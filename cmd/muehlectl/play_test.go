@@ -119,7 +119,8 @@ func TestPlayFlags(t *testing.T) {
 		{[]string{"--color", "green"}, 2, "--color must be white or black"},
 		{[]string{"--position", "WWWWWWWWWW.............. b 0 9"}, 1, "White has 10 stones"},
 		{[]string{"--position", "x"}, 1, "want 4 fields"},
-		{[]string{"--stones", "2"}, 1, "2 stones per side"},
+		{[]string{"--stones", "2"}, 2, "--stones 2: want 3 to 9"},
+		{[]string{"--no-removal-limit", "-1"}, 2, "--no-removal-limit -1"},
 	} {
 		_, errs, code := playScript(t, "quit\n", tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.mention) {
