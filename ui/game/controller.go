@@ -45,11 +45,22 @@ type Controller struct {
 	evaluating  bool
 	fellBack    [2]string // per side: why its last computer move did not come from the database
 
+	paused     bool         // the computer players wait
+	stepping   bool         // while paused, one computer move is allowed
+	review     int          // the ply shown while reviewing; -1: the end of the game
+	reviewGame *muehle.Game // the game up to the reviewed ply, nil when not reviewing
+
 	do func(func()) // runs a function on the UI thread
 
 	// OnChange is called after every change; the window redraws the board
 	// and the panels.
 	OnChange func(Event)
+
+	// OnBranch, when set, is asked before a move played on an earlier
+	// position (while reviewing) drops the later moves of the game; it
+	// calls play to go ahead, or nothing to keep the game. When nil, the
+	// move is played at once.
+	OnBranch func(m muehle.Move, later int, play func())
 }
 
 // NewController returns a controller for a new game of nine stones between
@@ -60,6 +71,7 @@ func NewController(do func(func())) *Controller {
 		speed:   500 * time.Millisecond,
 		sel:     muehle.NoPoint,
 		pending: muehle.NoMove,
+		review:  -1,
 		do:      do,
 	}
 	return c
@@ -106,8 +118,18 @@ func (c *Controller) Marks() ([]MoveMark, error) { return c.marks, c.evalErr }
 
 // NewGame starts a new game of nine stones.
 func (c *Controller) NewGame() {
+	limit := c.game.NoRemovalLimit
 	c.game = muehle.NewGame(muehle.StonesPerSide)
+	c.game.NoRemovalLimit = limit
 	c.fellBack = [2]string{}
+	c.endReview()
+	c.restart(Event{Move: muehle.NoMove})
+}
+
+// SetNoRemovalLimit sets the draw rule of the game and of new games:
+// after n moves in a row without a removal the game is drawn (0: off).
+func (c *Controller) SetNoRemovalLimit(n int) {
+	c.game.NoRemovalLimit = max(0, n)
 	c.restart(Event{Move: muehle.NoMove})
 }
 
@@ -115,6 +137,7 @@ func (c *Controller) NewGame() {
 func (c *Controller) SetGame(g *muehle.Game) {
 	c.game = g
 	c.fellBack = [2]string{}
+	c.endReview()
 	c.restart(Event{Move: muehle.NoMove})
 }
 
@@ -127,6 +150,7 @@ func (c *Controller) Close() {
 // Undo takes back the last move; against a computer, also the computer's
 // reply, so that the person is to move again (muehle.Game.UndoTurn).
 func (c *Controller) Undo() {
+	c.endReview()
 	if c.game.UndoTurn(c.isPerson) == 0 {
 		c.Say("There is no move to undo.")
 		return
@@ -137,6 +161,7 @@ func (c *Controller) Undo() {
 // Redo plays the last undone move again; against a computer, also the
 // computer's reply that was undone with it.
 func (c *Controller) Redo() {
+	c.endReview()
 	if c.game.RedoTurn(c.isPerson) == 0 {
 		c.Say("There is no move to redo.")
 		return
@@ -193,7 +218,7 @@ func (c *Controller) startComputer(ctx context.Context) {
 	}
 	turn := c.game.Position().Turn
 	p := c.players[turn]
-	if p == nil {
+	if p == nil || c.Reviewing() || (c.paused && !c.stepping) {
 		return
 	}
 	gen, g, delay, prev := c.gen, c.game.Clone(), c.speed, c.aiDone
@@ -223,7 +248,7 @@ func (c *Controller) computerMoved(gen uint64, turn muehle.Color, m muehle.Move,
 	if gen != c.gen {
 		return
 	}
-	c.thinking = false
+	c.thinking, c.stepping = false, false
 	name := c.players[turn].Name()
 	if err != nil {
 		c.Say("%s (%s) could not move: %v", turn, name, err)
@@ -258,10 +283,10 @@ func (c *Controller) startEvaluation(ctx context.Context) {
 	if !c.showPerfect || c.evaluator == nil {
 		return
 	}
-	if r, _ := c.game.Result(); r != muehle.Ongoing {
+	if r, _ := c.current().Result(); r != muehle.Ongoing {
 		return
 	}
-	gen, pos, e := c.gen, c.game.Position(), c.evaluator
+	gen, pos, e := c.gen, c.current().Position(), c.evaluator
 	c.evaluating = true
 	go func() {
 		marks, err := e.Evaluate(ctx, pos)

@@ -9,17 +9,19 @@ import (
 
 // View returns what the board should show now.
 func (c *Controller) View() View {
-	pos := c.game.Position()
+	g := c.current()
+	pos := g.Position()
 	v := EmptyView(pos)
-	if h := c.game.History(); len(h) > 0 {
+	if h := g.History(); len(h) > 0 {
 		v.Last = h[len(h)-1]
 	}
 	v.Selected = c.sel
+	v.Players = [2]string{c.playerName(muehle.White), c.playerName(muehle.Black)}
 	over := false
-	if r, _ := c.game.Result(); r != muehle.Ongoing {
+	if r, _ := g.Result(); r != muehle.Ongoing {
 		over = true
 	}
-	human := !over && !c.isComputer(pos.Turn)
+	human := !over && (c.Reviewing() || !c.isComputer(pos.Turn))
 	moves := pos.Moves()
 	if over {
 		moves = nil
@@ -32,6 +34,7 @@ func (c *Controller) View() View {
 		v.Pos = pos.Play(c.pending)
 		v.Pos.Turn = pos.Turn
 		v.Removing = true
+		v.Mill = millsThrough(v.Pos.Stones[pos.Turn], c.pending.To)
 		key = func(m muehle.Move) muehle.Point {
 			if m.From == c.pending.From && m.To == c.pending.To {
 				return m.Remove
@@ -49,6 +52,9 @@ func (c *Controller) View() View {
 		}
 	default:
 		key = func(m muehle.Move) muehle.Point { return m.From }
+	}
+	if c.pending.To == muehle.NoPoint && v.Last.IsRemoval() {
+		v.Mill = millsThrough(pos.Stones[pos.Turn.Other()], v.Last.To)
 	}
 	// Every empty point takes a placement: marking them all would say nothing.
 	placing := c.pending.To == muehle.NoPoint && pos.Phase() == muehle.Placing
@@ -74,18 +80,69 @@ func (c *Controller) View() View {
 	return v
 }
 
+// playerName returns the name of side col's player, "Human" for a person.
+func (c *Controller) playerName(col muehle.Color) string {
+	if p := c.players[col]; p != nil {
+		return p.Name()
+	}
+	return "Human"
+}
+
+// millsThrough returns the stones of the complete mills of own through p.
+func millsThrough(own muehle.Bitboard, p muehle.Point) muehle.Bitboard {
+	var b muehle.Bitboard
+	for _, m := range muehle.Mills {
+		if m.Has(p) && own&m == m {
+			b |= m
+		}
+	}
+	return b
+}
+
+// Headline returns the short state of the game above the side panel:
+// "White to move · placing", "White removes a stone", "Game over: …",
+// and whether the computer is paused or an earlier position is shown.
+func (c *Controller) Headline() string {
+	g := c.current()
+	pos := g.Position()
+	var s string
+	switch r, _ := g.Result(); {
+	case r != muehle.Ongoing:
+		s = "Game over: " + r.String()
+	case c.pending.To != muehle.NoPoint:
+		s = fmt.Sprintf("%s removes a stone", pos.Turn)
+	default:
+		s = fmt.Sprintf("%s to move · %s", pos.Turn, pos.Phase())
+	}
+	switch {
+	case c.Reviewing():
+		s = fmt.Sprintf("Reviewing move %d of %d · ", c.review, c.game.Ply()) + s
+	case c.paused:
+		s = "Paused · " + s
+	}
+	return s
+}
+
 // Status returns the line that tells the person what to do or why a tap
 // was refused.
 func (c *Controller) Status() string {
 	if c.status != "" {
 		return c.status
 	}
-	if r, why := c.game.Result(); r != muehle.Ongoing {
+	g := c.current()
+	if c.Reviewing() && c.pending.To == muehle.NoPoint && c.sel == muehle.NoPoint {
+		return fmt.Sprintf("Reviewing the position after move %d of %d: ← and → step, Home and End jump, "+
+			"a click on a move shows it; a move played here starts a new line from this position.", c.review, c.game.Ply())
+	}
+	if r, why := g.Result(); r != muehle.Ongoing {
 		return fmt.Sprintf("%s: %s.", r, why)
 	}
-	pos := c.game.Position()
+	pos := g.Position()
 	me, opp := pos.Turn, pos.Turn.Other()
-	if p := c.players[me]; p != nil {
+	if p := c.players[me]; p != nil && c.paused && !c.stepping && !c.Reviewing() {
+		return fmt.Sprintf("Paused: %s (%s) is to move. Game ▸ Resume Computer goes on, Step plays one move.", me, p.Name())
+	}
+	if p := c.players[me]; p != nil && !c.Reviewing() {
 		s := fmt.Sprintf("%s (%s) is thinking…", me, p.Name())
 		if c.fellBack[me] != "" {
 			s += " " + c.fellBack[me] + "."
@@ -98,7 +155,7 @@ func (c *Controller) Status() string {
 	}
 	switch {
 	case c.pending.To != muehle.NoPoint:
-		return prefix + fmt.Sprintf("%s closed a mill: tap a %s stone to remove it.", me, opp)
+		return prefix + fmt.Sprintf("%s closed a mill and removes a stone: tap a %s stone (ringed in red).", me, opp)
 	case pos.Phase() == muehle.Placing:
 		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand).", me, pos.Hand[me])
 	case c.sel != muehle.NoPoint && pos.Phase() == muehle.Flying:

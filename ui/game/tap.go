@@ -8,13 +8,14 @@ import (
 // stone, move it, or remove an opponent stone after a mill. An illegal tap
 // changes nothing and explains itself in the status line.
 func (c *Controller) Tap(p muehle.Point) {
-	if r, why := c.game.Result(); r != muehle.Ongoing {
-		c.Say("The game is over: %s, %s. Game ▸ New starts another.", r, why)
+	g := c.current()
+	if r, why := g.Result(); r != muehle.Ongoing {
+		c.Say("The game is over: %s, %s. Game ▸ New Game starts another.", r, why)
 		return
 	}
-	pos := c.game.Position()
+	pos := g.Position()
 	me, opp := pos.Turn, pos.Turn.Other()
-	if c.isComputer(me) {
+	if c.isComputer(me) && !c.Reviewing() {
 		c.Say("It is %s's turn (%s); please wait.", me, c.players[me].Name())
 		return
 	}
@@ -93,6 +94,10 @@ func (c *Controller) choose(me muehle.Color, ms []muehle.Move) {
 }
 
 func (c *Controller) play(me muehle.Color, m muehle.Move) {
+	if c.Reviewing() {
+		c.branch(me, m)
+		return
+	}
 	if err := c.game.Play(m); err != nil {
 		c.Say("%v", err)
 		return

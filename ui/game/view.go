@@ -13,6 +13,8 @@ type View struct {
 	Targets  muehle.Bitboard // the points a tap may choose now
 	Removing bool            // Targets are opponent stones to remove
 	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
+	Mill     muehle.Bitboard // the stones of the mill just closed, by Last or by a move waiting for its removal
+	Players  [2]string       // the names of White's and Black's players
 	// Marks holds, when perfect moves are shown, the value of the best move
 	// that chooses each target, from the view of the side to move.
 	Marks map[muehle.Point]layers.Value
