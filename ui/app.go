@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
@@ -20,7 +21,14 @@ const (
 	prefPerfect = "show.perfect"
 	prefDBDir   = "database.dir"
 	prefOffered = "database.offered"
+	prefGame    = "game.last"       // the record of the game on the board
+	prefChosen  = "players.chosen"  // the opponent was offered on the first start
+	prefTheme   = "view.theme"      // "system", "light" or "dark"
+	prefNoRem   = "rules.noremoval" // the no-removal draw rule is on
 )
+
+// eventNone is a change without a move to animate.
+var eventNone = game.Event{Move: muehle.NoMove}
 
 // App is the main window with everything in it.
 type App struct {
@@ -34,6 +42,8 @@ type App struct {
 	menu    *menus
 	engines game.Engines
 	specs   [2]game.PlayerSpec
+	trace   func(action string)
+	saved   string // the game record last saved in the preferences
 }
 
 // Options are what the program passes to New.
@@ -45,6 +55,10 @@ type Options struct {
 	Database Database
 	// Do runs a function on the UI thread; nil means fyne.Do.
 	Do func(func())
+	// Trace, when set, is called with the name of every menu command
+	// before it runs, however it was chosen (menu, shortcut); the real-window
+	// check of the shortcuts (make screenshots) reads it.
+	Trace func(action string)
 }
 
 // New builds the main window of a and restores the saved settings. The
@@ -62,10 +76,13 @@ func New(a fyne.App, opt Options) *App {
 		side:    newSidePanel(),
 		status:  widget.NewLabel(""),
 		engines: opt.Engines,
+		trace:   opt.Trace,
 	}
 	u.status.Wrapping = fyne.TextWrapWord
 	u.board.OnTapped = u.ctrl.Tap
 	u.ctrl.OnChange = u.changed
+	u.ctrl.OnBranch = u.askBranch
+	u.side.onReview = u.ctrl.ReviewTo
 
 	tabs := container.NewAppTabs(container.NewTabItem("Game", u.side.box))
 	if opt.Database != nil {
@@ -74,13 +91,18 @@ func New(a fyne.App, opt Options) *App {
 	}
 	split := container.NewHSplit(u.board, tabs)
 	split.Offset = 0.64
-	u.win.SetContent(container.NewBorder(nil, u.status, nil, nil, split))
+	// The status line keeps the height of two lines, wrapped or not, so
+	// that the window does not jump when a longer explanation comes.
+	status := container.NewVScroll(u.status)
+	status.SetMinSize(fyne.NewSize(0, 2*u.status.MinSize().Height-theme.Padding()*2))
+	u.win.SetContent(container.NewBorder(nil, status, nil, nil, split))
 	u.win.Resize(fyne.NewSize(1040, 700))
 	u.win.SetOnClosed(u.ctrl.Close)
 
 	u.menu = newMenus(u)
 	u.win.SetMainMenu(u.menu.main)
 	u.addShortcuts()
+	u.win.Canvas().SetOnTypedKey(u.typedKey)
 	u.restore()
 	return u
 }
@@ -97,12 +119,40 @@ func (u *App) Board() *Board { return u.board }
 // restore applies the saved settings.
 func (u *App) restore() {
 	p := u.app.Preferences()
+	rec := p.String(prefGame) // read first: every change saves the game on the board
+	u.saved = rec
 	ms := p.IntWithFallback(prefSpeed, 500)
 	u.setSpeed(time.Duration(ms) * time.Millisecond)
 	u.setPlayer(muehle.White, game.DecodeSpec(p.StringWithFallback(prefWhite, "human")))
 	u.setPlayer(muehle.Black, game.DecodeSpec(p.StringWithFallback(prefBlack, "human")))
 	u.setShowPerfect(p.BoolWithFallback(prefPerfect, false))
-	u.changed(game.Event{Move: muehle.NoMove})
+	u.applyTheme(p.StringWithFallback(prefTheme, "system"))
+	if rec != "" {
+		if g, err := muehle.ParseRecord(rec); err != nil {
+			u.showError("The last game could not be restored", err)
+		} else {
+			u.ctrl.SetGame(g)
+		}
+	}
+	if p.Bool(prefNoRem) {
+		u.ctrl.SetNoRemovalLimit(noRemovalMoves)
+	}
+	u.changed(eventNone)
+}
+
+// typedKey steps through the game with the arrow keys, Home and End, when
+// no widget has the keyboard.
+func (u *App) typedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyLeft, fyne.KeyUp:
+		u.ctrl.ReviewBack()
+	case fyne.KeyRight, fyne.KeyDown:
+		u.ctrl.ReviewForward()
+	case fyne.KeyHome:
+		u.ctrl.ReviewStart()
+	case fyne.KeyEnd:
+		u.ctrl.ReviewEnd()
+	}
 }
 
 // setPlayer makes spec play side col and saves it. When the player cannot
@@ -126,18 +176,19 @@ func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
 func (u *App) setSpeed(d time.Duration) {
 	u.ctrl.SetSpeed(d)
 	u.app.Preferences().SetInt(prefSpeed, int(d.Milliseconds()))
-	u.changed(game.Event{Move: muehle.NoMove})
+	u.changed(eventNone)
 }
 
+// setShowPerfect shows or hides the perfect-move marks. The evaluator is
+// set either way where there is one: reviewing shows the verdict of every
+// position.
 func (u *App) setShowPerfect(on bool) {
 	var e game.Evaluator
+	err := fmt.Errorf("this build has no database engines")
+	if u.engines != nil {
+		e, err = u.engines.Evaluator()
+	}
 	if on {
-		var err error
-		if u.engines == nil {
-			err = fmt.Errorf("this build has no database engines")
-		} else {
-			e, err = u.engines.Evaluator()
-		}
 		if err != nil {
 			u.ctrl.SetPerfect(nil, false)
 			u.app.Preferences().SetBool(prefPerfect, false)
@@ -149,15 +200,20 @@ func (u *App) setShowPerfect(on bool) {
 	u.ctrl.SetPerfect(e, on)
 }
 
-// changed redraws the board, the panels, the status line and the menus.
+// changed redraws the board, the panels, the status line and the menus,
+// and saves the game, to be restored on the next start.
 func (u *App) changed(ev game.Event) {
+	if rec := u.ctrl.Game().Record(); rec != u.saved {
+		u.saved = rec
+		u.app.Preferences().SetString(prefGame, rec)
+	}
 	v := u.ctrl.View()
 	if ev.Move.To != muehle.NoPoint {
 		u.board.Animate(v, ev.Move, ev.Mover, u.animDuration(ev))
 	} else {
 		u.board.Update(v)
 	}
-	u.side.update(u.ctrl)
+	u.side.update(u.ctrl, u.engines)
 	u.status.SetText(u.ctrl.Status())
 	if u.menu != nil {
 		u.menu.update()
@@ -206,9 +262,19 @@ func (u *App) databaseChanged() {
 	}
 }
 
-// Start shows the window's first-start offers; call it after Show.
+// Start shows the window's first-start offers, call it after Show: the
+// choice of opponent, then the small endgame database.
 func (u *App) Start() {
-	if u.db != nil {
-		u.db.offerSmall()
+	offerDB := func() {
+		if u.db != nil {
+			u.db.offerSmall()
+		}
 	}
+	p := u.app.Preferences()
+	if p.Bool(prefChosen) {
+		offerDB()
+		return
+	}
+	p.SetBool(prefChosen, true)
+	u.showNewGame(true, offerDB)
 }

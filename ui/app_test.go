@@ -3,7 +3,6 @@ package ui
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +44,7 @@ func TestMenusAndSettingsPersist(t *testing.T) {
 	a := test.NewTempApp(t)
 	u := New(a, Options{Do: q.Do})
 	m := u.Window().MainMenu()
-	for _, name := range []string{"New", "Undo", "Redo", "Set Up Position…", "Copy Position", "Paste Position or Game",
+	for _, name := range []string{"New Game…", "Undo", "Redo", "Set Up Position…", "Copy Position", "Paste Position or Game",
 		"Open Game…", "Save Game…", "Show State Number", "Show Perfect Moves", "Quit"} {
 		menuItem(t, m, "Game", name)
 	}
@@ -122,28 +121,6 @@ func TestWindowFollowsGame(t *testing.T) {
 	check("after a refused tap", true, false)
 }
 
-func TestShortcuts(t *testing.T) {
-	q := gametest.NewQueue()
-	u := newTestApp(t, q, nil)
-	g := u.ctrl.Game
-	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
-	type shortcutTyper interface{ TypedShortcut(fyne.Shortcut) }
-	// The test canvas wraps the software canvas, which handles shortcuts.
-	c := reflect.ValueOf(u.Window().Canvas()).Elem().FieldByName("WindowlessCanvas").Interface().(shortcutTyper)
-	c.TypedShortcut(keyUndo)
-	if g().Ply() != 0 {
-		t.Fatalf("Ctrl+Z: got %d plies, want 0", g().Ply())
-	}
-	c.TypedShortcut(keyRedo)
-	if g().Ply() != 1 {
-		t.Fatalf("Ctrl+Y: got %d plies, want 1", g().Ply())
-	}
-	c.TypedShortcut(keyNew)
-	if g().Ply() != 0 || g().CanUndo() {
-		t.Fatalf("Ctrl+N: got %d plies, want a new game", g().Ply())
-	}
-}
-
 func TestCopyPaste(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
@@ -202,8 +179,8 @@ func TestOpenFile(t *testing.T) {
 	if got := u.ctrl.Game().Ply(); got != 3 {
 		t.Errorf("opened game: got %d plies, want 3", got)
 	}
-	if !strings.Contains(u.side.moves.Text, "b4") {
-		t.Errorf("move list: %q", u.side.moves.Text)
+	if !strings.Contains(u.side.moves.Text(), "b4") {
+		t.Errorf("move list: %q", u.side.moves.Text())
 	}
 	if strings.Contains(u.side.result.Text, "without a removal") {
 		t.Errorf("side panel warns of a no-removal limit the game does not have: %q", u.side.result.Text)

@@ -22,7 +22,8 @@ type stoneAnim struct {
 }
 
 // Board is the widget that draws the three rings, the stones, the legal
-// targets, the last move and the perfect-move marks. It scales with its
+// targets, the last move and the mill it closed, the perfect-move marks, and
+// for each side its player's name and its stones in hand. It scales with its
 // size (square, centred). A tap near a point calls OnTapped with that point.
 type Board struct {
 	widget.BaseWidget
@@ -111,7 +112,7 @@ func (b *Board) TapPoint(p muehle.Point) {
 }
 
 // MinSize keeps the board large enough to hit a point.
-func (b *Board) MinSize() fyne.Size { return fyne.NewSize(280, 280) }
+func (b *Board) MinSize() fyne.Size { return fyne.NewSize(280, 280*(8+2*handStrip)/8) }
 
 // CreateRenderer builds the canvas objects of the board.
 func (b *Board) CreateRenderer() fyne.WidgetRenderer {
@@ -120,6 +121,18 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 	for i := range r.lines {
 		r.lines[i] = canvas.NewLine(lineColor)
 		r.objects = append(r.objects, r.lines[i])
+	}
+	for i := range r.millLines {
+		r.millLines[i] = canvas.NewLine(millColor)
+		r.objects = append(r.objects, r.millLines[i])
+	}
+	for col := range r.names {
+		r.names[col] = canvas.NewText("", labelColor)
+		r.objects = append(r.objects, r.names[col])
+		for i := range r.hand[col] {
+			r.hand[col][i] = canvas.NewCircle(transparent)
+			r.objects = append(r.objects, r.hand[col][i])
+		}
 	}
 	for i := range r.labels {
 		s := string(rune('a' + i))
@@ -173,21 +186,24 @@ func ring(c color.Color) *canvas.Circle {
 // boardRenderer lays out and refreshes the board's objects; all drawing
 // decisions come from the board's view and animation.
 type boardRenderer struct {
-	board    *Board
-	objects  []fyne.CanvasObject
-	bg       *canvas.Rectangle
-	lines    [32]*canvas.Line
-	labels   [14]*canvas.Text // a..g along the bottom, 7..1 along the left
-	dots     [muehle.NumPoints]*canvas.Circle
-	stones   [muehle.NumPoints]*canvas.Circle
-	targets  [muehle.NumPoints]*canvas.Circle
-	badges   [muehle.NumPoints]*canvas.Rectangle
-	marks    [muehle.NumPoints]*canvas.Text
-	lastFrom *canvas.Circle
-	lastTo   *canvas.Circle
-	selected *canvas.Circle
-	ghost    *canvas.Circle // a removed stone fading out
-	flying   *canvas.Circle // the stone on its way
+	board     *Board
+	objects   []fyne.CanvasObject
+	bg        *canvas.Rectangle
+	lines     [32]*canvas.Line
+	millLines [32]*canvas.Line // the edges of the mill just closed, drawn over lines
+	names     [2]*canvas.Text  // "White · Human" in the strips
+	hand      [2][muehle.StonesPerSide]*canvas.Circle
+	labels    [14]*canvas.Text // a..g along the bottom, 7..1 along the left
+	dots      [muehle.NumPoints]*canvas.Circle
+	stones    [muehle.NumPoints]*canvas.Circle
+	targets   [muehle.NumPoints]*canvas.Circle
+	badges    [muehle.NumPoints]*canvas.Rectangle
+	marks     [muehle.NumPoints]*canvas.Text
+	lastFrom  *canvas.Circle
+	lastTo    *canvas.Circle
+	selected  *canvas.Circle
+	ghost     *canvas.Circle // a removed stone fading out
+	flying    *canvas.Circle // the stone on its way
 
 	lastRemoved *canvas.Text
 }
@@ -217,8 +233,9 @@ func (r *boardRenderer) update() {
 // layoutBoard places what depends on the size alone: the background, the
 // lines, the coordinates and the dots of the points.
 func (r *boardRenderer) layoutBoard(g geometry) {
-	r.bg.Move(g.origin)
-	r.bg.Resize(fyne.NewSquareSize(g.side))
+	pos, size := g.panel()
+	r.bg.Move(pos)
+	r.bg.Resize(size)
 	r.bg.CornerRadius = g.cell * 0.15
 
 	width := max(1.5, g.cell*0.05)
@@ -267,6 +284,8 @@ func (r *boardRenderer) updatePoints(g geometry) {
 		place(o, g.center(p), rad*f)
 		o.Show()
 	}
+	r.updateMill(g, a != nil)
+	r.updateHands(g)
 	showRing(r.lastFrom, v.Last.From, 0.55)
 	showRing(r.lastTo, v.Last.To, 1.12)
 	showRing(r.selected, v.Selected, 1.15)
@@ -280,6 +299,51 @@ func (r *boardRenderer) updatePoints(g geometry) {
 		lr.Show()
 	} else {
 		r.lastRemoved.Hide()
+	}
+}
+
+// updateMill draws the edges of the view's mill over the lines, unless a
+// stone is still on its way to close it.
+func (r *boardRenderer) updateMill(g geometry, animating bool) {
+	mill := r.board.view.Mill
+	for i, e := range muehle.Edges() {
+		l := r.millLines[i]
+		if animating || !mill.Has(e[0]) || !mill.Has(e[1]) {
+			l.Hide()
+			continue
+		}
+		l.StrokeWidth = max(4, g.cell*0.14)
+		l.Position1, l.Position2 = g.center(e[0]), g.center(e[1])
+		l.Show()
+	}
+}
+
+// updateHands writes each side's player in its strip (bold for the side
+// to move) and draws its stones in hand.
+func (r *boardRenderer) updateHands(g geometry) {
+	v := r.board.view
+	for col := muehle.White; col <= muehle.Black; col++ {
+		t := r.names[col]
+		t.Text = col.String()
+		if v.Players[col] != "" {
+			t.Text += " · " + v.Players[col]
+		}
+		t.TextStyle.Bold = v.Pos.Turn == col
+		t.TextSize = max(8, g.cell*0.28)
+		sz := t.MinSize()
+		t.Move(fyne.NewPos(g.origin.X+g.cell*0.3, g.handY(col)-sz.Height/2))
+		t.Resize(sz)
+		fill, rim := stoneColors(col)
+		for i, s := range r.hand[col] {
+			if i >= int(v.Pos.Hand[col]) {
+				s.Hide()
+				continue
+			}
+			s.FillColor, s.StrokeColor = fill, rim
+			s.StrokeWidth = max(1, g.cell*0.03)
+			place(s, g.handStone(col, i), g.cell*0.24)
+			s.Show()
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ func renderBoard(t *testing.T, v game.View) *Board {
 	t.Helper()
 	test.NewTempApp(t)
 	b := NewBoard()
-	b.Resize(fyne.NewSize(400, 400))
+	b.Resize(fyne.NewSize(400, 475))
 	b.SetView(v)
 	return b
 }
@@ -26,7 +26,8 @@ func TestBoardImageStart(t *testing.T) {
 }
 
 // TestBoardImageAnnotated draws mid-game views with every kind of mark:
-// the last move (a slide that closed a mill and removed a stone), a stone
+// the last move (a slide that closed a mill, highlighted, and removed a
+// stone), the players' names, a stone
 // picked up with its targets, removal targets, and perfect-move marks of all
 // three outcomes. The mark values are set by hand; this test is about
 // drawing them.
@@ -42,6 +43,8 @@ func TestBoardImageAnnotated(t *testing.T) {
 	}
 	v := game.EmptyView(p)
 	v.Last = last
+	v.Mill = muehle.Point(0).Bit() | muehle.Point(9).Bit() | muehle.Point(21).Bit()
+	v.Players = [2]string{"Human", "Perfect"}
 	v.Selected = 7 // d5
 	v.Targets = muehle.Point(6).Bit() | muehle.Point(8).Bit()
 	v.Marks = map[muehle.Point]layers.Value{

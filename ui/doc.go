@@ -5,7 +5,8 @@
 //
 // The game flow itself (whose turn it is, which player moves, computer
 // moves in cancellable goroutines whose stale results are dropped,
-// undo/redo, the move speed, the perfect-move marks) is in the Fyne-free
+// undo/redo, pause and step, review, the move speed, the perfect-move
+// marks) is in the Fyne-free
 // package ui/game, which builds and tests without cgo. This package wires
 // it to widgets: a tap on the board becomes one call of
 // game.Controller.Tap, and the controller's OnChange redraws the board from
@@ -14,16 +15,23 @@
 //
 // One concern per file:
 //
-//	app.go       the main window, options, preferences, redrawing on change
-//	board.go     the board widget and its renderer (layout, per-point
-//	             state, the animation of a moving stone)
-//	geometry.go  points ↔ pixels
-//	theme.go     colours of stones, marks and values
-//	sidepanel.go the game tab: players, stones, moves, perfect-move table
-//	dbpanel.go   the database tab: layers present, computing missing ones
-//	editor.go    the set-up dialog
-//	menus.go     menus, shortcuts, the move speeds offered
-//	files.go     opening, saving, copying and pasting games and positions
-//	engines.go   DBEngines: the players and marks from retro/play and the
-//	             database, and the solver behind the database tab
+//	app.go        the main window, options, preferences (players, speed,
+//	              the last game), redrawing on change, keys for review
+//	board.go      the board widget and its renderer (layout, per-point
+//	              state, the mill just closed, names and stones in hand,
+//	              the animation of a moving stone)
+//	geometry.go   points ↔ pixels, the strips for the stones in hand
+//	theme.go      colours of stones, marks and values
+//	appearance.go the light, dark or system theme of the window
+//	sidepanel.go  the game tab: headline, players, state number, the
+//	              database's verdict and the table of moves in plain words
+//	movelist.go   the move list, which is also how a game is reviewed
+//	newgame.go    New Game (the choice of players and the draw rule), the
+//	              questions before a game is given up or a new line started
+//	dbpanel.go    the database tab: layers present, computing missing ones
+//	editor.go     the set-up dialog
+//	menus.go      menus, shortcuts, the move speeds offered
+//	files.go      opening, saving, copying and pasting games and positions
+//	engines.go    DBEngines: the players and marks from retro/play and the
+//	              database, and the solver behind the database tab
 package ui

@@ -101,7 +101,7 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 			return nil, fmt.Errorf("this position needs layer %s, which is damaged: recompute it in the Database tab (%v)", k, err)
 		}
 		if errors.Is(err, layers.ErrMissing) {
-			return nil, fmt.Errorf("this position needs layer %s or one after it, which is not computed (Database tab)", layers.KeyOf(pos))
+			return nil, errors.New(missingWords(layers.KeyOf(pos)))
 		}
 		return nil, err
 	}
@@ -110,6 +110,20 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 		out[i] = game.MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
 	}
 	return out, ctx.Err()
+}
+
+// missingWords says in a person's terms which part of the database a
+// position of layer k needs: "the opening is not in the database yet …".
+func missingWords(k layers.Key) string {
+	const compute = " (the Database tab computes it)"
+	if k.IsMoving() {
+		return fmt.Sprintf("the endgame of %d against %d stones, or one it leads to, is not in the database yet", k.W, k.B) + compute
+	}
+	placed := 2*muehle.StonesPerSide - int(k.WH) - int(k.BH)
+	if placed == 0 {
+		return "the opening is not in the database yet" + compute
+	}
+	return fmt.Sprintf("the placement phase after %d stones placed is not in the database yet", placed) + compute
 }
 
 // StateNumber returns the layer and index of pos, and whether the layer is

@@ -89,7 +89,7 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 			t.Errorf("no mark on the White stone on %s", pt)
 		}
 	}
-	if want := marks[0].Value.String(); !strings.Contains(u.side.value.Text, want) {
+	if want := outcomeWords(marks[0].Value); marks[0].Value.Outcome() != layers.Win || !strings.Contains(u.side.value.Text, "White "+want) {
 		t.Errorf("side panel value: got %q, want it to contain %q", u.side.value.Text, want)
 	}
 	if !strings.Contains(u.side.perfect.Text, marks[0].Move.String()) {
@@ -138,8 +138,31 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 	if !strings.Contains(u.status.Text, "outside the computed layers") {
 		t.Errorf("status after a fallback move: %q", u.status.Text)
 	}
-	if !strings.Contains(u.side.value.Text, "not computed") {
-		t.Errorf("perfect moves outside the database: side panel says %q", u.side.value.Text)
+	if want := "placement phase after 2 stones placed is not in the database yet"; !strings.Contains(u.side.value.Text, want) {
+		t.Errorf("perfect moves outside the database: side panel says %q, want %q", u.side.value.Text, want)
+	}
+	if want := "State number: layer p1+8-1+8"; !strings.HasPrefix(u.side.state.Text, want) {
+		t.Errorf("state number in the panel: got %q, want it to start with %q", u.side.state.Text, want)
+	}
+}
+
+func TestMissingWords(t *testing.T) {
+	tests := []struct {
+		key  string
+		want string
+	}{
+		{"p0+9-0+9", "the opening is not in the database yet"},
+		{"p4+5-4+5", "the placement phase after 8 stones placed"},
+		{"5-4", "the endgame of 5 against 4 stones"},
+	}
+	for _, tt := range tests {
+		k, err := layers.ParseKey(tt.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := missingWords(k); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("layer %s: got %q, want it to start with %q", tt.key, got, tt.want)
+		}
 	}
 }
 

@@ -15,6 +15,11 @@ import (
 
 // setUp opens the set-up editor on the current position.
 func (u *App) setUp() {
+	u.askDiscard("Setting up a position", u.showSetUp)
+}
+
+// showSetUp opens the set-up editor.
+func (u *App) showSetUp() {
 	showEditor(u.win, u.ctrl.Game().Position(), u.ctrl.Game().Stones(), func(p muehle.Position) {
 		g, err := muehle.NewGameFrom(p, u.ctrl.Game().Stones())
 		if err != nil {
@@ -45,8 +50,10 @@ func (u *App) paste() {
 		u.showError("Paste", err)
 		return
 	}
-	u.ctrl.SetGame(g)
-	u.ctrl.Say("Pasted %s.", what)
+	u.askDiscard("Pasting "+what, func() {
+		u.ctrl.SetGame(g)
+		u.ctrl.Say("Pasted %s.", what)
+	})
 }
 
 // parsePasted reads s as a position text, or else as a game record.
@@ -95,6 +102,11 @@ func (u *App) saveGame() {
 
 // openGame reads a game record from a file the person chooses.
 func (u *App) openGame() {
+	u.askDiscard("Opening a game", u.showOpen)
+}
+
+// showOpen shows the file dialog of Open Game.
+func (u *App) showOpen() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			u.showError("Open", err)

@@ -9,27 +9,52 @@ import (
 )
 
 // geometry maps board points to pixels and back for one widget size. The
-// board is a square, centred in the widget, divided into an 8×8 grid of cells;
-// the points sit on the inner grid crossings (a7 one cell from the top left
-// corner, g1 one cell from the bottom right), leaving a margin of one cell
-// for the coordinate labels.
+// board is a square divided into an 8×8 grid of cells; the points sit on the
+// inner grid crossings (a7 one cell from the top left corner, g1 one cell
+// from the bottom right), leaving a margin of one cell for the coordinate
+// labels. Above the square is a strip for Black's name and stones in hand,
+// below it one for White's; square and strips are centred in the widget.
 type geometry struct {
 	origin fyne.Position // top left corner of the board square
 	side   float32       // side length of the board square
 	cell   float32       // side / 8
 }
 
+// handStrip is the height of a strip with a side's name and stones in
+// hand, in cells.
+const handStrip = 0.75
+
 // newGeometry returns the geometry of a board drawn in a widget of size s.
 func newGeometry(s fyne.Size) geometry {
-	side := min(s.Width, s.Height)
-	if side < 0 {
-		side = 0
-	}
+	cell := max(0, min(s.Width/8, s.Height/(8+2*handStrip)))
+	side := 8 * cell
+	top := (s.Height - (8+2*handStrip)*cell) / 2
 	return geometry{
-		origin: fyne.NewPos((s.Width-side)/2, (s.Height-side)/2),
+		origin: fyne.NewPos((s.Width-side)/2, top+handStrip*cell),
 		side:   side,
-		cell:   side / 8,
+		cell:   cell,
 	}
+}
+
+// panel returns the top left corner and the size of the wooden panel: the
+// square and both strips.
+func (g geometry) panel() (fyne.Position, fyne.Size) {
+	return fyne.NewPos(g.origin.X, g.origin.Y-handStrip*g.cell), fyne.NewSize(g.side, g.side+2*handStrip*g.cell)
+}
+
+// handY returns the vertical centre of col's strip: Black's above the
+// square, White's below.
+func (g geometry) handY(col muehle.Color) float32 {
+	if col == muehle.Black {
+		return g.origin.Y - handStrip*g.cell/2
+	}
+	return g.origin.Y + g.side + handStrip*g.cell/2
+}
+
+// handStone returns the centre of the i-th stone in col's hand, counted
+// from the right edge; the stones overlap a little, as a pile would.
+func (g geometry) handStone(col muehle.Color, i int) fyne.Position {
+	return fyne.NewPos(g.origin.X+g.side-g.cell*(0.45+0.34*float32(i)), g.handY(col))
 }
 
 // gridOf returns the column (0 = a) and row (0 = top, row 7) of p.

@@ -14,19 +14,42 @@ func TestGeometryCentres(t *testing.T) {
 		p    muehle.Point
 		want fyne.Position
 	}{
-		{fyne.NewSize(800, 800), 0, fyne.NewPos(100, 100)},   // a7 top left
-		{fyne.NewSize(800, 800), 23, fyne.NewPos(700, 700)},  // g1 bottom right
-		{fyne.NewSize(800, 800), 7, fyne.NewPos(400, 300)},   // d5
-		{fyne.NewSize(1000, 800), 0, fyne.NewPos(200, 100)},  // wide: centred horizontally
-		{fyne.NewSize(800, 1100), 23, fyne.NewPos(700, 850)}, // tall: centred vertically
-		{fyne.NewSize(800, 800), 12, fyne.NewPos(500, 400)},  // e4
-		{fyne.NewSize(800, 800), 19, fyne.NewPos(400, 600)},  // d2
+		// 800×950: cells of 100, the square from y=75 to y=875 between the strips.
+		{fyne.NewSize(800, 950), 0, fyne.NewPos(100, 175)},   // a7 top left
+		{fyne.NewSize(800, 950), 23, fyne.NewPos(700, 775)},  // g1 bottom right
+		{fyne.NewSize(800, 950), 7, fyne.NewPos(400, 375)},   // d5
+		{fyne.NewSize(1000, 950), 0, fyne.NewPos(200, 175)},  // wide: centred horizontally
+		{fyne.NewSize(800, 1150), 23, fyne.NewPos(700, 875)}, // tall: centred vertically
+		{fyne.NewSize(800, 950), 12, fyne.NewPos(500, 475)},  // e4
+		{fyne.NewSize(800, 950), 19, fyne.NewPos(400, 675)},  // d2
 	}
 	for _, tt := range tests {
 		got := newGeometry(tt.size).center(tt.p)
 		if got != tt.want {
 			t.Errorf("center(%s) at %v: got %v, want %v", tt.p, tt.size, got, tt.want)
 		}
+	}
+}
+
+func TestGeometryHandStrips(t *testing.T) {
+	g := newGeometry(fyne.NewSize(800, 950))
+	tests := []struct {
+		name      string
+		got, want float32
+	}{
+		{"Black's strip", g.handY(muehle.Black), 37.5},
+		{"White's strip", g.handY(muehle.White), 912.5},
+		{"first stone in hand", g.handStone(muehle.White, 0).X, 755},
+		{"ninth stone in hand", g.handStone(muehle.White, 8).X, 483},
+	}
+	for _, tt := range tests {
+		if d := tt.got - tt.want; d > 0.01 || d < -0.01 {
+			t.Errorf("%s: got %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	pos, size := g.panel()
+	if pos != fyne.NewPos(0, 0) || size != fyne.NewSize(800, 950) {
+		t.Errorf("panel: got %v %v, want the whole widget", pos, size)
 	}
 }
 

@@ -13,20 +13,32 @@ import (
 
 // menus holds the main menu and the items whose state follows the game.
 type menus struct {
-	u       *App
-	main    *fyne.MainMenu
-	undo    *fyne.MenuItem
-	redo    *fyne.MenuItem
-	perfect *fyne.MenuItem
-	state   *fyne.MenuItem
-	players [2][]playerItem
-	speed   []*fyne.MenuItem
+	u        *App
+	main     *fyne.MainMenu
+	undo     *fyne.MenuItem
+	redo     *fyne.MenuItem
+	pause    *fyne.MenuItem
+	step     *fyne.MenuItem
+	perfect  *fyne.MenuItem
+	stateNum *fyne.MenuItem
+	noRemove *fyne.MenuItem
+	themes   []themeItem
+	players  [2][]playerItem
+	speed    []*fyne.MenuItem
+	shown    string                    // the state of the items when the menu was last refreshed
+	names    map[*fyne.MenuItem]string // the name of each item's command, its first label
 }
 
 // playerItem is a menu item that chooses spec for a side.
 type playerItem struct {
 	item *fyne.MenuItem
 	spec game.PlayerSpec
+}
+
+// themeItem is a menu item that chooses a theme variant.
+type themeItem struct {
+	item *fyne.MenuItem
+	name string
 }
 
 // shortcut returns Ctrl (Cmd on macOS) with key k, plus Shift when shift is set.
@@ -38,11 +50,17 @@ func shortcut(k fyne.KeyName, shift bool) *desktop.CustomShortcut {
 	return &desktop.CustomShortcut{KeyName: k, Modifier: m}
 }
 
-// The keyboard shortcuts of the Game menu.
+// The keyboard shortcuts of the menus. Undo and redo are Fyne's own
+// shortcuts: the desktop driver turns Ctrl+Z and Ctrl+Y into them (and
+// never into a custom shortcut), and finds the menu item by the shortcut's
+// name.
 var (
 	keyNew     = shortcut(fyne.KeyN, false)
-	keyUndo    = shortcut(fyne.KeyZ, false)
-	keyRedo    = shortcut(fyne.KeyY, false)
+	keyUndo    = &fyne.ShortcutUndo{}
+	keyRedo    = &fyne.ShortcutRedo{}
+	keyRedoAlt = shortcut(fyne.KeyZ, true)
+	keyPause   = shortcut(fyne.KeySpace, false)
+	keyStep    = shortcut(fyne.KeyPeriod, false)
 	keySetUp   = shortcut(fyne.KeyE, false)
 	keyCopy    = shortcut(fyne.KeyC, true)
 	keyPaste   = shortcut(fyne.KeyV, true)
@@ -53,35 +71,54 @@ var (
 	keyQuit    = shortcut(fyne.KeyQ, false)
 )
 
-func item(label string, key fyne.Shortcut, action func()) *fyne.MenuItem {
-	it := fyne.NewMenuItem(label, action)
+// item returns a menu item that runs action under the name label (for the
+// trace, see Options.Trace).
+func (m *menus) item(label string, key fyne.Shortcut, action func()) *fyne.MenuItem {
+	it := fyne.NewMenuItem(label, m.u.traced(label, action))
 	it.Shortcut = key
+	m.names[it] = label
 	return it
 }
 
+// traced returns f, reporting name to the trace first when there is one.
+func (u *App) traced(name string, f func()) func() {
+	return func() {
+		if u.trace != nil {
+			u.trace(name)
+		}
+		f()
+	}
+}
+
 func newMenus(u *App) *menus {
-	m := &menus{u: u}
+	m := &menus{u: u, names: map[*fyne.MenuItem]string{}}
 	c := u.ctrl
-	m.undo = item("Undo", keyUndo, c.Undo)
-	m.redo = item("Redo", keyRedo, c.Redo)
-	m.perfect = item("Show Perfect Moves", keyPerfect, func() { u.setShowPerfect(!c.ShowPerfect()) })
-	m.state = item("Show State Number", keyState, u.stateNumber)
-	quit := item("Quit", keyQuit, u.quit)
+	m.undo = m.item("Undo", keyUndo, c.Undo)
+	m.redo = m.item("Redo", keyRedo, c.Redo)
+	m.pause = m.item("Pause Computer", keyPause, func() { c.SetPaused(!c.Paused()) })
+	m.step = m.item("Step: One Computer Move", keyStep, c.Step)
+	m.perfect = m.item("Show Perfect Moves", keyPerfect, func() { u.setShowPerfect(!c.ShowPerfect()) })
+	m.stateNum = m.item("Show State Number", keyState, u.stateNumber)
+	m.noRemove = m.item(fmt.Sprintf("Draw After %d Moves Without a Removal", noRemovalMoves), nil,
+		func() { u.setNoRemovalRule(!u.noRemovalRule()) })
+	quit := m.item("Quit", keyQuit, u.quit)
 	quit.IsQuit = true
-	game := fyne.NewMenu("Game",
-		item("New", keyNew, c.NewGame),
+	gameMenu := fyne.NewMenu("Game",
+		m.item("New Game…", keyNew, u.newGame),
 		fyne.NewMenuItemSeparator(),
 		m.undo, m.redo,
 		fyne.NewMenuItemSeparator(),
-		item("Set Up Position…", keySetUp, u.setUp),
-		item("Copy Position", keyCopy, u.copyPosition),
-		item("Copy Game", nil, u.copyGame),
-		item("Paste Position or Game", keyPaste, u.paste),
+		m.pause, m.step,
 		fyne.NewMenuItemSeparator(),
-		item("Open Game…", keyOpen, u.openGame),
-		item("Save Game…", keySave, u.saveGame),
+		m.item("Set Up Position…", keySetUp, u.setUp),
+		m.item("Copy Position", keyCopy, u.copyPosition),
+		m.item("Copy Game", nil, u.copyGame),
+		m.item("Paste Position or Game", keyPaste, u.paste),
 		fyne.NewMenuItemSeparator(),
-		m.state, m.perfect,
+		m.item("Open Game…", keyOpen, u.openGame),
+		m.item("Save Game…", keySave, u.saveGame),
+		fyne.NewMenuItemSeparator(),
+		m.stateNum, m.perfect, m.noRemove,
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)
@@ -89,18 +126,25 @@ func newMenus(u *App) *menus {
 	black := m.playerMenu(muehle.Black)
 	var speedItems []*fyne.MenuItem
 	for _, d := range speeds {
-		it := fyne.NewMenuItem(speedName(d), func() { u.setSpeed(d) })
+		it := m.item(speedName(d), nil, func() { u.setSpeed(d) })
 		m.speed = append(m.speed, it)
 		speedItems = append(speedItems, it)
 	}
-	m.main = fyne.NewMainMenu(game, white, black, fyne.NewMenu("Speed", speedItems...))
+	var themeItems []*fyne.MenuItem
+	for _, t := range themeNames {
+		it := m.item(t.label, nil, func() { u.setTheme(t.name) })
+		m.themes = append(m.themes, themeItem{it, t.name})
+		themeItems = append(themeItems, it)
+	}
+	m.main = fyne.NewMainMenu(gameMenu, white, black,
+		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...))
 	return m
 }
 
 // playerMenu returns the White or Black menu.
 func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 	add := func(spec game.PlayerSpec, label string) *fyne.MenuItem {
-		it := fyne.NewMenuItem(label, func() { m.u.setPlayer(col, spec) })
+		it := m.item(label, nil, func() { m.u.setPlayer(col, spec) })
 		m.players[col] = append(m.players[col], playerItem{it, spec})
 		return it
 	}
@@ -119,15 +163,24 @@ func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 	return fyne.NewMenu(col.String(), items...)
 }
 
-// update sets the checks and the enabled state of the items.
+// update sets the checks, labels and enabled state of the items, and
+// refreshes the menu only when one of them changed: a refresh closes an
+// open menu, and a computer game changes the game several times a second.
 func (m *menus) update() {
-	g := m.u.ctrl.Game()
+	c := m.u.ctrl
+	g := c.Game()
 	m.undo.Disabled = !g.CanUndo()
 	m.redo.Disabled = !g.CanRedo()
-	m.perfect.Checked = m.u.ctrl.ShowPerfect()
+	m.pause.Label = "Pause Computer"
+	if c.Paused() {
+		m.pause.Label = "Resume Computer"
+	}
+	m.step.Disabled = !c.CanStep()
+	m.perfect.Checked = c.ShowPerfect()
 	noEngines := m.u.engines == nil
 	m.perfect.Disabled = noEngines
-	m.state.Disabled = noEngines
+	m.stateNum.Disabled = noEngines
+	m.noRemove.Checked = m.u.noRemovalRule()
 	for col := range m.players {
 		for _, pi := range m.players[col] {
 			pi.item.Checked = pi.spec == m.u.specs[col]
@@ -135,29 +188,55 @@ func (m *menus) update() {
 		}
 	}
 	for i, it := range m.speed {
-		it.Checked = speeds[i] == m.u.ctrl.Speed()
+		it.Checked = speeds[i] == c.Speed()
 	}
-	m.main.Refresh()
+	for _, t := range m.themes {
+		t.item.Checked = t.name == m.u.themeName()
+	}
+	if s := m.itemStates(); s != m.shown {
+		m.shown = s
+		m.main.Refresh()
+	}
 }
 
-// addShortcuts makes the shortcuts work when the menu is not open.
-func (u *App) addShortcuts() {
-	c := u.ctrl
-	add := func(s *desktop.CustomShortcut, f func()) {
-		u.win.Canvas().AddShortcut(s, func(fyne.Shortcut) { f() })
+// itemStates returns the label, check and enabled state of every item.
+func (m *menus) itemStates() string {
+	var b []byte
+	var walk func(items []*fyne.MenuItem)
+	walk = func(items []*fyne.MenuItem) {
+		for _, it := range items {
+			b = fmt.Appendf(b, "%s|%t|%t;", it.Label, it.Checked, it.Disabled)
+			if it.ChildMenu != nil {
+				walk(it.ChildMenu.Items)
+			}
+		}
 	}
-	add(keyNew, c.NewGame)
-	add(keyUndo, c.Undo)
-	add(keyRedo, c.Redo)
-	add(shortcut(fyne.KeyZ, true), c.Redo)
-	add(keySetUp, u.setUp)
-	add(keyCopy, u.copyPosition)
-	add(keyPaste, u.paste)
-	add(keySave, u.saveGame)
-	add(keyOpen, u.openGame)
-	add(keyState, u.stateNumber)
-	add(keyPerfect, func() { u.setShowPerfect(!c.ShowPerfect()) })
-	add(keyQuit, u.quit)
+	for _, mm := range m.main.Items {
+		walk(mm.Items)
+	}
+	return string(b)
+}
+
+// addShortcuts makes every shortcut shown in the menus work from the
+// canvas too (the desktop driver tries the main menu first, the canvas
+// after), and adds Ctrl+Shift+Z for redo.
+func (u *App) addShortcuts() {
+	var walk func(items []*fyne.MenuItem)
+	walk = func(items []*fyne.MenuItem) {
+		for _, it := range items {
+			if it.Shortcut != nil && it.Action != nil {
+				f := it.Action
+				u.win.Canvas().AddShortcut(it.Shortcut, func(fyne.Shortcut) { f() })
+			}
+			if it.ChildMenu != nil {
+				walk(it.ChildMenu.Items)
+			}
+		}
+	}
+	for _, mm := range u.menu.main.Items {
+		walk(mm.Items)
+	}
+	u.win.Canvas().AddShortcut(keyRedoAlt, func(fyne.Shortcut) { u.traced("Redo", u.ctrl.Redo)() })
 }
 
 func (u *App) quit() {

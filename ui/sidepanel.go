@@ -5,76 +5,99 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"muehle/layers"
 	"muehle/muehle"
 	"muehle/ui/game"
 )
 
-// sidePanel shows the state of the game: whose turn, the phase, the stones
-// of both sides, the result, the move list and, when perfect moves are
-// shown, the position's value and every move's value.
+// sidePanel shows the state of the game: whose turn, the players and
+// their stones, the state number of the position on the board, the result,
+// the move list (which is also the way to review the game) and the
+// database's verdict of the position with every move's value.
 type sidePanel struct {
 	turn    *widget.Label
 	sides   [2]*widget.Label
+	state   *widget.Label
 	result  *widget.Label
 	value   *widget.Label
 	perfect *widget.Label
-	moves   *widget.Label
-	scroll  *container.Scroll
+	legend  *widget.Label
+	moves   *moveList
 	busy    *widget.ProgressBarInfinite // runs while the computer thinks
 	box     fyne.CanvasObject
+
+	// onReview is called with the ply whose position a click on the move
+	// list asks for.
+	onReview func(ply int)
 }
 
 func newSidePanel() *sidePanel {
 	s := &sidePanel{
 		turn:    widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		state:   widget.NewLabel(""),
 		result:  widget.NewLabel(""),
 		value:   widget.NewLabel(""),
 		perfect: widget.NewLabel(""),
-		moves:   widget.NewLabel(""),
+		legend:  widget.NewLabel(legendText),
 	}
+	s.state.Truncation = fyne.TextTruncateEllipsis
+	s.turn.Truncation = fyne.TextTruncateEllipsis
 	s.result.Wrapping = fyne.TextWrapWord
 	s.value.Wrapping = fyne.TextWrapWord
+	s.legend.Wrapping = fyne.TextWrapWord
+	s.legend.Importance = widget.LowImportance
 	s.perfect.TextStyle.Monospace = true
-	s.moves.TextStyle.Monospace = true
 	for i := range s.sides {
 		s.sides[i] = widget.NewLabel("")
+		s.sides[i].Truncation = fyne.TextTruncateEllipsis
 	}
+	s.moves = newMoveList(func(ply int) {
+		if s.onReview != nil {
+			s.onReview(ply)
+		}
+	})
+	// The busy bar keeps its place when hidden, so that nothing below it
+	// moves when the computer starts or stops thinking.
 	s.busy = widget.NewProgressBarInfinite()
 	s.busy.Stop()
 	s.busy.Hide()
-	s.scroll = container.NewVScroll(container.NewVBox(
-		widget.NewLabelWithStyle("Moves", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		s.moves,
-	))
-	lists := container.NewVSplit(s.scroll, container.NewVScroll(container.NewVBox(s.value, s.perfect)))
-	lists.Offset = 0.45
+	spacer := canvas.NewRectangle(nil)
+	spacer.SetMinSize(s.busy.MinSize())
+	movesBox := container.NewBorder(
+		widget.NewLabelWithStyle("Moves: click one, or use ← → Home End, to see the position after it",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		nil, nil, nil, s.moves.scroll)
+	analysis := container.NewVScroll(container.NewVBox(s.result, s.value, s.perfect, s.legend))
+	lists := container.NewVSplit(movesBox, analysis)
+	lists.Offset = 0.4
 	s.box = container.NewBorder(
-		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.busy, s.result, widget.NewSeparator()),
+		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.state, container.NewStack(spacer, s.busy), widget.NewSeparator()),
 		nil, nil, nil, lists)
 	return s
 }
 
-// update shows the state of c.
-func (s *sidePanel) update(c *game.Controller) {
+// legendText explains the marks and the table in plain words.
+const legendText = "How to read this: a ply is one move of either side. " +
+	"On the board, W13 on a point means that move wins in 13 plies, L8 that it loses in 8 plies " +
+	"(the longest resistance), D that it draws, always with perfect play by both sides; " +
+	"green, grey and red say the same. " +
+	"The replies column counts the opponent's answers to the move: how many win, draw or lose for the opponent."
+
+// update shows the state of c; e, if set, gives the state number.
+func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	g := c.Game()
-	pos := g.Position()
+	pos := c.View().Pos
 	r, why := g.Result()
-	if r == muehle.Ongoing {
-		s.turn.SetText(fmt.Sprintf("%s to move · %s", pos.Turn, pos.Phase()))
-	} else {
-		s.turn.SetText("Game over")
-	}
+	s.turn.SetText(c.Headline())
 	for col := muehle.White; col <= muehle.Black; col++ {
-		name := "Human"
-		if p := c.Player(col); p != nil {
-			name = p.Name()
-		}
-		s.sides[col].SetText(fmt.Sprintf("%s (%s): %d on the board, %d in hand",
-			col, name, pos.Stones[col].Count(), pos.Hand[col]))
+		s.sides[col].SetText(fmt.Sprintf("%s · %s: %d on the board, %d in hand",
+			col, c.View().Players[col], pos.Stones[col].Count(), pos.Hand[col]))
 	}
+	s.state.SetText(stateText(e, pos))
 	switch {
 	case r != muehle.Ongoing:
 		s.result.SetText(fmt.Sprintf("%s: %s.", r, why))
@@ -92,65 +115,80 @@ func (s *sidePanel) update(c *game.Controller) {
 		s.busy.Stop()
 		s.busy.Hide()
 	}
-	if text := moveList(g); text != s.moves.Text {
-		s.moves.SetText(text)
-		s.scroll.ScrollToBottom()
-	}
+	s.moves.update(g, c.Shown())
 	s.updatePerfect(c, pos)
 }
 
-// updatePerfect shows the position's value and the table of moves.
-func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
-	if !c.ShowPerfect() {
-		s.value.SetText("")
-		s.perfect.SetText("")
-		return
+// stateText returns the state number line of pos.
+func stateText(e game.Engines, pos muehle.Position) string {
+	if e == nil {
+		return "State number: needs the database engines"
 	}
+	st, err := e.StateNumber(pos)
+	if err != nil {
+		return "State number: none (" + err.Error() + ")"
+	}
+	return "State number: " + st
+}
+
+// updatePerfect shows the database's verdict of the position on the board
+// and the table of its moves.
+func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 	marks, err := c.Marks()
 	switch {
 	case err != nil:
-		s.value.SetText("Perfect moves: " + err.Error())
+		s.value.SetText("Database: " + err.Error())
 		s.perfect.SetText("")
 		return
 	case len(marks) == 0:
-		if c.Evaluating() {
-			s.value.SetText("Perfect moves: evaluating…")
-		} else {
+		switch {
+		case c.Evaluating():
+			s.value.SetText("Database: looking up this position…")
+		case !c.ShowPerfect() && !c.Reviewing():
+			s.value.SetText("Game ▸ Show Perfect Moves (Ctrl+P) shows what the database says about every move.")
+		default:
 			s.value.SetText("")
 		}
 		s.perfect.SetText("")
 		return
 	}
-	s.value.SetText(fmt.Sprintf("Position: %s for %s (database, perfect play). "+
-		"Replies counted as won/drawn/lost for %s.", marks[0].Value, pos.Turn, pos.Turn.Other()))
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %-11s %s\n", "move", "value", "replies W/D/L")
-	for _, m := range marks {
-		fmt.Fprintf(&b, "%-10s %-11s %d/%d/%d\n", m.Move, m.Value, m.Replies[0], m.Replies[1], m.Replies[2])
-	}
-	s.perfect.SetText(strings.TrimRight(b.String(), "\n"))
+	s.value.SetText(verdict(pos.Turn, marks[0].Value))
+	s.perfect.SetText(movesTable(pos.Turn, marks))
 }
 
-// moveList returns the moves of g numbered in pairs, one pair a line.
-func moveList(g *muehle.Game) string {
-	h := g.History()
-	if len(h) == 0 {
-		return "(none yet)"
+// verdict says in words what the database says about a position whose
+// best move has value v for turn, the side to move.
+func verdict(turn muehle.Color, v layers.Value) string {
+	switch v.Outcome() {
+	case layers.Win:
+		return fmt.Sprintf("Database: %s wins in %d plies with perfect play.", turn, v.Depth())
+	case layers.Loss:
+		return fmt.Sprintf("Database: %s loses in %d plies with perfect play by %s.", turn, v.Depth(), turn.Other())
 	}
+	return "Database: a draw with perfect play by both sides."
+}
+
+// outcomeWords returns "wins in 13 plies", "loses in 8 plies" or "draws".
+func outcomeWords(v layers.Value) string {
+	switch v.Outcome() {
+	case layers.Win:
+		return fmt.Sprintf("wins in %d plies", v.Depth())
+	case layers.Loss:
+		return fmt.Sprintf("loses in %d plies", v.Depth())
+	case layers.Draw:
+		return "draws"
+	}
+	return "?"
+}
+
+// movesTable returns the table of the moves of turn, best first, with
+// labelled columns.
+func movesTable(turn muehle.Color, marks []game.MoveMark) string {
 	var b strings.Builder
-	n := 1
-	i := 0
-	if g.Start().Turn == muehle.Black {
-		fmt.Fprintf(&b, "%3d. %-9s %s\n", n, "…", h[0])
-		n, i = 2, 1
-	}
-	for ; i < len(h); i += 2 {
-		fmt.Fprintf(&b, "%3d. %-9s", n, h[i])
-		if i+1 < len(h) {
-			fmt.Fprintf(&b, " %s", h[i+1])
-		}
-		b.WriteByte('\n')
-		n++
+	fmt.Fprintf(&b, "%-10s %-17s %s's replies\n", "Move", "Result for "+turn.String(), turn.Other())
+	fmt.Fprintf(&b, "%-10s %-17s %s\n", "", "", "win / draw / lose")
+	for _, m := range marks {
+		fmt.Fprintf(&b, "%-10s %-17s %d / %d / %d\n", m.Move, outcomeWords(m.Value), m.Replies[0], m.Replies[1], m.Replies[2])
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

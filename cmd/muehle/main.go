@@ -7,6 +7,9 @@
 //
 // -db chooses the database folder (default: the one chosen last in the
 // Database tab, else the user's data folder); -open starts with a saved game.
+// With MUEHLE_TRACE=1 in the environment, every menu command prints
+// "muehle: command NAME" on standard error as it runs, however it was chosen;
+// the real-window check of the keyboard shortcuts (make screenshots) reads it.
 package main
 
 import (
@@ -30,7 +33,11 @@ func main() {
 	if a.Metadata().Icon == nil { // go build; fyne package sets it from FyneApp.toml
 		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	}
-	u := ui.New(a, ui.DefaultOptions(a, *dir))
+	opt := ui.DefaultOptions(a, *dir)
+	if os.Getenv("MUEHLE_TRACE") != "" {
+		opt.Trace = func(name string) { fmt.Fprintln(os.Stderr, "muehle: command", name) }
+	}
+	u := ui.New(a, opt)
 	if *open != "" {
 		if err := u.OpenFile(*open); err != nil {
 			fmt.Fprintln(os.Stderr, "muehle:", err)

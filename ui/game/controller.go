@@ -100,7 +100,9 @@ func (c *Controller) SetPlayer(col muehle.Color, p muehle.Player) {
 	c.restart(Event{Move: muehle.NoMove})
 }
 
-// SetPerfect turns the perfect-move marks on (from e) or off.
+// SetPerfect sets the source of the perfect-move marks (nil: none) and
+// whether the board shows them; with e set, a reviewed position is
+// evaluated even when the marks are off.
 func (c *Controller) SetPerfect(e Evaluator, on bool) {
 	c.evaluator, c.showPerfect = e, on && e != nil
 	c.restart(Event{Move: muehle.NoMove})
@@ -278,9 +280,10 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// startEvaluation computes the perfect-move marks in a goroutine.
+// startEvaluation computes the perfect-move marks in a goroutine: when
+// they are shown, and while reviewing, for the verdict of the position.
 func (c *Controller) startEvaluation(ctx context.Context) {
-	if !c.showPerfect || c.evaluator == nil {
+	if c.evaluator == nil || !c.showPerfect && !c.Reviewing() {
 		return
 	}
 	if r, _ := c.current().Result(); r != muehle.Ongoing {

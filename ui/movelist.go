@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/muehle"
+)
+
+// moveRow is one line of the move list: a label that reports a tap with
+// the ply of its position.
+type moveRow struct {
+	widget.Label
+	ply   int
+	onTap func(ply int)
+}
+
+func newMoveRow(ply int, onTap func(int)) *moveRow {
+	r := &moveRow{ply: ply, onTap: onTap}
+	r.TextStyle.Monospace = true
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// Tapped shows the position of the row.
+func (r *moveRow) Tapped(*fyne.PointEvent) { r.onTap(r.ply) }
+
+// moveList is the list of the game's moves, one a row after a row for the
+// start, with the row of the position on the board highlighted. Tapping a
+// row shows its position. The rows take no keyboard focus, so that the
+// arrow keys reach the window (App.typedKey).
+type moveList struct {
+	rows   []*moveRow
+	box    *fyne.Container
+	scroll *container.Scroll
+	onTap  func(ply int)
+	texts  []string // the text of each row, to redraw only what changed
+	shown  int      // the highlighted row
+}
+
+func newMoveList(onTap func(int)) *moveList {
+	l := &moveList{box: container.NewVBox(), onTap: onTap, shown: -1}
+	l.scroll = container.NewVScroll(l.box)
+	return l
+}
+
+// rowTexts returns the rows of g: "Start", then "1. d6", "1… d2", …
+// numbered in pairs of moves.
+func rowTexts(g *muehle.Game) []string {
+	texts := []string{"    Start"}
+	n := 1
+	h := g.History()
+	for i, p := range g.Positions()[:g.Ply()] {
+		m := h[i]
+		if p.Turn == muehle.White {
+			texts = append(texts, fmt.Sprintf("%3d. %s", n, m))
+		} else {
+			texts = append(texts, fmt.Sprintf("%3d… %s", n, m))
+			n++
+		}
+	}
+	return texts
+}
+
+// update shows the moves of g with the row of ply shown highlighted.
+func (l *moveList) update(g *muehle.Game, shown int) {
+	texts := rowTexts(g)
+	changed := false
+	for i, t := range texts {
+		if i == len(l.rows) {
+			l.rows = append(l.rows, newMoveRow(i, l.onTap))
+			l.box.Add(l.rows[i])
+		}
+		if i >= len(l.texts) || l.texts[i] != t {
+			l.rows[i].SetText(t)
+			changed = true
+		}
+	}
+	if len(l.rows) > len(texts) {
+		for _, r := range l.rows[len(texts):] {
+			l.box.Remove(r)
+		}
+		l.rows = l.rows[:len(texts)]
+		changed = true
+	}
+	l.texts = texts
+	if shown != l.shown || changed {
+		for i, r := range l.rows {
+			imp := widget.MediumImportance
+			if i == shown {
+				imp = widget.HighImportance
+			}
+			if r.Importance != imp {
+				r.Importance = imp
+				r.Refresh()
+			}
+		}
+		l.shown = shown
+		l.scrollTo(shown)
+	}
+}
+
+// scrollTo scrolls the list so that row i is visible.
+func (l *moveList) scrollTo(i int) {
+	if i < 0 || i >= len(l.rows) {
+		return
+	}
+	if i == len(l.rows)-1 {
+		l.scroll.ScrollToBottom()
+		return
+	}
+	r := l.rows[i]
+	top, h := r.Position().Y, l.scroll.Size().Height
+	off := l.scroll.Offset
+	switch {
+	case top < off.Y:
+		off.Y = top
+	case top+r.Size().Height > off.Y+h:
+		off.Y = top + r.Size().Height - h
+	}
+	l.scroll.ScrollToOffset(off)
+}
+
+// Text returns the rows as lines, for tests.
+func (l *moveList) Text() string { return strings.Join(l.texts, "\n") }

@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/muehle"
+	"muehle/ui/game"
+)
+
+// noRemovalMoves is the limit of the optional draw rule: the game is drawn
+// after this many moves (plies, as everywhere in this program) in a row
+// without a removal.
+const noRemovalMoves = 50
+
+// noRemovalRule reports whether the game on the board has the no-removal
+// draw rule.
+func (u *App) noRemovalRule() bool { return u.ctrl.Game().NoRemovalLimit > 0 }
+
+// setNoRemovalRule switches the no-removal draw rule on or off, for this
+// game and the next ones.
+func (u *App) setNoRemovalRule(on bool) {
+	n := 0
+	if on {
+		n = noRemovalMoves
+	}
+	u.app.Preferences().SetBool(prefNoRem, on)
+	u.ctrl.SetNoRemovalLimit(n)
+}
+
+// unfinished reports whether the game on the board has moves and no result:
+// something a person would not want to lose without being asked.
+func (u *App) unfinished() bool {
+	g := u.ctrl.Game()
+	r, _ := g.Result()
+	return r == muehle.Ongoing && g.Ply() > 0
+}
+
+// askDiscard runs then at once when the game on the board is finished or
+// has no moves, and otherwise after the person agreed to give it up for
+// what (say, "Opening a game").
+func (u *App) askDiscard(what string, then func()) {
+	if !u.unfinished() {
+		then()
+		return
+	}
+	msg := fmt.Sprintf("The game on the board (%d moves) is not finished.\n%s replaces it; Save Game keeps it first.",
+		u.ctrl.Game().Ply(), what)
+	d := dialog.NewConfirm("Give up the game?", msg, func(ok bool) {
+		if ok {
+			then()
+		}
+	}, u.win)
+	d.SetConfirmText("Replace It")
+	d.SetDismissText("Keep Playing")
+	d.Show()
+}
+
+// askBranch asks before a move on a reviewed position drops the later
+// moves of the game.
+func (u *App) askBranch(m muehle.Move, later int, play func()) {
+	msg := fmt.Sprintf("Playing %s here starts a new line from this position:\nthe %d later moves of the game are dropped.", m, later)
+	d := dialog.NewConfirm("Start a new line?", msg, func(ok bool) {
+		if ok {
+			play()
+		}
+	}, u.win)
+	d.SetConfirmText("Play " + m.String())
+	d.SetDismissText("Keep the Game")
+	d.Show()
+}
+
+// newGame shows the New Game dialog.
+func (u *App) newGame() { u.showNewGame(false, nil) }
+
+// offeredSpecs returns the players the New Game dialog offers: people and
+// random always, alpha-beta and perfect when the engines are there.
+func (u *App) offeredSpecs() []game.PlayerSpec {
+	specs := []game.PlayerSpec{{Kind: game.Human}, {Kind: game.RandomPlayer}}
+	if u.engines == nil {
+		return specs
+	}
+	specs = append(specs, game.PlayerSpec{Kind: game.PerfectPlayer}, game.PlayerSpec{Kind: game.AlphaBetaPlayer})
+	for d := 1; d <= game.MaxDepth; d++ {
+		specs = append(specs, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d})
+	}
+	return specs
+}
+
+// defaultOpponent is the computer player offered against a person: the
+// perfect player where there is a database, else alpha-beta, else random.
+func (u *App) defaultOpponent() game.PlayerSpec {
+	switch {
+	case u.engines == nil:
+		return game.PlayerSpec{Kind: game.RandomPlayer}
+	case u.db == nil || u.db.db.Empty():
+		return game.PlayerSpec{Kind: game.AlphaBetaPlayer}
+	}
+	return game.PlayerSpec{Kind: game.PerfectPlayer}
+}
+
+// newGameForm is the content of the New Game dialog.
+type newGameForm struct {
+	sides   [2]*widget.Select
+	rule    *widget.Check
+	specs   []game.PlayerSpec
+	content fyne.CanvasObject
+}
+
+// newGameForm returns the dialog's form: a choice of player for each
+// side (the current ones; Black the default opponent when both are people)
+// and the no-removal rule, with a warning when a game would be given up.
+func (u *App) newGameForm(first bool) *newGameForm {
+	f := &newGameForm{specs: u.offeredSpecs()}
+	var names []string
+	for _, s := range f.specs {
+		names = append(names, s.String())
+	}
+	chosen := u.specs
+	if chosen[muehle.White].Kind == game.Human && chosen[muehle.Black].Kind == game.Human {
+		chosen[muehle.Black] = u.defaultOpponent()
+	}
+	for col := range f.sides {
+		f.sides[col] = widget.NewSelect(names, nil)
+		f.sides[col].SetSelected(chosen[col].String())
+	}
+	f.rule = widget.NewCheck(fmt.Sprintf("Draw after %d moves without a removal", noRemovalMoves), nil)
+	f.rule.Checked = u.noRemovalRule()
+	intro := "Who plays which side? White moves first."
+	if first {
+		intro = "Welcome to Mühle (Nine Men's Morris).\n" +
+			"Choose your opponent: you play White, the computer Black, or change it here.\n" +
+			"The White and Black menus change the players during a game too."
+	}
+	items := []fyne.CanvasObject{
+		widget.NewLabel(intro),
+		widget.NewForm(widget.NewFormItem("White", f.sides[muehle.White]), widget.NewFormItem("Black", f.sides[muehle.Black])),
+		f.rule,
+	}
+	if u.unfinished() {
+		items = append(items, widget.NewLabelWithStyle(
+			fmt.Sprintf("The game on the board (%d moves) is not finished; a new game replaces it.", u.ctrl.Game().Ply()),
+			fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
+	}
+	f.content = container.NewVBox(items...)
+	return f
+}
+
+// chosen returns the player chosen for col.
+func (f *newGameForm) chosen(col muehle.Color) game.PlayerSpec {
+	i := f.sides[col].SelectedIndex()
+	if i < 0 {
+		return game.PlayerSpec{Kind: game.Human}
+	}
+	return f.specs[i]
+}
+
+// showNewGame shows the New Game dialog; Start sets the players and the
+// rule and starts a new game. then, if set, runs when the dialog closes.
+func (u *App) showNewGame(first bool, then func()) {
+	f := u.newGameForm(first)
+	d := dialog.NewCustomConfirm("New Game", "Start", "Cancel", f.content, func(ok bool) {
+		if ok {
+			u.startNewGame(f.chosen(muehle.White), f.chosen(muehle.Black), f.rule.Checked)
+		}
+		if then != nil {
+			then()
+		}
+	}, u.win)
+	d.Show()
+}
+
+// startNewGame sets the players and the rule and starts a new game.
+func (u *App) startNewGame(white, black game.PlayerSpec, noRemoval bool) {
+	u.ctrl.NewGame()
+	u.setPlayer(muehle.White, white)
+	u.setPlayer(muehle.Black, black)
+	u.setNoRemovalRule(noRemoval)
+}
