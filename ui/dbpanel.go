@@ -36,13 +36,23 @@ type Database interface {
 	Damaged() string
 	// Repair recomputes the damaged layers, like Compute.
 	Repair(ctx context.Context, progress func(DBProgress)) error
+	// Estimate returns what Compute(small) would cost; it may read every
+	// layer file, so the panel calls it off the UI thread.
+	Estimate(small bool) (DBEstimate, error)
+	// Rate and SetRate give the speed measured in the last computation
+	// (positions per second, 0: unknown), kept in the preferences.
+	Rate() float64
+	SetRate(float64)
 }
 
-// DBProgress is the state of a computation: a line of text and the
-// fraction done of the current step.
+// DBProgress is the state of a computation: a line of text, the fraction
+// done of the current step and of the whole run, and the time left (-1:
+// not known yet).
 type DBProgress struct {
 	Text     string
 	Fraction float64
+	Overall  float64
+	Left     time.Duration
 }
 
 // dbPanel shows which layers exist, the directory, and computes missing
@@ -53,7 +63,8 @@ type dbPanel struct {
 	do       func(func())
 	dir      *widget.Label
 	summary  *widget.Label
-	bar      *widget.ProgressBar
+	bar      *widget.ProgressBar // the current part
+	overall  *widget.ProgressBar // the whole run
 	progress *widget.Label
 	small    *widget.Button
 	all      *widget.Button
@@ -76,13 +87,17 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		dir:      widget.NewLabel(""),
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
+		overall:  widget.NewProgressBar(),
 		progress: widget.NewLabel(""),
+	}
+	if r := u.app.Preferences().Float(prefDBRate); r > 0 {
+		db.SetRate(r)
 	}
 	p.dir.Wrapping = fyne.TextWrapBreak
 	p.summary.TextStyle.Monospace = true
 	p.progress.Wrapping = fyne.TextWrapWord
-	p.small = widget.NewButton("Compute small endgames", func() { p.compute(true) })
-	p.all = widget.NewButton("Compute missing layers", func() { p.compute(false) })
+	p.small = widget.NewButton("Compute small endgames", func() { p.askCompute(true) })
+	p.all = widget.NewButton("Compute missing layers", func() { p.askCompute(false) })
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
 	p.cancel = widget.NewButton("Cancel", p.cancelCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
@@ -95,7 +110,9 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		widget.NewSeparator(),
 		container.NewGridWithColumns(2, p.small, p.all),
 		p.repair,
-		p.bar, p.progress, p.cancel,
+		widget.NewLabel("Whole computation"), p.overall,
+		widget.NewLabel("Current part"), p.bar,
+		p.progress, p.cancel,
 	))
 	p.refresh()
 	return p
@@ -125,6 +142,40 @@ func (p *dbPanel) refresh() {
 	}
 }
 
+// askCompute says what computing takes (positions, disk, time on this
+// machine) and computes when the person agrees.
+func (p *dbPanel) askCompute(small bool) {
+	if p.stop != nil {
+		return
+	}
+	p.progress.SetText("Looking at the layers present…")
+	go func() {
+		est, err := p.db.Estimate(small)
+		p.do(func() {
+			p.progress.SetText("")
+			if err != nil {
+				p.progress.SetText("Failed: " + err.Error())
+				return
+			}
+			if est.Units == 0 {
+				p.progress.SetText(est.String())
+				return
+			}
+			what := "the missing layers"
+			if small {
+				what = "the small endgames (" + p.db.SmallDescription() + ")"
+			}
+			msg := fmt.Sprintf("Compute %s in\n%s?\n%s\nThe computation runs in the background and can be cancelled;\nfinished layers are kept.",
+				what, p.db.Dir(), est)
+			dialog.ShowConfirm("Compute layers", msg, func(yes bool) {
+				if yes {
+					p.compute(small)
+				}
+			}, p.u.win)
+		})
+	}()
+}
+
 // compute runs Database.Compute in the background.
 func (p *dbPanel) compute(small bool) {
 	p.start(func(ctx context.Context, progress func(DBProgress)) error {
@@ -144,6 +195,7 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
 	p.bar.SetValue(0)
+	p.overall.SetValue(0)
 	p.progress.SetText("Starting…")
 	p.refresh()
 	go func() {
@@ -161,6 +213,7 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 					return // finished or cancelled meanwhile
 				}
 				p.bar.SetValue(pr.Fraction)
+				p.overall.SetValue(pr.Overall)
 				p.progress.SetText(pr.Text)
 				p.summary.SetText(p.db.Summary())
 			})
@@ -171,6 +224,9 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 
 func (p *dbPanel) finished(err error) {
 	p.stop = nil
+	if r := p.db.Rate(); r > 0 {
+		p.u.app.Preferences().SetFloat(prefDBRate, r)
+	}
 	switch {
 	case errors.Is(err, context.Canceled):
 		p.progress.SetText("Cancelled. The layers finished so far are kept; computing again resumes.")
@@ -178,6 +234,7 @@ func (p *dbPanel) finished(err error) {
 		p.progress.SetText("Failed: " + err.Error())
 	default:
 		p.bar.SetValue(1)
+		p.overall.SetValue(1)
 		p.progress.SetText("Done.")
 	}
 	p.refresh()

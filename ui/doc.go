@@ -29,6 +29,8 @@
 //	newgame.go    New Game (the choice of players and the draw rule), the
 //	              questions before a game is given up or a new line started
 //	dbpanel.go    the database tab: layers present, computing missing ones
+//	dbwork.go     what a computation costs, its progress over the whole
+//	              run with the time left
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
 //	files.go      opening, saving, copying and pasting games and positions

@@ -30,7 +30,10 @@ type DBEngines struct {
 	db     *layers.DB
 	dir    string
 	stones int
-	err    error // why the database could not be opened
+	err    error      // why the database could not be opened
+	rate   float64    // positions per second of the last computation, 0: unknown
+	busy   layers.Key // the layer being computed, when busyOn
+	busyOn bool
 }
 
 // NewEngines opens the database of the standard game in dir (created by
@@ -185,7 +188,8 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	var b strings.Builder
-	b.WriteString("moving layers (# computed)\n    opponent\n     ")
+	busy, busyOn := e.computing()
+	b.WriteString("Moving phase: stones of the side to move (rows)\nagainst stones of the opponent (columns)\n\n     ")
 	for o := 3; o <= e.stones; o++ {
 		fmt.Fprintf(&b, " %d", o)
 	}
@@ -195,6 +199,8 @@ func (e *DBEngines) Summary() string {
 		for o := 3; o <= e.stones; o++ {
 			k := layers.Moving(w, o)
 			switch {
+			case busyOn && (busy == k || busy == k.Partner()):
+				b.WriteString(" *")
 			case db.Damage(k) != nil:
 				b.WriteString(" !")
 			case db.Has(k):
@@ -215,7 +221,11 @@ func (e *DBEngines) Summary() string {
 			n++
 		}
 	}
-	fmt.Fprintf(&b, "placement layers: %d of %d", n, len(pl))
+	b.WriteString("\n# complete  · missing  * computing  ! damaged\n\n")
+	fmt.Fprintf(&b, "Placement phase (the opening): %d of %d layers complete", n, len(pl))
+	if busyOn && !busy.IsMoving() {
+		fmt.Fprintf(&b, ", computing %s", busy)
+	}
 	if bad > 0 {
 		fmt.Fprintf(&b, ", %d damaged", bad)
 	}
@@ -297,27 +307,14 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 	if err != nil {
 		return err
 	}
-	opts := retro.SolveOptions{Placement: !small}
-	if small {
-		opts.MaxStones = SmallMaxStones
-	}
-	return e.solve(ctx, db, opts, progress)
+	return e.solve(ctx, db, computeOptions(small), progress)
 }
 
 // solve runs retro.Solve with opts, passing its progress on. A folder
 // another solver holds gives an error that names it.
 func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
-	opts.Progress = func(p retro.Progress) {
-		f := 0.0
-		if p.Total > 0 {
-			f = float64(p.Done) / float64(p.Total)
-		}
-		progress(DBProgress{
-			Text: fmt.Sprintf("Step %d of %d: layer %s, %s (%d of %d positions, %s)",
-				p.Step, p.Steps, p.Layer, p.Phase, p.Done, p.Total, p.Elapsed.Round(1e8)),
-			Fraction: f,
-		})
-	}
+	opts.Progress = e.progressFunc(db, opts, progress)
+	defer e.notComputing(ctx)
 	err := retro.Solve(ctx, db, opts)
 	var le *layers.LockedError
 	if errors.As(err, &le) && ctx.Err() == nil {

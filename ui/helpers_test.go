@@ -51,3 +51,13 @@ func endgame33(t *testing.T) (muehle.Position, *muehle.Game) {
 	}
 	return p, g
 }
+
+// layersKey parses a layer key or fails the test.
+func layersKey(t *testing.T, s string) layers.Key {
+	t.Helper()
+	k, err := layers.ParseKey(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
