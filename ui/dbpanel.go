@@ -101,7 +101,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
 	p.cancel = widget.NewButton("Cancel", p.cancelCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
-	p.box = container.NewVScroll(container.NewVBox(
+	p.box = container.NewScroll(container.NewVBox(
 		widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		p.dir, p.change,
 		widget.NewSeparator(),

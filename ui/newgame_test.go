@@ -249,3 +249,22 @@ func TestThemeChoice(t *testing.T) {
 		t.Errorf("saved theme: got %q, want dark", got)
 	}
 }
+
+// TestLayoutKeepsTheBoard checks that at a small window size the board
+// gets most of the width, and that the board keeps its size when the
+// status line grows or the busy bar appears.
+func TestLayoutKeepsTheBoard(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.Window().Resize(fyne.NewSize(700, 500))
+	if w := u.Board().Size().Width; w < 0.55*700 {
+		t.Errorf("board at a 700×500 window: got %v wide, want at least 55%% of the width", w)
+	}
+	before := u.Board().Size()
+	u.ctrl.Say("%s", strings.Repeat("A long explanation that wraps over several lines. ", 8))
+	u.side.busy.Show()
+	u.Window().Content().Refresh()
+	if got := u.Board().Size(); got != before {
+		t.Errorf("board after a long status line and the busy bar: got %v, want %v unchanged", got, before)
+	}
+}

@@ -67,11 +67,13 @@ func newSidePanel() *sidePanel {
 	s.busy.Hide()
 	spacer := canvas.NewRectangle(nil)
 	spacer.SetMinSize(s.busy.MinSize())
-	movesBox := container.NewBorder(
-		widget.NewLabelWithStyle("Moves: click one, or use ← → Home End, to see the position after it",
-			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		nil, nil, nil, s.moves.scroll)
-	analysis := container.NewVScroll(container.NewVBox(s.result, s.value, s.perfect, s.legend))
+	movesHelp := widget.NewLabel("Moves: click one, or press the arrow keys, Home or End, to see the position after it")
+	movesHelp.TextStyle.Bold = true
+	movesHelp.Wrapping = fyne.TextWrapWord
+	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
+	// Scrolling both ways, the analysis asks for no width of its own: at
+	// small window sizes the board gets the space.
+	analysis := container.NewScroll(container.NewVBox(s.result, s.value, s.perfect, s.legend))
 	lists := container.NewVSplit(movesBox, analysis)
 	lists.Offset = 0.4
 	s.box = container.NewBorder(

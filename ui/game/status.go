@@ -131,7 +131,7 @@ func (c *Controller) Status() string {
 	}
 	g := c.current()
 	if c.Reviewing() && c.pending.To == muehle.NoPoint && c.sel == muehle.NoPoint {
-		return fmt.Sprintf("Reviewing the position after move %d of %d: ← and → step, Home and End jump, "+
+		return fmt.Sprintf("Reviewing the position after move %d of %d: the arrow keys step, Home and End jump, "+
 			"a click on a move shows it; a move played here starts a new line from this position.", c.review, c.game.Ply())
 	}
 	if r, why := g.Result(); r != muehle.Ongoing {
