@@ -88,7 +88,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
-		progress: widget.NewLabel(""),
+		progress: widget.NewLabel("Compute the small endgames or all missing layers: you are asked first, with the positions, disk space and time it takes."),
 	}
 	if r := u.app.Preferences().Float(prefDBRate); r > 0 {
 		db.SetRate(r)
@@ -96,24 +96,26 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.dir.Wrapping = fyne.TextWrapBreak
 	p.summary.TextStyle.Monospace = true
 	p.progress.Wrapping = fyne.TextWrapWord
-	p.small = widget.NewButton("Compute small endgames", func() { p.askCompute(true) })
-	p.all = widget.NewButton("Compute missing layers", func() { p.askCompute(false) })
+	p.small = widget.NewButton("Small endgames", func() { p.askCompute(true) })
+	p.all = widget.NewButton("All missing layers", func() { p.askCompute(false) })
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
 	p.cancel = widget.NewButton("Cancel", p.cancelCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
-	p.box = container.NewScroll(container.NewVBox(
-		widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		p.dir, p.change,
-		widget.NewSeparator(),
-		widget.NewLabelWithStyle("Layers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		p.summary,
-		widget.NewSeparator(),
-		container.NewGridWithColumns(2, p.small, p.all),
-		p.repair,
-		widget.NewLabel("Whole computation"), p.overall,
-		widget.NewLabel("Current part"), p.bar,
-		p.progress, p.cancel,
-	))
+	p.overall.TextFormatter = func() string { return fmt.Sprintf("Whole computation: %.0f%%", 100*p.overall.Value) }
+	p.bar.TextFormatter = func() string { return fmt.Sprintf("Current part: %.0f%%", 100*p.bar.Value) }
+	// The buttons and the progress stay in view below the layers, which
+	// scroll.
+	p.box = container.NewBorder(
+		container.NewVBox(
+			widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			p.dir, p.change, widget.NewSeparator()),
+		container.NewVBox(widget.NewSeparator(),
+			container.NewGridWithColumns(2, p.small, p.all), p.repair,
+			p.overall, p.bar, p.progress, p.cancel),
+		nil, nil,
+		container.NewVScroll(container.NewVBox(
+			widget.NewLabelWithStyle("Layers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			p.summary)))
 	p.refresh()
 	return p
 }

@@ -43,7 +43,7 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 		t.Errorf("a layer is still marked as computing after the run")
 	}
 	sum := e.Summary()
-	for _, want := range []string{"side to move (rows)", "# complete  · missing  * computing  ! damaged", "  3   #"} {
+	for _, want := range []string{"Rows: stones of\nthe side to move", "# complete   · missing\n* computing  ! damaged", "  3   #"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum)
 		}

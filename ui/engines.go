@@ -189,7 +189,7 @@ func (e *DBEngines) Summary() string {
 	}
 	var b strings.Builder
 	busy, busyOn := e.computing()
-	b.WriteString("Moving phase: stones of the side to move (rows)\nagainst stones of the opponent (columns)\n\n     ")
+	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n     ")
 	for o := 3; o <= e.stones; o++ {
 		fmt.Fprintf(&b, " %d", o)
 	}
@@ -221,8 +221,8 @@ func (e *DBEngines) Summary() string {
 			n++
 		}
 	}
-	b.WriteString("\n# complete  · missing  * computing  ! damaged\n\n")
-	fmt.Fprintf(&b, "Placement phase (the opening): %d of %d layers complete", n, len(pl))
+	b.WriteString("\n# complete   · missing\n* computing  ! damaged\n\n")
+	fmt.Fprintf(&b, "Placement phase (opening):\n%d of %d layers complete", n, len(pl))
 	if busyOn && !busy.IsMoving() {
 		fmt.Fprintf(&b, ", computing %s", busy)
 	}
