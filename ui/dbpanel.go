@@ -88,14 +88,14 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
-		progress: widget.NewLabel("Compute the small endgames or all missing layers: you are asked first, with the positions, disk space and time it takes."),
+		progress: widget.NewLabel("Compute: you are asked first, with the time and space it takes."),
 	}
 	if r := u.app.Preferences().Float(prefDBRate); r > 0 {
 		db.SetRate(r)
 	}
 	p.dir.Wrapping = fyne.TextWrapBreak
 	p.summary.TextStyle.Monospace = true
-	p.progress.Wrapping = fyne.TextWrapWord
+	p.progress.Truncation = fyne.TextTruncateEllipsis
 	p.small = widget.NewButton("Small endgames", func() { p.askCompute(true) })
 	p.all = widget.NewButton("All missing layers", func() { p.askCompute(false) })
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)

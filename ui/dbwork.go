@@ -179,13 +179,12 @@ func (e *DBEngines) progressFunc(db *layers.DB, opts retro.SolveOptions, progres
 			e.rate = done / elapsed.Seconds()
 		}
 		e.mu.Unlock()
-		what := "Overall"
+		what := "time left: measuring"
 		if left >= 0 {
-			what = fmt.Sprintf("Overall, about %s left", roughDuration(left))
+			what = fmt.Sprintf("about %s left", roughDuration(left))
 		}
 		progress(DBProgress{
-			Text: fmt.Sprintf("%s. Now part %d of %d: layer %s, %s (%s of %s positions)",
-				what, p.Step, p.Steps, p.Layer, phaseWords(p.Phase), count(p.Done), count(p.Total)),
+			Text:     fmt.Sprintf("%s · part %d of %d: layer %s, %s", what, p.Step, p.Steps, p.Layer, phaseWords(p.Phase)),
 			Fraction: f,
 			Overall:  overall,
 			Left:     left,
@@ -216,7 +215,10 @@ func phaseWords(phase string) string {
 	case "write":
 		return "writing"
 	}
-	return phase // "verify 3-4": checking a layer
+	if k, ok := strings.CutPrefix(phase, "verify "); ok {
+		return "checking " + k
+	}
+	return phase
 }
 
 // notComputing forgets the layer being computed when a run ends.

@@ -32,7 +32,7 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 			t.Fatalf("overall progress went from %v to %v", last, p.Overall)
 		}
 		last = p.Overall
-		if !strings.HasPrefix(p.Text, "Overall") || !strings.Contains(p.Text, "layer 3-3") {
+		if !strings.Contains(p.Text, "left") || !strings.Contains(p.Text, "part 1 of 1: layer 3-3") {
 			t.Errorf("progress text %q does not say the whole and the part", p.Text)
 		}
 	}

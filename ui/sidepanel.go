@@ -101,6 +101,8 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	}
 	s.state.SetText(stateText(e, pos))
 	switch {
+	case r != muehle.Ongoing && c.Reviewing():
+		s.result.SetText(fmt.Sprintf("The game ended later: %s, %s.", r, why))
 	case r != muehle.Ongoing:
 		s.result.SetText(fmt.Sprintf("%s: %s.", r, why))
 	case g.NoRemovalLimit > 0:
@@ -163,9 +165,9 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 func verdict(turn muehle.Color, v layers.Value) string {
 	switch v.Outcome() {
 	case layers.Win:
-		return fmt.Sprintf("Database: %s wins in %d plies with perfect play.", turn, v.Depth())
+		return fmt.Sprintf("Database: %s wins in %s with perfect play.", turn, plies(v.Depth()))
 	case layers.Loss:
-		return fmt.Sprintf("Database: %s loses in %d plies with perfect play by %s.", turn, v.Depth(), turn.Other())
+		return fmt.Sprintf("Database: %s loses in %s with perfect play by %s.", turn, plies(v.Depth()), turn.Other())
 	}
 	return "Database: a draw with perfect play by both sides."
 }
@@ -174,13 +176,21 @@ func verdict(turn muehle.Color, v layers.Value) string {
 func outcomeWords(v layers.Value) string {
 	switch v.Outcome() {
 	case layers.Win:
-		return fmt.Sprintf("wins in %d plies", v.Depth())
+		return "wins in " + plies(v.Depth())
 	case layers.Loss:
-		return fmt.Sprintf("loses in %d plies", v.Depth())
+		return "loses in " + plies(v.Depth())
 	case layers.Draw:
 		return "draws"
 	}
 	return "?"
+}
+
+// plies returns "1 ply" or "n plies".
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
 }
 
 // movesTable returns the table of the moves of turn, best first, with
