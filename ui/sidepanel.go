@@ -75,7 +75,7 @@ func newSidePanel() *sidePanel {
 	// small window sizes the board gets the space.
 	analysis := container.NewScroll(container.NewVBox(s.result, s.value, s.perfect, s.legend))
 	lists := container.NewVSplit(movesBox, analysis)
-	lists.Offset = 0.4
+	lists.Offset = 0.5
 	s.box = container.NewBorder(
 		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.state, container.NewStack(spacer, s.busy), widget.NewSeparator()),
 		nil, nil, nil, lists)
