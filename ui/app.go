@@ -44,7 +44,8 @@ type App struct {
 	engines game.Engines
 	specs   [2]game.PlayerSpec
 	trace   func(action string)
-	saved   string // the game record last saved in the preferences
+	saved   string    // the game record last saved in the preferences
+	savedAt time.Time // when it was saved
 }
 
 // Options are what the program passes to New.
@@ -98,7 +99,10 @@ func New(a fyne.App, opt Options) *App {
 	status.SetMinSize(fyne.NewSize(0, 2*u.status.MinSize().Height-theme.Padding()*2))
 	u.win.SetContent(container.NewBorder(nil, status, nil, nil, split))
 	u.win.Resize(fyne.NewSize(1040, 700))
-	u.win.SetOnClosed(u.ctrl.Close)
+	u.win.SetOnClosed(func() {
+		u.keepGame(true)
+		u.ctrl.Close()
+	})
 
 	u.menu = newMenus(u)
 	u.win.SetMainMenu(u.menu.main)
@@ -139,6 +143,26 @@ func (u *App) restore() {
 		u.ctrl.SetNoRemovalLimit(noRemovalMoves)
 	}
 	u.changed(eventNone)
+}
+
+// keepGame saves the game on the board in the preferences, to be
+// restored on the next start, when it changed: at once when a person is to
+// move, the game is over or now is set, else (computer against computer)
+// at most every two seconds, so that a fast computer game does not write
+// the preferences file several times a second.
+func (u *App) keepGame(now bool) {
+	g := u.ctrl.Game()
+	rec := g.Record()
+	if rec == u.saved {
+		return
+	}
+	r, _ := g.Result()
+	person := u.ctrl.Player(g.Position().Turn) == nil
+	if !now && !person && r == muehle.Ongoing && time.Since(u.savedAt) < 2*time.Second {
+		return
+	}
+	u.saved, u.savedAt = rec, time.Now()
+	u.app.Preferences().SetString(prefGame, rec)
 }
 
 // typedKey steps through the game with the arrow keys, Home and End, when
@@ -204,10 +228,7 @@ func (u *App) setShowPerfect(on bool) {
 // changed redraws the board, the panels, the status line and the menus,
 // and saves the game, to be restored on the next start.
 func (u *App) changed(ev game.Event) {
-	if rec := u.ctrl.Game().Record(); rec != u.saved {
-		u.saved = rec
-		u.app.Preferences().SetString(prefGame, rec)
-	}
+	u.keepGame(false)
 	v := u.ctrl.View()
 	if ev.Move.To != muehle.NoPoint {
 		u.board.Animate(v, ev.Move, ev.Mover, u.animDuration(ev))

@@ -240,6 +240,7 @@ func (u *App) addShortcuts() {
 }
 
 func (u *App) quit() {
+	u.keepGame(true)
 	u.ctrl.Close()
 	u.app.Quit()
 }

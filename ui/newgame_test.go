@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -266,5 +267,28 @@ func TestLayoutKeepsTheBoard(t *testing.T) {
 	u.Window().Content().Refresh()
 	if got := u.Board().Size(); got != before {
 		t.Errorf("board after a long status line and the busy bar: got %v, want %v unchanged", got, before)
+	}
+}
+
+// TestComputerGameSavedSparingly checks that a game between computers is
+// saved in the preferences at most every two seconds, and in full when the
+// window closes.
+func TestComputerGameSavedSparingly(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	u := New(a, Options{Do: q.Do})
+	u.setSpeed(100 * time.Millisecond)
+	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.RandomPlayer})
+	start := time.Now()
+	q.Drain(t, 10*time.Second, func() bool { return u.ctrl.Game().Ply() >= 6 })
+	if time.Since(start) > 1500*time.Millisecond {
+		t.Logf("six moves took %v: a save two seconds after the first may have come, not checked", time.Since(start))
+	} else if got := a.Preferences().String(prefGame); got == u.ctrl.Game().Record() {
+		t.Errorf("a computer game of %d moves was saved after every move", u.ctrl.Game().Ply())
+	}
+	u.Window().Close()
+	if got, want := a.Preferences().String(prefGame), u.ctrl.Game().Record(); got != want {
+		t.Errorf("game saved on close:\n%s\nwant\n%s", got, want)
 	}
 }
