@@ -26,7 +26,6 @@ type pair struct {
 	keys   []layers.Key         // one key, or two for w ≠ b
 	index  []*layers.LayerIndex // numbering of each layer
 	state  [][]uint32           // state words of each layer
-	remove []*layers.File       // the layer a removal leads to, per layer (nil: game over)
 	rmBody [][]byte             // its values, copied to memory for random access
 	rmIdx  []*layers.LayerIndex // its numbering
 	lists  *worklists
@@ -97,97 +96,29 @@ var errCorrupt = errors.New("retro: inconsistent successor counts or index")
 func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint64) error {
 	ix, part := pr.index[l], pr.index[pr.partner(l)]
 	state := pr.state[l]
-	rmFile, rmBody, rmIdx := pr.remove[l], pr.rmBody[l], pr.rmIdx[l]
+	rmBody, rmIdx := pr.rmBody[l], pr.rmIdx[l]
 	pushers := make([]*pusher, workers)
 	for w := range pushers {
 		pushers[w] = newPusher(pr.lists, w)
 	}
 	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
 		out := pushers[w]
-		var cw childWork
-		var children distinct
+		c := counter{part: part, rmBody: rmBody, rmIdx: rmIdx}
 		for i := lo; i < hi; i++ {
 			pos, ok := ix.Position(i)
 			if !ok {
 				state[i] = uint32(layers.Unused)
 				continue
 			}
-			ms := pos.AppendMoves(cw.moves[:0])
-			if len(ms) == 0 {
-				state[i] = uint32(layers.LossIn(0))
-				if err := out.push(0, makeEntry(l, i, false)); err != nil {
-					return err
-				}
-				continue
-			}
-			// Two moves without removal reach children of the same slot only
-			// when a symmetry maps one child onto the other; it then fixes the
-			// opponent's stones, which these moves leave alone. Without such a
-			// symmetry every move is a child of its own, and no index is needed.
-			dedupe := pos.Stones[muehle.Black].Symmetric()
-			n := 0 // distinct children inside the pair
-			ns, nr := 0, 0
-			wonIn1 := false
-			for _, m := range ms {
-				if !m.IsRemoval() {
-					if dedupe {
-						cw.slide[ns] = pos.Play(m)
-						ns++
-					} else {
-						n++
-					}
-					continue
-				}
-				if rmFile == nil { // the opponent is left with two stones
-					wonIn1 = true
-					break
-				}
-				cw.removal[nr] = pos.Play(m)
-				nr++
-			}
-			if wonIn1 {
-				state[i] = uint32(layers.WinIn(1))
-				if err := out.push(1, makeEntry(l, i, false)); err != nil {
-					return err
-				}
-				continue
-			}
-			if ns > 0 {
-				part.IndexAll(cw.slide[:ns], cw.slideIx[:ns])
-				children.reset()
-				for _, j := range cw.slideIx[:ns] {
-					if children.add(j) {
-						n++
-					}
-				}
-			}
-			minLoss, maxWin, draw := -1, -1, false
-			if nr > 0 {
-				rmIdx.IndexAll(cw.removal[:nr], cw.rmIx[:nr])
-			}
-			for _, j := range cw.rmIx[:nr] {
-				v := layers.Value(rmBody[j])
-				switch v.Outcome() {
-				case layers.Loss:
-					if minLoss < 0 || v.Depth() < minLoss {
-						minLoss = v.Depth()
-					}
-				case layers.Win:
-					maxWin = max(maxWin, v.Depth())
-				case layers.Draw:
-					draw = true
-				default:
-					return fmt.Errorf("retro: layer %s slot %d: a removal leads to slot %d of layer %s, which has no value: %w", pr.keys[l], i, j, rmFile.Header().Key, errCorrupt)
-				}
-			}
-			count, seed := removals{minLoss, maxWin, draw}.counter(n)
-			state[i] = uint32(layers.Drawn) | uint32(count)<<counterShift
-			var err error
-			if seed >= 0 {
-				err = out.push(seed, makeEntry(l, i, true))
-			}
+			s, list, seed, err := c.count(pos)
 			if err != nil {
-				return err
+				return fmt.Errorf("retro: layer %s slot %d: %w", pr.keys[l], i, err)
+			}
+			state[i] = s
+			if list >= 0 {
+				if err := out.push(list, makeEntry(l, i, seed)); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -201,6 +132,77 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 		}
 	}
 	return nil
+}
+
+// counter is one worker's count phase of a layer of the pair.
+type counter struct {
+	part   *layers.LayerIndex // the partner, where moves without removal lead
+	rmBody []byte             // values of the layer removals lead to; nil: a removal wins
+	rmIdx  *layers.LayerIndex
+	cw     childWork
+	seen   distinct
+}
+
+// count returns the first state word of pos (mover in Stones[White]) and
+// the work list it goes on: the depth of the list, or -1 for none, and
+// whether the entry is a seed (a removal's depth) rather than the decided
+// position itself.
+func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool, err error) {
+	ms := pos.AppendMoves(c.cw.moves[:0])
+	if len(ms) == 0 {
+		return uint32(layers.LossIn(0)), 0, false, nil
+	}
+	// Two moves without removal reach children of the same slot only when a
+	// symmetry maps one child onto the other; it then fixes the opponent's
+	// stones, which these moves leave alone. Without such a symmetry every
+	// move is a child of its own, and no index is needed.
+	dedupe := pos.Stones[muehle.Black].Symmetric()
+	n := 0 // distinct children inside the pair
+	ns, nr := 0, 0
+	for _, m := range ms {
+		switch {
+		case !m.IsRemoval() && dedupe:
+			c.cw.slide[ns] = pos.Play(m)
+			ns++
+		case !m.IsRemoval():
+			n++
+		case c.rmBody == nil: // the opponent is left with two stones
+			return uint32(layers.WinIn(1)), 1, false, nil
+		default:
+			c.cw.removal[nr] = pos.Play(m)
+			nr++
+		}
+	}
+	if ns > 0 {
+		c.part.IndexAll(c.cw.slide[:ns], c.cw.slideIx[:ns])
+		c.seen.reset()
+		for _, j := range c.cw.slideIx[:ns] {
+			if c.seen.add(j) {
+				n++
+			}
+		}
+	}
+	r := removals{minLoss: -1, maxWin: -1}
+	if nr > 0 {
+		c.rmIdx.IndexAll(c.cw.removal[:nr], c.cw.rmIx[:nr])
+	}
+	for _, j := range c.cw.rmIx[:nr] {
+		v := layers.Value(c.rmBody[j])
+		switch v.Outcome() {
+		case layers.Loss:
+			if r.minLoss < 0 || v.Depth() < r.minLoss {
+				r.minLoss = v.Depth()
+			}
+		case layers.Win:
+			r.maxWin = max(r.maxWin, v.Depth())
+		case layers.Draw:
+			r.draw = true
+		default:
+			return 0, -1, false, fmt.Errorf("a removal leads to slot %d of layer %s, which has no value: %w", j, c.rmIdx.Key(), errCorrupt)
+		}
+	}
+	count, d := r.counter(n)
+	return uint32(layers.Drawn) | uint32(count)<<counterShift, d, d >= 0, nil
 }
 
 // removals sums up what a position's moves with a removal lead to, as

@@ -375,7 +375,6 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	for _, k := range keys {
 		rm := layers.Moving(int(k.B)-1, int(k.W))
 		if k.B-1 < 3 {
-			pr.remove = append(pr.remove, nil)
 			pr.rmBody = append(pr.rmBody, nil)
 			pr.rmIdx = append(pr.rmIdx, nil)
 			continue
@@ -392,7 +391,6 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 			}
 			defer release()
 		}
-		pr.remove = append(pr.remove, f)
 		pr.rmBody = append(pr.rmBody, body)
 		pr.rmIdx = append(pr.rmIdx, ix.Layer(rm))
 	}
