@@ -87,6 +87,10 @@ func NewPlacementSearch(db layers.Prober, x *layers.Indexer, book *Book, tableBi
 // Book returns the book the search reads and fills, nil if none.
 func (s *PlacementSearch) Book() *Book { return s.book }
 
+// Reset empties the transposition table (not the book), so that the next
+// call searches afresh.
+func (s *PlacementSearch) Reset() { s.tt.clear() }
+
 // Nodes returns the nodes searched by the last call.
 func (s *PlacementSearch) Nodes() uint64 { return s.nodes }
 
