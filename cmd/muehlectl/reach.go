@@ -148,6 +148,12 @@ func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, k, n
 		if r.reachable(gameOrientation(p)) {
 			yes++
 		}
+		if len(r.memo) > reachMemoMax {
+			clear(r.memo) // bounded memory: the memo only saves time
+		}
+		if (s+1)%1000 == 0 {
+			fmt.Fprintf(stdout, "%d samples, %d reachable, %.1f s\n", s+1, yes, time.Since(start).Seconds())
+		}
 	}
 	share := float64(yes) / float64(n)
 	half := 1.96 * math.Sqrt(share*(1-share)/float64(n))
@@ -165,6 +171,9 @@ func gameOrientation(p muehle.Position) muehle.Position {
 	}
 	return p
 }
+
+// reachMemoMax bounds the positions the backwards test remembers.
+const reachMemoMax = 10_000_000
 
 // backKey is a position up to symmetry, as its layer and index.
 type backKey struct {
