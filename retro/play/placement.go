@@ -253,6 +253,15 @@ func (s *PlacementSearch) node(p *muehle.Position, ply int, alpha, beta int32) i
 		} else if s.err != nil {
 			return 0
 		}
+		// A child whose table entry already refutes the window ends the
+		// node (enhanced transposition cutoff): its upper bound h makes
+		// this move worth at least -h.
+		if _, hi, ok := s.tt.get(s.ci.key(&c)); ok {
+			if lo := -toPly(int32(hi), ply+1); lo >= beta {
+				s.tt.put(key, int16(nodeScore(lo, ply)), winScore)
+				return lo
+			}
+		}
 		rest = append(rest, int32(i))
 	}
 	if best < beta && len(rest) > 0 {
