@@ -151,3 +151,14 @@ func TestPerfectPlacementSearchK3(t *testing.T) {
 		t.Errorf("got %d placements chosen by the search in 20 games, want at least 20", searched)
 	}
 }
+
+func TestPlacementCommandChecks(t *testing.T) {
+	db := solveAll(t, 3)
+	code, out, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--check", "--positions", "50")
+	if code != 0 || !strings.Contains(out, "k=3: 50 positions searched") || !strings.Contains(out, "0 mismatches") {
+		t.Errorf("placement --check: got exit %d, %q %s; want 50 positions, 0 mismatches", code, out, stderr)
+	}
+	if code, _, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--positions", "0"); code != 1 || !strings.Contains(stderr, "at least 1") {
+		t.Errorf("placement --positions 0: got exit %d, %q; want an error", code, stderr)
+	}
+}
