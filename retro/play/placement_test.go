@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -263,5 +264,31 @@ func TestPerfectUsesPlacementSearch(t *testing.T) {
 		if p.Hand[0]+p.Hand[1] > 1 && (!pl.LastFellBack() || pl.FallbackReason() == "") {
 			t.Errorf("%v over budget: got fell back %v (%q); want a fallback with a reason", p, pl.LastFellBack(), pl.FallbackReason())
 		}
+	}
+}
+
+// TestPerfectPlacementSearchCancels: a long placement search (the 9-stone
+// empty board over a fake complete database) ends soon after its context
+// is cancelled, as the window's thinking must.
+func TestPerfectPlacementSearchCancels(t *testing.T) {
+	db := newClassDB(t)
+	x, _ := layers.DefaultIndexer()
+	pl := NewPerfect(db, nil, nil)
+	pl.Placement = NewPlacementSearch(db, x, nil, 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := pl.Move(ctx, muehle.NewGame(9))
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled search: got %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the search did not stop within 2 s of the cancellation")
 	}
 }
