@@ -32,10 +32,11 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *n <= 0 {
-		return fmt.Errorf("placement: --positions %d: want at least 1", *n)
+	if err := errors.Join(dbf.check(), sf.check(), inRange("--positions", *n, 1, 1_000_000, ""),
+		inRange("--max-total", *maxTotal, 0, 2*muehle.StonesPerSide, ""), inRange("--min-placed", *minPlaced, 0, 2*(*dbf.stones)-1, "")); err != nil {
+		return flagError(fs, err)
 	}
-	db, err := dbf.open()
+	db, err := dbf.openExisting()
 	if err != nil {
 		return err
 	}

@@ -158,7 +158,7 @@ func TestPlacementCommandChecks(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "k=3: 50 positions searched") || !strings.Contains(out, "0 mismatches") {
 		t.Errorf("placement --check: got exit %d, %q %s; want 50 positions, 0 mismatches", code, out, stderr)
 	}
-	if code, _, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--positions", "0"); code != 1 || !strings.Contains(stderr, "at least 1") {
+	if code, _, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--positions", "0"); code == 0 || !strings.Contains(stderr, "--positions 0: want 1 to") {
 		t.Errorf("placement --positions 0: got exit %d, %q; want an error", code, stderr)
 	}
 }

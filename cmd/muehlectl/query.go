@@ -29,7 +29,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if *text == "" {
 		return flagError(fs, fmt.Errorf("--position: want a position text"))
 	}
-	if err := dbf.check(); err != nil {
+	if err := errors.Join(dbf.check(), sf.check()); err != nil {
 		return flagError(fs, err)
 	}
 	pos, err := muehle.ParsePosition(*text)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -25,8 +26,8 @@ func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *stones < 3 || *stones > muehle.StonesPerSide {
-		return fmt.Errorf("reach: --stones %d: want 3 to 9", *stones)
+	if err := errors.Join(inRange("--stones", *stones, 3, muehle.StonesPerSide, ""), inRange("--samples", *samples, 0, 100_000_000, "")); err != nil {
+		return flagError(fs, err)
 	}
 	x, err := layers.DefaultIndexer()
 	if err != nil {

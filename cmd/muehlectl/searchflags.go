@@ -22,6 +22,9 @@ func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	}
 }
 
+// check reports a bad --table-bits.
+func (f searchFlags) check() error { return inRange("--table-bits", *f.tableBits, 4, 30, "") }
+
 // open returns a placement search over prober, numbering classes with
 // db's indexer, with the book the flags name (nil for none).
 func (f searchFlags) open(db *layers.DB, prober layers.Prober) (*play.PlacementSearch, error) {
