@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -69,16 +70,31 @@ func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
 	return play.NewAlphaBeta(play.Limits{Depth: depth}, src, e.prober()), nil
 }
 
-// Perfect returns the perfect player, with alpha-beta (automatic) where the
-// database has no layer.
+// Perfect returns the perfect player, with the placement search where the
+// database has no placement layer and alpha-beta (automatic) where the
+// search cannot decide (a moving layer missing, PlacementTime spent).
 func (e *DBEngines) Perfect(src rand.Source) (muehle.Player, error) {
 	db, err := e.database()
 	if err != nil {
 		return nil, err
 	}
 	fb := play.NewAlphaBeta(play.Limits{}, rand.NewPCG(rand.Uint64(), 1), db)
-	return play.NewPerfect(db, src, fb), nil
+	p := play.NewPerfect(db, src, fb)
+	// Placement positions without a stored layer: the placement search
+	// over the moving layers, with the book beside the layers (a damaged
+	// book is left aside: the moves stay exact, only slower).
+	book, err := play.OpenBook(play.BookPath(db.Dir(), db.Stones()), db.Stones())
+	if err != nil {
+		book = nil
+	}
+	p.Placement = play.NewPlacementSearch(db, db.Indexer(), book, 21)
+	p.Placement.MaxTime = PlacementTime
+	return p, nil
 }
+
+// PlacementTime is how long the perfect player searches a placement whose
+// layer the database lacks before it plays alpha-beta instead.
+const PlacementTime = 3 * time.Second
 
 // Evaluator returns the source of perfect-move marks.
 func (e *DBEngines) Evaluator() (game.Evaluator, error) {

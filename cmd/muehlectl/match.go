@@ -44,6 +44,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed of the players' random choices")
 	abDB := fs.Bool("ab-db", true, "let alpha-beta players read exact values from the database")
 	verbose := fs.Bool("v", false, "print each game's result")
+	placementTime := fs.Duration("placement-time", 2*time.Second, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	m := &match{stones: *stones, plies: *plies, db: db}
 	for i, spec := range []string{*white, *black} {
 		var err error
-		m.side[i], err = newMatchPlayer(spec, *stones, *seed+uint64(i)*1000, db, *abDB)
+		m.side[i], err = newMatchPlayer(spec, *stones, *seed+uint64(i)*1000, db, *abDB, *placementTime)
 		if err != nil {
 			return err
 		}
@@ -103,8 +104,10 @@ type matchPlayer struct {
 	fallbacks int // perfect player moves played by its fallback
 }
 
-// newMatchPlayer builds the player of spec twice, one for each colour.
-func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bool) (*matchPlayer, error) {
+// newMatchPlayer builds the player of spec twice, one for each colour. A
+// perfect player searches placements for up to placementTime where the
+// database lacks their layer (0: it plays alpha-beta there).
+func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bool, placementTime time.Duration) (*matchPlayer, error) {
 	mp := &matchPlayer{spec: spec}
 	for c := range 2 {
 		src := rand.NewPCG(seed, uint64(c))
@@ -140,6 +143,10 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 			fb := play.NewAlphaBeta(play.Limits{Depth: 6}, rand.NewPCG(seed, 100+uint64(c)), db)
 			p := play.NewPerfect(db, src, fb)
 			p.Lookahead = look
+			if placementTime > 0 {
+				p.Placement = play.NewPlacementSearch(db, db.Indexer(), nil, 21)
+				p.Placement.MaxTime = placementTime
+			}
 			mp.inst[c] = p
 		default:
 			return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], perfect[:LOOKAHEAD])", spec)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -16,8 +18,10 @@ func init() {
 }
 
 func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K]", stderr)
+	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search]", stderr)
 	dbf := addDBFlags(fs)
+	sf := addSearchFlags(fs)
+	search := fs.Bool("search", false, "answer a placement position by the placement search over the moving layers even where placement layers are stored")
 	text := fs.String("position", "", "the position, e.g. \"........................ w 9 9\" (see muehle/doc.go)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -25,7 +29,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if *text == "" {
 		return flagError(fs, fmt.Errorf("--position: want a position text"))
 	}
-	if err := dbf.check(); err != nil {
+	if err := errors.Join(dbf.check(), sf.check()); err != nil {
 		return flagError(fs, err)
 	}
 	pos, err := muehle.ParsePosition(*text)
@@ -48,6 +52,14 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	fmt.Fprintln(stdout)
 	value, verr := db.Probe(pos)
+	// A placement position without its layer: the placement search.
+	if pos.Hand[pos.Turn] > 0 && (*search || errors.Is(verr, layers.ErrMissing)) {
+		var prober layers.Prober = db
+		if *search {
+			prober = play.MovingOnly(db)
+		}
+		return querySearch(ctx, stdout, db, prober, sf, pos)
+	}
 	fmt.Fprintf(stdout, "value    %s\n", describe(value, verr))
 	if verr != nil {
 		defer func() { // after the moves: query fails when it has no value
@@ -72,6 +84,61 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	for _, mv := range mvs {
 		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d\n", mv.Move, mv.Value,
 			mv.Replies[play.ReplyWins], mv.Replies[play.ReplyDraws], mv.Replies[play.ReplyLoses])
+	}
+	return nil
+}
+
+// querySearch prints the value of the placement position pos and of each
+// of its moves from the placement search over prober (db, or only its
+// moving layers), each with the time and nodes it took. Stored layers and
+// the book answer first; new values are saved in the book.
+func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober layers.Prober, sf searchFlags, pos muehle.Position) error {
+	s, err := sf.open(db, prober)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	v, err := s.Value(ctx, pos)
+	if err != nil {
+		fmt.Fprintf(stdout, "value    unknown (%v)\n", err)
+		return fmt.Errorf("no value for the position: %w", err)
+	}
+	fmt.Fprintf(stdout, "value    %s (placement search: %.3f s, %d nodes)\n", v, time.Since(start).Seconds(), s.Nodes())
+	var buf [muehle.MaxMoves]muehle.Move
+	ms := pos.AppendMoves(buf[:0])
+	type row struct {
+		m    muehle.Move
+		v    layers.Value
+		secs float64
+		n    uint64
+	}
+	rows := make([]row, len(ms))
+	for i, m := range ms {
+		start := time.Now()
+		cv, err := s.Value(ctx, pos.Play(m))
+		if err != nil {
+			return fmt.Errorf("query: after %s: %w", m, err)
+		}
+		rows[i] = row{m, cv.Parent(), time.Since(start).Seconds(), s.Nodes()}
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		switch {
+		case a.v.Better(b.v):
+			return -1
+		case b.v.Better(a.v):
+			return 1
+		}
+		return 0
+	})
+	fmt.Fprintf(stdout, "%d moves, best first (the value each gives the side to move, from the placement search):\n", len(rows))
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "  %-10s %-12s %.3f s %d nodes\n", r.m, r.v, r.secs, r.n)
+	}
+	if b := s.Book(); b != nil {
+		if err := b.Save(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "book     %s: %d positions\n", b.Path(), b.Len())
 	}
 	return nil
 }

@@ -13,9 +13,15 @@
 //	tt.go        the transposition table (16-byte entries)
 //	zobrist.go   Zobrist keys (board, side to move, stones in hand)
 //	evaluate.go  the static evaluation (material, mills, mobility)
-//	probe.go     database values as search scores
+//	probe.go     database values as search scores; MovingOnly
 //	perfect.go   Perfect, the perfect player: every move's value and the
 //	             opponent's replies, the tie-break among moves of equal value
+//	placement.go PlacementSearch: exact values of placement positions
+//	             without a stored layer, by alpha-beta down to the moving
+//	             layers (docs/placement.md)
+//	classtt.go   its transposition table, keyed by symmetry class
+//	book.go      Book, its persistent cache of decided positions
+//	booklock_*.go the file lock that lets processes share a book
 //
 // Every player implements muehle.Player and is synchronous: Move returns
 // when the move is chosen or ctx is done. A player is not safe for

@@ -66,6 +66,15 @@ type Perfect struct {
 	rng      *rand.Rand
 	fallback muehle.Player
 	fellBack bool
+	why      error // why the last move came from the fallback player
+	searched bool  // the last move came from the placement search
+
+	// Placement, when set, decides placement positions whose layer the
+	// database lacks by searching down to the moving layers (see
+	// PlacementSearch; its budget bounds the time per move). Only where it
+	// fails (a moving layer missing, the budget spent) does the fallback
+	// player move.
+	Placement *PlacementSearch
 
 	// Lookahead is the number of own moves the tie-break looks at: 1
 	// counts the replies to each move; 2 also counts, after each reply
@@ -93,6 +102,26 @@ func (p *Perfect) Name() string { return "Perfect" }
 // LastFellBack reports whether the last call of Move played the fallback
 // player because the database lacked a layer.
 func (p *Perfect) LastFellBack() bool { return p.fellBack }
+
+// LastSearched reports whether the last call of Move chose a placement by
+// the placement search (an exact value, not a fallback).
+func (p *Perfect) LastSearched() bool { return p.searched }
+
+// FallbackReason returns, after a move of the fallback player, why the
+// database and the placement search could not choose it, as a sentence
+// for a person; "" when the last move was perfect.
+func (p *Perfect) FallbackReason() string {
+	if !p.fellBack {
+		return ""
+	}
+	switch {
+	case errors.Is(p.why, ErrBudget):
+		return "the placement search ran out of time before proving a move, so it played alpha-beta"
+	case p.Placement != nil && errors.Is(p.why, layers.ErrMissing):
+		return "the placement search needs moving layers that are not computed, so it played alpha-beta"
+	}
+	return "the position was outside the computed layers, so it played alpha-beta"
+}
 
 // value returns the value of pos for its side to move: lost in 0 when the
 // game is over, else the database's.
@@ -241,16 +270,34 @@ func (p *Perfect) trapAhead(pos muehle.Position, mv *MoveValue, n int) (float64,
 // the database lacks a layer it asks the fallback player and LastFellBack
 // reports true until the next call.
 func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
-	p.fellBack = false
+	p.fellBack, p.why, p.searched = false, nil, false
 	if err := ctx.Err(); err != nil {
 		return muehle.Move{}, err
 	}
 	if r, why := g.Result(); r != muehle.Ongoing {
 		return muehle.Move{}, fmt.Errorf("play: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
-	mvs, traps, err := p.ranked(g.Position())
-	if errors.Is(err, layers.ErrMissing) && p.fallback != nil {
-		p.fellBack = true
+	pos := g.Position()
+	mvs, traps, err := p.ranked(pos)
+	if errors.Is(err, layers.ErrMissing) && p.Placement != nil && pos.Hand[pos.Turn] > 0 {
+		m, serr := p.searchMove(ctx, pos)
+		if serr == nil {
+			p.searched = true
+			return m, nil
+		}
+		if ctx.Err() != nil {
+			return muehle.Move{}, ctx.Err()
+		}
+		if !errors.Is(serr, layers.ErrMissing) && !errors.Is(serr, ErrBudget) {
+			return muehle.Move{}, serr
+		}
+		err = serr
+	}
+	if errors.Is(err, layers.ErrMissing) || errors.Is(err, ErrBudget) {
+		if p.fallback == nil {
+			return muehle.Move{}, err
+		}
+		p.fellBack, p.why = true, err
 		return p.fallback.Move(ctx, g)
 	}
 	if err != nil {
@@ -265,4 +312,24 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 		return mvs[p.rng.IntN(n)].Move, nil
 	}
 	return mvs[0].Move, nil
+}
+
+// searchMove chooses a placement by the placement search: a move that
+// keeps the position's exact value (the fastest win, the slowest loss),
+// at random among those. The tie-break by the opponent's replies is not
+// applied here: it would need a search per reply. The book, if any, is
+// saved after the move; a book that cannot be saved keeps its entries in
+// memory and the next move tries again.
+func (p *Perfect) searchMove(ctx context.Context, pos muehle.Position) (muehle.Move, error) {
+	_, best, err := p.Placement.BestMoves(ctx, pos)
+	if err != nil {
+		return muehle.Move{}, err
+	}
+	if b := p.Placement.Book(); b != nil {
+		_ = b.Save()
+	}
+	if p.rng != nil {
+		return best[p.rng.IntN(len(best))], nil
+	}
+	return best[0], nil
 }

@@ -1,6 +1,8 @@
 package play
 
 import (
+	"fmt"
+
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -38,4 +40,20 @@ func (c *probeLayerCache) missing(p *muehle.Position) *bool {
 		return nil
 	}
 	return &c[a][b][ha][hb]
+}
+
+// MovingOnly returns a prober that reads only the moving layers of db:
+// every placement position with stones in the mover's hand reads as
+// missing. A PlacementSearch over it searches down to the moving phase
+// even where placement layers are stored, which is how the search is
+// compared with them.
+func MovingOnly(db layers.Prober) layers.Prober { return movingOnly{db} }
+
+type movingOnly struct{ db layers.Prober }
+
+func (m movingOnly) Probe(p muehle.Position) (layers.Value, error) {
+	if p.Hand[p.Turn] > 0 && p.Total(p.Turn) >= 3 {
+		return layers.Unused, fmt.Errorf("play: placement layer %v hidden: %w", layers.KeyOf(p), layers.ErrMissing)
+	}
+	return m.db.Probe(p)
 }

@@ -25,6 +25,9 @@ type Evaluator interface {
 // fallbackReason returns why p's last move did not come from the database,
 // or "" when it did or p cannot say.
 func fallbackReason(p muehle.Player) string {
+	if f, ok := p.(interface{ FallbackReason() string }); ok {
+		return f.FallbackReason()
+	}
 	if f, ok := p.(interface{ LastFellBack() bool }); ok && f.LastFellBack() {
 		return "the position was outside the computed layers (or in a damaged one: see the Database tab), so it played alpha-beta"
 	}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+	"muehle/retro/play"
+)
+
+// The placement search (retro/play) checked against the stored placement
+// layers the solver (retro) computes: they live here, where both may be
+// imported.
+
+// solveAll solves the game with k stones, all phases, in a new folder.
+func solveAll(t *testing.T, k int) *layers.DB {
+	t.Helper()
+	db, err := layers.OpenDB(t.TempDir(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// checkPlacementClasses compares the search's value of every class of the
+// placement layers of db (limit per layer, 0 for all) with the stored one,
+// the search reading only the moving layers.
+func checkPlacementClasses(t *testing.T, db *layers.DB, limit int) int {
+	s := play.NewPlacementSearch(play.MovingOnly(db), db.Indexer(), nil, 16)
+	checked := 0
+	for _, k := range layers.PlacementLayers(db.Stones()) {
+		ix := db.Indexer().Layer(k)
+		step := uint64(1)
+		if limit > 0 && ix.Size() > uint64(limit) {
+			step = ix.Size()/uint64(limit) + 1
+		}
+		for i := uint64(0); i < ix.Size(); i += step {
+			pos, ok := ix.Position(i)
+			if !ok {
+				continue
+			}
+			want, err := db.Probe(pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Value(context.Background(), pos)
+			if err != nil || got != want {
+				t.Fatalf("layer %v slot %d %v: got %v, %v; want the stored %v", k, i, pos, got, err, want)
+			}
+			checked++
+		}
+	}
+	return checked
+}
+
+func TestPlacementSearchEveryClassK3(t *testing.T) {
+	db := solveAll(t, 3)
+	if n := checkPlacementClasses(t, db, 0); n != 31777 {
+		t.Errorf("got %d classes checked, want the 31777 of muehlectl layers --placement --stones 3", n)
+	}
+}
+
+// queryMoves returns the move lines of query's output: move and value.
+func queryMoves(out string) map[string]string {
+	re := regexp.MustCompile(`(?m)^  (\S+)\s+(won in \d+|lost in \d+|drawn)`)
+	m := map[string]string{}
+	for _, g := range re.FindAllStringSubmatch(out, -1) {
+		m[g[1]] = g[2]
+	}
+	return m
+}
+
+func TestQueryPlacementSearch(t *testing.T) {
+	db := solveAll(t, 3)
+	dir := db.Dir()
+	empty := "........................ w 3 3"
+	code, stored, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--position", empty)
+	if code != 0 || !strings.Contains(stored, "value    won in 23\n") {
+		t.Fatalf("query from the stored layers: exit %d, %q %s; want won in 23", code, stored, stderr)
+	}
+	code, searched, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--search", "--position", empty)
+	if code != 0 || !strings.Contains(searched, "value    won in 23 (placement search") {
+		t.Fatalf("query --search: exit %d, %q %s; want won in 23 from the search", code, searched, stderr)
+	}
+	want, got := queryMoves(stored), queryMoves(searched)
+	if len(want) != 24 || len(got) != 24 {
+		t.Fatalf("got %d and %d first placements, want 24: %q %q", len(want), len(got), stored, searched)
+	}
+	for m, v := range want {
+		if got[m] != v {
+			t.Errorf("first placement %s: got %q from the search, want the stored %q", m, got[m], v)
+		}
+	}
+	// The search filled the book: a second query answers from it.
+	if !strings.Contains(searched, "book     ") {
+		t.Errorf("query --search: no book line in %q", searched)
+	}
+	_, again, _ := muehlectl("query", "--db", dir, "--stones", "3", "--search", "--position", empty)
+	if !strings.Contains(again, "value    won in 23 (placement search: ") || !strings.Contains(again, "s, 0 nodes)") {
+		t.Errorf("second query --search: got %q, want the value from the book in 0 nodes", again)
+	}
+}
+
+func TestPerfectPlacementSearchK3(t *testing.T) {
+	db := solveAll(t, 3)
+	ctx := context.Background()
+	searched := 0
+	for i := range 20 {
+		g := muehle.NewGame(3)
+		pl := play.NewPerfect(play.MovingOnly(db), rand.NewPCG(uint64(i), 5), nil)
+		pl.Placement = play.NewPlacementSearch(play.MovingOnly(db), db.Indexer(), nil, 16)
+		rnd := muehle.NewSeededRandom(uint64(i))
+		for g.Ply() < 12 {
+			if r, _ := g.Result(); r != muehle.Ongoing {
+				break
+			}
+			pos := g.Position()
+			mover := muehle.Player(rnd)
+			if pos.Turn == muehle.Color(i%2) {
+				mover = pl
+			}
+			m, err := mover.Move(ctx, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mover == pl && pos.Hand[pos.Turn] > 0 {
+				before, _ := db.Probe(pos)
+				after, _ := db.Probe(pos.Play(m))
+				if after.Parent() != before || pl.LastFellBack() {
+					t.Fatalf("game %d: %v: move %v has value %v, want %v (fell back %v)", i, pos, m, after.Parent(), before, pl.LastFellBack())
+				}
+				if pl.LastSearched() {
+					searched++
+				}
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if searched < 20 {
+		t.Errorf("got %d placements chosen by the search in 20 games, want at least 20", searched)
+	}
+}
+
+func TestPlacementCommandChecks(t *testing.T) {
+	db := solveAll(t, 3)
+	code, out, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--check", "--positions", "50")
+	if code != 0 || !strings.Contains(out, "k=3: 50 positions searched") || !strings.Contains(out, "0 mismatches") {
+		t.Errorf("placement --check: got exit %d, %q %s; want 50 positions, 0 mismatches", code, out, stderr)
+	}
+	if code, _, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--positions", "0"); code == 0 || !strings.Contains(stderr, "--positions 0: want 1 to") {
+		t.Errorf("placement --positions 0: got exit %d, %q; want an error", code, stderr)
+	}
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+func init() {
+	register("reach", "count the placement classes reachable from the empty board: exactly (small games) or by sampling", runReach)
+}
+
+func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("reach", "[--stones K] [--samples N] [--seed S]", stderr)
+	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	samples := fs.Int("samples", 0, "estimate from this many uniformly random placement classes, each tested backwards (0: count exactly, forwards from the empty board)")
+	seed := fs.Uint64("seed", 1, "seed of the samples")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := errors.Join(inRange("--stones", *stones, 3, muehle.StonesPerSide, ""), inRange("--samples", *samples, 0, 100_000_000, "")); err != nil {
+		return flagError(fs, err)
+	}
+	x, err := layers.DefaultIndexer()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if *samples > 0 {
+		return reachSampled(ctx, stdout, x, *stones, *samples, *seed, start)
+	}
+	return reachExact(ctx, stdout, x, *stones, start)
+}
+
+// reachExact counts the reachable placement classes of the game with k
+// stones forwards (reachForward) and prints them by ply.
+func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, k int, start time.Time) error {
+	_, perPly, err := reachForward(ctx, x, k)
+	if err != nil {
+		return err
+	}
+	var count, total uint64
+	for _, key := range layers.PlacementLayers(k) {
+		total += x.Layer(key).Classes()
+	}
+	for ply, n := range perPly {
+		fmt.Fprintf(stdout, "ply %2d: %d classes reached\n", ply, n)
+		count += n
+	}
+	fmt.Fprintf(stdout, "k=%d: %d of %d placement classes reachable from the empty board (%.2f%%), counted in %.1f s\n",
+		k, count, total, 100*float64(count)/float64(total), time.Since(start).Seconds())
+	return nil
+}
+
+// reachForward marks the reachable placement classes of the game with k
+// stones: a bit per slot of every placement layer, set for the slots the
+// moves from the set slots of the previous ply lead to, ply by ply from
+// the empty board. It returns the bits by layer and the classes reached
+// at each ply (placements made).
+func reachForward(ctx context.Context, x *layers.Indexer, k int) (map[layers.Key][]uint64, []uint64, error) {
+	keys := layers.PlacementLayers(k)
+	reached := make(map[layers.Key][]uint64, len(keys))
+	for _, key := range keys {
+		reached[key] = make([]uint64, (x.Layer(key).Size()+63)/64)
+	}
+	set := func(p muehle.Position) {
+		key := layers.KeyOf(p)
+		if b := reached[key]; b != nil {
+			i := x.Layer(key).Index(p)
+			b[i/64] |= 1 << (i % 64)
+		}
+	}
+	set(muehle.NewPosition(k))
+	perPly := make([]uint64, 2*k)
+	var buf [muehle.MaxMoves]muehle.Move
+	for ply := range perPly {
+		for _, key := range keys {
+			if 2*k-int(key.WH+key.BH) != ply {
+				continue
+			}
+			ix := x.Layer(key)
+			for w, word := range reached[key] {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+				for ; word != 0; word &= word - 1 {
+					i := uint64(w)*64 + uint64(bits.TrailingZeros64(word))
+					p, ok := ix.Position(i)
+					if !ok {
+						return nil, nil, fmt.Errorf("reach: layer %v slot %d reached but not canonical", key, i)
+					}
+					perPly[ply]++
+					for _, m := range p.AppendMoves(buf[:0]) {
+						if c := p.Play(m); c.Hand[c.Turn] > 0 && !c.IsOver() {
+							set(c)
+						}
+					}
+				}
+			}
+		}
+	}
+	return reached, perPly, nil
+}
+
+// reachSampled estimates the share of reachable placement classes: it
+// draws classes uniformly (a uniform slot over all placement layers,
+// drawn again when not canonical) and tests each backwards, by un-moves
+// to the empty board.
+func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, k, n int, seed uint64, start time.Time) error {
+	keys := layers.PlacementLayers(k)
+	var slots, classes uint64
+	cum := make([]uint64, len(keys))
+	for i, key := range keys {
+		slots += x.Layer(key).Size()
+		classes += x.Layer(key).Classes()
+		cum[i] = slots
+	}
+	rng := rand.New(rand.NewPCG(seed, 13))
+	r := newBackReach(k, x)
+	yes := 0
+	for s := 0; s < n; s++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var p muehle.Position
+		for {
+			u := rng.Uint64N(slots)
+			j := 0
+			for cum[j] <= u {
+				j++
+			}
+			lo := uint64(0)
+			if j > 0 {
+				lo = cum[j-1]
+			}
+			var ok bool
+			if p, ok = x.Layer(keys[j]).Position(u - lo); ok {
+				break
+			}
+		}
+		if r.reachable(gameOrientation(p)) {
+			yes++
+		}
+		if len(r.memo) > reachMemoMax {
+			clear(r.memo) // bounded memory: the memo only saves time
+		}
+		if (s+1)%1000 == 0 {
+			fmt.Fprintf(stdout, "%d samples, %d reachable, %.1f s\n", s+1, yes, time.Since(start).Seconds())
+		}
+	}
+	share := float64(yes) / float64(n)
+	half := 1.96 * math.Sqrt(share*(1-share)/float64(n))
+	fmt.Fprintf(stdout, "k=%d: %d of %d sampled placement classes reachable: %.2f%% ± %.2f%% (95%%), about %.3g ± %.2g of %d classes; %.1f s\n",
+		k, yes, n, 100*share, 100*half, share*float64(classes), half*float64(classes), classes, time.Since(start).Seconds())
+	return nil
+}
+
+// gameOrientation returns the placement position p (a layer's
+// representative, White to move) with the colours as a game has them:
+// Black to move when the mover has one stone more in hand.
+func gameOrientation(p muehle.Position) muehle.Position {
+	if p.Hand[p.Turn] != p.Hand[p.Turn^1] {
+		return p.SwapColors()
+	}
+	return p
+}
+
+// reachMemoMax bounds the positions the backwards test remembers.
+const reachMemoMax = 10_000_000
+
+// backKey is a position up to symmetry, as its layer and index.
+type backKey struct {
+	key layers.Key
+	i   uint64
+}
+
+// backReach decides reachability from the empty board backwards, by
+// depth-first search over placement un-moves, remembering every decided
+// position by class.
+type backReach struct {
+	k    int
+	ci   *layers.Indexer
+	memo map[backKey]bool
+}
+
+// newBackReach returns a backwards reachability test for the game with k
+// stones.
+func newBackReach(k int, x *layers.Indexer) *backReach {
+	return &backReach{k: k, ci: x, memo: map[backKey]bool{}}
+}
+
+// reachable reports whether a game of k stones can reach p, a placement
+// position with the side to move's correct hands.
+func (r *backReach) reachable(p muehle.Position) bool {
+	if p.Stones[0]|p.Stones[1] == 0 {
+		return p.Turn == muehle.White && int(p.Hand[0]) == r.k && int(p.Hand[1]) == r.k
+	}
+	key := layers.KeyOf(p)
+	bk := backKey{key, r.ci.Layer(key).Index(p)}
+	if v, ok := r.memo[bk]; ok {
+		return v
+	}
+	var buf [muehle.MaxUnmoves]muehle.Move
+	ok := false
+	for _, m := range p.AppendUnmoves(buf[:0]) {
+		if !m.IsPlacement() {
+			continue // before a placement position came only placements
+		}
+		q := p.Unplay(m)
+		if q.Total(muehle.White) > r.k || q.Total(muehle.Black) > r.k {
+			continue
+		}
+		if r.reachable(q) {
+			ok = true
+			break
+		}
+	}
+	r.memo[bk] = ok
+	return ok
+}

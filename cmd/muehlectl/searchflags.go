@@ -1,0 +1,42 @@
+package main
+
+import (
+	"flag"
+
+	"muehle/layers"
+	"muehle/retro/play"
+)
+
+// searchFlags are the flags of the commands that run the placement search:
+// the book file and the size of the table.
+type searchFlags struct {
+	book      *string
+	tableBits *int
+}
+
+// addSearchFlags declares --book and --table-bits on fs.
+func addSearchFlags(fs *flag.FlagSet) searchFlags {
+	return searchFlags{
+		book:      fs.String("book", "default", "placement book `file` (\"default\": placement.book in the database folder; \"\": none)"),
+		tableBits: fs.Int("table-bits", play.DefaultPlacementTableBits, "the placement search's table holds 2^`n` entries of 16 bytes"),
+	}
+}
+
+// check reports a bad --table-bits.
+func (f searchFlags) check() error { return inRange("--table-bits", *f.tableBits, 4, 30, "") }
+
+// open returns a placement search over prober, numbering classes with
+// db's indexer, with the book the flags name (nil for none).
+func (f searchFlags) open(db *layers.DB, prober layers.Prober) (*play.PlacementSearch, error) {
+	var book *play.Book
+	if path := *f.book; path != "" {
+		if path == "default" {
+			path = play.BookPath(db.Dir(), db.Stones())
+		}
+		var err error
+		if book, err = play.OpenBook(path, db.Stones()); err != nil {
+			return nil, err
+		}
+	}
+	return play.NewPlacementSearch(prober, db.Indexer(), book, *f.tableBits), nil
+}
