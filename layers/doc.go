@@ -17,7 +17,8 @@
 //	cyclic.go     Cyclic, the disk-backed ring buffers of the solver
 //	dir.go        DefaultDir, the database folder of the programs
 //	status.go     damaged layers, layer status, verification records
-//	lock.go       the lock of a database folder
+//	lock.go       lock files (owner, heartbeat, stale takeover)
+//	claim.go      the claim of a unit of work in a database folder
 //	errors.go     the error sentinels
 //
 // # Layers
@@ -119,13 +120,15 @@
 // while the layer's header has that checksum and slot count; writing a
 // layer removes it first. The layer files are never changed by it.
 //
-// solve.lock in the database folder (above k<stones>) is held by the one
-// solver that may write the folder: created with O_EXCL, one line of JSON
-// {"host", "pid", "command", "start", "heartbeat"}, the heartbeat rewritten
-// every 15 seconds. It is stale, and taken over, when its process has ended
-// (same host) or its heartbeat is over two minutes old (another host).
-// Readers never take it. The folder and k<stones> are created by the first
-// write, never by opening.
+// k<stones>/m3-4.claim (p5+2-4+2.claim for a placement layer) is held by
+// the one solver computing that unit (the pair 3-4 + 4-3, named by its
+// first layer): created with O_EXCL, one line of JSON {"host", "pid",
+// "command", "start", "heartbeat"}, the heartbeat rewritten every 15
+// seconds, removed when the unit is done. It is stale, and taken over, when
+// its process has ended (same host) or its heartbeat is over two minutes
+// old (another host); the taker redoes the unit. Several solvers share a
+// folder this way; readers never take a claim. The folder and k<stones> are
+// created by the first write or claim, never by opening.
 //
 // # The group-B cache file
 //

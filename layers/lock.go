@@ -12,16 +12,15 @@ import (
 	"time"
 )
 
-// The lock of a database folder: one solver at a time writes a folder. A
-// solver creates dir/solve.lock with O_EXCL, holding who it is (LockInfo),
-// and rewrites it every LockHeartbeat. Readers (query, stats, the players)
-// never take it. A lock is stale, and is taken over, when its process is
-// gone (same host) or its heartbeat is older than LockStale (another host).
-// The same file per unit, with the same fields, is how a cluster of
-// solvers would share a folder.
+// A lock file claims a unit of work (a moving pair or a placement layer,
+// DB.Claim) for one solver, so that several solvers (on one machine or
+// several, over a shared folder) share a database folder without doing a
+// unit twice. A solver creates the file with O_EXCL, holding who it is
+// (LockInfo), and rewrites it every LockHeartbeat. Readers (query, stats,
+// the players) never take one. A lock is stale, and is taken over, when its
+// process is gone (same host) or its heartbeat is older than LockStale
+// (another host).
 const (
-	// LockName is the lock file in the database folder.
-	LockName = "solve.lock"
 	// LockHeartbeat is how often a holder rewrites its lock.
 	LockHeartbeat = 15 * time.Second
 	// LockStale is the age of a heartbeat after which a lock is stale.
@@ -30,7 +29,7 @@ const (
 
 // ErrLocked is wrapped by the error of AcquireLock when another live
 // process holds the lock.
-var ErrLocked = errors.New("database locked")
+var ErrLocked = errors.New("locked by another solver")
 
 // LockInfo is what a lock file says about its holder.
 type LockInfo struct {
@@ -73,7 +72,7 @@ func (e *LockedError) Error() string {
 // Unwrap returns ErrLocked.
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
-// Lock is a held lock of a database folder. Release it when done.
+// Lock is a held lock file. Release it when done.
 type Lock struct {
 	path string
 	info LockInfo
@@ -82,18 +81,18 @@ type Lock struct {
 	once sync.Once
 }
 
-// AcquireLock takes the lock of the database folder dir (creating dir if
-// needed). When a live process holds it, it returns a *LockedError naming
-// the holder; with wait set it instead polls every second until the lock is
+// AcquireLock takes the lock file at path (creating its folder if needed).
+// When a live process holds it, it returns a *LockedError naming the
+// holder; with wait set it instead polls every second until the lock is
 // free or ctx ends. A stale lock is taken over.
-func AcquireLock(ctx context.Context, dir string, wait bool) (*Lock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("layers: locking %s: %w", dir, err)
+func AcquireLock(ctx context.Context, path string, wait bool) (*Lock, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("layers: locking %s: %w", path, err)
 	}
 	host, _ := os.Hostname()
 	now := time.Now()
 	l := &Lock{
-		path: filepath.Join(dir, LockName),
+		path: path,
 		info: LockInfo{Host: host, PID: os.Getpid(), Command: commandLine(), Start: now, Heartbeat: now},
 		stop: make(chan struct{}),
 	}
@@ -195,10 +194,10 @@ func readLock(path string) (LockInfo, []byte, error) {
 	return i, b, nil
 }
 
-// ReadLock returns the holder of the lock of the database folder dir; an
-// error wrapping os.ErrNotExist when nobody holds it.
-func ReadLock(dir string) (LockInfo, error) {
-	i, _, err := readLock(filepath.Join(dir, LockName))
+// ReadLock returns the holder of the lock file at path; an error wrapping
+// os.ErrNotExist when nobody holds it.
+func ReadLock(path string) (LockInfo, error) {
+	i, _, err := readLock(path)
 	return i, err
 }
 

@@ -14,13 +14,14 @@ import (
 	"time"
 )
 
-// lockHelperEnv names the folder a re-executed test binary locks (see
+// lockHelperEnv names the folder a re-executed test binary locks (its
+// x.claim) (see
 // TestMain); it then prints "locked" and holds the lock until killed.
 const lockHelperEnv = "MUEHLE_TEST_LOCK_HELPER"
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(lockHelperEnv); dir != "" {
-		l, err := AcquireLock(context.Background(), dir, false)
+		l, err := AcquireLock(context.Background(), filepath.Join(dir, "x.claim"), false)
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(1)
@@ -38,6 +39,7 @@ func TestMain(m *testing.M) {
 // and takes the stale lock over.
 func TestLockTwoProcesses(t *testing.T) {
 	dir := t.TempDir()
+	path := filepath.Join(dir, "x.claim")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), lockHelperEnv+"="+dir)
 	out, err := cmd.StdoutPipe()
@@ -53,7 +55,7 @@ func TestLockTwoProcesses(t *testing.T) {
 		t.Fatalf("helper: got %q, %v, want \"locked\"", line, err)
 	}
 
-	_, err = AcquireLock(context.Background(), dir, false)
+	_, err = AcquireLock(context.Background(), path, false)
 	var le *LockedError
 	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) {
 		t.Fatalf("AcquireLock while another process holds it: got %v, want a LockedError", err)
@@ -64,26 +66,26 @@ func TestLockTwoProcesses(t *testing.T) {
 	// Waiting gives up when the context ends.
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	if _, err := AcquireLock(ctx, dir, true); !errors.Is(err, ErrLocked) || !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := AcquireLock(ctx, path, true); !errors.Is(err, ErrLocked) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("AcquireLock waiting: got %v, want ErrLocked and the deadline", err)
 	}
 
 	cmd.Process.Kill() // kill -9: the lock file stays behind
 	cmd.Wait()
-	if _, err := os.Stat(filepath.Join(dir, LockName)); err != nil {
+	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("lock file of the killed process: %v", err)
 	}
-	l, err := AcquireLock(context.Background(), dir, false)
+	l, err := AcquireLock(context.Background(), path, false)
 	if err != nil {
 		t.Fatalf("AcquireLock after the holder died: got %v, want the stale lock taken over", err)
 	}
-	if i, err := ReadLock(dir); err != nil || i.PID != os.Getpid() {
+	if i, err := ReadLock(path); err != nil || i.PID != os.Getpid() {
 		t.Errorf("ReadLock: got %+v, %v, want this process", i, err)
 	}
 	if err := l.Release(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, LockName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("lock file after Release: got %v, want none", err)
 	}
 }
@@ -112,12 +114,12 @@ func TestLockStale(t *testing.T) {
 			if tc.info != nil {
 				b, _ = json.Marshal(tc.info)
 			}
-			path := filepath.Join(dir, LockName)
+			path := filepath.Join(dir, "x.claim")
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			if tc.info == nil { // an unreadable lock counts as stale only when old
-				if _, err := AcquireLock(context.Background(), dir, false); !errors.Is(err, ErrLocked) {
+				if _, err := AcquireLock(context.Background(), path, false); !errors.Is(err, ErrLocked) {
 					t.Fatalf("AcquireLock over a new unreadable lock: got %v, want ErrLocked", err)
 				}
 				old := time.Now().Add(-time.Minute)
@@ -125,7 +127,7 @@ func TestLockStale(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			l, err := AcquireLock(context.Background(), dir, false)
+			l, err := AcquireLock(context.Background(), path, false)
 			if got := err == nil; got != tc.takeOver {
 				t.Fatalf("AcquireLock: got error %v, want taken over %v", err, tc.takeOver)
 			}
@@ -148,18 +150,18 @@ func deadPID(t *testing.T) int {
 // TestLockReleaseKeepsOthers checks that a Lock taken for dead leaves the
 // new holder's lock file alone when released.
 func TestLockReleaseKeepsOthers(t *testing.T) {
-	dir := t.TempDir()
-	l, err := AcquireLock(context.Background(), dir, false)
+	path := filepath.Join(t.TempDir(), "x.claim")
+	l, err := AcquireLock(context.Background(), path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	other := LockInfo{Host: "elsewhere", PID: 7, Start: time.Now(), Heartbeat: time.Now()}
 	b, _ := json.Marshal(other)
-	if err := os.WriteFile(filepath.Join(dir, LockName), b, 0o644); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	l.Release()
-	if i, err := ReadLock(dir); err != nil || i.PID != 7 {
+	if i, err := ReadLock(path); err != nil || i.PID != 7 {
 		t.Errorf("ReadLock after Release: got %+v, %v, want the other holder", i, err)
 	}
 }
