@@ -40,15 +40,15 @@ func TestSameAsDatabase(t *testing.T) {
 		if k.W > k.B || int(k.W+k.B) > maxStones || !from.Has(k) || !from.Has(k.Partner()) {
 			continue
 		}
-		r := &run{db: from, workers: workerCount(0), tmp: t.TempDir(), unit: unit{keys: []layers.Key{k}}}
+		r := &run{db: from, workers: workerCount(0), tmp: t.TempDir(), unit: Unit{Keys: []layers.Key{k}}}
 		if p := k.Partner(); p != k {
-			r.unit.keys = append(r.unit.keys, p)
+			r.unit.Keys = append(r.unit.Keys, p)
 		}
 		bodies, err := r.compute(context.Background())
 		if err != nil {
 			t.Fatalf("pair %s: %v", r.unit, err)
 		}
-		for i, x := range r.unit.keys {
+		for i, x := range r.unit.Keys {
 			f, err := from.Layer(x)
 			if err != nil {
 				t.Fatal(err)
@@ -142,13 +142,13 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 
 func benchLargePair(b *testing.B, k layers.Key) {
 	db := benchDB(b, k, false)
-	u := unit{keys: []layers.Key{k}}
+	u := Unit{Keys: []layers.Key{k}}
 	if p := k.Partner(); p != k {
-		u.keys = append(u.keys, p)
+		u.Keys = append(u.Keys, p)
 	}
 	r := &run{db: db, workers: workerCount(0), tmp: filepath.Join(b.TempDir(), "tmp"), unit: u}
 	var slots uint64
-	for _, x := range u.keys {
+	for _, x := range u.Keys {
 		slots += db.Indexer().Layer(x).Size()
 	}
 	cpu0 := processCPU()

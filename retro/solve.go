@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -60,51 +62,11 @@ type Progress struct {
 // the database does not have.
 var ErrNotSolved = errors.New("retro: layer not solved")
 
-// unit is one step of a Solve run: a moving pair or a placement layer.
-type unit struct {
-	keys      []layers.Key
-	placement bool
-}
-
-// plan returns the units of opts, in order of computation.
-func plan(db *layers.DB, opts SolveOptions) []unit {
-	var units []unit
-	seen := map[layers.Key]bool{}
-	for _, k := range layers.Order(db.Stones(), opts.Placement) {
-		if seen[k] {
-			continue
-		}
-		if k.IsMoving() {
-			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {
-				continue
-			}
-			u := unit{keys: []layers.Key{k}}
-			seen[k] = true
-			if p := k.Partner(); p != k {
-				u.keys = append(u.keys, p)
-				seen[p] = true
-			}
-			units = append(units, u)
-			continue
-		}
-		seen[k] = true
-		units = append(units, unit{keys: []layers.Key{k}, placement: true})
-	}
-	return units
-}
-
-func (u unit) String() string {
-	if len(u.keys) == 2 {
-		return u.keys[0].String() + " + " + u.keys[1].String()
-	}
-	return u.keys[0].String()
-}
-
 // Layers returns every layer opts asks for, in order of computation.
 func Layers(db *layers.DB, opts SolveOptions) []layers.Key {
 	var keys []layers.Key
-	for _, u := range plan(db, opts) {
-		keys = append(keys, u.keys...)
+	for _, u := range Units(db.Stones(), opts) {
+		keys = append(keys, u.Keys...)
 	}
 	return keys
 }
@@ -113,7 +75,7 @@ func Layers(db *layers.DB, opts SolveOptions) []layers.Key {
 // placement layer, or only verify layers that are present and sound but
 // not yet verified.
 type Task struct {
-	Unit   string       // "3-4 + 4-3" or "p5+2-4+2"
+	Unit   string       // the unit's name: "m3-4" (the pair 3-4 + 4-3), "p5+2-4+2"
 	Keys   []layers.Key // the unit's layers
 	Verify []layers.Key // with Compute false: the layers to verify
 	// Compute says the unit is computed (and then verified): one of its
@@ -129,69 +91,233 @@ type Task struct {
 // damaged layer is found here and recomputed, never relied upon.
 func Plan(db *layers.DB, opts SolveOptions) []Task {
 	var tasks []Task
-	for _, u := range plan(db, opts) {
-		t := Task{Unit: u.String(), Keys: u.keys}
-		for _, k := range u.keys {
-			st, err := db.Check(k)
-			switch st {
-			case layers.StatusMissing:
-				t.Compute = true
-			case layers.StatusDamaged:
-				t.Compute = true
-				t.Why = append(t.Why, fmt.Sprintf("%s damaged (%v): recomputing it", k, err))
-			case layers.StatusUnverified:
-				if !opts.SkipVerify {
-					t.Verify = append(t.Verify, k)
-					t.Why = append(t.Why, k.String()+" not verified yet")
-				}
-			}
-		}
-		if t.Compute || len(t.Verify) > 0 {
+	for _, u := range Units(db.Stones(), opts) {
+		if t := check(db, u, opts); t.Compute || len(t.Verify) > 0 {
 			tasks = append(tasks, t)
 		}
 	}
 	return tasks
 }
 
+// check returns what is to be done for unit u: nothing, verify some of its
+// layers, or compute it.
+func check(db *layers.DB, u Unit, opts SolveOptions) Task {
+	t := Task{Unit: u.Name, Keys: u.Keys}
+	for _, k := range u.Keys {
+		st, err := db.Check(k)
+		switch st {
+		case layers.StatusMissing:
+			t.Compute = true
+		case layers.StatusDamaged:
+			t.Compute = true
+			t.Why = append(t.Why, fmt.Sprintf("%s damaged (%v): recomputing it", k, err))
+		case layers.StatusUnverified:
+			if !opts.SkipVerify {
+				t.Verify = append(t.Verify, k)
+				t.Why = append(t.Why, k.String()+" not verified yet")
+			}
+		}
+	}
+	return t
+}
+
 // Solve computes every layer of opts that db lacks or holds damaged, in
 // dependency order: the moving pairs by retrograde analysis, smallest first,
 // then (with Placement) the placement layers from the last placement back.
-// It holds the lock of the database folder meanwhile (an error wrapping
-// layers.ErrLocked names another holder; WaitLock waits for it). A layer is
-// written only when complete, so an interrupted run loses at most the unit
-// it was computing, and the next run picks up there; the files are the same
-// whatever was interrupted. Each layer is verified unless SkipVerify is set,
-// and the verification is recorded beside it; a layer present but not
-// verified (an interrupted verification) is verified, not recomputed. A
-// layer is removed only when verification proves it wrong: a freshly
-// computed one with an error, a stored one to be recomputed at once.
+// It claims each unit before computing it (DB.Claim), so several solvers,
+// in one process or many, on one machine or several sharing the folder,
+// divide the units between them: a unit another live solver has claimed,
+// and the units that need it, are left to that solver; Solve does the
+// others meanwhile. When only such units are left it waits for them with
+// WaitLock, and otherwise returns an error wrapping layers.ErrLocked that
+// names the holder. A claim whose holder died is taken over and its unit
+// redone. A layer is written only when complete, so an interrupted run
+// loses at most the unit it was computing, and the next run picks up there;
+// the files are the same whatever was interrupted. Each layer is verified
+// unless SkipVerify is set, and the verification is recorded beside it; a
+// layer present but not verified (an interrupted verification) is verified,
+// not recomputed. A layer is removed only when verification proves it
+// wrong: a freshly computed one with an error, a stored one to be
+// recomputed at once.
 func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
-	lock, err := layers.AcquireLock(ctx, db.Dir(), opts.WaitLock)
-	if err != nil {
-		return fmt.Errorf("retro: %w", err)
+	s := newSolver(db, opts)
+	defer s.close()
+	units := Units(db.Stones(), opts)
+	s.steps = len(Plan(db, opts))
+	waiting := ""
+	for ctx.Err() == nil {
+		progressed, blocked, err := s.pass(ctx, units)
+		if err != nil || (!progressed && blocked == nil) {
+			return err // done, or failed
+		}
+		if progressed {
+			waiting = ""
+			continue
+		}
+		if !opts.WaitLock {
+			return blocked
+		}
+		if msg := "waiting: " + blocked.Error(); msg != waiting {
+			opts.note(msg)
+			waiting = msg
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(pollClaims):
+		}
 	}
-	defer lock.Release()
-	workers := workerCount(opts.Workers)
-	tasks := Plan(db, opts)
+	return ctx.Err()
+}
+
+// pollClaims is how often a solver waiting for units other solvers hold
+// looks again.
+const pollClaims = 500 * time.Millisecond
+
+// solver is the state of a Solve or SolveUnit call.
+type solver struct {
+	db      *layers.DB
+	opts    SolveOptions
+	workers int
+	tmp     string
+	step    int // units done so far
+	steps   int // units to do, as planned at the start
+}
+
+func newSolver(db *layers.DB, opts SolveOptions) *solver {
 	tmp := opts.TempDir
 	if tmp == "" {
 		tmp = filepath.Join(db.Dir(), "tmp")
 	}
-	defer os.Remove(tmp) // only when empty: the work of each unit is removed with it
-	units := map[string]unit{}
-	for _, u := range plan(db, opts) {
-		units[u.String()] = u
-	}
-	for step, t := range tasks {
-		for _, w := range t.Why {
-			opts.note(fmt.Sprintf("step %d of %d: %s", step+1, len(tasks), w))
+	return &solver{db: db, opts: opts, workers: workerCount(opts.Workers), tmp: tmp}
+}
+
+// close removes the folder of work files when it is empty: the work of
+// each unit is removed with it, and another solver may still use it.
+func (s *solver) close() { os.Remove(s.tmp) }
+
+// pass does the first unit of units, in order, that needs work, whose
+// dependencies are complete and that no other live solver holds. It
+// reports whether it did one (progressed), or else why units are left
+// (blocked: an error wrapping layers.ErrLocked naming a holder, nil when
+// none is left).
+func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
+	for _, u := range units {
+		if t := check(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
+			continue
 		}
-		r := &run{db: db, opts: opts, workers: workers, tmp: tmp, step: step + 1, steps: len(tasks), unit: units[t.Unit]}
-		if err := r.do(ctx, t); err != nil {
-			return err
+		if dep, ok := s.depsReady(u); !ok {
+			if blocked == nil {
+				blocked = fmt.Errorf("retro: unit %s needs layer %s, which another solver holds (or a unit it needs): %w", u.Name, dep, layers.ErrLocked)
+			}
+			continue
+		}
+		did, err := s.claimAndDo(ctx, u, false)
+		var le *layers.LockedError
+		if errors.As(err, &le) {
+			if blocked == nil {
+				blocked = fmt.Errorf("retro: unit %s: %w", u.Name, err)
+			}
+			continue
+		}
+		_ = did // done, or done by another solver meanwhile: look again
+		return true, nil, err
+	}
+	if blocked != nil {
+		if claims, _ := s.db.Claims(); len(claims) > 0 {
+			return false, s.describe(blocked, claims), nil
 		}
 	}
-	return ctx.Err()
+	return false, blocked, nil
+}
+
+// describe adds the holders of the claims to a blocked error.
+func (s *solver) describe(blocked error, claims map[string]layers.LockInfo) error {
+	var who []string
+	for name, i := range claims {
+		who = append(who, fmt.Sprintf("%s by %v", name, i))
+	}
+	slices.Sort(who)
+	return fmt.Errorf("%w (claimed: %s)", blocked, strings.Join(who, "; "))
+}
+
+// depsReady reports whether the layers unit u reads are complete (and
+// verified, unless SkipVerify is set); if not, it names the first missing
+// one.
+func (s *solver) depsReady(u Unit) (string, bool) {
+	for _, k := range u.Keys {
+		for _, d := range k.Successors() {
+			if u.has(d) {
+				continue
+			}
+			s.db.Recheck(d)
+			if !s.db.Has(d) || !s.opts.SkipVerify && !s.db.Verified(d) {
+				return d.String(), false
+			}
+		}
+	}
+	return "", true
+}
+
+// claimAndDo claims unit u (waiting for a live holder with wait), looks
+// again at what it needs (another solver may have done it meanwhile) and
+// does that. It reports whether there was work to do.
+func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error) {
+	claim, err := s.db.Claim(ctx, u.Name, wait)
+	if err != nil {
+		return false, fmt.Errorf("retro: %w", err)
+	}
+	defer claim.Release()
+	for _, k := range u.Keys {
+		s.db.Recheck(k)
+	}
+	t := check(s.db, u, s.opts)
+	if !t.Compute && len(t.Verify) == 0 {
+		return false, nil
+	}
+	s.step++
+	s.steps = max(s.steps, s.step)
+	for _, w := range t.Why {
+		s.opts.note(fmt.Sprintf("step %d of %d: %s", s.step, s.steps, w))
+	}
+	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u}
+	return true, r.do(ctx, t)
+}
+
+// SolveUnit computes the one unit called name (FindUnit: "m3-4",
+// "p5+2-4+2", or one of its layers) of the whole game, as one job of a
+// batch system does. It refuses, with an error wrapping ErrNotSolved, when
+// a layer the unit reads is missing, damaged (fails its checksums) or,
+// unless SkipVerify is set, not verified. It does nothing when the unit is
+// complete and verified, and only verifies it when it is complete but not
+// verified. The unit's claim is taken as Solve takes it; a live holder
+// gives an error wrapping layers.ErrLocked, or with WaitLock a wait. It
+// reports whether there was work to do.
+func SolveUnit(ctx context.Context, db *layers.DB, name string, opts SolveOptions) (bool, error) {
+	opts.MaxStones, opts.Placement = 0, true
+	u, err := FindUnit(Units(db.Stones(), opts), name)
+	if err != nil {
+		return false, err
+	}
+	for _, k := range u.Keys {
+		for _, d := range k.Successors() {
+			if u.has(d) {
+				continue
+			}
+			st, err := db.Check(d)
+			switch {
+			case st == layers.StatusMissing:
+				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is missing: %w", u.Name, d, UnitName(d), ErrNotSolved)
+			case st == layers.StatusDamaged:
+				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is damaged (%w): %w", u.Name, d, UnitName(d), err, ErrNotSolved)
+			case st == layers.StatusUnverified && !opts.SkipVerify:
+				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is not verified yet: %w", u.Name, d, UnitName(d), ErrNotSolved)
+			}
+		}
+	}
+	s := newSolver(db, opts)
+	defer s.close()
+	s.steps = 1
+	return s.claimAndDo(ctx, u, opts.WaitLock)
 }
 
 // note passes a line to opts.Note, if set.
@@ -208,7 +334,7 @@ type run struct {
 	workers     int
 	tmp         string
 	step, steps int
-	unit        unit
+	unit        Unit
 	start       time.Time
 	// afterCount, when set (by tests), sees the state words of a pair
 	// after the count phase.
@@ -222,7 +348,7 @@ func (r *run) track(phase string, total uint64, done *atomic.Uint64) func() {
 		return func() {}
 	}
 	report := func() {
-		r.opts.Progress(Progress{Layer: r.unit.keys[0], Step: r.step, Steps: r.steps, Phase: phase,
+		r.opts.Progress(Progress{Layer: r.unit.Keys[0], Step: r.step, Steps: r.steps, Phase: phase,
 			Done: done.Load(), Total: total, Elapsed: time.Since(r.start)})
 	}
 	stop := make(chan struct{})
@@ -262,7 +388,7 @@ func (r *run) do(ctx context.Context, t Task) error {
 	if r.opts.SkipVerify {
 		return nil
 	}
-	wrong, err := r.verify(ctx, r.unit.keys)
+	wrong, err := r.verify(ctx, r.unit.Keys)
 	if err == nil && len(wrong) > 0 {
 		err = fmt.Errorf("retro: %s; the layer was removed", wrong[0])
 	}
@@ -297,7 +423,7 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 
 // solve computes the unit and writes its layers.
 func (r *run) solve(ctx context.Context) error {
-	for _, k := range r.unit.keys {
+	for _, k := range r.unit.Keys {
 		for _, s := range k.Successors() {
 			if !r.unit.has(s) && !r.db.Has(s) {
 				return fmt.Errorf("retro: %s needs layer %s first: %w", k, s, ErrNotSolved)
@@ -318,7 +444,7 @@ func (r *run) solve(ctx context.Context) error {
 	}
 	stop := r.track("write", size, &done)
 	defer stop()
-	for i, k := range r.unit.keys {
+	for i, k := range r.unit.Keys {
 		if err := r.db.Write(k, bodies[i]); err != nil {
 			return err
 		}
@@ -327,19 +453,10 @@ func (r *run) solve(ctx context.Context) error {
 	return nil
 }
 
-func (u unit) has(k layers.Key) bool {
-	for _, x := range u.keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
 // compute returns the bodies of the unit's layers.
 func (r *run) compute(ctx context.Context) ([][]byte, error) {
-	if r.unit.placement {
-		k := r.unit.keys[0]
+	if r.unit.Placement {
+		k := r.unit.Keys[0]
 		var done atomic.Uint64
 		stop := r.track("count", r.db.Indexer().Layer(k).Size(), &done)
 		body, err := solvePlacement(ctx, r.db, k, r.workers, &done)
@@ -352,7 +469,7 @@ func (r *run) compute(ctx context.Context) ([][]byte, error) {
 // solvePair runs the retrograde analysis of a moving pair: count, then
 // propagate, then turn the state words into layer bodies.
 func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
-	keys := r.unit.keys
+	keys := r.unit.Keys
 	pr := &pair{keys: keys}
 	ix := r.db.Indexer()
 	budget := r.opts.MemBytes

@@ -66,7 +66,7 @@ func sameFiles(t *testing.T, ref, db *layers.DB, all bool) {
 func noLeftovers(t *testing.T, dir string) {
 	t.Helper()
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && (d.Name() == "tmp" || strings.HasSuffix(d.Name(), ".tmp") || d.Name() == layers.LockName) {
+		if err == nil && (d.Name() == "tmp" || strings.HasSuffix(d.Name(), ".tmp") || strings.HasSuffix(d.Name(), ".claim")) {
 			t.Errorf("left behind: %s", path)
 		}
 		return nil
@@ -208,22 +208,22 @@ func TestSolveRepairs(t *testing.T) {
 	}
 }
 
-// TestSolveLocked checks that Solve refuses a folder another solver holds,
-// naming the holder, and leaves its lock alone.
+// TestSolveLocked checks that Solve refuses a unit another solver holds,
+// naming the holder, and leaves its claim alone.
 func TestSolveLocked(t *testing.T) {
 	dir := t.TempDir()
-	l, err := layers.AcquireLock(context.Background(), dir, false)
+	db := openDB(t, dir, 3)
+	l, err := db.Claim(context.Background(), "m3-3", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Release()
-	db := openDB(t, dir, 3)
 	err = Solve(context.Background(), db, SolveOptions{})
 	if !errors.Is(err, layers.ErrLocked) || !strings.Contains(err.Error(), "pid") {
-		t.Fatalf("Solve on a locked folder: got %v, want ErrLocked naming the holder", err)
+		t.Fatalf("Solve on a claimed unit: got %v, want ErrLocked naming the holder", err)
 	}
-	if _, err := layers.ReadLock(dir); err != nil {
-		t.Errorf("the holder's lock: %v", err)
+	if _, err := layers.ReadLock(db.ClaimPath("m3-3")); err != nil {
+		t.Errorf("the holder's claim: %v", err)
 	}
 }
 

@@ -326,15 +326,19 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 	return e.solve(ctx, db, computeOptions(small), progress)
 }
 
-// solve runs retro.Solve with opts, passing its progress on. A folder
-// another solver holds gives an error that names it.
+// solve runs retro.Solve with opts, passing its progress on. When what is
+// left waits for units another solver holds, the error names it.
 func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
 	opts.Progress = e.progressFunc(db, opts, progress)
 	defer e.notComputing(ctx)
 	err := retro.Solve(ctx, db, opts)
 	var le *layers.LockedError
-	if errors.As(err, &le) && ctx.Err() == nil {
-		return fmt.Errorf("another program is computing in this folder (%v); try again when it has finished", le.Holder)
+	switch {
+	case ctx.Err() != nil:
+	case errors.As(err, &le):
+		return fmt.Errorf("another program is computing in this folder (%v); the layers it computes are shared, try again when it has finished", le.Holder)
+	case errors.Is(err, layers.ErrLocked):
+		return fmt.Errorf("another program is computing in this folder; the layers it computes are shared, try again when it has finished (%w)", err)
 	}
 	return err
 }

@@ -1,0 +1,122 @@
+package retro
+
+import (
+	"fmt"
+	"strings"
+
+	"muehle/layers"
+)
+
+// Unit is one step of the computation, the smallest piece of work a solver
+// claims: a moving pair M(w,b) + M(b,w) (or a layer M(w,w) alone), or one
+// placement layer.
+type Unit struct {
+	// Name names the unit in claims, on the command line and in job
+	// names: "m3-4" for the pair 3-4 + 4-3 (the layer with w ≤ b first),
+	// "m4-4", "p5+2-4+2" for a placement layer.
+	Name      string
+	Keys      []layers.Key // the unit's layers, in the order they are written
+	Placement bool
+	// Level numbers the stages of the computation from 0: the moving pairs
+	// by stones on the board (level 0: 6 stones), then the placement
+	// layers by stones in hand (the last placement first). A unit needs
+	// only units of lower levels, so the units of one level are
+	// independent of each other.
+	Level int
+	// Deps names the units whose layers this one reads: those its moves
+	// and removals lead to.
+	Deps []string
+}
+
+// String returns the unit's layers: "3-4 + 4-3", "p5+2-4+2".
+func (u Unit) String() string {
+	s := make([]string, len(u.Keys))
+	for i, k := range u.Keys {
+		s[i] = k.String()
+	}
+	return strings.Join(s, " + ")
+}
+
+// has reports whether k is one of the unit's layers.
+func (u Unit) has(k layers.Key) bool {
+	for _, x := range u.Keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Slots returns the number of slots of the unit's layers.
+func (u Unit) Slots(ix *layers.Indexer) uint64 {
+	var n uint64
+	for _, k := range u.Keys {
+		n += ix.Layer(k).Size()
+	}
+	return n
+}
+
+// UnitName returns the name of the unit that computes layer k.
+func UnitName(k layers.Key) string {
+	if !k.IsMoving() {
+		return k.String()
+	}
+	w, b := min(k.W, k.B), max(k.W, k.B)
+	return fmt.Sprintf("m%d-%d", w, b)
+}
+
+// Units returns the units of opts for a game of stones per side, in order
+// of computation, with their levels and dependencies.
+func Units(stones int, opts SolveOptions) []Unit {
+	var units []Unit
+	seen := map[layers.Key]bool{}
+	for _, k := range layers.Order(stones, opts.Placement) {
+		if seen[k] {
+			continue
+		}
+		u := Unit{Name: UnitName(k), Keys: []layers.Key{k}, Placement: !k.IsMoving()}
+		seen[k] = true
+		if k.IsMoving() {
+			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {
+				continue
+			}
+			if p := k.Partner(); p != k {
+				u.Keys = append(u.Keys, p)
+				seen[p] = true
+			}
+			u.Level = int(k.W) + int(k.B) - 6
+		} else {
+			u.Level = 2*stones - 6 + int(k.WH) + int(k.BH)
+		}
+		deps := map[string]bool{}
+		for _, k := range u.Keys {
+			for _, s := range k.Successors() {
+				if n := UnitName(s); !u.has(s) && !deps[n] {
+					deps[n] = true
+					u.Deps = append(u.Deps, n)
+				}
+			}
+		}
+		units = append(units, u)
+	}
+	return units
+}
+
+// FindUnit returns the unit of units called name: a unit's name ("m3-4",
+// "p5+2-4+2") or any of its layers ("4-3").
+func FindUnit(units []Unit, name string) (Unit, error) {
+	for _, u := range units {
+		if u.Name == name {
+			return u, nil
+		}
+	}
+	k, err := layers.ParseKey(strings.TrimPrefix(name, "m"))
+	if err == nil {
+		for _, u := range units {
+			if u.has(k) {
+				return u, nil
+			}
+		}
+	}
+	return Unit{}, fmt.Errorf("retro: no unit %q in this game (names look like m3-4 for the pair 3-4 + 4-3, or p5+2-4+2; muehlectl plan lists them)", name)
+}
