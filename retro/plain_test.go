@@ -155,7 +155,7 @@ func TestSolverMatchesPlain(t *testing.T) {
 	solve(t, db, SolveOptions{MaxStones: maxStones})
 	for _, keys := range pairs {
 		var counted [][]uint32
-		r := &run{db: db, workers: 2, tmp: t.TempDir(), unit: unit{keys: keys},
+		r := &run{db: db, workers: 2, tmp: t.TempDir(), unit: Unit{Keys: keys},
 			afterCount: func(state [][]uint32) {
 				for _, s := range state {
 					counted = append(counted, slices.Clone(s))

@@ -22,17 +22,19 @@ func init() {
 type solveArgs struct {
 	db   dbFlags
 	opts retro.SolveOptions
+	unit string // --unit: the one unit to compute
 }
 
 // parseSolve parses and checks the flags of solve.
 func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
-	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N] [--placement | --all-phases] [--workers N] [--mem MiB] [--no-verify] [--wait]", stderr)
+	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases | --unit NAME] [--workers N] [--mem MiB] [--no-verify] [--wait]", stderr)
 	a := solveArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	workers := addWorkers(fs)
 	mem := fs.Int64("mem", 0, "budget in MiB for the state words of the pair being solved (4 bytes per position) and the copies of the layers its removals lead to; a larger state is kept in a mapped file. The index tables, mapped layer files, the layers being written and the verifier's copies come on top. 0 = 3/4 of RAM")
 	noVerify := fs.Bool("no-verify", false, "skip verifying each finished layer")
-	wait := fs.Bool("wait", false, "wait for another solver of this folder to finish instead of refusing")
+	wait := fs.Bool("wait", false, "when only units other solvers of this folder hold (or that need them) are left, wait for them instead of stopping")
+	unit := fs.String("unit", "", "compute only the unit `NAME` (m3-4 for the pair 3-4 + 4-3, p5+2-4+2; muehlectl plan lists them); refused while a layer it needs is missing, damaged or unverified")
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
@@ -43,6 +45,13 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	if err == nil {
 		err = checkWorkers(*workers)
 	}
+	if err == nil && *unit != "" {
+		if opts.MaxStones != 0 || opts.Placement {
+			err = errors.New("--unit with --max-stones, --placement or --all-phases: --unit names the one unit to compute")
+		} else if _, err = retro.FindUnit(retro.Units(*a.db.stones, retro.SolveOptions{Placement: true}), *unit); err != nil {
+			err = fmt.Errorf("--unit: %w", err)
+		}
+	}
 	if err == nil && (*mem < 0 || *mem > math.MaxInt64>>20) {
 		err = fmt.Errorf("--mem %d: want 0 (3/4 of RAM) or a positive number of MiB", *mem)
 	}
@@ -50,7 +59,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 		return a, flagError(fs, err)
 	}
 	opts.Workers, opts.MemBytes, opts.SkipVerify, opts.WaitLock = *workers, *mem<<20, *noVerify, *wait
-	a.opts = opts
+	a.opts, a.unit = opts, *unit
 	return a, nil
 }
 
@@ -64,6 +73,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
+	if a.unit != "" {
+		return solveUnit(ctx, db, a, stdout, stderr)
+	}
 	opts := a.opts
 	tasks := retro.Plan(db, opts)
 	if len(tasks) == 0 {
@@ -80,27 +92,16 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
-	show := newSolveProgress(stderr)
-	rec, err := openRecord(filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones())))
+	show, closeRecord, err := showProgress(db, &opts, stderr)
 	if err != nil {
-		return fmt.Errorf("the solve record: %w", err)
+		return err
 	}
-	defer rec.Close()
-	show.record, show.workers = rec, retroWorkers(opts.Workers)
-	opts.Progress = show.update
-	opts.Note = show.note
+	defer closeRecord()
 	start := time.Now()
 	err = retro.Solve(ctx, db, opts)
 	show.finish(err == nil)
 	if err != nil {
-		var le *layers.LockedError
-		switch {
-		case errors.As(err, &le) && ctx.Err() == nil:
-			return fmt.Errorf("another solver is working in %s: %v (--wait waits for it; a lock whose process has ended is taken over)", *a.db.dir, le.Holder)
-		case ctx.Err() != nil:
-			return fmt.Errorf("interrupted after %s; the finished layers are kept, run again to resume: %w", time.Since(start).Round(time.Second), err)
-		}
-		return err
+		return solveError(ctx, err, *a.db.dir, start)
 	}
 	fmt.Fprintf(stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -112,4 +113,52 @@ func retroWorkers(n int) int {
 		return n
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// showProgress sets opts to report the solve's progress and notes on
+// stderr and each finished unit in the solve record of db; call the
+// returned function when the solve has ended.
+func showProgress(db *layers.DB, opts *retro.SolveOptions, stderr io.Writer) (*solveProgress, func(), error) {
+	show := newSolveProgress(stderr)
+	rec, err := openRecord(filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones())))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the solve record: %w", err)
+	}
+	show.record, show.workers = rec, retroWorkers(opts.Workers)
+	opts.Progress = show.update
+	opts.Note = show.note
+	return show, func() { rec.Close() }, nil
+}
+
+// solveError explains the error of a solve that began at start.
+func solveError(ctx context.Context, err error, dir string, start time.Time) error {
+	switch {
+	case errors.Is(err, layers.ErrLocked) && ctx.Err() == nil:
+		return fmt.Errorf("another solver is working in %s, and what is left needs its units: %w (--wait waits for it and goes on; a claim whose process has ended is taken over)", dir, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted after %s; the finished layers are kept, run again to resume: %w", time.Since(start).Round(time.Second), err)
+	}
+	return err
+}
+
+// solveUnit computes the one unit a.unit, as a job of a batch system does.
+func solveUnit(ctx context.Context, db *layers.DB, a solveArgs, stdout, stderr io.Writer) error {
+	opts := a.opts
+	show, closeRecord, err := showProgress(db, &opts, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeRecord()
+	start := time.Now()
+	did, err := retro.SolveUnit(ctx, db, a.unit, opts)
+	show.finish(err == nil)
+	if err != nil {
+		return solveError(ctx, err, *a.db.dir, start)
+	}
+	if !did {
+		fmt.Fprintf(stdout, "database %s (k=%d): unit %s is complete and verified; nothing to do\n", *a.db.dir, *a.db.stones, a.unit)
+		return nil
+	}
+	fmt.Fprintf(stdout, "database %s (k=%d): unit %s done in %s\n", *a.db.dir, *a.db.stones, a.unit, time.Since(start).Round(time.Millisecond))
+	return nil
 }
