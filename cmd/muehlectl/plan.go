@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"muehle/layers"
+	"muehle/retro"
+)
+
+func init() {
+	register("plan", "the units of work of a game, their dependencies and expected cost", runPlan)
+}
+
+// planArgs are the checked flags of plan.
+type planArgs struct {
+	db        dbFlags
+	opts      retro.SolveOptions
+	json      bool
+	nodes     int
+	cpus      int
+	calibrate []string // log files to compare the model with
+	logCPUs   int      // the workers of the runs that wrote them
+}
+
+// parsePlan parses and checks the flags of plan.
+func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
+	fs := newFlags("plan", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases] [--json] [--nodes N] [--cpus C] [--calibrate LOG,... [--log-workers W]]", stderr)
+	a := planArgs{db: addDBFlags(fs)}
+	sel := addLayerFlags(fs)
+	jsonOut := fs.Bool("json", false, "print the plan as JSON")
+	nodes := fs.Int("nodes", 1, "machines for the wall-time estimate")
+	cpus := fs.Int("cpus", runtime.NumCPU(), "cores per machine for the wall-time estimate")
+	calibrate := fs.String("calibrate", "", "compare the cost model with the unit lines of these solve logs (comma-separated files) instead")
+	logCPUs := fs.Int("log-workers", runtime.NumCPU(), "--workers of the runs that wrote the --calibrate logs")
+	if err := parseFlags(fs, args); err != nil {
+		return a, err
+	}
+	opts, err := sel.options(*a.db.stones)
+	if err == nil {
+		err = a.db.check()
+	}
+	if err == nil {
+		err = inRange("--nodes", *nodes, 1, 1<<20, "")
+	}
+	if err == nil {
+		err = inRange("--cpus", *cpus, 1, 1<<16, "")
+	}
+	if err == nil {
+		err = inRange("--log-workers", *logCPUs, 1, 1<<16, "")
+	}
+	if err != nil {
+		return a, flagError(fs, err)
+	}
+	a.opts, a.json, a.nodes, a.cpus, a.logCPUs = opts, *jsonOut, *nodes, *cpus, *logCPUs
+	if *calibrate != "" {
+		a.calibrate = strings.Split(*calibrate, ",")
+	}
+	return a, nil
+}
+
+// plannedUnit is a unit of the plan with its expected cost and its state in
+// the database folder.
+type plannedUnit struct {
+	Name       string   `json:"name"`
+	Layers     []string `json:"layers"`
+	Level      int      `json:"level"`
+	Slots      uint64   `json:"slots"`
+	Deps       []string `json:"deps"`
+	MemBytes   uint64   `json:"mem_bytes"`
+	CPUSeconds float64  `json:"cpu_seconds"`
+	// Status is "verified", "unverified" (complete, verification to do),
+	// "partial" (some layers written), "missing" or "damaged", and
+	// "claimed by …" while a solver holds the unit.
+	Status string `json:"status"`
+}
+
+// done reports whether the unit needs no more work.
+func (u plannedUnit) done() bool { return u.Status == "verified" }
+
+// plan is what plan prints.
+type plan struct {
+	Stones int           `json:"stones"`
+	Units  []plannedUnit `json:"units"`
+	// CPUSeconds is the expected processor time of all units, and
+	// LeftCPUSeconds of those not done yet.
+	CPUSeconds     float64 `json:"cpu_seconds"`
+	LeftCPUSeconds float64 `json:"left_cpu_seconds"`
+	// WallSeconds is the expected wall time of the units not done yet on
+	// Nodes machines of CPUs cores each (wallTime).
+	Nodes       int     `json:"nodes"`
+	CPUs        int     `json:"cpus_per_node"`
+	WallSeconds float64 `json:"wall_seconds"`
+}
+
+// makePlan returns the units of opts with their cost and their state in db
+// (read from the headers and records, not the bodies: cheap on any size).
+func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
+	ix := db.Indexer()
+	claims, _ := db.Claims()
+	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus}
+	for _, u := range retro.Units(db.Stones(), opts) {
+		c := retro.UnitCost(ix, u)
+		pu := plannedUnit{Name: u.Name, Level: u.Level, Slots: u.Slots(ix), Deps: u.Deps,
+			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, Status: unitStatus(db, u)}
+		if pu.Deps == nil {
+			pu.Deps = []string{}
+		}
+		for _, k := range u.Keys {
+			pu.Layers = append(pu.Layers, k.String())
+		}
+		if i, ok := claims[u.Name]; ok && !pu.done() {
+			pu.Status = "claimed by " + i.String()
+		}
+		p.CPUSeconds += c.CPUSeconds
+		if !pu.done() {
+			p.LeftCPUSeconds += c.CPUSeconds
+		}
+		p.Units = append(p.Units, pu)
+	}
+	p.WallSeconds = wallTime(p.Units, nodes, cpus)
+	return p
+}
+
+// unitStatus returns the state of unit u in db, from the layers' headers
+// and verification records.
+func unitStatus(db *layers.DB, u retro.Unit) string {
+	has, verified := 0, 0
+	for _, k := range u.Keys {
+		if db.Damage(k) != nil {
+			return "damaged"
+		}
+		if db.Has(k) {
+			has++
+		}
+		if db.Verified(k) {
+			verified++
+		}
+	}
+	switch {
+	case verified == len(u.Keys):
+		return "verified"
+	case has == len(u.Keys):
+		return "unverified"
+	case has > 0:
+		return "partial"
+	}
+	return "missing"
+}
+
+// wallTime estimates the wall time of the units not done yet on nodes
+// machines of cpus cores each: level after level (the units of a level are
+// independent; a level waits for the one before), the units of a level
+// assigned longest first to the machine free soonest, each unit using all
+// cores of its machine.
+func wallTime(units []plannedUnit, nodes, cpus int) float64 {
+	var total float64
+	for level := range maxLevel(units) + 1 {
+		var times []float64
+		for _, u := range units {
+			if u.Level == level && !u.done() {
+				times = append(times, u.CPUSeconds/float64(cpus))
+			}
+		}
+		slices.Sort(times)
+		busy := make([]float64, min(nodes, len(times)))
+		for i := len(times) - 1; i >= 0; i-- {
+			j := slices.Index(busy, slices.Min(busy))
+			busy[j] += times[i]
+		}
+		if len(busy) > 0 {
+			total += slices.Max(busy)
+		}
+	}
+	return total
+}
+
+// maxLevel returns the highest level of units, -1 for none.
+func maxLevel(units []plannedUnit) int {
+	m := -1
+	for _, u := range units {
+		m = max(m, u.Level)
+	}
+	return m
+}
+
+func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	a, err := parsePlan(args, stderr)
+	if err != nil {
+		return err
+	}
+	db, err := a.db.open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if a.calibrate != nil {
+		return calibrate(stdout, db.Indexer(), a.calibrate, a.logCPUs)
+	}
+	p := makePlan(db, a.opts, a.nodes, a.cpus)
+	if a.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	}
+	printPlan(stdout, p)
+	return nil
+}
+
+// printPlan writes the plan as a table and a summary.
+func printPlan(w io.Writer, p plan) {
+	left, largest := 0, plannedUnit{}
+	for _, u := range p.Units {
+		if !u.done() {
+			left++
+		}
+		if u.MemBytes > largest.MemBytes {
+			largest = u
+		}
+	}
+	fmt.Fprintf(w, "k=%d: %d units in %d levels, %d to do; expected %s of processor time in all, %s for what is left\n",
+		p.Stones, len(p.Units), maxLevel(p.Units)+1, left, seconds(p.CPUSeconds), seconds(p.LeftCPUSeconds))
+	fmt.Fprintf(w, "%-5s %-10s %-20s %13s %9s %10s  %-24s %s\n", "level", "unit", "layers", "slots", "memory", "core-time", "needs", "status")
+	for _, u := range p.Units {
+		deps := strings.Join(u.Deps, ",")
+		if deps == "" {
+			deps = "-"
+		}
+		fmt.Fprintf(w, "%-5d %-10s %-20s %13d %9s %10s  %-24s %s\n", u.Level, u.Name, strings.Join(u.Layers, " + "),
+			u.Slots, mib(u.MemBytes), seconds(u.CPUSeconds), deps, u.Status)
+	}
+	fmt.Fprintf(w, "largest memory: %s (unit %s)\n", mib(largest.MemBytes), largest.Name)
+	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines)\n",
+		p.Nodes, p.CPUs, seconds(p.WallSeconds))
+}
+
+// mib formats bytes as MiB.
+func mib(b uint64) string { return fmt.Sprintf("%d MiB", (b+(1<<20)-1)>>20) }
+
+// seconds formats a duration in seconds, rounded to what matters.
+func seconds(s float64) string {
+	d := time.Duration(s * float64(time.Second))
+	switch {
+	case d >= time.Hour:
+		d = d.Round(time.Minute)
+	case d >= time.Minute:
+		d = d.Round(time.Second)
+	default:
+		d = d.Round(100 * time.Millisecond)
+	}
+	return d.String()
+}
