@@ -156,7 +156,11 @@ func solveUnit(ctx context.Context, db *layers.DB, a solveArgs, stdout, stderr i
 		return solveError(ctx, err, *a.db.dir, start)
 	}
 	if !did {
-		fmt.Fprintf(stdout, "database %s (k=%d): unit %s is complete and verified; nothing to do\n", *a.db.dir, *a.db.stones, a.unit)
+		state := "complete and verified"
+		if opts.SkipVerify {
+			state = "complete"
+		}
+		fmt.Fprintf(stdout, "database %s (k=%d): unit %s is %s; nothing to do\n", *a.db.dir, *a.db.stones, a.unit, state)
 		return nil
 	}
 	fmt.Fprintf(stdout, "database %s (k=%d): unit %s done in %s\n", *a.db.dir, *a.db.stones, a.unit, time.Since(start).Round(time.Millisecond))

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestSolveUnitCommand computes units of the k=3 game one by one: a unit
+// whose dependency is missing is refused, a complete one is left alone.
+func TestSolveUnitCommand(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--unit", "p2+1-3+0"}, 1, "needs layer 3-3 (unit m3-3), which is missing"},
+		{[]string{"--unit", "x"}, 2, `no unit "x"`},
+		{[]string{"--unit", "m3-3", "--all-phases"}, 2, "--unit with"},
+		{[]string{"--unit", "3-3"}, 0, "unit 3-3 done"},
+		{[]string{"--unit", "m3-3"}, 0, "unit m3-3 is complete and verified; nothing to do"},
+		{[]string{"--unit", "p2+1-3+0"}, 0, "unit p2+1-3+0 done"},
+	} {
+		args := append([]string{"solve", "--db", dir, "--stones", "3", "--workers", "1"}, tc.args...)
+		code, out, errOut := muehlectl(args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("%v: got exit %d, %q %q; want exit %d and %q", tc.args, code, out, errOut, tc.code, tc.want)
+		}
+	}
+}
+
+// TestPlan checks the unit graph of the k=3 game, as text and JSON, and
+// that it follows the database: a solved unit shows as verified.
+func TestPlan(t *testing.T) {
+	dir := t.TempDir()
+	get := func() plan {
+		t.Helper()
+		code, out, errOut := muehlectl("plan", "--db", dir, "--stones", "3", "--all-phases", "--json", "--nodes", "2", "--cpus", "4")
+		var p plan
+		if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil {
+			t.Fatalf("plan --json: exit %d, %v: %s %s", code, err, out, errOut)
+		}
+		return p
+	}
+	p := get()
+	names := make([]string, len(p.Units))
+	for i, u := range p.Units {
+		names[i] = u.Name
+	}
+	want := []string{"m3-3", "p2+1-3+0", "p2+1-2+1", "p1+2-2+1", "p1+2-1+2", "p0+3-1+2", "p0+3-0+3"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("units: got %v, want %v", names, want)
+	}
+	u := p.Units[1]
+	if !slices.Equal(u.Deps, []string{"m3-3"}) || u.Level != 1 || u.Status != "missing" || u.Slots == 0 || u.MemBytes == 0 || u.CPUSeconds <= 0 {
+		t.Errorf("unit %s: got %+v", u.Name, u)
+	}
+	if p.LeftCPUSeconds != p.CPUSeconds || p.Nodes != 2 || p.CPUs != 4 || p.WallSeconds <= 0 {
+		t.Errorf("plan totals: got %+v", p)
+	}
+	if code, out, errOut := muehlectl("solve", "--db", dir, "--stones", "3", "--unit", "m3-3"); code != 0 {
+		t.Fatalf("solve --unit m3-3: exit %d %s %s", code, out, errOut)
+	}
+	p = get()
+	if got := p.Units[0].Status; got != "verified" {
+		t.Errorf("m3-3 after solving it: got status %q, want verified", got)
+	}
+	if want := p.CPUSeconds - p.Units[0].CPUSeconds; p.LeftCPUSeconds < want*0.999 || p.LeftCPUSeconds > want*1.001 {
+		t.Errorf("left: got %g s, want %g", p.LeftCPUSeconds, want)
+	}
+	code, out, _ := muehlectl("plan", "--db", dir, "--stones", "3", "--all-phases")
+	for _, s := range []string{"k=3: 7 units in 7 levels, 6 to do", "m3-3       3-3", "verified", "p2+1-3+0", "m3-3  ", "expected wall time"} {
+		if code != 0 || !strings.Contains(out, s) {
+			t.Errorf("plan: got exit %d, %q; want %q in it", code, out, s)
+		}
+	}
+}
+
+// TestWallTime checks the schedule of the estimate on made-up units.
+func TestWallTime(t *testing.T) {
+	units := []plannedUnit{
+		{Level: 0, CPUSeconds: 8},
+		{Level: 1, CPUSeconds: 6}, {Level: 1, CPUSeconds: 4}, {Level: 1, CPUSeconds: 4}, {Level: 1, CPUSeconds: 2},
+		{Level: 2, CPUSeconds: 100, Status: "verified"},
+	}
+	for _, tc := range []struct {
+		nodes, cpus int
+		want        float64
+	}{
+		{1, 1, 8 + 16},
+		{2, 1, 8 + 8},     // 6+2 | 4+4
+		{4, 2, 4 + 3},     // each unit on a machine of its own
+		{100, 1, 8 + 6},   // more machines than units
+		{3, 1, 8 + 6},     // 6 | 4+2 | 4
+		{1, 4, 8/4. + 4.}, // one machine of 4 cores
+	} {
+		if got := wallTime(units, tc.nodes, tc.cpus); got != tc.want {
+			t.Errorf("wallTime(%d nodes, %d cpus): got %g, want %g", tc.nodes, tc.cpus, got, tc.want)
+		}
+	}
+}
+
+// TestCalibrate compares the model with a log of two units and refuses a
+// log whose units are not of the game.
+func TestCalibrate(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.log")
+	os.WriteFile(good, []byte("database /x (k=5): 73 units to compute\n"+
+		"layer 1 of 73  3-3  183512 slots in 1.7s (108000 slots/s: count 100ms, propagate 1.4s, write 6ms, verify 200ms; peak memory 188 MiB)\n"+
+		"layer 2 of 73  3-4+4-3  0 slots in 3.665s (0 slots/s: verify 3.014s, verify 653ms; peak memory 190 MiB)\n"+
+		"layer 9 of 73  p4+1-5+0  10498440 slots in 57.6s (182000 slots/s: count 50s, write 100ms, verify 7.5s; peak memory 316 MiB)\n"), 0o644)
+	bad := filepath.Join(dir, "bad.log")
+	os.WriteFile(bad, []byte("database /x (k=5): 1 units to compute\nlayer 1 of 1  3-3  1000 slots in 1s (1000 slots/s: count 1s; peak memory 188 MiB)\n"), 0o644)
+	code, out, errOut := muehlectl("plan", "--calibrate", good, "--log-workers", "1", "--db", dir)
+	for _, re := range []string{`(?m)^5\s+3-3\s+183512\s+1\.7s\s+\S+\s+\d+\.\d\d\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+57\.6s`, `2 units; measured/model`} {
+		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("plan --calibrate: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
+		}
+	}
+	if code, _, errOut := muehlectl("plan", "--calibrate", bad, "--db", dir); code != 1 || !strings.Contains(errOut, "not a unit of the k=5 game") {
+		t.Errorf("plan --calibrate with a wrong unit: got exit %d, %q", code, errOut)
+	}
+}
+
+// TestSlurmDryRun checks the sbatch commands for the k=3 game: one job per
+// unit, each after the jobs of its dependencies, or one array per level;
+// after a unit is solved only the others are submitted.
+func TestSlurmDryRun(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs")
+	dry := func(extra ...string) []string {
+		t.Helper()
+		args := append([]string{"slurm", "--db", dir, "--stones", "3", "--all-phases", "--dry-run", "--jobs", jobs, "--cpus", "2", "--muehlectl", "/opt/muehlectl"}, extra...)
+		code, out, errOut := muehlectl(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", extra, code, errOut)
+		}
+		return strings.Split(strings.TrimSpace(out), "\n")
+	}
+	lines := dry()
+	if len(lines) != 8 || !strings.Contains(lines[0], "7 units, 7 to compute in 7 jobs") {
+		t.Fatalf("slurm --dry-run: got %d lines %q, want a header and 7 jobs", len(lines), lines)
+	}
+	// --mem: (300 MiB + 5 bytes × 183,512 slots of 3-3) × 1.25 = 376.1 MiB.
+	if want := "muehle_k3_m3_3=$(sbatch --parsable --job-name=muehle-k3-m3-3 --mem=377M --cpus-per-task=2 --output=" + jobs + "/m3-3-%j.out " + jobs + "/m3-3.sh)"; lines[1] != want {
+		t.Errorf("first job:\ngot  %s\nwant %s", lines[1], want)
+	}
+	if want := "--dependency=afterok:$muehle_k3_m3_3 --kill-on-invalid-dep=yes " + jobs + "/p2+1-3+0.sh)"; !strings.HasPrefix(lines[2], "muehle_k3_p2_1_3_0=$(sbatch") || !strings.HasSuffix(lines[2], want) {
+		t.Errorf("second job: got %s, want it to end in %s", lines[2], want)
+	}
+	if _, err := os.Stat(jobs); !os.IsNotExist(err) {
+		t.Errorf("--dry-run wrote %s (%v)", jobs, err)
+	}
+	arr := dry("--array")
+	if len(arr) != 8 || !strings.Contains(arr[2], "--array=0-0") || !strings.Contains(arr[2], "--dependency=afterok:$muehle_k3_level00 ") {
+		t.Errorf("slurm --array --dry-run: got %q", arr)
+	}
+
+	if code, _, errOut := muehlectl("solve", "--db", dir, "--stones", "3", "--unit", "m3-3"); code != 0 {
+		t.Fatal(errOut)
+	}
+	lines = dry()
+	if len(lines) != 7 || !strings.Contains(lines[0], "6 to compute in 6 jobs") || strings.Contains(lines[1], "--dependency") || !strings.Contains(lines[1], "p2+1-3+0") {
+		t.Errorf("after m3-3 is solved: got %q, want 6 jobs, the first without dependencies", lines)
+	}
+}
+
+// TestSlurmSubmit submits the k=3 game through stand-ins for sbatch and
+// squeue: a unit queued already is not submitted again and its job stands
+// in as a dependency; then a written job script, run as Slurm runs it,
+// computes its unit with this program.
+func TestSlurmSubmit(t *testing.T) {
+	dir := t.TempDir()
+	bin := t.TempDir()
+	jobs := filepath.Join(dir, "jobs")
+	log := filepath.Join(bin, "sbatch.log")
+	os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fmt.Sprintf("#!/bin/sh\necho \"$@\" >> %s\nwc -l < %s | tr -d ' '\n", log, log)), 0o755)
+	os.WriteFile(filepath.Join(bin, "squeue"), []byte("#!/bin/sh\necho '77 muehle-k3-p2+1-3+0'\necho '78 other-job'\n"), 0o755)
+	code, out, errOut := muehlectl("slurm", "--db", dir, "--stones", "3", "--all-phases", "--submit", "--jobs", jobs,
+		"--sbatch", filepath.Join(bin, "sbatch"), "--squeue", filepath.Join(bin, "squeue"), "--sbatch-args", "--partition=small --time=10")
+	if code != 0 {
+		t.Fatalf("slurm --submit: exit %d, %s %s", code, out, errOut)
+	}
+	for _, s := range []string{"muehle-k3-m3-3: job 1\n", "muehle-k3-p2+1-3+0: in the queue already as job 77", "muehle-k3-p2+1-2+1: job 2 after 77\n", "muehle-k3-p0+3-0+3: job 6 after 5\n"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("slurm --submit: got %q, want %q in it", out, s)
+		}
+	}
+	b, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(calls) != 6 || !strings.Contains(calls[0], "--partition=small --time=10 "+jobs+"/m3-3.sh") || !strings.Contains(calls[1], "--dependency=afterok:77 ") {
+		t.Errorf("sbatch calls: got %q", calls)
+	}
+
+	cmd := exec.Command(filepath.Join(jobs, "m3-3.sh"))
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "SLURM_CPUS_PER_TASK=1")
+	if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("unit m3-3 done")) {
+		t.Fatalf("job script m3-3.sh: %v, %s", err, out)
+	}
+	if code, out, _ := muehlectl("plan", "--db", dir, "--stones", "3"); code != 0 || !strings.Contains(out, "verified") {
+		t.Errorf("plan after the job: got exit %d, %q", code, out)
+	}
+}
+
+// TestSolveTwoProcesses runs two plain solves of the whole k=4 game on one
+// folder at once; they share the units (none is done twice) and end with
+// the files of one solve.
+func TestSolveTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves the k=4 game twice; skipped with -short")
+	}
+	ref := t.TempDir()
+	if code, _, errOut := muehlectl("solve", "--db", ref, "--stones", "4", "--all-phases", "--no-verify", "--workers", "1"); code != 0 {
+		t.Fatal(errOut)
+	}
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	logs := make([]string, 2)
+	for i := range logs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "solve", "--db", dir, "--stones", "4", "--all-phases", "--no-verify", "--workers", "1", "--wait")
+			cmd.Env = append(os.Environ(), mainEnv+"=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("solver %d: %v\n%s", i, err, out)
+			}
+			logs[i] = string(out)
+		}()
+	}
+	wg.Wait()
+	unitLine := regexp.MustCompile(`(?m)^layer \d+ of \d+\s+(\S+)\s+\d+ slots in`)
+	seen := map[string]int{}
+	for i, l := range logs {
+		units := unitLine.FindAllStringSubmatch(l, -1)
+		for _, m := range units {
+			seen[m[1]]++
+		}
+		t.Logf("solver %d computed %d units", i, len(units))
+	}
+	if len(seen) != 30 {
+		t.Errorf("units computed: got %d, want 30", len(seen))
+	}
+	for u, n := range seen {
+		if n != 1 {
+			t.Errorf("unit %s computed %d times, want once", u, n)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(ref, "k4", "*.layer"))
+	for _, f := range files {
+		want, _ := os.ReadFile(f)
+		got, err := os.ReadFile(filepath.Join(dir, "k4", filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the single solve's (%v)", filepath.Base(f), err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "k4", "*.claim")); len(left) > 0 {
+		t.Errorf("claims left behind: %v", left)
+	}
+}
