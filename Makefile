@@ -17,7 +17,7 @@ STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
 # How long make fuzz runs each fuzz target.
 FUZZTIME ?= 10s
 
-.PHONY: run test test-long bench deps shot-deps build muehlectl screenshots package fmt vet lint fuzz clean
+.PHONY: run test test-long test-slurm bench deps shot-deps build muehlectl screenshots package fmt vet lint fuzz clean
 
 # deps installs the missing Debian packages (as root, or through sudo).
 deps:
@@ -53,6 +53,13 @@ test: deps
 # test-long adds the checks that take minutes (deep perft, larger solves).
 test-long: deps
 	$(GO) test -tags long -timeout 180m ./...
+
+# test-slurm solves the whole k=5 game as a Slurm job graph on a one-node
+# Slurm cluster started here without systemd, and compares every layer with
+# a single-process solve (docs/cluster.md). It installs Slurm and munge
+# with apt, needs root or sudo, and takes several minutes.
+test-slurm:
+	./.ci/test-slurm
 
 bench: muehlectl
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 5 ./muehle/... ./layers/... ./retro/... | tee bench.txt

@@ -98,4 +98,15 @@
 // in, each position's children ranked and looked up together; no position
 // is probed through the database's layer cache. A placement layer probes
 // its children through the database.
+//
+// # Units, claims and clusters
+//
+// Units (units.go) are the pieces a solver claims: a moving pair or a
+// placement layer, named m3-4 or p5+2-4+2, each with its level and the
+// units it needs. Solve claims every unit before computing it
+// (layers.DB.Claim), so solvers sharing a folder divide the units; SolveUnit
+// computes one, as a job of a batch system does. UnitCost (cost.go) is the
+// model of a unit's memory and processor time behind muehlectl plan and the
+// resources muehlectl slurm asks for; docs/cluster.md compares it with
+// measured units.
 package retro
