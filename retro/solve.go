@@ -144,20 +144,21 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	defer s.close()
 	units := Units(db.Stones(), opts)
 	s.steps = len(Plan(db, opts))
-	waiting := ""
+	waiting, looked := "", false
 	for ctx.Err() == nil {
 		progressed, blocked, err := s.pass(ctx, units)
 		if err != nil || (!progressed && blocked == nil) {
 			return err // done, or failed
 		}
 		if progressed {
-			waiting = ""
+			waiting, looked = "", false
 			continue
 		}
-		if !opts.WaitLock {
+		if !opts.WaitLock && looked {
 			return blocked
 		}
-		if msg := "waiting: " + blocked.Error(); msg != waiting {
+		looked = true // look once more after a pause: the holder may just have finished
+		if msg := "waiting: " + blocked.Error(); opts.WaitLock && msg != waiting {
 			opts.note(msg)
 			waiting = msg
 		}
