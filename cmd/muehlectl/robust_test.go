@@ -55,6 +55,12 @@ func TestFlagsChecked(t *testing.T) {
 		{[]string{"stats", "--max-stones", "1"}, "--max-stones 1"},
 		{[]string{"query", "--stones", "0", "--position", "........................ w 9 9"}, "--stones 0"},
 		{[]string{"query"}, "--position"},
+		{[]string{"plan", "--nodes", "0"}, "--nodes 0"},
+		{[]string{"plan", "--cpus", "-1"}, "--cpus -1"},
+		{[]string{"slurm", "--mem-margin", "0.5"}, "--mem-margin 0.5"},
+		{[]string{"slurm", "--cpus", "0"}, "--cpus 0"},
+		{[]string{"slurm", "--dry-run", "--submit"}, "give one"},
+		{[]string{"slurm", "--placement", "--all-phases"}, "give one"},
 	} {
 		args := append(tc.args, "--db", dir)
 		if slicesContain(tc.args, "--db") {
