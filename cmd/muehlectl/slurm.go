@@ -22,20 +22,19 @@ func init() {
 
 // slurmArgs are the checked flags of slurm.
 type slurmArgs struct {
-	db        dbFlags
-	opts      retro.SolveOptions
-	cpus      int
-	array     bool
-	jobs      string // folder of the job scripts and their output
-	program   string // muehlectl as the nodes run it
-	margin    float64
-	extra     []string // more sbatch arguments
-	noVerify  bool
-	dryRun    bool
-	submit    bool
-	sbatch    string
-	squeue    string
-	usedStone bool
+	db       dbFlags
+	opts     retro.SolveOptions
+	cpus     int
+	array    bool
+	jobs     string // folder of the job scripts and their output
+	program  string // muehlectl as the nodes run it
+	margin   float64
+	extra    []string // more sbatch arguments
+	noVerify bool
+	dryRun   bool
+	submit   bool
+	sbatch   string
+	squeue   string
 }
 
 // parseSlurm parses and checks the flags of slurm.
@@ -162,7 +161,7 @@ func (a slurmArgs) script(stones int, units []plannedUnit) string {
 		for i, u := range units {
 			names[i] = u.Name
 		}
-		fmt.Fprintf(&b, "# muehlectl slurm: level %d of the k=%d game, unit %d of the array per task.\n", units[0].Level, stones, len(units))
+		fmt.Fprintf(&b, "# muehlectl slurm: level %d of the k=%d game, %d units; array task i computes the i-th.\n", units[0].Level, stones, len(units))
 		fmt.Fprintf(&b, "set -- %s\nshift \"${SLURM_ARRAY_TASK_ID:?not a task of a job array}\"\n", strings.Join(names, " "))
 		unit = `"$1"`
 	} else {
