@@ -37,8 +37,9 @@ type SolveOptions struct {
 	TempDir string
 	// SkipVerify skips re-deriving every value of each finished layer.
 	SkipVerify bool
-	// WaitLock waits for another solver holding the database folder to
-	// finish, instead of failing with an error wrapping layers.ErrLocked.
+	// WaitLock waits for units other solvers of the folder hold (and the
+	// units that need them) when nothing else is left, instead of failing
+	// with an error wrapping layers.ErrLocked.
 	WaitLock bool
 	// Note, when set, is called with a line for each thing the person
 	// should know: a damaged layer recomputed, a layer verified that an
