@@ -213,7 +213,7 @@ func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, block
 			}
 			continue
 		}
-		did, err := s.claimAndDo(ctx, u, false)
+		_, err := s.claimAndDo(ctx, u, false)
 		var le *layers.LockedError
 		if errors.As(err, &le) {
 			if blocked == nil {
@@ -221,7 +221,7 @@ func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, block
 			}
 			continue
 		}
-		_ = did // done, or done by another solver meanwhile: look again
+		// Done, or found done by another solver: the caller looks again.
 		return true, nil, err
 	}
 	if blocked != nil {
