@@ -134,7 +134,14 @@
 //	2. a7 g7
 //	*
 //
+// A comment in braces may follow any move, "1. d6 {drawn -> drawn} d2",
+// and belongs to the move before it; it may span lines, does not nest, and
+// a comment before the first move is an error. The review writes the
+// database's verdict on each move there (docs/records.md).
+//
 // Game.Record writes it, with only the headers that differ from the
 // default and always the result; ParseRecord reads it, replays every move
 // and reports the line, move number and reason of the first problem.
+// Game.RecordWithComments and ParseRecordWithComments do the same with the
+// comments.
 package muehle

@@ -47,7 +47,14 @@ func resultOfToken(t string) (Result, bool) {
 // from the standard game (start position, stones per side, no-removal
 // limit), the moves played numbered in pairs, one pair a line, and the
 // result token. Undone moves are not part of it. ParseRecord reads it back.
-func (g *Game) Record() string {
+func (g *Game) Record() string { return g.RecordWithComments(nil) }
+
+// RecordWithComments returns the game record of Record with comments[i],
+// where not empty, written in braces after move i: "1. d6 {text} d2". A
+// brace inside a comment is written as a parenthesis, and a line break as
+// a space, so that the comment reads back as it was meant.
+// ParseRecordWithComments reads the comments back; ParseRecord skips them.
+func (g *Game) RecordWithComments(comments []string) string {
 	var b strings.Builder
 	if start := g.Start(); start != NewPosition(g.stones) {
 		fmt.Fprintf(&b, "[Position %q]\n", start.String())
@@ -71,6 +78,9 @@ func (g *Game) Record() string {
 			fmt.Fprintf(&b, "%d. ... %s", n, m)
 		default:
 			fmt.Fprintf(&b, " %s", m)
+		}
+		if i < len(comments) && comments[i] != "" {
+			fmt.Fprintf(&b, " {%s}", commentReplacer.Replace(comments[i]))
 		}
 	}
 	if len(g.moves) > 0 {
@@ -100,6 +110,17 @@ func (g *Game) moveNumber(i int) int {
 // wraps ErrSyntax, an illegal move ErrIllegalMove, a move after the end
 // ErrGameOver, an impossible start position ErrPosition.
 func ParseRecord(s string) (*Game, error) {
+	g, _, err := ParseRecordWithComments(s)
+	return g, err
+}
+
+// ParseRecordWithComments reads a game record as ParseRecord does and
+// returns the comments too: comments[i] is the text in braces after move i
+// ("" for none; several comments after one move are joined by a space). A
+// comment may span lines; one before the first move, or a brace that is not
+// closed, is a syntax error. A '{' inside a comment reads as '(', as
+// RecordWithComments writes it.
+func ParseRecordWithComments(s string) (*Game, []string, error) {
 	k := StonesPerSide
 	var start *Position
 	limit := 0
@@ -115,72 +136,88 @@ func ParseRecord(s string) (*Game, error) {
 		}
 		name, value, err := parseTag(line)
 		if err != nil {
-			return nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
+			return nil, nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
 		}
 		switch name {
 		case "Position":
 			p, err := ParsePosition(value)
 			if err != nil {
-				return nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
+				return nil, nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
 			}
 			start = &p
 		case "Stones":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 3 || n > StonesPerSide {
-				return nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from 3 to 9", ErrSyntax, ln+1, value)
+				return nil, nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from 3 to 9", ErrSyntax, ln+1, value)
 			}
 			k = n
 		case "NoRemovalLimit":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("%w: record line %d: no-removal limit %q, want a number of moves (0 for none)", ErrSyntax, ln+1, value)
+				return nil, nil, fmt.Errorf("%w: record line %d: no-removal limit %q, want a number of moves (0 for none)", ErrSyntax, ln+1, value)
 			}
 			limit = n
 		default:
-			return nil, fmt.Errorf("%w: record line %d: unknown header %q (want Position, Stones or NoRemovalLimit)", ErrSyntax, ln+1, name)
+			return nil, nil, fmt.Errorf("%w: record line %d: unknown header %q (want Position, Stones or NoRemovalLimit)", ErrSyntax, ln+1, name)
 		}
 	}
 	g := NewGame(k)
 	if start != nil {
 		var err error
 		if g, err = NewGameFrom(*start, k); err != nil {
-			return nil, fmt.Errorf("muehle: record: start position: %w", err)
+			return nil, nil, fmt.Errorf("muehle: record: start position: %w", err)
 		}
 	}
 	g.NoRemovalLimit = limit
 
 	result, haveResult := Ongoing, false
-	for ; ln < len(lines); ln++ {
-		for _, tok := range strings.Fields(lines[ln]) {
-			where := func() string {
-				return fmt.Sprintf("record line %d, move %d (%s)", ln+1, g.moveNumber(len(g.moves)), g.Position().Turn)
+	toks, err := tokenizeMoves(lines, ln)
+	if err != nil {
+		return nil, nil, err
+	}
+	var comments []string
+	for _, t := range toks {
+		where := func() string {
+			return fmt.Sprintf("record line %d, move %d (%s)", t.line+1, g.moveNumber(len(g.moves)), g.Position().Turn)
+		}
+		if t.comment {
+			n := len(g.moves)
+			if n == 0 {
+				return nil, nil, fmt.Errorf("%w: record line %d: a comment before the first move", ErrSyntax, t.line+1)
 			}
-			if haveResult {
-				return nil, fmt.Errorf("%w: %s: %q after the result", ErrSyntax, where(), tok)
+			comments = append(comments, make([]string, n-len(comments))...)
+			if comments[n-1] != "" {
+				comments[n-1] += " "
 			}
-			if r, ok := resultOfToken(tok); ok {
-				result, haveResult = r, true
+			comments[n-1] += t.text
+			continue
+		}
+		tok := t.text
+		if haveResult {
+			return nil, nil, fmt.Errorf("%w: %s: %q after the result", ErrSyntax, where(), tok)
+		}
+		if r, ok := resultOfToken(tok); ok {
+			result, haveResult = r, true
+			continue
+		}
+		if tok == "..." {
+			continue
+		}
+		if n, rest, ok := cutMoveNumber(tok); ok {
+			if want := g.moveNumber(len(g.moves)); n != want {
+				return nil, nil, fmt.Errorf("%w: %s: move number %d, want %d", ErrSyntax, where(), n, want)
+			}
+			if tok = rest; tok == "" {
 				continue
 			}
-			if tok == "..." {
-				continue
-			}
-			if n, rest, ok := cutMoveNumber(tok); ok {
-				if want := g.moveNumber(len(g.moves)); n != want {
-					return nil, fmt.Errorf("%w: %s: move number %d, want %d", ErrSyntax, where(), n, want)
-				}
-				if tok = rest; tok == "" {
-					continue
-				}
-			}
-			m, err := ParseMove(tok)
-			if err != nil {
-				return nil, fmt.Errorf("muehle: %s: %w", where(), err)
-			}
-			w := where()
-			if err := g.Play(m); err != nil {
-				return nil, fmt.Errorf("muehle: %s: %w", w, err)
-			}
+		}
+		m, err := ParseMove(tok)
+		if err != nil {
+			return nil, nil, fmt.Errorf("muehle: %s: %w", where(), err)
+		}
+		w := where()
+		if err := g.Play(m); err != nil {
+			return nil, nil, fmt.Errorf("muehle: %s: %w", w, err)
 		}
 	}
 	if haveResult {
@@ -188,10 +225,13 @@ func ParseRecord(s string) (*Game, error) {
 			if why == "" {
 				why = "the game is not over"
 			}
-			return nil, fmt.Errorf("%w: record: the result is %s but the replayed game says %s (%s)", ErrSyntax, result.Token(), r.Token(), why)
+			return nil, nil, fmt.Errorf("%w: record: the result is %s but the replayed game says %s (%s)", ErrSyntax, result.Token(), r.Token(), why)
 		}
 	}
-	return g, nil
+	if len(g.moves) > 0 {
+		comments = append(comments, make([]string, len(g.moves)-len(comments))...)
+	}
+	return g, comments, nil
 }
 
 // parseTag splits a header line [Name "value"].
@@ -229,4 +269,57 @@ func cutMoveNumber(tok string) (n int, rest string, ok bool) {
 	rest = strings.TrimPrefix(tok[i:], "...")
 	rest = strings.TrimPrefix(rest, ".")
 	return n, rest, true
+}
+
+// commentReplacer keeps a comment inside its braces and on its line.
+var commentReplacer = strings.NewReplacer("{", "(", "}", ")", "\r\n", " ", "\n", " ", "\r", " ")
+
+// recordToken is a word of a record's move text, or the text of a comment.
+type recordToken struct {
+	text    string
+	line    int // where it starts, from 0
+	comment bool
+}
+
+// tokenizeMoves splits lines[first:] into words and comments in braces.
+func tokenizeMoves(lines []string, first int) ([]recordToken, error) {
+	var toks []recordToken
+	var cur strings.Builder
+	inComment, start := false, 0
+	flush := func(ln int) {
+		if cur.Len() > 0 {
+			toks = append(toks, recordToken{text: cur.String(), line: ln})
+			cur.Reset()
+		}
+	}
+	for ln := first; ln < len(lines); ln++ {
+		for _, r := range lines[ln] {
+			switch {
+			case inComment && r == '}':
+				toks = append(toks, recordToken{text: strings.TrimSpace(commentReplacer.Replace(cur.String())), line: start, comment: true})
+				cur.Reset()
+				inComment = false
+			case inComment:
+				cur.WriteRune(r)
+			case r == '{':
+				flush(ln)
+				inComment, start = true, ln
+			case r == '}':
+				return nil, fmt.Errorf("%w: record line %d: '}' without '{'", ErrSyntax, ln+1)
+			case r == ' ' || r == '\t' || r == '\r':
+				flush(ln)
+			default:
+				cur.WriteRune(r)
+			}
+		}
+		if inComment {
+			cur.WriteByte(' ')
+		} else {
+			flush(ln)
+		}
+	}
+	if inComment {
+		return nil, fmt.Errorf("%w: record line %d: a comment '{' that is never closed", ErrSyntax, start+1)
+	}
+	return toks, nil
 }

@@ -155,6 +155,7 @@ func FuzzParseRecord(f *testing.F) {
 		"[Stones \"3\"]\n[NoRemovalLimit \"20\"]\n*\n",
 		"[Position \"WW..........W..BB.B..... w 0 0\"]\n1. e4-g7xb2\n1-0\n",
 		"1.d6 2.", "[", "[a \"\\", "1... d6",
+		"1. d6 {drawn -> drawn} d2 {? won in 3 -> drawn; best a7 won in 3}\n*\n",
 	} {
 		f.Add(s)
 	}
@@ -169,5 +170,18 @@ func FuzzParseRecord(f *testing.F) {
 			t.Fatalf("ParseRecord(%q) worked, but not on its Record %q: %v", s, text, err)
 		}
 		sameGame(t, back, g)
+		_, comments, err := ParseRecordWithComments(s)
+		if err != nil {
+			t.Fatalf("ParseRecord(%q) worked, but not ParseRecordWithComments: %v", s, err)
+		}
+		text = g.RecordWithComments(comments)
+		back, again, err := ParseRecordWithComments(text)
+		if err != nil {
+			t.Fatalf("ParseRecordWithComments(%q) worked, but not on its record %q: %v", s, text, err)
+		}
+		sameGame(t, back, g)
+		if !slices.Equal(again, comments) {
+			t.Fatalf("comments of %q: got %q back from %q", s, again, text)
+		}
 	})
 }
