@@ -22,6 +22,10 @@
 //	classtt.go   its transposition table, keyed by symmetry class
 //	book.go      Book, its persistent cache of decided positions
 //	booklock_*.go the file lock that lets processes share a book
+//	review.go    the game review: each move's verdict (value before and
+//	             after, the mark, the best move), principal lines and
+//	             refutations
+//	verdict_text.go a verdict as a game record comment, and back
 //
 // Every player implements muehle.Player and is synchronous: Move returns
 // when the move is chosen or ctx is done. A player is not safe for
