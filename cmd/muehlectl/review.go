@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+)
+
+func init() {
+	register("review", "the database's verdict on every move of a game record", runReview)
+}
+
+// refuteMax bounds the refutation line printed by review --refute.
+const refuteMax = 60
+
+// runReview prints the review of a game record, one move a line: the
+// position's value before the move and the move's value, from the mover's
+// view, "?" where the move gave up value, and the best move beside every
+// move that is not of the best value. Exit status 1 when a move cannot be
+// judged (a layer missing or damaged), after the table.
+func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("review", "[--db DIR] [--refute N] [--write FILE] [--stored] GAMEFILE", stderr)
+	dir := fs.String("db", layers.DefaultDir(), "database `directory` (the stones per side come from the record)")
+	refute := fs.Int("refute", 0, "also print the refutation of move `N` (as numbered in the first column): the opponent's best line to the next removal or the end")
+	write := fs.String("write", "", "write the record with the verdicts as comments to `FILE` (see docs/records.md)")
+	stored := fs.Bool("stored", false, "print the verdicts the record keeps in its comments, without the database")
+	file, err := parseReviewArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("reading the game: %w", err)
+	}
+	g, comments, err := muehle.ParseRecordWithComments(string(text))
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if *refute < 0 || *refute > g.Ply() {
+		return flagError(fs, fmt.Errorf("--refute %d: the game has %d moves", *refute, g.Ply()))
+	}
+	if *stored && (*refute > 0 || *write != "") {
+		return flagError(fs, errors.New("--stored reads no database: it takes neither --refute nor --write"))
+	}
+
+	var vs []play.Verdict
+	var db *layers.DB
+	if *stored {
+		if vs, err = play.VerdictsFromComments(g, comments); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+	} else {
+		if _, err := os.Stat(*dir); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("no database in %s: the folder does not exist", *dir)
+		}
+		if db, err = layers.OpenDB(*dir, g.Stones()); err != nil {
+			return err
+		}
+		defer db.Close()
+		if vs, err = play.Review(ctx, db, g); err != nil {
+			return err
+		}
+	}
+	unknown := printReview(stdout, g, vs)
+
+	if *refute > 0 {
+		v := vs[*refute-1]
+		line, err := play.Refutation(db, g.Positions()[*refute-1], v, refuteMax)
+		fmt.Fprintf(stdout, "\nrefutation of %s %s (%s after it):\n", moveLabel(g, *refute-1), v.Move, v.Mover.Other())
+		printLine(stdout, g, *refute, line)
+		if err != nil {
+			fmt.Fprintf(stdout, "  (the line stops: %s)\n", describe(layers.Unused, err))
+		}
+	}
+	if *write != "" {
+		out := g.RecordWithComments(play.Comments(vs))
+		if err := os.WriteFile(*write, []byte(out), 0o644); err != nil {
+			return fmt.Errorf("writing the reviewed game: %w", err)
+		}
+		fmt.Fprintf(stdout, "\nwrote the record with the verdicts to %s\n", *write)
+	}
+	if unknown > 0 {
+		return fmt.Errorf("%d of %d moves could not be judged (see the table)", unknown, len(vs))
+	}
+	return nil
+}
+
+// parseReviewArgs parses the flags and the one game file, which may stand
+// before, between or after the flags.
+func parseReviewArgs(fs *flag.FlagSet, args []string) (string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return "", errUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return "", flagError(fs, fmt.Errorf("want one game file, got %d", len(files)))
+	}
+	return files[0], nil
+}
+
+// moveLabel returns the number of move i of g as a record writes it: "3."
+// for White's move, "3..." for Black's.
+func moveLabel(g *muehle.Game, i int) string {
+	n := i
+	if g.Start().Turn == muehle.Black {
+		n++
+	}
+	if n%2 == 0 {
+		return fmt.Sprintf("%d.", n/2+1)
+	}
+	return fmt.Sprintf("%d...", n/2+1)
+}
+
+// printReview prints the verdicts as a table and a summary, and returns the
+// number of moves that could not be judged.
+func printReview(w io.Writer, g *muehle.Game, vs []play.Verdict) (unknown int) {
+	var worse [2]int
+	fmt.Fprintf(w, "%4s  %-18s %-6s %-12s    %s\n", "#", "move", "by", "before", "after")
+	for i, v := range vs {
+		extra := ""
+		switch {
+		case v.Mark == play.MarkUnknown:
+			unknown++
+			extra = "unknown: " + reason(v.Err)
+		case v.Best != muehle.NoMove && v.Best != v.Move && v.BestValue.Better(v.After):
+			extra = fmt.Sprintf("best %s %s", v.Best, v.BestValue)
+		case v.Best == muehle.NoMove && v.Err != nil:
+			extra = "best unknown: " + reason(v.Err)
+		}
+		if v.Mark == play.MarkWorse {
+			worse[v.Mover]++
+		}
+		mark := ""
+		if v.Mark == play.MarkWorse {
+			mark = "?"
+		}
+		line := fmt.Sprintf("%4d  %-18s %-6s %-12s -> %-12s %-1s %s", i+1, moveLabel(g, i)+" "+v.Move.String(), v.Mover,
+			valueOrUnknown(v.Before), valueOrUnknown(v.After), mark, extra)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	fmt.Fprintf(w, "moves that gave up value: White %d, Black %d; not judged: %d of %d\n", worse[muehle.White], worse[muehle.Black], unknown, len(vs))
+	return unknown
+}
+
+// printLine prints a principal line that starts after move ply of g.
+func printLine(w io.Writer, g *muehle.Game, ply int, line []play.Step) {
+	pos := g.Positions()[ply]
+	for k, s := range line {
+		fmt.Fprintf(w, "      %-18s %-6s %s\n", moveLabel(g, ply+k)+" "+s.Move.String(), pos.Turn, s.Value)
+		pos = pos.Play(s.Move)
+	}
+	if pos.IsOver() {
+		fmt.Fprintf(w, "  the game is over: %s to move has lost\n", pos.Turn)
+	}
+}
+
+// valueOrUnknown renders a verdict's value, "unknown" where the database gave none.
+func valueOrUnknown(v layers.Value) string {
+	if v == layers.Unused {
+		return "unknown"
+	}
+	return v.String()
+}
+
+// reason renders why a verdict is unknown: the first of its reasons.
+func reason(err error) string {
+	if err == nil {
+		return "no reason given"
+	}
+	if k, ok := layers.Damaged(err); ok {
+		return fmt.Sprintf("layer %s damaged (solve recomputes it)", k)
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	return first
+}
