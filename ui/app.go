@@ -46,6 +46,8 @@ type App struct {
 	trace   func(action string)
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
+	do      func(func())
+	review  gameReview // the database's verdicts on the game's moves
 }
 
 // Options are what the program passes to New.
@@ -79,6 +81,7 @@ func New(a fyne.App, opt Options) *App {
 		status:  widget.NewLabel(""),
 		engines: opt.Engines,
 		trace:   opt.Trace,
+		do:      do,
 	}
 	u.status.Wrapping = fyne.TextWrapWord
 	u.board.OnTapped = u.ctrl.Tap
@@ -235,6 +238,7 @@ func (u *App) changed(ev game.Event) {
 	} else {
 		u.board.Update(v)
 	}
+	u.side.verdicts = u.verdicts()
 	u.side.update(u.ctrl, u.engines)
 	u.status.SetText(u.ctrl.Status())
 	if u.menu != nil {

@@ -45,7 +45,7 @@ func TestMenusAndSettingsPersist(t *testing.T) {
 	u := New(a, Options{Do: q.Do})
 	m := u.Window().MainMenu()
 	for _, name := range []string{"New Game…", "Undo", "Redo", "Set Up Position…", "Copy Position", "Paste Position or Game",
-		"Open Game…", "Save Game…", "Show State Number", "Show Perfect Moves", "Quit"} {
+		"Open Game…", "Save Game…", "Review Game", "Show State Number", "Show Perfect Moves", "Quit"} {
 		menuItem(t, m, "Game", name)
 	}
 	// Without engines, alpha-beta and perfect are offered but disabled.

@@ -39,7 +39,7 @@ func (u *App) copyPosition() {
 
 // copyGame puts the game record on the clipboard.
 func (u *App) copyGame() {
-	u.app.Clipboard().SetContent(u.ctrl.Game().Record())
+	u.app.Clipboard().SetContent(u.recordText())
 	u.ctrl.Say("Copied the game record (%d moves).", u.ctrl.Game().Ply())
 }
 
@@ -89,7 +89,7 @@ func (u *App) saveGame() {
 			return
 		}
 		defer w.Close()
-		if _, err := io.WriteString(w, u.ctrl.Game().Record()); err != nil {
+		if _, err := io.WriteString(w, u.recordText()); err != nil {
 			u.showError("Save", fmt.Errorf("%s: %w", w.URI().Path(), err))
 			return
 		}
@@ -121,12 +121,12 @@ func (u *App) showOpen() {
 			u.showError("Open", fmt.Errorf("%s: %w", r.URI().Path(), err))
 			return
 		}
-		g, err := muehle.ParseRecord(string(b))
+		g, vs, err := parseReviewed(string(b))
 		if err != nil {
 			u.showError("Open", fmt.Errorf("%s: %w", r.URI().Path(), err))
 			return
 		}
-		u.ctrl.SetGame(g)
+		u.setReviewedGame(g, vs)
 		u.ctrl.Say("Opened %s (%d moves).", r.URI().Path(), g.Ply())
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
@@ -139,10 +139,10 @@ func (u *App) OpenFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("ui: opening game: %w", err)
 	}
-	g, err := muehle.ParseRecord(string(b))
+	g, vs, err := parseReviewed(string(b))
 	if err != nil {
 		return fmt.Errorf("ui: opening game %s: %w", path, err)
 	}
-	u.ctrl.SetGame(g)
+	u.setReviewedGame(g, vs)
 	return nil
 }

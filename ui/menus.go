@@ -117,6 +117,7 @@ func newMenus(u *App) *menus {
 		fyne.NewMenuItemSeparator(),
 		m.item("Open Game…", keyOpen, u.openGame),
 		m.item("Save Game…", keySave, u.saveGame),
+		m.item("Review Game", nil, u.reviewGame),
 		fyne.NewMenuItemSeparator(),
 		m.stateNum, m.perfect, m.noRemove,
 		fyne.NewMenuItemSeparator(),

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 )
 
 // moveRow is one line of the move list: a label that reports a tap with
@@ -49,26 +50,40 @@ func newMoveList(onTap func(int)) *moveList {
 }
 
 // rowTexts returns the rows of g: "Start", then "1. d6", "1… d2", …
-// numbered in pairs of moves.
-func rowTexts(g *muehle.Game) []string {
+// numbered in pairs of moves; with the verdicts of a review (one a move,
+// or nil) a move that gave up value gets "?" and the best move.
+func rowTexts(g *muehle.Game, vs []play.Verdict) []string {
 	texts := []string{"    Start"}
 	n := 1
 	h := g.History()
 	for i, p := range g.Positions()[:g.Ply()] {
 		m := h[i]
+		var t string
 		if p.Turn == muehle.White {
-			texts = append(texts, fmt.Sprintf("%3d. %s", n, m))
+			t = fmt.Sprintf("%3d. %s", n, m)
 		} else {
-			texts = append(texts, fmt.Sprintf("%3d… %s", n, m))
+			t = fmt.Sprintf("%3d… %s", n, m)
 			n++
 		}
+		if i < len(vs) {
+			if note := verdictNote(vs[i]); note != "" {
+				t = fmt.Sprintf("%-16s %s", t, note)
+			}
+		}
+		texts = append(texts, t)
 	}
 	return texts
 }
 
-// update shows the moves of g with the row of ply shown highlighted.
-func (l *moveList) update(g *muehle.Game, shown int) {
-	texts := rowTexts(g)
+// marked reports whether row i (0 for the start) is a move that gave up value.
+func marked(vs []play.Verdict, i int) bool {
+	return i > 0 && i <= len(vs) && vs[i-1].Mark == play.MarkWorse
+}
+
+// update shows the moves of g with the row of ply shown highlighted, and
+// the verdicts vs of a review (nil: none).
+func (l *moveList) update(g *muehle.Game, shown int, vs []play.Verdict) {
+	texts := rowTexts(g, vs)
 	changed := false
 	for i, t := range texts {
 		if i == len(l.rows) {
@@ -91,8 +106,11 @@ func (l *moveList) update(g *muehle.Game, shown int) {
 	if shown != l.shown || changed {
 		for i, r := range l.rows {
 			imp := widget.MediumImportance
-			if i == shown {
+			switch {
+			case i == shown:
 				imp = widget.HighImportance
+			case marked(vs, i):
+				imp = widget.DangerImportance
 			}
 			if r.Importance != imp {
 				r.Importance = imp

@@ -11,6 +11,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -27,8 +28,11 @@ type sidePanel struct {
 	perfect *widget.Label
 	legend  *widget.Label
 	moves   *moveList
-	busy    *widget.ProgressBarInfinite // runs while the computer thinks
-	box     fyne.CanvasObject
+	// verdicts are the database's verdicts on the moves of the game, nil
+	// when it has not been reviewed.
+	verdicts []play.Verdict
+	busy     *widget.ProgressBarInfinite // runs while the computer thinks
+	box      fyne.CanvasObject
 
 	// onReview is called with the ply whose position a click on the move
 	// list asks for.
@@ -119,7 +123,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 		s.busy.Stop()
 		s.busy.Hide()
 	}
-	s.moves.update(g, c.Shown())
+	s.moves.update(g, c.Shown(), s.verdicts)
 	s.updatePerfect(c, pos)
 }
 

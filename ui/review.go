@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"muehle/muehle"
+	"muehle/retro/play"
+)
+
+// This file holds the game review in the window: Game ▸ Review Game asks
+// the database for its verdict on every move (in the background), the move
+// list then marks the moves that gave up value with "?" and the best move
+// beside them, Save Game keeps the verdicts as comments in the record, and
+// Open Game reads them back.
+
+// reviewer is what the review needs from the engines: the database's
+// verdicts on the moves of a game. DBEngines implements it.
+type reviewer interface {
+	Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, error)
+}
+
+// Review returns the database's verdict on every move of g (play.Review).
+func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, error) {
+	db, err := e.database()
+	if err != nil {
+		return nil, err
+	}
+	return play.Review(ctx, db, g)
+}
+
+// gameReview holds the verdicts of one game: they belong to the game on
+// the board while its record is record.
+type gameReview struct {
+	record   string
+	verdicts []play.Verdict
+	gen      int // counts reviews started, to drop the result of a stale one
+}
+
+// verdicts returns the verdicts of the game on the board, nil when it has
+// not been reviewed or changed since.
+func (u *App) verdicts() []play.Verdict {
+	if u.review.verdicts == nil || u.review.record != u.ctrl.Game().Record() {
+		return nil
+	}
+	return u.review.verdicts
+}
+
+// reviewGame starts the review of the game on the board; the verdicts
+// reach the move list when the database has judged every move, unless the
+// game changed meanwhile.
+func (u *App) reviewGame() {
+	r, ok := u.engines.(reviewer)
+	if !ok || r == nil {
+		u.ctrl.Say("Review Game needs the database.")
+		return
+	}
+	g := u.ctrl.Game().Clone()
+	if g.Ply() == 0 {
+		u.ctrl.Say("Review Game: there are no moves to review yet.")
+		return
+	}
+	u.review.gen++
+	gen, rec := u.review.gen, g.Record()
+	u.ctrl.Say("Reviewing %d moves…", g.Ply())
+	go func() {
+		vs, err := r.Review(context.Background(), g)
+		u.do(func() {
+			if gen != u.review.gen {
+				return // a later review replaced this one
+			}
+			switch {
+			case err != nil:
+				u.ctrl.Say("Review Game: %v", err)
+			case u.ctrl.Game().Record() != rec:
+				u.ctrl.Say("The game changed during the review; choose Review Game again.")
+			default:
+				u.review.record, u.review.verdicts = rec, vs
+				u.changed(eventNone)
+				u.ctrl.Say("%s", reviewSummary(vs))
+			}
+		})
+	}()
+}
+
+// reviewSummary says in a sentence what the review found.
+func reviewSummary(vs []play.Verdict) string {
+	var worse [2]int
+	unknown := 0
+	for _, v := range vs {
+		switch v.Mark {
+		case play.MarkWorse:
+			worse[v.Mover]++
+		case play.MarkUnknown:
+			unknown++
+		}
+	}
+	s := fmt.Sprintf("Review: White gave up value in %d moves, Black in %d (marked ? in the move list, with the best move).",
+		worse[muehle.White], worse[muehle.Black])
+	if unknown > 0 {
+		s += fmt.Sprintf(" The database could not judge %d of the %d moves.", unknown, len(vs))
+	}
+	return s
+}
+
+// recordText returns the record of the game on the board, with the
+// verdicts as comments when it has been reviewed.
+func (u *App) recordText() string {
+	g := u.ctrl.Game()
+	if vs := u.verdicts(); vs != nil {
+		return g.RecordWithComments(play.Comments(vs))
+	}
+	return g.Record()
+}
+
+// parseReviewed reads a game record and the verdicts its comments keep;
+// verdicts is nil when the record has none (or other comments).
+func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
+	g, comments, err := muehle.ParseRecordWithComments(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range comments {
+		if c != "" {
+			if vs, err := play.VerdictsFromComments(g, comments); err == nil {
+				return g, vs, nil
+			}
+			break
+		}
+	}
+	return g, nil, nil
+}
+
+// setReviewedGame puts g on the board with the verdicts read from its record.
+func (u *App) setReviewedGame(g *muehle.Game, vs []play.Verdict) {
+	u.review.gen++
+	u.review.record, u.review.verdicts = g.Record(), vs
+	u.ctrl.SetGame(g)
+}
+
+// verdictNote returns what the move list shows after a move: "?" and the
+// best move for a move that gave up value, "(not judged)" where the
+// database could not judge it, nothing else.
+func verdictNote(v play.Verdict) string {
+	switch v.Mark {
+	case play.MarkWorse:
+		if v.Best != muehle.NoMove {
+			return fmt.Sprintf("?  best %s (%s)", v.Best, v.BestValue)
+		}
+		return "?"
+	case play.MarkUnknown:
+		return "(not judged)"
+	}
+	return ""
+}

@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+	"muehle/ui/game/gametest"
+)
+
+func TestRowTextsWithVerdicts(t *testing.T) {
+	g := muehle.NewGame(9)
+	for _, m := range []muehle.Move{muehle.Place(4), muehle.Place(19)} {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := play.Verdict{Mark: play.MarkKept, Before: layers.Drawn, After: layers.Drawn}
+	worse := play.Verdict{Mark: play.MarkWorse, Before: layers.Drawn, After: layers.LossIn(12),
+		Best: muehle.Place(1), BestValue: layers.Drawn}
+	unknown := play.Verdict{Mark: play.MarkUnknown, Err: errors.New("layer missing")}
+	for _, tc := range []struct {
+		vs   []play.Verdict
+		want string
+	}{
+		{nil, "    Start|  1. d6|  1… d2"},
+		{[]play.Verdict{kept, worse}, "    Start|  1. d6|  1… d2          ?  best d7 (drawn)"},
+		{[]play.Verdict{unknown, kept}, "    Start|  1. d6          (not judged)|  1… d2"},
+	} {
+		if got := strings.Join(rowTexts(g, tc.vs), "|"); got != tc.want {
+			t.Errorf("rowTexts: got %q, want %q", got, tc.want)
+		}
+	}
+	if marked([]play.Verdict{kept, worse}, 1) || !marked([]play.Verdict{kept, worse}, 2) || marked(nil, 1) {
+		t.Errorf("marked: only row 2 of kept, worse is marked")
+	}
+}
+
+// blunder33 returns a move of White in the 3-3 position p that gives up the
+// value, and one that keeps it, by probing db.
+func blunder33(t *testing.T, db layers.Prober, p muehle.Position) (bad, good muehle.Move) {
+	t.Helper()
+	before, err := db.Probe(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, good = muehle.NoMove, muehle.NoMove
+	for _, m := range p.Moves() {
+		c := p.Play(m)
+		v := layers.LossIn(0)
+		if !c.IsOver() {
+			if v, err = db.Probe(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v.Parent().Outcome() < before.Outcome() {
+			bad = m
+		} else {
+			good = m
+		}
+	}
+	if bad == muehle.NoMove || good == muehle.NoMove {
+		t.Fatalf("%s (%s): no move that gives up value and one that keeps it", p, before)
+	}
+	return bad, good
+}
+
+func TestReviewGameInTheWindow(t *testing.T) {
+	e := solvedEngines(t)
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	p, g := endgame33(t)
+	db, _ := e.database()
+	bad, _ := blunder33(t, db, p)
+	if err := g.Play(bad); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(g)
+	menuItem(t, u.Window().MainMenu(), "Game", "Review Game").Action()
+	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
+	rows := strings.Split(u.side.moves.Text(), "\n")
+	if len(rows) != 2 || !strings.Contains(rows[1], bad.String()) || !strings.Contains(rows[1], "?  best ") {
+		t.Fatalf("move list after the review: got %q, want the blunder %s marked with the best move", rows, bad)
+	}
+	if !marked(u.side.verdicts, 1) {
+		t.Errorf("the blunder's row is not marked")
+	}
+
+	// Saved with the verdicts, opened again: the marks come back.
+	rec := u.recordText()
+	if !strings.Contains(rec, "{? ") {
+		t.Fatalf("record after the review: got %q, want a marked verdict", rec)
+	}
+	path := filepath.Join(t.TempDir(), "game.txt")
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(muehle.NewGame(9))
+	if u.verdicts() != nil || strings.Contains(u.side.moves.Text(), "?") {
+		t.Fatalf("a new game keeps the old verdicts: %q", u.side.moves.Text())
+	}
+	if err := u.OpenFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Split(u.side.moves.Text(), "\n"); len(got) != 2 || got[1] != rows[1] {
+		t.Errorf("move list of the opened record: got %q, want %q", got, rows)
+	}
+}
+
+func TestReviewGameWithoutDatabase(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.ctrl.SetGame(muehle.NewGame(9))
+	u.reviewGame()
+	if got := u.ctrl.Status(); !strings.Contains(got, "needs the database") {
+		t.Errorf("status: got %q, want that the review needs the database", got)
+	}
+}
