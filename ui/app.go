@@ -233,6 +233,7 @@ func (u *App) setShowPerfect(on bool) {
 func (u *App) changed(ev game.Event) {
 	u.keepGame(false)
 	v := u.ctrl.View()
+	v.Best = u.bestShown()
 	if ev.Move.To != muehle.NoPoint {
 		u.board.Animate(v, ev.Move, ev.Mover, u.animDuration(ev))
 	} else {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"math"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -161,6 +162,13 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 	r.lastRemoved.Alignment = fyne.TextAlignCenter
 	r.lastRemoved.TextStyle.Bold = true
 	r.objects = append(r.objects, r.ghost, r.flying, r.selected, r.lastRemoved)
+	for i := range r.best {
+		r.best[i] = canvas.NewLine(bestColor)
+		r.best[i].Hide()
+		r.objects = append(r.objects, r.best[i])
+	}
+	r.bestTo = ring(bestColor)
+	r.objects = append(r.objects, r.bestTo)
 	for i := range r.targets {
 		r.targets[i] = canvas.NewCircle(transparent)
 		r.objects = append(r.objects, r.targets[i])
@@ -206,6 +214,8 @@ type boardRenderer struct {
 	flying    *canvas.Circle // the stone on its way
 
 	lastRemoved *canvas.Text
+	best        [3]*canvas.Line // the view's Best move: shaft and two barbs
+	bestTo      *canvas.Circle  // its target point
 }
 
 func (r *boardRenderer) Destroy()                     {}
@@ -289,6 +299,8 @@ func (r *boardRenderer) updatePoints(g geometry) {
 	showRing(r.lastFrom, v.Last.From, 0.55)
 	showRing(r.lastTo, v.Last.To, 1.12)
 	showRing(r.selected, v.Selected, 1.15)
+	showRing(r.bestTo, v.Best.To, 0.8)
+	r.updateBest(g)
 	if v.Last.Remove != muehle.NoPoint && a == nil {
 		lr := r.lastRemoved
 		lr.TextSize = g.cell * 0.5
@@ -457,4 +469,40 @@ func fade(c color.Color, f float32) color.Color {
 	n := color.NRGBAModel.Convert(c).(color.NRGBA)
 	n.A = uint8(float32(n.A) * max(0, min(1, f)))
 	return n
+}
+
+// updateBest draws the view's Best move as an arrow from its stone to its
+// target, or, for a placement, only the ring on the target (updatePoints).
+func (r *boardRenderer) updateBest(g geometry) {
+	b := r.board.view.Best
+	if b.To == muehle.NoPoint || b.From == muehle.NoPoint || r.board.anim != nil {
+		for _, l := range r.best {
+			l.Hide()
+		}
+		return
+	}
+	from, to := g.center(b.From), g.center(b.To)
+	dx, dy := to.X-from.X, to.Y-from.Y
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n == 0 {
+		return
+	}
+	ux, uy := dx/n, dy/n
+	rad := g.stoneRadius()
+	tip := fyne.NewPos(to.X-ux*rad*0.8, to.Y-uy*rad*0.8)
+	head := g.cell * 0.25
+	width := max(2, g.cell*0.07)
+	r.best[0].Position1 = fyne.NewPos(from.X+ux*rad*0.6, from.Y+uy*rad*0.6)
+	r.best[0].Position2 = tip
+	for i, s := range []float32{1, -1} {
+		// The barbs: back from the tip, turned 30 degrees either way.
+		bx := -ux*0.866 - s*uy*0.5
+		by := -uy*0.866 + s*ux*0.5
+		r.best[i+1].Position1 = tip
+		r.best[i+1].Position2 = fyne.NewPos(tip.X+bx*head, tip.Y+by*head)
+	}
+	for _, l := range r.best {
+		l.StrokeWidth = width
+		l.Show()
+	}
 }

@@ -12,7 +12,8 @@ import (
 // the database for its verdict on every move (in the background), the move
 // list then marks the moves that gave up value with "?" and the best move
 // beside them, Save Game keeps the verdicts as comments in the record, and
-// Open Game reads them back.
+// Open Game reads them back. On the board, a move that gave up value has
+// the best move beside it as an arrow (bestShown).
 
 // reviewer is what the review needs from the engines: the database's
 // verdicts on the moves of a game. DBEngines implements it.
@@ -152,4 +153,14 @@ func verdictNote(v play.Verdict) string {
 		return "(not judged)"
 	}
 	return ""
+}
+
+// bestShown returns the move the board draws as an arrow: after a move
+// that gave up value, the review's best move instead; NoMove otherwise.
+func (u *App) bestShown() muehle.Move {
+	vs, p := u.verdicts(), u.ctrl.Shown()
+	if p < 1 || p > len(vs) || vs[p-1].Mark != play.MarkWorse {
+		return muehle.NoMove
+	}
+	return vs[p-1].Best
 }

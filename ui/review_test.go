@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
+
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
@@ -91,6 +93,15 @@ func TestReviewGameInTheWindow(t *testing.T) {
 	if !marked(u.side.verdicts, 1) {
 		t.Errorf("the blunder's row is not marked")
 	}
+	// The board draws the best move as an arrow.
+	best := u.side.verdicts[0].Best
+	if got := u.board.View().Best; got != best || best.From == muehle.NoPoint {
+		t.Errorf("the board's best move: got %s, want the review's %s (a jump)", got, best)
+	}
+	r := test.WidgetRenderer(u.board).(*boardRenderer)
+	if !r.best[0].Visible() || !r.bestTo.Visible() || r.best[0].Position1 == r.best[0].Position2 {
+		t.Errorf("the arrow of the best move is not drawn")
+	}
 
 	// Saved with the verdicts, opened again: the marks come back.
 	rec := u.recordText()
@@ -102,8 +113,11 @@ func TestReviewGameInTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.ctrl.SetGame(muehle.NewGame(9))
-	if u.verdicts() != nil || strings.Contains(u.side.moves.Text(), "?") {
-		t.Fatalf("a new game keeps the old verdicts: %q", u.side.moves.Text())
+	if u.verdicts() != nil || strings.Contains(u.side.moves.Text(), "?") || u.board.View().Best.To != muehle.NoPoint {
+		t.Fatalf("a new game keeps the old verdicts: %q, best %s", u.side.moves.Text(), u.board.View().Best)
+	}
+	if r.best[0].Visible() || r.bestTo.Visible() {
+		t.Errorf("the arrow stays on the board of a new game")
 	}
 	if err := u.OpenFile(path); err != nil {
 		t.Fatal(err)

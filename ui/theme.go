@@ -24,6 +24,7 @@ var (
 	lastMoveColor  = color.NRGBA{R: 0xff, G: 0x9a, B: 0x00, A: 0xff}
 	millColor      = color.NRGBA{R: 0xff, G: 0x9a, B: 0x00, A: 0xc0}
 	wonColor       = color.NRGBA{R: 0x10, G: 0x9a, B: 0x30, A: 0xff}
+	bestColor      = color.NRGBA{R: 0x10, G: 0x9a, B: 0x30, A: 0xe0} // the review's best move
 	drawnColor     = color.NRGBA{R: 0x70, G: 0x70, B: 0x70, A: 0xff}
 	lostColor      = color.NRGBA{R: 0xd0, G: 0x20, B: 0x20, A: 0xff}
 	transparent    = color.NRGBA{}

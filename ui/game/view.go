@@ -18,6 +18,9 @@ type View struct {
 	// Marks holds, when perfect moves are shown, the value of the best move
 	// that chooses each target, from the view of the side to move.
 	Marks map[muehle.Point]layers.Value
+	// Best is a better move than Last, drawn as an arrow (the review's best
+	// move where the move played gave up value); Best.To == NoPoint for none.
+	Best muehle.Move
 }
 
 // EmptyView returns a view of p with nothing selected or marked.
@@ -26,5 +29,6 @@ func EmptyView(p muehle.Position) View {
 		Pos:      p,
 		Selected: muehle.NoPoint,
 		Last:     muehle.NoMove,
+		Best:     muehle.NoMove,
 	}
 }
