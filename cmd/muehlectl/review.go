@@ -74,7 +74,11 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *refute > 0 {
 		v := vs[*refute-1]
 		line, err := play.Refutation(db, g.Positions()[*refute-1], v, refuteMax)
-		fmt.Fprintf(stdout, "\nrefutation of %s %s (%s after it):\n", moveLabel(g, *refute-1), v.Move, v.Mover.Other())
+		what := "refutation"
+		if v.Mark != play.MarkWorse {
+			what = "principal line" // the move gave up nothing: how the game goes on
+		}
+		fmt.Fprintf(stdout, "\n%s after %s %s (%s to move):\n", what, moveLabel(g, *refute-1), v.Move, v.Mover.Other())
 		printLine(stdout, g, *refute, line)
 		if err != nil {
 			fmt.Fprintf(stdout, "  (the line stops: %s)\n", describe(layers.Unused, err))

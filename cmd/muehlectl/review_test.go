@@ -106,16 +106,21 @@ func TestReviewFindsBlunders(t *testing.T) {
 			t.Errorf("review of %q: got marks at %v, want %v\n%s", record, got, made, out)
 		}
 		if len(made) == 0 {
+			// A move that gave up nothing has a principal line, no refutation.
+			code, line, stderr := muehlectl("review", "--db", dir, "--refute", "1", game)
+			if code != 0 || !strings.Contains(line, "principal line after 1. ") {
+				t.Errorf("review --refute 1 of a good move: exit %d, %q %s; want its principal line", code, line, stderr)
+			}
 			continue
 		}
 
 		// The refutation of the first blunder is the opponent's line.
 		n := made[0]
 		code, ref, stderr := muehlectl("review", "--db", dir, "--refute", strconv.Itoa(n), game)
-		if code != 0 || !strings.Contains(ref, "refutation of ") {
+		if code != 0 || !strings.Contains(ref, "refutation after ") {
 			t.Fatalf("review --refute %d: exit %d, %q %s", n, code, ref, stderr)
 		}
-		steps := strings.Split(strings.TrimSpace(ref[strings.Index(ref, "refutation of "):]), "\n")[1:]
+		steps := strings.Split(strings.TrimSpace(ref[strings.Index(ref, "refutation after "):]), "\n")[1:]
 		if len(steps) == 0 || !(strings.Contains(steps[len(steps)-1], "game is over") || strings.Contains(steps[len(steps)-1], "x")) {
 			t.Errorf("review --refute %d: the line ends neither with a removal nor the end:\n%s", n, ref)
 		}
