@@ -240,6 +240,7 @@ func (u *App) changed(ev game.Event) {
 		u.board.Update(v)
 	}
 	u.side.verdicts = u.verdicts()
+	u.showRefutation()
 	u.side.update(u.ctrl, u.engines)
 	u.status.SetText(u.ctrl.Status())
 	if u.menu != nil {

@@ -28,8 +28,8 @@
 //	movelist.go   the move list, which is also how a game is reviewed
 //	review.go     Review Game: the database's verdict on every move, in
 //	              the background; the marks in the move list, the best move
-//	              as an arrow on the board; the verdicts kept in saved
-//	              records and read back
+//	              as an arrow on the board, the refutation in the side
+//	              panel; the verdicts kept in saved records and read back
 //	newgame.go    New Game (the choice of players and the draw rule), the
 //	              questions before a game is given up or a new line started
 //	dbpanel.go    the database tab: layers present, computing missing ones

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"muehle/muehle"
 	"muehle/retro/play"
@@ -13,21 +14,53 @@ import (
 // list then marks the moves that gave up value with "?" and the best move
 // beside them, Save Game keeps the verdicts as comments in the record, and
 // Open Game reads them back. On the board, a move that gave up value has
-// the best move beside it as an arrow (bestShown).
+// the best move beside it as an arrow (bestShown), and the side panel says
+// what it gave up and how the opponent wins (refutationText).
 
 // reviewer is what the review needs from the engines: the database's
-// verdicts on the moves of a game. DBEngines implements it.
+// verdicts on the moves of a game and the refutations of the moves that
+// gave up value. DBEngines implements it.
 type reviewer interface {
-	Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, error)
+	Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, [][]play.Step, error)
+	Refutations(g *muehle.Game, vs []play.Verdict) [][]play.Step
 }
 
-// Review returns the database's verdict on every move of g (play.Review).
-func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, error) {
+// refutationMax bounds the refutation lines the window shows.
+const refutationMax = 40
+
+// Review returns the database's verdict on every move of g (play.Review)
+// and, for each move that gave up value, its refutation (play.Refutation;
+// nil for the other moves, and where a layer along the line is missing).
+func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, [][]play.Step, error) {
 	db, err := e.database()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return play.Review(ctx, db, g)
+	vs, err := play.Review(ctx, db, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vs, e.Refutations(g, vs), nil
+}
+
+// Refutations returns the refutation of each move of g that gave up value
+// by its verdict in vs (play.Refutation); nil for the other moves, where a
+// layer along the line is missing, and without a database.
+func (e *DBEngines) Refutations(g *muehle.Game, vs []play.Verdict) [][]play.Step {
+	db, err := e.database()
+	if err != nil {
+		return nil
+	}
+	lines := make([][]play.Step, len(vs))
+	positions := g.Positions()
+	for i, v := range vs {
+		if i < g.Ply() && v.Mark == play.MarkWorse {
+			if line, err := play.Refutation(db, positions[i], v, refutationMax); err == nil {
+				lines[i] = line
+			}
+		}
+	}
+	return lines
 }
 
 // gameReview holds the verdicts of one game: they belong to the game on
@@ -35,7 +68,8 @@ func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict,
 type gameReview struct {
 	record   string
 	verdicts []play.Verdict
-	gen      int // counts reviews started, to drop the result of a stale one
+	lines    [][]play.Step // the refutation of each move that gave up value; nil when not known
+	gen      int           // counts reviews started, to drop the result of a stale one
 }
 
 // verdicts returns the verdicts of the game on the board, nil when it has
@@ -65,7 +99,7 @@ func (u *App) reviewGame() {
 	gen, rec := u.review.gen, g.Record()
 	u.ctrl.Say("Reviewing %d moves…", g.Ply())
 	go func() {
-		vs, err := r.Review(context.Background(), g)
+		vs, lines, err := r.Review(context.Background(), g)
 		u.do(func() {
 			if gen != u.review.gen {
 				return // a later review replaced this one
@@ -76,7 +110,7 @@ func (u *App) reviewGame() {
 			case u.ctrl.Game().Record() != rec:
 				u.ctrl.Say("The game changed during the review; choose Review Game again.")
 			default:
-				u.review.record, u.review.verdicts = rec, vs
+				u.review.record, u.review.verdicts, u.review.lines = rec, vs, lines
 				u.changed(eventNone)
 				u.ctrl.Say("%s", reviewSummary(vs))
 			}
@@ -132,11 +166,28 @@ func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
 	return g, nil, nil
 }
 
-// setReviewedGame puts g on the board with the verdicts read from its record.
+// setReviewedGame puts g on the board with the verdicts read from its
+// record, and looks up the refutations of the marked moves in the
+// background when there is a database.
 func (u *App) setReviewedGame(g *muehle.Game, vs []play.Verdict) {
 	u.review.gen++
-	u.review.record, u.review.verdicts = g.Record(), vs
+	rec := g.Record()
+	u.review.record, u.review.verdicts, u.review.lines = rec, vs, nil
 	u.ctrl.SetGame(g)
+	r, ok := u.engines.(reviewer)
+	if vs == nil || !ok || r == nil {
+		return
+	}
+	gen, g := u.review.gen, g.Clone()
+	go func() {
+		lines := r.Refutations(g, vs)
+		u.do(func() {
+			if gen == u.review.gen && u.review.record == rec {
+				u.review.lines = lines
+				u.changed(eventNone)
+			}
+		})
+	}()
 }
 
 // verdictNote returns what the move list shows after a move: "?" and the
@@ -163,4 +214,45 @@ func (u *App) bestShown() muehle.Move {
 		return muehle.NoMove
 	}
 	return vs[p-1].Best
+}
+
+// refutationText says, for the position after move p (from 1) of a reviewed
+// game, what the move gave up, the best move, and how the opponent wins: ""
+// unless move p gave up value.
+func refutationText(vs []play.Verdict, lines [][]play.Step, p int) string {
+	if p < 1 || p > len(vs) || vs[p-1].Mark != play.MarkWorse {
+		return ""
+	}
+	v := vs[p-1]
+	s := fmt.Sprintf("Review: %s by %s gave up value: %s before, %s after it.", v.Move, v.Mover, v.Before, v.After)
+	if v.Best != muehle.NoMove {
+		s += fmt.Sprintf(" The best move was %s (%s, the green arrow).", v.Best, v.BestValue)
+	}
+	if p <= len(lines) && len(lines[p-1]) > 0 {
+		line := lines[p-1]
+		moves := make([]string, len(line))
+		for i, st := range line {
+			moves[i] = st.Move.String()
+		}
+		s += fmt.Sprintf(" %s's answer: %s (%s for %s).", v.Mover.Other(), strings.Join(moves, " "), line[0].Value, v.Mover.Other())
+	}
+	return s
+}
+
+// showRefutation puts refutationText of the position on the board into the
+// side panel, or hides it.
+func (u *App) showRefutation() {
+	var lines [][]play.Step
+	vs := u.verdicts()
+	if vs != nil {
+		lines = u.review.lines
+	}
+	l := u.side.refutation
+	if t := refutationText(vs, lines, u.ctrl.Shown()); t != "" {
+		l.SetText(t)
+		l.Show()
+	} else if l.Visible() {
+		l.SetText("")
+		l.Hide()
+	}
 }

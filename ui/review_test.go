@@ -93,6 +93,9 @@ func TestReviewGameInTheWindow(t *testing.T) {
 	if !marked(u.side.verdicts, 1) {
 		t.Errorf("the blunder's row is not marked")
 	}
+	if l := u.side.refutation; !l.Visible() || !strings.Contains(l.Text, "gave up value") || !strings.Contains(l.Text, "Black's answer: ") {
+		t.Errorf("side panel after the review: got %q (visible %t), want what the move gave up and Black's answer", l.Text, l.Visible())
+	}
 	// The board draws the best move as an arrow.
 	best := u.side.verdicts[0].Best
 	if got := u.board.View().Best; got != best || best.From == muehle.NoPoint {
@@ -116,6 +119,9 @@ func TestReviewGameInTheWindow(t *testing.T) {
 	if u.verdicts() != nil || strings.Contains(u.side.moves.Text(), "?") || u.board.View().Best.To != muehle.NoPoint {
 		t.Fatalf("a new game keeps the old verdicts: %q, best %s", u.side.moves.Text(), u.board.View().Best)
 	}
+	if u.side.refutation.Visible() {
+		t.Errorf("the refutation stays in the side panel of a new game: %q", u.side.refutation.Text)
+	}
 	if r.best[0].Visible() || r.bestTo.Visible() {
 		t.Errorf("the arrow stays on the board of a new game")
 	}
@@ -124,6 +130,11 @@ func TestReviewGameInTheWindow(t *testing.T) {
 	}
 	if got := strings.Split(u.side.moves.Text(), "\n"); len(got) != 2 || got[1] != rows[1] {
 		t.Errorf("move list of the opened record: got %q, want %q", got, rows)
+	}
+	// The refutation comes from the database, in the background.
+	q.Drain(t, 10*time.Second, func() bool { return u.review.lines != nil })
+	if l := u.side.refutation; !l.Visible() || !strings.Contains(l.Text, "Black's answer: ") {
+		t.Errorf("side panel of the opened record: got %q (visible %t), want Black's answer", l.Text, l.Visible())
 	}
 }
 
@@ -134,5 +145,29 @@ func TestReviewGameWithoutDatabase(t *testing.T) {
 	u.reviewGame()
 	if got := u.ctrl.Status(); !strings.Contains(got, "needs the database") {
 		t.Errorf("status: got %q, want that the review needs the database", got)
+	}
+}
+
+func TestRefutationText(t *testing.T) {
+	kept := play.Verdict{Mark: play.MarkKept, Move: muehle.Slide(1, 0), Mover: muehle.White}
+	worse := play.Verdict{Mark: play.MarkWorse, Move: muehle.Slide(1, 0), Mover: muehle.White,
+		Before: layers.WinIn(19), After: layers.LossIn(8), Best: muehle.Slide(1, 16), BestValue: layers.WinIn(19)}
+	line := []play.Step{{Move: muehle.Slide(14, 5), Value: layers.WinIn(7)}, {Move: muehle.Slide(0, 20), Value: layers.LossIn(6)}}
+	for _, tc := range []struct {
+		vs    []play.Verdict
+		lines [][]play.Step
+		p     int
+		want  string
+	}{
+		{[]play.Verdict{kept}, nil, 1, ""},
+		{[]play.Verdict{worse}, nil, 0, ""},
+		{[]play.Verdict{worse}, nil, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
+			"The best move was d7-d3 (won in 19, the green arrow)."},
+		{[]play.Verdict{worse}, [][]play.Step{line}, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
+			"The best move was d7-d3 (won in 19, the green arrow). Black's answer: g4-f6 a7-f2 (won in 7 for Black)."},
+	} {
+		if got := refutationText(tc.vs, tc.lines, tc.p); got != tc.want {
+			t.Errorf("refutationText(p=%d): got %q, want %q", tc.p, got, tc.want)
+		}
 	}
 }

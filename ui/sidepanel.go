@@ -31,8 +31,11 @@ type sidePanel struct {
 	// verdicts are the database's verdicts on the moves of the game, nil
 	// when it has not been reviewed.
 	verdicts []play.Verdict
-	busy     *widget.ProgressBarInfinite // runs while the computer thinks
-	box      fyne.CanvasObject
+	// refutation says what the move just shown gave up, when a review
+	// found that it did, and how the opponent wins.
+	refutation *widget.Label
+	busy       *widget.ProgressBarInfinite // runs while the computer thinks
+	box        fyne.CanvasObject
 
 	// onReview is called with the ply whose position a click on the move
 	// list asks for.
@@ -41,16 +44,20 @@ type sidePanel struct {
 
 func newSidePanel() *sidePanel {
 	s := &sidePanel{
-		turn:    widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		state:   widget.NewLabel(""),
-		result:  widget.NewLabel(""),
-		value:   widget.NewLabel(""),
-		perfect: widget.NewLabel(""),
-		legend:  widget.NewLabel(legendText),
+		turn:       widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		state:      widget.NewLabel(""),
+		result:     widget.NewLabel(""),
+		refutation: widget.NewLabel(""),
+		value:      widget.NewLabel(""),
+		perfect:    widget.NewLabel(""),
+		legend:     widget.NewLabel(legendText),
 	}
 	s.state.Truncation = fyne.TextTruncateEllipsis
 	s.turn.Truncation = fyne.TextTruncateEllipsis
 	s.result.Wrapping = fyne.TextWrapWord
+	s.refutation.Wrapping = fyne.TextWrapWord
+	s.refutation.Importance = widget.DangerImportance
+	s.refutation.Hide()
 	s.value.Wrapping = fyne.TextWrapWord
 	s.legend.Wrapping = fyne.TextWrapWord
 	s.legend.Importance = widget.LowImportance
@@ -77,7 +84,7 @@ func newSidePanel() *sidePanel {
 	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
-	analysis := container.NewScroll(container.NewVBox(s.result, s.value, s.perfect, s.legend))
+	analysis := container.NewScroll(container.NewVBox(s.refutation, s.result, s.value, s.perfect, s.legend))
 	lists := container.NewVSplit(movesBox, analysis)
 	lists.Offset = 0.5
 	s.box = container.NewBorder(
