@@ -83,6 +83,39 @@ type Perfect struct {
 	// perfect player, choosing at random among the moves of the best
 	// value). NewPerfect sets 1.
 	Lookahead int
+
+	// Draws is how the player chooses among its drawing moves in a drawn
+	// position: DrawTrap (the Lookahead tie-break), DrawBahnsen or
+	// DrawSector. Outside drawn positions the Lookahead tie-break applies.
+	Draws DrawRule
+	// DrawDepth is Bahnsen's depth limit in own moves, or the sector
+	// variant's horizon in plies (at least 1).
+	DrawDepth int
+
+	layers     LayerSource                 // the layer headers, when db gives them
+	shares     map[layers.Key][2]float64   // won and lost shares of layers read so far
+	sectorMemo map[muehle.Position]float64 // s of Bahnsen's v, during one move
+}
+
+// DrawRule names a way of choosing among drawing moves.
+type DrawRule int
+
+// The ways of choosing among drawing moves.
+const (
+	DrawTrap    DrawRule = iota // the share of losing replies (see Perfect)
+	DrawBahnsen                 // Bahnsen's win probability G (bahnsen.go)
+	DrawSector                  // the eventual sub-database's won share (sector.go)
+)
+
+// String returns "trap", "bahnsen" or "sector".
+func (r DrawRule) String() string {
+	switch r {
+	case DrawBahnsen:
+		return "bahnsen"
+	case DrawSector:
+		return "sector"
+	}
+	return "trap"
 }
 
 // NewPerfect returns a perfect player reading db. src breaks ties between
@@ -90,6 +123,7 @@ type Perfect struct {
 // where db has no layer; with a nil fallback, Move returns the error.
 func NewPerfect(db layers.Prober, src rand.Source, fallback muehle.Player) *Perfect {
 	p := &Perfect{db: db, fallback: fallback, Lookahead: 1}
+	p.layers, _ = db.(LayerSource)
 	if src != nil {
 		p.rng = rand.New(src)
 	}
@@ -303,6 +337,14 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 	if err != nil {
 		return muehle.Move{}, err
 	}
+	if p.Draws != DrawTrap && mvs[0].Value.Outcome() == layers.Draw {
+		m, err := p.drawMove(g, mvs)
+		if errors.Is(err, layers.ErrMissing) && p.fallback != nil {
+			p.fellBack, p.why = true, err
+			return p.fallback.Move(ctx, g)
+		}
+		return m, err
+	}
 	// The moves as good as the first: same value and same tie-break score.
 	n := 1
 	for n < len(mvs) && mvs[n].Value == mvs[0].Value && traps[n] == traps[0] {
@@ -329,6 +371,43 @@ func (p *Perfect) searchMove(ctx context.Context, pos muehle.Position) (muehle.M
 		_ = b.Save()
 	}
 	if p.rng != nil {
+		return best[p.rng.IntN(len(best))], nil
+	}
+	return best[0], nil
+}
+
+// drawMove returns the drawing move among mvs (best first, the first
+// drawing) with the best score under p.Draws, ties broken at random.
+func (p *Perfect) drawMove(g *muehle.Game, mvs []MoveValue) (muehle.Move, error) {
+	p.sectorMemo = nil
+	if len(mvs) == 1 || mvs[1].Value.Outcome() != layers.Draw {
+		return mvs[0].Move, nil // a single drawing move: nothing to choose
+	}
+	pos, hist := g.Position(), g.History()
+	var best []muehle.Move
+	bestScore := -1.0
+	for i := range mvs {
+		if mvs[i].Value.Outcome() != layers.Draw {
+			break
+		}
+		var s float64
+		var err error
+		if p.Draws == DrawBahnsen {
+			s, err = p.BahnsenG(pos, hist, mvs[i].Move, p.DrawDepth)
+		} else {
+			s, err = p.SectorScore(pos, mvs[i].Move, p.DrawDepth)
+		}
+		if err != nil {
+			return muehle.Move{}, err
+		}
+		switch {
+		case s > bestScore:
+			best, bestScore = append(best[:0], mvs[i].Move), s
+		case s == bestScore:
+			best = append(best, mvs[i].Move)
+		}
+	}
+	if p.rng != nil && len(best) > 1 {
 		return best[p.rng.IntN(len(best))], nil
 	}
 	return best[0], nil

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+	"muehle/retro/play"
+)
+
+// The hand computations of Bahnsen's improved perfect play and of the
+// sector variant on the solved game of three stones: the reference
+// functions below recompute A, G and the sector score straight from the
+// definitions (retro/play/bahnsen.go, sector.go), by full enumeration,
+// reading only db.Probe and the layer headers. They live here because the
+// players' package may not import the solver that makes the database.
+
+// solvedSmall returns the complete database of the game of k stones.
+func solvedSmall(t *testing.T, k int) *layers.DB {
+	t.Helper()
+	db, err := layers.OpenDB(t.TempDir(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// refValue is the value of p for its side to move.
+func refValue(t *testing.T, db *layers.DB, p muehle.Position) layers.Value {
+	if p.IsOver() {
+		return layers.LossIn(0)
+	}
+	v, err := db.Probe(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// refMoves returns the legal moves of p.
+func refMoves(p muehle.Position) []muehle.Move {
+	var buf [muehle.MaxMoves]muehle.Move
+	return append([]muehle.Move(nil), p.AppendMoves(buf[:0])...)
+}
+
+// refShare returns the share of won (lost when lost is set) canonical
+// positions of p's layer for its side to move.
+func refShare(t *testing.T, db *layers.DB, p muehle.Position, lost bool) float64 {
+	f, err := db.Layer(layers.KeyOf(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := f.Header()
+	x := h.Won
+	if lost {
+		x = h.Lost
+	}
+	return float64(x) / float64(h.Won+h.Lost+h.Drawn)
+}
+
+// refS follows the perfect line from p (won for its side to move) to the
+// first position after a removal with that side to move again and returns
+// its layer's won share; 1 when the game ends first.
+func refS(t *testing.T, db *layers.DB, p muehle.Position) float64 {
+	me, removed := p.Turn, false
+	for !p.IsOver() {
+		if p.Turn == me && removed {
+			return refShare(t, db, p, false)
+		}
+		ms := refMoves(p)
+		best, bestV := -1, layers.Value(0)
+		for i, m := range ms {
+			v := refValue(t, db, p.Play(m)).Parent()
+			if best < 0 || v.Better(bestV) {
+				best, bestV = i, v
+			}
+		}
+		removed = removed || ms[best].IsRemoval()
+		p = p.Play(ms[best])
+	}
+	return 1
+}
+
+// refPositiveA counts the losing replies refG finds with A > 0.
+var refPositiveA int
+
+// refG is Bahnsen's G of the drawing move m in pos, hist the moves before.
+func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, m muehle.Move, depth int) float64 {
+	c := pos.Play(m)
+	hist = append(hist[:len(hist):len(hist)], m)
+	qs := refMoves(c)
+	n := float64(len(qs))
+	if depth == 1 {
+		k := 0.0
+		for _, q := range qs {
+			if refValue(t, db, c.Play(q)).Outcome() == layers.Win {
+				k++
+			}
+		}
+		return k / n / 2
+	}
+	// The computer's winning moves after each losing reply, and how often
+	// each appears among all of them.
+	wins := map[muehle.Move][]muehle.Move{}
+	all := map[muehle.Move]int{}
+	freq := map[muehle.Move]int{}
+	for _, q := range qs {
+		after := c.Play(q)
+		if refValue(t, db, after).Outcome() != layers.Win {
+			continue
+		}
+		for _, g := range refMoves(after) {
+			all[q]++
+			if refValue(t, db, after.Play(g)).Outcome() == layers.Loss {
+				wins[q] = append(wins[q], g)
+				freq[g]++
+			}
+		}
+	}
+	removals := 0
+	for _, h := range hist[max(0, len(hist)-5):] {
+		if h.IsRemoval() {
+			removals++
+		}
+	}
+	prod := 1.0
+	for _, q := range qs {
+		after := c.Play(q)
+		v := refValue(t, db, after)
+		var a float64
+		if v.Outcome() == layers.Win {
+			x := float64(v.Depth())
+			d := 0.0
+			if x > 1 {
+				r1 := math.Log(math.Log(0.5)/math.Log(0.9)) / math.Log(12.0/7)
+				d = math.Exp(math.Log(0.5) * math.Pow(7/x, r1))
+			}
+			share := float64(len(wins[q])) / float64(all[q])
+			fprod := 1.0
+			for _, g := range wins[q] {
+				fprod *= float64(freq[g])
+			}
+			z := math.Pow(1-share, math.Sqrt(fprod))
+			dq := 0.0
+			if q.IsRemoval() {
+				dq = 1
+			}
+			f := 1 - math.Abs(dq-float64(removals)/5)
+			a = (1 - refS(t, db, after)) * d * z * f
+			if a > 0 {
+				refPositiveA++
+			}
+		} else {
+			for _, p2 := range refMoves(after) {
+				if refValue(t, db, after.Play(p2)).Outcome() == layers.Loss {
+					continue
+				}
+				if refValue(t, db, after.Play(p2)).Outcome() == layers.Draw {
+					a = max(a, refG(t, db, after, append(hist[:len(hist):len(hist)], q), p2, depth-1))
+				}
+			}
+		}
+		prod *= a
+	}
+	return math.Pow(prod, 1/n)
+}
+
+// refSector is the sector score of the position p reached by m for me,
+// by plain minimax over drawing moves.
+func refSector(t *testing.T, db *layers.DB, p muehle.Position, m muehle.Move, me muehle.Color, plies int) float64 {
+	if m.IsRemoval() || plies == 0 || p.IsOver() {
+		return refShare(t, db, p, p.Turn != me)
+	}
+	best, any := 0.0, false
+	for _, c := range refMoves(p) {
+		if refValue(t, db, p.Play(c)).Outcome() != layers.Draw {
+			continue
+		}
+		s := refSector(t, db, p.Play(c), c, me, plies-1)
+		if !any || (p.Turn == me && s > best) || (p.Turn != me && s < best) {
+			best, any = s, true
+		}
+	}
+	if !any {
+		return refShare(t, db, p, p.Turn != me)
+	}
+	return best
+}
+
+func TestBahnsenAndSectorByHand(t *testing.T) {
+	for _, k := range []int{3, 4} {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			if k == 4 && testing.Short() {
+				t.Skip("solving the game of four stones takes half a minute")
+			}
+			bahnsenAndSectorByHand(t, k)
+		})
+	}
+}
+
+// bahnsenAndSectorByHand compares G and the sector score with the
+// references on the drawn positions of games of k stones that keep the
+// draw.
+func bahnsenAndSectorByHand(t *testing.T, k int) {
+	db := solvedSmall(t, k)
+	refPositiveA = 0
+	p := play.NewPerfect(db, nil, nil)
+	rng := rand.New(rand.NewPCG(3, 5))
+	checked, positive := 0, 0
+	for game := 0; game < 200 && checked < 400; game++ {
+		g := muehle.NewGame(k)
+		for ply := 0; ply < 30; ply++ {
+			if r, _ := g.Result(); r != muehle.Ongoing {
+				break
+			}
+			pos := g.Position()
+			if refValue(t, db, pos).Outcome() == layers.Draw {
+				for _, m := range refMoves(pos) {
+					if refValue(t, db, pos.Play(m)).Outcome() != layers.Draw {
+						continue
+					}
+					for depth := 1; depth <= 2; depth++ {
+						got, err := p.BahnsenG(pos, g.History(), m, depth)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := refG(t, db, pos, g.History(), m, depth)
+						if math.Abs(got-want) > 1e-9*max(1, want) {
+							t.Fatalf("%s, move %s, depth %d: got G = %v, want %v", pos, m, depth, got, want)
+						}
+						if depth == 2 && want > 0 {
+							positive++
+						}
+					}
+					for plies := 1; plies <= 3; plies++ {
+						got, err := p.SectorScore(pos, m, plies)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if want := refSector(t, db, pos.Play(m), m, pos.Turn, plies-1); math.Abs(got-want) > 1e-12 {
+							t.Fatalf("%s, move %s, %d plies: got sector score %v, want %v", pos, m, plies, got, want)
+						}
+					}
+					checked++
+				}
+			}
+			// The games keep the draw where they can, to visit many drawn
+			// positions.
+			ms := refMoves(pos)
+			var keep []muehle.Move
+			for _, m := range ms {
+				if refValue(t, db, pos.Play(m)).Outcome() == layers.Loss {
+					keep = append(keep, m)
+				}
+			}
+			for _, m := range ms {
+				if refValue(t, db, pos.Play(m)).Outcome() == layers.Draw {
+					keep = append(keep, m)
+				}
+			}
+			if len(keep) == 0 {
+				keep = ms
+			}
+			if err := g.Play(keep[rng.IntN(len(keep))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d drawing moves checked, %d with G > 0 at depth 2, %d losing replies with A > 0", checked, positive, refPositiveA)
+	if checked < 20 || positive == 0 {
+		t.Errorf("got %d drawing moves checked, %d with G > 0 at depth 2: want at least 20 and some positive", checked, positive)
+	}
+	// With three stones every removal ends the game, so s = 1 and A = 0;
+	// with four the losing replies must reach A > 0 too.
+	if k > 3 && refPositiveA == 0 {
+		t.Errorf("got no losing reply with A > 0, want some")
+	}
+}

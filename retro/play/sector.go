@@ -1,0 +1,74 @@
+package play
+
+import (
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// The sector variant, in the spirit of the "ultra-strong" solution of
+// Malom (Gévay and Danner): among its drawing moves the computer prefers
+// the one whose eventual sub-database, the layer the game enters at the
+// next removal, holds the largest share of positions won for it. The
+// eventual layer is found by a minimax over drawing moves only, DrawDepth
+// plies deep: the computer maximises the share, the opponent, assumed to
+// keep the draw, minimises it. A line ends at its first removal (by either
+// side) or at the horizon; its score is the share of positions won for the
+// computer in the layer of the position reached, which is the layer's
+// share of wins when the computer is to move there and its share of losses
+// when the opponent is. Ties are broken at random by Move.
+
+// sectorShare returns the share of positions of pos's layer won for me.
+func (p *Perfect) sectorShare(pos muehle.Position, me muehle.Color) (float64, error) {
+	won, lost, err := p.wonShare(layers.KeyOf(pos))
+	if err != nil {
+		return 0, err
+	}
+	if pos.Turn == me {
+		return won, nil
+	}
+	return lost, nil
+}
+
+// SectorScore returns the sector score of the drawing move m of the side
+// to move in pos, looking plies plies deep (at least 1).
+func (p *Perfect) SectorScore(pos muehle.Position, m muehle.Move, plies int) (float64, error) {
+	return p.sectorAfter(pos.Play(m), m, pos.Turn, max(plies, 1)-1, 0, 1)
+}
+
+// sectorAfter scores the drawn position pos reached by move m, with plies
+// plies still to look at, inside the window (alpha, beta).
+func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Color, plies int, alpha, beta float64) (float64, error) {
+	if m.IsRemoval() || plies == 0 || pos.IsOver() {
+		return p.sectorShare(pos, me)
+	}
+	ms, vs, err := p.children(pos)
+	if err != nil {
+		return 0, err
+	}
+	maxing := pos.Turn == me
+	best, any := 0.0, false
+	for i, c := range ms {
+		if vs[i].Outcome() != layers.Draw {
+			continue // only the moves that keep the draw
+		}
+		s, err := p.sectorAfter(pos.Play(c), c, me, plies-1, alpha, beta)
+		if err != nil {
+			return 0, err
+		}
+		if !any || (maxing && s > best) || (!maxing && s < best) {
+			best, any = s, true
+		}
+		if maxing {
+			alpha = max(alpha, best)
+		} else {
+			beta = min(beta, best)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	if !any {
+		return p.sectorShare(pos, me)
+	}
+	return best, nil
+}
