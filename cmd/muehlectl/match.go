@@ -8,8 +8,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"muehle/layers"
@@ -27,7 +29,12 @@ Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default), perfect or
 perfect:LOOKAHEAD (reads the database; alpha-beta depth 6 where a layer is
 missing; LOOKAHEAD 0 to 3 own moves for the tie-break among moves of equal
-value, 1 by default, 0 for none). The two players alternate colours: the --white player has White in
+value, 1 by default, 0 for none), perfect:bahnsen or perfect:bahnsen:DEPTH
+(among drawing moves Bahnsen's win probability, DEPTH 1 to 4 own moves, 2 by
+default), perfect:sector or perfect:sector:PLIES (among drawing moves the
+won share of the layer after the next removal, PLIES 1 to 8, 4 by default).
+Games run --jobs at a time, each with fresh players; the results carry 95 %
+Wilson intervals. The two players alternate colours: the --white player has White in
 the odd-numbered games, Black in the even-numbered ones. Games that reach
 --plies plies are drawn. With a database, the blunder rate of each player is
 the share of its moves (from positions the database knows) that worsen the
@@ -45,12 +52,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	abDB := fs.Bool("ab-db", true, "let alpha-beta players read exact values from the database")
 	verbose := fs.Bool("v", false, "print each game's result")
 	placementTime := fs.Duration("placement-time", 2*time.Second, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "games played at the same time")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	err := inRange("--stones", *stones, 3, 9, "")
 	if err == nil {
 		err = inRange("--games", *games, 1, math.MaxInt32, "")
+	}
+	if err == nil {
+		err = inRange("--jobs", *jobs, 1, 1024, "")
 	}
 	if err == nil {
 		err = inRange("--plies", *plies, 1, math.MaxInt32, "")
@@ -77,26 +88,66 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if db != nil {
 		fmt.Fprintf(stdout, ", database %s", db.Dir())
 	}
-	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, ", %d games at a time\n", *jobs)
 	start := time.Now()
-	for g := range *games {
-		var res string
-		if res, err = m.play(ctx, g); err != nil {
-			break
-		}
-		if *verbose {
-			fmt.Fprintf(stdout, "game %d: %s\n", g+1, res)
+	lines, err := m.playAll(ctx, *games, *jobs)
+	if *verbose {
+		for i, l := range lines {
+			if l != "" {
+				fmt.Fprintf(stdout, "game %d: %s\n", i+1, l)
+			}
 		}
 	}
 	m.report(stdout, time.Since(start))
 	return err
 }
 
+// playAll plays the games on jobs goroutines, each game with fresh
+// players, and returns each game's line. It stops at the first error.
+func (m *match) playAll(ctx context.Context, games, jobs int) ([]string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lines := make([]string, games)
+	next := make(chan int)
+	errs := make(chan error, jobs)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range next {
+				l, err := m.play(ctx, g)
+				if err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+				lines[g] = l
+			}
+		}()
+	}
+feed:
+	for g := range games {
+		select {
+		case next <- g:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return lines, err
+	}
+	return lines, nil
+}
+
 // matchPlayer is one side of a match with its counts.
 type matchPlayer struct {
 	spec      string
-	inst      [2]muehle.Player // the player's instances for White and Black (each keeps its own state)
-	win       [2]int           // by colour
+	newPlayer func(colour muehle.Color, game int) muehle.Player // fresh for each game (players keep state)
+	win       [2]int                                            // by colour
 	draw      [2]int
 	loss      [2]int
 	moves     int // moves from positions the database knows
@@ -104,55 +155,84 @@ type matchPlayer struct {
 	fallbacks int // perfect player moves played by its fallback
 }
 
-// newMatchPlayer builds the player of spec twice, one for each colour. A
+// newMatchPlayer parses spec and returns the side that builds its player
+// for each game and colour, seeded from seed, the game and the colour. A
 // perfect player searches placements for up to placementTime where the
 // database lacks their layer (0: it plays alpha-beta there).
 func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bool, placementTime time.Duration) (*matchPlayer, error) {
 	mp := &matchPlayer{spec: spec}
-	for c := range 2 {
-		src := rand.NewPCG(seed, uint64(c))
-		var probe layers.Prober
-		if db != nil && abDB {
-			probe = db
+	var probe layers.Prober
+	if db != nil && abDB {
+		probe = db
+	}
+	src := func(c muehle.Color, game int, stream uint64) rand.Source {
+		return rand.NewPCG(seed+uint64(game)<<20, stream<<8|uint64(c))
+	}
+	name, arg, _ := strings.Cut(spec, ":")
+	switch name {
+	case "random":
+		if arg != "" {
+			return nil, fmt.Errorf("player %q: random takes no argument", spec)
 		}
-		name, arg, _ := strings.Cut(spec, ":")
-		switch name {
-		case "random":
-			if arg != "" {
-				return nil, fmt.Errorf("player %q: random takes no argument", spec)
-			}
-			mp.inst[c] = muehle.NewRandom(src)
-		case "ab":
-			lim, err := parseLimits(arg)
-			if err != nil {
-				return nil, fmt.Errorf("player %q: %w", spec, err)
-			}
-			mp.inst[c] = play.NewAlphaBeta(lim, src, probe)
-		case "perfect":
-			if db == nil {
-				return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
-			}
-			look := 1
-			if arg != "" {
-				n, err := strconv.Atoi(arg)
-				if err != nil || n < 0 || n > 3 {
-					return nil, fmt.Errorf("player %q: lookahead must be 0 to 3", spec)
-				}
-				look = n
-			}
-			fb := play.NewAlphaBeta(play.Limits{Depth: 6}, rand.NewPCG(seed, 100+uint64(c)), db)
-			p := play.NewPerfect(db, src, fb)
-			p.Lookahead = look
+		mp.newPlayer = func(c muehle.Color, game int) muehle.Player { return muehle.NewRandom(src(c, game, 0)) }
+	case "ab":
+		lim, err := parseLimits(arg)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", spec, err)
+		}
+		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
+			return play.NewAlphaBeta(lim, src(c, game, 0), probe)
+		}
+	case "perfect":
+		if db == nil {
+			return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
+		}
+		look, rule, depth, err := parsePerfect(arg)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", spec, err)
+		}
+		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
+			fb := play.NewAlphaBeta(play.Limits{Depth: 6}, src(c, game, 1), db)
+			p := play.NewPerfect(db, src(c, game, 0), fb)
+			p.Lookahead, p.Draws, p.DrawDepth = look, rule, depth
 			if placementTime > 0 {
 				p.Placement = play.NewPlacementSearch(db, db.Indexer(), nil, 21)
 				p.Placement.MaxTime = placementTime
 			}
-			mp.inst[c] = p
-		default:
-			return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], perfect[:LOOKAHEAD])", spec)
+			return p
 		}
+	default:
+		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], perfect[:LOOKAHEAD], perfect:bahnsen[:DEPTH], perfect:sector[:PLIES])", spec)
 	}
 	return mp, nil
+}
+
+// parsePerfect parses the perfect player's argument: a lookahead 0 to 3
+// (1 when empty), "bahnsen" or "bahnsen:DEPTH" (2 by default), "sector"
+// or "sector:PLIES" (4 by default). The two variants break ties among
+// moves of equal value that do not draw at random (lookahead 0).
+func parsePerfect(arg string) (look int, rule play.DrawRule, depth int, err error) {
+	name, n, hasN := strings.Cut(arg, ":")
+	switch name {
+	case "bahnsen", "sector":
+		rule, depth, maxDepth := play.DrawBahnsen, 2, 4
+		if name == "sector" {
+			rule, depth, maxDepth = play.DrawSector, 4, 8
+		}
+		if hasN {
+			if depth, err = strconv.Atoi(n); err != nil || depth < 1 || depth > maxDepth {
+				return 0, 0, 0, fmt.Errorf("%s depth %q: want 1 to %d", name, n, maxDepth)
+			}
+		}
+		return 0, rule, depth, nil
+	case "":
+		return 1, play.DrawTrap, 0, nil
+	}
+	look, err = strconv.Atoi(arg)
+	if err != nil || look < 0 || look > 3 {
+		return 0, 0, 0, fmt.Errorf("lookahead must be 0 to 3, bahnsen[:DEPTH] or sector[:PLIES]")
+	}
+	return look, play.DrawTrap, 0, nil
 }
 
 // parseLimits parses the alpha-beta argument: a depth, "auto" or "auto:DURATION".
@@ -179,6 +259,7 @@ type match struct {
 	stones, plies int
 	db            *layers.DB
 	side          [2]*matchPlayer
+	mu            sync.Mutex // guards the counts below and in side
 	games, capped int
 }
 
@@ -188,22 +269,26 @@ func (m *match) play(ctx context.Context, g int) (string, error) {
 	first := g % 2 // the side that has White
 	colour := [2]*matchPlayer{m.side[first], m.side[1-first]}
 	game := muehle.NewGame(m.stones)
+	inst := [2]muehle.Player{colour[0].newPlayer(muehle.White, g), colour[1].newPlayer(muehle.Black, g)}
+	capped := false
 	result, why := game.Result()
 	for result == muehle.Ongoing {
 		if game.Ply() >= m.plies {
 			result, why = muehle.Draw, fmt.Sprintf("%d plies", m.plies)
-			m.capped++
+			capped = true
 			break
 		}
 		pos := game.Position()
 		mp := colour[pos.Turn]
-		pl := mp.inst[pos.Turn]
+		pl := inst[pos.Turn]
 		mv, err := pl.Move(ctx, game.Clone())
 		if err != nil {
 			return "", fmt.Errorf("game %d, ply %d, %s: %w", g+1, game.Ply(), mp.spec, err)
 		}
 		if p, ok := pl.(*play.Perfect); ok && p.LastFellBack() {
+			m.mu.Lock()
 			mp.fallbacks++
+			m.mu.Unlock()
 		}
 		m.judge(mp, pos, mv)
 		if err := game.Play(mv); err != nil {
@@ -211,7 +296,12 @@ func (m *match) play(ctx context.Context, g int) (string, error) {
 		}
 		result, why = game.Result()
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.games++
+	if capped {
+		m.capped++
+	}
 	for c := range 2 {
 		mp := colour[c]
 		switch {
@@ -243,6 +333,8 @@ func (m *match) judge(mp *matchPlayer, pos muehle.Position, mv muehle.Move) {
 			return // the child's layer is missing
 		}
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	mp.moves++
 	if after.Parent().Outcome() < before.Outcome() {
 		mp.blunders++
@@ -261,6 +353,16 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 			mp.spec, mp.win[0]+mp.win[1], mp.draw[0]+mp.draw[1], mp.loss[0]+mp.loss[1],
 			mp.win[0], mp.draw[0], mp.loss[0], mp.win[1], mp.draw[1], mp.loss[1])
 	}
+	if m.games > 0 {
+		for _, mp := range m.side {
+			fmt.Fprintf(w, "%-12s 95%% Wilson intervals:", mp.spec)
+			for i, x := range []int{mp.win[0] + mp.win[1], mp.draw[0] + mp.draw[1], mp.loss[0] + mp.loss[1]} {
+				lo, hi := wilson(x, m.games)
+				fmt.Fprintf(w, " %s %.1f%% [%.1f, %.1f]", [3]string{"won", "drawn", "lost"}[i], 100*float64(x)/float64(m.games), 100*lo, 100*hi)
+			}
+			fmt.Fprintln(w)
+		}
+	}
 	if m.db == nil {
 		return
 	}
@@ -275,4 +377,15 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// wilson returns the Wilson score interval at 95 % confidence for x
+// successes in n trials.
+func wilson(x, n int) (lo, hi float64) {
+	const z = 1.959963984540054
+	p, fn := float64(x)/float64(n), float64(n)
+	d := 1 + z*z/fn
+	c := (p + z*z/(2*fn)) / d
+	h := z / d * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn))
+	return max(0, c-h), min(1, c+h)
 }

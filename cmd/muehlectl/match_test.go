@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+
+	"muehle/retro/play"
 )
 
 // matchCounts returns the won, drawn and lost counts printed for spec.
@@ -63,6 +66,56 @@ func TestMatchErrors(t *testing.T) {
 		_, errs, code := runCmd(t, args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: got status %d, stderr %q, want status %d and %q", tc.args, code, errs, tc.code, tc.msg)
+		}
+	}
+}
+
+func TestWilson(t *testing.T) {
+	for _, tc := range []struct {
+		x, n   int
+		lo, hi float64
+	}{
+		{0, 10, 0, 0.2775},
+		{5, 10, 0.2366, 0.7634},
+		{10, 10, 0.7225, 1},
+		{43, 100, 0.3373, 0.5278},
+	} {
+		lo, hi := wilson(tc.x, tc.n)
+		if math.Abs(lo-tc.lo) > 5e-5 || math.Abs(hi-tc.hi) > 5e-5 {
+			t.Errorf("wilson(%d, %d): got [%.4f, %.4f], want [%.4f, %.4f]", tc.x, tc.n, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
+func TestParsePerfect(t *testing.T) {
+	for _, tc := range []struct {
+		arg   string
+		look  int
+		rule  play.DrawRule
+		depth int
+		bad   bool
+	}{
+		{"", 1, play.DrawTrap, 0, false},
+		{"0", 0, play.DrawTrap, 0, false},
+		{"3", 3, play.DrawTrap, 0, false},
+		{"4", 0, 0, 0, true},
+		{"bahnsen", 0, play.DrawBahnsen, 2, false},
+		{"bahnsen:3", 0, play.DrawBahnsen, 3, false},
+		{"bahnsen:0", 0, 0, 0, true},
+		{"sector", 0, play.DrawSector, 4, false},
+		{"sector:6", 0, play.DrawSector, 6, false},
+		{"sector:9", 0, 0, 0, true},
+		{"trap", 0, 0, 0, true},
+	} {
+		look, rule, depth, err := parsePerfect(tc.arg)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("%q: got no error, want one", tc.arg)
+			}
+			continue
+		}
+		if err != nil || look != tc.look || rule != tc.rule || depth != tc.depth {
+			t.Errorf("%q: got %d, %s, %d, %v, want %d, %s, %d", tc.arg, look, rule, depth, err, tc.look, tc.rule, tc.depth)
 		}
 	}
 }
