@@ -224,6 +224,7 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 			}
 			pos := g.Position()
 			if refValue(t, db, pos).Outcome() == layers.Draw {
+				bestG, bestS := -1.0, -1.0 // the best scores among the drawing moves
 				for _, m := range refMoves(pos) {
 					if refValue(t, db, pos.Play(m)).Outcome() != layers.Draw {
 						continue
@@ -240,17 +241,47 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 						if depth == 2 && want > 0 {
 							positive++
 						}
+						if depth == 2 {
+							bestG = max(bestG, want)
+						}
 					}
 					for plies := 1; plies <= 3; plies++ {
 						got, err := p.SectorScore(pos, m, plies)
 						if err != nil {
 							t.Fatal(err)
 						}
-						if want := refSector(t, db, pos.Play(m), m, pos.Turn, plies-1); math.Abs(got-want) > 1e-12 {
+						want := refSector(t, db, pos.Play(m), m, pos.Turn, plies-1)
+						if math.Abs(got-want) > 1e-12 {
 							t.Fatalf("%s, move %s, %d plies: got sector score %v, want %v", pos, m, plies, got, want)
+						}
+						if plies == 3 {
+							bestS = max(bestS, want)
 						}
 					}
 					checked++
+				}
+				// Move plays a drawing move of the best score.
+				for _, rule := range []play.DrawRule{play.DrawBahnsen, play.DrawSector} {
+					mp := play.NewPerfect(db, rand.NewPCG(uint64(game), uint64(ply)), nil)
+					mp.Draws, mp.DrawDepth = rule, 2
+					best := bestG
+					if rule == play.DrawSector {
+						mp.DrawDepth, best = 3, bestS
+					}
+					m, err := mp.Move(context.Background(), g.Clone())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if v := refValue(t, db, pos.Play(m)); v.Outcome() != layers.Draw {
+						t.Fatalf("%s: %s played %s to %s, want a drawing move", pos, rule, m, v)
+					}
+					score := refG(t, db, pos, g.History(), m, 2)
+					if rule == play.DrawSector {
+						score = refSector(t, db, pos.Play(m), m, pos.Turn, 2)
+					}
+					if math.Abs(score-best) > 1e-9 {
+						t.Fatalf("%s: %s played %s of score %v, want the best, %v", pos, rule, m, score, best)
+					}
 				}
 			}
 			// The games keep the draw where they can, to visit many drawn
