@@ -349,13 +349,13 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 	}
 	fmt.Fprintln(w)
 	for _, mp := range m.side {
-		fmt.Fprintf(w, "%-12s %4d won %4d drawn %4d lost   (as White %d/%d/%d, as Black %d/%d/%d)\n",
+		fmt.Fprintf(w, "%-16s %4d won %4d drawn %4d lost   (as White %d/%d/%d, as Black %d/%d/%d)\n",
 			mp.spec, mp.win[0]+mp.win[1], mp.draw[0]+mp.draw[1], mp.loss[0]+mp.loss[1],
 			mp.win[0], mp.draw[0], mp.loss[0], mp.win[1], mp.draw[1], mp.loss[1])
 	}
 	if m.games > 0 {
 		for _, mp := range m.side {
-			fmt.Fprintf(w, "%-12s 95%% Wilson intervals:", mp.spec)
+			fmt.Fprintf(w, "%-16s 95%% Wilson intervals:", mp.spec)
 			for i, x := range []int{mp.win[0] + mp.win[1], mp.draw[0] + mp.draw[1], mp.loss[0] + mp.loss[1]} {
 				lo, hi := wilson(x, m.games)
 				fmt.Fprintf(w, " %s %.1f%% [%.1f, %.1f]", [3]string{"won", "drawn", "lost"}[i], 100*float64(x)/float64(m.games), 100*lo, 100*hi)
@@ -371,7 +371,7 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 		if mp.moves > 0 {
 			rate = 100 * float64(mp.blunders) / float64(mp.moves)
 		}
-		fmt.Fprintf(w, "%-12s blunders: %d of %d moves in known positions (%.2f %%)", mp.spec, mp.blunders, mp.moves, rate)
+		fmt.Fprintf(w, "%-16s blunders: %d of %d moves in known positions (%.2f %%)", mp.spec, mp.blunders, mp.moves, rate)
 		if mp.fallbacks > 0 {
 			fmt.Fprintf(w, ", %d moves by the fallback (layer missing)", mp.fallbacks)
 		}
