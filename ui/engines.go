@@ -70,10 +70,13 @@ func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
 	return play.NewAlphaBeta(play.Limits{Depth: depth}, src, e.prober()), nil
 }
 
-// Perfect returns the perfect player, with the placement search where the
-// database has no placement layer and alpha-beta (automatic) where the
-// search cannot decide (a moving layer missing, PlacementTime spent).
-func (e *DBEngines) Perfect(src rand.Source) (muehle.Player, error) {
+// Perfect returns the perfect player of variant v, with the placement
+// search where the database has no placement layer and alpha-beta
+// (automatic) where the search cannot decide (a moving layer missing,
+// PlacementTime spent). The Bahnsen and sector variants use their default
+// depths (2 own moves, 4 plies) and break ties outside drawn positions at
+// random.
+func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Player, error) {
 	db, err := e.database()
 	if err != nil {
 		return nil, err
@@ -89,6 +92,12 @@ func (e *DBEngines) Perfect(src rand.Source) (muehle.Player, error) {
 	}
 	p.Placement = play.NewPlacementSearch(db, db.Indexer(), book, 21)
 	p.Placement.MaxTime = PlacementTime
+	switch v {
+	case game.PerfectBahnsen:
+		p.Lookahead, p.Draws, p.DrawDepth = 0, play.DrawBahnsen, 2
+	case game.PerfectSector:
+		p.Lookahead, p.Draws, p.DrawDepth = 0, play.DrawSector, 4
+	}
 	return p, nil
 }
 

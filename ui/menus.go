@@ -160,7 +160,9 @@ func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 		depths = append(depths, add(game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d}, fmt.Sprintf("Depth %d", d)))
 	}
 	ab.ChildMenu = fyne.NewMenu("", depths...)
-	items = append(items, ab, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"))
+	items = append(items, ab, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
+		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectBahnsen}, "Perfect (Bahnsen)"),
+		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectSector}, "Perfect (sector)"))
 	return fyne.NewMenu(col.String(), items...)
 }
 

@@ -24,11 +24,24 @@ const (
 // MaxDepth is the deepest fixed alpha-beta depth the menus offer.
 const MaxDepth = 8
 
-// PlayerSpec says who plays a side: the kind, and for alpha-beta the depth
-// (0: automatic, by time).
+// PerfectVariant is how a perfect player chooses among its drawing moves.
+type PerfectVariant int
+
+// The perfect players' ways of choosing among drawing moves (see package
+// retro/play): the share of the opponent's losing replies, Bahnsen's win
+// probability, the won share of the layer after the next removal.
+const (
+	PerfectTrap PerfectVariant = iota
+	PerfectBahnsen
+	PerfectSector
+)
+
+// PlayerSpec says who plays a side: the kind, for alpha-beta the depth
+// (0: automatic, by time), for the perfect player its variant.
 type PlayerSpec struct {
-	Kind  Kind
-	Depth int
+	Kind    Kind
+	Depth   int
+	Variant PerfectVariant
 }
 
 // String returns the name shown in menus and the side panel.
@@ -42,13 +55,19 @@ func (s PlayerSpec) String() string {
 		}
 		return fmt.Sprintf("Alpha-beta (depth %d)", s.Depth)
 	case PerfectPlayer:
+		switch s.Variant {
+		case PerfectBahnsen:
+			return "Perfect (Bahnsen)"
+		case PerfectSector:
+			return "Perfect (sector)"
+		}
 		return "Perfect"
 	}
 	return "Human"
 }
 
 // Encode returns the spec as a preference string: "human", "random",
-// "alphabeta:4", "perfect".
+// "alphabeta:4", "perfect", "perfect:bahnsen", "perfect:sector".
 func (s PlayerSpec) Encode() string {
 	switch s.Kind {
 	case RandomPlayer:
@@ -56,6 +75,12 @@ func (s PlayerSpec) Encode() string {
 	case AlphaBetaPlayer:
 		return "alphabeta:" + strconv.Itoa(s.Depth)
 	case PerfectPlayer:
+		switch s.Variant {
+		case PerfectBahnsen:
+			return "perfect:bahnsen"
+		case PerfectSector:
+			return "perfect:sector"
+		}
 		return "perfect"
 	}
 	return "human"
@@ -75,6 +100,12 @@ func DecodeSpec(s string) PlayerSpec {
 		}
 		return PlayerSpec{Kind: AlphaBetaPlayer, Depth: d}
 	case "perfect":
+		switch arg {
+		case "bahnsen":
+			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectBahnsen}
+		case "sector":
+			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectSector}
+		}
 		return PlayerSpec{Kind: PerfectPlayer}
 	}
 	return PlayerSpec{Kind: Human}
@@ -87,9 +118,9 @@ func DecodeSpec(s string) PlayerSpec {
 type Engines interface {
 	// AlphaBeta returns an alpha-beta player searching to depth (0: automatic).
 	AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
-	// Perfect returns the perfect player, falling back to alpha-beta
-	// outside the computed layers.
-	Perfect(src rand.Source) (muehle.Player, error)
+	// Perfect returns the perfect player of variant v, falling back to
+	// alpha-beta outside the computed layers.
+	Perfect(v PerfectVariant, src rand.Source) (muehle.Player, error)
 	// Evaluator returns the source of perfect-move marks.
 	Evaluator() (Evaluator, error)
 	// StateNumber describes where pos is stored: its layer and index.
@@ -111,7 +142,7 @@ func NewPlayer(spec PlayerSpec, e Engines) (muehle.Player, error) {
 		if e == nil {
 			return nil, fmt.Errorf("game: perfect player: no engines")
 		}
-		return e.Perfect(src)
+		return e.Perfect(spec.Variant, src)
 	}
 	return nil, nil
 }
