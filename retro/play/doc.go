@@ -26,6 +26,11 @@
 //	             after, the mark, the best move), principal lines and
 //	             refutations
 //	verdict_text.go a verdict as a game record comment, and back
+//	bahnsen.go   Bahnsen's improved perfect play among drawing moves (§7.3
+//	             of his thesis: A = v·z·f, G), with the rebuilt formulas
+//	sector.go    the sector variant: the won share of the layer after the
+//	             next removal
+//	fallible.go  Fallible, a player that errs with a given probability
 //
 // Every player implements muehle.Player and is synchronous: Move returns
 // when the move is chosen or ctx is done. A player is not safe for
