@@ -26,7 +26,9 @@ func init() {
 const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S]
 
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
-ab:auto:DURATION (alpha-beta by time per move, 1s by default), perfect or
+ab:auto:DURATION (alpha-beta by time per move, 1s by default),
+fallible:DEPTH:PERCENT (alpha-beta to DEPTH playing a random move instead in
+PERCENT of its moves), perfect or
 perfect:LOOKAHEAD (reads the database; alpha-beta depth 6 where a layer is
 missing; LOOKAHEAD 0 to 3 own moves for the tie-break among moves of equal
 value, 1 by default, 0 for none), perfect:bahnsen or perfect:bahnsen:DEPTH
@@ -183,6 +185,17 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
 			return play.NewAlphaBeta(lim, src(c, game, 0), probe)
 		}
+	case "fallible":
+		d, pct, ok := strings.Cut(arg, ":")
+		depth, err1 := strconv.Atoi(d)
+		rate, err2 := strconv.Atoi(pct)
+		if !ok || err1 != nil || err2 != nil || depth < 1 || depth > 64 || rate < 0 || rate > 100 {
+			return nil, fmt.Errorf("player %q: want fallible:DEPTH:PERCENT, depth 1 to 64, percent 0 to 100", spec)
+		}
+		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
+			ab := play.NewAlphaBeta(play.Limits{Depth: depth}, src(c, game, 0), probe)
+			return play.NewFallible(ab, float64(rate)/100, src(c, game, 2))
+		}
 	case "perfect":
 		if db == nil {
 			return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
@@ -202,7 +215,7 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 			return p
 		}
 	default:
-		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], perfect[:LOOKAHEAD], perfect:bahnsen[:DEPTH], perfect:sector[:PLIES])", spec)
+		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:LOOKAHEAD], perfect:bahnsen[:DEPTH], perfect:sector[:PLIES])", spec)
 	}
 	return mp, nil
 }

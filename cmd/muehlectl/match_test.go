@@ -58,6 +58,8 @@ func TestMatchErrors(t *testing.T) {
 		{[]string{"--white", "ab:x"}, 1, "depth"},
 		{[]string{"--white", "ab:auto:soon"}, 1, "time per move"},
 		{[]string{"--white", "perfect"}, 1, "needs a database"},
+		{[]string{"--white", "fallible:4"}, 1, "fallible:DEPTH:PERCENT"},
+		{[]string{"--white", "fallible:4:101"}, 1, "fallible:DEPTH:PERCENT"},
 		{[]string{"--games", "0"}, 2, "--games 0: want 1 to"},
 		{[]string{"--plies", "-1"}, 2, "--plies -1: want 1 to"},
 		{[]string{"--stones", "2"}, 2, "3 to 9"},
