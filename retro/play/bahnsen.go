@@ -30,7 +30,8 @@ import (
 //     with the move in the sub-database where the loss first shows: we
 //     follow the perfect line from the position after q (the computer
 //     wins as fast as possible, the opponent loses as slowly as possible,
-//     ties by generation order) to the first removal by either side, and
+//     ties by generation order) to the first removal by either side (a
+//     removal by q itself does not count: the line starts after it), and
 //     take the layer of the first position after it with the computer to
 //     move; s = Won / (Won + Lost + Drawn) of that layer's header (counted
 //     over symmetry classes). A line that ends the game before that (the
