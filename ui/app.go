@@ -102,10 +102,7 @@ func New(a fyne.App, opt Options) *App {
 	status.SetMinSize(fyne.NewSize(0, 2*u.status.MinSize().Height-theme.Padding()*2))
 	u.win.SetContent(container.NewBorder(nil, status, nil, nil, split))
 	u.win.Resize(fyne.NewSize(1040, 700))
-	u.win.SetOnClosed(func() {
-		u.keepGame(true)
-		u.ctrl.Close()
-	})
+	u.win.SetOnClosed(u.shutdown)
 
 	u.menu = newMenus(u)
 	u.win.SetMainMenu(u.menu.main)
@@ -305,4 +302,14 @@ func (u *App) Start() {
 	}
 	p.SetBool(prefChosen, true)
 	u.showNewGame(true, offerDB)
+}
+
+// shutdown keeps the game for the next start, stops the computer players
+// and any database computation; on closing the window or quitting.
+func (u *App) shutdown() {
+	u.keepGame(true)
+	u.ctrl.Close()
+	if u.db != nil {
+		u.db.shutdown()
+	}
 }

@@ -76,7 +76,8 @@ type dbPanel struct {
 	stop    context.CancelFunc // cancels the running computation; nil when idle
 	offered string             // the damaged layers last offered for repair
 	last    time.Time          // when progress was last passed to the UI
-	mu      sync.Mutex         // guards last (progress comes from any goroutine)
+	mu      sync.Mutex         // guards last and closed (progress comes from any goroutine)
+	closed  bool               // the window is closing: no more progress for the widgets
 }
 
 func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
@@ -204,7 +205,7 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 		err := work(ctx, func(pr DBProgress) {
 			p.mu.Lock()
 			now := time.Now()
-			if now.Sub(p.last) < 100*time.Millisecond && pr.Fraction < 1 {
+			if p.closed || now.Sub(p.last) < 100*time.Millisecond && pr.Fraction < 1 {
 				p.mu.Unlock()
 				return
 			}
@@ -259,6 +260,19 @@ func (p *dbPanel) offerRepair() {
 			p.startRepair()
 		}
 	}, p.u.win)
+}
+
+// shutdown cancels a running computation when the window closes or the
+// program quits, so that the solver stops cleanly (keeping the finished
+// layers) and sends no more progress to widgets that are going away. It is
+// called on the UI thread.
+func (p *dbPanel) shutdown() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	if p.stop != nil {
+		p.stop()
+	}
 }
 
 func (p *dbPanel) cancelCompute() {

@@ -243,8 +243,7 @@ func (u *App) addShortcuts() {
 }
 
 func (u *App) quit() {
-	u.keepGame(true)
-	u.ctrl.Close()
+	u.shutdown()
 	u.app.Quit()
 }
 
