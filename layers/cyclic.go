@@ -74,22 +74,10 @@ func (c *Cyclic) Cap() uint64 { return c.capacity }
 // Write appends one record of the array's record size. It returns an error
 // wrapping ErrOverrun when capacity records are unread.
 func (c *Cyclic) Write(rec []byte) error {
-	if c.err != nil {
-		return c.err
-	}
 	if len(rec) != c.rec {
 		return fmt.Errorf("layers: cyclic array %s: writing a record of %d bytes, want %d", c.path, len(rec), c.rec)
 	}
-	if c.w-c.r >= c.capacity {
-		return fmt.Errorf("layers: cyclic array %s: %w: %d records unread", c.path, ErrOverrun, c.w-c.r)
-	}
-	copy(c.wbuf[c.woff:], rec)
-	c.woff += c.rec
-	c.w++
-	if c.woff == len(c.wbuf) {
-		return c.flush()
-	}
-	return nil
+	return c.WriteRecords(rec)
 }
 
 // WriteRecords appends the records in b, whose length must be a multiple
@@ -179,36 +167,11 @@ func (c *Cyclic) flush() error {
 // Read copies the oldest unread record into rec and reports true, or
 // reports false when the array is empty.
 func (c *Cyclic) Read(rec []byte) (bool, error) {
-	if c.err != nil {
-		return false, c.err
-	}
 	if len(rec) != c.rec {
 		return false, fmt.Errorf("layers: cyclic array %s: reading into %d bytes, want %d", c.path, len(rec), c.rec)
 	}
-	if c.r == c.w {
-		return false, nil
-	}
-	switch {
-	case c.rblock == c.wblock: // the write block, not in the file yet
-		copy(rec, c.wbuf[c.roff:])
-	default:
-		if !c.rloaded {
-			if _, err := c.f.ReadAt(c.rbuf, int64((c.rblock%c.blocks)*uint64(len(c.rbuf)))); err != nil {
-				c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
-				return false, c.err
-			}
-			c.rloaded = true
-		}
-		copy(rec, c.rbuf[c.roff:])
-	}
-	c.r++
-	c.roff += c.rec
-	if c.roff == len(c.rbuf) {
-		c.rblock++
-		c.roff = 0
-		c.rloaded = false
-	}
-	return true, nil
+	n, err := c.ReadRecords(rec)
+	return n == 1, err
 }
 
 // Close closes and removes the file.
