@@ -100,6 +100,16 @@ func (k Key) Partner() Key {
 	return Key{W: k.B, B: k.W + 1, WH: k.BH, BH: k.WH - 1}
 }
 
+// RemovalLayer returns the moving layer that a move with a removal from the
+// moving layer k leads to, M(B-1, W); ok is false when the removal leaves
+// the opponent two stones, which ends the game (B < 4).
+func (k Key) RemovalLayer() (r Key, ok bool) {
+	if k.B < 4 {
+		return Key{}, false
+	}
+	return Key{W: k.B - 1, B: k.W}, true
+}
+
 // Successors returns every layer that one move from k can lead to: the
 // partner, and the layer after a removal where a removal is possible. Layers
 // in which the side to move (the opponent of k's mover) would have fewer
@@ -107,8 +117,8 @@ func (k Key) Partner() Key {
 func (k Key) Successors() []Key {
 	s := []Key{k.Partner()}
 	if k.IsMoving() {
-		if k.B >= 4 { // a removal leaves the opponent b-1 ≥ 3 stones
-			s = append(s, Key{W: k.B - 1, B: k.W})
+		if r, ok := k.RemovalLayer(); ok {
+			s = append(s, r)
 		}
 		return s
 	}

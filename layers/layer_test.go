@@ -145,3 +145,22 @@ func FuzzParseKey(f *testing.F) {
 		}
 	})
 }
+
+func TestRemovalLayer(t *testing.T) {
+	for _, c := range []struct {
+		k      Key
+		want   Key
+		wantOK bool
+	}{
+		{Moving(3, 3), Key{}, false},
+		{Moving(9, 3), Key{}, false},
+		{Moving(4, 4), Moving(3, 4), true},
+		{Moving(3, 9), Moving(8, 3), true},
+		{Moving(7, 5), Moving(4, 7), true},
+	} {
+		got, ok := c.k.RemovalLayer()
+		if got != c.want || ok != c.wantOK {
+			t.Errorf("%s.RemovalLayer(): got %v, %v; want %v, %v", c.k, got, ok, c.want, c.wantOK)
+		}
+	}
+}

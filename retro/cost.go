@@ -53,8 +53,8 @@ func UnitCost(ix *layers.Indexer, u Unit) Cost {
 	mem += 4 * slots // the state words
 	flying := false
 	for _, k := range u.Keys {
-		if k.B >= 4 {
-			mem += ix.Layer(layers.Moving(int(k.B)-1, int(k.W))).Size()
+		if r, ok := k.RemovalLayer(); ok {
+			mem += ix.Layer(r).Size()
 		}
 		flying = flying || k.W == 3 || k.B == 3
 	}

@@ -485,19 +485,21 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	var copies uint64
 	for _, k := range keys {
 		pr.index = append(pr.index, ix.Layer(k))
-		if k.B-1 >= 3 {
-			copies += ix.Layer(layers.Moving(int(k.B)-1, int(k.W))).Size()
+		var rmIdx *layers.LayerIndex // nil: a removal ends the game
+		if rm, ok := k.RemovalLayer(); ok {
+			rmIdx = ix.Layer(rm)
+			copies += rmIdx.Size()
 		}
+		pr.rmIdx = append(pr.rmIdx, rmIdx)
 	}
 	copyRemovals := int64(4*pr.slots()+copies) <= budget
 	spill := int64(4*pr.slots()) > budget
-	for _, k := range keys {
-		rm := layers.Moving(int(k.B)-1, int(k.W))
-		if k.B-1 < 3 {
+	for _, rmIdx := range pr.rmIdx {
+		if rmIdx == nil {
 			pr.rmBody = append(pr.rmBody, nil)
-			pr.rmIdx = append(pr.rmIdx, nil)
 			continue
 		}
+		rm := rmIdx.Key()
 		f, err := r.db.Layer(rm)
 		if err != nil {
 			return nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
@@ -511,7 +513,6 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 			defer release()
 		}
 		pr.rmBody = append(pr.rmBody, body)
-		pr.rmIdx = append(pr.rmIdx, ix.Layer(rm))
 	}
 	work := filepath.Join(r.tmp, "pair-"+keys[0].String())
 	if err := os.RemoveAll(work); err != nil {

@@ -138,8 +138,7 @@ func newMovingVerifier(db *layers.DB, k layers.Key) (*movingVerifier, error) {
 		v.release()
 		return nil, err
 	}
-	if k.B-1 >= 3 {
-		rm := layers.Moving(int(k.B)-1, int(k.W))
+	if rm, ok := k.RemovalLayer(); ok {
 		v.rm = db.Indexer().Layer(rm)
 		if v.rmBody, err = load(rm); err != nil {
 			v.release()
