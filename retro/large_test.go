@@ -40,7 +40,7 @@ func TestSameAsDatabase(t *testing.T) {
 		if k.W > k.B || int(k.W+k.B) > maxStones || !from.Has(k) || !from.Has(k.Partner()) {
 			continue
 		}
-		r := &run{db: from, workers: workerCount(0), tmp: t.TempDir(), unit: Unit{Keys: []layers.Key{k}}}
+		r := &run{db: from, workers: Workers(0), tmp: t.TempDir(), unit: Unit{Keys: []layers.Key{k}}}
 		if p := k.Partner(); p != k {
 			r.unit.Keys = append(r.unit.Keys, p)
 		}
@@ -146,7 +146,7 @@ func benchLargePair(b *testing.B, k layers.Key) {
 	if p := k.Partner(); p != k {
 		u.Keys = append(u.Keys, p)
 	}
-	r := &run{db: db, workers: workerCount(0), tmp: filepath.Join(b.TempDir(), "tmp"), unit: u}
+	r := &run{db: db, workers: Workers(0), tmp: filepath.Join(b.TempDir(), "tmp"), unit: u}
 	var slots uint64
 	for _, x := range u.Keys {
 		slots += db.Indexer().Layer(x).Size()

@@ -8,8 +8,9 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// workerCount returns n if positive, else the number of usable cores.
-func workerCount(n int) int {
+// Workers returns the goroutines a computation with Workers n uses: n if
+// positive, else the number of usable cores.
+func Workers(n int) int {
 	if n > 0 {
 		return n
 	}

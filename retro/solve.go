@@ -190,7 +190,7 @@ func newSolver(db *layers.DB, opts SolveOptions) *solver {
 	if tmp == "" {
 		tmp = filepath.Join(db.Dir(), "tmp")
 	}
-	return &solver{db: db, opts: opts, workers: workerCount(opts.Workers), tmp: tmp}
+	return &solver{db: db, opts: opts, workers: Workers(opts.Workers), tmp: tmp}
 }
 
 // close removes the folder of work files when it is empty: the work of

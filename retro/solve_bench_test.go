@@ -36,7 +36,7 @@ func benchPair(b *testing.B, k layers.Key, maxStones int) {
 		classes += db.Indexer().Layer(x).Classes()
 	}
 	opts := SolveOptions{MaxStones: maxStones, SkipVerify: true}
-	workers := workerCount(0)
+	workers := Workers(0)
 	for b.Loop() {
 		for _, x := range keys {
 			os.Remove(db.Path(x))
@@ -68,11 +68,11 @@ func BenchmarkPlacementLayer(b *testing.B) {
 	}
 	classes := db.Indexer().Layer(k).Classes()
 	for b.Loop() {
-		if _, err := solvePlacement(context.Background(), db, k, workerCount(0), nil); err != nil {
+		if _, err := solvePlacement(context.Background(), db, k, Workers(0), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
 	perSec := float64(classes) * float64(b.N) / b.Elapsed().Seconds()
 	b.ReportMetric(perSec, "classes/s")
-	b.ReportMetric(perSec/float64(workerCount(0)), "classes/s/core")
+	b.ReportMetric(perSec/float64(Workers(0)), "classes/s/core")
 }

@@ -68,7 +68,7 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			return func(pos muehle.Position) (layers.Value, error) { return v.best(&w, pos), nil }
 		}
 	}
-	err = forRanges(ctx, workerCount(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+	err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
 		want := wantFor()
 		for i := lo; i < hi; i++ {
 			got := f.Value(i)
@@ -112,7 +112,7 @@ type movingVerifier struct {
 }
 
 func newMovingVerifier(db *layers.DB, k layers.Key) (*movingVerifier, error) {
-	v := &movingVerifier{release: func() {}}
+	v := &movingVerifier{}
 	var releases []func()
 	v.release = func() {
 		for _, r := range releases {

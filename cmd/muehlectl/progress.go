@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -124,7 +125,7 @@ func (s *solveProgress) endUnitLocked(finished bool) {
 		}
 		if s.record != nil {
 			r := unitRecord{Finished: time.Now(), Unit: unitName(s.last), Slots: s.slots, Seconds: el.Seconds(),
-				Phases: s.phases, PeakMiB: peak, Workers: s.workers, Cores: numCPU(), Commit: commit()}
+				Phases: s.phases, PeakMiB: peak, Workers: s.workers, Cores: runtime.NumCPU(), Commit: commit()}
 			if _, err := fmt.Fprintln(s.record, r); err != nil {
 				fmt.Fprintf(s.w, "cannot append to the solve record: %v\n", err)
 			}

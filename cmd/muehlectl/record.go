@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -174,6 +173,3 @@ func commit() string {
 	}
 	return rev
 }
-
-// numCPU is the machine's cores, for the record.
-func numCPU() int { return runtime.NumCPU() }

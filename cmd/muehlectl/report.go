@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -144,5 +145,5 @@ func machine() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s%d cores%s", model, numCPU(), mem)
+	return fmt.Sprintf("%s%d cores%s", model, runtime.NumCPU(), mem)
 }

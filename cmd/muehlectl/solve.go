@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"muehle/layers"
@@ -107,14 +106,6 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// retroWorkers is the number of goroutines a solve with --workers n uses.
-func retroWorkers(n int) int {
-	if n > 0 {
-		return n
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
 // showProgress sets opts to report the solve's progress and notes on
 // stderr and each finished unit in the solve record of db; call the
 // returned function when the solve has ended.
@@ -124,7 +115,7 @@ func showProgress(db *layers.DB, opts *retro.SolveOptions, stderr io.Writer) (*s
 	if err != nil {
 		return nil, nil, fmt.Errorf("the solve record: %w", err)
 	}
-	show.record, show.workers = rec, retroWorkers(opts.Workers)
+	show.record, show.workers = rec, retro.Workers(opts.Workers)
 	opts.Progress = show.update
 	opts.Note = show.note
 	return show, func() { rec.Close() }, nil
