@@ -9,7 +9,6 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro"
 	"muehle/retro/play"
 )
 
@@ -19,20 +18,6 @@ import (
 // definitions (retro/play/bahnsen.go, sector.go), by full enumeration,
 // reading only db.Probe and the layer headers. They live here because the
 // players' package may not import the solver that makes the database.
-
-// solvedSmall returns the complete database of the game of k stones.
-func solvedSmall(t *testing.T, k int) *layers.DB {
-	t.Helper()
-	db, err := layers.OpenDB(t.TempDir(), k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
 
 // refValue is the value of p for its side to move.
 func refValue(t *testing.T, db *layers.DB, p muehle.Position) layers.Value {
@@ -211,7 +196,7 @@ func TestBahnsenAndSectorByHand(t *testing.T) {
 // references on the drawn positions of games of k stones that keep the
 // draw.
 func bahnsenAndSectorByHand(t *testing.T, k int) {
-	db := solvedSmall(t, k)
+	db := solveAll(t, k)
 	refPositiveA = 0
 	p := play.NewPerfect(db, nil, nil)
 	rng := rand.New(rand.NewPCG(3, 5))

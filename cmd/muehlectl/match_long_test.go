@@ -3,27 +3,16 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-
-	"muehle/layers"
-	"muehle/retro"
 )
 
 // TestMatchWithDatabase solves the game of 3 stones and checks the blunder
 // counts: the perfect player makes none, and every move is judged.
 func TestMatchWithDatabase(t *testing.T) {
 	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	solveAllIn(t, dir, 3).Close()
 	out, errs, code := runCmd(t, "match", "--white", "perfect", "--black", "random", "--games", "20", "--stones", "3", "--db", dir)
 	if code != 0 {
 		t.Fatalf("status %d, stderr %q", code, errs)

@@ -11,7 +11,6 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro"
 	"muehle/retro/play"
 )
 
@@ -39,15 +38,7 @@ func solvedDB(t *testing.T) (*layers.DB, int) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	db, err := layers.OpenDB(dir, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
-		t.Fatal(err)
-	}
-	return db, k
+	return solveAllIn(t, dir, k), k
 }
 
 // perfectGame plays one game from g between perfect (on side pc) and

@@ -18,9 +18,13 @@ import (
 // imported.
 
 // solveAll solves the game with k stones, all phases, in a new folder.
-func solveAll(t *testing.T, k int) *layers.DB {
+func solveAll(t *testing.T, k int) *layers.DB { return solveAllIn(t, t.TempDir(), k) }
+
+// solveAllIn solves the game with k stones, all phases, in dir (what is
+// there already is kept) and closes the database when the test ends.
+func solveAllIn(t *testing.T, dir string, k int) *layers.DB {
 	t.Helper()
-	db, err := layers.OpenDB(t.TempDir(), k)
+	db, err := layers.OpenDB(dir, k)
 	if err != nil {
 		t.Fatal(err)
 	}
