@@ -27,6 +27,8 @@ type AlphaBeta struct {
 
 	root []muehle.Move // the root moves, best of the last iteration first
 	ties []muehle.Move // the root moves scoring as well as the best
+
+	trace *tracer // records the tree of each iteration when set (tree.go)
 }
 
 // DefaultMoveTime is the time per move of an automatic search without MoveTime.
@@ -47,6 +49,9 @@ func NewAlphaBeta(lim Limits, src rand.Source, probe layers.Prober) *AlphaBeta {
 // SetOptions switches search enhancements off (for measurements) or sets
 // the table size. It clears the transposition table.
 func (a *AlphaBeta) SetOptions(o SearchOptions) {
+	if o.NoPruning {
+		o.NoTT, o.NoPVS, o.NoAspiration = true, true, true
+	}
 	a.opt = o
 	a.tt = nil
 }
@@ -180,7 +185,7 @@ func (a *AlphaBeta) prepare(ctx context.Context, g *muehle.Game) *searcher {
 	if a.tt != nil {
 		a.tt.newSearch()
 	}
-	s.opt, s.tt, s.probe = a.opt, a.tt, a.probe
+	s.opt, s.tt, s.probe, s.tr = a.opt, a.tt, a.probe, a.trace
 	s.miss = probeLayerCache{}
 	s.ctx, s.stopped, s.nodes = ctx, false, 0
 	s.killers = [searchMaxPly][2]muehle.Move{}
@@ -265,6 +270,9 @@ func (a *AlphaBeta) searchRoot(pos *muehle.Position, d int, alpha, beta int32) i
 	if s.poll() {
 		return 0
 	}
+	if s.tr != nil {
+		s.tr.root(pos, d, alpha, beta)
+	}
 	wantTies := a.rng != nil
 	key := s.keys[s.nkeys-1]
 	alpha0 := alpha
@@ -275,16 +283,21 @@ func (a *AlphaBeta) searchRoot(pos *muehle.Position, d int, alpha, beta int32) i
 		child := &s.stack[1]
 		*child = pos.Play(m)
 		s.push(zobristAfter(key, pos, m), m, 0)
+		if s.tr != nil {
+			s.tr.child(m, i, s.scores[0][i])
+		}
 		var sc int32
 		if i == 0 {
-			sc = -s.node(child, d-1, 1, -beta, -alpha, true)
+			lo, hi := s.childWindow(alpha, beta)
+			sc = -s.node(child, d-1, 1, lo, hi, true)
 		} else {
 			lo := alpha
 			if wantTies && best >= alpha {
 				lo = alpha - 1
 			}
 			if a.opt.NoPVS {
-				sc = -s.node(child, d-1, 1, -beta, -lo, true)
+				cl, ch := s.childWindow(lo, beta)
+				sc = -s.node(child, d-1, 1, cl, ch, true)
 			} else {
 				sc = -s.node(child, d-1, 1, -lo-1, -lo, false)
 				if sc > lo && sc < beta {
@@ -308,15 +321,23 @@ func (a *AlphaBeta) searchRoot(pos *muehle.Position, d int, alpha, beta int32) i
 			a.ties = append(a.ties, m)
 		}
 		if best >= beta {
+			if s.tr != nil {
+				s.tr.cut(a.root[i+1:], s.scores[0][i+1:len(a.root)])
+			}
 			break
 		}
 	}
+	if s.tr != nil {
+		s.tr.leave(best)
+	}
 	// The best move goes first for the next iteration; the others keep
-	// their order.
+	// their order. Their ordering scores move with them (the tree shows
+	// them).
 	if bestAt > 0 {
-		m := a.root[bestAt]
+		m, sc := a.root[bestAt], s.scores[0][bestAt]
 		copy(a.root[1:bestAt+1], a.root[:bestAt])
-		a.root[0] = m
+		copy(s.scores[0][1:bestAt+1], s.scores[0][:bestAt])
+		a.root[0], s.scores[0][0] = m, sc
 	}
 	if s.pvLen[0] == 0 { // failed low: no line, but keep the best move
 		s.pv[0][0], s.pvLen[0] = a.root[0], 1

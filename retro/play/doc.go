@@ -26,6 +26,10 @@
 //	             after, the mark, the best move), principal lines and
 //	             refutations
 //	verdict_text.go a verdict as a game record comment, and back
+//	tree.go      TraceTree: the alpha-beta player's search recorded node
+//	             by node (window, value, move ordering, cut moves), or
+//	             minimax with the same code, with database values beside
+//	tree_text.go the tree as text: scores, bounds, marks, the legend
 //	bahnsen.go   Bahnsen's improved perfect play among drawing moves (§7.3
 //	             of his thesis: A = v·z·f, G), with the rebuilt formulas
 //	sector.go    the sector variant: the won share of the layer after the

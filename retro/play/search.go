@@ -44,10 +44,12 @@ type Limits struct {
 //	NoPVS         every move searched with the full window
 //	NoAspiration  every iteration starts with the full window
 //	NoQuiescence  the evaluation at the horizon, without resolving mills
+//	NoPruning     minimax: every child searched with the full window, so
+//	              nothing is cut off; implies NoTT, NoPVS and NoAspiration
 //	TTBits        table of 2^TTBits entries of 16 bytes (0: DefaultTTBits)
 type SearchOptions struct {
-	NoTT, NoOrdering, NoPVS, NoAspiration, NoQuiescence bool
-	TTBits                                              int
+	NoTT, NoOrdering, NoPVS, NoAspiration, NoQuiescence, NoPruning bool
+	TTBits                                                         int
 }
 
 // SearchResult is the outcome of a search. Score is from the view of the
@@ -72,6 +74,7 @@ type searcher struct {
 	tt    *ttTable
 	probe layers.Prober
 	miss  probeLayerCache
+	tr    *tracer // records the tree of the search when set (tree.go)
 
 	ctx         context.Context
 	deadline    time.Time
@@ -161,8 +164,30 @@ func (s *searcher) updatePV(ply int, m muehle.Move) {
 
 // node searches pos, the last position of keys, depth plies deep, and
 // returns its score for the side to move: exact inside (alpha, beta), an
-// upper bound at or below alpha, a lower bound at or above beta.
+// upper bound at or below alpha, a lower bound at or above beta. With a
+// tracer the node is recorded.
 func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32, pvNode bool) int32 {
+	if s.tr != nil {
+		s.tr.enter(pos, depth, alpha, beta, false)
+		sc := s.search(pos, depth, ply, alpha, beta, pvNode)
+		s.tr.leave(sc)
+		return sc
+	}
+	return s.search(pos, depth, ply, alpha, beta, pvNode)
+}
+
+// childWindow returns the window a child of a node searched in (alpha,
+// beta) is searched in: the negated window, or without pruning (minimax)
+// the full one.
+func (s *searcher) childWindow(alpha, beta int32) (int32, int32) {
+	if s.opt.NoPruning {
+		return -infScore, infScore
+	}
+	return -beta, -alpha
+}
+
+// search is node without the tracer.
+func (s *searcher) search(pos *muehle.Position, depth, ply int, alpha, beta int32, pvNode bool) int32 {
 	s.pvLen[ply] = 0
 	if s.poll() {
 		return 0
@@ -209,9 +234,13 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 		child := &s.stack[ply+1]
 		*child = pos.Play(m)
 		s.push(zobristAfter(key, pos, m), m, ply)
+		if s.tr != nil {
+			s.tr.child(m, i, s.scores[ply][i])
+		}
 		var sc int32
 		if i == 0 || s.opt.NoPVS {
-			sc = -s.node(child, depth-1, ply+1, -beta, -alpha, pvNode)
+			lo, hi := s.childWindow(alpha, beta)
+			sc = -s.node(child, depth-1, ply+1, lo, hi, pvNode)
 		} else {
 			sc = -s.node(child, depth-1, ply+1, -alpha-1, -alpha, false)
 			if sc > alpha && sc < beta {
@@ -229,6 +258,9 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 				s.updatePV(ply, m)
 				if sc >= beta {
 					s.cutoff(pos, m, depth, ply)
+					if s.tr != nil {
+						s.tr.cut(moves[i+1:], s.scores[ply][i+1:len(moves)])
+					}
 					break
 				}
 			}
@@ -249,7 +281,19 @@ func (s *searcher) node(pos *muehle.Position, depth, ply int, alpha, beta int32,
 
 // qnode is a node of the quiescence step, reached by a removal at the
 // horizon. A removal cannot repeat a position and the table is not used.
+// With a tracer the node is recorded.
 func (s *searcher) qnode(pos *muehle.Position, ply, qleft int, alpha, beta int32) int32 {
+	if s.tr != nil {
+		s.tr.enter(pos, 0, alpha, beta, true)
+		sc := s.qsearch(pos, ply, qleft, alpha, beta)
+		s.tr.leave(sc)
+		return sc
+	}
+	return s.qsearch(pos, ply, qleft, alpha, beta)
+}
+
+// qsearch is qnode without the tracer.
+func (s *searcher) qsearch(pos *muehle.Position, ply, qleft int, alpha, beta int32) int32 {
 	s.pvLen[ply] = 0
 	if s.poll() {
 		return 0
@@ -271,19 +315,28 @@ func (s *searcher) leaf(pos *muehle.Position, ply, qleft int, alpha, beta int32)
 		return -winScore + int32(ply)
 	}
 	stand := evalPosition(pos)
+	if s.tr != nil {
+		s.tr.eval(stand)
+	}
 	if s.opt.NoQuiescence || qleft == 0 || ply >= searchMaxPly-1 || stand >= beta || !canCloseMill(pos) {
 		return stand
 	}
 	best := stand
 	alpha = max(alpha, stand)
 	moves := pos.AppendMoves(s.moves[ply][:0])
-	for _, m := range moves {
+	rank := 0
+	for i, m := range moves {
 		if !m.IsRemoval() {
 			continue
 		}
 		child := &s.stack[ply+1]
 		*child = pos.Play(m)
-		sc := -s.qnode(child, ply+1, qleft-1, -beta, -alpha)
+		if s.tr != nil {
+			s.tr.child(m, rank, orderRemoval)
+			rank++
+		}
+		lo, hi := s.childWindow(alpha, beta)
+		sc := -s.qnode(child, ply+1, qleft-1, lo, hi)
 		if s.stopped {
 			return 0
 		}
@@ -293,6 +346,9 @@ func (s *searcher) leaf(pos *muehle.Position, ply, qleft int, alpha, beta int32)
 				alpha = sc
 				s.updatePV(ply, m)
 				if sc >= beta {
+					if s.tr != nil {
+						s.tr.cutRemovals(moves[i+1:])
+					}
 					break
 				}
 			}
@@ -355,7 +411,12 @@ func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttM
 
 // pick moves the best-scored of moves[i:] to i and returns it.
 func (s *searcher) pick(moves []muehle.Move, ply, i int) muehle.Move {
-	sc := s.scores[ply][:len(moves)]
+	return pickBest(moves, s.scores[ply][:len(moves)], i)
+}
+
+// pickBest moves the move of moves[i:] with the highest score in sc (the
+// first of equals) to i, with its score, and returns it.
+func pickBest(moves []muehle.Move, sc []int32, i int) muehle.Move {
 	b := i
 	for j := i + 1; j < len(moves); j++ {
 		if sc[j] > sc[b] {

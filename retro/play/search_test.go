@@ -93,6 +93,7 @@ var allOptionSets = map[string]SearchOptions{
 	"no quiescence":  {NoQuiescence: true},
 	"small table":    {TTBits: 10},
 	"table, no rest": {NoOrdering: true, NoPVS: true, NoAspiration: true},
+	"minimax":        {NoPruning: true},
 }
 
 // TestSearchMatchesReference checks that every combination of enhancements
