@@ -48,6 +48,7 @@ type App struct {
 	savedAt time.Time // when it was saved
 	do      func(func())
 	review  gameReview // the database's verdicts on the game's moves
+	treeWin *treeView  // the search tree window, nil when closed
 }
 
 // Options are what the program passes to New.

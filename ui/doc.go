@@ -30,6 +30,10 @@
 //	              the background; the marks in the move list, the best move
 //	              as an arrow on the board, the refutation in the side
 //	              panel; the verdicts kept in saved records and read back
+//	searchtree.go Search Tree: a window with the alpha-beta player's
+//	              search tree of the position on the board beside minimax's
+//	              (play.TraceTree, in the background), node counts, database
+//	              values and disagreements, cut moves, zoom, node limit
 //	newgame.go    New Game (the choice of players and the draw rule), the
 //	              questions before a game is given up or a new line started
 //	dbpanel.go    the database tab: layers present, computing missing ones

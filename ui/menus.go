@@ -118,6 +118,7 @@ func newMenus(u *App) *menus {
 		m.item("Open Game…", keyOpen, u.openGame),
 		m.item("Save Game…", keySave, u.saveGame),
 		m.item("Review Game", nil, u.reviewGame),
+		m.item("Search Tree…", nil, u.searchTree),
 		fyne.NewMenuItemSeparator(),
 		m.stateNum, m.perfect, m.noRemove,
 		fyne.NewMenuItemSeparator(),
