@@ -74,6 +74,9 @@ type treeView struct {
 	cancel  context.CancelFunc
 }
 
+// ShowSearchTree opens the search tree window (Game ▸ Search Tree).
+func (u *App) ShowSearchTree() { u.searchTree() }
+
 // searchTree opens the search tree window, or brings it to the front and
 // searches the position on the board again.
 func (u *App) searchTree() {

@@ -3,10 +3,11 @@
 //
 // Usage:
 //
-//	muehle [-db DIR] [-open GAME.txt]
+//	muehle [-db DIR] [-open GAME.txt] [-tree]
 //
 // -db chooses the database folder (default: the one chosen last in the
-// Database tab, else the user's data folder); -open starts with a saved game.
+// Database tab, else the user's data folder); -open starts with a saved game;
+// -tree opens the search tree window (Game ▸ Search Tree) at the start.
 // With MUEHLE_TRACE=1 in the environment, every menu command prints
 // "muehle: command NAME" on standard error as it runs, however it was chosen;
 // the real-window check of the keyboard shortcuts (make screenshots) reads it.
@@ -27,6 +28,7 @@ import (
 func main() {
 	dir := flag.String("db", "", "database `folder` (default: the last one chosen, else the user's data folder)")
 	open := flag.String("open", "", "start with the game record in `file`")
+	tree := flag.Bool("tree", false, "open the search tree window at the start")
 	flag.Parse()
 
 	a := app.NewWithID("io.github.muehle")
@@ -45,6 +47,9 @@ func main() {
 		}
 	}
 	u.Window().Show()
+	if *tree {
+		u.ShowSearchTree()
+	}
 	u.Start()
 	a.Run()
 }
