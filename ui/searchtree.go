@@ -38,6 +38,9 @@ var (
 // placement phase.
 const treeMaxNodes = 5_000_000
 
+// treeHint is the detail line before a node is chosen.
+const treeHint = "Choose a node to see the line that leads to it and its position."
+
 // treeSearcher is what the window needs from the engines: the traced
 // search with the database's values beside. DBEngines implements it.
 type treeSearcher interface {
@@ -96,9 +99,9 @@ func (u *App) searchTree() {
 	v.zoomIn = widget.NewButton("+", func() { v.setZoom(v.zoom + 1) })
 	v.counts = widget.NewLabel("")
 	v.counts.Wrapping = fyne.TextWrapWord
-	v.detail = widget.NewLabel("")
+	v.detail = widget.NewLabel(treeHint)
 	v.detail.Wrapping = fyne.TextWrapWord
-	legend := widget.NewLabel(play.TreeLegend)
+	legend := widget.NewLabel(strings.ReplaceAll(play.TreeLegend, "\n", " "))
 	legend.Wrapping = fyne.TextWrapWord
 	v.box = container.NewStack()
 	bar := container.NewHBox(
@@ -112,11 +115,12 @@ func (u *App) searchTree() {
 		widget.NewButton("Search Again", v.search),
 	)
 	top := container.NewVBox(bar, v.counts)
-	bottom := container.NewVBox(v.detail, widget.NewSeparator(), legend)
-	v.win.SetContent(container.NewBorder(top, bottom, nil, nil, v.box))
-	v.win.Resize(fyne.NewSize(1000, 720))
+	side := container.NewGridWrap(fyne.NewSize(260, 560), legend)
+	v.win.SetContent(container.NewBorder(top, v.detail, nil, side, v.box))
+	v.win.Resize(fyne.NewSize(1100, 740))
 	v.win.SetOnClosed(func() {
 		v.stop()
+		v.gen++ // drop the result of the search under way
 		u.treeWin = nil
 	})
 	u.treeWin = v
@@ -156,7 +160,7 @@ func (v *treeView) search() {
 	v.cancel = cancel
 	v.trees, v.errs = [2]*play.Tree{}, [2]error{}
 	v.counts.SetText(fmt.Sprintf("Searching %s to depth %d…", g.Position(), depth))
-	v.detail.SetText("")
+	v.detail.SetText(treeHint)
 	v.show()
 	ts, _ := v.u.engines.(treeSearcher)
 	go func() {
