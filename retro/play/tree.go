@@ -29,17 +29,17 @@ const (
 	DefaultTreeLimit = 2000 // nodes recorded when TreeOptions.Limit is 0
 )
 
-// TreeOptions choose the search TraceTree records. Depth is in plies,
-// 1 to MaxTreeDepth. Limit caps the searched nodes recorded (0:
-// DefaultTreeLimit; the moves a recorded node cut are listed besides); the
-// search itself completes and counts every node. Minimax
-// searches without pruning. MaxNodes, when above 0, stops a search that
-// visits more nodes (all iterations counted) with ErrTreeTooLarge: minimax
-// with its quiescence step can take millions. DB, when set, gives each node its value from
-// the database where the layer is present and undamaged; with SearchDB
-// the search reads it too, as the player with a database does (its values
-// then are exact where the database knows the position, and the root may
-// be decided at a lower depth).
+// TreeOptions choose the search TraceTree records. Depth is in plies, 1 to
+// MaxTreeDepth. Limit caps the searched nodes recorded (0:
+// DefaultTreeLimit); the moves a recorded node cut are listed besides, and
+// the search itself completes and counts every node. Minimax searches
+// without pruning. MaxNodes, when above 0, stops a search that visits more
+// nodes (all iterations counted) with ErrTreeTooLarge: minimax with its
+// quiescence step can take millions. DB, when set, gives each node its
+// value from the database where the layer is present and undamaged; with
+// SearchDB the search reads it too, as the player with a database does
+// (its values then are exact where the database knows the position, and
+// the root may be decided at a lower depth).
 type TreeOptions struct {
 	Depth    int
 	Limit    int
