@@ -15,6 +15,7 @@ type Fallible struct {
 	inner muehle.Player
 	rate  float64
 	rng   *rand.Rand
+	erred bool // the last move was the random one
 }
 
 // NewFallible returns inner erring with probability rate, drawing from src.
@@ -28,10 +29,15 @@ func (f *Fallible) Name() string { return "Fallible " + f.inner.Name() }
 // Move plays a random legal move with probability Rate, else the inner
 // player's move.
 func (f *Fallible) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
+	f.erred = false
 	if f.rng.Float64() < f.rate {
 		if ms := g.LegalMoves(); len(ms) > 0 {
+			f.erred = true
 			return ms[f.rng.IntN(len(ms))], nil
 		}
 	}
 	return f.inner.Move(ctx, g)
 }
+
+// LastErred reports whether the last call of Move played the random move.
+func (f *Fallible) LastErred() bool { return f.erred }
