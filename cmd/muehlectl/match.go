@@ -34,7 +34,9 @@ missing; LOOKAHEAD 0 to 3 own moves for the tie-break among moves of equal
 value, 1 by default, 0 for none), perfect:bahnsen or perfect:bahnsen:DEPTH
 (among drawing moves Bahnsen's win probability, DEPTH 1 to 4 own moves, 2 by
 default), perfect:sector or perfect:sector:PLIES (among drawing moves the
-won share of the layer after the next removal, PLIES 1 to 8, 4 by default).
+won share of the layer after the next removal, PLIES 1 to 8, 4 by default),
+level:N (difficulty level N, 1 to 10: the perfect player, playing a random
+move instead with the level's probability; see muehlectl levels).
 Games run --jobs at a time, each with fresh players; the results carry 95 %
 Wilson intervals. The two players alternate colours: the --white player has White in
 the odd-numbered games, Black in the even-numbered ones. Games that reach
@@ -168,7 +170,7 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 		probe = db
 	}
 	src := func(c muehle.Color, game int, stream uint64) rand.Source {
-		return rand.NewPCG(seed+uint64(game)<<20, stream<<8|uint64(c))
+		return matchSource(seed, c, game, stream)
 	}
 	name, arg, _ := strings.Cut(spec, ":")
 	switch name {
@@ -205,19 +207,51 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 			return nil, fmt.Errorf("player %q: %w", spec, err)
 		}
 		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
-			fb := play.NewAlphaBeta(play.Limits{Depth: 6}, src(c, game, 1), db)
-			p := play.NewPerfect(db, src(c, game, 0), fb)
+			p := newPerfect(db, src(c, game, 0), src(c, game, 1), placementTime)
 			p.Lookahead, p.Draws, p.DrawDepth = look, rule, depth
-			if placementTime > 0 {
-				p.Placement = play.NewPlacementSearch(db, db.Indexer(), nil, 21)
-				p.Placement.MaxTime = placementTime
-			}
 			return p
 		}
+	case "level":
+		if db == nil {
+			return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
+		}
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > play.Levels {
+			return nil, fmt.Errorf("player %q: want level:N, N 1 to %d", spec, play.Levels)
+		}
+		return newLevelPlayer(spec, n, play.LevelRate(n), db, seed, placementTime), nil
 	default:
-		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:LOOKAHEAD], perfect:bahnsen[:DEPTH], perfect:sector[:PLIES])", spec)
+		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:LOOKAHEAD], perfect:bahnsen[:DEPTH], perfect:sector[:PLIES], level:N)", spec)
 	}
 	return mp, nil
+}
+
+// matchSource returns the random source of a player of a match: seeded
+// from seed, the game and the colour, one stream per use.
+func matchSource(seed uint64, c muehle.Color, game int, stream uint64) rand.Source {
+	return rand.NewPCG(seed+uint64(game)<<20, stream<<8|uint64(c))
+}
+
+// newPerfect returns the default perfect player of a match: ties broken
+// from src, alpha-beta depth 6 (from fbSrc) where db lacks a layer, and
+// the placement search for up to placementTime a move (0: none).
+func newPerfect(db *layers.DB, src, fbSrc rand.Source, placementTime time.Duration) *play.Perfect {
+	fb := play.NewAlphaBeta(play.Limits{Depth: 6}, fbSrc, db)
+	p := play.NewPerfect(db, src, fb)
+	if placementTime > 0 {
+		p.Placement = play.NewPlacementSearch(db, db.Indexer(), nil, 21)
+		p.Placement.MaxTime = placementTime
+	}
+	return p
+}
+
+// newLevelPlayer returns the side playing level n with rate, its random
+// moves from a stream of their own.
+func newLevelPlayer(spec string, n int, rate float64, db *layers.DB, seed uint64, placementTime time.Duration) *matchPlayer {
+	return &matchPlayer{spec: spec, newPlayer: func(c muehle.Color, game int) muehle.Player {
+		p := newPerfect(db, matchSource(seed, c, game, 0), matchSource(seed, c, game, 1), placementTime)
+		return play.NewLevelRate(n, rate, p, matchSource(seed, c, game, 2))
+	}}
 }
 
 // parsePerfect parses the perfect player's argument: a lookahead 0 to 3
@@ -298,7 +332,7 @@ func (m *match) play(ctx context.Context, g int) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("game %d, ply %d, %s: %w", g+1, game.Ply(), mp.spec, err)
 		}
-		if p, ok := pl.(*play.Perfect); ok && p.LastFellBack() {
+		if p, ok := pl.(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
 			m.mu.Lock()
 			mp.fallbacks++
 			m.mu.Unlock()
