@@ -282,7 +282,7 @@ func (u *App) databaseChanged() {
 		u.setShowPerfect(true)
 	}
 	for col := range u.specs {
-		if s := u.specs[col]; s.Kind == game.PerfectPlayer || s.Kind == game.AlphaBetaPlayer {
+		if s := u.specs[col]; s.NeedsEngines() {
 			u.setPlayer(muehle.Color(col), s)
 		}
 	}

@@ -77,6 +77,15 @@ func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
 // depths (2 own moves, 4 plies) and break ties outside drawn positions at
 // random.
 func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Player, error) {
+	p, err := e.perfect(v, src)
+	if err != nil {
+		return nil, err // not a nil *play.Perfect in a non-nil interface
+	}
+	return p, nil
+}
+
+// perfect returns the player of Perfect.
+func (e *DBEngines) perfect(v game.PerfectVariant, src rand.Source) (*play.Perfect, error) {
 	db, err := e.database()
 	if err != nil {
 		return nil, err
@@ -99,6 +108,17 @@ func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Play
 		p.Lookahead, p.Draws, p.DrawDepth = 0, play.DrawSector, 4
 	}
 	return p, nil
+}
+
+// Level returns difficulty level n: the default perfect player (as
+// Perfect gives it) that plays a random legal move instead with the
+// level's probability (play.LevelRate).
+func (e *DBEngines) Level(n int, src rand.Source) (muehle.Player, error) {
+	p, err := e.perfect(game.PerfectTrap, src)
+	if err != nil {
+		return nil, err
+	}
+	return play.NewLevel(n, p, rand.NewPCG(rand.Uint64(), 2)), nil
 }
 
 // PlacementTime is how long the perfect player searches a placement whose

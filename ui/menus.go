@@ -161,7 +161,13 @@ func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 		depths = append(depths, add(game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d}, fmt.Sprintf("Depth %d", d)))
 	}
 	ab.ChildMenu = fyne.NewMenu("", depths...)
-	items = append(items, ab, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
+	level := fyne.NewMenuItem("Level", nil)
+	var levels []*fyne.MenuItem
+	for n := 1; n <= game.Levels; n++ {
+		levels = append(levels, add(game.PlayerSpec{Kind: game.LevelPlayer, Level: n}, levelLabel(n)))
+	}
+	level.ChildMenu = fyne.NewMenu("", levels...)
+	items = append(items, ab, level, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
 		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectBahnsen}, "Perfect (Bahnsen)"),
 		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectSector}, "Perfect (sector)"))
 	return fyne.NewMenu(col.String(), items...)
@@ -188,7 +194,7 @@ func (m *menus) update() {
 	for col := range m.players {
 		for _, pi := range m.players[col] {
 			pi.item.Checked = pi.spec == m.u.specs[col]
-			pi.item.Disabled = noEngines && (pi.spec.Kind == game.AlphaBetaPlayer || pi.spec.Kind == game.PerfectPlayer)
+			pi.item.Disabled = noEngines && pi.spec.NeedsEngines()
 		}
 	}
 	for i, it := range m.speed {

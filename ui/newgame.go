@@ -78,7 +78,8 @@ func (u *App) askBranch(m muehle.Move, later int, play func()) {
 func (u *App) newGame() { u.showNewGame(false, nil) }
 
 // offeredSpecs returns the players the New Game dialog offers: people and
-// random always, alpha-beta and perfect when the engines are there.
+// random always; the perfect player, alpha-beta and the difficulty levels
+// when the engines are there.
 func (u *App) offeredSpecs() []game.PlayerSpec {
 	specs := []game.PlayerSpec{{Kind: game.Human}, {Kind: game.RandomPlayer}}
 	if u.engines == nil {
@@ -88,7 +89,21 @@ func (u *App) offeredSpecs() []game.PlayerSpec {
 	for d := 1; d <= game.MaxDepth; d++ {
 		specs = append(specs, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d})
 	}
+	for n := 1; n <= game.Levels; n++ {
+		specs = append(specs, game.PlayerSpec{Kind: game.LevelPlayer, Level: n})
+	}
 	return specs
+}
+
+// levelLabel returns the menu label of difficulty level n.
+func levelLabel(n int) string {
+	switch n {
+	case 1:
+		return "Level 1 (weakest)"
+	case game.Levels:
+		return fmt.Sprintf("Level %d (perfect)", n)
+	}
+	return fmt.Sprintf("Level %d", n)
 }
 
 // defaultOpponent is the computer player offered against a person: the

@@ -19,7 +19,12 @@ const (
 	RandomPlayer
 	AlphaBetaPlayer
 	PerfectPlayer
+	LevelPlayer // a difficulty level: the perfect player erring on purpose
 )
+
+// Levels is the number of difficulty levels (1, the weakest, to Levels,
+// the perfect player); the same as retro/play's.
+const Levels = 10
 
 // MaxDepth is the deepest fixed alpha-beta depth the menus offer.
 const MaxDepth = 8
@@ -37,11 +42,19 @@ const (
 )
 
 // PlayerSpec says who plays a side: the kind, for alpha-beta the depth
-// (0: automatic, by time), for the perfect player its variant.
+// (0: automatic, by time), for the perfect player its variant, for a
+// difficulty level its number (1 to Levels).
 type PlayerSpec struct {
 	Kind    Kind
 	Depth   int
 	Variant PerfectVariant
+	Level   int
+}
+
+// NeedsEngines reports whether the player needs the search or the
+// database (alpha-beta, perfect, a level).
+func (s PlayerSpec) NeedsEngines() bool {
+	return s.Kind == AlphaBetaPlayer || s.Kind == PerfectPlayer || s.Kind == LevelPlayer
 }
 
 // String returns the name shown in menus and the side panel.
@@ -62,12 +75,15 @@ func (s PlayerSpec) String() string {
 			return "Perfect (sector)"
 		}
 		return "Perfect"
+	case LevelPlayer:
+		return fmt.Sprintf("Level %d", s.Level)
 	}
 	return "Human"
 }
 
 // Encode returns the spec as a preference string: "human", "random",
-// "alphabeta:4", "perfect", "perfect:bahnsen", "perfect:sector".
+// "alphabeta:4", "perfect", "perfect:bahnsen", "perfect:sector",
+// "level:3".
 func (s PlayerSpec) Encode() string {
 	switch s.Kind {
 	case RandomPlayer:
@@ -82,12 +98,14 @@ func (s PlayerSpec) Encode() string {
 			return "perfect:sector"
 		}
 		return "perfect"
+	case LevelPlayer:
+		return "level:" + strconv.Itoa(s.Level)
 	}
 	return "human"
 }
 
 // DecodeSpec reads a preference string written by Encode; anything else
-// is a person.
+// is a person. A level outside 1 to Levels reads as the middle level.
 func DecodeSpec(s string) PlayerSpec {
 	name, arg, _ := strings.Cut(s, ":")
 	switch name {
@@ -107,6 +125,12 @@ func DecodeSpec(s string) PlayerSpec {
 			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectSector}
 		}
 		return PlayerSpec{Kind: PerfectPlayer}
+	case "level":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > Levels {
+			n = Levels / 2
+		}
+		return PlayerSpec{Kind: LevelPlayer, Level: n}
 	}
 	return PlayerSpec{Kind: Human}
 }
@@ -121,6 +145,9 @@ type Engines interface {
 	// Perfect returns the perfect player of variant v, falling back to
 	// alpha-beta outside the computed layers.
 	Perfect(v PerfectVariant, src rand.Source) (muehle.Player, error)
+	// Level returns difficulty level n (1 to Levels): the default perfect
+	// player that plays a random move instead with the level's probability.
+	Level(n int, src rand.Source) (muehle.Player, error)
 	// Evaluator returns the source of perfect-move marks.
 	Evaluator() (Evaluator, error)
 	// StateNumber describes where pos is stored: its layer and index.
@@ -143,6 +170,11 @@ func NewPlayer(spec PlayerSpec, e Engines) (muehle.Player, error) {
 			return nil, fmt.Errorf("game: perfect player: no engines")
 		}
 		return e.Perfect(spec.Variant, src)
+	case LevelPlayer:
+		if e == nil {
+			return nil, fmt.Errorf("game: level %d: no engines", spec.Level)
+		}
+		return e.Level(spec.Level, src)
 	}
 	return nil, nil
 }

@@ -14,6 +14,9 @@ func TestPlayerSpecEncoding(t *testing.T) {
 		{PlayerSpec{Kind: PerfectPlayer}, "perfect", "Perfect"},
 		{PlayerSpec{Kind: PerfectPlayer, Variant: PerfectBahnsen}, "perfect:bahnsen", "Perfect (Bahnsen)"},
 		{PlayerSpec{Kind: PerfectPlayer, Variant: PerfectSector}, "perfect:sector", "Perfect (sector)"},
+		{PlayerSpec{Kind: LevelPlayer, Level: 1}, "level:1", "Level 1"},
+		{PlayerSpec{Kind: LevelPlayer, Level: 7}, "level:7", "Level 7"},
+		{PlayerSpec{Kind: LevelPlayer, Level: Levels}, "level:10", "Level 10"},
 	} {
 		if got := tc.spec.Encode(); got != tc.enc {
 			t.Errorf("%+v: got encoding %q, want %q", tc.spec, got, tc.enc)
@@ -27,5 +30,31 @@ func TestPlayerSpecEncoding(t *testing.T) {
 	}
 	if got := DecodeSpec("perfect:nonsense"); got != (PlayerSpec{Kind: PerfectPlayer}) {
 		t.Errorf("perfect:nonsense: got %+v, want the plain perfect player", got)
+	}
+	for _, bad := range []string{"level", "level:0", "level:11", "level:x"} {
+		if got, want := DecodeSpec(bad), (PlayerSpec{Kind: LevelPlayer, Level: 5}); got != want {
+			t.Errorf("%q: got %+v, want %+v (the middle level)", bad, got, want)
+		}
+	}
+}
+
+func TestNewPlayerNeedsEngines(t *testing.T) {
+	for _, tc := range []struct {
+		spec  PlayerSpec
+		needs bool
+	}{
+		{PlayerSpec{Kind: Human}, false},
+		{PlayerSpec{Kind: RandomPlayer}, false},
+		{PlayerSpec{Kind: AlphaBetaPlayer, Depth: 2}, true},
+		{PlayerSpec{Kind: PerfectPlayer}, true},
+		{PlayerSpec{Kind: LevelPlayer, Level: 4}, true},
+	} {
+		if got := tc.spec.NeedsEngines(); got != tc.needs {
+			t.Errorf("%v: got NeedsEngines %v, want %v", tc.spec, got, tc.needs)
+		}
+		_, err := NewPlayer(tc.spec, nil)
+		if got := err != nil; got != tc.needs {
+			t.Errorf("%v without engines: got error %v, want an error: %v", tc.spec, err, tc.needs)
+		}
 	}
 }
