@@ -15,11 +15,16 @@ import (
 // (the Parent of the value of the position it leads to) and the replies
 // the opponent has there, counted by their outcome for the opponent:
 // Replies[0] win, Replies[1] draw, Replies[2] loss. A move that ends the
-// game has no replies.
+// game has no replies. Score is the tie-break score of Perfect among moves
+// of equal value (0 when its Lookahead is 0): for a drawing move with
+// Lookahead 1, the share of the opponent's replies that lose, which is the
+// mover's chance to win at the opponent's next move if the opponent picks
+// a reply at random.
 type MoveValue struct {
 	Move    muehle.Move
 	Value   layers.Value
 	Replies [3]int
+	Score   float64
 }
 
 // The indices of MoveValue.Replies.
@@ -173,54 +178,51 @@ func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
 	return v, nil
 }
 
-// Evaluate returns every legal move of pos with its value and the counts
-// of the opponent's replies, best first: by value (a faster win, a slower
-// loss first), then by the share of replies that give up value (see
-// Perfect). The error wraps layers.ErrMissing when the database lacks the
-// layer of a position one or two plies ahead.
+// Evaluate returns every legal move of pos with its value, the counts of
+// the opponent's replies and its tie-break score, best first: by value (a
+// faster win, a slower loss first), then by the share of replies that give
+// up value (see Perfect). The first BestCount(mvs) moves are those the
+// player chooses among (with the trap tie-break, DrawTrap). The error
+// wraps layers.ErrMissing when the database lacks the layer of a position
+// one or two plies ahead.
 func (p *Perfect) Evaluate(pos muehle.Position) ([]MoveValue, error) {
-	mvs, _, err := p.ranked(pos)
-	return mvs, err
-}
-
-// ranked returns the moves of Evaluate, best first, and their tie-break
-// scores.
-func (p *Perfect) ranked(pos muehle.Position) ([]MoveValue, []float64, error) {
 	mvs, err := p.evaluate(pos)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	order := make([]int, len(mvs))
-	traps := make([]float64, len(mvs))
 	for i := range mvs {
-		order[i] = i
 		if p.Lookahead <= 0 {
-			continue
+			break
 		}
-		if traps[i], err = p.trapAhead(pos, &mvs[i], p.Lookahead); err != nil {
-			return nil, nil, err
+		if mvs[i].Score, err = p.trapAhead(pos, &mvs[i], p.Lookahead); err != nil {
+			return nil, err
 		}
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := mvs[i].Value, mvs[j].Value
+	slices.SortStableFunc(mvs, func(a, b MoveValue) int {
 		switch {
-		case a.Better(b):
+		case a.Value.Better(b.Value):
 			return -1
-		case b.Better(a):
+		case b.Value.Better(a.Value):
 			return 1
-		case traps[i] > traps[j]:
+		case a.Score > b.Score:
 			return -1
-		case traps[i] < traps[j]:
+		case a.Score < b.Score:
 			return 1
 		}
 		return 0
 	})
-	sortedMvs := make([]MoveValue, len(mvs))
-	sortedTraps := make([]float64, len(mvs))
-	for k, i := range order {
-		sortedMvs[k], sortedTraps[k] = mvs[i], traps[i]
+	return mvs, nil
+}
+
+// BestCount returns how many of the moves mvs, sorted as Evaluate returns
+// them, are as good as the first: the same value and the same score. The
+// perfect player picks one of them at random.
+func BestCount(mvs []MoveValue) int {
+	n := min(1, len(mvs))
+	for n < len(mvs) && mvs[n].Value == mvs[0].Value && mvs[n].Score == mvs[0].Score {
+		n++
 	}
-	return sortedMvs, sortedTraps, nil
+	return n
 }
 
 // evaluate returns the moves of pos with values and reply counts, in
@@ -312,7 +314,7 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 		return muehle.Move{}, fmt.Errorf("play: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
 	pos := g.Position()
-	mvs, traps, err := p.ranked(pos)
+	mvs, err := p.Evaluate(pos)
 	if errors.Is(err, layers.ErrMissing) && p.Placement != nil && pos.Hand[pos.Turn] > 0 {
 		m, serr := p.searchMove(ctx, pos)
 		if serr == nil {
@@ -345,12 +347,7 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 		}
 		return m, err
 	}
-	// The moves as good as the first: same value and same tie-break score.
-	n := 1
-	for n < len(mvs) && mvs[n].Value == mvs[0].Value && traps[n] == traps[0] {
-		n++
-	}
-	if p.rng != nil && n > 1 {
+	if n := BestCount(mvs); p.rng != nil && n > 1 {
 		return mvs[p.rng.IntN(n)].Move, nil
 	}
 	return mvs[0].Move, nil

@@ -112,6 +112,9 @@ func TestPerfectEvaluate(t *testing.T) {
 			if mv.Replies != want {
 				t.Errorf("%s %s: got replies %v, want %v", p, mv.Move, mv.Replies, want)
 			}
+			if s := wantShare(mv); mv.Score != s {
+				t.Errorf("%s %s: got score %v, want the share %v", p, mv.Move, mv.Score, s)
+			}
 			if i > 0 {
 				prev := mvs[i-1]
 				if mv.Value.Better(prev.Value) || (mv.Value == prev.Value && wantShare(mv) > wantShare(prev)) {
@@ -207,5 +210,25 @@ func TestPerfectFallback(t *testing.T) {
 	pl.db = hashDB{}
 	if _, err := pl.Move(context.Background(), g); err != nil || pl.LastFellBack() {
 		t.Errorf("with the layer present: got error %v fell back %v, want neither", err, pl.LastFellBack())
+	}
+}
+
+func TestBestCount(t *testing.T) {
+	d, w := layers.Drawn, layers.WinIn(3)
+	for _, tc := range []struct {
+		mvs  []MoveValue
+		want int
+	}{
+		{nil, 0},
+		{[]MoveValue{{Value: d, Score: 0.5}}, 1},
+		{[]MoveValue{{Value: d, Score: 0.5}, {Value: d, Score: 0.5}, {Value: d, Score: 0.25}}, 2},
+		{[]MoveValue{{Value: d, Score: 0.5}, {Value: d, Score: 0.25}, {Value: d, Score: 0.25}}, 1},
+		{[]MoveValue{{Value: w}, {Value: w}, {Value: w}}, 3},
+		{[]MoveValue{{Value: w}, {Value: layers.WinIn(5)}}, 1},
+		{[]MoveValue{{Value: w}, {Value: d}}, 1},
+	} {
+		if got := BestCount(tc.mvs); got != tc.want {
+			t.Errorf("BestCount(%v): got %d, want %d", tc.mvs, got, tc.want)
+		}
 	}
 }
