@@ -406,12 +406,17 @@ func (r *boardRenderer) updateMark(g geometry, p muehle.Point, c fyne.Position, 
 		txt.Hide()
 		return
 	}
-	txt.Text = markText(val)
+	chance, hasChance := r.board.view.Chances[p]
+	txt.Text = markText(val, chance, hasChance)
 	txt.TextSize = max(7, g.cell*0.24)
 	sz := txt.MinSize()
 	sz.Width += g.cell * 0.08
 	pos := fyne.NewPos(c.X+rad*0.55, c.Y-rad*1.25)
 	bg.FillColor = valueColor(val)
+	bg.StrokeColor, bg.StrokeWidth = transparent, 0
+	if r.board.view.Picks.Has(p) {
+		bg.StrokeColor, bg.StrokeWidth = pickColor, max(2, g.cell*0.05)
+	}
 	bg.CornerRadius = sz.Height * 0.3
 	bg.Move(pos)
 	bg.Resize(sz)

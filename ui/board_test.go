@@ -79,3 +79,60 @@ func TestBoardTapHitTest(t *testing.T) {
 		t.Errorf("taps: got %v, want [e3 a7]", got)
 	}
 }
+
+// TestBoardImageWhy draws the perfect-move marks with the reasons: the
+// drawing moves' win chances ("D 50%") and the frame around the perfect
+// player's pick. The values are set by hand.
+func TestBoardImageWhy(t *testing.T) {
+	p, err := muehle.ParsePosition("W.B" + "WBW" + ".B." + "W....B" + "..." + ".W." + "W.." + " w 0 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := game.EmptyView(p)
+	v.Players = [2]string{"Human", "Level 7"}
+	v.Marks = map[muehle.Point]layers.Value{
+		0:  layers.Drawn,
+		3:  layers.Drawn,
+		5:  layers.Drawn,
+		21: layers.LossIn(12),
+		19: layers.WinIn(9),
+	}
+	v.Chances = map[muehle.Point]float64{0: 0.5, 3: 0.25, 5: 0}
+	v.Picks = muehle.Point(0).Bit()
+	b := renderBoard(t, v)
+	test.AssertObjectRendersToImage(t, "board_why.png", b)
+
+	// The badges say the same in text and frame.
+	r := test.WidgetRenderer(b).(*boardRenderer)
+	for pt, want := range map[muehle.Point]string{0: "D 50%", 3: "D 25%", 5: "D 0%", 21: "L12", 19: "W9"} {
+		if got := r.marks[pt].Text; got != want || !r.marks[pt].Visible() {
+			t.Errorf("badge on %s: got %q (visible %v), want %q", pt, got, r.marks[pt].Visible(), want)
+		}
+		framed := r.badges[pt].StrokeWidth > 0 && r.badges[pt].StrokeColor == pickColor
+		if framed != (pt == 0) {
+			t.Errorf("badge on %s: framed %v, want %v", pt, framed, pt == 0)
+		}
+	}
+}
+
+func TestMarkText(t *testing.T) {
+	for _, tc := range []struct {
+		v      layers.Value
+		chance float64
+		ok     bool
+		want   string
+	}{
+		{layers.WinIn(7), 0, false, "W7"},
+		{layers.LossIn(12), 0, false, "L12"},
+		{layers.Drawn, 0, false, "D"},
+		{layers.Drawn, 1.0 / 3, true, "D 33%"},
+		{layers.Drawn, 0, true, "D 0%"},
+		{layers.Drawn, 0.001, true, "D 1%"},
+		{layers.Drawn, 0.999, true, "D 99%"},
+		{layers.Drawn, 1, true, "D 100%"},
+	} {
+		if got := markText(tc.v, tc.chance, tc.ok); got != tc.want {
+			t.Errorf("markText(%s, %v, %v): got %q, want %q", tc.v, tc.chance, tc.ok, got, tc.want)
+		}
+	}
+}

@@ -138,7 +138,8 @@ func (e *DBEngines) Evaluator() (game.Evaluator, error) {
 // player is not safe for concurrent use, the database is.
 type perfectEvaluator struct{ db *layers.DB }
 
-// Evaluate returns every legal move's value and reply counts.
+// Evaluate returns every legal move's value and reply counts, with the
+// default perfect player's win chance for the drawing moves and its picks.
 func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([]game.MoveMark, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -154,8 +155,12 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 		return nil, err
 	}
 	out := make([]game.MoveMark, len(mv))
+	best := play.BestCount(mv)
 	for i, m := range mv {
-		out[i] = game.MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies}
+		out[i] = game.MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies, Pick: i < best}
+		if m.Value.Outcome() == layers.Draw {
+			out[i].Chance = m.Score
+		}
 	}
 	return out, ctx.Err()
 }

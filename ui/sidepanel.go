@@ -98,6 +98,9 @@ const legendText = "How to read this: a ply is one move of either side. " +
 	"On the board, W13 on a point means that move wins in 13 plies, L8 that it loses in 8 plies " +
 	"(the longest resistance), D that it draws, always with perfect play by both sides; " +
 	"green, grey and red say the same. " +
+	"D 33% means the move draws, and 33 of 100 answers of the opponent lose: the chance to win at once " +
+	"against an opponent who picks an answer at random, which the perfect player weighs its drawing moves by. " +
+	"A yellow frame marks the move the perfect player would play (* in the table). " +
 	"The replies column counts the opponent's answers to the move: how many win, draw or lose for the opponent."
 
 // update shows the state of c; e, if set, gives the state number.
@@ -205,13 +208,21 @@ func plies(n int) string {
 }
 
 // movesTable returns the table of the moves of turn, best first, with
-// labelled columns.
+// labelled columns: a drawing move's win chance after its result, the
+// perfect player's picks starred.
 func movesTable(turn muehle.Color, marks []game.MoveMark) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %-17s %s's replies\n", "Move", "Result for "+turn.String(), turn.Other())
-	fmt.Fprintf(&b, "%-10s %-17s %s\n", "", "", "win / draw / lose")
+	fmt.Fprintf(&b, "  %-10s %-17s %s's replies\n", "Move", "Result for "+turn.String(), turn.Other())
+	fmt.Fprintf(&b, "  %-10s %-17s %s\n", "", "", "win / draw / lose")
 	for _, m := range marks {
-		fmt.Fprintf(&b, "%-10s %-17s %d / %d / %d\n", m.Move, outcomeWords(m.Value), m.Replies[0], m.Replies[1], m.Replies[2])
+		star, result := " ", outcomeWords(m.Value)
+		if m.Pick {
+			star = "*"
+		}
+		if m.Value.Outcome() == layers.Draw {
+			result += ", " + percent(m.Chance)
+		}
+		fmt.Fprintf(&b, "%s %-10s %-17s %d / %d / %d\n", star, m.Move, result, m.Replies[0], m.Replies[1], m.Replies[2])
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"math"
 	"strconv"
 
 	"muehle/layers"
@@ -25,6 +26,7 @@ var (
 	millColor      = color.NRGBA{R: 0xff, G: 0x9a, B: 0x00, A: 0xc0}
 	wonColor       = color.NRGBA{R: 0x10, G: 0x9a, B: 0x30, A: 0xff}
 	bestColor      = color.NRGBA{R: 0x10, G: 0x9a, B: 0x30, A: 0xe0} // the review's best move
+	pickColor      = color.NRGBA{R: 0xff, G: 0xc8, B: 0x00, A: 0xff} // the frame of the perfect player's pick
 	drawnColor     = color.NRGBA{R: 0x70, G: 0x70, B: 0x70, A: 0xff}
 	lostColor      = color.NRGBA{R: 0xd0, G: 0x20, B: 0x20, A: 0xff}
 	transparent    = color.NRGBA{}
@@ -52,15 +54,32 @@ func valueColor(v layers.Value) color.Color {
 	return transparent
 }
 
-// markText returns the short label of a perfect-move mark: "W7", "D" or "L12".
-func markText(v layers.Value) string {
+// markText returns the short label of a perfect-move mark: "W7", "D" or
+// "L12"; a draw with a win chance (ok) shows it in percent: "D 33%".
+func markText(v layers.Value, chance float64, ok bool) string {
 	switch v.Outcome() {
 	case layers.Win:
 		return "W" + strconv.Itoa(v.Depth())
 	case layers.Loss:
 		return "L" + strconv.Itoa(v.Depth())
 	case layers.Draw:
+		if ok {
+			return "D " + percent(chance)
+		}
 		return "D"
 	}
 	return "?"
+}
+
+// percent returns a share as a whole percentage, "33%"; a share above 0
+// never shows as 0 %, nor one below 1 as 100 %.
+func percent(x float64) string {
+	n := int(math.Round(100 * x))
+	switch {
+	case x > 0 && n == 0:
+		n = 1
+	case x < 1 && n == 100:
+		n = 99
+	}
+	return strconv.Itoa(n) + "%"
 }

@@ -8,12 +8,21 @@ import (
 )
 
 // MoveMark is the database's verdict on one legal move: the value of the
-// move for the side that makes it, and how many of the opponent's replies
-// are won, drawn and lost for the opponent.
+// move for the side that makes it, how many of the opponent's replies are
+// won, drawn and lost for the opponent, and why the perfect player would
+// or would not play it.
 type MoveMark struct {
 	Move    muehle.Move
 	Value   layers.Value
 	Replies [3]int // the opponent's replies that win, draw, lose (for the opponent)
+	// Chance is, for a drawing move, the mover's chance to win that the
+	// default perfect player weighs drawing moves by: the share of the
+	// opponent's replies that lose (retro/play's MoveValue.Score). 0 for
+	// other moves.
+	Chance float64
+	// Pick says the perfect player would play this move: it is one of the
+	// best moves, among which the player chooses at random.
+	Pick bool
 }
 
 // Evaluator gives the perfect-move marks of a position. It is called from a

@@ -67,13 +67,22 @@ func (c *Controller) View() View {
 	}
 	if c.showPerfect && len(c.marks) > 0 {
 		v.Marks = map[muehle.Point]layers.Value{}
+		v.Chances = map[muehle.Point]float64{}
 		for _, mm := range c.marks {
 			k := key(mm.Move)
 			if k == muehle.NoPoint {
 				continue
 			}
-			if old, ok := v.Marks[k]; !ok || mm.Value.Better(old) {
+			old, ok := v.Marks[k]
+			if !ok || mm.Value.Better(old) {
 				v.Marks[k] = mm.Value
+				delete(v.Chances, k)
+			}
+			if mm.Value == v.Marks[k] && mm.Value.Outcome() == layers.Draw {
+				v.Chances[k] = max(v.Chances[k], mm.Chance)
+			}
+			if mm.Pick {
+				v.Picks |= k.Bit()
 			}
 		}
 	}

@@ -18,6 +18,12 @@ type View struct {
 	// Marks holds, when perfect moves are shown, the value of the best move
 	// that chooses each target, from the view of the side to move.
 	Marks map[muehle.Point]layers.Value
+	// Chances holds, for the marks that draw, the largest win chance
+	// (MoveMark.Chance) of the drawing moves that choose the target.
+	Chances map[muehle.Point]float64
+	// Picks are the marked targets chosen by a move the perfect player
+	// would play (MoveMark.Pick).
+	Picks muehle.Bitboard
 	// Best is a better move than Last, drawn as an arrow (the review's best
 	// move where the move played gave up value); Best.To == NoPoint for none.
 	Best muehle.Move
