@@ -87,7 +87,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	prev := -1.0
 	for _, n := range ns {
 		start := time.Now()
-		fmt.Fprintf(stdout, "| %d | %.0f %% |", n, 100*p(n))
+		fmt.Fprintf(stdout, "| %d | %s %% |", n, strconv.FormatFloat(math.Round(1000*p(n))/10, 'f', -1, 64))
 		mean, moves, lost := 0.0, 0, 0
 		for i, o := range opponents {
 			m := &match{stones: *stones, plies: *plies, db: db}
