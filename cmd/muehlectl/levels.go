@@ -26,10 +26,11 @@ random move instead with probability p(N)) against each opponent (match
 player specs, alpha-beta depths 2 and 4 by default, not reading the
 database unless --ab-db), colours alternating, and prints a Markdown table:
 won / drawn / lost for the level, the 95 % Wilson interval of its wins, and
-its score (a win 1, a draw 1/2) against each opponent, the mean score, the
-moves that gave up value (a won position left for a draw or a loss, a drawn
-one for a loss) and the time taken. A level whose mean score is not above
-the level before it is marked "not monotone". --rates (ten percentages, level 1 first) replaces p(N) to try
+its score (a win 1, a draw 1/2) against each opponent, the mean score, its
+step over the level before with a 95 % interval (marked "not monotone" when
+it is not positive, "not measurable" when the interval reaches 0), the moves
+that gave up value (a won position left for a draw or a loss, a drawn one
+for a loss) and the time taken. --rates (ten percentages, level 1 first) replaces p(N) to try
 other rates; --levels picks levels ("1-10", "1,5,10").`
 
 func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -83,12 +84,13 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, o := range opponents {
 		fmt.Fprintf(stdout, " against `%s` | score |", o)
 	}
-	fmt.Fprintf(stdout, " mean score | value lost | time |\n|---|---|%s---|---|---|\n", strings.Repeat("---|---|", len(opponents)))
-	prev := -1.0
+	fmt.Fprintf(stdout, " mean score | step | value lost | time |\n|---|---|%s---|---|---|---|\n", strings.Repeat("---|---|", len(opponents)))
+	var prev *meanScore
 	for _, n := range ns {
 		start := time.Now()
 		fmt.Fprintf(stdout, "| %d | %s %% |", n, strconv.FormatFloat(math.Round(1000*p(n))/10, 'f', -1, 64))
-		mean, moves, lost := 0.0, 0, 0
+		var mean meanScore
+		moves, lost := 0, 0
 		for i, o := range opponents {
 			m := &match{stones: *stones, plies: *plies, db: db}
 			m.side[0] = newLevelPlayer(fmt.Sprintf("level:%d", n), n, p(n), db, *seed+uint64(n)*10000, 0)
@@ -101,19 +103,49 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			lv := m.side[0]
 			w, d, l := lv.win[0]+lv.win[1], lv.draw[0]+lv.draw[1], lv.loss[0]+lv.loss[1]
 			lo, hi := wilson(w, m.games)
-			score := (float64(w) + float64(d)/2) / float64(m.games)
-			mean += score / float64(len(opponents))
+			score := mean.add(w, d, l, len(opponents))
 			fmt.Fprintf(stdout, " %d / %d / %d (%.1f–%.1f %%) | %.1f %% |", w, d, l, 100*lo, 100*hi, 100*score)
 			moves, lost = moves+lv.moves, lost+lv.blunders
 		}
-		fmt.Fprintf(stdout, " %.1f %%", 100*mean)
-		if mean <= prev {
-			fmt.Fprintf(stdout, " (not monotone)")
-		}
-		fmt.Fprintf(stdout, " | %d of %d moves | %s |\n", lost, moves, time.Since(start).Round(time.Second))
-		prev = mean
+		fmt.Fprintf(stdout, " %.1f %% | %s | %d of %d moves | %s |\n", 100*mean.mean, mean.step(prev), lost, moves, time.Since(start).Round(time.Second))
+		prev = &mean
 	}
 	return nil
+}
+
+// meanScore is a level's mean score over its opponents (a win 1, a draw
+// 1/2, a loss 0) and the variance of that estimate.
+type meanScore struct{ mean, variance float64 }
+
+// add counts w wins, d draws and l losses against one of k opponents and
+// returns the score against it. The variance of a score in one game is
+// estimated from the counts; the opponents' estimates are independent.
+func (m *meanScore) add(w, d, l, k int) float64 {
+	n := float64(w + d + l)
+	s := (float64(w) + float64(d)/2) / n
+	v := (float64(w)*(1-s)*(1-s) + float64(d)*(0.5-s)*(0.5-s) + float64(l)*s*s) / n
+	m.mean += s / float64(k)
+	m.variance += v / n / float64(k*k)
+	return s
+}
+
+// step returns the mean score's rise over prev with its 95 % interval,
+// "+6.1 ± 2.9 %", marked "(not monotone)" when it is not positive and "(not
+// measurable)" when the interval reaches 0; "" for the first level.
+func (m meanScore) step(prev *meanScore) string {
+	if prev == nil {
+		return ""
+	}
+	d := m.mean - prev.mean
+	h := 1.959963984540054 * math.Sqrt(m.variance+prev.variance)
+	s := fmt.Sprintf("%+.1f ± %.1f %%", 100*d, 100*h)
+	switch {
+	case d <= 0:
+		s += " (not monotone)"
+	case d-h <= 0:
+		s += " (not measurable)"
+	}
+	return s
 }
 
 // parseLevelList reads "A-B" or "A,B,C" as levels 1 to play.Levels, in

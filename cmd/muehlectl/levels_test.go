@@ -57,7 +57,7 @@ func TestLevelsAndLevelMatches(t *testing.T) {
 		t.Fatalf("levels: status %d, stderr %q", code, errs)
 	}
 	for _, re := range []string{
-		`(?m)^\| level \| p \| against ` + "`random`" + ` \| score \| against ` + "`ab:1`" + ` \| score \| mean score \| value lost \| time \|$`,
+		`(?m)^\| level \| p \| against ` + "`random`" + ` \| score \| against ` + "`ab:1`" + ` \| score \| mean score \| step \| value lost \| time \|$`,
 		`(?m)^\| 1 \| 90 % \| \d+ / \d+ / \d+ \(`,
 		`(?m)^\| 10 \| 0 % \| .* \| 0 of \d+ moves \|`,
 	} {
@@ -90,5 +90,35 @@ func TestLevelsAndLevelMatches(t *testing.T) {
 		if code != tc.code || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: got status %d, stderr %q, want status %d and %q", tc.args, code, errs, tc.code, tc.msg)
 		}
+	}
+}
+
+func TestMeanScoreStep(t *testing.T) {
+	// 2 won, 0 drawn, 2 lost: score 1/2, per-game variance 1/4, of the
+	// mean 1/16. Against two opponents each counts half.
+	var a meanScore
+	if s := a.add(2, 0, 2, 1); s != 0.5 || a.mean != 0.5 || a.variance != 0.0625 {
+		t.Errorf("one opponent: got score %v, mean %v, variance %v; want 0.5, 0.5, 0.0625", s, a.mean, a.variance)
+	}
+	var b meanScore
+	b.add(4, 0, 0, 2) // score 1, variance 0
+	b.add(0, 4, 0, 2) // score 1/2, variance 0
+	if b.mean != 0.75 || b.variance != 0 {
+		t.Errorf("two opponents: got mean %v, variance %v; want 0.75, 0", b.mean, b.variance)
+	}
+	for _, tc := range []struct {
+		m, prev meanScore
+		want    string
+	}{
+		{meanScore{0.75, 0}, meanScore{0.5, 0.0625}, "+25.0 ± 49.0 % (not measurable)"},
+		{meanScore{0.75, 0.0001}, meanScore{0.5, 0.0003}, "+25.0 ± 3.9 %"},
+		{meanScore{0.5, 0.0001}, meanScore{0.5, 0.0001}, "+0.0 ± 2.8 % (not monotone)"},
+	} {
+		if got := tc.m.step(&tc.prev); got != tc.want {
+			t.Errorf("step from %+v to %+v: got %q, want %q", tc.prev, tc.m, got, tc.want)
+		}
+	}
+	if got := a.step(nil); got != "" {
+		t.Errorf("step of the first level: got %q, want \"\"", got)
 	}
 }
