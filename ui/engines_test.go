@@ -62,12 +62,7 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 	// A 3-3 position, White to move.
 	p, g := endgame33(t)
 	u.ctrl.SetGame(g)
-	u.setShowPerfect(true)
-	q.Drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
-	marks, err := u.ctrl.Marks()
-	if err != nil {
-		t.Fatal(err)
-	}
+	marks := shownMarks(t, u, q)
 	if len(marks) != len(p.Moves()) {
 		t.Errorf("marks for %d moves, want all %d legal moves", len(marks), len(p.Moves()))
 	}
@@ -110,18 +105,7 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.PerfectPlayer})
 	gametest.TapMove(u.Board().TapPoint, marks[0].Move)
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 2 })
-	before := g.Positions()[1]
-	best, err := retro.BestChild(db, before)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := db.Probe(g.Position())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Parent() != best {
-		t.Errorf("perfect reply %s: value %s, want the best %s", g.History()[1], got.Parent(), best)
-	}
+	checkBestReply(t, db, g, "perfect")
 }
 
 func TestPerfectFallsBackOutsideLayers(t *testing.T) {

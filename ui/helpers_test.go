@@ -4,12 +4,14 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -41,15 +43,8 @@ func itoa(i uint64) string { return strconv.FormatUint(i, 10) }
 // that starts there.
 func endgame33(t *testing.T) (muehle.Position, *muehle.Game) {
 	t.Helper()
-	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := muehle.NewGameFrom(p, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, g
+	g := gametest.MustGame(t, "WWB"+"W.."+"..."+"....B."+"B.."+"..."+"..."+" w 0 0", 9)
+	return g.Position(), g
 }
 
 // layersKey parses a layer key or fails the test.
@@ -60,4 +55,35 @@ func layersKey(t *testing.T, s string) layers.Key {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// shownMarks switches the perfect-move marks on and returns them once the
+// evaluation is done.
+func shownMarks(t *testing.T, u *App, q *gametest.Queue) []game.MoveMark {
+	t.Helper()
+	u.setShowPerfect(true)
+	q.Drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
+	marks, err := u.ctrl.Marks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return marks
+}
+
+// checkBestReply checks that the computer's reply, the last move of g,
+// kept the best value the database gives the position before it.
+func checkBestReply(t *testing.T, db layers.Prober, g *muehle.Game, who string) {
+	t.Helper()
+	before := g.Positions()[g.Ply()-1]
+	best, err := retro.BestChild(db, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Probe(g.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Parent() != best {
+		t.Errorf("%s reply %s: value %s, want the best %s", who, g.History()[g.Ply()-1], got.Parent(), best)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"muehle/muehle"
-	"muehle/retro"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -53,16 +52,9 @@ func TestLevelsOffered(t *testing.T) {
 	ms := p.Moves()
 	gametest.TapMove(u.Board().TapPoint, ms[0])
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 2 })
-	db, _ := e.database()
-	best, err := retro.BestChild(db, g.Positions()[1])
+	db, err := e.database()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Probe(g.Position())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Parent() != best {
-		t.Errorf("level 10 reply %s: value %s, want the best %s", g.History()[1], got.Parent(), best)
-	}
+	checkBestReply(t, db, g, "level 10")
 }

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -82,12 +81,7 @@ func TestPerfectMarksShowWhy(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	u.ctrl.SetGame(g)
-	u.setShowPerfect(true)
-	q.Drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
-	marks, err := u.ctrl.Marks()
-	if err != nil {
-		t.Fatal(err)
-	}
+	marks := shownMarks(t, u, q)
 	best := -1.0
 	for _, m := range marks {
 		if m.Value.Outcome() != layers.Draw {

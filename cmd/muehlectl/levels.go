@@ -48,13 +48,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	err := inRange("--stones", *stones, 3, 9, "")
-	if err == nil {
-		err = inRange("--games", *games, 1, math.MaxInt32, "")
-	}
-	if err == nil {
-		err = inRange("--jobs", *jobs, 1, 1024, "")
-	}
+	err := matchRanges(*stones, *games, *jobs, *plies)
 	var ns []int
 	if err == nil {
 		ns, err = parseLevelList(*which)

@@ -60,17 +60,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	err := inRange("--stones", *stones, 3, 9, "")
-	if err == nil {
-		err = inRange("--games", *games, 1, math.MaxInt32, "")
-	}
-	if err == nil {
-		err = inRange("--jobs", *jobs, 1, 1024, "")
-	}
-	if err == nil {
-		err = inRange("--plies", *plies, 1, math.MaxInt32, "")
-	}
-	if err != nil {
+	if err := matchRanges(*stones, *games, *jobs, *plies); err != nil {
 		return flagError(fs, err)
 	}
 	var db *layers.DB
@@ -103,6 +93,22 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	m.report(stdout, time.Since(start))
+	return err
+}
+
+// matchRanges checks the flags of a series of games: --stones, --games,
+// --jobs and --plies.
+func matchRanges(stones, games, jobs, plies int) error {
+	err := inRange("--stones", stones, 3, 9, "")
+	if err == nil {
+		err = inRange("--games", games, 1, math.MaxInt32, "")
+	}
+	if err == nil {
+		err = inRange("--jobs", jobs, 1, 1024, "")
+	}
+	if err == nil {
+		err = inRange("--plies", plies, 1, math.MaxInt32, "")
+	}
 	return err
 }
 

@@ -67,15 +67,7 @@ func TestMarksWhy(t *testing.T) {
 	q := gametest.NewQueue()
 	c := newTestController(t, q)
 	// A moving position (White to move): marks are keyed by the stone moved.
-	p, err := muehle.ParsePosition("WWB" + "W.." + "..." + "....B." + "B.." + "..." + "..." + " w 0 0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := muehle.NewGameFrom(p, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetGame(g)
+	c.SetGame(gametest.MustGame(t, "WWB"+"W.."+"..."+"....B."+"B.."+"..."+"..."+" w 0 0", 9))
 	a7, d7, b6 := muehle.Point(0), muehle.Point(1), muehle.Point(3)
 	e := fixedEvaluator{
 		{Move: muehle.Slide(a7, 9), Value: layers.Drawn, Chance: 0.25},

@@ -111,3 +111,18 @@ func MustMove(t testing.TB, s string) muehle.Move {
 	}
 	return m
 }
+
+// MustGame returns a game of k stones a side starting at the position
+// text (muehle.ParsePosition), or fails the test.
+func MustGame(t testing.TB, text string, k int) *muehle.Game {
+	t.Helper()
+	p, err := muehle.ParsePosition(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := muehle.NewGameFrom(p, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
