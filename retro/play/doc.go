@@ -35,6 +35,8 @@
 //	sector.go    the sector variant: the won share of the layer after the
 //	             next removal
 //	fallible.go  Fallible, a player that errs with a given probability
+//	level.go     Level, the difficulty levels 1 to 10: the perfect player
+//	             erring with a calibrated probability p(n)
 //
 // Every player implements muehle.Player and is synchronous: Move returns
 // when the move is chosen or ctx is done. A player is not safe for
