@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -63,12 +61,12 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return flagError(fs, err)
 	}
-	if st, err := os.Stat(filepath.Join(*dir, fmt.Sprintf("k%d", *stones))); err != nil || !st.IsDir() {
-		return fmt.Errorf("levels: no database of %d stones in %s", *stones, *dir)
-	}
-	db, err := layers.OpenDB(*dir, *stones)
+	db, err := openGameDB(*dir, *stones)
 	if err != nil {
 		return fmt.Errorf("levels: %w", err)
+	}
+	if db == nil {
+		return fmt.Errorf("levels: no database of %d stones in %s", *stones, *dir)
 	}
 	defer db.Close()
 	opponents := strings.Split(*against, ",")

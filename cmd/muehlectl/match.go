@@ -63,11 +63,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := matchRanges(*stones, *games, *jobs, *plies); err != nil {
 		return flagError(fs, err)
 	}
-	var db *layers.DB
-	if st, err := os.Stat(filepath.Join(*dir, fmt.Sprintf("k%d", *stones))); err == nil && st.IsDir() {
-		if db, err = layers.OpenDB(*dir, *stones); err != nil {
-			return err
-		}
+	db, err := openGameDB(*dir, *stones)
+	if err != nil {
+		return err
+	}
+	if db != nil {
 		defer db.Close()
 	}
 	m := &match{stones: *stones, plies: *plies, db: db}
@@ -94,6 +94,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	m.report(stdout, time.Since(start))
 	return err
+}
+
+// openGameDB opens the database of the game of stones in dir when dir
+// holds that game's folder, and returns nil (no error) when it does not.
+func openGameDB(dir string, stones int) (*layers.DB, error) {
+	st, err := os.Stat(filepath.Join(dir, fmt.Sprintf("k%d", stones)))
+	if err != nil || !st.IsDir() {
+		return nil, nil
+	}
+	return layers.OpenDB(dir, stones)
 }
 
 // matchRanges checks the flags of a series of games: --stones, --games,

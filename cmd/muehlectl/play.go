@@ -9,12 +9,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"time"
 
+	"muehle/layers"
 	"muehle/muehle"
 )
 
 func init() {
-	register("play", "play a game in the terminal against the random player", runPlay)
+	register("play", "play a game in the terminal against a computer player (random by default)", runPlay)
 }
 
 // playInput is where play reads the person's moves; tests replace it.
@@ -32,9 +34,11 @@ closes a mill the stone to remove: "d6xa1", "b4-b6xd7". Other commands:
 `
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[--color white|black] [--seed N] [--stones K] [--position TEXT] [--no-removal-limit N]", stderr)
+	fs := newFlags("play", "[--color white|black] [--opponent P [--db DIR]] [--seed N] [--stones K] [--position TEXT] [--no-removal-limit N]", stderr)
 	color := fs.String("color", "white", "your `colour`: white (moves first) or black")
-	seed := fs.Uint64("seed", 0, "seed of the random player (0: a different game each time)")
+	opponent := fs.String("opponent", "random", "the computer player, as match takes it: random, ab:DEPTH, level:N (1 to 10), perfect, ...")
+	dir := fs.String("db", layers.DefaultDir(), "database `directory`, used when it holds the game's layers")
+	seed := fs.Uint64("seed", 0, "seed of the computer's random choices (0: a different game each time)")
 	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
 	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
 	limit := fs.Int("no-removal-limit", 0, "draw after this many moves without a removal (0: off)")
@@ -72,7 +76,21 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *seed == 0 {
 		*seed = rand.Uint64()
 	}
-	computer := muehle.NewSeededRandom(*seed)
+	var computer muehle.Player = muehle.NewSeededRandom(*seed)
+	if *opponent != "random" {
+		db, err := openGameDB(*dir, *stones)
+		if err != nil {
+			return err
+		}
+		if db != nil {
+			defer db.Close()
+		}
+		mp, err := newMatchPlayer(*opponent, *stones, *seed, db, true, 2*time.Second)
+		if err != nil {
+			return err
+		}
+		computer = mp.newPlayer(human.Other(), 0)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the goroutine of lines when the game ends first
 	fmt.Fprintf(stdout, "You play %s against %s (seed %d). Type \"help\" for help.\n", human, computer.Name(), *seed)

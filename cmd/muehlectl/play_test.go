@@ -138,3 +138,26 @@ func TestPlayInterrupted(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
+
+func TestPlayAgainstALevel(t *testing.T) {
+	db := solveAll(t, 3)
+	dir := strings.TrimSuffix(db.Dir(), "/k3")
+	// The person, Black, has no stone left to place; level 10 as White
+	// plays first from a 3-3 position it wins (d7 closes a7-d7-g7).
+	pos := "W.W.........BB.B......W. w 0 0"
+	out, errs, code := playScript(t, "quit\n", "--color", "black", "--opponent", "level:10", "--db", dir, "--stones", "3", "--position", pos, "--seed", "2")
+	if code != 0 || !strings.Contains(out, "You play Black against Level 10 (seed 2)") || !strings.Contains(out, "Level 10 plays") {
+		t.Errorf("got status %d, stderr %q, output\n%s", code, errs, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--opponent", "level:11", "--db", dir, "--stones", "3"}, "want level:N, N 1 to 10"},
+		{[]string{"--opponent", "level:3", "--db", t.TempDir(), "--stones", "3"}, "needs a database"},
+	} {
+		if _, errs, code := playScript(t, "quit\n", tc.args...); code != 1 || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%v: got status %d, stderr %q; want 1 and %q", tc.args, code, errs, tc.msg)
+		}
+	}
+}
