@@ -259,6 +259,9 @@ func OpenFile(path string, stones int, key Key) (*File, error) {
 		m.Unmap()
 		return nil, err
 	}
+	// The checksum touched every page; a layer is read at random and in
+	// parts, so its pages leave the process's resident memory until used.
+	DropPages(m)
 	return &File{path: path, h: h, m: m, body: body}, nil
 }
 

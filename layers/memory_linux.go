@@ -1,6 +1,10 @@
 package layers
 
-import "golang.org/x/sys/unix"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
 
 // AllocLarge returns n zeroed bytes outside the Go heap, backed by huge
 // pages where the kernel allows it, for arrays read or written at random
@@ -17,4 +21,24 @@ func AllocLarge(n int) (b []byte, release func(), err error) {
 	}
 	_ = unix.Madvise(b, unix.MADV_HUGEPAGE) // a hint; fine if refused
 	return b, func() { unix.Munmap(b) }, nil
+}
+
+// DropPages tells the kernel that this process does not need the pages of
+// the read-only mapped file region b for now: they leave its resident memory (they
+// stay in the page cache while memory allows), and the next access reads
+// them again. For a region copied once into memory for random access, this
+// keeps the copy from being counted twice. Only the whole pages inside b
+// are dropped; b stays valid.
+func DropPages(b []byte) {
+	page := uintptr(unix.Getpagesize())
+	if len(b) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(&b[0]))
+	lo := (start + page - 1) &^ (page - 1)
+	hi := (start + uintptr(len(b))) &^ (page - 1)
+	if hi <= lo {
+		return
+	}
+	_ = unix.Madvise(b[lo-start:hi-start], unix.MADV_DONTNEED) // advice; fine if refused
 }

@@ -44,7 +44,7 @@ func TestSameAsDatabase(t *testing.T) {
 		if p := k.Partner(); p != k {
 			r.unit.Keys = append(r.unit.Keys, p)
 		}
-		bodies, err := r.compute(context.Background())
+		bodies, release, err := r.compute(context.Background())
 		if err != nil {
 			t.Fatalf("pair %s: %v", r.unit, err)
 		}
@@ -59,6 +59,7 @@ func TestSameAsDatabase(t *testing.T) {
 				t.Logf("layer %s: %d slots identical", x, len(bodies[i]))
 			}
 		}
+		release()
 	}
 }
 
@@ -153,9 +154,11 @@ func benchLargePair(b *testing.B, k layers.Key) {
 	}
 	cpu0 := processCPU()
 	for b.Loop() {
-		if _, err := r.compute(context.Background()); err != nil {
+		_, release, err := r.compute(context.Background())
+		if err != nil {
 			b.Fatal(err)
 		}
+		release()
 	}
 	reportSlotRates(b, slots, cpu0)
 }

@@ -161,10 +161,11 @@ func TestSolverMatchesPlain(t *testing.T) {
 					counted = append(counted, slices.Clone(s))
 				}
 			}}
-		bodies, err := r.compute(context.Background())
+		bodies, release, err := r.compute(context.Background())
 		if err != nil {
 			t.Fatalf("%s: %v", r.unit, err)
 		}
+		defer release()
 		wantCounted, wantBodies := plainPair(t, db, keys)
 		for l, k := range keys {
 			for i := range wantCounted[l] {

@@ -432,10 +432,11 @@ func (r *run) solve(ctx context.Context) error {
 			}
 		}
 	}
-	bodies, err := r.compute(ctx)
+	bodies, release, err := r.compute(ctx)
 	if err != nil {
 		return err
 	}
+	defer release()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -455,22 +456,24 @@ func (r *run) solve(ctx context.Context) error {
 	return nil
 }
 
-// compute returns the bodies of the unit's layers.
-func (r *run) compute(ctx context.Context) ([][]byte, error) {
+// compute returns the bodies of the unit's layers, and release, which
+// frees them once they are written.
+func (r *run) compute(ctx context.Context) (bodies [][]byte, release func(), err error) {
 	if r.unit.Placement {
 		k := r.unit.Keys[0]
 		var done atomic.Uint64
 		stop := r.track("count", r.db.Indexer().Layer(k).Size(), &done)
 		body, err := solvePlacement(ctx, r.db, k, r.workers, &done)
 		stop()
-		return [][]byte{body}, err
+		return [][]byte{body}, func() {}, err
 	}
 	return r.solvePair(ctx)
 }
 
 // solvePair runs the retrograde analysis of a moving pair: count, then
-// propagate, then turn the state words into layer bodies.
-func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
+// propagate, then turn the state words into layer bodies in place, so
+// that the bodies live in the state's memory until release.
+func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), err error) {
 	keys := r.unit.Keys
 	pr := &pair{keys: keys}
 	ix := r.db.Indexer()
@@ -502,13 +505,13 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 		rm := rmIdx.Key()
 		f, err := r.db.Layer(rm)
 		if err != nil {
-			return nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
+			return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
 		}
 		body := f.Body()
 		if copyRemovals {
 			var release func()
 			if body, release, err = copyLarge(body); err != nil {
-				return nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, rm, err)
+				return nil, nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, rm, err)
 			}
 			defer release()
 		}
@@ -516,21 +519,34 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	}
 	work := filepath.Join(r.tmp, "pair-"+keys[0].String())
 	if err := os.RemoveAll(work); err != nil {
-		return nil, fmt.Errorf("retro: %w", err)
+		return nil, nil, fmt.Errorf("retro: %w", err)
 	}
 	defer os.RemoveAll(work)
+	// The state outlives this function when it succeeds: it holds the
+	// bodies until they are written.
+	var freeState []func()
+	releaseState := func() {
+		for _, f := range freeState {
+			f()
+		}
+	}
+	defer func() {
+		if err != nil {
+			releaseState()
+		}
+	}()
 	for l, k := range keys {
 		s, release, err := allocState(pr.index[l].Size(), spill, filepath.Join(work, "state-"+k.String()))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		defer release()
+		freeState = append(freeState, release)
 		pr.state = append(pr.state, s)
 	}
 	// Work-list blocks: 64 KiB each, or less for small pairs.
 	block := int(min(max(pr.slots()/64, 512), 8192))
 	if pr.lists, err = newWorklists(work, pr.slots(), block, r.workers); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer pr.lists.close()
 
@@ -539,7 +555,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	for l := range keys {
 		if err := pr.initLayer(ctx, l, r.workers, &done); err != nil {
 			stop()
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	stop()
@@ -551,14 +567,10 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, err error) {
 	err = pr.propagate(ctx, r.workers, &done)
 	stop()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for l := range keys {
-		body := make([]byte, len(pr.state[l]))
-		for i, s := range pr.state[l] {
-			body[i] = byte(s & valueMask)
-		}
-		bodies = append(bodies, body)
+		bodies = append(bodies, bodyInPlace(pr.state[l]))
 	}
-	return bodies, nil
+	return bodies, releaseState, nil
 }

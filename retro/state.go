@@ -74,14 +74,32 @@ func defaultMemBytes() int64 {
 	return fallback
 }
 
-// copyLarge returns a copy of b in memory for random access (huge pages
-// where the system has them), read sequentially from b: a layer file's
-// mapped body read at random would fault page by page and miss the TLB.
+// copyLarge returns a copy of the mapped layer body b in memory for random
+// access (huge pages where the system has them), read sequentially from b:
+// a layer file's mapped body read at random would fault page by page and
+// miss the TLB. The pages of b leave the process's resident memory again,
+// so that the layer is not held twice.
 func copyLarge(b []byte) (c []byte, release func(), err error) {
 	c, release, err = layers.AllocLarge(len(b))
 	if err != nil {
 		return nil, nil, err
 	}
 	copy(c, b)
+	layers.DropPages(b)
 	return c, release, nil
+}
+
+// bodyInPlace turns state words into the layer body they hold, in the
+// words' own memory: byte i overwrites part of word i/4, which has been
+// read by then, so the body costs no memory beside the state. The words
+// must not be used afterwards; the body lives as long as their memory.
+func bodyInPlace(words []uint32) []byte {
+	if len(words) == 0 {
+		return nil
+	}
+	body := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words))
+	for i, s := range words {
+		body[i] = byte(s & valueMask)
+	}
+	return body
 }
