@@ -28,9 +28,10 @@ type SolveOptions struct {
 	// to (copied only when both fit). A pair whose state is larger keeps it
 	// in a memory-mapped file in TempDir instead, and the operating system
 	// pages it. 0 means three quarters of the machine's memory. It does not
-	// cover the index tables, the pages of mapped layer files, the
-	// work-list blocks, the bodies of the layers being written (one byte
-	// per slot) or the verifier's copies of a layer's children.
+	// cover the index tables, the pages of mapped layer files in use, the
+	// work-list blocks or the verifier's copies of a layer's children. The
+	// bodies of the layers being written take no memory of their own: they
+	// are made in the state's memory.
 	MemBytes int64
 	// TempDir holds the work lists and spilled state; "" means a folder in
 	// the database directory.
