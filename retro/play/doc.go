@@ -30,6 +30,10 @@
 //	             by node (window, value, move ordering, cut moves), or
 //	             minimax with the same code, with database values beside
 //	tree_text.go the tree as text: scores, bounds, marks, the legend
+//	training.go  training positions: seeded draws of positions where one
+//	             move (or a few) keeps the value, by layers, goal and
+//	             difficulty band (docs/training.md), and the check of an
+//	             answer with the refutation of a wrong one
 //	bahnsen.go   Bahnsen's improved perfect play among drawing moves (§7.3
 //	             of his thesis: A = v·z·f, G), with the rebuilt formulas
 //	sector.go    the sector variant: the won share of the layer after the

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+)
+
+func init() {
+	register("train", "training positions from the database (a win to find, the only drawing move), and the check of an answer", runTrain)
+}
+
+// runTrain prints a seeded set of training positions, or with --position
+// and --answer says whether a move keeps the position's value and, when it
+// does not, how the opponent wins.
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train", "[--db DIR] [--stones K] [--count N] [--seed S] [--band B] [--goal G] [--answers N] [--on-board N] [--placement] [--layers LIST] [--solutions]\n"+
+		"       muehlectl train [--db DIR] [--stones K] --position TEXT --answer MOVE", stderr)
+	dbf := addDBFlags(fs)
+	count := fs.Int("count", 10, "how many positions (1 to 1000)")
+	seed := fs.Uint64("seed", 1, "the seed: the same seed and flags give the same positions on every machine")
+	bandName := fs.String("band", "any", "difficulty: any, easy (1-5 plies), medium (6-15), hard (16-35) or deep (36 and more); see docs/training.md")
+	goalName := fs.String("goal", "any", "what to find: any, win (a won position) or draw (the only drawing moves)")
+	answers := fs.Int("answers", 1, "at most `N` moves keep the value (1: exactly one)")
+	onBoard := fs.Int("on-board", 0, "only positions with `N` stones on the board in all (0: any)")
+	placement := fs.Bool("placement", false, "draw from the placement layers too")
+	layerList := fs.String("layers", "", "draw only from these layers, e.g. \"3-3,4-3\" or \"p3+1-3+0\" (instead of --on-board and --placement)")
+	solutions := fs.Bool("solutions", false, "also print the moves that keep the value")
+	position := fs.String("position", "", "with --answer: the position, as query --position takes it")
+	answer := fs.String("answer", "", "check `MOVE` as the answer in --position, e.g. \"d2-d3\" or \"a7xg1\"")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := errors.Join(dbf.check(), inRange("--count", *count, 1, 1000, ""), inRange("--answers", *answers, 1, muehle.MaxMoves, "")); err != nil {
+		return flagError(fs, err)
+	}
+	if (*position == "") != (*answer == "") {
+		return flagError(fs, errors.New("--position and --answer go together"))
+	}
+	if *position != "" {
+		return trainAnswer(stdout, dbf, *position, *answer)
+	}
+	opt := play.TrainingOptions{Count: *count, Seed: *seed, MaxAnswers: *answers}
+	var err error
+	if opt.Band, err = play.ParseBand(*bandName); err != nil {
+		return flagError(fs, fmt.Errorf("--band: %w", err))
+	}
+	if opt.Goal, err = play.ParseGoal(*goalName); err != nil {
+		return flagError(fs, fmt.Errorf("--goal: %w", err))
+	}
+	if opt.Layers, err = trainLayers(*layerList, *dbf.stones, *onBoard, *placement); err != nil {
+		return flagError(fs, err)
+	}
+	db, err := dbf.openExisting()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tr, err := play.DrawTraining(ctx, db, opt)
+	if err != nil {
+		return err
+	}
+	printTraining(stdout, opt, tr, *solutions)
+	if len(tr.Exercises) == 0 {
+		return fmt.Errorf("no position fits in %d tries: try another band, goal or layers, or more --answers", tr.Tries)
+	}
+	fmt.Fprintf(stdout, "\ncheck an answer: muehlectl train --db %s --stones %d --position \"POSITION\" --answer MOVE\n", *dbf.dir, *dbf.stones)
+	return nil
+}
+
+// trainLayers returns the layers to draw from: those of list (comma
+// separated keys) when given, else the game's moving layers (and placement
+// layers) with onBoard stones on the board.
+func trainLayers(list string, stones, onBoard int, placement bool) ([]layers.Key, error) {
+	if list == "" {
+		if err := inRange("--on-board", onBoard, 0, 2*stones, "; 0 = any"); err != nil {
+			return nil, err
+		}
+		return play.TrainingLayers(stones, onBoard, placement), nil
+	}
+	if onBoard != 0 || placement {
+		return nil, errors.New("--layers names the layers: it takes neither --on-board nor --placement")
+	}
+	var ks []layers.Key
+	for _, s := range strings.Split(list, ",") {
+		k, err := layers.ParseKey(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("--layers: %w", err)
+		}
+		if !k.Valid(stones) {
+			return nil, fmt.Errorf("--layers: %v is not a layer of the %d-stone game", k, stones)
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
+// printTraining prints the drawn positions, each with the side to move,
+// what to find and the difficulty, and the layers that were skipped.
+func printTraining(w io.Writer, opt play.TrainingOptions, tr play.Training, solutions bool) {
+	keep := "exactly one move keeps the value"
+	if n := max(opt.MaxAnswers, 1); n > 1 {
+		keep = fmt.Sprintf("1 to %d moves keep the value", n)
+	}
+	fmt.Fprintf(w, "training positions: seed %d, difficulty %s, goal %s, %s\n", opt.Seed, opt.Band, opt.Goal, keep)
+	for _, s := range tr.Skipped {
+		fmt.Fprintf(w, "layer %s skipped: %s\n", s.Key, describe(layers.Unused, s.Err))
+	}
+	for i, e := range tr.Exercises {
+		what := "keeps it"
+		if len(e.Answers) > 1 {
+			what = "keep it"
+		}
+		fmt.Fprintf(w, "\n%d. position %q\n   %s to move: %s (%s); %d of %d moves %s; difficulty %s (%d plies); layer %s slot %d\n",
+			i+1, e.Pos.String(), e.Pos.Turn, e.Goal, e.Value, len(e.Answers), e.Moves, what, e.Band(), e.Difficulty, e.Layer, e.Index)
+		if solutions {
+			ms := make([]string, len(e.Answers))
+			for j, m := range e.Answers {
+				ms[j] = m.String()
+			}
+			fmt.Fprintf(w, "   solution: %s\n", strings.Join(ms, " "))
+		}
+	}
+	if len(tr.Exercises) < opt.Count {
+		fmt.Fprintf(w, "\nfound %d of %d positions in %d tries\n", len(tr.Exercises), opt.Count, tr.Tries)
+	}
+}
+
+// trainAnswer checks move text as the answer in the position text and
+// prints right or wrong, with the refutation of a wrong answer.
+func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string) error {
+	pos, err := muehle.ParsePosition(text)
+	if err != nil {
+		return err
+	}
+	g, err := muehle.NewGameFrom(pos, *dbf.stones)
+	if err != nil {
+		return err
+	}
+	m, err := muehle.ParseMove(moveText)
+	if err != nil {
+		return err
+	}
+	db, err := dbf.openExisting()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := play.CheckAnswer(db, pos, m, refuteMax)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "position %q: %s to move, %s\n", pos.String(), pos.Turn, a.Before)
+	if a.Right {
+		fmt.Fprintf(w, "right: %s keeps the value (%s)\n", m, a.After)
+		return nil
+	}
+	fmt.Fprintf(w, "wrong: %s gives up the %s: after it %s is %s; the best move is %s (%s)\n",
+		m, outcomeNoun(a.Before), pos.Turn, a.After, a.Best, a.BestValue)
+	if err := g.Play(m); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "refutation (%s to move):\n", pos.Turn.Other())
+	printLine(w, g, 1, a.Refutation)
+	if end := g.Positions()[1]; a.LineErr == nil && len(a.Refutation) == refuteMax {
+		for _, s := range a.Refutation {
+			end = end.Play(s.Move)
+		}
+		if !end.IsOver() && !a.Refutation[refuteMax-1].Move.IsRemoval() {
+			fmt.Fprintf(w, "  (cut after %d moves: the line of a drawn position need not end)\n", refuteMax)
+		}
+	}
+	if a.LineErr != nil {
+		fmt.Fprintf(w, "  (the line stops: %s)\n", describe(layers.Unused, a.LineErr))
+	}
+	return nil
+}
+
+// outcomeNoun returns "win", "draw" or "loss" for the outcome of v.
+func outcomeNoun(v layers.Value) string {
+	switch v.Outcome() {
+	case layers.Win:
+		return "win"
+	case layers.Draw:
+		return "draw"
+	}
+	return "loss"
+}

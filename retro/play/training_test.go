@@ -1,0 +1,197 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+func TestBands(t *testing.T) {
+	for _, tc := range []struct {
+		depth int
+		want  Band
+	}{
+		{0, BandEasy}, {1, BandEasy}, {5, BandEasy}, {6, BandMedium}, {15, BandMedium},
+		{16, BandHard}, {35, BandHard}, {36, BandDeep}, {204, BandDeep},
+	} {
+		if got := BandOf(tc.depth); got != tc.want {
+			t.Errorf("BandOf(%d): got %s, want %s", tc.depth, got, tc.want)
+		}
+		if !BandAny.Contains(tc.depth) {
+			t.Errorf("BandAny.Contains(%d): got false, want true", tc.depth)
+		}
+	}
+	// The bands other than BandAny cover 0..MaxDepth without gaps or overlaps.
+	for d := 0; d <= layers.MaxDepth; d++ {
+		n := 0
+		for _, b := range Bands()[1:] {
+			if b.Contains(d) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("depth %d lies in %d bands, want 1", d, n)
+		}
+	}
+	for _, b := range Bands() {
+		got, err := ParseBand(b.String())
+		if err != nil || got != b {
+			t.Errorf("ParseBand(%q): got %s, %v; want %s", b.String(), got, err, b)
+		}
+	}
+	if _, err := ParseBand("tricky"); err == nil {
+		t.Error("ParseBand(\"tricky\"): got no error, want one")
+	}
+	for _, tc := range []struct {
+		s    string
+		want Goal
+	}{{"any", GoalAny}, {"win", FindWin}, {"draw", HoldDraw}} {
+		if got, err := ParseGoal(tc.s); err != nil || got != tc.want {
+			t.Errorf("ParseGoal(%q): got %s, %v; want %s", tc.s, got, err, tc.want)
+		}
+	}
+	if _, err := ParseGoal("loss"); err == nil {
+		t.Error("ParseGoal(\"loss\"): got no error, want one")
+	}
+}
+
+// holdDB returns a fake database for the first move of a 3-stone game
+// where only d7 keeps the draw: after a placement on point p ≠ d7 the
+// opponent wins in 2p+1 (so the move loses in 2p+2).
+func holdDB() mapDB {
+	start := muehle.NewPosition(3)
+	db := mapDB{start: layers.Drawn}
+	for _, m := range start.Moves() {
+		v := layers.Drawn
+		if m.To != 1 {
+			v = layers.WinIn(2*int(m.To) + 1)
+		}
+		db[start.Play(m)] = v
+	}
+	return db
+}
+
+func TestExercise(t *testing.T) {
+	start := muehle.NewPosition(3)
+	allDrawn := mapDB{start: layers.Drawn}
+	for _, m := range start.Moves() {
+		allDrawn[start.Play(m)] = layers.Drawn
+	}
+	for _, tc := range []struct {
+		name       string
+		db         mapDB
+		value      layers.Value
+		ok         bool
+		goal       Goal
+		answers    []muehle.Move
+		difficulty int
+	}{
+		{"a win to find", reviewDB(layers.WinIn(5), muehle.NoPoint), layers.WinIn(5), true, FindWin, []muehle.Move{muehle.Place(0)}, 5},
+		{"the only drawing move", holdDB(), layers.Drawn, true, HoldDraw, []muehle.Move{muehle.Place(1)}, 2*23 + 2},
+		{"every move draws", allDrawn, layers.Drawn, true, GoalAny, start.Moves(), 0},
+		{"a move's layer missing", reviewDB(layers.WinIn(5), 5), layers.WinIn(5), false, GoalAny, nil, 0},
+		{"the stored value disagrees", reviewDB(layers.WinIn(5), muehle.NoPoint), layers.WinIn(7), false, GoalAny, nil, 0},
+	} {
+		e, ok := exercise(tc.db, start, tc.value)
+		if ok != tc.ok {
+			t.Errorf("%s: got ok %v, want %v", tc.name, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if e.Goal != tc.goal || !slices.Equal(e.Answers, tc.answers) || e.Difficulty != tc.difficulty || e.Moves != 24 {
+			t.Errorf("%s: got goal %s, answers %v, difficulty %d, %d moves; want %s, %v, %d, 24",
+				tc.name, e.Goal, e.Answers, e.Difficulty, e.Moves, tc.goal, tc.answers, tc.difficulty)
+		}
+	}
+}
+
+func TestCheckAnswer(t *testing.T) {
+	start := muehle.NewPosition(3)
+	// After the wrong d7 the opponent's line: a drawn fake beyond.
+	db := reviewDB(layers.WinIn(5), muehle.NoPoint)
+	a, err := CheckAnswer(db, start, muehle.Place(0), 10)
+	if err != nil || !a.Right || a.Refutation != nil {
+		t.Errorf("CheckAnswer a7: got right %v, line %v, %v; want right, no line", a.Right, a.Refutation, err)
+	}
+	a, err = CheckAnswer(db, start, muehle.Place(1), 10)
+	if err != nil || a.Right || a.After != layers.Drawn || a.Best != muehle.Place(0) {
+		t.Errorf("CheckAnswer d7: got right %v, after %s, best %s, %v; want wrong, drawn, best a7", a.Right, a.After, a.Best, err)
+	}
+	// The fake holds no position two plies on: the line stops with ErrMissing.
+	if !errors.Is(a.LineErr, layers.ErrMissing) {
+		t.Errorf("CheckAnswer d7: got line error %v, want ErrMissing", a.LineErr)
+	}
+	if _, err := CheckAnswer(db, start, muehle.Slide(0, 1), 10); err == nil {
+		t.Error("CheckAnswer with an illegal move: got no error, want one")
+	}
+	if _, err := CheckAnswer(reviewDB(layers.WinIn(5), 1), start, muehle.Place(1), 10); !errors.Is(err, ErrNotJudged) {
+		t.Errorf("CheckAnswer without the move's layer: got %v, want ErrNotJudged", err)
+	}
+}
+
+func TestDrawTrainingSkipsAbsentAndDamagedLayers(t *testing.T) {
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := layers.Moving(3, 3)
+	if err := db.Write(k, make([]byte, db.Indexer().Layer(k).Size())); err != nil {
+		t.Fatal(err)
+	}
+	// Damage the body: the checksum no longer fits.
+	f, err := os.OpenFile(db.Path(k), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := f.Stat()
+	if _, err := f.WriteAt([]byte{7}, fi.Size()-1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	tr, err := DrawTraining(context.Background(), db, TrainingOptions{Layers: TrainingLayers(3, 0, true), Count: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Exercises) != 0 || tr.Tries != 0 {
+		t.Errorf("got %d exercises in %d tries, want none", len(tr.Exercises), tr.Tries)
+	}
+	if want := len(TrainingLayers(3, 0, true)); len(tr.Skipped) != want {
+		t.Fatalf("got %d skipped layers, want %d", len(tr.Skipped), want)
+	}
+	for _, s := range tr.Skipped {
+		_, damaged := layers.Damaged(s.Err)
+		if damaged != (s.Key == k) || !errors.Is(s.Err, layers.ErrMissing) {
+			t.Errorf("layer %s skipped with %v: got damaged %v, want %v", s.Key, s.Err, damaged, s.Key == k)
+		}
+	}
+}
+
+func TestTrainingLayers(t *testing.T) {
+	for _, tc := range []struct {
+		stones, onBoard int
+		placement       bool
+		want            []string
+	}{
+		{4, 0, false, []string{"3-3", "3-4", "4-3", "4-4"}},
+		{4, 7, false, []string{"3-4", "4-3"}},
+		{3, 5, true, []string{"p2+1-3+0"}},
+		{4, 9, false, nil},
+	} {
+		var got []string
+		for _, k := range TrainingLayers(tc.stones, tc.onBoard, tc.placement) {
+			got = append(got, k.String())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("TrainingLayers(%d, %d, %v): got %v, want %v", tc.stones, tc.onBoard, tc.placement, got, tc.want)
+		}
+	}
+}
