@@ -84,7 +84,7 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 			t.Errorf("no mark on the White stone on %s", pt)
 		}
 	}
-	if want := outcomeWords(marks[0].Value); marks[0].Value.Outcome() != layers.Win || !strings.Contains(u.side.value.Text, "White "+want) {
+	if want := game.OutcomeWords(marks[0].Value); marks[0].Value.Outcome() != layers.Win || !strings.Contains(u.side.value.Text, "White "+want) {
 		t.Errorf("side panel value: got %q, want it to contain %q", u.side.value.Text, want)
 	}
 	if !strings.Contains(u.side.perfect.Text, marks[0].Move.String()) {

@@ -179,32 +179,11 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 func verdict(turn muehle.Color, v layers.Value) string {
 	switch v.Outcome() {
 	case layers.Win:
-		return fmt.Sprintf("Database: %s wins in %s with perfect play.", turn, plies(v.Depth()))
+		return fmt.Sprintf("Database: %s wins in %s with perfect play.", turn, game.Plies(v.Depth()))
 	case layers.Loss:
-		return fmt.Sprintf("Database: %s loses in %s with perfect play by %s.", turn, plies(v.Depth()), turn.Other())
+		return fmt.Sprintf("Database: %s loses in %s with perfect play by %s.", turn, game.Plies(v.Depth()), turn.Other())
 	}
 	return "Database: a draw with perfect play by both sides."
-}
-
-// outcomeWords returns "wins in 13 plies", "loses in 8 plies" or "draws".
-func outcomeWords(v layers.Value) string {
-	switch v.Outcome() {
-	case layers.Win:
-		return "wins in " + plies(v.Depth())
-	case layers.Loss:
-		return "loses in " + plies(v.Depth())
-	case layers.Draw:
-		return "draws"
-	}
-	return "?"
-}
-
-// plies returns "1 ply" or "n plies".
-func plies(n int) string {
-	if n == 1 {
-		return "1 ply"
-	}
-	return fmt.Sprintf("%d plies", n)
 }
 
 // movesTable returns the table of the moves of turn, best first, with
@@ -215,7 +194,7 @@ func movesTable(turn muehle.Color, marks []game.MoveMark) string {
 	fmt.Fprintf(&b, "  %-10s %-17s %s's replies\n", "Move", "Result for "+turn.String(), turn.Other())
 	fmt.Fprintf(&b, "  %-10s %-17s %s\n", "", "", "win / draw / lose")
 	for _, m := range marks {
-		star, result := " ", outcomeWords(m.Value)
+		star, result := " ", game.OutcomeWords(m.Value)
 		if m.Pick {
 			star = "*"
 		}

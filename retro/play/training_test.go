@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"muehle/layers"
@@ -193,5 +194,52 @@ func TestTrainingLayers(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("TrainingLayers(%d, %d, %v): got %v, want %v", tc.stones, tc.onBoard, tc.placement, got, tc.want)
 		}
+	}
+}
+
+func TestTrainingRun(t *testing.T) {
+	start := muehle.NewPosition(3)
+	win, db := reviewDB(layers.WinIn(5), muehle.NoPoint), holdDB()
+	e1, ok1 := exercise(win, start, layers.WinIn(5))
+	e2, ok2 := exercise(db, start, layers.Drawn)
+	if !ok1 || !ok2 {
+		t.Fatal("the fake positions are no exercises")
+	}
+	r := NewTrainingRun(TrainingOptions{Seed: 4}, []Exercise{e1, e2})
+	if r.Len() != 2 || r.Index() != 0 || r.Verdict() != "" {
+		t.Fatalf("new run: got %d positions, at %d, verdict %q; want 2, at 0, none", r.Len(), r.Index(), r.Verdict())
+	}
+	if want := "Position 1 of 2 (easy, 5 plies): White to move, find the win (won in 5; one move keeps it)."; r.Task() != want {
+		t.Errorf("Task: got %q, want %q", r.Task(), want)
+	}
+	a, err := CheckAnswer(win, start, muehle.Place(1), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Record(a) || r.Record(Answer{Right: true}) {
+		t.Error("Record: the first answer must be kept, the second not")
+	}
+	if got, ok := r.Answer(); !ok || got.Right || got.Move != muehle.Place(1) {
+		t.Errorf("Answer: got %+v, %v; want the wrong d7", got, ok)
+	}
+	if want := "Wrong: d7 gives up the value: drawn for White after it. The best move was a7 (won in 5)."; !strings.HasPrefix(r.Verdict(), want) {
+		t.Errorf("Verdict: got %q, want it to start with %q", r.Verdict(), want)
+	}
+	if !r.Go(5) || r.Index() != 1 || r.Go(1) {
+		t.Errorf("Go(5), Go(1): got index %d, want 1 and the second Go false", r.Index())
+	}
+	if want := "find the only drawing move (drawn; one move keeps it)"; !strings.Contains(r.Task(), want) {
+		t.Errorf("Task of the draw: got %q, want it to mention %q", r.Task(), want)
+	}
+	b, err := CheckAnswer(db, start, muehle.Place(1), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Record(b)
+	if right, wrong := r.Score(); right != 1 || wrong != 1 {
+		t.Errorf("Score: got %d right, %d wrong; want 1, 1", right, wrong)
+	}
+	if want := "Right: d7 keeps the value (drawn)."; r.Verdict() != want {
+		t.Errorf("Verdict: got %q, want %q", r.Verdict(), want)
 	}
 }
