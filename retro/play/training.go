@@ -171,6 +171,8 @@ func (e Exercise) Band() Band { return BandOf(e.Difficulty) }
 // *layers.DB implements it.
 type TrainingDB interface {
 	layers.Prober
+	Has(k layers.Key) bool
+	Damage(k layers.Key) error
 	Layer(k layers.Key) (*layers.File, error)
 	Indexer() *layers.Indexer
 }
@@ -184,7 +186,7 @@ type SkippedLayer struct {
 // Training is the result of DrawTraining.
 type Training struct {
 	Exercises []Exercise
-	Skipped   []SkippedLayer // layers absent or damaged, in the order of the options
+	Skipped   []SkippedLayer // layers absent or damaged: first those found at the start, in the order of the options
 	Tries     int            // slots drawn
 }
 
@@ -209,24 +211,30 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 	if tries <= 0 {
 		tries = 20000 * max(opt.Count, 1)
 	}
+	// The layers present are weighed by their index sizes; a layer's file
+	// is opened (and its checksum checked) only when a slot of it is
+	// drawn, so that a large database is not read at the start. A layer
+	// that fails to open is dropped from then on.
 	type source struct {
 		key  layers.Key
-		file *layers.File
+		file *layers.File // nil until opened
 		ix   *layers.LayerIndex
-		end  uint64 // slots of this and the earlier sources
 	}
 	var srcs []source
 	var total uint64
 	for _, k := range opt.Layers {
-		f, err := db.Layer(k)
-		if err != nil {
+		if !db.Has(k) {
+			err := fmt.Errorf("play: training: layer %v: %w", k, layers.ErrMissing)
+			if derr := db.Damage(k); derr != nil {
+				err = derr
+			}
 			t.Skipped = append(t.Skipped, SkippedLayer{k, err})
 			continue
 		}
-		total += f.Header().Slots
-		srcs = append(srcs, source{k, f, db.Indexer().Layer(k), total})
+		srcs = append(srcs, source{key: k, ix: db.Indexer().Layer(k)})
+		total += srcs[len(srcs)-1].ix.Size()
 	}
-	if total == 0 || opt.Count <= 0 {
+	if opt.Count <= 0 {
 		return t, nil
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, trainingSeedMix))
@@ -235,7 +243,7 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 		i   uint64
 	}
 	var seen []slot
-	for t.Tries < tries && len(t.Exercises) < opt.Count {
+	for t.Tries < tries && len(t.Exercises) < opt.Count && len(srcs) > 0 {
 		if t.Tries%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return t, fmt.Errorf("play: drawing training positions: %w", err)
@@ -243,8 +251,22 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 		}
 		t.Tries++
 		r := rng.Uint64N(total)
-		s := srcs[slices.IndexFunc(srcs, func(s source) bool { return r < s.end })]
-		i := r - (s.end - s.file.Header().Slots)
+		n := 0
+		for r >= srcs[n].ix.Size() {
+			r -= srcs[n].ix.Size()
+			n++
+		}
+		s, i := &srcs[n], r
+		if s.file == nil {
+			f, err := db.Layer(s.key)
+			if err != nil {
+				t.Skipped = append(t.Skipped, SkippedLayer{s.key, err})
+				total -= s.ix.Size()
+				srcs = slices.Delete(srcs, n, n+1)
+				continue
+			}
+			s.file = f
+		}
 		sym := muehle.Symmetry(rng.IntN(muehle.NumSymmetries))
 		swap := rng.IntN(2) == 1
 		v := s.file.Value(i)
