@@ -49,6 +49,7 @@ type App struct {
 	do      func(func())
 	review  gameReview // the database's verdicts on the game's moves
 	treeWin *treeView  // the search tree window, nil when closed
+	learn   learnBars  // training mode and the line of moves on the board
 }
 
 // Options are what the program passes to New.
@@ -85,17 +86,18 @@ func New(a fyne.App, opt Options) *App {
 		do:      do,
 	}
 	u.status.Wrapping = fyne.TextWrapWord
-	u.board.OnTapped = u.ctrl.Tap
+	u.board.OnTapped = u.tapped
 	u.ctrl.OnChange = u.changed
 	u.ctrl.OnBranch = u.askBranch
-	u.side.onReview = u.ctrl.ReviewTo
+	u.side.onReview = u.reviewTo
 
 	tabs := container.NewAppTabs(container.NewTabItem("Game", u.side.box))
 	if opt.Database != nil {
 		u.db = newDBPanel(u, opt.Database, do)
 		tabs.Append(container.NewTabItem("Database", u.db.box))
 	}
-	split := container.NewHSplit(u.board, tabs)
+	u.learn = newLearnBars(u)
+	split := container.NewHSplit(u.board, container.NewBorder(u.learn.box, nil, nil, nil, tabs))
 	split.Offset = 0.64
 	// The status line keeps the height of two lines, wrapped or not, so
 	// that the window does not jump when a longer explanation comes.
@@ -169,6 +171,9 @@ func (u *App) keepGame(now bool) {
 // typedKey steps through the game with the arrow keys, Home and End, when
 // no widget has the keyboard.
 func (u *App) typedKey(ev *fyne.KeyEvent) {
+	if u.walkKey(ev) {
+		return
+	}
 	switch ev.Name {
 	case fyne.KeyLeft, fyne.KeyUp:
 		u.ctrl.ReviewBack()
@@ -230,8 +235,18 @@ func (u *App) setShowPerfect(on bool) {
 // and saves the game, to be restored on the next start.
 func (u *App) changed(ev game.Event) {
 	u.keepGame(false)
+	u.trainingMoved(ev)
+	u.redraw(ev)
+}
+
+// redraw draws the board (the open line of moves instead of the game, if
+// there is one), the panels, the status line and the menus.
+func (u *App) redraw(ev game.Event) {
 	v := u.ctrl.View()
 	v.Best = u.bestShown()
+	if u.learn.walk != nil {
+		v = u.walkView(v)
+	}
 	if ev.Move.To != muehle.NoPoint {
 		u.board.Animate(v, ev.Move, ev.Mover, u.animDuration(ev))
 	} else {
@@ -240,6 +255,7 @@ func (u *App) changed(ev game.Event) {
 	u.side.verdicts = u.verdicts()
 	u.showRefutation()
 	u.side.update(u.ctrl, u.engines)
+	u.learn.update()
 	u.status.SetText(u.ctrl.Status())
 	if u.menu != nil {
 		u.menu.update()

@@ -119,6 +119,7 @@ func newMenus(u *App) *menus {
 		m.item("Save Game…", keySave, u.saveGame),
 		m.item("Review Game", nil, u.reviewGame),
 		m.item("Search Tree…", nil, u.searchTree),
+		m.item("Training…", nil, u.showTraining),
 		fyne.NewMenuItemSeparator(),
 		m.stateNum, m.perfect, m.noRemove,
 		fyne.NewMenuItemSeparator(),

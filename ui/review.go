@@ -15,7 +15,9 @@ import (
 // beside them, Save Game keeps the verdicts as comments in the record, and
 // Open Game reads them back. On the board, a move that gave up value has
 // the best move beside it as an arrow (bestShown), and the side panel says
-// what it gave up and how the opponent wins (refutationText).
+// what it gave up and how the opponent wins (refutationText), with a
+// button that opens the refutation on the board to step through
+// (walkRefutation, walk.go).
 
 // reviewer is what the review needs from the engines: the database's
 // verdicts on the moves of a game and the refutations of the moves that
@@ -247,7 +249,7 @@ func (u *App) showRefutation() {
 	if vs != nil {
 		lines = u.review.lines
 	}
-	l := u.side.refutation
+	l, b := u.side.refutation, u.side.refuteWalk
 	if t := refutationText(vs, lines, u.ctrl.Shown()); t != "" {
 		l.SetText(t)
 		l.Show()
@@ -255,4 +257,21 @@ func (u *App) showRefutation() {
 		l.SetText("")
 		l.Hide()
 	}
+	if p := u.ctrl.Shown(); u.learn.walk == nil && p >= 1 && p <= len(lines) && len(lines[p-1]) > 0 && vs[p-1].Mark == play.MarkWorse {
+		b.OnTapped = u.walkRefutation
+		b.Show()
+	} else if b.Visible() {
+		b.Hide()
+	}
+}
+
+// walkRefutation opens on the board the refutation of the marked move
+// whose position is shown, to step through it.
+func (u *App) walkRefutation() {
+	vs, p := u.verdicts(), u.ctrl.Shown()
+	if vs == nil || p < 1 || p > len(u.review.lines) || len(u.review.lines[p-1]) == 0 {
+		return
+	}
+	v := vs[p-1]
+	u.openWalk(refutationTitle(v.Mover, v.Move, v.After), u.ctrl.Game().Positions()[p], u.review.lines[p-1])
 }

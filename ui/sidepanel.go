@@ -34,6 +34,8 @@ type sidePanel struct {
 	// refutation says what the move just shown gave up, when a review
 	// found that it did, and how the opponent wins.
 	refutation *widget.Label
+	// refuteWalk opens the refutation on the board, to step through.
+	refuteWalk *widget.Button
 	busy       *widget.ProgressBarInfinite // runs while the computer thinks
 	box        fyne.CanvasObject
 
@@ -58,6 +60,8 @@ func newSidePanel() *sidePanel {
 	s.refutation.Wrapping = fyne.TextWrapWord
 	s.refutation.Importance = widget.DangerImportance
 	s.refutation.Hide()
+	s.refuteWalk = widget.NewButton("Step Through the Refutation on the Board", nil)
+	s.refuteWalk.Hide()
 	s.value.Wrapping = fyne.TextWrapWord
 	s.legend.Wrapping = fyne.TextWrapWord
 	s.legend.Importance = widget.LowImportance
@@ -84,7 +88,7 @@ func newSidePanel() *sidePanel {
 	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
-	analysis := container.NewScroll(container.NewVBox(s.refutation, s.result, s.value, s.perfect, s.legend))
+	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
 	lists := container.NewVSplit(movesBox, analysis)
 	lists.Offset = 0.5
 	s.box = container.NewBorder(

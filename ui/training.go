@@ -1,0 +1,354 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+	"muehle/ui/game"
+)
+
+// This file holds training mode: Game ▸ Training… asks for the stones on
+// the board, the difficulty, what to find and a seed, draws positions from
+// the database (play.DrawTraining, in the background) and puts the first
+// on the board with people on both sides. The player answers with a move
+// on the board; the database says right or wrong (play.CheckAnswer), and a
+// wrong answer's refutation opens on the board as a line to step through
+// (walk.go). The bar above the side panel goes to the previous or next
+// position, tries a position again, and ends training, which brings back
+// the game and the players from before.
+
+// trainer is what training needs from the engines; DBEngines implements it.
+type trainer interface {
+	DrawTraining(ctx context.Context, opt play.TrainingOptions) (play.Training, error)
+	CheckAnswer(pos muehle.Position, m muehle.Move) (play.Answer, error)
+}
+
+// trainingCount is how many positions one training draws.
+const trainingCount = 10
+
+// DrawTraining draws training positions from the database (play.DrawTraining).
+func (e *DBEngines) DrawTraining(ctx context.Context, opt play.TrainingOptions) (play.Training, error) {
+	db, err := e.database()
+	if err != nil {
+		return play.Training{}, err
+	}
+	return play.DrawTraining(ctx, db, opt)
+}
+
+// CheckAnswer judges m as the answer in pos (play.CheckAnswer), with the
+// refutation of a wrong answer.
+func (e *DBEngines) CheckAnswer(pos muehle.Position, m muehle.Move) (play.Answer, error) {
+	db, err := e.database()
+	if err != nil {
+		return play.Answer{}, err
+	}
+	return play.CheckAnswer(db, pos, m, refutationMax)
+}
+
+// training is the state of training mode.
+type training struct {
+	run      *play.TrainingRun
+	prev     *muehle.Game // the game on the board before training
+	checking bool         // an answer is being checked
+	gen      int          // counts positions shown, to drop a stale check
+}
+
+// trainingChoices are the choices of the Training dialog, by index.
+type trainingChoices struct {
+	onBoard int // 0: any, else 6 + index - 1 stones
+	band    int // index into play.Bands()
+	goal    int // 0: either, 1: a win, 2: a draw
+	seed    string
+}
+
+// trainingOptions returns the options the choices c stand for, or why the seed is bad.
+func trainingOptions(c trainingChoices) (play.TrainingOptions, error) {
+	seed, err := strconv.ParseUint(strings.TrimSpace(c.seed), 10, 64)
+	if err != nil {
+		return play.TrainingOptions{}, fmt.Errorf("seed %q: want a whole number from 0 to %d", c.seed, uint64(1<<64-1))
+	}
+	onBoard := 0
+	if c.onBoard > 0 {
+		onBoard = 5 + c.onBoard
+	}
+	return play.TrainingOptions{
+		Layers:     play.TrainingLayers(muehle.StonesPerSide, onBoard, true),
+		Goal:       []play.Goal{play.GoalAny, play.FindWin, play.HoldDraw}[c.goal],
+		Band:       play.Bands()[c.band],
+		MaxAnswers: 1,
+		Count:      trainingCount,
+		Seed:       seed,
+	}, nil
+}
+
+// showTraining asks for the kind of positions and starts training.
+func (u *App) showTraining() {
+	if _, ok := u.engines.(trainer); !ok {
+		u.ctrl.Say("Training needs the database.")
+		return
+	}
+	onBoard := []string{"Any"}
+	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
+		onBoard = append(onBoard, strconv.Itoa(n))
+	}
+	onBoard[1] += " (3 against 3)"
+	var bands []string
+	for _, b := range play.Bands() {
+		lo, hi := b.Range()
+		switch {
+		case b == play.BandAny:
+			bands = append(bands, "Any")
+		case hi == layers.MaxDepth:
+			bands = append(bands, fmt.Sprintf("%s (%d plies and more)", titleCase(b.String()), lo))
+		default:
+			bands = append(bands, fmt.Sprintf("%s (%d to %d plies)", titleCase(b.String()), max(lo, 1), hi))
+		}
+	}
+	goals := []string{"A win or the only drawing move", "A win", "The only drawing move"}
+	sOn, sBand, sGoal := widget.NewSelect(onBoard, nil), widget.NewSelect(bands, nil), widget.NewSelect(goals, nil)
+	sOn.SetSelectedIndex(0)
+	sBand.SetSelectedIndex(0)
+	sGoal.SetSelectedIndex(0)
+	seed := widget.NewEntry()
+	seed.SetText(strconv.FormatUint(u.learn.trainSeed+1, 10))
+	form := container.NewVBox(
+		widget.NewLabel(fmt.Sprintf("Positions from the database where exactly one move keeps the value.\n"+
+			"%d positions; the same seed gives the same positions, so a set can be shared.", trainingCount)),
+		widget.NewForm(widget.NewFormItem("Stones on the board", sOn), widget.NewFormItem("Difficulty", sBand),
+			widget.NewFormItem("Find", sGoal), widget.NewFormItem("Seed", seed)))
+	dialog.NewCustomConfirm("Training", "Start", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		opt, err := trainingOptions(trainingChoices{sOn.SelectedIndex(), sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
+		if err != nil {
+			u.ctrl.Say("Training: %v", err)
+			return
+		}
+		u.startTraining(opt)
+	}, u.win).Show()
+}
+
+// titleCase returns s with its first letter upper-case.
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// startTraining draws the positions of opt in the background and enters
+// training mode with them.
+func (u *App) startTraining(opt play.TrainingOptions) {
+	t, ok := u.engines.(trainer)
+	if !ok {
+		u.ctrl.Say("Training needs the database.")
+		return
+	}
+	u.learn.trainSeed = opt.Seed
+	u.learn.trainGen++
+	gen := u.learn.trainGen
+	u.ctrl.Say("Drawing %d training positions (seed %d)…", opt.Count, opt.Seed)
+	go func() {
+		tr, err := t.DrawTraining(context.Background(), opt)
+		u.do(func() {
+			if gen != u.learn.trainGen {
+				return
+			}
+			switch {
+			case err != nil:
+				u.ctrl.Say("Training: %v", err)
+			case len(tr.Exercises) == 0:
+				u.ctrl.Say("Training: no position fits in %d tries (%d of the %d layers are not in the database); "+
+					"choose other stones or difficulty, or compute more layers.", tr.Tries, len(tr.Skipped), len(opt.Layers))
+			default:
+				u.enterTraining(play.NewTrainingRun(opt, tr.Exercises))
+			}
+		})
+	}()
+}
+
+// enterTraining puts the first position of run on the board, with people
+// on both sides.
+func (u *App) enterTraining(run *play.TrainingRun) {
+	prev := u.ctrl.Game()
+	if u.learn.train != nil {
+		prev = u.learn.train.prev
+	}
+	u.learn.train = &training{run: run, prev: prev}
+	for col := muehle.White; col <= muehle.Black; col++ {
+		u.ctrl.SetPlayer(col, nil)
+	}
+	u.showExercise()
+}
+
+// showExercise puts the current position of the training on the board.
+func (u *App) showExercise() {
+	tr := u.learn.train
+	tr.gen++
+	tr.checking = false
+	u.learn.walk = nil
+	g, err := muehle.NewGameFrom(tr.run.Current().Pos, muehle.StonesPerSide)
+	if err != nil {
+		u.ctrl.Say("Training: %v", err)
+		return
+	}
+	u.ctrl.SetGame(g)
+}
+
+// trainingGo shows position i of the training.
+func (u *App) trainingGo(i int) {
+	if u.learn.train != nil && u.learn.train.run.Go(i) {
+		u.showExercise()
+	}
+}
+
+// endTraining brings back the game and the players from before training.
+func (u *App) endTraining() {
+	tr := u.learn.train
+	if tr == nil {
+		return
+	}
+	u.learn.train, u.learn.walk = nil, nil
+	u.ctrl.SetGame(tr.prev)
+	for col := muehle.White; col <= muehle.Black; col++ {
+		u.setPlayer(col, u.specs[col])
+	}
+}
+
+// trainingMoved checks a person's move from the training position on the
+// board as the answer, in the background; the first answer counts. On a
+// wrong answer the refutation opens on the board.
+func (u *App) trainingMoved(ev game.Event) {
+	tr := u.learn.train
+	if tr == nil || ev.Move.To == muehle.NoPoint || ev.Computer || tr.checking {
+		return
+	}
+	g, e := u.ctrl.Game(), tr.run.Current()
+	if _, done := tr.run.Answer(); done || g.Ply() != 1 || g.Start() != e.Pos || g.History()[0] != ev.Move {
+		return
+	}
+	t, ok := u.engines.(trainer)
+	if !ok {
+		return
+	}
+	tr.checking = true
+	gen, m := tr.gen, ev.Move
+	go func() {
+		a, err := t.CheckAnswer(e.Pos, m)
+		u.do(func() {
+			if u.learn.train != tr || tr.gen != gen {
+				return // another position, or training ended
+			}
+			tr.checking = false
+			if err != nil {
+				u.ctrl.Say("Training: %v", err)
+				return
+			}
+			tr.run.Record(a)
+			if !a.Right && len(a.Refutation) > 0 {
+				u.openWalk(refutationTitle(a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
+				return
+			}
+			u.changed(eventNone)
+		})
+	}()
+}
+
+// trainingPanel is the bar above the side panel in training mode.
+type trainingPanel struct {
+	task, verdict, score   *widget.Label
+	prev, next, again, end *widget.Button
+	box                    *fyne.Container
+}
+
+func newTrainingPanel(u *App) *trainingPanel {
+	p := &trainingPanel{task: widget.NewLabel(""), verdict: widget.NewLabel(""), score: widget.NewLabel("")}
+	p.task.Wrapping = fyne.TextWrapWord
+	p.task.TextStyle.Bold = true
+	p.verdict.Wrapping = fyne.TextWrapWord
+	p.score.Importance = widget.LowImportance
+	p.prev = widget.NewButton("◀ Previous", func() {
+		if u.learn.train != nil {
+			u.trainingGo(u.learn.train.run.Index() - 1)
+		}
+	})
+	p.next = widget.NewButton("Next ▶", func() {
+		if u.learn.train != nil {
+			u.trainingGo(u.learn.train.run.Index() + 1)
+		}
+	})
+	p.again = widget.NewButton("Try Again", func() {
+		if u.learn.train != nil {
+			u.showExercise()
+		}
+	})
+	p.end = widget.NewButton("End Training", u.endTraining)
+	p.box = container.NewVBox(widget.NewLabelWithStyle("Training", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		p.task, p.verdict, p.score, container.NewHBox(p.prev, p.next, p.again, p.end), widget.NewSeparator())
+	p.box.Hide()
+	return p
+}
+
+// update shows the state of tr, or hides the bar when tr is nil.
+func (p *trainingPanel) update(tr *training) {
+	if tr == nil {
+		if p.box.Visible() {
+			p.box.Hide()
+		}
+		return
+	}
+	r := tr.run
+	p.task.SetText(r.Task() + " Play your move on the board.")
+	a, answered := r.Answer()
+	switch {
+	case tr.checking:
+		p.verdict.SetText("Asking the database…")
+		p.verdict.Importance = widget.MediumImportance
+	case answered:
+		p.verdict.SetText(r.Verdict())
+		p.verdict.Importance = widget.SuccessImportance
+		if !a.Right {
+			p.verdict.Importance = widget.DangerImportance
+		}
+	default:
+		p.verdict.SetText("")
+	}
+	p.verdict.Refresh()
+	right, wrong := r.Score()
+	p.score.SetText(fmt.Sprintf("Seed %d, %s stones on the board, difficulty %s: %d right, %d wrong of %d.",
+		r.Options.Seed, onBoardText(r.Options.Layers), r.Options.Band, right, wrong, r.Len()))
+	setEnabled(p.prev, r.Index() > 0)
+	setEnabled(p.next, r.Index() < r.Len()-1)
+	if !p.box.Visible() {
+		p.box.Show()
+	}
+}
+
+// onBoardText says how many stones the layers ks have on the board: one
+// number, or "any".
+func onBoardText(ks []layers.Key) string {
+	n := -1
+	for _, k := range ks {
+		switch t := int(k.W + k.B); {
+		case n == -1:
+			n = t
+		case n != t:
+			return "any"
+		}
+	}
+	if n < 0 {
+		return "any"
+	}
+	return strconv.Itoa(n)
+}

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+	"muehle/ui/game"
+	"muehle/ui/game/gametest"
+)
+
+func TestTrainingOptions(t *testing.T) {
+	for _, tc := range []struct {
+		c       trainingChoices
+		onBoard string
+		band    play.Band
+		goal    play.Goal
+		seed    uint64
+		err     bool
+	}{
+		{trainingChoices{0, 0, 0, "1"}, "any", play.BandAny, play.GoalAny, 1, false},
+		{trainingChoices{1, 2, 1, " 42 "}, "6", play.BandMedium, play.FindWin, 42, false},
+		{trainingChoices{13, 4, 2, "7"}, "18", play.BandDeep, play.HoldDraw, 7, false},
+		{trainingChoices{0, 0, 0, "seven"}, "", 0, 0, 0, true},
+	} {
+		opt, err := trainingOptions(tc.c)
+		if tc.err {
+			if err == nil {
+				t.Errorf("%+v: got no error, want one", tc.c)
+			}
+			continue
+		}
+		if err != nil || onBoardText(opt.Layers) != tc.onBoard || opt.Band != tc.band || opt.Goal != tc.goal ||
+			opt.Seed != tc.seed || opt.Count != trainingCount || opt.MaxAnswers != 1 {
+			t.Errorf("%+v: got %s stones, %s, %s, seed %d, %d positions, %v; want %s, %s, %s, seed %d",
+				tc.c, onBoardText(opt.Layers), opt.Band, opt.Goal, opt.Seed, opt.Count, err, tc.onBoard, tc.band, tc.goal, tc.seed)
+		}
+	}
+}
+
+// answers returns a move of p that keeps its value and one that does not,
+// by probing db.
+func answers(t *testing.T, db layers.Prober, p muehle.Position) (right, wrong muehle.Move) {
+	t.Helper()
+	before, err := db.Probe(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	right, wrong = muehle.NoMove, muehle.NoMove
+	for _, m := range p.Moves() {
+		c := p.Play(m)
+		v := layers.LossIn(0)
+		if !c.IsOver() {
+			if v, err = db.Probe(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v.Parent().Outcome() == before.Outcome() {
+			right = m
+		} else if wrong == muehle.NoMove || m.IsRemoval() {
+			wrong = m // prefer a wrong move without a removal: a longer refutation
+		}
+	}
+	if right == muehle.NoMove || wrong == muehle.NoMove {
+		t.Fatalf("%s (%s): want a move that keeps the value and one that does not", p, before)
+	}
+	return right, wrong
+}
+
+func TestTrainingInTheWindow(t *testing.T) {
+	e := solvedEngines(t)
+	db, _ := e.database()
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.RandomPlayer})
+	_, before := endgame33(t)
+	u.ctrl.SetGame(before)
+
+	menuItem(t, u.Window().MainMenu(), "Game", "Training…") // the menu offers it
+	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
+	u.startTraining(opt)
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	run := u.learn.train.run
+	if run.Len() != 3 {
+		t.Fatalf("got %d positions, want 3", run.Len())
+	}
+	first := run.Current().Pos
+	if g := u.ctrl.Game(); g.Start() != first || g.Ply() != 0 || u.board.View().Pos != first {
+		t.Fatalf("board: got %s, want the first training position %s", u.board.View().Pos, first)
+	}
+	if u.ctrl.Player(muehle.White) != nil || u.ctrl.Player(muehle.Black) != nil {
+		t.Errorf("training: got computer players, want people on both sides")
+	}
+	bar := u.learn.trainBar
+	if !bar.box.Visible() || !strings.Contains(bar.task.Text, "Position 1 of 3") || !bar.prev.Disabled() || bar.next.Disabled() {
+		t.Errorf("training bar: visible %t, task %q, previous disabled %t, next disabled %t; want position 1 of 3, only Next",
+			bar.box.Visible(), bar.task.Text, bar.prev.Disabled(), bar.next.Disabled())
+	}
+
+	// A wrong answer, played by taps: the database says so and the
+	// refutation opens on the board.
+	right, wrong := answers(t, db, first)
+	gametest.TapMove(u.board.TapPoint, wrong)
+	q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok })
+	a, _ := run.Answer()
+	if a.Right || a.Move != wrong || !strings.HasPrefix(bar.verdict.Text, "Wrong: "+wrong.String()) {
+		t.Fatalf("after the wrong %s: got right %t, verdict %q", wrong, a.Right, bar.verdict.Text)
+	}
+	w := u.learn.walk
+	if w == nil || w.Len() != len(a.Refutation) || w.Len() == 0 {
+		t.Fatalf("after the wrong %s: got line %v, want the refutation of %d moves open", wrong, w, len(a.Refutation))
+	}
+	after := first.Play(wrong)
+	if u.board.View().Pos != after || !u.learn.walkBar.box.Visible() {
+		t.Fatalf("board: got %s, want the position after the wrong answer %s and the line's bar", u.board.View().Pos, after)
+	}
+	// Stepping with the keys and the buttons.
+	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	if step := a.Refutation[0].Move; w.At() != 1 || u.board.View().Pos != after.Play(step) || u.board.View().Last != step {
+		t.Errorf("Right: got at %d, board %s; want the first move %s of the line played", w.At(), u.board.View().Pos, step)
+	}
+	test.Tap(u.learn.walkBar.back)
+	if w.At() != 0 || u.board.View().Pos != after {
+		t.Errorf("Back: got at %d, board %s; want the start of the line", w.At(), u.board.View().Pos)
+	}
+	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	if w.At() != w.Len() || !u.learn.walkBar.forward.Disabled() {
+		t.Errorf("End: got at %d of %d, Forward enabled %t; want the end", w.At(), w.Len(), !u.learn.walkBar.forward.Disabled())
+	}
+	u.tapped(0)
+	if !strings.Contains(u.ctrl.Status(), "Close Line") {
+		t.Errorf("a tap while the line is open: status %q, want how to close it", u.ctrl.Status())
+	}
+	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if u.learn.walk != nil || u.board.View().Pos != after || u.learn.walkBar.box.Visible() {
+		t.Errorf("Escape: got line %v, board %s; want the game again", u.learn.walk, u.board.View().Pos)
+	}
+
+	// Try Again puts the position back; another answer is not recorded.
+	test.Tap(bar.again)
+	gametest.TapMove(u.board.TapPoint, right)
+	if a2, _ := run.Answer(); a2.Move != wrong {
+		t.Errorf("a second answer replaced the first: got %s, want %s", a2.Move, wrong)
+	}
+
+	// The next position, answered right.
+	test.Tap(bar.next)
+	second := run.Current().Pos
+	if run.Index() != 1 || u.ctrl.Game().Start() != second || u.learn.walk != nil {
+		t.Fatalf("Next: got position %d, board %s; want the second position", run.Index(), u.ctrl.Game().Start())
+	}
+	right, _ = answers(t, db, second)
+	gametest.TapMove(u.board.TapPoint, right)
+	q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok })
+	if a, _ := run.Answer(); !a.Right || !strings.HasPrefix(bar.verdict.Text, "Right: "+right.String()) || u.learn.walk != nil {
+		t.Errorf("after the right %s: got right %t, verdict %q, line %v", right, a.Right, bar.verdict.Text, u.learn.walk)
+	}
+	if !strings.Contains(bar.score.Text, "1 right, 1 wrong of 3") || !strings.Contains(bar.score.Text, "Seed 5") {
+		t.Errorf("score: got %q, want seed 5, 1 right, 1 wrong of 3", bar.score.Text)
+	}
+
+	// End Training brings back the game and the players.
+	test.Tap(bar.end)
+	if u.learn.train != nil || u.ctrl.Game().Record() != before.Record() || bar.box.Visible() {
+		t.Errorf("End Training: got training %v, game %q; want the game from before", u.learn.train, u.ctrl.Game().Record())
+	}
+	if u.ctrl.Player(muehle.Black) == nil || u.ctrl.Player(muehle.White) != nil {
+		t.Errorf("End Training: want White a person and Black the random player again")
+	}
+}
+
+func TestTrainingWithoutDatabase(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.showTraining()
+	if got := u.ctrl.Status(); !strings.Contains(got, "needs the database") {
+		t.Errorf("status: got %q, want that training needs the database", got)
+	}
+}
+
+func TestReviewRefutationOnTheBoard(t *testing.T) {
+	e := solvedEngines(t)
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	p, g := endgame33(t)
+	db, _ := e.database()
+	bad, _ := blunder33(t, db, p)
+	if err := g.Play(bad); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(g)
+	u.reviewGame()
+	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
+	line := u.review.lines[0]
+	b := u.side.refuteWalk
+	if len(line) == 0 || !b.Visible() {
+		t.Fatalf("after the review: line %v, button visible %t; want the refutation and the button", line, b.Visible())
+	}
+	test.Tap(b)
+	w := u.learn.walk
+	after := p.Play(bad)
+	if w == nil || w.Len() != len(line) || u.board.View().Pos != after || b.Visible() {
+		t.Fatalf("the refutation on the board: got line %v, board %s, button visible %t; want %d moves from %s",
+			w, u.board.View().Pos, b.Visible(), len(line), after)
+	}
+	if !strings.Contains(u.learn.walkBar.text.Text, "Black's answer to "+bad.String()) {
+		t.Errorf("line bar: got %q, want Black's answer to %s", u.learn.walkBar.text.Text, bad)
+	}
+	for i, s := range line {
+		test.Tap(u.learn.walkBar.forward)
+		after = after.Play(s.Move)
+		if w.At() != i+1 || u.board.View().Pos != after {
+			t.Fatalf("Forward %d: got at %d, board %s; want %s after %s", i+1, w.At(), u.board.View().Pos, after, s.Move)
+		}
+	}
+	// A click on the move list closes the line and shows the game.
+	u.side.onReview(0)
+	if u.learn.walk != nil || u.board.View().Pos != p {
+		t.Errorf("move list click: got line %v, board %s; want the game's start %s", u.learn.walk, u.board.View().Pos, p)
+	}
+}
