@@ -60,7 +60,7 @@ func newSidePanel() *sidePanel {
 	s.refutation.Wrapping = fyne.TextWrapWord
 	s.refutation.Importance = widget.DangerImportance
 	s.refutation.Hide()
-	s.refuteWalk = widget.NewButton("Step Through the Refutation on the Board", nil)
+	s.refuteWalk = widget.NewButton("Step Through the Refutation on the Board (R)", nil)
 	s.refuteWalk.Hide()
 	s.value.Wrapping = fyne.TextWrapWord
 	s.legend.Wrapping = fyne.TextWrapWord

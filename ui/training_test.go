@@ -202,7 +202,7 @@ func TestReviewRefutationOnTheBoard(t *testing.T) {
 	if len(line) == 0 || !b.Visible() {
 		t.Fatalf("after the review: line %v, button visible %t; want the refutation and the button", line, b.Visible())
 	}
-	test.Tap(b)
+	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyR}) // as the button does
 	w := u.learn.walk
 	after := p.Play(bad)
 	if w == nil || w.Len() != len(line) || u.board.View().Pos != after || b.Visible() {
@@ -223,5 +223,10 @@ func TestReviewRefutationOnTheBoard(t *testing.T) {
 	u.side.onReview(0)
 	if u.learn.walk != nil || u.board.View().Pos != p {
 		t.Errorf("move list click: got line %v, board %s; want the game's start %s", u.learn.walk, u.board.View().Pos, p)
+	}
+	u.side.onReview(1)
+	test.Tap(b)
+	if u.learn.walk == nil || u.learn.walk.At() != 0 || u.board.View().Pos != p.Play(bad) {
+		t.Errorf("the button: got line %v, board %s; want the refutation at its start", u.learn.walk, u.board.View().Pos)
 	}
 }

@@ -147,10 +147,16 @@ func (u *App) walkView(gv game.View) game.View {
 }
 
 // walkKey steps through the open line with the arrow keys, Home and End,
-// and closes it with Escape; false when no line is open.
+// and closes it with Escape; without a line, R opens the refutation of the
+// marked move shown, if there is one. It returns false for the keys it
+// leaves to the game.
 func (u *App) walkKey(ev *fyne.KeyEvent) bool {
 	w := u.learn.walk
 	if w == nil {
+		if ev.Name == fyne.KeyR && u.side.refuteWalk.Visible() {
+			u.walkRefutation()
+			return true
+		}
 		return false
 	}
 	switch ev.Name {
