@@ -294,8 +294,7 @@ func newTrainingPanel(u *App) *trainingPanel {
 		}
 	})
 	p.end = widget.NewButton("End Training", u.endTraining)
-	p.box = container.NewVBox(widget.NewLabelWithStyle("Training", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		p.task, p.verdict, p.score, container.NewHBox(p.prev, p.next, p.again, p.end), widget.NewSeparator())
+	p.box = container.NewVBox(p.task, p.verdict, container.NewHBox(p.prev, p.next, p.again, p.end), p.score, widget.NewSeparator())
 	p.box.Hide()
 	return p
 }
@@ -309,7 +308,7 @@ func (p *trainingPanel) update(tr *training) {
 		return
 	}
 	r := tr.run
-	p.task.SetText(r.Task() + " Play your move on the board.")
+	p.task.SetText("Training. " + r.Task() + " Play your move on the board.")
 	a, answered := r.Answer()
 	switch {
 	case tr.checking:

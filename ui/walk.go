@@ -17,7 +17,7 @@ import (
 // game.Walk): the refutation of a move the review marked, and of a wrong
 // answer in training. While a line is open the board shows it instead of
 // the game, the arrow keys, Home and End step through it, Escape closes
-// it, and the buttons above the side panel do the same.
+// it, and the buttons above the side panel step and close.
 
 // learnBars holds training mode and the open line of moves, and the bars
 // above the side panel that show them.
@@ -45,29 +45,23 @@ func (l *learnBars) update() {
 
 // walkPanel is the bar above the side panel while a line is open.
 type walkPanel struct {
-	text                      *widget.Label
-	start, back, forward, end *widget.Button
-	close                     *widget.Button
-	box                       *fyne.Container
+	text                 *widget.Label
+	back, forward, close *widget.Button
+	box                  *fyne.Container
 }
 
 func newWalkPanel(u *App) *walkPanel {
 	p := &walkPanel{text: widget.NewLabel("")}
 	p.text.Wrapping = fyne.TextWrapWord
 	p.text.TextStyle.Bold = true
-	step := func(f func(w *game.Walk) bool) func() {
-		return func() {
-			if u.learn.walk != nil && f(u.learn.walk) {
-				u.changed(eventNone)
-			}
+	p.back = widget.NewButton("◀ Back", func() {
+		if u.learn.walk != nil && u.learn.walk.Back() {
+			u.changed(eventNone)
 		}
-	}
-	p.start = widget.NewButton("|◀", step(func(w *game.Walk) bool { return w.Go(0) }))
-	p.back = widget.NewButton("◀ Back", step((*game.Walk).Back))
+	})
 	p.forward = widget.NewButton("Forward ▶", u.walkForward)
-	p.end = widget.NewButton("▶|", step(func(w *game.Walk) bool { return w.Go(w.Len()) }))
 	p.close = widget.NewButton("Close Line", u.closeWalk)
-	p.box = container.NewVBox(p.text, container.NewHBox(p.start, p.back, p.forward, p.end, p.close), widget.NewSeparator())
+	p.box = container.NewVBox(p.text, container.NewHBox(p.back, p.forward, p.close), widget.NewSeparator())
 	p.box.Hide()
 	return p
 }
@@ -80,11 +74,9 @@ func (p *walkPanel) update(w *game.Walk) {
 		}
 		return
 	}
-	p.text.SetText(w.Text() + " (arrow keys step, Escape closes)")
-	setEnabled(p.start, w.At() > 0)
+	p.text.SetText(w.Text() + " (Arrow keys, Home and End step; Escape closes.)")
 	setEnabled(p.back, w.At() > 0)
 	setEnabled(p.forward, w.At() < w.Len())
-	setEnabled(p.end, w.At() < w.Len())
 	if !p.box.Visible() {
 		p.box.Show()
 	}
