@@ -34,6 +34,12 @@
 //	              search tree of the position on the board beside minimax's
 //	              (play.TraceTree, in the background), node counts, database
 //	              values and disagreements, cut moves, zoom, node limit
+//	walk.go       a line of moves on the board (game.Walk): the refutation
+//	              of a marked move or of a wrong answer, stepped through
+//	              with buttons and keys while the game waits
+//	training.go   Game ▸ Training…: positions from the database
+//	              (play.DrawTraining) answered on the board, right or wrong
+//	              (play.CheckAnswer), the training bar
 //	newgame.go    New Game (the choice of players and the draw rule), the
 //	              questions before a game is given up or a new line started
 //	dbpanel.go    the database tab: layers present, computing missing ones
