@@ -255,6 +255,7 @@ func (u *App) redraw(ev game.Event) {
 	u.side.verdicts = u.verdicts()
 	u.showRefutation()
 	u.side.update(u.ctrl, u.engines)
+	u.sideForWalk()
 	u.learn.update()
 	u.status.SetText(u.ctrl.Status())
 	if u.menu != nil {

@@ -218,11 +218,15 @@ func TestReviewRefutationOnTheBoard(t *testing.T) {
 		if w.At() != i+1 || u.board.View().Pos != after {
 			t.Fatalf("Forward %d: got at %d, board %s; want %s after %s", i+1, w.At(), u.board.View().Pos, after, s.Move)
 		}
+		// The side panel describes the line's position, not the game's.
+		if want := stateText(e, after); u.side.state.Text != want || !strings.Contains(u.side.turn.Text, after.Turn.String()+" to move") {
+			t.Errorf("Forward %d: side panel %q, %q; want %q and %s to move", i+1, u.side.turn.Text, u.side.state.Text, want, after.Turn)
+		}
 	}
 	// A click on the move list closes the line and shows the game.
 	u.side.onReview(0)
-	if u.learn.walk != nil || u.board.View().Pos != p {
-		t.Errorf("move list click: got line %v, board %s; want the game's start %s", u.learn.walk, u.board.View().Pos, p)
+	if u.learn.walk != nil || u.board.View().Pos != p || u.side.state.Text != stateText(e, p) {
+		t.Errorf("move list click: got line %v, board %s, %q; want the game's start %s", u.learn.walk, u.board.View().Pos, u.side.state.Text, p)
 	}
 	u.side.onReview(1)
 	test.Tap(b)

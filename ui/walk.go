@@ -194,3 +194,22 @@ func (u *App) reviewTo(ply int) {
 	u.ctrl.ReviewTo(ply)
 	u.changed(eventNone)
 }
+
+// sideForWalk makes the top of the side panel describe the position of the
+// open line on the board instead of the game's: the side to move, the
+// stones and the state number; the game's verdict and table of moves wait
+// until the line is closed.
+func (u *App) sideForWalk() {
+	w, s := u.learn.walk, u.side
+	if w == nil {
+		return
+	}
+	pos := w.Position()
+	s.turn.SetText(fmt.Sprintf("Line, move %d of %d · %s to move", w.At(), w.Len(), pos.Turn))
+	for col := muehle.White; col <= muehle.Black; col++ {
+		s.sides[col].SetText(fmt.Sprintf("%s: %d on the board, %d in hand", col, pos.Stones[col].Count(), pos.Hand[col]))
+	}
+	s.state.SetText(stateText(u.engines, pos))
+	s.value.SetText("The board shows a line of moves; the database's view of the game returns when it is closed.")
+	s.perfect.SetText("")
+}
