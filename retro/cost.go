@@ -1,13 +1,36 @@
 package retro
 
-import "muehle/layers"
+import (
+	"time"
 
-// The cost model of a unit, for planning a run on a batch system. It is
-// calibrated on units measured on the development machine (2 cores, shared
-// with other work): the per-unit log lines of muehlectl solve, which give
-// each unit's slots, wall time (solving and verifying) and peak memory.
-// `muehlectl plan --calibrate LOG...` compares the model with such lines;
-// docs/cluster.md gives the comparison and how far off the model is.
+	"muehle/layers"
+)
+
+// The cost model of a unit: its memory, processor time and disk space. It
+// is the one model behind muehlectl plan, the resources muehlectl slurm
+// asks for and the estimate of the program's Database tab.
+//
+// The rates are fitted to the solve records of the development machine
+// (2 cores, 2 workers, 23 GiB), copied into testdata/:
+// solve-record-k9.tsv, the standard game's campaign (19 moving units, 3-3
+// to 6-7 + 7-6, 2.7 billion slots), and solve-record-k5.tsv, the k=5 game
+// with its 67 placement layers. Read them as that rough:
+//
+//   - The machine was shared: the campaign ran beside other builds, tests
+//     and solves (load average often 3 to 10), so a unit took up to 4 times
+//     what it takes on the idle machine (5-5 solved in 8.7 s idle, 35 s in
+//     the record). The rates are this machine's as it was used, not its
+//     best.
+//   - The solver changed during the campaign: the units up to 3-8 + 8-3
+//     ran with the solver of commit 434a152, 4-7 + 7-4, 5-6 + 6-5 and
+//     3-9 + 9-3 with eeb13aa, the rest with 47d4706 (2 to 3 times faster
+//     per slot than 434a152 on the idle machine: README). The sliding rate
+//     for large pairs, where almost all the time goes, comes from the two
+//     newer ones; the flying rates from what there is.
+//   - The time includes verification (41 % of the campaign's time).
+//
+// TestCostModelFitsRecords compares the model with both records unit by
+// unit; `muehlectl plan --calibrate FILE.tsv` prints the comparison.
 const (
 	// costBaseBytes is the memory of a solver process before its unit's
 	// arrays: the group-B index table (172 MB), the Go runtime, the pages
@@ -15,21 +38,44 @@ const (
 	costBaseBytes = 300 << 20
 	// Processor throughput, in slots per core-second, solving and then
 	// verifying. Pairs with a flying side (3 stones) propagate over long
-	// depths, and once their state is hundreds of megabytes (3-8 + 8-3,
-	// 3-9 + 9-3) ten times slower still; pairs of sliding stones are fast
-	// while their state stays small and about three times slower once it
-	// is large; placement layers search each position's children in the
-	// database.
-	costFlyingRate      = 300_000
-	costFlyingLargeRate = 30_000
-	costSlidingRate     = 1_000_000
-	costLargeRate       = 300_000
-	costLargeSlots      = 40_000_000
-	costPlacementRate   = 250_000
+	// depths: 240,000 (3-3 to 3-7 + 7-3: 51 million slots in 214
+	// core-seconds); once they are larger than costFlyingLargeSlots
+	// (3-8 + 8-3, 3-9 + 9-3) ten times slower still: 28,000 (127 million
+	// slots in 4,613 core-seconds). Pairs of sliding stones are fast while
+	// they are small: 1,000,000 (4-4, 4-5 + 5-4: 24 million in 22); above
+	// costLargeSlots 190,000 (4-7 + 7-4 to 6-7 + 7-6, the newer solvers:
+	// 2.0 billion in 10,400). Placement layers probe each position's
+	// children in the database: 50,000 (the k=5 game's 67 layers: 26
+	// million in 516).
+	costFlyingRate       = 240_000
+	costFlyingLargeRate  = 28_000
+	costFlyingLargeSlots = 40_000_000
+	costSlidingRate      = 1_000_000
+	costLargeRate        = 190_000
+	costLargeSlots       = 25_000_000
+	costPlacementRate    = 50_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02
+	// costListBytes is the disk space reserved for a pair's work lists,
+	// per slot of the pair. A slot enters a list at most twice (8 bytes
+	// each: a seed from a removal and its decision), and the lists of a
+	// finished depth are removed; at their fullest they held 4.4 MB on
+	// 3-5 + 5-3 (5.3 million slots, under 1 byte per slot) and next to
+	// nothing on 5-5.
+	costListBytes = 8
 )
+
+// CalibrationCores is the number of cores of the machine the rates were
+// measured on (with one worker per core). A unit's wall time on a machine
+// with n cores is about CPUSeconds/n; more cores help less than that,
+// since the solver waits for memory much of the time.
+const CalibrationCores = 2
+
+// VerifyShare is the share of a unit's time spent verifying its layers
+// (41 % in the campaign's record), for the progress of a run that only
+// verifies.
+const VerifyShare = 0.4
 
 // Cost is what a unit is expected to take.
 type Cost struct {
@@ -41,32 +87,59 @@ type Cost struct {
 	// CPUSeconds is the expected processor time, solving and verifying:
 	// the wall time on one core, or on n cores about CPUSeconds/n.
 	CPUSeconds float64
+	// DiskBytes is the disk space of the unit's layer files, kept.
+	DiskBytes uint64
+	// TempBytes is the temporary disk space while the unit is computed
+	// (the solver's TempDir): the work lists, and the state words when
+	// they exceed the memory budget (see UnitCostIn).
+	TempBytes uint64
 }
 
-// UnitCost returns the expected cost of unit u.
-func UnitCost(ix *layers.Indexer, u Unit) Cost {
+// Wall returns the expected wall time of c on a machine with cores cores.
+func (c Cost) Wall(cores int) time.Duration {
+	return time.Duration(c.CPUSeconds / float64(max(1, cores)) * float64(time.Second))
+}
+
+// UnitCost returns the expected cost of unit u, with the state words in
+// memory.
+func UnitCost(ix *layers.Indexer, u Unit) Cost { return UnitCostIn(ix, u, 0) }
+
+// UnitCostIn returns the expected cost of unit u for a solver whose memory
+// budget is memBytes (SolveOptions.MemBytes: 0 means in memory whatever
+// the size): a larger state goes into a file beside the work lists.
+func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 	slots := u.Slots(ix)
-	mem := uint64(costBaseBytes) + slots // the bodies written
+	c := Cost{MemBytes: uint64(costBaseBytes) + slots, // the bodies written
+		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
-		return Cost{MemBytes: mem, CPUSeconds: costUnitSeconds + float64(slots)/costPlacementRate}
+		c.CPUSeconds = costUnitSeconds + float64(slots)/costPlacementRate
+		return c
 	}
-	mem += 4 * slots // the state words
+	c.MemBytes += 4 * slots // the state words
+	c.TempBytes = costListBytes * slots
+	if memBytes > 0 && 4*slots > uint64(memBytes) {
+		c.TempBytes += 4 * slots
+	}
 	flying := false
 	for _, k := range u.Keys {
 		if r, ok := k.RemovalLayer(); ok {
-			mem += ix.Layer(r).Size()
+			c.MemBytes += ix.Layer(r).Size()
 		}
 		flying = flying || k.W == 3 || k.B == 3
 	}
-	large := slots > costLargeSlots
 	rate := float64(costSlidingRate)
 	switch {
-	case flying && large:
+	case flying && slots > costFlyingLargeSlots:
 		rate = costFlyingLargeRate
 	case flying:
 		rate = costFlyingRate
-	case large:
+	case slots > costLargeSlots:
 		rate = costLargeRate
 	}
-	return Cost{MemBytes: mem, CPUSeconds: costUnitSeconds + float64(slots)/rate}
+	c.CPUSeconds = costUnitSeconds + float64(slots)/rate
+	return c
 }
+
+// DefaultMemBytes returns the memory budget Solve uses when
+// SolveOptions.MemBytes is 0: three quarters of the machine's memory.
+func DefaultMemBytes() int64 { return defaultMemBytes() }

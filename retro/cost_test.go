@@ -1,0 +1,172 @@
+package retro
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"muehle/layers"
+)
+
+// recordedUnit is a line of a solve record (cmd/muehlectl/record.go): a
+// unit, its slots, its wall time and the workers that computed it.
+type recordedUnit struct {
+	name    string
+	slots   uint64
+	seconds float64
+	workers int
+}
+
+// readRecord reads the solve record in file; a unit recorded twice counts
+// with its last line.
+func readRecord(t *testing.T, file string) []recordedUnit {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []recordedUnit
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) != 9 {
+			t.Fatalf("%s: line %q has %d fields, want 9", file, sc.Text(), len(fs))
+		}
+		slots, err1 := strconv.ParseUint(fs[2], 10, 64)
+		secs, err2 := strconv.ParseFloat(fs[3], 64)
+		workers, err3 := strconv.Atoi(fs[6])
+		if err1 != nil || err2 != nil || err3 != nil {
+			t.Fatalf("%s: line %q: %v %v %v", file, sc.Text(), err1, err2, err3)
+		}
+		r := recordedUnit{fs[1], slots, secs, workers}
+		out = slices.DeleteFunc(out, func(o recordedUnit) bool { return o.name == r.name })
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCostModelFitsRecords compares the cost model with the solve records
+// it was fitted to (cost.go), each for the kinds of unit it calibrates: for each kind of unit the total measured time
+// over the total the model expects (the ratio that decides a whole run's
+// estimate) within 0.8 to 1.25, and every unit of at least a million slots
+// within a factor 4 (what a shared machine does to one unit). The rates
+// were chosen from these records, so this checks the fit and guards the
+// rates and the kinds against an unnoticed change; it is not an
+// independent test of the model.
+func TestCostModelFitsRecords(t *testing.T) {
+	ix, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file   string
+		stones int
+		kinds  []string // the kinds of unit whose rates come from the file
+	}{
+		{"testdata/solve-record-k9.tsv", 9, []string{"flying", "flying large", "sliding", "sliding large"}},
+		// The k=5 game ran its moving units under a heavier load (2 to 4
+		// times the campaign's time for the same units); its placement
+		// layers are the only ones measured.
+		{"testdata/solve-record-k5.tsv", 5, []string{"placement"}},
+	} {
+		units := Units(tc.stones, SolveOptions{Placement: true})
+		measured, model := map[string]float64{}, map[string]float64{}
+		for _, r := range readRecord(t, tc.file) {
+			name, _, _ := strings.Cut(r.name, "+")
+			if strings.HasPrefix(r.name, "p") {
+				name = r.name
+			}
+			u, err := FindUnit(units, name)
+			if err != nil || u.Slots(ix) != r.slots {
+				t.Fatalf("%s: unit %s of %d slots is not a unit of the k=%d game (%v)", tc.file, r.name, r.slots, tc.stones, err)
+			}
+			c := UnitCost(ix, u)
+			want := c.Wall(r.workers).Seconds()
+			kind := costKind(u, r.slots)
+			if !slices.Contains(tc.kinds, kind) {
+				continue
+			}
+			if ratio := r.seconds / want; r.slots >= 1_000_000 && math.Abs(math.Log(ratio)) > math.Log(4) {
+				t.Errorf("%s: unit %s: got %.1f s measured, model %.1f s: ratio %.2f, want within 4x", tc.file, r.name, r.seconds, want, ratio)
+			}
+			measured[kind] += r.seconds
+			model[kind] += want
+		}
+		for _, kind := range tc.kinds {
+			m := measured[kind]
+			ratio := m / model[kind]
+			t.Logf("%s %-14s measured %8.1f s, model %8.1f s, ratio %.2f", tc.file, kind, m, model[kind], ratio)
+			if ratio < 0.8 || ratio > 1.25 {
+				t.Errorf("%s: %s units: got %.1f s measured in all, model %.1f s: ratio %.2f, want 0.8 to 1.25", tc.file, kind, m, model[kind], ratio)
+			}
+		}
+	}
+}
+
+// costKind names the kind of unit u whose rate the model uses.
+func costKind(u Unit, slots uint64) string {
+	if u.Placement {
+		return "placement"
+	}
+	flying := false
+	for _, k := range u.Keys {
+		flying = flying || k.W == 3 || k.B == 3
+	}
+	switch {
+	case flying && slots > costFlyingLargeSlots:
+		return "flying large"
+	case flying:
+		return "flying"
+	case slots > costLargeSlots:
+		return "sliding large"
+	}
+	return "sliding"
+}
+
+// TestUnitDisk checks the disk space of a unit: its layer files (a header
+// and a byte per slot) kept, its work lists while it runs, and its state
+// words too when they exceed the memory budget.
+func TestUnitDisk(t *testing.T) {
+	ix, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := Units(9, SolveOptions{Placement: true})
+	pair, err := FindUnit(units, "m5-6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	place, err := FindUnit(units, "p8+1-9+0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := pair.Slots(ix)
+	for _, tc := range []struct {
+		name        string
+		u           Unit
+		mem         int64
+		disk, temp  uint64
+		wallOn2Core float64
+	}{
+		{"pair in memory", pair, 0, n + 2*layers.HeaderSize, costListBytes * n, (costUnitSeconds + float64(n)/costLargeRate) / 2},
+		{"pair with room", pair, int64(4 * n), n + 2*layers.HeaderSize, costListBytes * n, (costUnitSeconds + float64(n)/costLargeRate) / 2},
+		{"pair spilled", pair, int64(4*n - 1), n + 2*layers.HeaderSize, (costListBytes + 4) * n, (costUnitSeconds + float64(n)/costLargeRate) / 2},
+		{"placement", place, 1, place.Slots(ix) + layers.HeaderSize, 0, (costUnitSeconds + float64(place.Slots(ix))/costPlacementRate) / 2},
+	} {
+		c := UnitCostIn(ix, tc.u, tc.mem)
+		if c.DiskBytes != tc.disk || c.TempBytes != tc.temp {
+			t.Errorf("%s: got %d bytes kept, %d temporary, want %d, %d", tc.name, c.DiskBytes, c.TempBytes, tc.disk, tc.temp)
+		}
+		if got := c.Wall(2).Seconds(); math.Abs(got-tc.wallOn2Core) > 1e-6 {
+			t.Errorf("%s: wall time on 2 cores: got %.3f s, want %.3f s", tc.name, got, tc.wallOn2Core)
+		}
+	}
+}
