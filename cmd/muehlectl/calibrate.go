@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,9 @@ type measuredUnit struct {
 	slots  uint64
 	wall   time.Duration
 	peak   uint64 // bytes
+	// workers is the run's number of workers, 0 when the log does not say
+	// (--log-workers then).
+	workers int
 }
 
 var (
@@ -63,20 +67,52 @@ func readMeasured(r io.Reader) ([]measuredUnit, error) {
 	return units, sc.Err()
 }
 
-// calibrate compares the cost model with the units measured in the logs,
-// which runs with workers goroutines wrote: for each unit the measured and
-// the expected wall time and peak memory, and the ratio; then the median
-// and the worst ratio of each.
-func calibrate(w io.Writer, ix *layers.Indexer, files []string, workers int) error {
+// readRecordUnits returns the units of a solve record (record.go) of a game
+// of stones per side, with their workers. A unit recorded more than once
+// counts with its last line.
+func readRecordUnits(r io.Reader, stones int) ([]measuredUnit, error) {
+	var units []measuredUnit
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		rec, err := parseRecord(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		mu := measuredUnit{stones: stones, name: rec.Unit, slots: rec.Slots, workers: rec.Workers,
+			wall: time.Duration(rec.Seconds * float64(time.Second)), peak: rec.PeakMiB << 20}
+		units = slices.DeleteFunc(units, func(u measuredUnit) bool { return u.name == mu.name })
+		units = append(units, mu)
+	}
+	return units, sc.Err()
+}
+
+// readMeasuredFile reads the measured units of a solve log, or of a solve
+// record (a .tsv file, of the game of stones per side).
+func readMeasuredFile(name string, stones int) ([]measuredUnit, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if strings.HasSuffix(name, ".tsv") {
+		return readRecordUnits(f, stones)
+	}
+	return readMeasured(f)
+}
+
+// calibrate compares the cost model with the units measured in the logs or
+// solve records (.tsv, of the game of ix's database: stones per side); a
+// log's runs had workers goroutines, a record says. For each unit it prints
+// the measured and the expected wall time and peak memory, and the ratio;
+// then the median and the worst ratio of each.
+func calibrate(w io.Writer, ix *layers.Indexer, files []string, stones, workers int) error {
 	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio")
 	var timeRatios, memRatios, bigRatios []float64
 	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return fmt.Errorf("--calibrate: %w", err)
-		}
-		measured, err := readMeasured(f)
-		f.Close()
+		measured, err := readMeasuredFile(name, stones)
 		if err == nil && len(measured) == 0 {
 			err = errNoUnitLines
 		}
@@ -93,7 +129,7 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, workers int) err
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of the k=%d game", name, m.name, m.slots, m.stones)
 			}
 			c := retro.UnitCost(ix, u)
-			model := c.CPUSeconds / float64(workers)
+			model := c.CPUSeconds / float64(cmp.Or(m.workers, workers))
 			tr, mr := m.wall.Seconds()/model, float64(m.peak)/float64(c.MemBytes)
 			timeRatios, memRatios = append(timeRatios, tr), append(memRatios, mr)
 			if m.slots >= bigUnit {

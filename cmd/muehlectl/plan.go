@@ -37,7 +37,7 @@ func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
 	jsonOut := fs.Bool("json", false, "print the plan as JSON")
 	nodes := fs.Int("nodes", 1, "machines for the wall-time estimate")
 	cpus := fs.Int("cpus", runtime.NumCPU(), "cores per machine for the wall-time estimate")
-	calibrate := fs.String("calibrate", "", "compare the cost model with the unit lines of these solve logs (comma-separated files) instead")
+	calibrate := fs.String("calibrate", "", "compare the cost model with the units of these solve logs or solve records (*.tsv, of the game of --stones; comma-separated files) instead")
 	logCPUs := fs.Int("log-workers", runtime.NumCPU(), "--workers of the runs that wrote the --calibrate logs")
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
@@ -75,6 +75,10 @@ type plannedUnit struct {
 	Deps       []string `json:"deps"`
 	MemBytes   uint64   `json:"mem_bytes"`
 	CPUSeconds float64  `json:"cpu_seconds"`
+	// DiskBytes is the size of the unit's layer files, TempBytes the
+	// temporary disk space while it is computed (retro.Cost).
+	DiskBytes uint64 `json:"disk_bytes"`
+	TempBytes uint64 `json:"temp_bytes"`
 	// Status is "verified", "unverified" (complete, verification to do),
 	// "partial" (some layers written), "missing" or "damaged", and
 	// "claimed by …" while a solver holds the unit.
@@ -92,6 +96,10 @@ type plan struct {
 	// LeftCPUSeconds of those not done yet.
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	LeftCPUSeconds float64 `json:"left_cpu_seconds"`
+	// LeftDiskBytes is the disk space of the layer files not done yet,
+	// and MaxTempBytes the most temporary space one of them needs.
+	LeftDiskBytes uint64 `json:"left_disk_bytes"`
+	MaxTempBytes  uint64 `json:"max_temp_bytes"`
 	// WallSeconds is the expected wall time of the units not done yet on
 	// Nodes machines of CPUs cores each (wallTime).
 	Nodes       int     `json:"nodes"`
@@ -108,7 +116,8 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 	for _, u := range retro.Units(db.Stones(), opts) {
 		c := retro.UnitCost(ix, u)
 		pu := plannedUnit{Name: u.Name, Level: u.Level, Slots: u.Slots(ix), Deps: u.Deps,
-			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, Status: unitStatus(db, u)}
+			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, DiskBytes: c.DiskBytes, TempBytes: c.TempBytes,
+			Status: unitStatus(db, u)}
 		if pu.Deps == nil {
 			pu.Deps = []string{}
 		}
@@ -121,6 +130,8 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 		p.CPUSeconds += c.CPUSeconds
 		if !pu.done() {
 			p.LeftCPUSeconds += c.CPUSeconds
+			p.LeftDiskBytes += c.DiskBytes
+			p.MaxTempBytes = max(p.MaxTempBytes, c.TempBytes)
 		}
 		p.Units = append(p.Units, pu)
 	}
@@ -201,7 +212,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer db.Close()
 	if a.calibrate != nil {
-		return calibrate(stdout, db.Indexer(), a.calibrate, a.logCPUs)
+		return calibrate(stdout, db.Indexer(), a.calibrate, db.Stones(), a.logCPUs)
 	}
 	p := makePlan(db, a.opts, a.nodes, a.cpus)
 	if a.json {
@@ -236,8 +247,11 @@ func printPlan(w io.Writer, p plan) {
 			u.Slots, mib(u.MemBytes), seconds(u.CPUSeconds), deps, u.Status)
 	}
 	fmt.Fprintf(w, "largest memory: %s (unit %s)\n", mib(largest.MemBytes), largest.Name)
-	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines)\n",
-		p.Nodes, p.CPUs, seconds(p.WallSeconds))
+	fmt.Fprintf(w, "disk for what is left: %s of layer files, and up to %s more while a unit is computed (its work lists)\n",
+		mib(p.LeftDiskBytes), mib(p.MaxTempBytes))
+	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines;\n"+
+		"  the model's rates were measured on %d cores under load and are good to a factor 2 to 4, retro/cost.go)\n",
+		p.Nodes, p.CPUs, seconds(p.WallSeconds), retro.CalibrationCores)
 }
 
 // mib formats bytes as MiB.
