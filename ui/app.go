@@ -21,7 +21,6 @@ const (
 	prefPerfect = "show.perfect"
 	prefDBDir   = "database.dir"
 	prefOffered = "database.offered"
-	prefDBRate  = "database.rate"   // positions per second of the last computation
 	prefGame    = "game.last"       // the record of the game on the board
 	prefChosen  = "players.chosen"  // the opponent was offered on the first start
 	prefTheme   = "view.theme"      // "system", "light" or "dark"

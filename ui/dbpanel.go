@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"muehle/layers"
 )
 
 // Database is what the database panel shows and computes. The program
@@ -26,8 +28,9 @@ type Database interface {
 	// Empty reports whether no layer has been computed yet.
 	Empty() bool
 	// Compute computes the missing layers (only the small endgames when
-	// small is set), calling progress from any goroutine, until done or
-	// until ctx is cancelled.
+	// small is set, else the complete database), calling progress from
+	// any goroutine, until done or until ctx is cancelled. The finished
+	// parts are kept; computing again continues.
 	Compute(ctx context.Context, small bool, progress func(DBProgress)) error
 	// SmallDescription names the small endgame layers, for the offer.
 	SmallDescription() string
@@ -39,41 +42,95 @@ type Database interface {
 	// Estimate returns what Compute(small) would cost; it may read every
 	// layer file, so the panel calls it off the UI thread.
 	Estimate(small bool) (DBEstimate, error)
-	// Rate and SetRate give the speed measured in the last computation
-	// (positions per second, 0: unknown), kept in the preferences.
-	Rate() float64
-	SetRate(float64)
+	// Speed and SetSpeed give this machine's speed relative to the cost
+	// model, measured in the last long computation (0: none), kept in the
+	// preferences.
+	Speed() float64
+	SetSpeed(float64)
 }
 
-// DBProgress is the state of a computation: a line of text, the fraction
-// done of the current step and of the whole run, and the time left (-1:
-// not known yet).
+// The preferences of the database panel. A computation started with
+// Compute is remembered until it finishes, so that Resume, also after a
+// restart of the program, continues it.
+const (
+	prefDBSpeed  = "database.speed"     // Database.Speed of the last long computation
+	prefDBRun    = "database.run"       // "small" or "complete": a computation not finished
+	prefDBRunDir = "database.run.dir"   // its folder
+	prefDBRedo   = "database.run.redo"  // what resuming it redoes, a sentence
+	runSmall     = "small"              // the values of prefDBRun
+	runComplete  = "complete"           //
+	resumeSays   = "Resume continues, " // the start of the sentence on resuming
+)
+
+// DBProgress is the state of a computation: the part being computed, its
+// phase and how far it is, the whole run, and the times.
 type DBProgress struct {
-	Text     string
-	Fraction float64
-	Overall  float64
-	Left     time.Duration
+	Unit        string // the part's layers: "4-8 + 8-4"
+	Phase       string // what it does: "finding wins and losses"
+	Step, Steps int    // part Step (from 1) of Steps
+	Fraction    float64
+	Part        float64 // of the part
+	Overall     float64 // of the whole run
+	Elapsed     time.Duration
+	PartElapsed time.Duration
+	Left        time.Duration // -1: not known yet
+	// Verifying says the part's layers are written and being checked:
+	// stopping now loses only the check.
+	Verifying bool
+}
+
+// Lines says the progress in two lines: the part, then the whole run.
+func (p DBProgress) Lines() string {
+	left := "time left: measuring"
+	if p.Left >= 0 {
+		left = fmt.Sprintf("about %s left", roughDuration(p.Left))
+	}
+	return fmt.Sprintf("Part %d of %d: %s, %s (%.0f %%)\n%d parts done, %d to do · %s elapsed · %s",
+		p.Step, p.Steps, p.Unit, p.Phase, 100*p.Fraction, p.Step-1, p.Steps-p.Step+1, clock(p.Elapsed), left)
+}
+
+// RedoWords says what resuming redoes after the computation stops at p,
+// as the end of a sentence that starts "Resume continues, ".
+func (p DBProgress) RedoWords() string {
+	var kept string
+	switch done := p.Step - 1; {
+	case done == 1:
+		kept = "keeping the part finished and "
+	case done > 1:
+		kept = fmt.Sprintf("keeping the %d parts finished and ", done)
+	}
+	if p.Verifying {
+		return fmt.Sprintf("%sthe layers of %s, which are written: only their check is done again.", kept, p.Unit)
+	}
+	return fmt.Sprintf("%scomputing %s again from its start (the %s spent on it so far are lost).",
+		kept, p.Unit, clock(p.PartElapsed))
 }
 
 // dbPanel shows which layers exist, the directory, and computes missing
-// layers in the background with a progress bar and a cancel button.
+// layers in the background with progress, pause and resume.
 type dbPanel struct {
 	u        *App
 	db       Database
 	do       func(func())
+	free     func(dir string) (uint64, error) // the free disk space; layers.FreeBytes
 	dir      *widget.Label
 	summary  *widget.Label
 	bar      *widget.ProgressBar // the current part
 	overall  *widget.ProgressBar // the whole run
-	progress *widget.Label
+	progress *widget.Label       // the part and the run, or the outcome
+	note     *widget.Label       // what pausing and resuming do
 	small    *widget.Button
 	all      *widget.Button
 	repair   *widget.Button
-	cancel   *widget.Button
+	pause    *widget.Button
+	resume   *widget.Button
 	change   *widget.Button
 	box      fyne.CanvasObject
 
 	stop    context.CancelFunc // cancels the running computation; nil when idle
+	running string             // runSmall or runComplete while Compute runs, "" for a repair
+	redo    string             // what resuming the running computation would redo
+	redoAt  string             // the part and phase p.redo was last saved for
 	offered string             // the damaged layers last offered for repair
 	last    time.Time          // when progress was last passed to the UI
 	mu      sync.Mutex         // guards last and closed (progress comes from any goroutine)
@@ -85,22 +142,27 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		u:        u,
 		db:       db,
 		do:       do,
+		free:     layers.FreeBytes,
 		dir:      widget.NewLabel(""),
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
-		progress: widget.NewLabel("Compute: you are asked first, with the time and space it takes."),
+		progress: widget.NewLabel("Compute: you are asked first, with the time and the disk space it takes."),
+		note:     widget.NewLabel(""),
 	}
-	if r := u.app.Preferences().Float(prefDBRate); r > 0 {
-		db.SetRate(r)
+	if s := u.app.Preferences().Float(prefDBSpeed); s > 0 {
+		db.SetSpeed(s)
 	}
 	p.dir.Wrapping = fyne.TextWrapBreak
 	p.summary.TextStyle.Monospace = true
+	p.summary.Wrapping = fyne.TextWrapWord
 	p.progress.Truncation = fyne.TextTruncateEllipsis
+	p.note.Wrapping = fyne.TextWrapWord
 	p.small = widget.NewButton("Small endgames", func() { p.askCompute(true) })
-	p.all = widget.NewButton("All missing layers", func() { p.askCompute(false) })
+	p.all = widget.NewButton("Complete database", func() { p.askCompute(false) })
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
-	p.cancel = widget.NewButton("Cancel", p.cancelCompute)
+	p.pause = widget.NewButton("Pause", p.pauseCompute)
+	p.resume = widget.NewButton("Resume", p.resumeCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
 	p.overall.TextFormatter = func() string { return fmt.Sprintf("Whole computation: %.0f%%", 100*p.overall.Value) }
 	p.bar.TextFormatter = func() string { return fmt.Sprintf("Current part: %.0f%%", 100*p.bar.Value) }
@@ -112,7 +174,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 			p.dir, p.change, widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(),
 			container.NewGridWithColumns(2, p.small, p.all), p.repair,
-			p.overall, p.bar, p.progress, p.cancel),
+			p.overall, p.bar, p.progress, p.note, container.NewGridWithColumns(2, p.pause, p.resume)),
 		nil, nil,
 		container.NewVScroll(container.NewVBox(
 			widget.NewLabelWithStyle("Layers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -121,73 +183,169 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	return p
 }
 
+// pending returns the computation of this folder that was started and did
+// not finish ("": none), and what resuming it redoes.
+func (p *dbPanel) pending() (run, redo string) {
+	prefs := p.u.app.Preferences()
+	run = prefs.String(prefDBRun)
+	if run == "" || prefs.String(prefDBRunDir) != p.db.Dir() {
+		return "", ""
+	}
+	return run, prefs.String(prefDBRedo)
+}
+
 // refresh shows the directory, the layers and the buttons' state.
 func (p *dbPanel) refresh() {
 	p.dir.SetText(p.db.Dir())
 	p.summary.SetText(p.db.Summary())
 	busy := p.stop != nil
-	for _, b := range []*widget.Button{p.small, p.all, p.change} {
-		if busy {
-			b.Disable()
-		} else {
-			b.Enable()
-		}
-	}
-	if busy || p.db.Damaged() == "" {
-		p.repair.Disable()
-	} else {
-		p.repair.Enable()
-	}
-	if busy {
-		p.cancel.Enable()
-	} else {
-		p.cancel.Disable()
+	run, redo := p.pending()
+	enable(!busy, p.small, p.all, p.change)
+	enable(!busy && p.db.Damaged() != "", p.repair)
+	enable(busy, p.pause)
+	enable(!busy && run != "", p.resume)
+	switch {
+	case busy && p.running != "":
+		p.note.SetText(p.busyNote())
+	case busy:
+		p.note.SetText("")
+	case run != "":
+		p.note.SetText(fmt.Sprintf("The computation of %s here was interrupted. %s%s", runWords(run), resumeSays, redo))
+	default:
+		p.note.SetText("")
 	}
 }
 
-// askCompute says what computing takes (positions, disk, time on this
-// machine) and computes when the person agrees.
-func (p *dbPanel) askCompute(small bool) {
-	if p.stop != nil {
-		return
+// enable enables the buttons bs when on holds, else disables them.
+func enable(on bool, bs ...*widget.Button) {
+	for _, b := range bs {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
 	}
-	p.progress.SetText("Looking at the layers present…")
+}
+
+// runWords names a computation for a person.
+func runWords(run string) string {
+	if run == runSmall {
+		return "the small endgames"
+	}
+	return "the complete database"
+}
+
+// diskProblem checks the free disk space for est in dir (free, or ferr
+// when it could not be measured). It returns why the computation is
+// refused ("" when it is not) and a warning when the space is unknown.
+func diskProblem(dir string, est DBEstimate, free uint64, ferr error) (refuse, warn string) {
+	need := est.Need()
+	if ferr != nil {
+		return "", fmt.Sprintf("The free disk space in %s cannot be measured (%v): make sure %s are free.", dir, ferr, bytesText(need))
+	}
+	if free < need {
+		return fmt.Sprintf("Not enough disk space in\n%s\nThe computation needs about %s (%s for the layers and up to %s\nwhile a part is computed), and %s are free.\n"+
+			"Free some space, or choose another folder (Change folder…).",
+			dir, bytesText(need), bytesText(est.Bytes), bytesText(est.TempBytes), bytesText(free)), ""
+	}
+	return "", fmt.Sprintf("Free there: %s.", bytesText(free))
+}
+
+// checked estimates Compute(small) and measures the free disk space off
+// the UI thread, then on the UI thread refuses (a message) or calls ok
+// with the estimate and a line about the disk.
+func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
+	p.progress.SetText("Looking at the layers present and the free disk space…")
+	dir := p.db.Dir()
 	go func() {
 		est, err := p.db.Estimate(small)
+		var free uint64
+		var ferr error
+		if err == nil && est.Units > 0 {
+			free, ferr = p.free(dir)
+		}
 		p.do(func() {
 			p.progress.SetText("")
-			if err != nil {
+			switch {
+			case err != nil:
 				p.progress.SetText("Failed: " + err.Error())
 				return
-			}
-			if est.Units == 0 {
+			case est.Units == 0:
 				p.progress.SetText(est.String())
 				return
 			}
-			what := "the missing layers"
-			if small {
-				what = "the small endgames (" + p.db.SmallDescription() + ")"
+			refuse, warn := diskProblem(dir, est, free, ferr)
+			if refuse != "" {
+				p.progress.SetText("Not enough disk space: nothing was computed.")
+				dialog.ShowInformation("Not enough disk space", refuse, p.u.win)
+				return
 			}
-			msg := fmt.Sprintf("Compute %s in\n%s?\n%s\nThe computation runs in the background and can be cancelled;\nfinished layers are kept.",
-				what, p.db.Dir(), est)
-			dialog.ShowConfirm("Compute layers", msg, func(yes bool) {
-				if yes {
-					p.compute(small)
-				}
-			}, p.u.win)
+			ok(est, warn)
 		})
 	}()
 }
 
-// compute runs Database.Compute in the background.
+// askCompute says what computing takes (parts, disk, time on this
+// machine), refuses when the disk is too small, and computes when the
+// person agrees.
+func (p *dbPanel) askCompute(small bool) {
+	if p.stop != nil {
+		return
+	}
+	p.checked(small, func(est DBEstimate, disk string) {
+		what := "the complete database: every layer of the moving phase still missing"
+		title := "Compute the complete database"
+		if small {
+			what = "the small endgames (" + p.db.SmallDescription() + ")"
+			title = "Compute the small endgames"
+		}
+		msg := fmt.Sprintf("Compute %s in\n%s?\n\n%s\n%s\n\n"+
+			"It runs in the background. Pause stops at once and keeps the finished parts;\n"+
+			"Resume continues, also after a restart of the program.", what, p.db.Dir(), est, disk)
+		if !small {
+			msg += "\nThe opening is not stored: the perfect player searches it over these layers."
+		}
+		dialog.ShowConfirm(title, msg, func(yes bool) {
+			if yes {
+				p.compute(small)
+			}
+		}, p.u.win)
+	})
+}
+
+// resumeCompute continues the interrupted computation of this folder,
+// after the disk check.
+func (p *dbPanel) resumeCompute() {
+	run, _ := p.pending()
+	if p.stop != nil || run == "" {
+		return
+	}
+	p.checked(run == runSmall, func(DBEstimate, string) { p.compute(run == runSmall) })
+}
+
+// compute runs Database.Compute in the background, remembered in the
+// preferences until it finishes.
 func (p *dbPanel) compute(small bool) {
+	run := runComplete
+	if small {
+		run = runSmall
+	}
+	prefs := p.u.app.Preferences()
+	prefs.SetString(prefDBRun, run)
+	prefs.SetString(prefDBRunDir, p.db.Dir())
+	p.running, p.redoAt = run, ""
+	p.redo = "computing the first part again from its start."
+	prefs.SetString(prefDBRedo, p.redo)
 	p.start(func(ctx context.Context, progress func(DBProgress)) error {
 		return p.db.Compute(ctx, small, progress)
 	})
 }
 
 // startRepair runs Database.Repair in the background.
-func (p *dbPanel) startRepair() { p.start(p.db.Repair) }
+func (p *dbPanel) startRepair() {
+	p.running = ""
+	p.start(p.db.Repair)
+}
 
 // start runs a computation in a goroutine; progress and the end reach the
 // widgets through do.
@@ -211,35 +369,64 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 			}
 			p.last = now
 			p.mu.Unlock()
-			p.do(func() {
-				if p.stop == nil {
-					return // finished or cancelled meanwhile
-				}
-				p.bar.SetValue(pr.Fraction)
-				p.overall.SetValue(pr.Overall)
-				p.progress.SetText(pr.Text)
-				p.summary.SetText(p.db.Summary())
-			})
+			p.do(func() { p.show(pr) })
 		})
 		p.do(func() { p.finished(err) })
 	}()
 }
 
+// show passes progress pr to the widgets, and remembers what resuming
+// would redo.
+func (p *dbPanel) show(pr DBProgress) {
+	if p.stop == nil {
+		return // finished or cancelled meanwhile
+	}
+	p.bar.SetValue(pr.Part)
+	p.overall.SetValue(pr.Overall)
+	p.progress.SetText(pr.Lines())
+	p.summary.SetText(p.db.Summary())
+	if p.running == "" {
+		return
+	}
+	p.redo = pr.RedoWords()
+	p.note.SetText(p.busyNote())
+	// The preferences are written when the part or its phase changes, not
+	// with every percent; pausing and closing write the last words.
+	if at := fmt.Sprint(pr.Step, pr.Unit, pr.Verifying); at != p.redoAt {
+		p.redoAt = at
+		p.u.app.Preferences().SetString(prefDBRedo, p.redo)
+	}
+}
+
+// busyNote says what pausing does now.
+func (p *dbPanel) busyNote() string {
+	return "Pause stops at once. " + resumeSays + strings.TrimSuffix(p.redo, ".") +
+		". Closing the program pauses too, and the next start offers to resume."
+}
+
 func (p *dbPanel) finished(err error) {
 	p.stop = nil
-	if r := p.db.Rate(); r > 0 {
-		p.u.app.Preferences().SetFloat(prefDBRate, r)
+	prefs := p.u.app.Preferences()
+	if s := p.db.Speed(); s > 0 {
+		prefs.SetFloat(prefDBSpeed, s)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		p.progress.SetText("Cancelled. The layers finished so far are kept; computing again resumes.")
+		prefs.SetString(prefDBRedo, p.redo)
+		p.progress.SetText("Paused. The finished parts are kept.")
 	case err != nil:
 		p.progress.SetText("Failed: " + err.Error())
 	default:
+		if p.running != "" {
+			prefs.RemoveValue(prefDBRun)
+			prefs.RemoveValue(prefDBRunDir)
+			prefs.RemoveValue(prefDBRedo)
+		}
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)
 		p.progress.SetText("Done.")
 	}
+	p.running = ""
 	p.refresh()
 	p.u.databaseChanged()
 	p.offerRepair()
@@ -264,21 +451,27 @@ func (p *dbPanel) offerRepair() {
 
 // shutdown cancels a running computation when the window closes or the
 // program quits, so that the solver stops cleanly (keeping the finished
-// layers) and sends no more progress to widgets that are going away. It is
+// layers) and sends no more progress to widgets that are going away. The
+// computation stays remembered: the next start offers to resume it. It is
 // called on the UI thread.
 func (p *dbPanel) shutdown() {
 	p.mu.Lock()
 	p.closed = true
 	p.mu.Unlock()
 	if p.stop != nil {
+		if p.running != "" {
+			p.u.app.Preferences().SetString(prefDBRedo, p.redo)
+		}
 		p.stop()
 	}
 }
 
-func (p *dbPanel) cancelCompute() {
+// pauseCompute stops the running computation at once; the finished parts
+// are kept and Resume continues.
+func (p *dbPanel) pauseCompute() {
 	if p.stop != nil {
 		p.stop()
-		p.progress.SetText("Cancelling…")
+		p.progress.SetText("Pausing…")
 	}
 }
 
@@ -304,8 +497,19 @@ func (p *dbPanel) chooseDir() {
 }
 
 // offerSmall asks, on the first start without any database, whether to
-// compute the small endgame layers now.
+// compute the small endgame layers now; on a start after an interrupted
+// computation, whether to resume it.
 func (p *dbPanel) offerSmall() {
+	if run, redo := p.pending(); run != "" {
+		msg := fmt.Sprintf("The computation of %s in\n%s\nwas interrupted (paused, or the program was closed).\n"+
+			"Resume it now? It continues, %s", runWords(run), p.db.Dir(), redo)
+		dialog.ShowConfirm("Resume the computation?", msg, func(yes bool) {
+			if yes {
+				p.resumeCompute()
+			}
+		}, p.u.win)
+		return
+	}
 	prefs := p.u.app.Preferences()
 	if !p.db.Empty() || prefs.BoolWithFallback(prefOffered, false) {
 		p.offerRepair()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -10,26 +11,38 @@ import (
 	"muehle/retro"
 )
 
-// DBEstimate is what a computation will cost: the positions to compute
-// (one byte each on disk) and, once this machine's speed has been
-// measured, the time.
+// DBEstimate is what a computation will cost: the parts and positions to
+// compute, the disk space, and the time on this machine from the cost
+// model of retro/cost.go, scaled by this machine's cores or, once a
+// computation has run here long enough, by the speed measured then.
 type DBEstimate struct {
-	Units     int           // moving pairs and placement layers to compute
-	Positions uint64        // slots of the layers to compute
-	Bytes     uint64        // disk space of the new layer files
-	Time      time.Duration // 0: not known before a first computation here
+	Units     int    // moving pairs and placement layers to compute (or check)
+	Positions uint64 // slots of the layers to compute
+	Bytes     uint64 // disk space of the new layer files, kept
+	TempBytes uint64 // disk space while a part is computed, at most; freed after it
+	Time      time.Duration
+	Cores     int     // the cores the computation uses
+	Speed     float64 // this machine's speed measured in an earlier run, relative to the model; 0: none
 }
 
-// String says the estimate in a sentence.
+// Need returns the free disk space the computation needs.
+func (e DBEstimate) Need() uint64 { return e.Bytes + e.TempBytes }
+
+// String says the estimate in a few sentences.
 func (e DBEstimate) String() string {
 	if e.Units == 0 {
 		return "Every layer asked for is already computed."
 	}
-	s := fmt.Sprintf("%d parts to compute: %s positions, %s on disk", e.Units, count(e.Positions), bytesText(e.Bytes))
-	if e.Time > 0 {
-		return s + fmt.Sprintf(", about %s on this machine (measured in the last computation).", roughDuration(e.Time))
+	s := fmt.Sprintf("%d parts to compute: %s positions.\nDisk: %s for the layers, and up to %s more while a part is computed.\n",
+		e.Units, count(e.Positions), bytesText(e.Bytes), bytesText(e.TempBytes))
+	if e.Speed > 0 {
+		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured in the last long computation here\n"+
+			"(%.2f× the model's; still only a guide: other programs slow it down).", roughDuration(e.Time), e.Speed)
 	}
-	return s + ". The time is estimated once the first layer is done here."
+	return s + fmt.Sprintf("Time: about %s on this machine's %d cores. A rough guess: it scales the times measured on a\n"+
+		"%d-core machine (shared with other work) by the cores, and can be 2 to 4 times off either way;\n"+
+		"after the first long computation here it uses the speed measured then.",
+		roughDuration(e.Time), e.Cores, retro.CalibrationCores)
 }
 
 // count writes n with thousands separators: 1,234,567.
@@ -68,29 +81,70 @@ func roughDuration(d time.Duration) string {
 	return fmt.Sprintf("%.1f days", d.Hours()/24)
 }
 
-// computeOptions returns the solver's options for Compute.
-func computeOptions(small bool) retro.SolveOptions {
-	opts := retro.SolveOptions{Placement: !small}
-	if small {
-		opts.MaxStones = SmallMaxStones
+// clock writes an elapsed time as hours and minutes, "1:05 h", or minutes
+// and seconds, "4:09 min".
+func clock(d time.Duration) string {
+	s := int(d.Seconds())
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d h", s/3600, s/60%60)
 	}
-	return opts
+	return fmt.Sprintf("%d:%02d min", s/60, s%60)
 }
 
-// weights returns the positions of each task Solve will run for opts (its
-// steps, in order) and their sum.
-func weights(db *layers.DB, opts retro.SolveOptions) ([]uint64, uint64) {
-	var w []uint64
-	var sum uint64
-	for _, t := range retro.Plan(db, opts) {
-		var n uint64
-		for _, k := range t.Keys {
-			n += db.Indexer().Layer(k).Size()
-		}
-		w = append(w, n)
-		sum += n
+// computeOptions returns the solver's options for Compute: the small
+// endgames, or every moving layer (the complete database: the placement
+// phase is searched over the moving layers at play time, not stored).
+func computeOptions(small bool) retro.SolveOptions {
+	if small {
+		return retro.SolveOptions{MaxStones: SmallMaxStones}
 	}
-	return w, sum
+	return retro.SolveOptions{}
+}
+
+// plannedTask is a task of a run with its expected processor time.
+type plannedTask struct {
+	retro.Task
+	cost retro.Cost // of computing it; a task that only verifies takes VerifyShare of the time
+}
+
+// cpuSeconds returns the task's expected processor time.
+func (t plannedTask) cpuSeconds() float64 {
+	if t.Compute {
+		return t.cost.CPUSeconds
+	}
+	return t.cost.CPUSeconds * retro.VerifyShare
+}
+
+// planTasks returns the work Solve will do on db for opts, with the cost
+// of each task. It reads every present layer file (retro.Plan).
+func planTasks(db *layers.DB, opts retro.SolveOptions) []plannedTask {
+	units := map[string]retro.Unit{}
+	for _, u := range retro.Units(db.Stones(), opts) {
+		units[u.Name] = u
+	}
+	var out []plannedTask
+	for _, t := range retro.Plan(db, opts) {
+		out = append(out, plannedTask{t, retro.UnitCostIn(db.Indexer(), units[t.Unit], retro.DefaultMemBytes())})
+	}
+	return out
+}
+
+// estimate sums the cost of tasks on a machine of cores cores whose
+// measured speed relative to the model is speed (0: not measured).
+func estimate(tasks []plannedTask, cores int, speed float64) DBEstimate {
+	est := DBEstimate{Cores: cores, Speed: speed}
+	var cpu float64
+	for _, t := range tasks {
+		est.Units++
+		cpu += t.cpuSeconds()
+		if t.Compute {
+			est.Positions += t.cost.DiskBytes - uint64(len(t.Keys))*layers.HeaderSize
+			est.Bytes += t.cost.DiskBytes
+			est.TempBytes = max(est.TempBytes, t.cost.TempBytes)
+		}
+	}
+	est.Time = time.Duration(cpu / float64(cores) / cmp.Or(speed, 1.0) * float64(time.Second))
+	return est
 }
 
 // Estimate returns what Compute(small) would cost. It reads every present
@@ -100,36 +154,22 @@ func (e *DBEngines) Estimate(small bool) (DBEstimate, error) {
 	if err != nil {
 		return DBEstimate{}, err
 	}
-	var est DBEstimate
-	for _, t := range retro.Plan(db, computeOptions(small)) {
-		if !t.Compute {
-			continue
-		}
-		est.Units++
-		for _, k := range t.Keys {
-			est.Positions += db.Indexer().Layer(k).Size()
-		}
-	}
-	est.Bytes = est.Positions
-	if r := e.Rate(); r > 0 {
-		est.Time = time.Duration(float64(est.Positions) / r * float64(time.Second))
-	}
-	return est, nil
+	return estimate(planTasks(db, computeOptions(small)), retro.Workers(0), e.Speed()), nil
 }
 
-// Rate returns the positions per second measured in the last computation,
-// 0 when none was measured.
-func (e *DBEngines) Rate() float64 {
+// Speed returns this machine's speed relative to the cost model, measured
+// in the last computation that ran long enough; 0 when none did.
+func (e *DBEngines) Speed() float64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.rate
+	return e.speed
 }
 
-// SetRate sets the measured speed (from the preferences of an earlier run).
-func (e *DBEngines) SetRate(r float64) {
+// SetSpeed sets the measured speed (from the preferences of an earlier run).
+func (e *DBEngines) SetSpeed(s float64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.rate = r
+	e.speed = s
 }
 
 // computing returns the layer being computed, ok false when none is.
@@ -139,68 +179,117 @@ func (e *DBEngines) computing() (layers.Key, bool) {
 	return e.busy, e.busyOn
 }
 
+// minSpeedRun is how long a run must have worked before its speed replaces
+// the model's: shorter runs are mostly start-up and small layers.
+const minSpeedRun = time.Minute
+
 // progressFunc returns the solver's progress callback for a run of opts:
-// it passes on the step and the whole run (weighted by positions) with
-// the time left, notes the layer being computed, and measures the speed.
+// it passes on the part and the whole run (weighted by the expected time
+// of the parts) with the time left, notes the layer being computed, and
+// measures this machine's speed against the model.
 func (e *DBEngines) progressFunc(db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) func(retro.Progress) {
-	w, total := weights(db, opts)
+	tasks := planTasks(db, opts)
+	var total float64
+	for _, t := range tasks {
+		total += t.cpuSeconds()
+	}
+	cores := retro.Workers(opts.Workers)
+	speed := e.Speed()
 	start := time.Now()
 	step, inStep := 0, 0.0 // the step and the fraction of it done
 	return func(p retro.Progress) {
 		f := 0.0
 		if p.Total > 0 {
-			f = float64(p.Done) / float64(p.Total)
+			f = min(1, float64(p.Done)/float64(p.Total))
 		}
 		if p.Step != step {
 			step, inStep = p.Step, 0
 		}
-		// A step runs its phases one after another, each from 0 to all of
-		// its positions: count, propagate, write, verify. Each is taken
-		// as a quarter of the step, and the step's fraction never goes back.
-		inStep = max(inStep, (phaseIndex(p.Phase)+f)/4)
-		var done float64
-		for i := 0; i < p.Step-1 && i < len(w); i++ {
-			done += float64(w[i])
+		var task plannedTask
+		if i := p.Step - 1; i >= 0 && i < len(tasks) {
+			task = tasks[i]
 		}
-		if i := p.Step - 1; i >= 0 && i < len(w) {
-			done += float64(w[i]) * inStep
+		// The step's fraction never goes back.
+		inStep = max(inStep, stepFraction(task, p.Phase, f))
+		var done float64 // expected processor seconds of the work done
+		for i := 0; i < p.Step-1 && i < len(tasks); i++ {
+			done += tasks[i].cpuSeconds()
 		}
-		overall, left := 0.0, time.Duration(-1)
+		done += task.cpuSeconds() * inStep
 		elapsed := time.Since(start)
+		overall, left := 0.0, time.Duration(-1)
 		if total > 0 {
-			overall = min(1, done/float64(total))
+			overall = min(1, done/total)
 		}
-		if overall > 0.01 && elapsed > 5*time.Second {
+		switch {
+		case overall > 0.01 && elapsed > 30*time.Second:
 			left = time.Duration(float64(elapsed) * (1 - overall) / overall)
+		case total > 0:
+			left = time.Duration((total - done) / float64(cores) / cmp.Or(speed, 1.0) * float64(time.Second))
 		}
 		e.mu.Lock()
 		e.busy, e.busyOn = p.Layer, true
-		if elapsed > time.Second && done > 0 {
-			e.rate = done / elapsed.Seconds()
+		if elapsed > minSpeedRun && done > 0 {
+			e.speed = done / float64(cores) / elapsed.Seconds()
 		}
 		e.mu.Unlock()
-		what := "time left: measuring"
-		if left >= 0 {
-			what = fmt.Sprintf("about %s left", roughDuration(left))
+		unit := p.Layer.String()
+		if len(task.Keys) > 0 {
+			unit = retro.Unit{Keys: task.Keys}.String()
 		}
 		progress(DBProgress{
-			Text:     fmt.Sprintf("%s · part %d of %d: layer %s, %s", what, p.Step, p.Steps, p.Layer, phaseWords(p.Phase)),
-			Fraction: f,
-			Overall:  overall,
-			Left:     left,
+			Unit: unit, Phase: phaseWords(p.Phase), Step: p.Step, Steps: p.Steps,
+			Fraction: f, Part: inStep, Overall: overall,
+			Elapsed: elapsed, PartElapsed: p.Elapsed, Left: left,
+			Verifying: strings.HasPrefix(p.Phase, "verify"),
 		})
 	}
 }
 
-// phaseIndex returns the place of a phase in a step, from 0 to 3.
-func phaseIndex(phase string) float64 {
-	switch {
-	case phase == "propagate":
-		return 1
-	case phase == "write":
-		return 2
-	case strings.HasPrefix(phase, "verify"):
-		return 3
+// The shares of a computed unit's time by phase, from the campaign's
+// solve record: counting 30 %, propagating 28 %, writing under 1 %,
+// verifying the rest (retro.VerifyShare).
+const (
+	shareCount     = 0.30
+	sharePropagate = 0.28
+	shareWrite     = 0.02
+)
+
+// stepFraction returns how much of task is done when phase is at fraction
+// f: its phases one after another, each from 0 to all of its positions,
+// the verification shared among the task's layers.
+func stepFraction(task plannedTask, phase string, f float64) float64 {
+	n := max(1, len(task.Keys))
+	if k, ok := strings.CutPrefix(phase, "verify "); ok {
+		i := 0
+		for j, key := range task.Keys {
+			if key.String() == k {
+				i = j
+			}
+		}
+		if !task.Compute {
+			i = 0
+			for j, key := range task.Verify {
+				if key.String() == k {
+					i = j
+				}
+			}
+			n = max(1, len(task.Verify))
+			return (float64(i) + f) / float64(n)
+		}
+		base := shareCount + sharePropagate + shareWrite
+		return base + (1-base)*(float64(i)+f)/float64(n)
+	}
+	switch phase {
+	case "count":
+		if len(task.Keys) == 1 && !task.Keys[0].IsMoving() {
+			return (shareCount + sharePropagate) * f // a placement layer is counted, not propagated
+		}
+		return shareCount * f
+	case "propagate":
+		return shareCount + sharePropagate*f
+	case "write":
+		return shareCount + sharePropagate + shareWrite*f
 	}
 	return 0
 }
@@ -226,4 +315,35 @@ func (e *DBEngines) notComputing(context.Context) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.busyOn = false
+}
+
+// playerWords says what the perfect player does with the layers present:
+// moving of movingAll moving layers and placement of placementAll
+// placement layers (damaged ones not counted).
+func playerWords(moving, movingAll, placement, placementAll int) string {
+	var b strings.Builder
+	b.WriteString("The perfect player:\n")
+	switch moving {
+	case movingAll:
+		b.WriteString("- moving phase: complete; every move comes from the database.\n")
+	case 0:
+		b.WriteString("- moving phase: no layer yet; it plays alpha-beta there.\n")
+	default:
+		fmt.Fprintf(&b, "- moving phase: %d of %d layers. In a position whose layer is\n"+
+			"  present (#) its moves are perfect; elsewhere it plays alpha-beta.\n", moving, movingAll)
+	}
+	switch {
+	case placement == placementAll:
+		b.WriteString("- opening: stored; every placement comes from the database.\n")
+	case moving == movingAll:
+		fmt.Fprintf(&b, "- opening: not stored (%d of %d layers); it searches each placement\n"+
+			"  over the moving layers for up to %s, exact, and plays alpha-beta\n"+
+			"  where that is not enough.\n", placement, placementAll, roughDuration(PlacementTime))
+	default:
+		fmt.Fprintf(&b, "- opening: not stored (%d of %d layers); it searches each placement\n"+
+			"  over the moving layers for up to %s and plays alpha-beta where\n"+
+			"  the search reaches a missing layer or runs out of time.\n", placement, placementAll, roughDuration(PlacementTime))
+	}
+	b.WriteString("After each alpha-beta move the status line says why.")
+	return b.String()
 }

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"muehle/layers"
 	"muehle/retro"
 )
 
@@ -15,10 +18,6 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := retro.SolveOptions{MaxStones: 6} // with verification: all four phases
-	w, total := weights(db, opts)
-	if len(w) != 1 || total != db.Indexer().Layer(layersKey(t, "3-3")).Size() {
-		t.Fatalf("weights of the 3-3 run: got %v (sum %d), want the size of layer 3-3", w, total)
-	}
 	var seen []DBProgress
 	if err := e.solve(t.Context(), db, opts, func(p DBProgress) { seen = append(seen, p) }); err != nil {
 		t.Fatal(err)
@@ -26,14 +25,17 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 	if len(seen) == 0 {
 		t.Fatal("no progress reported")
 	}
-	last := 0.0
+	last, part := 0.0, 0.0
 	for _, p := range seen {
-		if p.Overall < last-1e-9 || p.Overall > 1 {
-			t.Fatalf("overall progress went from %v to %v", last, p.Overall)
+		if p.Overall < last-1e-9 || p.Overall > 1 || p.Part < part-1e-9 || p.Part > 1 {
+			t.Fatalf("progress went back or past the end: overall %v to %v, part %v to %v", last, p.Overall, part, p.Part)
 		}
-		last = p.Overall
-		if !strings.Contains(p.Text, "left") || !strings.Contains(p.Text, "part 1 of 1: layer 3-3") {
-			t.Errorf("progress text %q does not say the whole and the part", p.Text)
+		last, part = p.Overall, p.Part
+		if l := p.Lines(); !strings.HasPrefix(l, "Part 1 of 1: 3-3, ") || !strings.Contains(l, "0 parts done, 1 to do · ") {
+			t.Errorf("progress lines %q do not say the part and the whole", l)
+		}
+		if p.Left < 0 {
+			t.Errorf("time left unknown at %v: the model gives it from the start", p.Overall)
 		}
 	}
 	if last < 0.99 {
@@ -43,24 +45,33 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 		t.Errorf("a layer is still marked as computing after the run")
 	}
 	sum := e.Summary()
-	for _, want := range []string{"Rows: stones of\nthe side to move", "# complete   · missing\n* computing  ! damaged", "  3   #"} {
+	for _, want := range []string{"Rows: stones of\nthe side to move", "# complete   · missing\n* computing  ! damaged", "  3   #",
+		"moving phase: 1 of 49 layers"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum)
 		}
 	}
-	// The small endgames still to do: 3-4 with 4-3, with the speed just
-	// measured giving a time.
-	e.SetRate(1e6)
+	// The small endgames still to do: 3-4 with 4-3, a pair of flying
+	// layers, with the model's time on this machine's cores.
 	est, err := e.Estimate(true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := db.Indexer().Layer(layersKey(t, "3-4")).Size() + db.Indexer().Layer(layersKey(t, "4-3")).Size()
-	if est.Units != 1 || est.Positions != want || est.Bytes != want {
-		t.Errorf("estimate: got %+v, want 1 unit of %d positions and bytes", est, want)
+	slots := db.Indexer().Layer(layersKey(t, "3-4")).Size() + db.Indexer().Layer(layersKey(t, "4-3")).Size()
+	if est.Units != 1 || est.Positions != slots || est.Bytes != slots+2*layers.HeaderSize || est.TempBytes != 8*slots {
+		t.Errorf("estimate: got %+v, want 1 unit of %d positions, %d bytes kept and %d temporary", est, slots, slots+2*layers.HeaderSize, 8*slots)
 	}
-	if got, wantT := est.Time, time.Duration(float64(want)/1e6*float64(time.Second)); got != wantT {
-		t.Errorf("estimated time: got %v, want %v", got, wantT)
+	if est.Cores != retro.Workers(0) || est.Time <= 0 || est.Speed != 0 {
+		t.Errorf("estimate without a measured speed: got %d cores, %v, speed %v, want the model's time on %d cores", est.Cores, est.Time, est.Speed, retro.Workers(0))
+	}
+	// A speed measured here: twice the model's halves the time.
+	e.SetSpeed(2)
+	fast, err := e.Estimate(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := fast.Time - est.Time/2; fast.Speed != 2 || d < -time.Millisecond || d > time.Millisecond {
+		t.Errorf("estimate at twice the model's speed: got %v, want %v", fast.Time, est.Time/2)
 	}
 }
 
@@ -70,14 +81,136 @@ func TestEstimateWords(t *testing.T) {
 		want string
 	}{
 		{DBEstimate{}, "Every layer asked for is already computed."},
-		{DBEstimate{Units: 2, Positions: 1234567, Bytes: 1234567},
-			"2 parts to compute: 1,234,567 positions, 1.2 MB on disk. The time is estimated once the first layer is done here."},
-		{DBEstimate{Units: 1, Positions: 5e9, Bytes: 5e9, Time: 90 * time.Minute},
-			"1 parts to compute: 5,000,000,000 positions, 5.0 GB on disk, about 1.5 hours on this machine (measured in the last computation)."},
+		{DBEstimate{Units: 2, Positions: 1234567, Bytes: 1234823, TempBytes: 9876536, Time: 90 * time.Minute, Cores: 8},
+			"2 parts to compute: 1,234,567 positions.\nDisk: 1.2 MB for the layers, and up to 9.9 MB more while a part is computed.\n" +
+				"Time: about 1.5 hours on this machine's 8 cores. A rough guess: it scales the times measured on a\n" +
+				"2-core machine (shared with other work) by the cores, and can be 2 to 4 times off either way;\n" +
+				"after the first long computation here it uses the speed measured then."},
+		{DBEstimate{Units: 1, Positions: 5e9, Bytes: 5e9, Time: 50 * time.Hour, Cores: 2, Speed: 1.25},
+			"1 parts to compute: 5,000,000,000 positions.\nDisk: 5.0 GB for the layers, and up to 0 bytes more while a part is computed.\n" +
+				"Time: about 2.1 days on this machine, at the speed measured in the last long computation here\n" +
+				"(1.25× the model's; still only a guide: other programs slow it down)."},
 	}
 	for _, tt := range tests {
 		if got := tt.est.String(); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestEstimateSums checks how the estimate adds up tasks: the layers of
+// computed tasks, the largest temporary space of one, and the time of
+// verifying only as retro.VerifyShare of computing.
+func TestEstimateSums(t *testing.T) {
+	k := layers.Moving(3, 3)
+	tasks := []plannedTask{
+		{retro.Task{Keys: []layers.Key{k}, Compute: true}, retro.Cost{CPUSeconds: 100, DiskBytes: 1000 + layers.HeaderSize, TempBytes: 8000}},
+		{retro.Task{Keys: []layers.Key{k, k}, Compute: true}, retro.Cost{CPUSeconds: 300, DiskBytes: 500 + 2*layers.HeaderSize, TempBytes: 4000}},
+		{retro.Task{Keys: []layers.Key{k}, Verify: []layers.Key{k}}, retro.Cost{CPUSeconds: 1000, DiskBytes: 7777, TempBytes: 99999}},
+	}
+	got := estimate(tasks, 4, 0)
+	wantTime := time.Duration((100 + 300 + 1000*retro.VerifyShare) / 4 * float64(time.Second))
+	if got.Units != 3 || got.Positions != 1500 || got.Bytes != 1500+3*layers.HeaderSize || got.TempBytes != 8000 || got.Time != wantTime {
+		t.Errorf("estimate: got %+v, want 3 units, 1500 positions, %d bytes, 8000 temporary, %v", got, 1500+3*layers.HeaderSize, wantTime)
+	}
+	if got := estimate(tasks, 4, 0.5); got.Time != 2*wantTime {
+		t.Errorf("estimate at half the model's speed: got %v, want %v", got.Time, 2*wantTime)
+	}
+}
+
+func TestStepFraction(t *testing.T) {
+	pair := plannedTask{Task: retro.Task{Keys: []layers.Key{layers.Moving(3, 4), layers.Moving(4, 3)}, Compute: true}}
+	single := plannedTask{Task: retro.Task{Keys: []layers.Key{layers.Moving(4, 4)}, Compute: true}}
+	place := plannedTask{Task: retro.Task{Keys: []layers.Key{{W: 8, WH: 1, B: 9}}, Compute: true}}
+	verify := plannedTask{Task: retro.Task{Keys: pair.Keys, Verify: []layers.Key{layers.Moving(4, 3)}}}
+	tests := []struct {
+		task  plannedTask
+		phase string
+		f     float64
+		want  float64
+	}{
+		{pair, "count", 0.5, 0.15},
+		{pair, "propagate", 1, 0.58},
+		{pair, "write", 1, 0.60},
+		{pair, "verify 3-4", 0.5, 0.70},
+		{pair, "verify 4-3", 0, 0.80},
+		{pair, "verify 4-3", 1, 1},
+		{single, "verify 4-4", 0.5, 0.80},
+		{place, "count", 1, 0.58},
+		{verify, "verify 4-3", 0.25, 0.25},
+		{pair, "something new", 0.5, 0},
+	}
+	for _, tt := range tests {
+		if got := stepFraction(tt.task, tt.phase, tt.f); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("stepFraction(%v, %q, %v): got %v, want %v", tt.task.Keys, tt.phase, tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestProgressWords(t *testing.T) {
+	p := DBProgress{Unit: "4-8 + 8-4", Phase: "finding wins and losses", Step: 12, Steps: 27, Fraction: 0.434,
+		Elapsed: 65*time.Minute + 10*time.Second, PartElapsed: 4*time.Minute + 9*time.Second, Left: 7*time.Hour + 30*time.Minute}
+	tests := []struct {
+		p           DBProgress
+		lines, redo string
+	}{
+		{p, "Part 12 of 27: 4-8 + 8-4, finding wins and losses (43 %)\n11 parts done, 16 to do · 1:05 h elapsed · about 7.5 hours left",
+			"keeping the 11 parts finished and computing 4-8 + 8-4 again from its start (the 4:09 min spent on it so far are lost)."},
+		{DBProgress{Unit: "3-3", Phase: "counting moves", Step: 1, Steps: 1, Left: -1, Elapsed: 3 * time.Second},
+			"Part 1 of 1: 3-3, counting moves (0 %)\n0 parts done, 1 to do · 0:03 min elapsed · time left: measuring",
+			"computing 3-3 again from its start (the 0:00 min spent on it so far are lost)."},
+		{DBProgress{Unit: "3-4 + 4-3", Phase: "checking 4-3", Step: 2, Steps: 2, Fraction: 1, Left: 0, Verifying: true},
+			"Part 2 of 2: 3-4 + 4-3, checking 4-3 (100 %)\n1 parts done, 1 to do · 0:00 min elapsed · about 1 s left",
+			"keeping the part finished and the layers of 3-4 + 4-3, which are written: only their check is done again."},
+	}
+	for _, tt := range tests {
+		if got := tt.p.Lines(); got != tt.lines {
+			t.Errorf("Lines: got %q, want %q", got, tt.lines)
+		}
+		if got := tt.p.RedoWords(); got != tt.redo {
+			t.Errorf("RedoWords: got %q, want %q", got, tt.redo)
+		}
+	}
+}
+
+func TestDiskProblem(t *testing.T) {
+	est := DBEstimate{Units: 3, Bytes: 9e9, TempBytes: 8.4e9}
+	tests := []struct {
+		free         uint64
+		ferr         error
+		refuse, warn string
+	}{
+		{17.4e9, nil, "", "Free there: 17.4 GB."},
+		{17.4e9 - 1, nil, "Not enough disk space in\n/data/muehle\nThe computation needs about 17.4 GB (9.0 GB for the layers and up to 8.4 GB\n" +
+			"while a part is computed), and 17.4 GB are free.\nFree some space, or choose another folder (Change folder…).", ""},
+		{2e9, nil, "Not enough disk space in\n/data/muehle\nThe computation needs about 17.4 GB (9.0 GB for the layers and up to 8.4 GB\n" +
+			"while a part is computed), and 2.0 GB are free.\nFree some space, or choose another folder (Change folder…).", ""},
+		{0, errors.New("no statfs"), "", "The free disk space in /data/muehle cannot be measured (no statfs): make sure 17.4 GB are free."},
+	}
+	for _, tt := range tests {
+		refuse, warn := diskProblem("/data/muehle", est, tt.free, tt.ferr)
+		if refuse != tt.refuse || warn != tt.warn {
+			t.Errorf("diskProblem(free %d, %v): got %q, %q, want %q, %q", tt.free, tt.ferr, refuse, warn, tt.refuse, tt.warn)
+		}
+	}
+}
+
+func TestPlayerWords(t *testing.T) {
+	tests := []struct {
+		moving, placement int
+		want              []string
+	}{
+		{0, 0, []string{"moving phase: no layer yet; it plays alpha-beta there", "opening: not stored (0 of 497 layers)", "reaches a missing layer"}},
+		{3, 0, []string{"moving phase: 3 of 49 layers", "elsewhere it plays alpha-beta", "reaches a missing layer"}},
+		{49, 0, []string{"moving phase: complete", "for up to 3 s, exact, and plays alpha-beta\n  where that is not enough"}},
+		{49, 497, []string{"moving phase: complete", "opening: stored; every placement comes from the database"}},
+	}
+	for _, tt := range tests {
+		got := playerWords(tt.moving, 49, tt.placement, 497)
+		for _, w := range append(tt.want, "After each alpha-beta move the status line says why.") {
+			if !strings.Contains(got, w) {
+				t.Errorf("playerWords(%d moving, %d placement) lacks %q:\n%s", tt.moving, tt.placement, w, got)
+			}
 		}
 	}
 }

@@ -32,7 +32,7 @@ type DBEngines struct {
 	dir    string
 	stones int
 	err    error      // why the database could not be opened
-	rate   float64    // positions per second of the last computation, 0: unknown
+	speed  float64    // this machine's speed relative to the cost model, 0: not measured
 	busy   layers.Key // the layer being computed, when busyOn
 	busyOn bool
 }
@@ -244,10 +244,15 @@ func (e *DBEngines) Summary() string {
 		fmt.Fprintf(&b, " %d", o)
 	}
 	b.WriteByte('\n')
+	moving, movingAll := 0, 0
 	for w := 3; w <= e.stones; w++ {
 		fmt.Fprintf(&b, "  %d  ", w)
 		for o := 3; o <= e.stones; o++ {
 			k := layers.Moving(w, o)
+			movingAll++
+			if db.Damage(k) == nil && db.Has(k) {
+				moving++
+			}
 			switch {
 			case busyOn && (busy == k || busy == k.Partner()):
 				b.WriteString(" *")
@@ -282,6 +287,7 @@ func (e *DBEngines) Summary() string {
 	if d := e.Damaged(); d != "" {
 		b.WriteString("\n! damaged, used as missing: " + d)
 	}
+	b.WriteString("\n\n" + playerWords(moving, movingAll, n, len(pl)))
 	return b.String()
 }
 

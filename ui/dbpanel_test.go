@@ -1,0 +1,213 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"muehle/ui/game/gametest"
+)
+
+// fakeDB is a Database whose computations report one progress and then
+// wait until they are cancelled or released.
+type fakeDB struct {
+	dir  string
+	est  DBEstimate
+	prog DBProgress // what a computation reports first
+
+	mu      sync.Mutex
+	calls   []bool // the small flag of every Compute
+	release chan struct{}
+	speed   float64
+}
+
+func newFakeDB(dir string) *fakeDB {
+	return &fakeDB{dir: dir, release: make(chan struct{}),
+		est: DBEstimate{Units: 27, Positions: 7.6e9, Bytes: 7.6e9, TempBytes: 8.4e9, Time: 7 * time.Hour, Cores: 2},
+		prog: DBProgress{Unit: "4-8 + 8-4", Phase: "finding wins and losses", Step: 12, Steps: 27, Fraction: 0.5,
+			Part: 0.4, Overall: 0.3, Elapsed: time.Hour, PartElapsed: 4 * time.Minute, Left: 5 * time.Hour}}
+}
+
+func (f *fakeDB) Dir() string                             { return f.dir }
+func (f *fakeDB) SetDir(dir string) error                 { f.dir = dir; return nil }
+func (f *fakeDB) Summary() string                         { return "layers of " + f.dir }
+func (f *fakeDB) Empty() bool                             { return false }
+func (f *fakeDB) SmallDescription() string                { return "3-3, 3-4 and 4-3" }
+func (f *fakeDB) Damaged() string                         { return "" }
+func (f *fakeDB) Estimate(small bool) (DBEstimate, error) { return f.est, nil }
+func (f *fakeDB) Speed() float64                          { f.mu.Lock(); defer f.mu.Unlock(); return f.speed }
+func (f *fakeDB) SetSpeed(s float64)                      { f.mu.Lock(); defer f.mu.Unlock(); f.speed = s }
+func (f *fakeDB) Repair(ctx context.Context, progress func(DBProgress)) error {
+	return nil
+}
+
+func (f *fakeDB) Compute(ctx context.Context, small bool, progress func(DBProgress)) error {
+	f.mu.Lock()
+	f.calls = append(f.calls, small)
+	f.mu.Unlock()
+	progress(f.prog)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-f.release:
+		return nil
+	}
+}
+
+// computeCalls returns the small flags of the Compute calls so far.
+func (f *fakeDB) computeCalls() []bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]bool(nil), f.calls...)
+}
+
+// newDBTestApp returns the main window on a, with the fake database and
+// free bytes of free disk space.
+func newDBTestApp(t *testing.T, a fyne.App, q *gametest.Queue, f *fakeDB, free uint64) *App {
+	t.Helper()
+	u := New(a, Options{Do: q.Do, Database: f})
+	t.Cleanup(u.ctrl.Close)
+	u.db.free = func(dir string) (uint64, error) {
+		if dir != f.dir {
+			t.Errorf("free space asked of %s, want the database folder %s", dir, f.dir)
+		}
+		return free, nil
+	}
+	return u
+}
+
+// openDialog reports whether a dialog is open.
+func openDialog(u *App) bool { return u.Window().Canvas().Overlays().Top() != nil }
+
+func TestCompleteRefusedWhenDiskTooSmall(t *testing.T) {
+	q := gametest.NewQueue()
+	f := newFakeDB("/data/muehle")
+	u := newDBTestApp(t, test.NewTempApp(t), q, f, 15.9e9) // 16.0 GB needed
+	test.Tap(u.db.all)
+	q.Drain(t, 5*time.Second, func() bool { return openDialog(u) })
+	text := dialogText(u)
+	for _, want := range []string{"Not enough disk space in\n/data/muehle\n", "needs about 16.0 GB (7.6 GB for the layers and up to 8.4 GB",
+		"and 15.9 GB are free"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("refusal lacks %q:\n%s", want, text)
+		}
+	}
+	if calls := f.computeCalls(); len(calls) != 0 {
+		t.Errorf("computed with too little disk: %v", calls)
+	}
+	if got := u.db.progress.Text; got != "Not enough disk space: nothing was computed." {
+		t.Errorf("progress line: got %q", got)
+	}
+}
+
+// TestCompletePauseResume asks for the complete database, agrees, pauses
+// in the middle and resumes: the panel says what resuming redoes and the
+// preferences remember the computation until it finishes.
+func TestCompletePauseResume(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	f := newFakeDB(t.TempDir())
+	u := newDBTestApp(t, a, q, f, 16e9+1)
+	prefs := a.Preferences()
+
+	test.Tap(u.db.all)
+	q.Drain(t, 5*time.Second, func() bool { return openDialog(u) })
+	text := dialogText(u)
+	for _, want := range []string{"Compute the complete database: every layer of the moving phase still missing in\n" + f.dir + "?",
+		"27 parts to compute", "Free there: 16.0 GB.", "Pause stops at once", "The opening is not stored"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("confirmation lacks %q:\n%s", want, text)
+		}
+	}
+	tapDialogButton(t, u, "Yes")
+	q.Drain(t, 5*time.Second, func() bool { return strings.HasPrefix(u.db.progress.Text, "Part 12 of 27") })
+	if got := prefs.String(prefDBRun); got != runComplete || prefs.String(prefDBRunDir) != f.dir {
+		t.Errorf("running: got preferences %q in %q, want %q in %q", got, prefs.String(prefDBRunDir), runComplete, f.dir)
+	}
+	if u.db.pause.Disabled() || !u.db.resume.Disabled() || !u.db.all.Disabled() {
+		t.Errorf("while computing: want Pause enabled, Resume and Complete disabled")
+	}
+	redo := "keeping the 11 parts finished and computing 4-8 + 8-4 again from its start (the 4:00 min spent on it so far are lost)."
+	if got := u.db.note.Text; !strings.Contains(got, "Pause stops at once. Resume continues, "+strings.TrimSuffix(redo, ".")) {
+		t.Errorf("note while computing: got %q", got)
+	}
+	if u.db.overall.Value != 0.3 || u.db.bar.Value != 0.4 {
+		t.Errorf("bars: got %v overall, %v part, want 0.3, 0.4", u.db.overall.Value, u.db.bar.Value)
+	}
+
+	test.Tap(u.db.pause)
+	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
+	if got := u.db.progress.Text; got != "Paused. The finished parts are kept." {
+		t.Errorf("after pausing: got %q", got)
+	}
+	if got, want := u.db.note.Text, "The computation of the complete database here was interrupted. Resume continues, "+redo; got != want {
+		t.Errorf("note after pausing:\ngot  %q\nwant %q", got, want)
+	}
+	if prefs.String(prefDBRun) != runComplete || prefs.String(prefDBRedo) != redo {
+		t.Errorf("after pausing: got preferences %q, %q, want the computation remembered", prefs.String(prefDBRun), prefs.String(prefDBRedo))
+	}
+	if u.db.resume.Disabled() || !u.db.pause.Disabled() {
+		t.Errorf("after pausing: want Resume enabled and Pause disabled")
+	}
+
+	test.Tap(u.db.resume)
+	q.Drain(t, 5*time.Second, func() bool { return len(f.computeCalls()) == 2 && u.db.stop != nil })
+	if calls := f.computeCalls(); calls[1] {
+		t.Errorf("Resume computed the small endgames, want the complete database")
+	}
+	close(f.release)
+	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
+	if u.db.progress.Text != "Done." || prefs.String(prefDBRun) != "" || prefs.String(prefDBRedo) != "" || !u.db.resume.Disabled() {
+		t.Errorf("after finishing: got %q, preferences %q %q, want Done and nothing remembered", u.db.progress.Text, prefs.String(prefDBRun), prefs.String(prefDBRedo))
+	}
+}
+
+// TestResumeAfterRestart closes the program during a computation and
+// starts it again on the same preferences: it offers to resume, saying
+// what resuming redoes, and resumes when the person agrees. A program on
+// another folder does not offer it.
+func TestResumeAfterRestart(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	a.Preferences().SetBool(prefChosen, true)
+	f := newFakeDB(t.TempDir())
+	f.prog.Verifying, f.prog.Phase = true, "checking 8-4"
+	u := newDBTestApp(t, a, q, f, 1e12)
+	u.db.compute(false)
+	q.Drain(t, 5*time.Second, func() bool { return strings.HasPrefix(u.db.progress.Text, "Part 12 of 27") })
+	u.shutdown()
+	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
+
+	other := newDBTestApp(t, a, q, newFakeDB(t.TempDir()), 1e12)
+	other.Start()
+	if openDialog(other) {
+		t.Errorf("a program on another folder offers: %q", dialogText(other))
+	}
+
+	f2 := newFakeDB(f.dir)
+	again := newDBTestApp(t, a, q, f2, 1e12)
+	again.Start()
+	if !openDialog(again) {
+		t.Fatal("the restarted program does not offer to resume")
+	}
+	want := "The computation of the complete database in\n" + f.dir + "\nwas interrupted (paused, or the program was closed).\n" +
+		"Resume it now? It continues, keeping the 11 parts finished and the layers of 4-8 + 8-4, which are written: only their check is done again."
+	if got := dialogText(again); !strings.Contains(got, want) {
+		t.Errorf("offer:\ngot  %q\nwant %q", got, want)
+	}
+	if again.db.resume.Disabled() {
+		t.Errorf("Resume is disabled in the restarted program")
+	}
+	tapDialogButton(t, again, "Yes")
+	q.Drain(t, 5*time.Second, func() bool { return len(f2.computeCalls()) == 1 && again.db.stop != nil })
+	if f2.computeCalls()[0] {
+		t.Errorf("resumed the small endgames, want the complete database")
+	}
+	close(f2.release)
+	q.Drain(t, 5*time.Second, func() bool { return again.db.stop == nil })
+}
