@@ -85,7 +85,7 @@ func (p DBProgress) Lines() string {
 	if p.Left >= 0 {
 		left = fmt.Sprintf("about %s left", roughDuration(p.Left))
 	}
-	return fmt.Sprintf("Part %d of %d: %s, %s (%.0f %%)\n%d parts done, %d to do · %s elapsed · %s",
+	return fmt.Sprintf("Part %d of %d: %s, %s (%.0f %%)\n%d done, %d to do · %s elapsed · %s",
 		p.Step, p.Steps, p.Unit, p.Phase, 100*p.Fraction, p.Step-1, p.Steps-p.Step+1, clock(p.Elapsed), left)
 }
 
@@ -95,15 +95,14 @@ func (p DBProgress) RedoWords() string {
 	var kept string
 	switch done := p.Step - 1; {
 	case done == 1:
-		kept = "keeping the part finished and "
+		kept = "keeping the finished part and "
 	case done > 1:
-		kept = fmt.Sprintf("keeping the %d parts finished and ", done)
+		kept = fmt.Sprintf("keeping %d finished parts and ", done)
 	}
 	if p.Verifying {
-		return fmt.Sprintf("%sthe layers of %s, which are written: only their check is done again.", kept, p.Unit)
+		return fmt.Sprintf("%sthe layers of %s, which are written: only their check is redone.", kept, p.Unit)
 	}
-	return fmt.Sprintf("%scomputing %s again from its start (the %s spent on it so far are lost).",
-		kept, p.Unit, clock(p.PartElapsed))
+	return fmt.Sprintf("%scomputing %s again from its start (%s of work lost).", kept, p.Unit, clock(p.PartElapsed))
 }
 
 // dbPanel shows which layers exist, the directory, and computes missing
@@ -131,6 +130,7 @@ type dbPanel struct {
 	running string             // runSmall or runComplete while Compute runs, "" for a repair
 	redo    string             // what resuming the running computation would redo
 	redoAt  string             // the part and phase p.redo was last saved for
+	pausing bool               // Pause was pressed; the computation has not stopped yet
 	offered string             // the damaged layers last offered for repair
 	last    time.Time          // when progress was last passed to the UI
 	mu      sync.Mutex         // guards last and closed (progress comes from any goroutine)
@@ -147,7 +147,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
-		progress: widget.NewLabel("Compute: you are asked first, with the time and the disk space it takes."),
+		progress: widget.NewLabel("Computing asks first, with its time and disk."),
 		note:     widget.NewLabel(""),
 	}
 	if s := u.app.Preferences().Float(prefDBSpeed); s > 0 {
@@ -156,7 +156,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.dir.Wrapping = fyne.TextWrapBreak
 	p.summary.TextStyle.Monospace = true
 	p.summary.Wrapping = fyne.TextWrapWord
-	p.progress.Truncation = fyne.TextTruncateEllipsis
+	p.progress.Wrapping = fyne.TextWrapWord
 	p.note.Wrapping = fyne.TextWrapWord
 	p.small = widget.NewButton("Small endgames", func() { p.askCompute(true) })
 	p.all = widget.NewButton("Complete database", func() { p.askCompute(false) })
@@ -167,14 +167,15 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.overall.TextFormatter = func() string { return fmt.Sprintf("Whole computation: %.0f%%", 100*p.overall.Value) }
 	p.bar.TextFormatter = func() string { return fmt.Sprintf("Current part: %.0f%%", 100*p.bar.Value) }
 	// The buttons and the progress stay in view below the layers, which
-	// scroll.
+	// scroll; the buttons at the bottom, so that they stay in place when
+	// the lines of text above them change.
 	p.box = container.NewBorder(
 		container.NewVBox(
 			widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			p.dir, p.change, widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(),
-			container.NewGridWithColumns(2, p.small, p.all), p.repair,
-			p.overall, p.bar, p.progress, p.note, container.NewGridWithColumns(2, p.pause, p.resume)),
+			p.overall, p.bar, p.progress, p.note, p.repair,
+			container.NewGridWithColumns(2, p.small, p.all, p.pause, p.resume)),
 		nil, nil,
 		container.NewVScroll(container.NewVBox(
 			widget.NewLabelWithStyle("Layers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -200,24 +201,42 @@ func (p *dbPanel) refresh() {
 	p.summary.SetText(p.db.Summary())
 	busy := p.stop != nil
 	run, redo := p.pending()
-	enable(!busy, p.small, p.all, p.change)
-	enable(!busy && p.db.Damaged() != "", p.repair)
-	enable(busy, p.pause)
-	enable(!busy && run != "", p.resume)
+	setEnabled(!busy, p.small, p.all, p.change)
+	damaged := p.db.Damaged() != ""
+	setEnabled(!busy && damaged, p.repair)
+	setVisible(damaged, p.repair) // room for the layers when nothing is damaged
+	setEnabled(busy && !p.pausing, p.pause)
+	setEnabled(!busy && run != "", p.resume)
 	switch {
 	case busy && p.running != "":
-		p.note.SetText(p.busyNote())
+		p.setNote(p.busyNote())
 	case busy:
-		p.note.SetText("")
+		p.setNote("")
 	case run != "":
-		p.note.SetText(fmt.Sprintf("The computation of %s here was interrupted. %s%s", runWords(run), resumeSays, redo))
+		p.setNote(fmt.Sprintf("The computation of %s here was interrupted. %s%s", runWords(run), resumeSays, redo))
 	default:
-		p.note.SetText("")
+		p.setNote("")
 	}
 }
 
-// enable enables the buttons bs when on holds, else disables them.
-func enable(on bool, bs ...*widget.Button) {
+// setNote shows s below the progress, or nothing (and takes no room) when
+// s is "".
+func (p *dbPanel) setNote(s string) {
+	p.note.SetText(s)
+	setVisible(s != "", p.note)
+}
+
+// setVisible shows o when on holds, else hides it.
+func setVisible(on bool, o fyne.CanvasObject) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
+
+// setEnabled enables the buttons bs when on holds, else disables them.
+func setEnabled(on bool, bs ...*widget.Button) {
 	for _, b := range bs {
 		if on {
 			b.Enable()
@@ -241,7 +260,7 @@ func runWords(run string) string {
 func diskProblem(dir string, est DBEstimate, free uint64, ferr error) (refuse, warn string) {
 	need := est.Need()
 	if ferr != nil {
-		return "", fmt.Sprintf("The free disk space in %s cannot be measured (%v): make sure %s are free.", dir, ferr, bytesText(need))
+		return "", fmt.Sprintf("The free disk space there cannot be measured (%v):\nmake sure %s are free.", ferr, bytesText(need))
 	}
 	if free < need {
 		return fmt.Sprintf("Not enough disk space in\n%s\nThe computation needs about %s (%s for the layers and up to %s\nwhile a part is computed), and %s are free.\n"+
@@ -293,17 +312,18 @@ func (p *dbPanel) askCompute(small bool) {
 		return
 	}
 	p.checked(small, func(est DBEstimate, disk string) {
-		what := "the complete database: every layer of the moving phase still missing"
+		what := "the complete database (every layer of the\nmoving phase still missing)"
 		title := "Compute the complete database"
 		if small {
 			what = "the small endgames (" + p.db.SmallDescription() + ")"
 			title = "Compute the small endgames"
 		}
 		msg := fmt.Sprintf("Compute %s in\n%s?\n\n%s\n%s\n\n"+
-			"It runs in the background. Pause stops at once and keeps the finished parts;\n"+
-			"Resume continues, also after a restart of the program.", what, p.db.Dir(), est, disk)
+			"It runs in the background. Pause (or closing the program)\n"+
+			"stops at once and keeps the finished parts; Resume continues,\n"+
+			"also after a restart.", what, p.db.Dir(), est, disk)
 		if !small {
-			msg += "\nThe opening is not stored: the perfect player searches it over these layers."
+			msg += "\nThe opening is not stored: the perfect player searches it\nover these layers."
 		}
 		dialog.ShowConfirm(title, msg, func(yes bool) {
 			if yes {
@@ -383,13 +403,15 @@ func (p *dbPanel) show(pr DBProgress) {
 	}
 	p.bar.SetValue(pr.Part)
 	p.overall.SetValue(pr.Overall)
-	p.progress.SetText(pr.Lines())
+	if !p.pausing {
+		p.progress.SetText(pr.Lines())
+	}
 	p.summary.SetText(p.db.Summary())
 	if p.running == "" {
 		return
 	}
 	p.redo = pr.RedoWords()
-	p.note.SetText(p.busyNote())
+	p.setNote(p.busyNote())
 	// The preferences are written when the part or its phase changes, not
 	// with every percent; pausing and closing write the last words.
 	if at := fmt.Sprint(pr.Step, pr.Unit, pr.Verifying); at != p.redoAt {
@@ -400,12 +422,11 @@ func (p *dbPanel) show(pr DBProgress) {
 
 // busyNote says what pausing does now.
 func (p *dbPanel) busyNote() string {
-	return "Pause stops at once. " + resumeSays + strings.TrimSuffix(p.redo, ".") +
-		". Closing the program pauses too, and the next start offers to resume."
+	return "Pause stops at once; " + resumeSays + p.redo
 }
 
 func (p *dbPanel) finished(err error) {
-	p.stop = nil
+	p.stop, p.pausing = nil, false
 	prefs := p.u.app.Preferences()
 	if s := p.db.Speed(); s > 0 {
 		prefs.SetFloat(prefDBSpeed, s)
@@ -471,7 +492,9 @@ func (p *dbPanel) shutdown() {
 func (p *dbPanel) pauseCompute() {
 	if p.stop != nil {
 		p.stop()
-		p.progress.SetText("Pausing…")
+		p.pausing = true
+		p.progress.SetText("Pausing: the solver stops at its next check…")
+		p.pause.Disable()
 	}
 }
 
@@ -502,7 +525,7 @@ func (p *dbPanel) chooseDir() {
 func (p *dbPanel) offerSmall() {
 	if run, redo := p.pending(); run != "" {
 		msg := fmt.Sprintf("The computation of %s in\n%s\nwas interrupted (paused, or the program was closed).\n"+
-			"Resume it now? It continues, %s", runWords(run), p.db.Dir(), redo)
+			"Resume it now?\nIt continues, %s", runWords(run), p.db.Dir(), redo)
 		dialog.ShowConfirm("Resume the computation?", msg, func(yes bool) {
 			if yes {
 				p.resumeCompute()

@@ -118,8 +118,8 @@ func TestCompletePauseResume(t *testing.T) {
 	test.Tap(u.db.all)
 	q.Drain(t, 5*time.Second, func() bool { return openDialog(u) })
 	text := dialogText(u)
-	for _, want := range []string{"Compute the complete database: every layer of the moving phase still missing in\n" + f.dir + "?",
-		"27 parts to compute", "Free there: 16.0 GB.", "Pause stops at once", "The opening is not stored"} {
+	for _, want := range []string{"Compute the complete database (every layer of the\nmoving phase still missing) in\n" + f.dir + "?",
+		"27 parts to compute", "Free there: 16.0 GB.", "Pause (or closing the program)\nstops at once", "The opening is not stored"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, text)
 		}
@@ -132,8 +132,8 @@ func TestCompletePauseResume(t *testing.T) {
 	if u.db.pause.Disabled() || !u.db.resume.Disabled() || !u.db.all.Disabled() {
 		t.Errorf("while computing: want Pause enabled, Resume and Complete disabled")
 	}
-	redo := "keeping the 11 parts finished and computing 4-8 + 8-4 again from its start (the 4:00 min spent on it so far are lost)."
-	if got := u.db.note.Text; !strings.Contains(got, "Pause stops at once. Resume continues, "+strings.TrimSuffix(redo, ".")) {
+	redo := "keeping 11 finished parts and computing 4-8 + 8-4 again from its start (4:00 min of work lost)."
+	if got := u.db.note.Text; got != "Pause stops at once; Resume continues, "+redo {
 		t.Errorf("note while computing: got %q", got)
 	}
 	if u.db.overall.Value != 0.3 || u.db.bar.Value != 0.4 {
@@ -141,6 +141,9 @@ func TestCompletePauseResume(t *testing.T) {
 	}
 
 	test.Tap(u.db.pause)
+	if got := u.db.progress.Text; got != "Pausing: the solver stops at its next check…" || !u.db.pause.Disabled() {
+		t.Errorf("pausing: got %q, pause enabled %v; want the pause said and the button disabled", got, !u.db.pause.Disabled())
+	}
 	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
 	if got := u.db.progress.Text; got != "Paused. The finished parts are kept." {
 		t.Errorf("after pausing: got %q", got)
@@ -196,7 +199,7 @@ func TestResumeAfterRestart(t *testing.T) {
 		t.Fatal("the restarted program does not offer to resume")
 	}
 	want := "The computation of the complete database in\n" + f.dir + "\nwas interrupted (paused, or the program was closed).\n" +
-		"Resume it now? It continues, keeping the 11 parts finished and the layers of 4-8 + 8-4, which are written: only their check is done again."
+		"Resume it now?\nIt continues, keeping 11 finished parts and the layers of 4-8 + 8-4, which are written: only their check is redone."
 	if got := dialogText(again); !strings.Contains(got, want) {
 		t.Errorf("offer:\ngot  %q\nwant %q", got, want)
 	}

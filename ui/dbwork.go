@@ -28,20 +28,26 @@ type DBEstimate struct {
 // Need returns the free disk space the computation needs.
 func (e DBEstimate) Need() uint64 { return e.Bytes + e.TempBytes }
 
-// String says the estimate in a few sentences.
+// String says the estimate in a few sentences, in lines short enough
+// for a dialog.
 func (e DBEstimate) String() string {
 	if e.Units == 0 {
 		return "Every layer asked for is already computed."
 	}
-	s := fmt.Sprintf("%d parts to compute: %s positions.\nDisk: %s for the layers, and up to %s more while a part is computed.\n",
-		e.Units, count(e.Positions), bytesText(e.Bytes), bytesText(e.TempBytes))
-	if e.Speed > 0 {
-		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured in the last long computation here\n"+
-			"(%.2f× the model's; still only a guide: other programs slow it down).", roughDuration(e.Time), e.Speed)
+	s := fmt.Sprintf("%d parts to compute: %s positions.\nDisk: %s for the layers", e.Units, count(e.Positions), bytesText(e.Bytes))
+	if e.TempBytes > 0 {
+		s += fmt.Sprintf(", and up to %s more\nwhile a part is computed", bytesText(e.TempBytes))
 	}
-	return s + fmt.Sprintf("Time: about %s on this machine's %d cores. A rough guess: it scales the times measured on a\n"+
-		"%d-core machine (shared with other work) by the cores, and can be 2 to 4 times off either way;\n"+
-		"after the first long computation here it uses the speed measured then.",
+	s += ".\n"
+	if e.Speed > 0 {
+		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured in the\n"+
+			"last long computation here (%.2f× the model's); other programs\n"+
+			"running at the same time slow it down.", roughDuration(e.Time), e.Speed)
+	}
+	return s + fmt.Sprintf("Time: about %s on this machine's %d cores. A rough guess:\n"+
+		"the times measured on a %d-core machine (shared with other work),\n"+
+		"scaled by the cores; it can be 2 to 4 times off either way. After\n"+
+		"the first long computation here, the speed measured then is used.",
 		roughDuration(e.Time), e.Cores, retro.CalibrationCores)
 }
 

@@ -31,7 +31,7 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 			t.Fatalf("progress went back or past the end: overall %v to %v, part %v to %v", last, p.Overall, part, p.Part)
 		}
 		last, part = p.Overall, p.Part
-		if l := p.Lines(); !strings.HasPrefix(l, "Part 1 of 1: 3-3, ") || !strings.Contains(l, "0 parts done, 1 to do · ") {
+		if l := p.Lines(); !strings.HasPrefix(l, "Part 1 of 1: 3-3, ") || !strings.Contains(l, "0 done, 1 to do · ") {
 			t.Errorf("progress lines %q do not say the part and the whole", l)
 		}
 		if p.Left < 0 {
@@ -82,14 +82,16 @@ func TestEstimateWords(t *testing.T) {
 	}{
 		{DBEstimate{}, "Every layer asked for is already computed."},
 		{DBEstimate{Units: 2, Positions: 1234567, Bytes: 1234823, TempBytes: 9876536, Time: 90 * time.Minute, Cores: 8},
-			"2 parts to compute: 1,234,567 positions.\nDisk: 1.2 MB for the layers, and up to 9.9 MB more while a part is computed.\n" +
-				"Time: about 1.5 hours on this machine's 8 cores. A rough guess: it scales the times measured on a\n" +
-				"2-core machine (shared with other work) by the cores, and can be 2 to 4 times off either way;\n" +
-				"after the first long computation here it uses the speed measured then."},
+			"2 parts to compute: 1,234,567 positions.\nDisk: 1.2 MB for the layers, and up to 9.9 MB more\nwhile a part is computed.\n" +
+				"Time: about 1.5 hours on this machine's 8 cores. A rough guess:\n" +
+				"the times measured on a 2-core machine (shared with other work),\n" +
+				"scaled by the cores; it can be 2 to 4 times off either way. After\n" +
+				"the first long computation here, the speed measured then is used."},
 		{DBEstimate{Units: 1, Positions: 5e9, Bytes: 5e9, Time: 50 * time.Hour, Cores: 2, Speed: 1.25},
-			"1 parts to compute: 5,000,000,000 positions.\nDisk: 5.0 GB for the layers, and up to 0 bytes more while a part is computed.\n" +
-				"Time: about 2.1 days on this machine, at the speed measured in the last long computation here\n" +
-				"(1.25× the model's; still only a guide: other programs slow it down)."},
+			"1 parts to compute: 5,000,000,000 positions.\nDisk: 5.0 GB for the layers.\n" +
+				"Time: about 2.1 days on this machine, at the speed measured in the\n" +
+				"last long computation here (1.25× the model's); other programs\n" +
+				"running at the same time slow it down."},
 	}
 	for _, tt := range tests {
 		if got := tt.est.String(); got != tt.want {
@@ -154,14 +156,14 @@ func TestProgressWords(t *testing.T) {
 		p           DBProgress
 		lines, redo string
 	}{
-		{p, "Part 12 of 27: 4-8 + 8-4, finding wins and losses (43 %)\n11 parts done, 16 to do · 1:05 h elapsed · about 7.5 hours left",
-			"keeping the 11 parts finished and computing 4-8 + 8-4 again from its start (the 4:09 min spent on it so far are lost)."},
+		{p, "Part 12 of 27: 4-8 + 8-4, finding wins and losses (43 %)\n11 done, 16 to do · 1:05 h elapsed · about 7.5 hours left",
+			"keeping 11 finished parts and computing 4-8 + 8-4 again from its start (4:09 min of work lost)."},
 		{DBProgress{Unit: "3-3", Phase: "counting moves", Step: 1, Steps: 1, Left: -1, Elapsed: 3 * time.Second},
-			"Part 1 of 1: 3-3, counting moves (0 %)\n0 parts done, 1 to do · 0:03 min elapsed · time left: measuring",
-			"computing 3-3 again from its start (the 0:00 min spent on it so far are lost)."},
+			"Part 1 of 1: 3-3, counting moves (0 %)\n0 done, 1 to do · 0:03 min elapsed · time left: measuring",
+			"computing 3-3 again from its start (0:00 min of work lost)."},
 		{DBProgress{Unit: "3-4 + 4-3", Phase: "checking 4-3", Step: 2, Steps: 2, Fraction: 1, Left: 0, Verifying: true},
-			"Part 2 of 2: 3-4 + 4-3, checking 4-3 (100 %)\n1 parts done, 1 to do · 0:00 min elapsed · about 1 s left",
-			"keeping the part finished and the layers of 3-4 + 4-3, which are written: only their check is done again."},
+			"Part 2 of 2: 3-4 + 4-3, checking 4-3 (100 %)\n1 done, 1 to do · 0:00 min elapsed · about 1 s left",
+			"keeping the finished part and the layers of 3-4 + 4-3, which are written: only their check is redone."},
 	}
 	for _, tt := range tests {
 		if got := tt.p.Lines(); got != tt.lines {
@@ -185,7 +187,7 @@ func TestDiskProblem(t *testing.T) {
 			"while a part is computed), and 17.4 GB are free.\nFree some space, or choose another folder (Change folder…).", ""},
 		{2e9, nil, "Not enough disk space in\n/data/muehle\nThe computation needs about 17.4 GB (9.0 GB for the layers and up to 8.4 GB\n" +
 			"while a part is computed), and 2.0 GB are free.\nFree some space, or choose another folder (Change folder…).", ""},
-		{0, errors.New("no statfs"), "", "The free disk space in /data/muehle cannot be measured (no statfs): make sure 17.4 GB are free."},
+		{0, errors.New("no statfs"), "", "The free disk space there cannot be measured (no statfs):\nmake sure 17.4 GB are free."},
 	}
 	for _, tt := range tests {
 		refuse, warn := diskProblem("/data/muehle", est, tt.free, tt.ferr)
