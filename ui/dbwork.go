@@ -41,8 +41,9 @@ func (e DBEstimate) String() string {
 	s += ".\n"
 	if e.Speed > 0 {
 		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured in the\n"+
-			"last long computation here (%.2f× the model's); other programs\n"+
-			"running at the same time slow it down.", roughDuration(e.Time), e.Speed)
+			"last long computation here: %.2f× the model's, which says %s.\n"+
+			"Other programs running at the same time slow it down.",
+			roughDuration(e.Time), e.Speed, roughDuration(time.Duration(float64(e.Time)*e.Speed)))
 	}
 	return s + fmt.Sprintf("Time: about %s on this machine's %d cores. A rough guess:\n"+
 		"the times measured on a %d-core machine (shared with other work),\n"+
@@ -185,9 +186,11 @@ func (e *DBEngines) computing() (layers.Key, bool) {
 	return e.busy, e.busyOn
 }
 
-// minSpeedRun is how long a run must have worked before its speed replaces
-// the model's: shorter runs are mostly start-up and small layers.
-const minSpeedRun = time.Minute
+// minSpeedWork is the work, in the model's processor seconds, a run must
+// have done before its speed replaces the model's: the small endgames
+// (about 8) and other short runs are mostly start-up, and one slowed
+// down by other programs for a few seconds would say little.
+const minSpeedWork = 300
 
 // progressFunc returns the solver's progress callback for a run of opts:
 // it passes on the part and the whole run (weighted by the expected time
@@ -235,7 +238,7 @@ func (e *DBEngines) progressFunc(db *layers.DB, opts retro.SolveOptions, progres
 		}
 		e.mu.Lock()
 		e.busy, e.busyOn = p.Layer, true
-		if elapsed > minSpeedRun && done > 0 {
+		if done >= minSpeedWork {
 			e.speed = done / float64(cores) / elapsed.Seconds()
 		}
 		e.mu.Unlock()
@@ -325,30 +328,28 @@ func (e *DBEngines) notComputing(context.Context) {
 
 // playerWords says what the perfect player does with the layers present:
 // moving of movingAll moving layers and placement of placementAll
-// placement layers (damaged ones not counted).
+// placement layers (damaged ones not counted). The panel wraps the lines.
 func playerWords(moving, movingAll, placement, placementAll int) string {
 	var b strings.Builder
 	b.WriteString("The perfect player:\n")
 	switch moving {
 	case movingAll:
-		b.WriteString("- moving phase: complete; every move comes from the database.\n")
+		b.WriteString("- Moving phase: complete; every move comes from the database.\n")
 	case 0:
-		b.WriteString("- moving phase: no layer yet; it plays alpha-beta there.\n")
+		b.WriteString("- Moving phase: no layer yet; it plays alpha-beta there.\n")
 	default:
-		fmt.Fprintf(&b, "- moving phase: %d of %d layers. In a position whose layer is\n"+
-			"  present (#) its moves are perfect; elsewhere it plays alpha-beta.\n", moving, movingAll)
+		fmt.Fprintf(&b, "- Moving phase: %d of %d layers. Its moves are perfect where the position's layer is present (#); elsewhere it plays alpha-beta.\n",
+			moving, movingAll)
 	}
 	switch {
 	case placement == placementAll:
-		b.WriteString("- opening: stored; every placement comes from the database.\n")
+		b.WriteString("- Opening: stored; every placement comes from the database.\n")
 	case moving == movingAll:
-		fmt.Fprintf(&b, "- opening: not stored (%d of %d layers); it searches each placement\n"+
-			"  over the moving layers for up to %s, exact, and plays alpha-beta\n"+
-			"  where that is not enough.\n", placement, placementAll, roughDuration(PlacementTime))
+		fmt.Fprintf(&b, "- Opening: not stored (%d of %d layers). It searches each placement over the moving layers for up to %s, exact, and plays alpha-beta where that is not enough.\n",
+			placement, placementAll, roughDuration(PlacementTime))
 	default:
-		fmt.Fprintf(&b, "- opening: not stored (%d of %d layers); it searches each placement\n"+
-			"  over the moving layers for up to %s and plays alpha-beta where\n"+
-			"  the search reaches a missing layer or runs out of time.\n", placement, placementAll, roughDuration(PlacementTime))
+		fmt.Fprintf(&b, "- Opening: not stored (%d of %d layers). It searches each placement over the moving layers for up to %s, and plays alpha-beta where the search reaches a missing layer or runs out of time.\n",
+			placement, placementAll, roughDuration(PlacementTime))
 	}
 	b.WriteString("After each alpha-beta move the status line says why.")
 	return b.String()

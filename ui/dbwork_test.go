@@ -44,9 +44,12 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 	if _, busy := e.computing(); busy {
 		t.Errorf("a layer is still marked as computing after the run")
 	}
+	if s := e.Speed(); s != 0 {
+		t.Errorf("speed after a run of a second's work: got %v, want none measured (the model stays)", s)
+	}
 	sum := e.Summary()
 	for _, want := range []string{"Rows: stones of\nthe side to move", "# complete   · missing\n* computing  ! damaged", "  3   #",
-		"moving phase: 1 of 49 layers"} {
+		"Moving phase: 1 of 49 layers"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum)
 		}
@@ -90,8 +93,8 @@ func TestEstimateWords(t *testing.T) {
 		{DBEstimate{Units: 1, Positions: 5e9, Bytes: 5e9, Time: 50 * time.Hour, Cores: 2, Speed: 1.25},
 			"1 parts to compute: 5,000,000,000 positions.\nDisk: 5.0 GB for the layers.\n" +
 				"Time: about 2.1 days on this machine, at the speed measured in the\n" +
-				"last long computation here (1.25× the model's); other programs\n" +
-				"running at the same time slow it down."},
+				"last long computation here: 1.25× the model's, which says 2.6 days.\n" +
+				"Other programs running at the same time slow it down."},
 	}
 	for _, tt := range tests {
 		if got := tt.est.String(); got != tt.want {
@@ -202,10 +205,10 @@ func TestPlayerWords(t *testing.T) {
 		moving, placement int
 		want              []string
 	}{
-		{0, 0, []string{"moving phase: no layer yet; it plays alpha-beta there", "opening: not stored (0 of 497 layers)", "reaches a missing layer"}},
-		{3, 0, []string{"moving phase: 3 of 49 layers", "elsewhere it plays alpha-beta", "reaches a missing layer"}},
-		{49, 0, []string{"moving phase: complete", "for up to 3 s, exact, and plays alpha-beta\n  where that is not enough"}},
-		{49, 497, []string{"moving phase: complete", "opening: stored; every placement comes from the database"}},
+		{0, 0, []string{"Moving phase: no layer yet; it plays alpha-beta there", "Opening: not stored (0 of 497 layers)", "reaches a missing layer"}},
+		{3, 0, []string{"Moving phase: 3 of 49 layers", "elsewhere it plays alpha-beta", "reaches a missing layer"}},
+		{49, 0, []string{"Moving phase: complete", "for up to 3 s, exact, and plays alpha-beta where that is not enough"}},
+		{49, 497, []string{"Moving phase: complete", "Opening: stored; every placement comes from the database"}},
 	}
 	for _, tt := range tests {
 		got := playerWords(tt.moving, 49, tt.placement, 497)
