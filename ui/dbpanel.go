@@ -133,8 +133,10 @@ type dbPanel struct {
 	pausing bool               // Pause was pressed; the computation has not stopped yet
 	offered string             // the damaged layers last offered for repair
 	last    time.Time          // when progress was last passed to the UI
-	mu      sync.Mutex         // guards last and closed (progress comes from any goroutine)
+	mu      sync.Mutex         // guards last, closed and cancel (progress comes from any goroutine)
 	closed  bool               // the window is closing: no more progress for the widgets
+	stopped bool               // the program has stopped: nothing more for the widgets
+	cancel  context.CancelFunc // p.stop, for appStopped, which runs off the UI thread
 }
 
 func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
@@ -153,6 +155,11 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	if s := u.app.Preferences().Float(prefDBSpeed); s > 0 {
 		db.SetSpeed(s)
 	}
+	// A program stopped without closing its window (SIGTERM, SIGINT) runs
+	// no OnClosed; and once the driver has stopped, fyne.Do runs its
+	// functions on the calling goroutine. So the panel stops the
+	// computation here too, and sends nothing to the widgets after it.
+	u.app.Lifecycle().SetOnStopped(p.appStopped)
 	p.dir.Wrapping = fyne.TextWrapBreak
 	p.summary.TextStyle.Monospace = true
 	p.summary.Wrapping = fyne.TextWrapWord
@@ -375,6 +382,9 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
+	p.mu.Lock()
+	p.cancel = cancel
+	p.mu.Unlock()
 	p.bar.SetValue(0)
 	p.overall.SetValue(0)
 	p.progress.SetText("Starting…")
@@ -391,8 +401,26 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 			p.mu.Unlock()
 			p.do(func() { p.show(pr) })
 		})
-		p.do(func() { p.finished(err) })
+		p.mu.Lock()
+		stopped := p.stopped
+		p.mu.Unlock()
+		if !stopped {
+			p.do(func() { p.finished(err) })
+		}
 	}()
+}
+
+// appStopped stops the running computation when the program stops; it is
+// called off the UI thread, and touches no widget. The computation stays
+// remembered in the preferences: the next start offers to resume it.
+func (p *dbPanel) appStopped() {
+	p.mu.Lock()
+	p.closed, p.stopped = true, true
+	cancel := p.cancel
+	p.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // show passes progress pr to the widgets, and remembers what resuming
@@ -427,6 +455,9 @@ func (p *dbPanel) busyNote() string {
 
 func (p *dbPanel) finished(err error) {
 	p.stop, p.pausing = nil, false
+	p.mu.Lock()
+	p.cancel = nil
+	p.mu.Unlock()
 	prefs := p.u.app.Preferences()
 	if s := p.db.Speed(); s > 0 {
 		prefs.SetFloat(prefDBSpeed, s)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -20,14 +21,15 @@ type fakeDB struct {
 	est  DBEstimate
 	prog DBProgress // what a computation reports first
 
-	mu      sync.Mutex
-	calls   []bool // the small flag of every Compute
-	release chan struct{}
-	speed   float64
+	mu       sync.Mutex
+	calls    []bool // the small flag of every Compute
+	release  chan struct{}
+	returned chan error // what each Compute returned
+	speed    float64
 }
 
 func newFakeDB(dir string) *fakeDB {
-	return &fakeDB{dir: dir, release: make(chan struct{}),
+	return &fakeDB{dir: dir, release: make(chan struct{}), returned: make(chan error, 10),
 		est: DBEstimate{Units: 27, Positions: 7.6e9, Bytes: 7.6e9, TempBytes: 8.4e9, Time: 7 * time.Hour, Cores: 2},
 		prog: DBProgress{Unit: "4-8 + 8-4", Phase: "finding wins and losses", Step: 12, Steps: 27, Fraction: 0.5,
 			Part: 0.4, Overall: 0.3, Elapsed: time.Hour, PartElapsed: 4 * time.Minute, Left: 5 * time.Hour}}
@@ -51,12 +53,14 @@ func (f *fakeDB) Compute(ctx context.Context, small bool, progress func(DBProgre
 	f.calls = append(f.calls, small)
 	f.mu.Unlock()
 	progress(f.prog)
+	var err error
 	select {
 	case <-ctx.Done():
-		return ctx.Err()
+		err = ctx.Err()
 	case <-f.release:
-		return nil
 	}
+	f.returned <- err
+	return err
 }
 
 // computeCalls returns the small flags of the Compute calls so far.
@@ -213,4 +217,34 @@ func TestResumeAfterRestart(t *testing.T) {
 	}
 	close(f2.release)
 	q.Drain(t, 5*time.Second, func() bool { return again.db.stop == nil })
+}
+
+// TestAppStoppedStopsComputation stops the program without closing its
+// window (as SIGTERM does): the computation is cancelled, remembered for
+// the next start, and nothing more is sent to the widgets (the driver,
+// stopped, would run it on the solver's goroutine).
+func TestAppStoppedStopsComputation(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	f := newFakeDB(t.TempDir())
+	u := newDBTestApp(t, a, q, f, 1e12)
+	u.db.compute(false)
+	q.Drain(t, 5*time.Second, func() bool { return strings.HasPrefix(u.db.progress.Text, "Part 12 of 27") })
+	u.db.appStopped()
+	select {
+	case err := <-f.returned:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the computation returned %v, want it cancelled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("stopping the program did not cancel the computation")
+	}
+	time.Sleep(200 * time.Millisecond)                   // for anything sent after it returned
+	q.Drain(t, time.Second, func() bool { return true }) // run what was sent
+	if u.db.stop == nil || !strings.HasPrefix(u.db.progress.Text, "Part 12 of 27") {
+		t.Errorf("after the program stopped, the panel was told: %q", u.db.progress.Text)
+	}
+	if got := a.Preferences().String(prefDBRun); got != runComplete {
+		t.Errorf("after the program stopped: got preference %q, want the computation remembered", got)
+	}
 }
