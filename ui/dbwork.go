@@ -52,6 +52,65 @@ func (e DBEstimate) String() string {
 		roughDuration(e.Time), e.Cores, retro.CalibrationCores)
 }
 
+// diskProblem checks the free disk space for est in dir (free, or ferr
+// when it could not be measured). It returns why the computation is
+// refused ("" when it is not) and a warning when the space is unknown.
+func diskProblem(dir string, est DBEstimate, free uint64, ferr error) (refuse, warn string) {
+	need := est.Need()
+	if ferr != nil {
+		return "", fmt.Sprintf("The free disk space there cannot be measured (%v):\nmake sure %s are free.", ferr, bytesText(need))
+	}
+	if free < need {
+		return fmt.Sprintf("Not enough disk space in\n%s\nThe computation needs about %s (%s for the layers and up to %s\nwhile a part is computed), and %s are free.\n"+
+			"Free some space, or choose another folder (Change folder…).",
+			dir, bytesText(need), bytesText(est.Bytes), bytesText(est.TempBytes), bytesText(free)), ""
+	}
+	return "", fmt.Sprintf("Free there: %s.", bytesText(free))
+}
+
+// DBProgress is the state of a computation: the part being computed, its
+// phase and how far it is, the whole run, and the times.
+type DBProgress struct {
+	Unit        string // the part's layers: "4-8 + 8-4"
+	Phase       string // what it does: "finding wins and losses"
+	Step, Steps int    // part Step (from 1) of Steps
+	Fraction    float64
+	Part        float64 // of the part
+	Overall     float64 // of the whole run
+	Elapsed     time.Duration
+	PartElapsed time.Duration
+	Left        time.Duration // -1: not known yet
+	// Verifying says the part's layers are written and being checked:
+	// stopping now loses only the check.
+	Verifying bool
+}
+
+// Lines says the progress in two lines: the part, then the whole run.
+func (p DBProgress) Lines() string {
+	left := "time left: measuring"
+	if p.Left >= 0 {
+		left = fmt.Sprintf("about %s left", roughDuration(p.Left))
+	}
+	return fmt.Sprintf("Part %d of %d: %s, %s (%.0f %%)\n%d done, %d to do · %s elapsed · %s",
+		p.Step, p.Steps, p.Unit, p.Phase, 100*p.Fraction, p.Step-1, p.Steps-p.Step+1, clock(p.Elapsed), left)
+}
+
+// RedoWords says what resuming redoes after the computation stops at p,
+// as the end of a sentence that starts "Resume continues, ".
+func (p DBProgress) RedoWords() string {
+	var kept string
+	switch done := p.Step - 1; {
+	case done == 1:
+		kept = "keeping the finished part and "
+	case done > 1:
+		kept = fmt.Sprintf("keeping %d finished parts and ", done)
+	}
+	if p.Verifying {
+		return fmt.Sprintf("%sthe layers of %s, which are written: only their check is redone.", kept, p.Unit)
+	}
+	return fmt.Sprintf("%scomputing %s again from its start (%s of work lost).", kept, p.Unit, clock(p.PartElapsed))
+}
+
 // count writes n with thousands separators: 1,234,567.
 func count(n uint64) string {
 	s := fmt.Sprint(n)
