@@ -238,6 +238,12 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 				p.progress.SetText("Failed: " + err.Error())
 				return
 			case est.Units == 0:
+				// Nothing left (another program may have finished it):
+				// an interrupted computation of this kind is done too.
+				if run, _ := p.pending(); run == runOf(small) {
+					p.forgetRun()
+					p.refresh()
+				}
 				p.progress.SetText(est.String())
 				return
 			}
@@ -291,13 +297,26 @@ func (p *dbPanel) resumeCompute() {
 	p.checked(run == runSmall, func(DBEstimate, string) { p.compute(run == runSmall) })
 }
 
+// runOf returns the name of a computation in the preferences.
+func runOf(small bool) string {
+	if small {
+		return runSmall
+	}
+	return runComplete
+}
+
+// forgetRun forgets the remembered computation: it has finished.
+func (p *dbPanel) forgetRun() {
+	prefs := p.u.app.Preferences()
+	prefs.RemoveValue(prefDBRun)
+	prefs.RemoveValue(prefDBRunDir)
+	prefs.RemoveValue(prefDBRedo)
+}
+
 // compute runs Database.Compute in the background, remembered in the
 // preferences until it finishes.
 func (p *dbPanel) compute(small bool) {
-	run := runComplete
-	if small {
-		run = runSmall
-	}
+	run := runOf(small)
 	prefs := p.u.app.Preferences()
 	prefs.SetString(prefDBRun, run)
 	prefs.SetString(prefDBRunDir, p.db.Dir())
@@ -411,9 +430,7 @@ func (p *dbPanel) finished(err error) {
 		p.progress.SetText("Failed: " + err.Error())
 	default:
 		if p.running != "" {
-			prefs.RemoveValue(prefDBRun)
-			prefs.RemoveValue(prefDBRunDir)
-			prefs.RemoveValue(prefDBRedo)
+			p.forgetRun()
 		}
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)

@@ -248,3 +248,28 @@ func TestAppStoppedStopsComputation(t *testing.T) {
 		t.Errorf("after the program stopped: got preference %q, want the computation remembered", got)
 	}
 }
+
+// TestResumeWhenNothingIsLeft resumes a computation that another program
+// finished meanwhile: nothing is computed, and it is forgotten.
+func TestResumeWhenNothingIsLeft(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	f := newFakeDB(t.TempDir())
+	f.est = DBEstimate{}
+	prefs := a.Preferences()
+	prefs.SetString(prefDBRun, runComplete)
+	prefs.SetString(prefDBRunDir, f.dir)
+	prefs.SetString(prefDBRedo, "computing 8-9 + 9-8 again from its start (1:02 h of work lost).")
+	u := newDBTestApp(t, a, q, f, 1e12)
+	if u.db.resume.Disabled() {
+		t.Fatal("Resume is disabled with a computation remembered for this folder")
+	}
+	test.Tap(u.db.resume)
+	q.Drain(t, 5*time.Second, func() bool { return u.db.progress.Text == "Every layer asked for is already computed." })
+	if calls := f.computeCalls(); len(calls) != 0 {
+		t.Errorf("computed with nothing left: %v", calls)
+	}
+	if prefs.String(prefDBRun) != "" || prefs.String(prefDBRedo) != "" || !u.db.resume.Disabled() {
+		t.Errorf("the finished computation is still remembered: %q, %q, Resume enabled %v", prefs.String(prefDBRun), prefs.String(prefDBRedo), !u.db.resume.Disabled())
+	}
+}
