@@ -42,9 +42,10 @@
 //	              (play.CheckAnswer), the training bar
 //	newgame.go    New Game (the choice of players and the draw rule), the
 //	              questions before a game is given up or a new line started
-//	dbpanel.go    the database tab: layers present, computing missing ones
-//	dbwork.go     what a computation costs, its progress over the whole
-//	              run with the time left
+//	dbpanel.go    the database tab: layers present, computing the small
+//	              endgames or the complete database, pause and resume
+//	dbwork.go     what a computation costs (time, disk), its progress,
+//	              what resuming redoes, what the perfect player does
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
 //	files.go      opening, saving, copying and pasting games and positions
