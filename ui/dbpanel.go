@@ -165,12 +165,14 @@ func (p *dbPanel) refresh() {
 	p.summary.SetText(p.db.Summary())
 	busy := p.stop != nil
 	run, redo := p.pending()
-	setEnabled(!busy, p.small, p.all, p.change)
+	for _, b := range []*widget.Button{p.small, p.all, p.change} {
+		setEnabled(b, !busy)
+	}
 	damaged := p.db.Damaged() != ""
-	setEnabled(!busy && damaged, p.repair)
-	setVisible(damaged, p.repair) // room for the layers when nothing is damaged
-	setEnabled(busy && !p.pausing, p.pause)
-	setEnabled(!busy && run != "", p.resume)
+	setEnabled(p.repair, !busy && damaged)
+	setVisible(p.repair, damaged) // room for the layers when nothing is damaged
+	setEnabled(p.pause, busy && !p.pausing)
+	setEnabled(p.resume, !busy && run != "")
 	switch {
 	case busy && p.running != "":
 		p.setNote(p.busyNote())
@@ -187,26 +189,15 @@ func (p *dbPanel) refresh() {
 // s is "".
 func (p *dbPanel) setNote(s string) {
 	p.note.SetText(s)
-	setVisible(s != "", p.note)
+	setVisible(p.note, s != "")
 }
 
-// setVisible shows o when on holds, else hides it.
-func setVisible(on bool, o fyne.CanvasObject) {
+// setVisible shows or hides o.
+func setVisible(o fyne.CanvasObject, on bool) {
 	if on {
 		o.Show()
 	} else {
 		o.Hide()
-	}
-}
-
-// setEnabled enables the buttons bs when on holds, else disables them.
-func setEnabled(on bool, bs ...*widget.Button) {
-	for _, b := range bs {
-		if on {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
 	}
 }
 
