@@ -17,10 +17,9 @@ import (
 // with its 67 placement layers. Read them as that rough:
 //
 //   - The machine was shared: the campaign ran beside other builds, tests
-//     and solves (load average often 3 to 10), so a unit took up to 4 times
-//     what it takes on the idle machine (5-5 solved in 8.7 s idle, 35 s in
-//     the record). The rates are this machine's as it was used, not its
-//     best.
+//     and solves (load average often 3 to 10, at times over 20), and the
+//     same unit measured twice here has differed by 4.4× (docs/cluster.md).
+//     The rates are this machine's as it was used, not its best.
 //   - The solver changed during the campaign: the units up to 3-8 + 8-3
 //     ran with the solver of commit 434a152, 4-7 + 7-4, 5-6 + 6-5 and
 //     3-9 + 9-3 with eeb13aa, the rest with 47d4706 (2 to 3 times faster
