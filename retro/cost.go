@@ -79,9 +79,10 @@ const VerifyShare = 0.4
 // Cost is what a unit is expected to take.
 type Cost struct {
 	// MemBytes is the expected peak memory of a solver process computing
-	// and verifying the unit: the base, the state words (4 bytes per slot),
-	// the bodies being written (1 byte per slot) and the copies of the
-	// layers the removals lead to (1 byte per slot of those).
+	// and verifying the unit: the base, the state words of a moving pair
+	// (4 bytes per slot; the bodies written are made in them) or the body
+	// of a placement layer (1 byte per slot), and the copies of the layers
+	// the removals lead to (1 byte per slot of those).
 	MemBytes uint64
 	// CPUSeconds is the expected processor time, solving and verifying:
 	// the wall time on one core, or on n cores about CPUSeconds/n.
@@ -108,13 +109,14 @@ func UnitCost(ix *layers.Indexer, u Unit) Cost { return UnitCostIn(ix, u, 0) }
 // the size): a larger state goes into a file beside the work lists.
 func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 	slots := u.Slots(ix)
-	c := Cost{MemBytes: uint64(costBaseBytes) + slots, // the bodies written
+	c := Cost{MemBytes: uint64(costBaseBytes),
 		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
+		c.MemBytes += slots // the body written
 		c.CPUSeconds = costUnitSeconds + float64(slots)/costPlacementRate
 		return c
 	}
-	c.MemBytes += 4 * slots // the state words
+	c.MemBytes += 4 * slots // the state words, which become the bodies written
 	c.TempBytes = costListBytes * slots
 	if memBytes > 0 && 4*slots > uint64(memBytes) {
 		c.TempBytes += 4 * slots

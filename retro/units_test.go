@@ -86,11 +86,11 @@ func TestUnitCost(t *testing.T) {
 		mem  uint64
 		rate float64
 	}{
-		{"m3-3", costBaseBytes + 5*size(3, 3), costFlyingRate},
-		{"m3-4", costBaseBytes + 5*(size(3, 4)+size(4, 3)) + size(3, 3), costFlyingRate},
-		{"m4-4", costBaseBytes + 5*size(4, 4) + size(3, 4), costSlidingRate},
-		{"m3-8", costBaseBytes + 5*(size(3, 8)+size(8, 3)) + size(7, 3), costFlyingLargeRate},
-		{"m5-6", costBaseBytes + 5*(size(5, 6)+size(6, 5)) + size(5, 5) + size(4, 6), costLargeRate},
+		{"m3-3", costBaseBytes + 4*size(3, 3), costFlyingRate},
+		{"m3-4", costBaseBytes + 4*(size(3, 4)+size(4, 3)) + size(3, 3), costFlyingRate},
+		{"m4-4", costBaseBytes + 4*size(4, 4) + size(3, 4), costSlidingRate},
+		{"m3-8", costBaseBytes + 4*(size(3, 8)+size(8, 3)) + size(7, 3), costFlyingLargeRate},
+		{"m5-6", costBaseBytes + 4*(size(5, 6)+size(6, 5)) + size(5, 5) + size(4, 6), costLargeRate},
 		{"p8+1-9+0", costBaseBytes + ix.Layer(layers.Key{W: 8, WH: 1, B: 9}).Size(), costPlacementRate},
 	} {
 		u, err := FindUnit(units, tc.name)
