@@ -73,8 +73,7 @@ func TestUnits(t *testing.T) {
 
 // TestUnitCost checks the cost model on units whose sizes are known: the
 // memory is the base, four bytes per slot (one for a placement layer) and
-// the removal layers, and the
-// time follows the kind of the unit.
+// the removal layers, and the time follows the kind of the unit.
 func TestUnitCost(t *testing.T) {
 	ix, err := layers.DefaultIndexer()
 	if err != nil {
