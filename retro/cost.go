@@ -12,9 +12,9 @@ import (
 //
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
-// solve-record-k9.tsv, the standard game's campaign (19 moving units, 3-3
-// to 6-7 + 7-6, 2.7 billion slots), and solve-record-k5.tsv, the k=5 game
-// with its 67 placement layers. Read them as that rough:
+// solve-record-k9.tsv, the standard game's campaign (all 28 moving units,
+// 8.95 billion slots), and solve-record-k5.tsv, the k=5 game with its 67
+// placement layers. Read them as that rough:
 //
 //   - The machine was shared: the campaign ran beside other builds, tests
 //     and solves (load average often 3 to 10, at times over 20), and the
@@ -22,10 +22,14 @@ import (
 //     The rates are this machine's as it was used, not its best.
 //   - The solver changed during the campaign: the units up to 3-8 + 8-3
 //     ran with the solver of commit 434a152, 4-7 + 7-4, 5-6 + 6-5 and
-//     3-9 + 9-3 with eeb13aa, the rest with 47d4706 (2 to 3 times faster
-//     per slot than 434a152 on the idle machine: README). The sliding rate
-//     for large pairs, where almost all the time goes, comes from the two
-//     newer ones; the flying rates from what there is.
+//     3-9 + 9-3 with eeb13aa, 4-8 + 8-4 to 6-7 + 7-6 with 47d4706, and the
+//     nine largest units, 5-9 + 9-5 to 9-9, with c7b1ae9 (the solver of
+//     today, 2 to 3 times faster per slot than 434a152 on the idle machine:
+//     README). Until the last run the other jobs' processes had as much of
+//     the processor as the solve, whatever their nice value (the kernel's
+//     autogroups); from 16:15 of the last run on they had about a tenth.
+//     The sliding rate for large pairs, where almost all the time goes,
+//     comes from that last run; the flying rates from what there is.
 //   - The time includes verification (41 % of the campaign's time).
 //
 // TestCostModelFitsRecords compares the model with both records unit by
@@ -42,15 +46,16 @@ const (
 	// (3-8 + 8-3, 3-9 + 9-3) ten times slower still: 28,000 (127 million
 	// slots in 4,613 core-seconds). Pairs of sliding stones are fast while
 	// they are small: 1,000,000 (4-4, 4-5 + 5-4: 24 million in 22); above
-	// costLargeSlots 190,000 (4-7 + 7-4 to 6-7 + 7-6, the newer solvers:
-	// 2.0 billion in 10,400). Placement layers probe each position's
+	// costLargeSlots 500,000 (the last run's nine units: 6.65 billion in
+	// 12,895 core-seconds, 516,000; the units from 364,000 to 624,000).
+	// Placement layers probe each position's
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
 	// million in 516).
 	costFlyingRate       = 240_000
 	costFlyingLargeRate  = 28_000
 	costFlyingLargeSlots = 40_000_000
 	costSlidingRate      = 1_000_000
-	costLargeRate        = 190_000
+	costLargeRate        = 500_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
