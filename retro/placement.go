@@ -2,6 +2,8 @@ package retro
 
 import (
 	"context"
+	"fmt"
+	"math/bits"
 	"sync/atomic"
 
 	"muehle/layers"
@@ -14,22 +16,72 @@ import (
 // layer. Each position's value is therefore the best of its children's
 // stored values (BestChild) — alpha-beta with the database as its
 // transposition table, where every node is a hit one ply down.
-func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, workers int, done *atomic.Uint64) ([]byte, error) {
+//
+// With reach set, only the reachable slots are computed (every child of a
+// reachable position is reachable, so stored) and the others stay Unused;
+// with reach nil, every class is (the full sweep), which needs every class
+// of the placement layers one ply down.
+func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, done *atomic.Uint64) ([]byte, error) {
 	ix := db.Indexer().Layer(k)
+	if reach == nil {
+		for _, s := range k.Successors() {
+			if err := storesEveryClass(db, s); err != nil {
+				return nil, fmt.Errorf("retro: the full sweep of %s: %w", k, err)
+			}
+		}
+	}
 	body := make([]byte, ix.Size())
-	err := forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
-		for i := lo; i < hi; i++ {
-			pos, ok := ix.Position(i)
-			if !ok {
-				continue // body[i] stays Unused
+	value := func(i uint64) error {
+		pos, ok := ix.Position(i)
+		if !ok {
+			return nil // body[i] stays Unused
+		}
+		v, err := BestChild(db, pos)
+		body[i] = byte(v)
+		return err
+	}
+	// Ranges of whole words of reach.
+	return body, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
+		if reach == nil {
+			for i := lo; i < hi; i++ {
+				if err := value(i); err != nil {
+					return err
+				}
 			}
-			v, err := BestChild(db, pos)
-			if err != nil {
-				return err
+			return nil
+		}
+		for w := lo / 64; w*64 < hi; w++ {
+			for word := reach[w]; word != 0; word &= word - 1 {
+				if err := value(w*64 + uint64(bits.TrailingZeros64(word))); err != nil {
+					return err
+				}
 			}
-			body[i] = byte(v)
 		}
 		return nil
 	})
-	return body, err
 }
+
+// storesEveryClass returns nil when placement layer k of db holds a value
+// for every class (or k is a moving layer), and otherwise an error saying
+// that it holds only the reachable ones.
+func storesEveryClass(db *layers.DB, k layers.Key) error {
+	if k.IsMoving() {
+		return nil
+	}
+	f, err := db.Layer(k)
+	if err != nil {
+		return err
+	}
+	if !fullPlacement(f.Header(), db.Indexer().Layer(k)) {
+		return fmt.Errorf("layer %s stores only the classes reachable from the empty board (%d of %d); solve it again with the full sweep first", k, stored(f.Header()), db.Indexer().Layer(k).Classes())
+	}
+	return nil
+}
+
+// stored returns the number of slots with a value in a layer file.
+func stored(h layers.Header) uint64 { return h.Won + h.Lost + h.Drawn }
+
+// fullPlacement reports whether a placement layer file with header h
+// holds a value for every class of its layer ix: a layer of the full
+// sweep, or of the reachable sweep where every class is reachable.
+func fullPlacement(h layers.Header, ix *layers.LayerIndex) bool { return stored(h) == ix.Classes() }

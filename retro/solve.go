@@ -19,8 +19,13 @@ type SolveOptions struct {
 	// MaxStones limits the moving layers to those with W+B ≤ MaxStones
 	// stones on the board; 0 means all.
 	MaxStones int
-	// Placement adds the placement layers, after all moving layers.
+	// Placement adds the placement layers, after all moving layers: by
+	// default only their classes reachable from the empty board (the
+	// others stay Unused), marked by a forward pass first (see Reach).
 	Placement bool
+	// PlacementAll computes every class of the placement layers (the full
+	// sweep) instead; the layers one ply down must then hold every class.
+	PlacementAll bool
 	// Workers is the number of goroutines; 0 means one per core.
 	Workers int
 	// MemBytes bounds what a pair holds in memory: its state words (4 bytes
@@ -55,7 +60,7 @@ type SolveOptions struct {
 type Progress struct {
 	Layer       layers.Key // the layer (or the first of the pair) being computed
 	Step, Steps int        // this is step Step (from 1) of Steps units to compute
-	Phase       string     // "count", "propagate", "write", "verify K" (K: the layer)
+	Phase       string     // "reach", "count", "propagate", "write", "verify K" (K: the layer)
 	Done, Total uint64     // work done and to do in this phase, in positions
 	Elapsed     time.Duration
 }
@@ -462,9 +467,20 @@ func (r *run) solve(ctx context.Context) error {
 func (r *run) compute(ctx context.Context) (bodies [][]byte, release func(), err error) {
 	if r.unit.Placement {
 		k := r.unit.Keys[0]
+		var reach ReachBits
+		if !r.opts.PlacementAll {
+			var done atomic.Uint64
+			stop := r.track("reach", placementSlots(r.db), &done)
+			var err error
+			reach, err = reachFor(ctx, r.db, k, r.workers, &done)
+			stop()
+			if err != nil {
+				return nil, err
+			}
+		}
 		var done atomic.Uint64
 		stop := r.track("count", r.db.Indexer().Layer(k).Size(), &done)
-		body, err := solvePlacement(ctx, r.db, k, r.workers, &done)
+		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, &done)
 		stop()
 		return [][]byte{body}, func() {}, err
 	}

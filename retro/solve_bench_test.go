@@ -68,7 +68,7 @@ func BenchmarkPlacementLayer(b *testing.B) {
 	}
 	classes := db.Indexer().Layer(k).Classes()
 	for b.Loop() {
-		if _, err := solvePlacement(context.Background(), db, k, Workers(0), nil); err != nil {
+		if _, err := solvePlacement(context.Background(), db, k, nil, Workers(0), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,9 +26,13 @@ func (m Mismatch) String() string {
 
 // VerifyLayer recomputes the value of every position of the layer k from
 // its children's stored values (BestChild) and returns up to limit
-// mismatches. Unused slots must be exactly those that are not canonical.
-// Since every win and loss must be backed by a child one ply closer to the
-// end, a layer that passes holds the true values of the game.
+// mismatches. Unused slots must be exactly those that are not canonical,
+// except in a placement layer that stores only the reachable classes
+// (fewer values than classes): there the stored slots must be exactly the
+// reachable ones (the reach files, computed first if missing), and only
+// they are recomputed. Since every win and loss must be backed by a child
+// one ply closer to the end, a layer that passes holds the true values of
+// the game.
 //
 // A moving layer is checked in one pass in slot order against copies of
 // the two layers its children are in (see movingVerifier); a placement
@@ -39,6 +43,12 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		return nil, err
 	}
 	ix := db.Indexer().Layer(k)
+	var reach ReachBits // nil: every class is stored
+	if !k.IsMoving() && !fullPlacement(f.Header(), ix) {
+		if reach, err = reachFor(ctx, db, k, workers, nil); err != nil {
+			return nil, fmt.Errorf("retro: verify %s: %w", k, err)
+		}
+	}
 	var (
 		mu  sync.Mutex
 		out []Mismatch
@@ -72,6 +82,13 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		want := wantFor()
 		for i := lo; i < hi; i++ {
 			got := f.Value(i)
+			if reach != nil && !reach.Has(i) {
+				if got != layers.Unused {
+					pos, _ := ix.Position(i)
+					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: layers.Unused})
+				}
+				continue
+			}
 			pos, ok := ix.Position(i)
 			if !ok {
 				if got != layers.Unused {

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro"
 )
 
 func init() {
@@ -41,73 +41,25 @@ func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // reachExact counts the reachable placement classes of the game with k
-// stones forwards (reachForward) and prints them by ply.
+// stones forwards (retro.Reach, as the solver marks them) and prints them
+// by ply.
 func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, k int, start time.Time) error {
-	_, perPly, err := reachForward(ctx, x, k)
-	if err != nil {
-		return err
-	}
 	var count, total uint64
 	for _, key := range layers.PlacementLayers(k) {
 		total += x.Layer(key).Classes()
 	}
-	for ply, n := range perPly {
+	err := retro.Reach(ctx, x, k, 0, func(ply int, r retro.ReachPly) error {
+		n := r.Count()
 		fmt.Fprintf(stdout, "ply %2d: %d classes reached\n", ply, n)
 		count += n
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "k=%d: %d of %d placement classes reachable from the empty board (%.2f%%), counted in %.1f s\n",
 		k, count, total, 100*float64(count)/float64(total), time.Since(start).Seconds())
 	return nil
-}
-
-// reachForward marks the reachable placement classes of the game with k
-// stones: a bit per slot of every placement layer, set for the slots the
-// moves from the set slots of the previous ply lead to, ply by ply from
-// the empty board. It returns the bits by layer and the classes reached
-// at each ply (placements made).
-func reachForward(ctx context.Context, x *layers.Indexer, k int) (map[layers.Key][]uint64, []uint64, error) {
-	keys := layers.PlacementLayers(k)
-	reached := make(map[layers.Key][]uint64, len(keys))
-	for _, key := range keys {
-		reached[key] = make([]uint64, (x.Layer(key).Size()+63)/64)
-	}
-	set := func(p muehle.Position) {
-		key := layers.KeyOf(p)
-		if b := reached[key]; b != nil {
-			i := x.Layer(key).Index(p)
-			b[i/64] |= 1 << (i % 64)
-		}
-	}
-	set(muehle.NewPosition(k))
-	perPly := make([]uint64, 2*k)
-	var buf [muehle.MaxMoves]muehle.Move
-	for ply := range perPly {
-		for _, key := range keys {
-			if 2*k-int(key.WH+key.BH) != ply {
-				continue
-			}
-			ix := x.Layer(key)
-			for w, word := range reached[key] {
-				if err := ctx.Err(); err != nil {
-					return nil, nil, err
-				}
-				for ; word != 0; word &= word - 1 {
-					i := uint64(w)*64 + uint64(bits.TrailingZeros64(word))
-					p, ok := ix.Position(i)
-					if !ok {
-						return nil, nil, fmt.Errorf("reach: layer %v slot %d reached but not canonical", key, i)
-					}
-					perPly[ply]++
-					for _, m := range p.AppendMoves(buf[:0]) {
-						if c := p.Play(m); c.Hand[c.Turn] > 0 && !c.IsOver() {
-							set(c)
-						}
-					}
-				}
-			}
-		}
-	}
-	return reached, perPly, nil
 }
 
 // reachSampled estimates the share of reachable placement classes: it

@@ -1,0 +1,165 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// ReachBits marks the slots of one placement layer whose classes a game
+// can reach from the empty board: bit i%64 of word i/64 for slot i. Only
+// canonical slots are ever set.
+type ReachBits []uint64
+
+// newReachBits returns the cleared bits of a layer with n slots.
+func newReachBits(n uint64) ReachBits { return make(ReachBits, (n+63)/64) }
+
+// Has reports whether slot i is reachable.
+func (b ReachBits) Has(i uint64) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// Count returns the number of reachable slots.
+func (b ReachBits) Count() uint64 {
+	var n uint64
+	for _, w := range b {
+		n += uint64(bits.OnesCount64(w))
+	}
+	return n
+}
+
+// set marks slot i; several goroutines may set bits of one word at once.
+func (b ReachBits) set(i uint64) {
+	w := &b[i/64]
+	m := uint64(1) << (i % 64)
+	if atomic.LoadUint64(w)&m == 0 {
+		atomic.OrUint64(w, m)
+	}
+}
+
+// PlyOf returns the placements made before a position of the placement
+// layer k of the game with stones per side: 0 for the empty board, up to
+// 2·stones−1 for Black's last placement.
+func PlyOf(stones int, k layers.Key) int { return 2*stones - int(k.WH) - int(k.BH) }
+
+// PlyLayers returns the placement layers of the game with stones per side
+// whose positions come after ply placements.
+func PlyLayers(stones, ply int) []layers.Key {
+	var ks []layers.Key
+	for _, k := range layers.PlacementLayers(stones) {
+		if PlyOf(stones, k) == ply {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// ReachPly is the reachable slots of the placement layers of one ply.
+type ReachPly map[layers.Key]ReachBits
+
+// Count returns the number of reachable classes of the ply.
+func (r ReachPly) Count() uint64 {
+	var n uint64
+	for _, b := range r {
+		n += b.Count()
+	}
+	return n
+}
+
+// reachStart returns ply 0: the empty board, the one position of its layer.
+func reachStart(x *layers.Indexer, stones int) ReachPly {
+	p := muehle.NewPosition(stones)
+	k := layers.KeyOf(p)
+	ix := x.Layer(k)
+	b := newReachBits(ix.Size())
+	b.set(ix.Index(p))
+	return ReachPly{k: b}
+}
+
+// reachNext returns the reachable slots of ply+1 from those of ply (from):
+// every move of every reachable class leads to a reachable class, unless
+// it ends the placement phase or the game. The classes of from are
+// expanded by workers goroutines, which set the bits of the next ply with
+// atomic operations; done counts the slots of from gone through.
+func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from ReachPly, workers int, done *atomic.Uint64) (ReachPly, error) {
+	next := ReachPly{}
+	for _, k := range PlyLayers(stones, ply+1) {
+		next[k] = newReachBits(x.Layer(k).Size())
+	}
+	for _, k := range PlyLayers(stones, ply) {
+		src := from[k]
+		if src == nil {
+			return nil, fmt.Errorf("retro: reach: ply %d lacks layer %s", ply, k)
+		}
+		ix := x.Layer(k)
+		// Ranges of whole words, so that each bit of src is read once.
+		err := forRanges(ctx, Workers(workers), uint64(len(src)), 256, done, func(_ int, lo, hi uint64) error {
+			var buf [muehle.MaxMoves]muehle.Move
+			for w := lo; w < hi; w++ {
+				for word := src[w]; word != 0; word &= word - 1 {
+					i := w*64 + uint64(bits.TrailingZeros64(word))
+					p, ok := ix.Position(i)
+					if !ok {
+						return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
+					}
+					for _, m := range p.AppendMoves(buf[:0]) {
+						c := p.Play(m)
+						if c.Hand[c.Turn] == 0 || c.IsOver() {
+							continue // the moving phase, or the end of the game
+						}
+						ck := layers.KeyOf(c)
+						b := next[ck]
+						if b == nil {
+							return fmt.Errorf("retro: reach: a move from layer %s slot %d leads to layer %s, not of ply %d", k, i, ck, ply+1)
+						}
+						b.set(x.Layer(ck).Index(c))
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return next, nil
+}
+
+// Reach marks the placement classes of the game with stones per side that
+// a game can reach from the empty board, ply by ply, and calls each with
+// every ply's bits in order, from ply 0 (the empty board) to 2·stones−1.
+// Only two plies are held at once. It is the one definition of a
+// reachable placement class: the solver stores exactly these, and
+// `muehlectl reach` counts them.
+func Reach(ctx context.Context, x *layers.Indexer, stones, workers int, each func(ply int, r ReachPly) error) error {
+	return reachFrom(ctx, x, stones, 0, reachStart(x, stones), workers, nil, each)
+}
+
+// reachFrom is Reach from the bits r of ply onwards (each is called for
+// ply too); done counts the slots gone through.
+func reachFrom(ctx context.Context, x *layers.Indexer, stones, ply int, r ReachPly, workers int, done *atomic.Uint64, each func(int, ReachPly) error) error {
+	for {
+		if err := each(ply, r); err != nil {
+			return err
+		}
+		if ply == 2*stones-1 {
+			return nil
+		}
+		var err error
+		if r, err = reachNext(ctx, x, stones, ply, r, workers, done); err != nil {
+			return err
+		}
+		ply++
+	}
+}
+
+// placementSlots returns the slots of all placement layers of db's game.
+func placementSlots(db *layers.DB) uint64 {
+	var n uint64
+	for _, k := range layers.PlacementLayers(db.Stones()) {
+		n += db.Indexer().Layer(k).Size()
+	}
+	return n
+}

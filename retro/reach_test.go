@@ -1,0 +1,302 @@
+package retro
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// canonicalClass returns a representative of p's class independently of
+// the layers index: White to move, then the smallest image under the 16
+// symmetries of the board.
+func canonicalClass(p muehle.Position) muehle.Position {
+	p = p.Normalize()
+	best := p
+	for s := range muehle.Symmetry(muehle.NumSymmetries) {
+		q := s.Position(p)
+		if q.Stones[0] < best.Stones[0] || q.Stones[0] == best.Stones[0] && q.Stones[1] < best.Stones[1] {
+			best = q
+		}
+	}
+	return best
+}
+
+// reachByClasses returns the reachable placement classes of the game with
+// k stones by a plain depth-first search over canonicalClass, sharing
+// nothing with Reach but the move generator.
+func reachByClasses(k int) map[muehle.Position]bool {
+	seen := map[muehle.Position]bool{}
+	var visit func(p muehle.Position)
+	visit = func(p muehle.Position) {
+		c := canonicalClass(p)
+		if seen[c] {
+			return
+		}
+		seen[c] = true
+		for _, m := range p.Moves() {
+			if q := p.Play(m); q.Hand[q.Turn] > 0 && q.Total(muehle.White) >= 3 && q.Total(muehle.Black) >= 3 {
+				visit(q)
+			}
+		}
+	}
+	visit(muehle.NewPosition(k))
+	return seen
+}
+
+// allReach returns the bits of every ply of Reach.
+func allReach(t *testing.T, x *layers.Indexer, k, workers int) map[layers.Key]ReachBits {
+	t.Helper()
+	all := map[layers.Key]ReachBits{}
+	err := Reach(context.Background(), x, k, workers, func(_ int, r ReachPly) error {
+		maps.Copy(all, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// TestReachMatchesClassSearch compares Reach with an independent search
+// over symmetry classes, class by class, and with the counts of
+// docs/placement.md.
+func TestReachMatchesClassSearch(t *testing.T) {
+	x, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ k, want int }{{3, 31_534}, {4, 934_636}}
+	if testing.Short() {
+		tests = tests[:1]
+	}
+	for _, tt := range tests {
+		bits := allReach(t, x, tt.k, 3)
+		var got uint64
+		for _, b := range bits {
+			got += b.Count()
+		}
+		classes := reachByClasses(tt.k)
+		if got != uint64(len(classes)) || got != uint64(tt.want) {
+			t.Errorf("k=%d: got %d reachable classes, the class search finds %d, want %d", tt.k, got, len(classes), tt.want)
+		}
+		for p := range classes {
+			k := layers.KeyOf(p)
+			if i := x.Layer(k).Index(p); !bits[k].Has(i) {
+				t.Fatalf("k=%d: %v (layer %s slot %d) is reachable, Reach does not mark it", tt.k, p, k, i)
+			}
+		}
+	}
+}
+
+// solvedPair returns two databases of the game with k stones: one solved
+// with the full placement sweep, one with the reachable one (its moving
+// layers copied from the first).
+func solvedPair(t *testing.T, k int) (full, reach *layers.DB) {
+	t.Helper()
+	full = openDB(t, t.TempDir(), k)
+	solve(t, full, SolveOptions{Placement: true, PlacementAll: true})
+	reach = openDB(t, t.TempDir(), k)
+	copyDB(t, full, reach.Dir())
+	for _, key := range layers.PlacementLayers(k) {
+		if err := reach.Remove(key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	solve(t, reach, SolveOptions{Placement: true})
+	return full, reach
+}
+
+// TestReachableSweep checks that the reachable sweep stores exactly the
+// reachable classes, each with the full sweep's value, and that both
+// verify.
+func TestReachableSweep(t *testing.T) {
+	ks := []int{3, 4}
+	if testing.Short() {
+		ks = ks[:1]
+	}
+	for _, k := range ks {
+		full, reach := solvedPair(t, k)
+		bits := allReach(t, full.Indexer(), k, 2)
+		var stored, total uint64
+		for _, key := range layers.PlacementLayers(k) {
+			ff, err := full.Layer(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rf, err := reach.Layer(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reach.Verified(key) {
+				t.Errorf("k=%d layer %s: not recorded as verified", k, key)
+			}
+			ix := full.Indexer().Layer(key)
+			for i := range ix.Size() {
+				want := ff.Value(i)
+				if !bits[key].Has(i) {
+					want = layers.Unused
+				}
+				if got := rf.Value(i); got != want {
+					t.Fatalf("k=%d layer %s slot %d: got %v, want %v (full sweep %v)", k, key, i, got, want, ff.Value(i))
+				}
+			}
+			stored += rf.Header().Won + rf.Header().Lost + rf.Header().Drawn
+			total += ix.Classes()
+		}
+		t.Logf("k=%d: %d of %d placement classes stored", k, stored, total)
+		if n := uint64(len(reachByClasses(k))); stored != n {
+			t.Errorf("k=%d: got %d classes stored, want the %d reachable ones", k, stored, n)
+		}
+		start, err := reach.Probe(muehle.NewPosition(k))
+		if want, _ := full.Probe(muehle.NewPosition(k)); err != nil || start != want {
+			t.Errorf("k=%d: the empty board: got %v (%v), want %v", k, start, err, want)
+		}
+	}
+}
+
+// TestVerifyReachable checks that the verifier of a reachable placement
+// layer rejects a value in an unreachable slot and a hole in a reachable
+// one.
+func TestVerifyReachable(t *testing.T) {
+	_, db := solvedPair(t, 3)
+	var key layers.Key // a layer with unreachable classes
+	var bits ReachBits
+	for _, k := range layers.PlacementLayers(3) {
+		b, err := readReach(db, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Count() < db.Indexer().Layer(k).Classes() {
+			key, bits = k, b
+			break
+		}
+	}
+	if bits == nil {
+		t.Fatal("k=3: want a placement layer with unreachable classes")
+	}
+	ix := db.Indexer().Layer(key)
+	var in, out uint64 // a reachable and an unreachable class
+	in, out = ix.Size(), ix.Size()
+	for i := range ix.Size() {
+		if !ix.Canonical(i) {
+			continue
+		}
+		if bits.Has(i) && in == ix.Size() {
+			in = i
+		}
+		if !bits.Has(i) && out == ix.Size() {
+			out = i
+		}
+	}
+	if in == ix.Size() || out == ix.Size() {
+		t.Fatalf("layer %s: want reachable and unreachable classes", key)
+	}
+	f, err := db.Layer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := append([]byte(nil), f.Body()...)
+	tests := []struct {
+		name string
+		slot uint64
+		v    layers.Value
+	}{
+		{"an unreachable class stored", out, layers.Drawn},
+		{"a reachable class not stored", in, layers.Unused},
+	}
+	for _, tt := range tests {
+		body := append([]byte(nil), good...)
+		body[tt.slot] = byte(tt.v)
+		if err := db.Write(key, body); err != nil {
+			t.Fatal(err)
+		}
+		bad, err := VerifyLayer(context.Background(), db, key, 2, 10, nil)
+		if len(bad) != 1 || bad[0].Index != tt.slot {
+			t.Errorf("%s: got mismatches %v (%v), want one at slot %d", tt.name, bad, err, tt.slot)
+		}
+	}
+	if err := db.Write(key, good); err != nil {
+		t.Fatal(err)
+	}
+	if bad, err := VerifyLayer(context.Background(), db, key, 2, 10, nil); len(bad) != 0 || err != nil {
+		t.Errorf("the solved layer: got mismatches %v (%v), want none", bad, err)
+	}
+}
+
+// TestReachResumes checks that the forward pass resumes at the first ply
+// without files, from the files of the ply before, and recomputes a
+// damaged file.
+func TestReachResumes(t *testing.T) {
+	const k = 3
+	db := openDB(t, t.TempDir(), k)
+	if err := os.MkdirAll(filepath.Dir(db.Path(layers.Moving(3, 3))), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := ensureReach(context.Background(), db, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := allReach(t, db.Indexer(), k, 1)
+	read := func(key layers.Key) ReachBits {
+		t.Helper()
+		b, err := reachFor(context.Background(), db, key, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for key, b := range want {
+		if got := read(key); !slices.Equal(got, b) {
+			t.Fatalf("layer %s: the stored bits differ from Reach's", key)
+		}
+	}
+	// Clear ply 2 and remove the plies after it: resuming must read ply 2
+	// from its files and find nothing reachable after it.
+	for _, key := range PlyLayers(k, 2) {
+		if err := writeReach(db, key, newReachBits(db.Indexer().Layer(key).Size())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for ply := 3; ply < 2*k; ply++ {
+		for _, key := range PlyLayers(k, ply) {
+			if err := os.Remove(reachPath(db, key)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	last := PlyLayers(k, 2*k-1)[0]
+	if got := read(last).Count(); got != 0 {
+		t.Errorf("layer %s after resuming from an empty ply 2: got %d reachable, want 0", last, got)
+	}
+	if got := read(PlyLayers(k, 1)[0]); !slices.Equal(got, want[PlyLayers(k, 1)[0]]) {
+		t.Errorf("ply 1 changed by resuming at ply 3")
+	}
+	// A damaged file is computed again (from the ply before, still sound).
+	key := PlyLayers(k, 1)[0]
+	flip(t, reachPath(db, key), reachHeaderSize)
+	if got := read(key); !slices.Equal(got, want[key]) {
+		t.Errorf("layer %s: got other bits after a damaged file, want Reach's", key)
+	}
+}
+
+// TestFullSweepNeedsFullLayers checks that the full sweep refuses to build
+// on placement layers that hold only the reachable classes.
+func TestFullSweepNeedsFullLayers(t *testing.T) {
+	_, db := solvedPair(t, 3)
+	last := PlyLayers(3, 4)
+	for _, key := range last {
+		if err := db.Remove(key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := Solve(context.Background(), db, SolveOptions{Placement: true, PlacementAll: true})
+	if err == nil {
+		t.Fatal("the full sweep over reachable-only layers: got no error, want one")
+	}
+	t.Log(err)
+}

@@ -1,0 +1,214 @@
+package retro
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc64"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"muehle/layers"
+)
+
+// The reachable slots of each placement layer are kept in a file beside
+// the layer, p5+2-4+2.reach for p5+2-4+2.layer, written when its ply is
+// complete, so that an interrupted run resumes at the first ply not
+// written. The format, little-endian:
+//
+//	0   8  magic "MUEHLERB"
+//	8   1  version (1)
+//	9   1  stones per side
+//	10  4  the layer: W, B, WH, BH
+//	16  8  slots of the layer
+//	24  8  CRC-64 (ECMA) of the words
+//	32  …  the bits, (slots+63)/64 words of 8 bytes (ReachBits)
+const (
+	reachMagic      = "MUEHLERB"
+	reachVersion    = 1
+	reachHeaderSize = 32
+	// reachClaim is the claim (DB.Claim) of the forward pass, so that
+	// solvers sharing a folder compute it once.
+	reachClaim = "reach"
+)
+
+var reachCRC = crc64.MakeTable(crc64.ECMA)
+
+// reachPath returns the file of the reachable slots of placement layer k.
+func reachPath(db *layers.DB, k layers.Key) string {
+	return strings.TrimSuffix(db.Path(k), ".layer") + ".reach"
+}
+
+// writeReach writes the bits b of layer k to a temporary file, syncs it
+// and renames it, so that the file is absent or complete.
+func writeReach(db *layers.DB, k layers.Key, b ReachBits) error {
+	path := reachPath(db, k)
+	buf := make([]byte, reachHeaderSize+8*len(b))
+	le := binary.LittleEndian
+	for i, w := range b {
+		le.PutUint64(buf[reachHeaderSize+8*i:], w)
+	}
+	copy(buf, reachMagic)
+	buf[8], buf[9] = reachVersion, byte(db.Stones())
+	buf[10], buf[11], buf[12], buf[13] = k.W, k.B, k.WH, k.BH
+	le.PutUint64(buf[16:], db.Indexer().Layer(k).Size())
+	le.PutUint64(buf[24:], crc64.Checksum(buf[reachHeaderSize:], reachCRC))
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("retro: writing %s: %w", path, err)
+	}
+	_, err = f.Write(buf)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("retro: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// errReachFile is wrapped by the errors of a reach file that is damaged or
+// not of its layer.
+var errReachFile = errors.New("bad reach file")
+
+// checkReachHeader checks the header of the reach file of layer k at path
+// against the game, the layer and the file's size.
+func checkReachHeader(db *layers.DB, k layers.Key, path string, h []byte, size int64) error {
+	slots := db.Indexer().Layer(k).Size()
+	le := binary.LittleEndian
+	switch {
+	case len(h) < reachHeaderSize || string(h[:8]) != reachMagic:
+		return fmt.Errorf("retro: %s: %w: no reach header", path, errReachFile)
+	case h[8] != reachVersion || int(h[9]) != db.Stones() || (layers.Key{W: h[10], B: h[11], WH: h[12], BH: h[13]}) != k:
+		return fmt.Errorf("retro: %s: %w: version %d, %d stones, layer %d-%d+%d+%d; want version %d, %d stones, layer %s",
+			path, errReachFile, h[8], h[9], h[10], h[11], h[12], h[13], reachVersion, db.Stones(), k)
+	case le.Uint64(h[16:]) != slots || size != reachHeaderSize+8*int64((slots+63)/64):
+		return fmt.Errorf("retro: %s: %w: %d bytes for %d slots, want %d slots (truncated?)", path, errReachFile, size, le.Uint64(h[16:]), slots)
+	}
+	return nil
+}
+
+// reachStored reports whether the reach file of layer k is present with a
+// sound header and size (its checksum is checked when it is read).
+func reachStored(db *layers.DB, k layers.Key) bool {
+	path := reachPath(db, k)
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := make([]byte, reachHeaderSize)
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	if _, err := f.ReadAt(h, 0); err != nil {
+		return false
+	}
+	return checkReachHeader(db, k, path, h, fi.Size()) == nil
+}
+
+// readReach reads the reachable slots of layer k from its file. A file
+// that is damaged or not of the layer gives an error wrapping
+// errReachFile; a missing one an error wrapping os.ErrNotExist.
+func readReach(db *layers.DB, k layers.Key) (ReachBits, error) {
+	path := reachPath(db, k)
+	buf, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("retro: %w", err)
+	}
+	if err := checkReachHeader(db, k, path, buf, int64(len(buf))); err != nil {
+		return nil, err
+	}
+	words := buf[reachHeaderSize:]
+	if got, want := crc64.Checksum(words, reachCRC), binary.LittleEndian.Uint64(buf[24:]); got != want {
+		return nil, fmt.Errorf("retro: %s: %w: checksum %016x, header says %016x", path, errReachFile, got, want)
+	}
+	b := make(ReachBits, len(words)/8)
+	for i := range b {
+		b[i] = binary.LittleEndian.Uint64(words[8*i:])
+	}
+	return b, nil
+}
+
+// firstReachMissing returns the first ply of the game whose reach files
+// are not all present, 2·stones when all are.
+func firstReachMissing(db *layers.DB) int {
+	stones := db.Stones()
+	for ply := range 2 * stones {
+		for _, k := range PlyLayers(stones, ply) {
+			if !reachStored(db, k) {
+				return ply
+			}
+		}
+	}
+	return 2 * stones
+}
+
+// ensureReach makes sure the reach file of every placement layer of db is
+// present: it computes the plies from the first one missing onwards, from
+// the files of the ply before, under the claim reachClaim (waiting for
+// another solver that holds it). done counts the slots gone through.
+func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.Uint64) error {
+	if firstReachMissing(db) == 2*db.Stones() {
+		return nil
+	}
+	claim, err := db.Claim(ctx, reachClaim, true)
+	if err != nil {
+		return fmt.Errorf("retro: reach: %w", err)
+	}
+	defer claim.Release()
+	first := firstReachMissing(db) // another solver may have done it meanwhile
+	if first == 2*db.Stones() {
+		return nil
+	}
+	x := db.Indexer()
+	ply, start := 0, reachStart(x, db.Stones())
+	if first > 0 {
+		ply, start = first-1, ReachPly{}
+		for _, k := range PlyLayers(db.Stones(), ply) {
+			if start[k], err = readReach(db, k); err != nil {
+				return err
+			}
+		}
+	}
+	return reachFrom(ctx, x, db.Stones(), ply, start, workers, done, func(p int, r ReachPly) error {
+		if p < first {
+			return nil // read from the files
+		}
+		for k, b := range r {
+			if err := writeReach(db, k, b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// reachFor returns the reachable slots of the placement layer k of db,
+// computing the reach files first where they are missing. A damaged file
+// is removed and computed again, with the plies after it.
+func reachFor(ctx context.Context, db *layers.DB, k layers.Key, workers int, done *atomic.Uint64) (ReachBits, error) {
+	for attempt := 0; ; attempt++ {
+		if err := ensureReach(ctx, db, workers, done); err != nil {
+			return nil, err
+		}
+		b, err := readReach(db, k)
+		if err == nil || attempt > 0 || !errors.Is(err, errReachFile) {
+			return b, err
+		}
+		if err := os.Remove(reachPath(db, k)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("retro: removing a damaged reach file: %w", err)
+		}
+	}
+}
