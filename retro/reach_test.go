@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"muehle/layers"
@@ -299,4 +300,73 @@ func TestFullSweepNeedsFullLayers(t *testing.T) {
 		t.Fatal("the full sweep over reachable-only layers: got no error, want one")
 	}
 	t.Log(err)
+}
+
+// TestReachableSweepAgainstFullDB solves the placement layers of a game
+// whose full sweep is stored in $MUEHLE_FULL_DB (a database folder with
+// every layer of the game with $MUEHLE_TEST_K stones, e.g. /work/dbs with
+// k=5) with the reachable sweep, over copies of its moving layers, and
+// compares every slot: the reachable ones hold the full sweep's value, the
+// others nothing. Skipped when the variables are not set.
+func TestReachableSweepAgainstFullDB(t *testing.T) {
+	dir, ks := os.Getenv("MUEHLE_FULL_DB"), os.Getenv("MUEHLE_TEST_K")
+	if dir == "" || ks == "" {
+		t.Skip("set MUEHLE_FULL_DB and MUEHLE_TEST_K to compare with a stored full sweep")
+	}
+	k, err := strconv.Atoi(ks)
+	if err != nil {
+		t.Fatalf("MUEHLE_TEST_K: %v", err)
+	}
+	full := openDB(t, dir, k)
+	db := openDB(t, t.TempDir(), k)
+	src, dst := filepath.Dir(full.Path(layers.Moving(3, 3))), filepath.Dir(db.Path(layers.Moving(3, 3)))
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range layers.MovingLayers(k) {
+		for _, ext := range []string{".layer", ".verified"} {
+			name := "m" + key.String() + ext
+			b, err := os.ReadFile(filepath.Join(src, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	solve(t, db, SolveOptions{Placement: true})
+	var nStored, reached, total uint64
+	err = Reach(context.Background(), db.Indexer(), k, 0, func(_ int, r ReachPly) error {
+		for key, bits := range r {
+			ff, err := full.Layer(key)
+			if err != nil {
+				return err
+			}
+			rf, err := db.Layer(key)
+			if err != nil {
+				return err
+			}
+			for i := range uint64(len(rf.Body())) {
+				want := ff.Value(i)
+				if !bits.Has(i) {
+					want = layers.Unused
+				}
+				if got := rf.Value(i); got != want {
+					t.Fatalf("k=%d layer %s slot %d: got %v, want %v (full sweep %v)", k, key, i, got, want, ff.Value(i))
+				}
+			}
+			nStored += stored(rf.Header())
+			reached += bits.Count()
+			total += db.Indexer().Layer(key).Classes()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("k=%d: %d of %d placement classes stored, %d reachable, every one as the full sweep has it", k, nStored, total, reached)
+	if nStored != reached {
+		t.Errorf("k=%d: got %d classes stored, want the %d reachable", k, nStored, reached)
+	}
 }

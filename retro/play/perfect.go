@@ -172,6 +172,11 @@ func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
 	if err != nil {
 		return layers.Unused, err
 	}
+	if v == layers.Unused && pos.Hand[pos.Turn] > 0 {
+		// The solver stores only the placement classes reachable from the
+		// empty board: this one is missing, as a missing layer is.
+		return layers.Unused, fmt.Errorf("play: perfect: placement position %s is not stored (not reachable from the empty board): %w", pos, layers.ErrMissing)
+	}
 	if v == layers.Unused {
 		return layers.Unused, fmt.Errorf("play: perfect: position %s reads as unused", pos)
 	}

@@ -130,9 +130,10 @@ func (s *PlacementSearch) poll() bool {
 	return s.err != nil
 }
 
-// probe returns the stored value of p when its layer is in the database.
-// A failed probe of a missing layer is remembered for the rest of the call;
-// other errors stop the search.
+// probe returns the stored value of p when its layer is in the database
+// and stores p's class (a placement layer holds only the classes reachable
+// from the empty board). A failed probe of a missing layer is remembered
+// for the rest of the call; other errors stop the search.
 func (s *PlacementSearch) probe(p *muehle.Position) (layers.Value, bool) {
 	k := layers.KeyOf(*p)
 	if k.W > 9 || k.B > 9 || k.WH > 9 || k.BH > 9 {
@@ -152,6 +153,10 @@ func (s *PlacementSearch) probe(p *muehle.Position) (layers.Value, bool) {
 		*st = layerMissing
 	case err != nil:
 		s.err = fmt.Errorf("play: placement search: %w", err)
+	case p.Hand[p.Turn] > 0:
+		// A placement class the layer does not store: the solver stores
+		// only those reachable from the empty board. Search it.
+		*st = layerPresent
 	default:
 		s.err = fmt.Errorf("play: placement search: position %v reads as unused", *p)
 	}

@@ -22,6 +22,9 @@ type classDB struct {
 	ci     *classIndexer
 	stored map[layers.Key]bool
 	gone   map[layers.Key]bool // moving layers reported missing
+	// holes, when set, selects the classes of stored placement layers
+	// that read as Unused (not stored, as unreachable classes are).
+	holes  func(key uint64) bool
 	probes int
 }
 
@@ -43,6 +46,9 @@ func (d *classDB) Probe(p muehle.Position) (layers.Value, error) {
 		return layers.Unused, fmt.Errorf("fake moving layer %v: %w", k, layers.ErrMissing)
 	}
 	if !k.IsMoving() {
+		if d.stored[k] && d.holes != nil && d.holes(uint64(d.ci.key(&p))) {
+			return layers.Unused, nil
+		}
 		if d.stored[k] {
 			return refValue(d, p), nil
 		}
@@ -264,6 +270,48 @@ func TestPerfectUsesPlacementSearch(t *testing.T) {
 		if p.Hand[0]+p.Hand[1] > 1 && (!pl.LastFellBack() || pl.FallbackReason() == "") {
 			t.Errorf("%v over budget: got fell back %v (%q); want a fallback with a reason", p, pl.LastFellBack(), pl.FallbackReason())
 		}
+	}
+}
+
+// TestPlacementHoles: placement layers that leave classes Unused (the
+// solver stores only the reachable ones) are read where they hold a value
+// and searched where not, by the search and by the perfect player.
+func TestPlacementHoles(t *testing.T) {
+	db := newClassDB(t)
+	for _, k := range layers.PlacementLayers(4) {
+		db.stored[k] = true
+	}
+	db.holes = func(key uint64) bool { return (key*0x9e3779b97f4a7c15)>>63 == 1 }
+	x, _ := layers.DefaultIndexer()
+	ctx := context.Background()
+	holes, stored := 0, 0
+	for i, p := range latePlacements(21, 40, 4, 5) {
+		if v, _ := db.Probe(p); v == layers.Unused {
+			holes++
+		} else {
+			stored++
+		}
+		want := refValue(db, p)
+		s := NewPlacementSearch(db, x, nil, 12)
+		if got, err := s.Value(ctx, p); err != nil || got != want {
+			t.Errorf("%v: got %v, %v; want %v", p, got, err, want)
+		}
+		g, err := muehle.NewGameFrom(p, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := NewPerfect(db, rand.NewPCG(uint64(i), 2), nil)
+		pl.Placement = NewPlacementSearch(db, x, nil, 12)
+		m, err := pl.Move(ctx, g)
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		if got := refValue(db, p.Play(m)).Parent(); got != want {
+			t.Errorf("%v: move %v has value %v, want the position's %v", p, m, got, want)
+		}
+	}
+	if holes == 0 || stored == 0 {
+		t.Errorf("got %d positions in holes and %d stored, want some of each", holes, stored)
 	}
 }
 
