@@ -21,15 +21,22 @@ import (
 func solveAll(t *testing.T, k int) *layers.DB { return solveAllIn(t, t.TempDir(), k) }
 
 // solveAllIn solves the game with k stones, all phases, in dir (what is
-// there already is kept) and closes the database when the test ends.
+// there already is kept) and closes the database when the test ends. The
+// placement layers hold the classes reachable from the empty board.
 func solveAllIn(t *testing.T, dir string, k int) *layers.DB {
+	return solveIn(t, dir, k, retro.SolveOptions{Placement: true})
+}
+
+// solveIn solves the game with k stones in dir with opts and closes the
+// database when the test ends.
+func solveIn(t *testing.T, dir string, k int, opts retro.SolveOptions) *layers.DB {
 	t.Helper()
 	db, err := layers.OpenDB(dir, k)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := retro.Solve(context.Background(), db, retro.SolveOptions{Placement: true}); err != nil {
+	if err := retro.Solve(context.Background(), db, opts); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -67,9 +74,43 @@ func checkPlacementClasses(t *testing.T, db *layers.DB, limit int) int {
 }
 
 func TestPlacementSearchEveryClassK3(t *testing.T) {
-	db := solveAll(t, 3)
+	db := solveIn(t, t.TempDir(), 3, retro.SolveOptions{Placement: true, PlacementAll: true})
 	if n := checkPlacementClasses(t, db, 0); n != 31777 {
 		t.Errorf("got %d classes checked, want the 31777 of muehlectl layers --placement --stones 3", n)
+	}
+}
+
+// TestQueryUnreachable: a placement position the database does not store
+// (unreachable from the empty board) is answered by the search, with the
+// value the full sweep gives it.
+func TestQueryUnreachable(t *testing.T) {
+	full := solveIn(t, t.TempDir(), 3, retro.SolveOptions{Placement: true, PlacementAll: true})
+	db := solveAll(t, 3)
+	var pos muehle.Position
+	found := false
+	for _, k := range layers.PlacementLayers(3) {
+		ix := db.Indexer().Layer(k)
+		for i := range ix.Size() {
+			p, ok := ix.Position(i)
+			if v, err := db.Probe(p); ok && err == nil && v == layers.Unused {
+				pos, found = gameOrientation(p), true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		t.Fatal("k=3: no placement class left unstored, want the unreachable ones")
+	}
+	want, err := full.Probe(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := muehlectl("query", "--db", db.Dir(), "--stones", "3", "--book", "", "--position", pos.String())
+	if code != 0 || !strings.Contains(out, "value    "+want.String()+" (placement search") {
+		t.Errorf("query %s: exit %d, %q %s; want %v from the placement search", pos, code, out, stderr, want)
 	}
 }
 

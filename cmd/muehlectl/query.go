@@ -52,8 +52,11 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	fmt.Fprintln(stdout)
 	value, verr := db.Probe(pos)
-	// A placement position without its layer: the placement search.
-	if pos.Hand[pos.Turn] > 0 && (*search || errors.Is(verr, layers.ErrMissing)) {
+	// A placement position without its layer, or not stored in it (the
+	// solver stores the classes reachable from the empty board): the
+	// placement search.
+	notStored := errors.Is(verr, layers.ErrMissing) || verr == nil && value == layers.Unused
+	if pos.Hand[pos.Turn] > 0 && (*search || notStored) {
 		var prober layers.Prober = db
 		if *search {
 			prober = play.MovingOnly(db)
