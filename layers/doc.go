@@ -64,7 +64,9 @@
 //
 // One byte per slot, from the view of the side to move (see Value):
 //
-//	0        unused: not the index of any position
+//	0        unused: not the index of any position, or (placement
+//	         layers) a class not reachable from the empty board, which
+//	         the solver does not compute
 //	1        drawn
 //	2 + d    decided at depth d plies (0 ≤ d ≤ 253): won if d is odd,
 //	         lost if d is even

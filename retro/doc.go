@@ -88,6 +88,16 @@
 // as its transposition table, one ply deep, removals first, cut off by a win
 // in 1.
 //
+// Only the classes a game can reach from the empty board are computed
+// (reach.go): before the first placement layer, a forward pass marks them,
+// one bit per slot, ply by ply from the empty board, each ply's bits
+// written beside its layers (p5+2-4+2.reach, reachfile.go), so that an
+// interrupted pass resumes at the first ply not written. Every child of a
+// reachable position is reachable, so the sweep needs nothing else; the
+// other classes stay Unused, and a player reading one falls back to its
+// placement search. SolveOptions.PlacementAll computes every class instead
+// (the full sweep).
+//
 // # Verification
 //
 // VerifyLayer re-derives every stored value from its children with the
@@ -97,7 +107,8 @@
 // slot order against in-memory copies of the two layers its children are
 // in, each position's children ranked and looked up together; no position
 // is probed through the database's layer cache. A placement layer probes
-// its children through the database.
+// its children through the database; one with fewer values than classes
+// must store exactly its reachable classes, and only they are re-derived.
 //
 // # Units, claims and clusters
 //
