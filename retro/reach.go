@@ -94,10 +94,10 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 			return nil, fmt.Errorf("retro: reach: ply %d lacks layer %s", ply, k)
 		}
 		ix := x.Layer(k)
-		// Ranges of whole words, so that each bit of src is read once.
-		err := forRanges(ctx, Workers(workers), uint64(len(src)), 256, done, func(_ int, lo, hi uint64) error {
+		// Ranges of whole words (the chunk is a multiple of 64 slots).
+		err := forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
 			var buf [muehle.MaxMoves]muehle.Move
-			for w := lo; w < hi; w++ {
+			for w := lo / 64; w*64 < hi; w++ {
 				for word := src[w]; word != 0; word &= word - 1 {
 					i := w*64 + uint64(bits.TrailingZeros64(word))
 					p, ok := ix.Position(i)
