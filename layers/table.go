@@ -185,13 +185,14 @@ func writeTable(t *bTable, path string) error {
 		le.PutUint32(p[4*i:], v)
 	}
 	le.PutUint32(buf[20:], crc32.Checksum(buf[tableHeader:], castagnoli))
-	return writeAtomic(path, buf)
+	return WriteAtomic(path, buf)
 }
 
-// writeAtomic writes data to a temporary file beside path (unique, so that
-// processes building the cache at the same time do not mix their bytes),
-// syncs it and renames it to path.
-func writeAtomic(path string, data []byte) error {
+// WriteAtomic writes data to a temporary file beside path (unique, so that
+// processes writing the same file at the same time do not mix their
+// bytes), syncs it and renames it to path, so that path is either absent,
+// the old file or the complete new one.
+func WriteAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("layers: writing %s: %w", path, err)

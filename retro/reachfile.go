@@ -41,8 +41,8 @@ func reachPath(db *layers.DB, k layers.Key) string {
 	return strings.TrimSuffix(db.Path(k), ".layer") + ".reach"
 }
 
-// writeReach writes the bits b of layer k to a temporary file, syncs it
-// and renames it, so that the file is absent or complete.
+// writeReach writes the bits b of layer k (layers.WriteAtomic), so that
+// the file is absent or complete.
 func writeReach(db *layers.DB, k layers.Key, b ReachBits) error {
 	path := reachPath(db, k)
 	buf := make([]byte, reachHeaderSize+8*len(b))
@@ -55,26 +55,7 @@ func writeReach(db *layers.DB, k layers.Key, b ReachBits) error {
 	buf[10], buf[11], buf[12], buf[13] = k.W, k.B, k.WH, k.BH
 	le.PutUint64(buf[16:], db.Indexer().Layer(k).Size())
 	le.PutUint64(buf[24:], crc64.Checksum(buf[reachHeaderSize:], reachCRC))
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("retro: writing %s: %w", path, err)
-	}
-	_, err = f.Write(buf)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("retro: writing %s: %w", path, err)
-	}
-	return nil
+	return layers.WriteAtomic(path, buf)
 }
 
 // errReachFile is wrapped by the errors of a reach file that is damaged or
