@@ -61,6 +61,22 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	})
 }
 
+// reach returns the reachable slots of the placement layer k, nil with
+// PlacementAll (every class is computed). The forward pass, when it has
+// work (in the first placement unit), is the unit's "reach" phase.
+func (r *run) reach(ctx context.Context, k layers.Key) (ReachBits, error) {
+	if r.opts.PlacementAll {
+		return nil, nil
+	}
+	var done atomic.Uint64
+	stop := func() {}
+	if firstReachMissing(r.db) < 2*r.db.Stones() {
+		stop = r.track("reach", placementSlots(r.db), &done)
+	}
+	defer stop()
+	return reachFor(ctx, r.db, k, r.workers, &done)
+}
+
 // storesEveryClass returns nil when placement layer k of db holds a value
 // for every class (or k is a moving layer), and otherwise an error saying
 // that it holds only the reachable ones.

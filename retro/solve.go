@@ -467,16 +467,9 @@ func (r *run) solve(ctx context.Context) error {
 func (r *run) compute(ctx context.Context) (bodies [][]byte, release func(), err error) {
 	if r.unit.Placement {
 		k := r.unit.Keys[0]
-		var reach ReachBits
-		if !r.opts.PlacementAll {
-			var done atomic.Uint64
-			stop := r.track("reach", placementSlots(r.db), &done)
-			var err error
-			reach, err = reachFor(ctx, r.db, k, r.workers, &done)
-			stop()
-			if err != nil {
-				return nil, err
-			}
+		reach, err := r.reach(ctx, k)
+		if err != nil {
+			return nil, nil, err
 		}
 		var done atomic.Uint64
 		stop := r.track("count", r.db.Indexer().Layer(k).Size(), &done)
