@@ -85,8 +85,11 @@ func reachStart(x *layers.Indexer, stones int) ReachPly {
 // atomic operations; done counts the slots of from gone through.
 func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from ReachPly, workers int, done *atomic.Uint64) (ReachPly, error) {
 	next := ReachPly{}
+	// The indexes of the next ply, looked up without the indexer's lock.
+	nextIx := map[layers.Key]*layers.LayerIndex{}
 	for _, k := range PlyLayers(stones, ply+1) {
-		next[k] = newReachBits(x.Layer(k).Size())
+		nextIx[k] = x.Layer(k)
+		next[k] = newReachBits(nextIx[k].Size())
 	}
 	for _, k := range PlyLayers(stones, ply) {
 		src := from[k]
@@ -114,7 +117,7 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 						if b == nil {
 							return fmt.Errorf("retro: reach: a move from layer %s slot %d leads to layer %s, not of ply %d", k, i, ck, ply+1)
 						}
-						b.set(x.Layer(ck).Index(c))
+						b.set(nextIx[ck].Index(c))
 					}
 				}
 			}
