@@ -162,8 +162,8 @@ func TestSlurmDryRun(t *testing.T) {
 	if len(lines) != 8 || !strings.Contains(lines[0], "7 units, 7 to compute in 7 jobs") {
 		t.Fatalf("slurm --dry-run: got %d lines %q, want a header and 7 jobs", len(lines), lines)
 	}
-	// --mem: (300 MiB + 5 bytes × 183,512 slots of 3-3) × 1.25 = 376.1 MiB.
-	if want := "muehle_k3_m3_3=$(sbatch --parsable --job-name=muehle-k3-m3-3 --mem=377M --cpus-per-task=2 --output=" + jobs + "/m3-3-%j.out " + jobs + "/m3-3.sh)"; lines[1] != want {
+	// --mem: (300 MiB + 4 bytes × 183,512 slots of 3-3) × 1.25 = 375.9 MiB.
+	if want := "muehle_k3_m3_3=$(sbatch --parsable --job-name=muehle-k3-m3-3 --mem=376M --cpus-per-task=2 --output=" + jobs + "/m3-3-%j.out " + jobs + "/m3-3.sh)"; lines[1] != want {
 		t.Errorf("first job:\ngot  %s\nwant %s", lines[1], want)
 	}
 	if want := "--dependency=afterok:$muehle_k3_m3_3 --kill-on-invalid-dep=yes " + jobs + "/p2+1-3+0.sh)"; !strings.HasPrefix(lines[2], "muehle_k3_p2_1_3_0=$(sbatch") || !strings.HasSuffix(lines[2], want) {
