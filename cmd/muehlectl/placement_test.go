@@ -133,7 +133,7 @@ func TestQueryPlacementSearch(t *testing.T) {
 	dir := db.Dir()
 	empty := "........................ w 3 3"
 	code, stored, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--position", empty)
-	if code != 0 || !strings.Contains(stored, "value    won in 23\n") {
+	if code != 0 || !strings.Contains(stored, "value    won in 23 (") {
 		t.Fatalf("query from the stored layers: exit %d, %q %s; want won in 23", code, stored, stderr)
 	}
 	code, searched, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--search", "--position", empty)

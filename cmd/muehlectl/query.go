@@ -51,7 +51,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintf(stdout, " index %d", i)
 	}
 	fmt.Fprintln(stdout)
+	start := time.Now()
 	value, verr := db.Probe(pos)
+	elapsed := time.Since(start)
 	// A placement position without its layer, or not stored in it (the
 	// solver stores the classes reachable from the empty board): the
 	// placement search.
@@ -63,7 +65,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		return querySearch(ctx, stdout, db, prober, sf, pos)
 	}
-	fmt.Fprintf(stdout, "value    %s\n", describe(value, verr))
+	fmt.Fprintf(stdout, "value    %s (%s)\n", describe(value, verr), took(elapsed))
 	if verr != nil {
 		defer func() { // after the moves: query fails when it has no value
 			if err == nil {
@@ -78,12 +80,14 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	// The perfect player's own evaluation ranks the moves: by value, then
 	// by the share of the opponent's replies that give up value.
+	start = time.Now()
 	mvs, err := play.NewPerfect(db, nil, nil).Evaluate(pos)
+	elapsed = time.Since(start)
 	if err != nil {
 		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, err))
 		return nil
 	}
-	fmt.Fprintf(stdout, "%d moves, best first (the value each gives the side to move; the opponent's replies won/drawn/lost for the opponent):\n", len(mvs))
+	fmt.Fprintf(stdout, "%d moves, best first, looked up in %s (the value each gives the side to move; the opponent's replies won/drawn/lost for the opponent):\n", len(mvs), took(elapsed))
 	for _, mv := range mvs {
 		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d\n", mv.Move, mv.Value,
 			mv.Replies[play.ReplyWins], mv.Replies[play.ReplyDraws], mv.Replies[play.ReplyLoses])
@@ -145,6 +149,10 @@ func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober la
 	}
 	return nil
 }
+
+// took renders a time the way query prints it, "0.004 s". The first
+// look-up in a layer includes opening it and checking its checksum.
+func took(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
 
 // describe renders a probed value, or why there is none.
 func describe(v layers.Value, err error) string {
