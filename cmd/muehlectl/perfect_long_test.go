@@ -43,26 +43,38 @@ func solvedDB(t *testing.T) (*layers.DB, int) {
 
 // perfectGame plays one game from g between perfect (on side pc) and
 // other, and returns the result, failing the test when the perfect player
-// makes a move that worsens its outcome.
+// makes a move that worsens its outcome or falls back.
 func perfectGame(t *testing.T, db *layers.DB, g *muehle.Game, pc muehle.Color, perfect *play.Perfect, other muehle.Player) muehle.Result {
 	t.Helper()
+	var players [2]muehle.Player
+	players[pc], players[pc^1] = perfect, other
+	r, _ := checkedGame(t, db, g, players)
+	return r
+}
+
+// checkedGame plays one game from g, players[c] moving for colour c, and
+// returns the result and the moves each colour played. Every move of a
+// perfect player is checked against the database: it must not worsen the
+// mover's outcome, and it must not come from the fallback player. A game
+// still going after perfectPlyCap plies is a draw.
+func checkedGame(t *testing.T, db *layers.DB, g *muehle.Game, players [2]muehle.Player) (muehle.Result, [2]int) {
+	t.Helper()
 	ctx := context.Background()
+	var moves [2]int
 	for g.Ply() < perfectPlyCap {
 		if r, _ := g.Result(); r != muehle.Ongoing {
-			return r
+			return r, moves
 		}
 		pos := g.Position()
-		pl := other
-		if pos.Turn == pc {
-			pl = perfect
-		}
+		pl := players[pos.Turn]
 		m, err := pl.Move(ctx, g.Clone())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pl == perfect {
+		moves[pos.Turn]++
+		if perfect, ok := pl.(*play.Perfect); ok {
 			if perfect.LastFellBack() {
-				t.Fatalf("%s: fell back with a complete database", pos)
+				t.Fatalf("%s: fell back with a complete database: %s", pos, perfect.FallbackReason())
 			}
 			before, err := db.Probe(pos)
 			if err != nil {
@@ -82,7 +94,7 @@ func perfectGame(t *testing.T, db *layers.DB, g *muehle.Game, pc muehle.Color, p
 			t.Fatal(err)
 		}
 	}
-	return muehle.Draw
+	return muehle.Draw, moves
 }
 
 // TestPerfectSolvedGame solves the game once and runs the checks on it.
