@@ -15,11 +15,11 @@ import (
 )
 
 func init() {
-	register("placement", "time the placement search on random reachable placement positions, and check it against stored placement layers", runPlacement)
+	register("placement", "time the placement search, or a player's move, on random reachable placement positions, and check them against the database", runPlacement)
 }
 
 func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("placement", "[--db DIR] [--stones K] [--positions N] [--seed S] [--check] [--max-total T] [--min-placed P]", stderr)
+	fs := newFlags("placement", "[--db DIR] [--stones K] [--positions N] [--seed S] [--check | --player P] [--max-total T] [--min-placed P]", stderr)
 	dbf := addDBFlags(fs)
 	sf := addSearchFlags(fs)
 	n := fs.Int("positions", 200, "number of random reachable placement positions")
@@ -29,8 +29,12 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	minPlaced := fs.Int("min-placed", 0, "only positions with at least this many placements made")
 	warm := fs.Bool("warm", false, "keep the search's table from one position to the next (default: cleared, each position searched afresh)")
 	verbose := fs.Bool("v", false, "print each position")
+	player := fs.String("player", "", "time this player's move instead of the search (perfect, perfect:sector, …, as in match; it searches a placement its layer lacks for up to 2 s) and check it against the database")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *player != "" && *check {
+		return flagError(fs, fmt.Errorf("--player and --check: choose one"))
 	}
 	if err := errors.Join(dbf.check(), sf.check(), inRange("--positions", *n, 1, 1_000_000, ""),
 		inRange("--max-total", *maxTotal, 0, 2*muehle.StonesPerSide, ""), inRange("--min-placed", *minPlaced, 0, 2*(*dbf.stones)-1, "")); err != nil {
@@ -41,6 +45,13 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer db.Close()
+	k := db.Stones()
+	rng := rand.New(rand.NewPCG(*seed, 12))
+	if *player != "" {
+		return timePlayer(ctx, stdout, db, *player, *seed, *n, func() muehle.Position {
+			return samplePlacement(rng, k, *maxTotal, *minPlaced)
+		}, *verbose)
+	}
 	var prober layers.Prober = db
 	if *check {
 		prober = play.MovingOnly(db)
@@ -52,8 +63,6 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	k := db.Stones()
-	rng := rand.New(rand.NewPCG(*seed, 12))
 	var times []time.Duration
 	var nodes []uint64
 	mismatches, missing := 0, 0
@@ -113,6 +122,64 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if mismatches > 0 {
 			return fmt.Errorf("placement: %d values differ from the stored layers", mismatches)
 		}
+	}
+	return nil
+}
+
+// timePlayer times the moves of the player spec (as in match) on n
+// positions drawn by next, each from a fresh player, and checks each move
+// against the database: it must keep the position's value (a blunder
+// otherwise) and not come from the fallback player. It fails when there is
+// a blunder or a fallback.
+func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec string, seed uint64, n int, next func() muehle.Position, verbose bool) error {
+	mp, err := newMatchPlayer(spec, db.Stones(), seed, db, true, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	var times []time.Duration
+	blunders, fallbacks, unknown := 0, 0, 0
+	for i := range n {
+		pos := next()
+		g, err := muehle.NewGameFrom(pos, db.Stones())
+		if err != nil {
+			return err
+		}
+		pl := mp.newPlayer(pos.Turn, i)
+		start := time.Now()
+		m, err := pl.Move(ctx, g)
+		el := time.Since(start)
+		if err != nil {
+			return fmt.Errorf("placement: %s: %w", pos, err)
+		}
+		times = append(times, el)
+		note := ""
+		if p, ok := pl.(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
+			fallbacks++
+			note = "  FALLBACK"
+		}
+		before, err := db.Probe(pos)
+		after := layers.LossIn(0)
+		if c := pos.Play(m); err == nil && !c.IsOver() {
+			after, err = db.Probe(c)
+		}
+		switch {
+		case err != nil || before == layers.Unused || after == layers.Unused:
+			unknown++
+			note += "  (not in the database)"
+		case after.Parent().Outcome() < before.Outcome():
+			blunders++
+			note += fmt.Sprintf("  BLUNDER: %s for %s", after.Parent(), before)
+		}
+		if verbose || note != "" {
+			fmt.Fprintf(stdout, "%4d %s  %-10s %8.3f s%s\n", i, pos, m, el.Seconds(), note)
+		}
+	}
+	st := slices.Clone(times)
+	slices.Sort(st)
+	fmt.Fprintf(stdout, "k=%d, %s: %d positions, time per move: median %.3f s, worst %.3f s (the first %.3f s, opening layers); %d moves that give up value, %d fallbacks, %d positions the database does not hold\n",
+		db.Stones(), spec, n, st[len(st)/2].Seconds(), st[len(st)-1].Seconds(), times[0].Seconds(), blunders, fallbacks, unknown)
+	if blunders+fallbacks > 0 {
+		return fmt.Errorf("placement: %s: %d moves gave up value, %d fell back", spec, blunders, fallbacks)
 	}
 	return nil
 }

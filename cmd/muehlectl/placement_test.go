@@ -211,3 +211,20 @@ func TestPlacementCommandChecks(t *testing.T) {
 		t.Errorf("placement --positions 0: got exit %d, %q; want an error", code, stderr)
 	}
 }
+
+func TestPlacementCommandTimesPlayer(t *testing.T) {
+	db := solveAll(t, 3)
+	code, out, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--player", "perfect", "--positions", "50")
+	if code != 0 || !strings.Contains(out, "k=3, perfect: 50 positions, time per move: median ") ||
+		!strings.Contains(out, "; 0 moves that give up value, 0 fallbacks, 0 positions the database does not hold") {
+		t.Errorf("placement --player perfect: got exit %d, %q %s; want 50 moves, none giving up value", code, out, stderr)
+	}
+	// Random moves give up value in many positions: the check must see it.
+	code, out, _ = muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--player", "random", "--positions", "50")
+	if code == 0 || !strings.Contains(out, "BLUNDER") {
+		t.Errorf("placement --player random: got exit %d, %q; want blunders found and exit 1", code, out)
+	}
+	if code, _, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--player", "perfect", "--check"); code == 0 || !strings.Contains(stderr, "choose one") {
+		t.Errorf("placement --player --check: got exit %d, %q; want an error", code, stderr)
+	}
+}
