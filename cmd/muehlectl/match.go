@@ -435,7 +435,7 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 			rate = 100 * float64(mp.blunders) / float64(mp.moves)
 		}
 		fmt.Fprintf(w, "%-16s blunders: %d of %d moves in known positions (%.2f %%)", mp.spec, mp.blunders, mp.moves, rate)
-		if mp.fallbacks > 0 {
+		if name, _, _ := strings.Cut(mp.spec, ":"); mp.fallbacks > 0 || name == "perfect" || name == "level" {
 			fmt.Fprintf(w, ", %d moves by the fallback (layer missing)", mp.fallbacks)
 		}
 		fmt.Fprintln(w)
