@@ -66,7 +66,7 @@ func headerOf(stones int, key Key, body []byte) Header {
 			h.DeepestLoss = max(h.DeepestLoss, d)
 		}
 	}
-	h.Checksum = crc64.Checksum(body, crc64Table)
+	h.Checksum = Checksum(body)
 	return h
 }
 
@@ -251,7 +251,7 @@ func OpenFile(path string, stones int, key Key) (*File, error) {
 	}
 	body := m[min(len(m), HeaderSize):]
 	if err == nil {
-		if sum := crc64.Checksum(body, crc64Table); sum != h.Checksum {
+		if sum := Checksum(body); sum != h.Checksum {
 			err = fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
 		}
 	}
