@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // The cost model of a unit: its memory, processor time and disk space. It
@@ -48,9 +49,15 @@ const (
 	// they are small: 1,000,000 (4-4, 4-5 + 5-4: 24 million in 22); above
 	// costLargeSlots 500,000 (the last run's nine units: 6.65 billion in
 	// 12,895 core-seconds, 516,000; the units from 364,000 to 624,000).
-	// Placement layers probe each position's
+	// The full placement sweep (every class) probes each position's
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
-	// million in 516).
+	// million in 516). The reachable sweep computes a share of the
+	// classes (ReachableShare) at costReachableRate reachable classes per
+	// core-second, and its first unit runs the forward pass first, at
+	// costReachPassRate reachable classes of the whole game per
+	// core-second (the 9-stone game's pass: 3.20 billion reachable
+	// classes in 2,136 s of wall time on 2 workers, in two runs, 18:30 to
+	// 18:44 and 19:07 to 19:28 of 2026-11-23).
 	costFlyingRate       = 240_000
 	costFlyingLargeRate  = 28_000
 	costFlyingLargeSlots = 40_000_000
@@ -58,6 +65,8 @@ const (
 	costLargeRate        = 500_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
+	costReachableRate    = 300_000
+	costReachPassRate    = 750_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02
@@ -69,6 +78,23 @@ const (
 	// nothing on 5-5.
 	costListBytes = 8
 )
+
+// reachableShare is the share of the placement classes reachable from the
+// empty board, by stones per side: exact for 3 to 6 and 9 (muehlectl
+// reach, and the reach files of the 9-stone game's sweep: 3,198,110,285
+// of 17,856,763,819 classes), interpolated geometrically between 6 and 9
+// for 7 and 8 (not counted).
+var reachableShare = [10]float64{3: 0.9924, 4: 0.6908, 5: 0.5397, 6: 0.4076, 7: 0.3100, 8: 0.2357, 9: 0.1791}
+
+// ReachableShare returns the share of the placement classes of the game
+// with stones per side that a game can reach from the empty board, which
+// the reachable sweep computes (the rest of its layers' slots stay Unused).
+func ReachableShare(stones int) float64 {
+	if stones < 3 || stones >= len(reachableShare) {
+		return 1
+	}
+	return reachableShare[stones]
+}
 
 // CalibrationCores is the number of cores of the machine the rates were
 // measured on (with one worker per core). A unit's wall time on a machine
@@ -94,6 +120,9 @@ type Cost struct {
 	CPUSeconds float64
 	// DiskBytes is the disk space of the unit's layer files, kept.
 	DiskBytes uint64
+	// ReachCPUSeconds is the part of CPUSeconds that the forward pass
+	// takes (Unit.Reach), 0 for the other units.
+	ReachCPUSeconds float64
 	// TempBytes is the temporary disk space while the unit is computed
 	// (the solver's TempDir): the work lists, and the state words when
 	// they exceed the memory budget (see UnitCostIn).
@@ -118,7 +147,28 @@ func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
 		c.MemBytes += slots // the body written
-		c.CPUSeconds = costUnitSeconds + float64(slots)/costPlacementRate
+		if !u.Reachable {
+			c.CPUSeconds = costUnitSeconds + float64(slots)/costPlacementRate
+			return c
+		}
+		share := ReachableShare(u.stones)
+		c.CPUSeconds = costUnitSeconds + share*float64(slots)/costReachableRate
+		c.DiskBytes += reachFileBytes(slots) // the reach file beside the layer
+		if u.Reach {
+			var all uint64
+			var ply [2 * muehle.StonesPerSide]uint64
+			for _, k := range layers.PlacementLayers(u.stones) {
+				all += ix.Layer(k).Size()
+				ply[PlyOf(u.stones, k)] += ix.Layer(k).Size()
+			}
+			c.ReachCPUSeconds = share * float64(all) / costReachPassRate
+			c.CPUSeconds += c.ReachCPUSeconds
+			var two uint64 // the pass holds two plies of bits
+			for p := 1; p < len(ply); p++ {
+				two = max(two, (ply[p-1]+ply[p])/8)
+			}
+			c.MemBytes += two
+		}
 		return c
 	}
 	c.MemBytes += 4 * slots // the state words, which become the bodies written

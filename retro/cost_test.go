@@ -72,19 +72,20 @@ func TestCostModelFitsRecords(t *testing.T) {
 		stones int
 		kinds  []string // the kinds of unit whose rates come from the file
 		commit string   // only the lines of solvers whose commit starts so; "" all
+		every  bool     // placement units of the full sweep, not the reachable one
 	}{
-		{"testdata/solve-record-k9.tsv", 9, []string{"flying", "flying large", "sliding"}, ""},
+		{"testdata/solve-record-k9.tsv", 9, []string{"flying", "flying large", "sliding"}, "", false},
 		// The large sliding pairs' rate is the current solver's: the
 		// last run of the campaign (commit c7b1ae9), the nine largest
 		// units. The earlier runs' large pairs ran with older solvers and
 		// got a fraction of the processor (see cost.go).
-		{"testdata/solve-record-k9.tsv", 9, []string{"sliding large"}, "c7b1ae9"},
+		{"testdata/solve-record-k9.tsv", 9, []string{"sliding large"}, "c7b1ae9", false},
 		// The k=5 game ran its moving units under a heavier load (2 to 4
 		// times the campaign's time for the same units); its placement
 		// layers are the only ones measured.
-		{"testdata/solve-record-k5.tsv", 5, []string{"placement"}, ""},
+		{"testdata/solve-record-k5.tsv", 5, []string{"placement"}, "", true},
 	} {
-		units := Units(tc.stones, SolveOptions{Placement: true})
+		units := Units(tc.stones, SolveOptions{Placement: true, PlacementAll: tc.every})
 		measured, model := map[string]float64{}, map[string]float64{}
 		for _, r := range readRecord(t, tc.file) {
 			name, _, _ := strings.Cut(r.name, "+")
@@ -155,6 +156,10 @@ func TestUnitDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	every, err := FindUnit(Units(9, SolveOptions{Placement: true, PlacementAll: true}), "p8+1-9+0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := pair.Slots(ix)
 	for _, tc := range []struct {
 		name        string
@@ -166,7 +171,9 @@ func TestUnitDisk(t *testing.T) {
 		{"pair in memory", pair, 0, n + 2*layers.HeaderSize, costListBytes * n, (costUnitSeconds + float64(n)/costLargeRate) / 2},
 		{"pair with room", pair, int64(4 * n), n + 2*layers.HeaderSize, costListBytes * n, (costUnitSeconds + float64(n)/costLargeRate) / 2},
 		{"pair spilled", pair, int64(4*n - 1), n + 2*layers.HeaderSize, (costListBytes + 4) * n, (costUnitSeconds + float64(n)/costLargeRate) / 2},
-		{"placement", place, 1, place.Slots(ix) + layers.HeaderSize, 0, (costUnitSeconds + float64(place.Slots(ix))/costPlacementRate) / 2},
+		{"placement, reachable sweep", place, 1, place.Slots(ix) + layers.HeaderSize + 32 + (place.Slots(ix)+63)/64*8, 0,
+			(costUnitSeconds + 0.1791*float64(place.Slots(ix))/costReachableRate) / 2},
+		{"placement, every class", every, 1, place.Slots(ix) + layers.HeaderSize, 0, (costUnitSeconds + float64(place.Slots(ix))/costPlacementRate) / 2},
 	} {
 		c := UnitCostIn(ix, tc.u, tc.mem)
 		if c.DiskBytes != tc.disk || c.TempBytes != tc.temp {
@@ -175,5 +182,56 @@ func TestUnitDisk(t *testing.T) {
 		if got := c.Wall(2).Seconds(); math.Abs(got-tc.wallOn2Core) > 1e-6 {
 			t.Errorf("%s: wall time on 2 cores: got %.3f s, want %.3f s", tc.name, got, tc.wallOn2Core)
 		}
+	}
+}
+
+// TestReachUnit checks which unit the cost model charges with the forward
+// pass: the first placement unit of a reachable sweep, the one the solver
+// runs first, and no unit of the full sweep.
+func TestReachUnit(t *testing.T) {
+	ix, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, every := range []bool{false, true} {
+		units := Units(9, SolveOptions{Placement: true, PlacementAll: every})
+		var reach []string
+		first := ""
+		for _, u := range units {
+			if u.Placement && first == "" {
+				first = u.Name
+			}
+			if u.Reach {
+				reach = append(reach, u.Name)
+			}
+			if u.Placement && u.Reachable == every {
+				t.Errorf("every class %v: unit %s: Reachable is %v", every, u.Name, u.Reachable)
+			}
+		}
+		want := []string{first}
+		if every {
+			want = nil
+		}
+		if !slices.Equal(reach, want) {
+			t.Errorf("every class %v: got the forward pass in %v, want %v", every, reach, want)
+		}
+	}
+	// The pass costs the reachable classes of the whole game at its rate,
+	// and holds the two largest neighbouring plies' bits: for 9 stones
+	// plies 16 and 17, 4.83 and 6.70 billion slots (docs/placement.md).
+	units := Units(9, SolveOptions{Placement: true})
+	var pass, next Unit
+	for i, u := range units {
+		if u.Reach {
+			pass, next = u, units[i+1]
+		}
+	}
+	p, n := UnitCost(ix, pass), UnitCost(ix, next)
+	passSeconds := p.CPUSeconds - costUnitSeconds - 0.1791*float64(pass.Slots(ix))/costReachableRate
+	if want := 0.1791 * 17_969_498_875 / costReachPassRate; math.Abs(passSeconds-want) > 1e-6*want {
+		t.Errorf("the forward pass: got %.1f CPU seconds, want %.1f", passSeconds, want)
+	}
+	if bits := p.MemBytes - n.MemBytes - (pass.Slots(ix) - next.Slots(ix)); bits < 1_400_000_000 || bits > 1_450_000_000 {
+		t.Errorf("the forward pass: got %d bytes of bits, want about 1.44 GB", bits)
 	}
 }

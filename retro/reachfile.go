@@ -41,6 +41,9 @@ func reachPath(db *layers.DB, k layers.Key) string {
 	return strings.TrimSuffix(db.Path(k), ".layer") + ".reach"
 }
 
+// reachFileBytes returns the size of the reach file of a layer of slots.
+func reachFileBytes(slots uint64) uint64 { return reachHeaderSize + 8*((slots+63)/64) }
+
 // writeReach writes the bits b of layer k (layers.WriteAtomic), so that
 // the file is absent or complete.
 func writeReach(db *layers.DB, k layers.Key, b ReachBits) error {
@@ -73,7 +76,7 @@ func checkReachHeader(db *layers.DB, k layers.Key, path string, h []byte, size i
 	case h[8] != reachVersion || int(h[9]) != db.Stones() || (layers.Key{W: h[10], B: h[11], WH: h[12], BH: h[13]}) != k:
 		return fmt.Errorf("retro: %s: %w: version %d, %d stones, layer %d-%d+%d+%d; want version %d, %d stones, layer %s",
 			path, errReachFile, h[8], h[9], h[10], h[11], h[12], h[13], reachVersion, db.Stones(), k)
-	case le.Uint64(h[16:]) != slots || size != reachHeaderSize+8*int64((slots+63)/64):
+	case le.Uint64(h[16:]) != slots || size != int64(reachFileBytes(slots)):
 		return fmt.Errorf("retro: %s: %w: %d bytes for %d slots, want %d slots (truncated?)", path, errReachFile, size, le.Uint64(h[16:]), slots)
 	}
 	return nil

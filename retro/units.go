@@ -26,6 +26,14 @@ type Unit struct {
 	// Deps names the units whose layers this one reads: those its moves
 	// and removals lead to.
 	Deps []string
+	// Reachable marks a placement unit of the reachable sweep (the
+	// default; not SolveOptions.PlacementAll): it computes only the
+	// classes a game can reach from the empty board. Reach marks the
+	// first of them, which runs the forward pass (Reach) of the whole
+	// game before its layer.
+	Reachable, Reach bool
+
+	stones int // stones per side of the unit's game, for the cost model
 }
 
 // String returns the unit's layers: "3-4 + 4-3", "p5+2-4+2".
@@ -70,11 +78,12 @@ func UnitName(k layers.Key) string {
 func Units(stones int, opts SolveOptions) []Unit {
 	var units []Unit
 	seen := map[layers.Key]bool{}
+	reach := false // the unit that runs the forward pass is chosen
 	for _, k := range layers.Order(stones, opts.Placement) {
 		if seen[k] {
 			continue
 		}
-		u := Unit{Name: UnitName(k), Keys: []layers.Key{k}, Placement: !k.IsMoving()}
+		u := Unit{Name: UnitName(k), Keys: []layers.Key{k}, Placement: !k.IsMoving(), stones: stones}
 		seen[k] = true
 		if k.IsMoving() {
 			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {
@@ -87,6 +96,9 @@ func Units(stones int, opts SolveOptions) []Unit {
 			u.Level = int(k.W) + int(k.B) - 6
 		} else {
 			u.Level = 2*stones - 6 + int(k.WH) + int(k.BH)
+			u.Reachable = !opts.PlacementAll
+			u.Reach = u.Reachable && !reach
+			reach = reach || u.Reach
 		}
 		deps := map[string]bool{}
 		for _, k := range u.Keys {

@@ -257,7 +257,7 @@ func (p *dbPanel) askCompute(small bool) {
 		return
 	}
 	p.checked(small, func(est DBEstimate, disk string) {
-		what := "the complete database (every layer of the\nmoving phase still missing)"
+		what := "the complete database (every layer still missing:\nthe moving phase, then the opening's positions\nthat a game can reach)"
 		title := "Compute the complete database"
 		if small {
 			what = "the small endgames (" + p.db.SmallDescription() + ")"
@@ -267,9 +267,6 @@ func (p *dbPanel) askCompute(small bool) {
 			"It runs in the background. Pause (or closing the program)\n"+
 			"stops at once and keeps the finished parts; Resume continues,\n"+
 			"also after a restart.", what, p.db.Dir(), est, disk)
-		if !small {
-			msg += "\nThe opening is not stored: the perfect player searches it\nover these layers."
-		}
 		dialog.ShowConfirm(title, msg, func(yes bool) {
 			if yes {
 				p.compute(small)

@@ -122,8 +122,8 @@ func TestCompletePauseResume(t *testing.T) {
 	test.Tap(u.db.all)
 	q.Drain(t, 5*time.Second, func() bool { return openDialog(u) })
 	text := dialogText(u)
-	for _, want := range []string{"Compute the complete database (every layer of the\nmoving phase still missing) in\n" + f.dir + "?",
-		"27 parts to compute", "Free there: 16.0 GB.", "Pause (or closing the program)\nstops at once", "The opening is not stored"} {
+	for _, want := range []string{"Compute the complete database (every layer still missing:\nthe moving phase, then the opening's positions\nthat a game can reach) in\n" + f.dir + "?",
+		"27 parts to compute", "Free there: 16.0 GB.", "Pause (or closing the program)\nstops at once"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, text)
 		}

@@ -158,13 +158,13 @@ func clock(d time.Duration) string {
 }
 
 // computeOptions returns the solver's options for Compute: the small
-// endgames, or every moving layer (the complete database: the placement
-// phase is searched over the moving layers at play time, not stored).
+// endgames, or the complete database: every moving layer, then the
+// placement layers (their classes reachable from the empty board).
 func computeOptions(small bool) retro.SolveOptions {
 	if small {
 		return retro.SolveOptions{MaxStones: SmallMaxStones}
 	}
-	return retro.SolveOptions{}
+	return retro.SolveOptions{Placement: true}
 }
 
 // plannedTask is a task of a run with its expected processor time.
@@ -325,8 +325,22 @@ const (
 
 // stepFraction returns how much of task is done when phase is at fraction
 // f: its phases one after another, each from 0 to all of its positions,
-// the verification shared among the task's layers.
+// the verification shared among the task's layers. The first placement
+// unit runs the forward pass (phase "reach") before its own phases, for
+// the share of its time the cost model gives the pass.
 func stepFraction(task plannedTask, phase string, f float64) float64 {
+	pass := 0.0
+	if task.cost.CPUSeconds > 0 {
+		pass = task.cost.ReachCPUSeconds / task.cost.CPUSeconds
+	}
+	if phase == "reach" {
+		return pass * f
+	}
+	return pass + (1-pass)*unitFraction(task, phase, f)
+}
+
+// unitFraction is stepFraction within the unit's own phases.
+func unitFraction(task plannedTask, phase string, f float64) float64 {
 	n := max(1, len(task.Keys))
 	if k, ok := strings.CutPrefix(phase, "verify "); ok {
 		i := 0
@@ -371,6 +385,8 @@ func phaseWords(phase string) string {
 		return "finding wins and losses"
 	case "write":
 		return "writing"
+	case "reach":
+		return "finding the placement positions a game can reach"
 	}
 	if k, ok := strings.CutPrefix(phase, "verify "); ok {
 		return "checking " + k

@@ -128,6 +128,8 @@ func TestStepFraction(t *testing.T) {
 	single := plannedTask{Task: retro.Task{Keys: []layers.Key{layers.Moving(4, 4)}, Compute: true}}
 	place := plannedTask{Task: retro.Task{Keys: []layers.Key{{W: 8, WH: 1, B: 9}}, Compute: true}}
 	verify := plannedTask{Task: retro.Task{Keys: pair.Keys, Verify: []layers.Key{layers.Moving(4, 3)}}}
+	// The first placement unit: the forward pass takes 80 % of its time.
+	first := plannedTask{Task: place.Task, cost: retro.Cost{CPUSeconds: 10, ReachCPUSeconds: 8}}
 	tests := []struct {
 		task  plannedTask
 		phase string
@@ -144,6 +146,9 @@ func TestStepFraction(t *testing.T) {
 		{place, "count", 1, 0.58},
 		{verify, "verify 4-3", 0.25, 0.25},
 		{pair, "something new", 0.5, 0},
+		{first, "reach", 0.5, 0.4},
+		{first, "count", 0.5, 0.8 + 0.2*0.29},
+		{first, "verify p8+1-9+0", 1, 1},
 	}
 	for _, tt := range tests {
 		if got := stepFraction(tt.task, tt.phase, tt.f); math.Abs(got-tt.want) > 1e-9 {
