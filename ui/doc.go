@@ -33,7 +33,11 @@
 //	searchtree.go Search Tree: a window with the alpha-beta player's
 //	              search tree of the position on the board beside minimax's
 //	              (play.TraceTree, in the background), node counts, database
-//	              values and disagreements, cut moves, zoom, node limit
+//	              values and disagreements, cut moves, zoom, node limit; a
+//	              node chosen in one tree is chosen in the other, and its
+//	              position is drawn on a small board
+//	treepane.go   one tree of that window: heading, rows, collapse and
+//	              expand, the node of a line found and revealed
 //	walk.go       a line of moves on the board (game.Walk): the refutation
 //	              of a marked move or of a wrong answer, stepped through
 //	              with buttons and keys while the game waits

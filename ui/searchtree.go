@@ -4,33 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/color"
 	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/ui/game"
 )
 
 // This file holds Game ▸ Search Tree: a window that runs the alpha-beta
 // player on the position on the board to a small depth and shows its tree
-// (play.TraceTree) beside minimax's, with node counts, the database's
-// values where it knows the positions, and the cut moves. The searches run
-// in a goroutine; the results reach the widgets through u.do, and a result
-// for an older request is dropped.
+// (play.TraceTree) beside minimax's, side by side (treepane.go), with node
+// counts, the database's values where it knows the positions, and the cut
+// moves. Choosing a node in one tree chooses the node of the same line in
+// the other, and a small board beside the trees draws its position. The
+// searches run in a goroutine; the results reach the widgets through u.do,
+// and a result for an older request is dropped.
 
 // The choices of the window.
 var (
 	treeDepths = []string{"1", "2", "3", "4"}
 	treeLimits = []string{"100", "500", "2000", "10000"}
 	treeZooms  = []float32{0.6, 0.8, 1, 1.25, 1.5, 2}
-	treeModes  = []string{"Alpha-beta", "Minimax"}
+	treeNames  = [2]string{"Alpha-beta", "Minimax"}
 )
 
 // treeMaxNodes stops a search of the window beyond this many nodes:
@@ -38,8 +38,8 @@ var (
 // placement phase.
 const treeMaxNodes = 5_000_000
 
-// treeHint is the detail line before a node is chosen.
-const treeHint = "Choose a node to see the line that leads to it and its position."
+// treeHint is the detail text before a node is chosen.
+const treeHint = "Choose a node in either tree to see the line that leads to it, its position on the board and the node of the same line in the other tree."
 
 // treeSearcher is what the window needs from the engines: the traced
 // search with the database's values beside. DBEngines implements it.
@@ -60,21 +60,20 @@ type treeView struct {
 	win    fyne.Window
 	depth  *widget.Select
 	limit  *widget.Select
-	mode   *widget.RadioGroup
 	zoomL  *widget.Label
 	zoomIn *widget.Button
-	counts *widget.Label
-	detail *widget.Label
-	box    *fyne.Container // holds the tree widget, rebuilt on zoom
-	tree   *widget.Tree
+	counts *widget.Label   // the two searches compared
+	panes  [2]*treePane    // alpha-beta, minimax
+	board  *Board          // the chosen node's position
+	detail *widget.Label   // the chosen node's line and its labels in both trees
+	root   muehle.Position // the position searched
 
 	trees   [2]*play.Tree // alpha-beta, minimax; nil while searching or when stopped
 	errs    [2]error
-	showing *play.Tree      // the tree the widget shows
-	zoom    int             // index in treeZooms
-	open    map[string]bool // the open branches, kept across zooms
-	gen     int             // counts searches started; a result of an older one is dropped
-	cancel  context.CancelFunc
+	zoom    int                // index in treeZooms
+	syncing bool               // a pane selects the node that follows the other's choice
+	gen     int                // counts searches started; a result of an older one is dropped
+	cancel  context.CancelFunc // stops the search under way
 }
 
 // ShowSearchTree opens the search tree window (Game ▸ Search Tree).
@@ -88,35 +87,37 @@ func (u *App) searchTree() {
 		u.treeWin.win.RequestFocus()
 		return
 	}
-	v := &treeView{u: u, zoom: 2, open: map[string]bool{}}
+	v := &treeView{u: u, zoom: 1} // 80 %: two trees side by side
 	v.win = u.app.NewWindow("Search Tree")
 	v.depth = widget.NewSelect(treeDepths, func(string) { v.search() })
 	v.limit = widget.NewSelect(treeLimits, func(string) { v.search() })
-	v.mode = widget.NewRadioGroup(treeModes, func(string) { v.show() })
-	v.mode.Horizontal = true
-	v.mode.Required = true
 	v.zoomL = widget.NewLabel("")
 	v.zoomIn = widget.NewButton("+", func() { v.setZoom(v.zoom + 1) })
 	v.counts = widget.NewLabel("")
 	v.counts.Wrapping = fyne.TextWrapWord
+	for i := range v.panes {
+		v.panes[i] = newTreePane(v, i)
+	}
+	v.board = NewBoard()
 	v.detail = widget.NewLabel(treeHint)
 	v.detail.Wrapping = fyne.TextWrapWord
 	legend := widget.NewLabel(strings.ReplaceAll(play.TreeLegend, "\n", " "))
 	legend.Wrapping = fyne.TextWrapWord
-	v.box = container.NewStack()
 	bar := container.NewHBox(
 		widget.NewLabel("Depth"), v.depth,
 		widget.NewLabel("Nodes shown"), v.limit,
-		v.mode,
 		widget.NewButton("−", func() { v.setZoom(v.zoom - 1) }), v.zoomL,
 		v.zoomIn,
-		widget.NewButton("Expand All", func() { v.tree.OpenAllBranches() }),
-		widget.NewButton("Collapse All", func() { v.tree.CloseAllBranches() }),
+		widget.NewButton("Expand All", func() { v.each((*treePane).openAll) }),
+		widget.NewButton("Collapse All", func() { v.each((*treePane).closeAll) }),
 		widget.NewButton("Search Again", v.search),
 	)
-	top := container.NewVBox(bar, v.counts)
-	side := container.NewGridWrap(fyne.NewSize(260, 560), legend)
-	v.win.SetContent(container.NewBorder(top, v.detail, nil, side, v.box))
+	trees := container.NewHSplit(v.panes[0].content, v.panes[1].content)
+	left := container.NewBorder(nil, legend, nil, nil, trees)
+	side := container.NewBorder(v.board, nil, nil, nil, container.NewVScroll(v.detail))
+	main := container.NewHSplit(left, side)
+	main.SetOffset(0.71)
+	v.win.SetContent(container.NewBorder(container.NewVBox(bar, v.counts), nil, nil, nil, main))
 	v.win.Resize(fyne.NewSize(1100, 740))
 	v.win.SetOnClosed(func() {
 		v.stop()
@@ -125,12 +126,18 @@ func (u *App) searchTree() {
 	})
 	u.treeWin = v
 	// Setting the choices searches once (the callbacks are set), the
-	// zoom builds the empty tree.
-	v.mode.SetSelected(treeModes[0])
+	// zoom builds the empty trees.
 	v.limit.SetSelected(treeLimits[2])
 	v.setZoom(v.zoom)
 	v.depth.SetSelected(treeDepths[2])
 	v.win.Show()
+}
+
+// each calls f on both panes.
+func (v *treeView) each(f func(*treePane)) {
+	for _, p := range v.panes {
+		f(p)
+	}
 }
 
 // stop cancels the search under way.
@@ -159,8 +166,10 @@ func (v *treeView) search() {
 	ctx, cancel := context.WithCancel(context.Background())
 	v.cancel = cancel
 	v.trees, v.errs = [2]*play.Tree{}, [2]error{}
-	v.counts.SetText(fmt.Sprintf("Searching %s to depth %d…", g.Position(), depth))
+	v.root = g.Position()
+	v.counts.SetText(fmt.Sprintf("Searching %s to depth %d…", v.root, depth))
 	v.detail.SetText(treeHint)
+	v.board.SetView(game.EmptyView(v.root))
 	v.show()
 	ts, _ := v.u.engines.(treeSearcher)
 	go func() {
@@ -193,164 +202,145 @@ func (v *treeView) search() {
 	}()
 }
 
-// shown returns the index of the tree the window shows: 0 alpha-beta,
-// 1 minimax.
-func (v *treeView) shown() int {
-	if v.mode.Selected == treeModes[1] {
-		return 1
-	}
-	return 0
-}
-
-// setZoom sets the text size to treeZooms[i] and rebuilds the tree widget
-// (its rows take their height from the first row made).
+// setZoom sets the text size to treeZooms[i] and rebuilds the tree widgets
+// (their rows take their height from the first row made).
 func (v *treeView) setZoom(i int) {
 	v.zoom = max(0, min(i, len(treeZooms)-1))
 	v.zoomL.SetText(fmt.Sprintf("%d %%", int(treeZooms[v.zoom]*100+0.5)))
-	v.tree = widget.NewTree(v.childIDs, v.isBranch, v.newRow, v.updateRow)
-	v.tree.OnBranchOpened = func(id string) { v.open[id] = true }
-	v.tree.OnBranchClosed = func(id string) { delete(v.open, id) }
-	v.tree.OnSelected = v.selected
-	for id := range v.open {
-		v.tree.OpenBranch(id)
-	}
-	v.box.Objects = []fyne.CanvasObject{v.tree}
-	v.box.Refresh()
+	v.each((*treePane).build)
 }
 
-// show puts the chosen tree, when it is new, and the counts into the
-// window. A new tree opens with the root's moves shown.
+// show puts the trees, where they are new, and the counts into the
+// window. A node chosen in one tree is followed in the other when that one
+// is new (minimax's tree arrives after alpha-beta's).
 func (v *treeView) show() {
-	if t := v.trees[v.shown()]; t != v.showing || v.tree == nil {
-		v.showing = t
-		v.open = map[string]bool{}
-		if t != nil && len(t.Nodes) > 0 {
-			v.open["0"] = true
+	var renewed [2]bool
+	for i, p := range v.panes {
+		renewed[i] = p.show()
+	}
+	for i, p := range v.panes {
+		if renewed[1-i] && !renewed[i] && p.sel != "" {
+			v.chose(p, p.sel)
 		}
-		v.setZoom(v.zoom)
 	}
 	v.counts.SetText(v.countsText())
 }
 
-// countsText says what each search found and how many nodes it visited.
+// countsText compares the searches once both are done; until then it says
+// what is under way.
 func (v *treeView) countsText() string {
-	var parts []string
-	for i, name := range treeModes {
-		t, err := v.trees[i], v.errs[i]
-		switch {
-		case errors.Is(err, play.ErrTreeTooLarge):
-			parts = append(parts, fmt.Sprintf("%s: stopped after %d nodes.", name, treeMaxNodes))
-		case err != nil:
-			parts = append(parts, fmt.Sprintf("%s: %v.", name, err))
-		case t == nil:
-			parts = append(parts, name+": searching…")
-		default:
-			parts = append(parts, fmt.Sprintf("%s: best %s, value %s, %d nodes.", name, t.Move, play.ScoreText(t.Value, 0), t.Visited))
-		}
-	}
 	ab, mm := v.trees[0], v.trees[1]
-	if ab != nil && mm != nil {
-		parts = append(parts, fmt.Sprintf("Alpha-beta searched %.1f %% of minimax's nodes.", 100*float64(ab.Visited)/float64(mm.Visited)))
-	}
-	if t := v.trees[v.shown()]; t != nil && t.Truncated {
-		parts = append(parts, fmt.Sprintf("Showing the first %d nodes.", t.Searched()))
-	}
-	return strings.Join(parts, " ")
-}
-
-// node returns the node of the shown tree with widget id id.
-func (v *treeView) node(id string) (*play.Tree, int, bool) {
-	t := v.trees[v.shown()]
-	i, err := strconv.Atoi(id)
-	if t == nil || err != nil || i < 0 || i >= len(t.Nodes) {
-		return nil, 0, false
-	}
-	return t, i, true
-}
-
-// childIDs lists the children of a node; "" is the tree's own root, above
-// the search's.
-func (v *treeView) childIDs(id string) []string {
-	if id == "" {
-		if t := v.trees[v.shown()]; t != nil && len(t.Nodes) > 0 {
-			return []string{"0"}
-		}
-		return nil
-	}
-	t, i, ok := v.node(id)
-	if !ok {
-		return nil
-	}
-	ids := make([]string, len(t.Nodes[i].Children))
-	for k, c := range t.Nodes[i].Children {
-		ids[k] = strconv.Itoa(c)
-	}
-	return ids
-}
-
-// isBranch reports whether a node has children.
-func (v *treeView) isBranch(id string) bool {
-	if id == "" {
-		return true
-	}
-	t, i, ok := v.node(id)
-	return ok && len(t.Nodes[i].Children) > 0
-}
-
-// newRow makes a row: one line of text at the zoomed size.
-func (v *treeView) newRow(bool) fyne.CanvasObject {
-	txt := canvas.NewText("root [-∞, +∞] = +100 eval +100 db won in 10 ≠db", theme.Color(theme.ColorNameForeground))
-	txt.TextSize = theme.TextSize() * treeZooms[v.zoom]
-	return txt
-}
-
-// updateRow fills a row with a node's line: cut moves dimmed,
-// disagreements with the database in the error colour.
-func (v *treeView) updateRow(id string, _ bool, o fyne.CanvasObject) {
-	txt := o.(*canvas.Text)
-	t, i, ok := v.node(id)
-	if !ok {
-		txt.Text = ""
-		txt.Refresh()
-		return
-	}
-	n := &t.Nodes[i]
-	txt.Text = t.Label(i)
-	txt.TextSize = theme.TextSize() * treeZooms[v.zoom]
-	txt.TextStyle = fyne.TextStyle{Bold: n.Ply == 0}
-	txt.Color = treeRowColor(n)
-	txt.Refresh()
-}
-
-// treeRowColor is the colour of a node's line.
-func treeRowColor(n *play.TreeNode) color.Color {
 	switch {
-	case n.Cut:
-		return theme.Color(theme.ColorNameDisabled)
-	case n.Disagrees():
-		return theme.Color(theme.ColorNameError)
+	case ab != nil && mm != nil:
+		s := fmt.Sprintf("Depth %d: alpha-beta searched %d nodes, %.1f %% of minimax's %d, and found the same value.",
+			ab.Depth, ab.Visited, 100*float64(ab.Visited)/float64(mm.Visited), mm.Visited)
+		if ab.Value != mm.Value || ab.Depth != mm.Depth {
+			s = fmt.Sprintf("Alpha-beta searched %d nodes to depth %d, minimax %d to depth %d.", ab.Visited, ab.Depth, mm.Visited, mm.Depth)
+		}
+		if ab.Truncated || mm.Truncated {
+			s += fmt.Sprintf(" Each tree shows its first %s nodes.", v.limit.Selected)
+		}
+		return s
+	case v.errs[0] != nil || v.errs[1] != nil:
+		var parts []string
+		for i, err := range v.errs {
+			if err != nil {
+				parts = append(parts, v.heading(i)+".")
+			}
+		}
+		return strings.Join(parts, " ")
+	case ab != nil:
+		return "Minimax is still searching."
 	}
-	return theme.Color(theme.ColorNameForeground)
+	return fmt.Sprintf("Searching %s to depth %s…", v.root, v.depth.Selected)
 }
 
-// selected shows the line from the root to the chosen node and its
-// position.
-func (v *treeView) selected(id string) {
-	t, i, ok := v.node(id)
+// heading says what search i found and how many nodes it visited.
+func (v *treeView) heading(i int) string {
+	name, t, err := treeNames[i], v.trees[i], v.errs[i]
+	switch {
+	case errors.Is(err, play.ErrTreeTooLarge):
+		return fmt.Sprintf("%s: stopped after %d nodes", name, treeMaxNodes)
+	case err != nil:
+		return fmt.Sprintf("%s: %v", name, err)
+	case t == nil:
+		return name + ": searching…"
+	}
+	return fmt.Sprintf("%s: %d nodes, best %s, value %s", name, t.Visited, t.Move, play.ScoreText(t.Value, 0))
+}
+
+// chose shows the node with widget id id that the user chose in pane p:
+// the pane of the other search chooses the node of the same line, and the
+// board and the detail show its position.
+func (v *treeView) chose(p *treePane, id string) {
+	t, i, ok := p.node(id)
 	if !ok {
 		return
 	}
-	var line []string
+	line := treeLine(t, i)
+	other := v.panes[1-p.i]
+	v.syncing = true
+	note := other.follow(line)
+	v.syncing = false
+	labels := [2]string{}
+	labels[p.i] = treeNames[p.i] + ": " + t.Label(i)
+	labels[other.i] = note
+	n := &t.Nodes[i]
+	head := "The root, the position searched"
+	if len(line) > 0 {
+		moves := make([]string, len(line))
+		for k, m := range line {
+			moves[k] = m.String()
+		}
+		head = "Line: " + strings.Join(moves, " ")
+	}
+	v.detail.SetText(fmt.Sprintf("%s.\n%s to move: %s.\n\n%s\n\n%s", head, n.Pos.Turn, n.Pos, labels[0], labels[1]))
+	v.board.SetView(lineView(t.Nodes[0].Pos, line, n.Pos))
+}
+
+// lineView is what the board shows for the end of line from root: the
+// position, the move that led there and the mill it closed, as a walk
+// through the line shows them; pos alone should the line not be legal.
+func lineView(root muehle.Position, line []muehle.Move, pos muehle.Position) game.View {
+	steps := make([]game.WalkStep, len(line))
+	for k, m := range line {
+		steps[k].Move = m
+	}
+	w, err := game.NewWalk("", root, steps)
+	if err != nil {
+		return game.EmptyView(pos)
+	}
+	w.Go(len(line))
+	return w.View()
+}
+
+// treeLine returns the moves from the root of t to node i.
+func treeLine(t *play.Tree, i int) []muehle.Move {
+	var line []muehle.Move
 	for j := i; t.Nodes[j].Ply > 0; j = t.Nodes[j].Parent {
-		line = append(line, t.Nodes[j].Move.String())
+		line = append(line, t.Nodes[j].Move)
 	}
 	for a, b := 0, len(line)-1; a < b; a, b = a+1, b-1 {
 		line[a], line[b] = line[b], line[a]
 	}
-	n := &t.Nodes[i]
-	s := fmt.Sprintf("Line: %s. Position %s (%s to move).", strings.Join(line, " "), n.Pos, n.Pos.Turn)
-	if len(line) == 0 {
-		s = fmt.Sprintf("The root: position %s (%s to move).", n.Pos, n.Pos.Turn)
+	return line
+}
+
+// treeFind follows line from the root of t as far as t recorded it and
+// returns the last node reached and how many moves of line led there.
+func treeFind(t *play.Tree, line []muehle.Move) (node, moves int) {
+	for moves < len(line) {
+		next := -1
+		for _, c := range t.Nodes[node].Children {
+			if t.Nodes[c].Move == line[moves] {
+				next = c
+				break
+			}
+		}
+		if next < 0 {
+			break
+		}
+		node, moves = next, moves+1
 	}
-	v.detail.SetText(s)
+	return node, moves
 }

@@ -1,15 +1,23 @@
 package ui
 
 import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game/gametest"
 )
 
@@ -28,81 +36,251 @@ func openSearchTree(t *testing.T, q *gametest.Queue, u *App, depth string) *tree
 }
 
 // row returns the text object of the row of node id, as the tree draws it.
-func (v *treeView) row(id string) *canvas.Text {
-	o := v.newRow(false)
-	v.updateRow(id, false, o)
+func (p *treePane) row(id string) *canvas.Text {
+	o := p.newRow(false)
+	p.updateRow(id, false, o)
 	return o.(*canvas.Text)
 }
 
+// choose chooses node id in pane p, as a click on its row does, and
+// checks that the pane holds it chosen.
+func (p *treePane) choose(t *testing.T, id string) {
+	t.Helper()
+	p.tree.Select(id)
+	if p.sel != id {
+		t.Fatalf("%s: chose node %s, the pane holds %q", treeNames[p.i], id, p.sel)
+	}
+}
+
+// lineOf returns the line of node id of pane p as text.
+func lineOf(p *treePane, id string) string {
+	i, _ := strconv.Atoi(id)
+	return fmt.Sprint(treeLine(p.data(), i))
+}
+
+// objectsOf lists o and every object inside it.
+func objectsOf(o fyne.CanvasObject) []fyne.CanvasObject {
+	all := []fyne.CanvasObject{o}
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, k := range c.Objects {
+			all = append(all, objectsOf(k)...)
+		}
+	case *container.Split:
+		all = append(all, objectsOf(c.Leading)...)
+		all = append(all, objectsOf(c.Trailing)...)
+	case *container.Scroll:
+		all = append(all, objectsOf(c.Content)...)
+	}
+	return all
+}
+
 // TestSearchTreeWindow checks the window on the empty board at depth 2,
-// whose tree retro/play's TestTreeStartPosition checks by hand: the counts,
-// the root's moves open, the cut moves dimmed, minimax without cuts, the
-// zoom and the node limit.
+// whose tree retro/play's TestTreeStartPosition checks by hand: both trees
+// in the window with the node counts of play.TraceTree, the root's moves
+// open, the cut moves dimmed in alpha-beta's tree and none in minimax's,
+// the zoom, collapse and expand.
 func TestSearchTreeWindow(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
-	u.ctrl.SetGame(muehle.NewGame(9))
+	g := muehle.NewGame(9)
+	u.ctrl.SetGame(g)
 	v := openSearchTree(t, q, u, "2")
-	for _, want := range []string{"Alpha-beta: best d6, value 0, 74 nodes.", "Minimax: best d6, value 0, 577 nodes.", "12.8 %"} {
-		if got := v.counts.Text; !strings.Contains(got, want) {
-			t.Errorf("counts: got %q, want %q in it", got, want)
+
+	// Both trees and the board are in the window.
+	var trees []*widget.Tree
+	board := false
+	for _, o := range objectsOf(v.win.Content()) {
+		switch w := o.(type) {
+		case *widget.Tree:
+			trees = append(trees, w)
+		case *Board:
+			board = board || w == v.board
 		}
 	}
-	if got := v.childIDs(""); len(got) != 1 || got[0] != "0" || !v.tree.IsBranchOpen("0") || len(v.childIDs("0")) != 24 {
-		t.Fatalf("tree: got top %v, root open %v, %d root moves; want the root open with 24 moves", got, v.tree.IsBranchOpen("0"), len(v.childIDs("0")))
+	if len(trees) != 2 || trees[0] != v.panes[0].tree || trees[1] != v.panes[1].tree || !board {
+		t.Fatalf("window: got %d trees (the panes' %t), board %t; want alpha-beta's and minimax's tree and the board",
+			len(trees), len(trees) == 2 && trees[0] == v.panes[0].tree && trees[1] == v.panes[1].tree, board)
+	}
+	// Each heading counts the nodes play.TraceTree visits: 74 and 577.
+	for i, minimax := range []bool{false, true} {
+		want, err := play.TraceTree(context.Background(), g, play.TreeOptions{Depth: 2, Minimax: minimax, MaxNodes: treeMaxNodes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := fmt.Sprintf("%s: %d nodes, best %s, value %s", treeNames[i], want.Visited, want.Move, play.ScoreText(want.Value, 0))
+		if got := v.panes[i].heading.Text; got != head || v.trees[i].Visited != want.Visited {
+			t.Errorf("%s: got heading %q, %d nodes; want %q", treeNames[i], got, v.trees[i].Visited, head)
+		}
+	}
+	if got, want := v.counts.Text, "Depth 2: alpha-beta searched 74 nodes, 12.8 % of minimax's 577, and found the same value."; got != want {
+		t.Errorf("counts: got %q, want %q", got, want)
+	}
+
+	ab, mm := v.panes[0], v.panes[1]
+	for _, p := range v.panes {
+		if got := p.childIDs(""); len(got) != 1 || got[0] != "0" || !p.tree.IsBranchOpen("0") || len(p.childIDs("0")) != 24 {
+			t.Fatalf("%s: got top %v, root open %v, %d root moves; want the root open with 24 moves",
+				treeNames[p.i], got, p.tree.IsBranchOpen("0"), len(p.childIDs("0")))
+		}
 	}
 	// The second root move, a7: its first reply searched, the next cut.
-	a7 := v.childIDs("0")[1]
-	replies := v.childIDs(a7)
-	first, second := v.row(replies[0]), v.row(replies[1])
+	a7 := ab.childIDs("0")[1]
+	replies := ab.childIDs(a7)
+	first, second := ab.row(replies[0]), ab.row(replies[1])
 	if first.Text != "1. d7 (history 0) [0, +∞] = -3 eval -3" || second.Text != "2. g7 (history 0) cut" {
 		t.Errorf("a7's replies: got %q, %q; want d7 searched, g7 cut", first.Text, second.Text)
 	}
 	if second.Color != theme.Color(theme.ColorNameDisabled) || first.Color != theme.Color(theme.ColorNameForeground) {
 		t.Errorf("colours: got %v searched, %v cut; want the foreground and the disabled colour", first.Color, second.Color)
 	}
-
-	// Minimax: the other tree, all 23 replies of a7, nothing cut.
-	v.mode.SetSelected("Minimax")
-	if v.showing != v.trees[1] {
-		t.Fatalf("minimax chosen, the window shows the other tree")
+	// Minimax: all 23 replies of a7, nothing cut.
+	mmA7 := mm.childIDs("0")[1]
+	if mm.row(mmA7).Text[:6] != "2. a7 " || len(mm.childIDs(mmA7)) != 23 {
+		t.Errorf("minimax: got %q with %d replies; want a7 with 23", mm.row(mmA7).Text, len(mm.childIDs(mmA7)))
 	}
-	for _, id := range v.childIDs(v.childIDs("0")[1]) {
-		if r := v.row(id); strings.HasSuffix(r.Text, " cut") {
+	for _, id := range mm.childIDs(mmA7) {
+		if r := mm.row(id); strings.HasSuffix(r.Text, " cut") {
 			t.Errorf("minimax row %q is cut", r.Text)
 		}
 	}
-	if n := len(v.childIDs(v.childIDs("0")[1])); n != 23 {
-		t.Errorf("minimax: got %d replies to a7, want 23", n)
-	}
 
-	// Zoom in: larger rows.
-	size := v.row("0").TextSize
+	// Zoom in: larger rows in both trees.
+	size := ab.row("0").TextSize
 	test.Tap(v.zoomIn)
-	if got := v.row("0").TextSize; got <= size || v.zoomL.Text != "125 %" {
-		t.Errorf("zoom +: got text size %v (was %v), label %q; want larger, 125 %%", got, size, v.zoomL.Text)
+	for _, p := range v.panes {
+		if got := p.row("0").TextSize; got <= size || v.zoomL.Text != "100 %" {
+			t.Errorf("%s, zoom +: got text size %v (was %v), label %q; want larger, 100 %%", treeNames[p.i], got, size, v.zoomL.Text)
+		}
 	}
-	// Collapse and expand.
-	v.tree.CloseAllBranches()
-	if v.tree.IsBranchOpen("0") {
-		t.Errorf("Collapse All left the root open")
+	// Collapse and expand both.
+	v.each((*treePane).closeAll)
+	if ab.tree.IsBranchOpen("0") || mm.tree.IsBranchOpen("0") {
+		t.Errorf("Collapse All left a root open")
 	}
-	v.tree.OpenAllBranches()
-	if !v.tree.IsBranchOpen(a7) {
+	v.each((*treePane).openAll)
+	if !ab.tree.IsBranchOpen(a7) || !mm.tree.IsBranchOpen(mmA7) {
 		t.Errorf("Expand All left a7 closed")
-	}
-
-	// The node limit: the first 10 nodes recorded, the counts unchanged.
-	v.limit.SetSelected("100")
-	v.depth.SetSelected("3")
-	q.Drain(t, 20*time.Second, func() bool { return v.trees[0] != nil && v.trees[1] != nil })
-	if !strings.Contains(v.counts.Text, "Showing the first 100 nodes.") || v.trees[1].Searched() != 100 {
-		t.Errorf("limit 100 at depth 3: got counts %q, %d minimax nodes recorded; want the first 100 shown", v.counts.Text, v.trees[1].Searched())
 	}
 	v.win.Close()
 	if u.treeWin != nil {
 		t.Errorf("the window closed, the app still holds it")
 	}
+}
+
+// TestSearchTreeChoose checks that a node chosen in one tree chooses the
+// node of the same line in the other, opening the branches above it, and
+// that the board draws its position with the move that led there: on the
+// empty board at depth 3, from alpha-beta's tree to minimax's, from a cut
+// move to the same move searched, from below a cut to the cut, and to a
+// line the node limit left out.
+func TestSearchTreeChoose(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.ctrl.SetGame(muehle.NewGame(9))
+	v := openSearchTree(t, q, u, "3")
+	ab, mm := v.panes[0], v.panes[1]
+	if v.board.View().Pos != muehle.NewPosition(9) {
+		t.Errorf("board before a choice: got %s, want the empty board", v.board.View().Pos)
+	}
+	ta, tm := ab.data(), mm.data()
+
+	// A searched node three plies deep: the same line in minimax, its
+	// branches opened, its position on the board.
+	deep := -1
+	for i, n := range ta.Nodes {
+		if n.Ply == 3 && !n.Cut && ta.Nodes[n.Parent].Rank > 0 {
+			deep = i
+			break
+		}
+	}
+	if deep < 0 {
+		t.Fatal("alpha-beta's tree has no searched node three plies deep below a second move")
+	}
+	id := strconv.Itoa(deep)
+	mm.tree.CloseAllBranches()
+	ab.choose(t, id)
+	if mm.sel == "" || lineOf(mm, mm.sel) != lineOf(ab, id) {
+		t.Fatalf("minimax: got node %q (line %s), want the line %s", mm.sel, lineOf(mm, mm.sel), lineOf(ab, id))
+	}
+	j, _ := strconv.Atoi(mm.sel)
+	for a := tm.Nodes[j].Parent; a >= 0; a = tm.Nodes[a].Parent {
+		if !mm.tree.IsBranchOpen(strconv.Itoa(a)) {
+			t.Errorf("minimax: the branch of %s above the chosen node is closed", lineOf(mm, strconv.Itoa(a)))
+		}
+	}
+	n := &ta.Nodes[deep]
+	if bv := v.board.View(); bv.Pos != n.Pos || bv.Last != n.Move || tm.Nodes[j].Pos != n.Pos {
+		t.Errorf("board: got %s after %s, want %s after %s", bv.Pos, bv.Last, n.Pos, n.Move)
+	}
+	line := treeLine(ta, deep)
+	if want := fmt.Sprintf("Line: %s %s %s.", line[0], line[1], line[2]); !strings.HasPrefix(v.detail.Text, want) ||
+		!strings.Contains(v.detail.Text, "Minimax: "+tm.Label(j)) {
+		t.Errorf("detail: got %q, want %q and minimax's node", v.detail.Text, want)
+	}
+
+	// Minimax's tree, arriving after the choice (as it does, after
+	// alpha-beta's), follows it.
+	done := v.trees[1]
+	v.trees[1] = nil
+	v.show()
+	if mm.sel != "" || !strings.Contains(v.detail.Text, "Minimax: no tree yet.") {
+		t.Errorf("minimax searching: got node %q, detail %q; want none and no tree yet", mm.sel, v.detail.Text)
+	}
+	v.trees[1] = done
+	v.show()
+	if mm.sel == "" || lineOf(mm, mm.sel) != lineOf(ab, id) || ab.sel != id {
+		t.Errorf("minimax arrived: got node %q, alpha-beta's %q; want the line %s in both", mm.sel, ab.sel, lineOf(ab, id))
+	}
+
+	// A cut move in alpha-beta's tree: minimax searched it.
+	cut := slices.IndexFunc(ta.Nodes, func(n play.TreeNode) bool { return n.Cut && n.Ply == 2 })
+	if cut < 0 {
+		t.Fatal("alpha-beta's tree cut no move two plies deep")
+	}
+	ab.choose(t, strconv.Itoa(cut))
+	if lineOf(mm, mm.sel) != lineOf(ab, strconv.Itoa(cut)) || strings.HasSuffix(mm.row(mm.sel).Text, " cut") {
+		t.Errorf("minimax after the cut %s: got node %q %q, want the same line searched", lineOf(ab, strconv.Itoa(cut)), mm.sel, mm.row(mm.sel).Text)
+	}
+
+	// A minimax node below it: alpha-beta's cut is chosen and says so.
+	below := strconv.Itoa(tm.Nodes[nodeNum(t, mm.sel)].Children[0])
+	mm.choose(t, below)
+	if ab.sel != strconv.Itoa(cut) || !strings.Contains(v.detail.Text, "Alpha-beta cut this line at "+ta.Nodes[cut].Move.String()) {
+		t.Errorf("alpha-beta after minimax's %s: got node %q, detail %q; want the cut node %d", lineOf(mm, below), ab.sel, v.detail.Text, cut)
+	}
+	if got, want := v.board.View().Pos, tm.Nodes[nodeNum(t, below)].Pos; got != want {
+		t.Errorf("board: got %s, want minimax's chosen node %s", got, want)
+	}
+
+	// A line beyond the nodes minimax recorded: nothing chosen there.
+	v.limit.SetSelected("100")
+	q.Drain(t, 20*time.Second, func() bool { return v.trees[0] != nil && v.trees[1] != nil })
+	ta, tm = ab.data(), mm.data()
+	missing := -1
+	for i := range ta.Nodes {
+		if _, moves := treeFind(tm, treeLine(ta, i)); moves < ta.Nodes[i].Ply {
+			missing = i
+			break
+		}
+	}
+	if missing < 0 {
+		t.Fatal("every line alpha-beta recorded at limit 100 is in minimax's tree")
+	}
+	ab.choose(t, strconv.Itoa(missing))
+	if mm.sel != "" || !strings.Contains(v.detail.Text, "Minimax: this line is not among the first 100 nodes shown.") {
+		t.Errorf("minimax after alpha-beta's %s: got node %q, detail %q; want none chosen", lineOf(ab, strconv.Itoa(missing)), mm.sel, v.detail.Text)
+	}
+}
+
+// nodeNum returns the node number of widget id id.
+func nodeNum(t *testing.T, id string) int {
+	t.Helper()
+	i, err := strconv.Atoi(id)
+	if err != nil {
+		t.Fatalf("node id %q: %v", id, err)
+	}
+	return i
 }
 
 // TestSearchTreeDatabase checks the database's values in the window on a
@@ -135,7 +313,7 @@ func TestSearchTreeDatabase(t *testing.T) {
 		}
 		if n.Disagrees() {
 			disagree++
-			if r := v.row(itoa(uint64(i))); r.Color != theme.Color(theme.ColorNameError) || !strings.Contains(r.Text, "≠db") {
+			if r := v.panes[0].row(itoa(uint64(i))); r.Color != theme.Color(theme.ColorNameError) || !strings.Contains(r.Text, "≠db") {
 				t.Errorf("row %q: got colour %v, want the error colour", r.Text, r.Color)
 			}
 		}
