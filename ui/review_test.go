@@ -44,42 +44,13 @@ func TestRowTextsWithVerdicts(t *testing.T) {
 	}
 }
 
-// blunder33 returns a move of White in the 3-3 position p that gives up the
-// value, and one that keeps it, by probing db.
-func blunder33(t *testing.T, db layers.Prober, p muehle.Position) (bad, good muehle.Move) {
-	t.Helper()
-	before, err := db.Probe(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad, good = muehle.NoMove, muehle.NoMove
-	for _, m := range p.Moves() {
-		c := p.Play(m)
-		v := layers.LossIn(0)
-		if !c.IsOver() {
-			if v, err = db.Probe(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if v.Parent().Outcome() < before.Outcome() {
-			bad = m
-		} else {
-			good = m
-		}
-	}
-	if bad == muehle.NoMove || good == muehle.NoMove {
-		t.Fatalf("%s (%s): no move that gives up value and one that keeps it", p, before)
-	}
-	return bad, good
-}
-
 func TestReviewGameInTheWindow(t *testing.T) {
 	e := solvedEngines(t)
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	p, g := endgame33(t)
 	db, _ := e.database()
-	bad, _ := blunder33(t, db, p)
+	_, bad := keepAndLose(t, db, p)
 	if err := g.Play(bad); err != nil {
 		t.Fatal(err)
 	}

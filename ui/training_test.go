@@ -44,35 +44,6 @@ func TestTrainingOptions(t *testing.T) {
 	}
 }
 
-// answers returns a move of p that keeps its value and one that does not,
-// by probing db.
-func answers(t *testing.T, db layers.Prober, p muehle.Position) (right, wrong muehle.Move) {
-	t.Helper()
-	before, err := db.Probe(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	right, wrong = muehle.NoMove, muehle.NoMove
-	for _, m := range p.Moves() {
-		c := p.Play(m)
-		v := layers.LossIn(0)
-		if !c.IsOver() {
-			if v, err = db.Probe(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if v.Parent().Outcome() == before.Outcome() {
-			right = m
-		} else if wrong == muehle.NoMove || m.IsRemoval() {
-			wrong = m // prefer a wrong move without a removal: a longer refutation
-		}
-	}
-	if right == muehle.NoMove || wrong == muehle.NoMove {
-		t.Fatalf("%s (%s): want a move that keeps the value and one that does not", p, before)
-	}
-	return right, wrong
-}
-
 func TestTrainingInTheWindow(t *testing.T) {
 	e := solvedEngines(t)
 	db, _ := e.database()
@@ -105,7 +76,7 @@ func TestTrainingInTheWindow(t *testing.T) {
 
 	// A wrong answer, played by taps: the database says so and the
 	// refutation opens on the board.
-	right, wrong := answers(t, db, first)
+	right, wrong := keepAndLose(t, db, first)
 	gametest.TapMove(u.board.TapPoint, wrong)
 	q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok })
 	a, _ := run.Answer()
@@ -155,7 +126,7 @@ func TestTrainingInTheWindow(t *testing.T) {
 	if run.Index() != 1 || u.ctrl.Game().Start() != second || u.learn.walk != nil {
 		t.Fatalf("Next: got position %d, board %s; want the second position", run.Index(), u.ctrl.Game().Start())
 	}
-	right, _ = answers(t, db, second)
+	right, _ = keepAndLose(t, db, second)
 	gametest.TapMove(u.board.TapPoint, right)
 	q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok })
 	if a, _ := run.Answer(); !a.Right || !strings.HasPrefix(bar.verdict.Text, "Right: "+right.String()) || u.learn.walk != nil {
@@ -190,7 +161,7 @@ func TestReviewRefutationOnTheBoard(t *testing.T) {
 	u := newTestApp(t, q, e)
 	p, g := endgame33(t)
 	db, _ := e.database()
-	bad, _ := blunder33(t, db, p)
+	_, bad := keepAndLose(t, db, p)
 	if err := g.Play(bad); err != nil {
 		t.Fatal(err)
 	}
