@@ -211,12 +211,17 @@ func (v *treeView) setZoom(i int) {
 }
 
 // show puts the trees, where they are new, and the counts into the
-// window. A node chosen in one tree is followed in the other when that one
-// is new (minimax's tree arrives after alpha-beta's).
+// window. A new alpha-beta tree takes the keyboard focus (the arrow keys
+// move through it, Space chooses). A node chosen in one tree is followed
+// in the other when that one is new (minimax's tree arrives after
+// alpha-beta's).
 func (v *treeView) show() {
 	var renewed [2]bool
 	for i, p := range v.panes {
 		renewed[i] = p.show()
+	}
+	if renewed[0] && v.trees[0] != nil {
+		v.win.Canvas().Focus(v.panes[0].tree)
 	}
 	for i, p := range v.panes {
 		if renewed[1-i] && !renewed[i] && p.sel != "" {

@@ -145,6 +145,17 @@ func TestSearchTreeWindow(t *testing.T) {
 		}
 	}
 
+	// The keyboard: alpha-beta's tree has the focus on its root; Down
+	// moves to the first move, Space chooses it, in both trees.
+	if got := v.win.Canvas().Focused(); got != ab.tree {
+		t.Fatalf("focus: got %T, want alpha-beta's tree", got)
+	}
+	ab.tree.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	ab.tree.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if d6 := ab.childIDs("0")[0]; ab.sel != d6 || lineOf(mm, mm.sel) != "[d6]" || lineOf(ab, d6) != "[d6]" {
+		t.Errorf("Down, Space: got alpha-beta's node %q, minimax's %q; want d6 in both", ab.sel, mm.sel)
+	}
+
 	// Zoom in: larger rows in both trees.
 	size := ab.row("0").TextSize
 	test.Tap(v.zoomIn)
