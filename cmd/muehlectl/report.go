@@ -58,7 +58,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintln(w, "| layer | slots | won | lost | drawn | deepest win | deepest loss | CRC-64 | verified |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|")
 	var total, won, lost, drawn uint64
+	placement := map[layers.Key]layers.Header{}
 	missing, damaged, err := checkLayers(db, retro.Layers(db, opts), func(k layers.Key, h layers.Header, st layers.Status) {
+		if !k.IsMoving() {
+			placement[k] = h
+		}
 		verified := "no"
 		if st == layers.StatusVerified {
 			verified = "yes"
@@ -74,6 +78,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	bad := missing + damaged
 	fmt.Fprintf(w, "| all | %d | %d | %d | %d |  |  |  |  |\n\n", total, won, lost, drawn)
+	if len(placement) > 0 {
+		writePlies(w, db.Stones(), placement, records)
+	}
 
 	fmt.Fprintln(w, "## Units as computed")
 	fmt.Fprintln(w)
@@ -90,6 +97,58 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%d layers missing or damaged", bad)
 	}
 	return recErr
+}
+
+// writePlies prints the placement layers present (their headers) summed
+// by ply, with the solving and verifying seconds of their units' last
+// records: the stored classes are those a game can reach (or all, after
+// the full sweep), the others are the layers' Unused slots.
+func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header, records []unitRecord) {
+	last := map[string]unitRecord{}
+	for _, r := range records {
+		last[r.Unit] = r
+	}
+	type ply struct {
+		layers                     int
+		slots, won, lost, drawn    uint64
+		solving, verifying, passes float64
+	}
+	plies := make([]ply, 2*stones)
+	for k, h := range placement {
+		p := &plies[retro.PlyOf(stones, k)]
+		p.layers++
+		p.slots, p.won, p.lost, p.drawn = p.slots+h.Slots, p.won+h.Won, p.lost+h.Lost, p.drawn+h.Drawn
+		if r, ok := last[retro.UnitName(k)]; ok {
+			p.solving += r.phase("count") + r.phase("write")
+			p.verifying += r.phase("verify")
+		}
+	}
+	fmt.Fprintln(w, "## The placement phase by ply")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Ply 0 is the empty board, ply p the positions after p placements. Stored classes are won + lost + drawn; the layers' other slots are Unused. Seconds are wall time of the units' last runs.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| ply | layers | slots | stored | stored % | won | lost | drawn | solving s | verifying s |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var all ply
+	for i, p := range plies {
+		if p.layers == 0 {
+			continue
+		}
+		stored := p.won + p.lost + p.drawn
+		fmt.Fprintf(w, "| %d | %d | %d | %d | %.2f | %d | %d | %d | %.1f | %.1f |\n", i, p.layers, p.slots, stored,
+			100*float64(stored)/float64(p.slots), p.won, p.lost, p.drawn, p.solving, p.verifying)
+		all.layers, all.slots, all.won, all.lost, all.drawn = all.layers+p.layers, all.slots+p.slots, all.won+p.won, all.lost+p.lost, all.drawn+p.drawn
+		all.solving, all.verifying = all.solving+p.solving, all.verifying+p.verifying
+	}
+	stored := all.won + all.lost + all.drawn
+	fmt.Fprintf(w, "| all | %d | %d | %d | %.2f | %d | %d | %d | %.1f | %.1f |\n\n", all.layers, all.slots, stored,
+		100*float64(stored)/float64(max(1, all.slots)), all.won, all.lost, all.drawn, all.solving, all.verifying)
+	for _, r := range records {
+		if s := r.phase("reach"); s > 0 {
+			fmt.Fprintf(w, "The forward pass that marks the reachable classes ran before unit %s, %.1f s (finished %s).\n\n",
+				r.Unit, s, r.Finished.UTC().Format("2006-01-02 15:04"))
+		}
+	}
 }
 
 // writeUnits prints the last record of each unit, in the order of the

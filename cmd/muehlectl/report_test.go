@@ -1,12 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/layers"
+	"muehle/retro"
 )
 
 func TestRecordLineRoundTrip(t *testing.T) {
@@ -59,5 +64,46 @@ func TestReport(t *testing.T) {
 	out, _, code = runCmd(t, "report", "--db", dir, "--stones", "3")
 	if code == 0 || !strings.Contains(out, "| 3-3 | missing |") {
 		t.Errorf("report without the layer: got status %d, output\n%s", code, out)
+	}
+}
+
+// TestReportPlacementPlies solves the 3-stone game with its placement
+// phase and checks the report's sums by ply against the layers' own
+// headers, and the line of the forward pass.
+func TestReportPlacementPlies(t *testing.T) {
+	dir := t.TempDir()
+	if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", "3", "--placement"); code != 0 {
+		t.Fatalf("solve: status %d, %s", code, errs)
+	}
+	out, errs, code := runCmd(t, "report", "--db", dir, "--stones", "3", "--placement")
+	if code != 0 {
+		t.Fatalf("report: status %d, %s", code, errs)
+	}
+	db, err := layers.OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var want [6]struct{ layers, slots, stored uint64 }
+	for _, k := range layers.PlacementLayers(3) {
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := f.Header()
+		p := &want[retro.PlyOf(3, k)]
+		p.layers, p.slots, p.stored = p.layers+1, p.slots+h.Slots, p.stored+h.Won+h.Lost+h.Drawn
+	}
+	for ply, w := range want {
+		row := fmt.Sprintf("\n| %d | %d | %d | %d | ", ply, w.layers, w.slots, w.stored)
+		if !strings.Contains(out, row) {
+			t.Errorf("report lacks the row %q of ply %d:\n%s", row, ply, out)
+		}
+	}
+	if !strings.Contains(out, "\n| 0 | 1 | 1 | 1 | 100.00 | 1 | 0 | 0 |") { // the empty board: won for White
+		t.Errorf("report: the empty board's row is not one won class:\n%s", out)
+	}
+	if !regexp.MustCompile(`The forward pass that marks the reachable classes ran before unit p\S+, \d+\.\d s`).MatchString(out) {
+		t.Errorf("report lacks the forward pass:\n%s", out)
 	}
 }
