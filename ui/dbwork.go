@@ -418,7 +418,7 @@ func playerWords(moving, movingAll, placement, placementAll int) string {
 	}
 	switch {
 	case placement == placementAll:
-		b.WriteString("- Opening: stored; every placement comes from the database.\n")
+		b.WriteString("- Opening: stored; every placement comes from the database (a position set up by hand that no game can reach is searched over the layers).\n")
 	case moving == movingAll:
 		fmt.Fprintf(&b, "- Opening: not stored (%d of %d layers). It searches each placement over the moving layers for up to %s, exact, and plays alpha-beta where that is not enough.\n",
 			placement, placementAll, roughDuration(PlacementTime))
