@@ -27,7 +27,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	check := fs.Bool("check", false, "search below the stored placement layers (reading only the moving layers) and compare each value with the stored one")
 	maxTotal := fs.Int("max-total", 0, "only positions with at most this many stones of both sides on the board and in hand (0: any); the games then prefer mills")
 	minPlaced := fs.Int("min-placed", 0, "only positions with at least this many placements made")
-	warm := fs.Bool("warm", false, "keep the search's table from one position to the next (default: cleared, each position searched afresh)")
+	warm := fs.Bool("warm", false, "keep the search's table from one position to the next (default: cleared, each position searched afresh); with --player, time the positions a second time, their layers open")
 	verbose := fs.Bool("v", false, "print each position")
 	player := fs.String("player", "", "time this player's move instead of the search (perfect, perfect:sector, …, as in match; it searches a placement its layer lacks for up to 2 s) and check it against the database")
 	if err := parseFlags(fs, args); err != nil {
@@ -48,9 +48,14 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	k := db.Stones()
 	rng := rand.New(rand.NewPCG(*seed, 12))
 	if *player != "" {
-		return timePlayer(ctx, stdout, db, *player, *seed, *n, func() muehle.Position {
-			return samplePlacement(rng, k, *maxTotal, *minPlaced)
-		}, *verbose)
+		positions := make([]muehle.Position, *n)
+		for i := range positions {
+			positions[i] = samplePlacement(rng, k, *maxTotal, *minPlaced)
+		}
+		if err := timePlayer(ctx, stdout, db, *player, *seed, positions, "", *verbose); err != nil || !*warm {
+			return err
+		}
+		return timePlayer(ctx, stdout, db, *player, *seed, positions, " again, the layers open", *verbose)
 	}
 	var prober layers.Prober = db
 	if *check {
@@ -126,20 +131,20 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return nil
 }
 
-// timePlayer times the moves of the player spec (as in match) on n
-// positions drawn by next, each from a fresh player, and checks each move
-// against the database: it must keep the position's value (a blunder
-// otherwise) and not come from the fallback player. It fails when there is
-// a blunder or a fallback.
-func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec string, seed uint64, n int, next func() muehle.Position, verbose bool) error {
+// timePlayer times the moves of the player spec (as in match) on the
+// positions, each from a fresh player, and checks each move against the
+// database: it must keep the position's value (a blunder otherwise) and
+// not come from the fallback player. It fails when there is a blunder or a
+// fallback. The first look-up in a layer opens it and checks its whole
+// checksum; pass names a second pass over the same positions.
+func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec string, seed uint64, positions []muehle.Position, pass string, verbose bool) error {
 	mp, err := newMatchPlayer(spec, db.Stones(), seed, db, true, 2*time.Second)
 	if err != nil {
 		return err
 	}
 	var times []time.Duration
-	blunders, fallbacks, unknown := 0, 0, 0
-	for i := range n {
-		pos := next()
+	blunders, fallbacks, unknown, slow := 0, 0, 0, 0
+	for i, pos := range positions {
 		g, err := muehle.NewGameFrom(pos, db.Stones())
 		if err != nil {
 			return err
@@ -152,6 +157,9 @@ func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec strin
 			return fmt.Errorf("placement: %s: %w", pos, err)
 		}
 		times = append(times, el)
+		if el > 2*time.Second {
+			slow++
+		}
 		note := ""
 		if p, ok := pl.(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
 			fallbacks++
@@ -176,8 +184,8 @@ func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec strin
 	}
 	st := slices.Clone(times)
 	slices.Sort(st)
-	fmt.Fprintf(stdout, "k=%d, %s: %d positions, time per move: median %.3f s, worst %.3f s (the first %.3f s, opening layers); %d moves that give up value, %d fallbacks, %d positions the database does not hold\n",
-		db.Stones(), spec, n, st[len(st)/2].Seconds(), st[len(st)-1].Seconds(), times[0].Seconds(), blunders, fallbacks, unknown)
+	fmt.Fprintf(stdout, "k=%d, %s%s: %d positions, time per move: median %.3f s, worst %.3f s, %d over 2 s; %d moves that give up value, %d fallbacks, %d positions the database does not hold\n",
+		db.Stones(), spec, pass, len(positions), st[len(st)/2].Seconds(), st[len(st)-1].Seconds(), slow, blunders, fallbacks, unknown)
 	if blunders+fallbacks > 0 {
 		return fmt.Errorf("placement: %s: %d moves gave up value, %d fell back", spec, blunders, fallbacks)
 	}

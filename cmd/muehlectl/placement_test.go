@@ -219,6 +219,10 @@ func TestPlacementCommandTimesPlayer(t *testing.T) {
 		!strings.Contains(out, "; 0 moves that give up value, 0 fallbacks, 0 positions the database does not hold") {
 		t.Errorf("placement --player perfect: got exit %d, %q %s; want 50 moves, none giving up value", code, out, stderr)
 	}
+	code, out, stderr = muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--player", "perfect", "--positions", "20", "--warm")
+	if code != 0 || strings.Count(out, "k=3, perfect") != 2 || !strings.Contains(out, "k=3, perfect again, the layers open: 20 positions") {
+		t.Errorf("placement --player perfect --warm: got exit %d, %q %s; want two passes", code, out, stderr)
+	}
 	// Random moves give up value in many positions: the check must see it.
 	code, out, _ = muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--player", "random", "--positions", "50")
 	if code == 0 || !strings.Contains(out, "BLUNDER") {
