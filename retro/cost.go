@@ -53,11 +53,15 @@ const (
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
 	// million in 516). The reachable sweep computes a share of the
 	// classes (ReachableShare) at costReachableRate reachable classes per
-	// core-second, and its first unit runs the forward pass first, at
+	// core-second, verification included (the 9-stone sweep's 497 units:
+	// 3.20 billion reachable classes in 5,076 s of wall time on 2 workers,
+	// 315,000; the share of a single layer ranges from almost none to
+	// all, which the model does not know, so only the sum fits), and its
+	// first unit runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// core-second (the 9-stone game's pass: 3.20 billion reachable
-	// classes in 2,136 s of wall time on 2 workers, in two runs, 18:30 to
-	// 18:44 and 19:07 to 19:28 of 2026-11-23).
+	// classes in 2,148 s of wall time on 2 workers, in two runs, 18:30 to
+	// 18:44 and 19:07 to 19:28 of 2026-11-23: 744,000).
 	costFlyingRate       = 240_000
 	costFlyingLargeRate  = 28_000
 	costFlyingLargeSlots = 40_000_000
@@ -65,7 +69,7 @@ const (
 	costLargeRate        = 500_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 300_000
+	costReachableRate    = 315_000
 	costReachPassRate    = 750_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.

@@ -84,6 +84,9 @@ func TestCostModelFitsRecords(t *testing.T) {
 		// times the campaign's time for the same units); its placement
 		// layers are the only ones measured.
 		{"testdata/solve-record-k5.tsv", 5, []string{"placement"}, "", true},
+		// The 9-stone game's reachable placement sweep (commit 4ecfee2),
+		// the forward pass in its first unit.
+		{"testdata/solve-record-k9.tsv", 9, []string{"placement"}, "4ecfee2", false},
 	} {
 		units := Units(tc.stones, SolveOptions{Placement: true, PlacementAll: tc.every})
 		measured, model := map[string]float64{}, map[string]float64{}
@@ -102,7 +105,9 @@ func TestCostModelFitsRecords(t *testing.T) {
 			if !slices.Contains(tc.kinds, kind) || !strings.HasPrefix(r.commit, tc.commit) {
 				continue
 			}
-			if ratio := r.seconds / want; r.slots >= 1_000_000 && math.Abs(math.Log(ratio)) > math.Log(4) {
+			// A placement unit's reachable share is the game's in the
+			// model, not its layer's: only the sum is checked.
+			if ratio := r.seconds / want; r.slots >= 1_000_000 && (kind != "placement" || tc.every) && math.Abs(math.Log(ratio)) > math.Log(4) {
 				t.Errorf("%s: unit %s: got %.1f s measured, model %.1f s: ratio %.2f, want within 4x", tc.file, r.name, r.seconds, want, ratio)
 			}
 			measured[kind] += r.seconds
