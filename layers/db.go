@@ -30,9 +30,6 @@ type DB struct {
 	mu     sync.Mutex // serialises opening, writing and closing
 	closed bool
 	old    []*File // replaced files, unmapped on Close (readers may still use them)
-
-	background bool           // check the body checksums in the background (CheckInBackground)
-	checks     sync.WaitGroup // the background checks under way
 }
 
 // dbLayer is what a DB knows about one layer: the open file and its index,
@@ -42,9 +39,6 @@ type dbLayer struct {
 	l   *LayerIndex
 	err error
 	at  time.Time
-	// checked is closed when the background check of f is done; nil
-	// when f was checked before use.
-	checked chan struct{}
 }
 
 // keySlot numbers the keys whose counts are all at most 9.
@@ -138,19 +132,11 @@ func (d *DB) layer(k Key) (*dbLayer, error) {
 	if d.closed {
 		return nil, fmt.Errorf("layers: database %s is closed", d.dir)
 	}
-	prev := d.slots[s].Load()
-	if prev != nil && (prev.f != nil || time.Since(prev.at) < missingRecheck) {
-		return prev, prev.err
+	if e := d.slots[s].Load(); e != nil && (e.f != nil || time.Since(e.at) < missingRecheck) {
+		return e, e.err
 	}
 	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
-	// A layer found damaged before is checked before use again.
-	var dmg *DamagedError
-	later := d.background && e.l.Size() >= backgroundCheckSlots && !(prev != nil && errors.As(prev.err, &dmg))
-	if later {
-		e.f, e.err = openMapped(d.Path(k), d.stones, k)
-	} else {
-		e.f, e.err = OpenFile(d.Path(k), d.stones, k)
-	}
+	e.f, e.err = OpenFile(d.Path(k), d.stones, k)
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
 		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
 		e.f.Close()
@@ -160,50 +146,7 @@ func (d *DB) layer(k Key) (*dbLayer, error) {
 		e.err = &DamagedError{Key: k, Err: e.err}
 	}
 	d.slots[s].Store(e)
-	if e.f != nil && later {
-		e.checked = make(chan struct{})
-		d.checks.Go(func() {
-			defer close(e.checked)
-			d.checkLater(k, s, e)
-		})
-	}
 	return e, e.err
-}
-
-// backgroundCheckSlots is the size from which CheckInBackground checks a
-// layer in the background; a smaller one is checked at once (64 MB take
-// about 20 ms).
-var backgroundCheckSlots uint64 = 64 << 20
-
-// CheckInBackground makes the DB check the body checksum of each large
-// layer it opens from now on (backgroundCheckSlots) in a goroutine, and
-// answer probes of the layer at once: a player's first move in a large layer then does not wait for
-// reading and checksumming up to 0.6 GB. A layer whose checksum turns out
-// wrong is from then on damaged (its probes fail with a *DamagedError),
-// but the probes answered before, within about a second, read it
-// unchecked. Check waits for the layer's check, so the solver, which
-// checks every layer it reads, never reads one unchecked.
-func (d *DB) CheckInBackground() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.background = true
-}
-
-// WaitChecks waits for the background checks under way.
-func (d *DB) WaitChecks() { d.checks.Wait() }
-
-// checkLater checks the body of e, the entry of layer k in slot s, and
-// makes the layer damaged when the checksum is wrong.
-func (d *DB) checkLater(k Key, s int, e *dbLayer) {
-	err := e.f.checkBody()
-	if err == nil {
-		return
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.slots[s].CompareAndSwap(e, &dbLayer{l: e.l, err: &DamagedError{Key: k, Err: err}, at: time.Now()}) {
-		d.old = append(d.old, e.f) // readers may still hold it: unmapped on Close
-	}
 }
 
 // Write stores the body of layer k (one Value per slot of the layer's
@@ -262,10 +205,8 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 	return e.f.Value(e.l.Index(p)), nil
 }
 
-// Close unmaps every open file, after the background checks under way.
-// The DB must not be used afterwards.
+// Close unmaps every open file. The DB must not be used afterwards.
 func (d *DB) Close() error {
-	d.checks.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.closed = true

@@ -228,20 +228,6 @@ type File struct {
 // size, maps the file and verifies the body checksum. A missing file gives
 // an error wrapping ErrMissing.
 func OpenFile(path string, stones int, key Key) (*File, error) {
-	f, err := openMapped(path, stones, key)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.checkBody(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// openMapped is OpenFile without the body checksum: the header checked,
-// the file mapped. checkBody checks the body later.
-func openMapped(path string, stones int, key Key) (*File, error) {
 	h, err := ReadHeader(path, stones, key)
 	if err != nil {
 		return nil, err
@@ -263,22 +249,20 @@ func openMapped(path string, stones int, key Key) (*File, error) {
 	if err == nil && h2 != h {
 		err = fmt.Errorf("layers: %s: %w: changed while opening", path, ErrFormat)
 	}
+	body := m[min(len(m), HeaderSize):]
+	if err == nil {
+		if sum := Checksum(body); sum != h.Checksum {
+			err = fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
+		}
+	}
 	if err != nil {
 		m.Unmap()
 		return nil, err
 	}
-	return &File{path: path, h: h, m: m, body: m[min(len(m), HeaderSize):]}, nil
-}
-
-// checkBody compares the body's checksum with the header's. The checksum
-// touches every page; a layer is read at random and in parts, so its
-// pages leave the process's resident memory afterwards until used.
-func (f *File) checkBody() error {
-	if sum := Checksum(f.body); sum != f.h.Checksum {
-		return fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", f.path, ErrChecksum, sum, f.h.Checksum)
-	}
-	DropPages(f.m)
-	return nil
+	// The checksum touched every page; a layer is read at random and in
+	// parts, so its pages leave the process's resident memory until used.
+	DropPages(m)
+	return &File{path: path, h: h, m: m, body: body}, nil
 }
 
 // Path returns the file's path.

@@ -67,10 +67,6 @@ func (s Status) String() string {
 // why a layer is missing or damaged; it is nil for the other states.
 func (d *DB) Check(k Key) (Status, error) {
 	f, err := d.Layer(k)
-	if e := d.cached(k); err == nil && e != nil && e.checked != nil {
-		<-e.checked // the checksum checked in the background (CheckInBackground)
-		f, err = d.Layer(k)
-	}
 	switch {
 	case err == nil:
 	case errors.Is(err, ErrMissing) && !isDamaged(err):

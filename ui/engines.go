@@ -226,9 +226,6 @@ func (e *DBEngines) SetDir(dir string) error {
 		e.db, e.err = nil, err
 		return err
 	}
-	// Moves do not wait for checksumming a layer on its first use; the
-	// solver's Check waits for it.
-	db.CheckInBackground()
 	e.db, e.err = db, nil
 	return nil
 }

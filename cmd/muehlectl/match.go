@@ -96,19 +96,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// openGameDB opens the database of the game of stones in dir for players
-// when dir holds that game's folder (the layers' checksums checked in the
-// background), and returns nil (no error) when it does not.
+// openGameDB opens the database of the game of stones in dir when dir
+// holds that game's folder, and returns nil (no error) when it does not.
 func openGameDB(dir string, stones int) (*layers.DB, error) {
 	st, err := os.Stat(filepath.Join(dir, fmt.Sprintf("k%d", stones)))
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}
-	db, err := layers.OpenDB(dir, stones)
-	if err == nil {
-		db.CheckInBackground()
-	}
-	return db, err
+	return layers.OpenDB(dir, stones)
 }
 
 // matchRanges checks the flags of a series of games: --stones, --games,

@@ -45,7 +45,6 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer db.Close()
-	db.CheckInBackground() // a look-up does not wait for checksumming its layers
 	k := db.Stones()
 	rng := rand.New(rand.NewPCG(*seed, 12))
 	if *player != "" {
