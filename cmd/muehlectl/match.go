@@ -385,16 +385,9 @@ func (m *match) judge(mp *matchPlayer, pos muehle.Position, mv muehle.Move) {
 	if m.db == nil {
 		return
 	}
-	before, err := m.db.Probe(pos)
+	before, after, err := valuesAround(m.db, pos, mv)
 	if err != nil {
-		return
-	}
-	child := pos.Play(mv)
-	after := layers.LossIn(0)
-	if !child.IsOver() {
-		if after, err = m.db.Probe(child); err != nil {
-			return // the child's layer is missing
-		}
+		return // a layer is missing
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -402,6 +395,20 @@ func (m *match) judge(mp *matchPlayer, pos muehle.Position, mv muehle.Move) {
 	if after.Parent().Outcome() < before.Outcome() {
 		mp.blunders++
 	}
+}
+
+// valuesAround returns the value of pos for its side to move and the
+// value after mv for the other side (lost in 0 when mv ends the game);
+// mv gives up value when after.Parent().Outcome() < before.Outcome().
+func valuesAround(db layers.Prober, pos muehle.Position, mv muehle.Move) (before, after layers.Value, err error) {
+	if before, err = db.Probe(pos); err != nil {
+		return before, after, err
+	}
+	after = layers.LossIn(0)
+	if child := pos.Play(mv); !child.IsOver() {
+		after, err = db.Probe(child)
+	}
+	return before, after, err
 }
 
 // report prints the results of the games played.

@@ -165,11 +165,7 @@ func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec strin
 			fallbacks++
 			note = "  FALLBACK"
 		}
-		before, err := db.Probe(pos)
-		after := layers.LossIn(0)
-		if c := pos.Play(m); err == nil && !c.IsOver() {
-			after, err = db.Probe(c)
-		}
+		before, after, err := valuesAround(db, pos, m)
 		switch {
 		case err != nil || before == layers.Unused || after == layers.Unused:
 			unknown++

@@ -98,6 +98,11 @@ func parseRecord(line string) (unitRecord, error) {
 	return r, nil
 }
 
+// solving returns the seconds of count, propagate and write.
+func (r unitRecord) solving() float64 {
+	return r.phase("count") + r.phase("propagate") + r.phase("write")
+}
+
 // phase returns the seconds of the phases whose name is name or starts
 // with name+":", summed.
 func (r unitRecord) phase(name string) float64 {

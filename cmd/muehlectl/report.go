@@ -119,7 +119,7 @@ func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header,
 		p.layers++
 		p.slots, p.won, p.lost, p.drawn = p.slots+h.Slots, p.won+h.Won, p.lost+h.Lost, p.drawn+h.Drawn
 		if r, ok := last[retro.UnitName(k)]; ok {
-			p.solving += r.phase("count") + r.phase("write")
+			p.solving += r.solving()
 			p.verifying += r.phase("verify")
 		}
 	}
@@ -170,7 +170,7 @@ func writeUnits(w io.Writer, records []unitRecord) {
 	var solving, verifying, all float64
 	for _, u := range order {
 		r := records[last[u]]
-		sv := r.phase("count") + r.phase("propagate") + r.phase("write")
+		sv := r.solving()
 		vf := r.phase("verify")
 		fmt.Fprintf(w, "| %s | %d | %.1f | %.1f | %.1f | %d | %d / %d | %s | %s |\n", r.Unit, r.Slots, sv, vf, r.Seconds,
 			r.PeakMiB, r.Workers, r.Cores, r.Finished.UTC().Format("2006-01-02 15:04"), r.Commit)
