@@ -76,15 +76,9 @@ func checkedGame(t *testing.T, db *layers.DB, g *muehle.Game, players [2]muehle.
 			if perfect.LastFellBack() {
 				t.Fatalf("%s: fell back with a complete database: %s", pos, perfect.FallbackReason())
 			}
-			before, err := db.Probe(pos)
+			before, after, err := valuesAround(db, pos, m)
 			if err != nil {
 				t.Fatal(err)
-			}
-			after := layers.LossIn(0)
-			if c := pos.Play(m); !c.IsOver() {
-				if after, err = db.Probe(c); err != nil {
-					t.Fatal(err)
-				}
 			}
 			if after.Parent().Outcome() < before.Outcome() {
 				t.Errorf("%s (%s): perfect played %s, worth %s", pos, before, m, after.Parent())
