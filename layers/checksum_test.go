@@ -25,17 +25,27 @@ func TestCRC64Combine(t *testing.T) {
 }
 
 func TestChecksumInParts(t *testing.T) {
-	defer func(p int) { checksumPart = p }(checksumPart)
-	checksumPart = 1000 // many parts on small bodies
+	defer func(p int, s uint) { checksumPart, blockShift = p, s }(checksumPart, blockShift)
 	rng := rand.New(rand.NewPCG(3, 4))
 	table := crc64.MakeTable(crc64.ECMA)
-	for _, n := range []int{0, 999, 1000, 2000, 2001, 7777, 100_003} {
-		body := make([]byte, n)
-		for i := range body {
-			body[i] = byte(rng.Uint32())
-		}
-		if got, want := Checksum(body), crc64.Checksum(body, table); got != want {
-			t.Errorf("%d bytes: got %016x, want crc64.Checksum's %016x", n, got, want)
+	for _, tc := range []struct {
+		part  int  // checksumPart
+		shift uint // blockShift
+	}{
+		{1000, 16}, // many goroutines, bodies within two blocks
+		{1000, 9},  // many goroutines, many blocks of 512 bytes
+		{1 << 30, 9},
+		{1 << 30, 16},
+	} {
+		checksumPart, blockShift = tc.part, tc.shift
+		for _, n := range []int{0, 1, 511, 512, 513, 999, 1000, 2000, 2001, 7777, 65535, 65536, 65537, 100_003} {
+			body := make([]byte, n)
+			for i := range body {
+				body[i] = byte(rng.Uint32())
+			}
+			if got, want := Checksum(body), crc64.Checksum(body, table); got != want {
+				t.Errorf("part %d, blocks of %d, %d bytes: got %016x, want crc64.Checksum's %016x", tc.part, 1<<tc.shift, n, got, want)
+			}
 		}
 	}
 }
