@@ -1,10 +1,6 @@
 package layers
 
-import (
-	"hash/crc64"
-	"runtime"
-	"sync"
-)
+import "hash/crc64"
 
 // The checksum of a layer body is its CRC-64 (ECMA), the same as
 // crc64.Checksum. It is computed block by block (blocks of 1<<blockShift
@@ -31,27 +27,14 @@ func Checksum(body []byte) uint64 {
 
 // blockSums returns the CRC-64 of each block of 1<<shift bytes of body,
 // the last one shorter when the size is not a multiple, on up to
-// GOMAXPROCS goroutines with at least checksumPart bytes each.
+// GOMAXPROCS goroutines with at least checksumPart bytes each (forBlocks).
 func blockSums(body []byte, shift uint) []uint64 {
-	size := 1 << shift
-	n := (len(body) + size - 1) >> shift
-	sums := make([]uint64, n)
-	sumRange := func(lo, hi int) { // blocks lo to hi-1
+	sums := make([]uint64, (len(body)+1<<shift-1)>>shift)
+	forBlocks(len(sums), len(body), func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			sums[b] = crc64.Checksum(body[b<<shift:min((b+1)<<shift, len(body))], crc64Table)
 		}
-	}
-	parts := min(runtime.GOMAXPROCS(0), len(body)/checksumPart, n)
-	if parts < 2 {
-		sumRange(0, n)
-		return sums
-	}
-	var wg sync.WaitGroup
-	for i := range parts {
-		lo, hi := i*n/parts, (i+1)*n/parts
-		wg.Go(func() { sumRange(lo, hi) })
-	}
-	wg.Wait()
+	})
 	return sums
 }
 

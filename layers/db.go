@@ -33,12 +33,28 @@ type DB struct {
 }
 
 // dbLayer is what a DB knows about one layer: the open file and its index,
-// or the error of the last attempt to open it and when that was.
+// or the error of the last attempt to open it and when that was. A file
+// opened for Probe may have its body checked block by block as probes
+// read it (lazy); DB.Layer checks the rest.
 type dbLayer struct {
-	f   *File
-	l   *LayerIndex
-	err error
-	at  time.Time
+	f    *File
+	l    *LayerIndex
+	lazy *blockChecks // nil once the whole body is checked
+	err  error
+	at   time.Time
+}
+
+// ready reports whether e answers a request without opening the file: an
+// open file (checked in full if full is asked for), or a failure to open
+// less than missingRecheck ago.
+func (e *dbLayer) ready(full bool) bool {
+	switch {
+	case e == nil:
+		return false
+	case e.f != nil:
+		return !full || e.lazy == nil
+	}
+	return time.Since(e.at) < missingRecheck
 }
 
 // keySlot numbers the keys whose counts are all at most 9.
@@ -93,8 +109,44 @@ func (d *DB) Has(k Key) bool {
 	if e := d.cached(k); e != nil && e.f != nil {
 		return true
 	}
+	_, err := d.readHeader(k)
+	return err == nil
+}
+
+// Header returns the header of layer k's file, checked as Has checks it,
+// without reading the body: the counts of won, lost and drawn slots, for
+// instance, for a player in the middle of a move. It reads the file's
+// first 128 bytes unless the DB has the layer open. A missing layer gives
+// an error wrapping ErrMissing, a bad header or a layer the DB has found
+// damaged a *DamagedError.
+func (d *DB) Header(k Key) (Header, error) {
+	if e := d.cached(k); e != nil {
+		if e.f != nil {
+			return e.f.Header(), nil
+		}
+		if isDamaged(e.err) {
+			return Header{}, e.err
+		}
+	}
+	return d.readHeader(k)
+}
+
+// readHeader reads and checks the header of layer k's file, its slot count
+// against the index included; a bad one gives a *DamagedError.
+func (d *DB) readHeader(k Key) (Header, error) {
+	if !k.Valid(d.stones) {
+		return Header{}, fmt.Errorf("layers: layer %v is not of the %d-stone game: %w", k, d.stones, ErrMissing)
+	}
 	h, err := ReadHeader(d.Path(k), d.stones, k)
-	return err == nil && h.Slots == d.x.Layer(k).Size()
+	switch {
+	case errors.Is(err, ErrMissing):
+		return h, err
+	case err != nil:
+		return h, &DamagedError{Key: k, Err: err}
+	case h.Slots != d.x.Layer(k).Size():
+		return h, &DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, h.Slots, k, d.x.Layer(k).Size())}
+	}
+	return h, nil
 }
 
 // cached returns what the DB knows about k, nil if nothing.
@@ -106,21 +158,26 @@ func (d *DB) cached(k Key) *dbLayer {
 	return d.slots[s].Load()
 }
 
-// Layer returns the open file of layer k, opening it on first use. A layer
-// without a file gives an error wrapping ErrMissing; a bad file a
-// *DamagedError, which wraps ErrFormat, ErrChecksum or ErrVersion and also
-// ErrMissing (readers treat a damaged layer as a missing one).
+// Layer returns the open file of layer k, its body checked in full,
+// opening it on first use (or checking the blocks that probes have not
+// checked yet, when Probe opened it). A layer without a file gives an
+// error wrapping ErrMissing; a bad file a *DamagedError, which wraps
+// ErrFormat, ErrChecksum or ErrVersion and also ErrMissing (readers treat
+// a damaged layer as a missing one).
 func (d *DB) Layer(k Key) (*File, error) {
-	e, err := d.layer(k)
+	e, err := d.layer(k, true)
 	if err != nil {
 		return nil, err
 	}
 	return e.f, nil
 }
 
-// layer is Layer returning the cache entry.
-func (d *DB) layer(k Key) (*dbLayer, error) {
-	if e := d.cached(k); e != nil && (e.f != nil || time.Since(e.at) < missingRecheck) {
+// layer is Layer returning the cache entry; with full unset it opens the
+// file for Probe, lazily when its block file allows. A layer found damaged
+// is opened in full the next time, whatever is asked: its damage may lie
+// in a block that probes would not read for a while.
+func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
+	if e := d.cached(k); e.ready(full) {
 		return e, e.err
 	}
 	s, ok := keySlot(k)
@@ -132,21 +189,51 @@ func (d *DB) layer(k Key) (*dbLayer, error) {
 	if d.closed {
 		return nil, fmt.Errorf("layers: database %s is closed", d.dir)
 	}
-	if e := d.slots[s].Load(); e != nil && (e.f != nil || time.Since(e.at) < missingRecheck) {
-		return e, e.err
+	old := d.slots[s].Load()
+	if old.ready(full) {
+		return old, old.err
 	}
+	if old != nil && old.f != nil { // open for Probe; check the rest of the body
+		if err := old.lazy.checkRest(old.f.path, old.f.body); err != nil {
+			return nil, d.damaged(s, old, &DamagedError{Key: k, Err: err})
+		}
+		DropPages(old.f.m) // as OpenFile does
+		e := &dbLayer{f: old.f, l: old.l, at: old.at}
+		d.slots[s].Store(e)
+		return e, nil
+	}
+	lazy := !full && (old == nil || !isDamaged(old.err))
 	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
-	e.f, e.err = OpenFile(d.Path(k), d.stones, k)
+	e.f, e.lazy, e.err = openFile(d.Path(k), d.stones, k, lazy)
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
 		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
 		e.f.Close()
-		e.f = nil
+		e.f, e.lazy = nil, nil
 	}
 	if e.err != nil && !errors.Is(e.err, ErrMissing) {
 		e.err = &DamagedError{Key: k, Err: e.err}
 	}
 	d.slots[s].Store(e)
 	return e, e.err
+}
+
+// damaged records that the open layer e in slot s is damaged, as err
+// says, unless e has been replaced already, and returns err. The file
+// stays mapped until Close: probes may still be reading it. d.mu is held.
+func (d *DB) damaged(s int, e *dbLayer, err *DamagedError) error {
+	if d.slots[s].Load() == e {
+		d.slots[s].Store(&dbLayer{l: e.l, err: err, at: time.Now()})
+		d.old = append(d.old, e.f)
+	}
+	return err
+}
+
+// blockDamaged is damaged for Probe, which does not hold d.mu.
+func (d *DB) blockDamaged(k Key, e *dbLayer, err error) error {
+	s, _ := keySlot(k)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.damaged(s, e, &DamagedError{Key: k, Err: err})
 }
 
 // Write stores the body of layer k (one Value per slot of the layer's
@@ -183,8 +270,15 @@ func (d *DB) Write(k Key, body []byte) error {
 // Probe returns the value of p for its side to move. p may be any position
 // of the game, either colour to move; a side to move with fewer than three
 // stones in total has lost (LossIn(0), no file needed). It returns an error
-// wrapping ErrMissing when p's layer is not in the database. It does not
-// allocate once the layer is open.
+// wrapping ErrMissing when p's layer is not in the database, and a
+// *DamagedError when it is damaged. It does not allocate once the layer is
+// open.
+//
+// Probe opens a layer without reading its body when the layer's block
+// file is valid (blocks.go), and checks each block of the body the first
+// time it reads from it; a block that fails makes the layer damaged for
+// this DB from then on, for Probe, Layer, Header and Check alike. Without
+// a valid block file it checks the whole body on opening, as Layer does.
 func (d *DB) Probe(p muehle.Position) (Value, error) {
 	t := p.Turn & 1
 	m, o := p.Stones[t], p.Stones[t^1]
@@ -195,14 +289,20 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 		return LossIn(0), nil
 	}
 	k := KeyOf(p)
-	if e := d.cached(k); e != nil && e.f != nil {
-		return e.f.Value(e.l.Index(p)), nil
+	e := d.cached(k)
+	if e == nil || e.f == nil {
+		var err error
+		if e, err = d.layer(k, false); err != nil {
+			return Unused, err
+		}
 	}
-	e, err := d.layer(k)
-	if err != nil {
-		return Unused, err
+	i := e.l.Index(p)
+	if e.lazy != nil && !e.lazy.checked(i) {
+		if err := e.lazy.check(e.f.path, e.f.body, i); err != nil {
+			return Unused, d.blockDamaged(k, e, err)
+		}
 	}
-	return e.f.Value(e.l.Index(p)), nil
+	return e.f.Value(i), nil
 }
 
 // Close unmaps every open file. The DB must not be used afterwards.

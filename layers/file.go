@@ -44,8 +44,10 @@ type Header struct {
 	Checksum    uint64 // CRC-64 (ECMA) of the body
 }
 
-// headerOf computes the header of a layer body: counts, depths, checksum.
-func headerOf(stones int, key Key, body []byte) Header {
+// headerOf computes the header of a layer body: counts, depths, checksum;
+// and the CRC-64 of each block of 1<<blockShift bytes, which combine to
+// the checksum.
+func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
 	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key,
 		Slots: uint64(len(body)), DeepestWin: -1, DeepestLoss: -1}
 	var count [256]uint64
@@ -66,8 +68,9 @@ func headerOf(stones int, key Key, body []byte) Header {
 			h.DeepestLoss = max(h.DeepestLoss, d)
 		}
 	}
-	h.Checksum = Checksum(body)
-	return h
+	sums := blockSums(body, blockShift)
+	h.Checksum = combineBlocks(sums, blockShift, len(body))
+	return h, sums
 }
 
 // marshal returns the header's 128 bytes, header checksum included.
@@ -150,22 +153,52 @@ func (h *Header) check(name string, stones int, key Key, size int64) error {
 }
 
 // WriteLayer writes a layer file: the header with the counts, deepest win
-// and loss and checksum computed from body, then body. It writes
-// path+".tmp", syncs it and renames it to path, so that path is either
-// absent, the old file or the complete new one.
+// and loss and checksum computed from body, then body; and its block file
+// (blocks.go). It writes path+".tmp" and the block file's .tmp, syncs them
+// and renames them, the block file first, so that path is either absent,
+// the old file or the complete new one; on an error it is unchanged. (A
+// block file that does not belong to the layer file beside it is ignored.)
 func WriteLayer(path string, stones int, key Key, body []byte) error {
 	if stones < 3 || stones > muehle.StonesPerSide {
 		return fmt.Errorf("layers: writing %s: %d stones per side (want 3 to 9)", path, stones)
 	}
-	h := headerOf(stones, key, body)
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	h, sums := headerOf(stones, key, body)
+	head := h.marshal()
+	bpath := blocksPath(path)
+	blocks := marshalBlocks(h, binary.LittleEndian.Uint32(head[72:]), blockShift, sums)
+	err := writeSynced(path+".tmp", head, body)
+	if err == nil {
+		err = writeSynced(bpath+".tmp", blocks)
+	}
+	if err == nil {
+		err = os.Rename(bpath+".tmp", bpath)
+	}
+	if err == nil {
+		err = os.Rename(path+".tmp", path)
+	}
 	if err != nil {
+		os.Remove(path + ".tmp")
+		os.Remove(bpath + ".tmp")
 		return fmt.Errorf("layers: writing %s: %w", path, err)
 	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // make the renames durable; not all systems allow it
+		d.Close()
+	}
+	return nil
+}
+
+// writeSynced creates the file at path with the parts one after another
+// and syncs it.
+func writeSynced(path string, parts ...[]byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	w.Write(h.marshal())
-	w.Write(body)
+	for _, p := range parts {
+		w.Write(p)
+	}
 	err = w.Flush()
 	if err == nil {
 		err = f.Sync()
@@ -173,18 +206,7 @@ func WriteLayer(path string, stones int, key Key, body []byte) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("layers: writing %s: %w", path, err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync() // make the rename durable; not all systems allow it
-		d.Close()
-	}
-	return nil
+	return err
 }
 
 // ReadHeader reads and checks the header of the layer file at path against
@@ -214,7 +236,9 @@ func ReadHeader(path string, stones int, key Key) (Header, error) {
 	return h, h.check(path, stones, key, fi.Size())
 }
 
-// File is an open layer file: header checked, body verified, mapped.
+// File is an open layer file: header checked, body verified, mapped. (A DB
+// keeps the Files it opens for Probe unverified, checking their bodies
+// block by block; it hands out only verified ones.)
 type File struct {
 	path   string
 	h      Header
@@ -225,21 +249,31 @@ type File struct {
 
 // OpenFile opens the layer file at path for the given game and layer. It
 // checks the magic, version, rules, header checksum, stone count, key and
-// size, maps the file and verifies the body checksum. A missing file gives
-// an error wrapping ErrMissing.
+// size, maps the file and verifies the body checksum. It writes the
+// layer's block file when it is missing or wrong, if the folder allows. A
+// missing file gives an error wrapping ErrMissing.
 func OpenFile(path string, stones int, key Key) (*File, error) {
+	f, _, err := openFile(path, stones, key, false)
+	return f, err
+}
+
+// openFile is OpenFile, and with lazy set, when the layer's block file is
+// valid, it does not read the body but returns the block file's CRCs, for
+// the caller to check each block before it reads from it. It returns no
+// blockChecks when it checked the whole body.
+func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks, error) {
 	h, err := ReadHeader(path, stones, key)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("layers: %w", err)
+		return nil, nil, fmt.Errorf("layers: %w", err)
 	}
 	defer f.Close()
 	m, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {
-		return nil, fmt.Errorf("layers: mapping %s: %w", path, err)
+		return nil, nil, fmt.Errorf("layers: mapping %s: %w", path, err)
 	}
 	// Check again on the mapped bytes: the file may have been replaced.
 	h2, err := parseHeader(m, path)
@@ -249,20 +283,27 @@ func OpenFile(path string, stones int, key Key) (*File, error) {
 	if err == nil && h2 != h {
 		err = fmt.Errorf("layers: %s: %w: changed while opening", path, ErrFormat)
 	}
-	body := m[min(len(m), HeaderSize):]
-	if err == nil {
-		if sum := Checksum(body); sum != h.Checksum {
-			err = fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
-		}
-	}
 	if err != nil {
 		m.Unmap()
-		return nil, err
+		return nil, nil, err
+	}
+	file := &File{path: path, h: h, m: m, body: m[HeaderSize:]}
+	hcrc := binary.LittleEndian.Uint32(m[72:])
+	if lazy {
+		if shift, sums, err := readBlocks(path, h, hcrc); err == nil {
+			return file, newBlockChecks(shift, sums), nil
+		}
+	}
+	sums := blockSums(file.body, blockShift)
+	if sum := combineBlocks(sums, blockShift, len(file.body)); sum != h.Checksum {
+		m.Unmap()
+		return nil, nil, fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
 	}
 	// The checksum touched every page; a layer is read at random and in
 	// parts, so its pages leave the process's resident memory until used.
 	DropPages(m)
-	return &File{path: path, h: h, m: m, body: body}, nil
+	refreshBlocks(path, h, hcrc, blockShift, sums)
+	return file, nil, nil
 }
 
 // Path returns the file's path.

@@ -90,14 +90,8 @@ func (d *DB) Damage(k Key) error {
 	if e := d.cached(k); e != nil && e.err != nil && isDamaged(e.err) {
 		return e.err
 	}
-	h, err := ReadHeader(d.Path(k), d.stones, k)
-	switch {
-	case errors.Is(err, ErrMissing):
-		return nil
-	case err != nil:
-		return &DamagedError{Key: k, Err: err}
-	case h.Slots != d.x.Layer(k).Size():
-		return &DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: %d slots, the index has %d", d.Path(k), ErrFormat, h.Slots, d.x.Layer(k).Size())}
+	if _, err := d.readHeader(k); isDamaged(err) {
+		return err
 	}
 	return nil
 }
@@ -157,8 +151,8 @@ func (d *DB) MarkVerified(k Key) error {
 	return nil
 }
 
-// Remove deletes the file of layer k and its verification record. The
-// solver calls it only for a layer proven wrong or damaged.
+// Remove deletes the file of layer k, its block file and its verification
+// record. The solver calls it only for a layer proven wrong or damaged.
 func (d *DB) Remove(k Key) error {
 	s, ok := keySlot(k)
 	if !ok {
@@ -170,7 +164,7 @@ func (d *DB) Remove(k Key) error {
 		d.old = append(d.old, e.f)
 	}
 	var errs []error
-	for _, p := range []string{d.verifiedPath(k), d.Path(k)} {
+	for _, p := range []string{d.verifiedPath(k), d.Path(k), blocksPath(d.Path(k))} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("layers: removing layer %v: %w", k, err))
 		}
