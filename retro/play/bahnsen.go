@@ -103,10 +103,13 @@ func BahnsenF(removal bool, recentRemovals int) float64 {
 
 // LayerSource gives the headers of the database's layers; *layers.DB
 // implements it. Bahnsen's method and the sector variant read the share
-// of won positions of a layer from it.
+// of won positions of a layer from it. Header reads only the header, not
+// the body: a move must not wait for a large layer to be checked.
 type LayerSource interface {
-	Layer(k layers.Key) (*layers.File, error)
+	Header(k layers.Key) (layers.Header, error)
 }
+
+var _ LayerSource = (*layers.DB)(nil) // NewPerfect finds it by a type assertion
 
 // wonShare returns the share of positions of layer k won for its side to
 // move, over its canonical slots.
@@ -117,11 +120,10 @@ func (p *Perfect) wonShare(k layers.Key) (won, lost float64, err error) {
 	if p.layers == nil {
 		return 0, 0, fmt.Errorf("play: perfect: layer %s: the database gives no layer headers", k)
 	}
-	f, err := p.layers.Layer(k)
+	h, err := p.layers.Header(k)
 	if err != nil {
 		return 0, 0, fmt.Errorf("play: perfect: layer %s: %w", k, err)
 	}
-	h := f.Header()
 	n := float64(h.Won + h.Lost + h.Drawn)
 	if n == 0 {
 		return 0, 0, fmt.Errorf("play: perfect: layer %s has no positions", k)

@@ -1,8 +1,12 @@
 package play
 
 import (
+	"errors"
 	"math"
+	"os"
 	"testing"
+
+	"muehle/layers"
 )
 
 func TestBahnsenD(t *testing.T) {
@@ -61,5 +65,42 @@ func TestBahnsenF(t *testing.T) {
 		if got := BahnsenF(tc.removal, tc.recent); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("f(%v, %d): got %v, want %v", tc.removal, tc.recent, got, tc.want)
 		}
+	}
+}
+
+// TestWonShareReadsTheHeader checks that the shares of won and lost
+// positions come from the layer's header alone: a layer whose body fails
+// its checksum, which a full check would find, still gives them.
+func TestWonShareReadsTheHeader(t *testing.T) {
+	db, err := layers.OpenDB(t.TempDir(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := layers.Moving(3, 3)
+	body := make([]byte, db.Indexer().Layer(k).Size())
+	for i := range body {
+		body[i] = byte([]layers.Value{layers.Decided(1), layers.Decided(2), layers.Drawn, layers.Drawn}[i%4])
+	}
+	if err := db.Write(k, body); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(db.Path(k), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{byte(layers.Decided(3))}, layers.HeaderSize+2); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	p := NewPerfect(db, nil, nil)
+	won, lost, err := p.wonShare(k)
+	n := float64(len(body))
+	wantWon, wantLost := float64((len(body)+3)/4)/n, float64((len(body)+2)/4)/n
+	if err != nil || won != wantWon || lost != wantLost {
+		t.Errorf("wonShare(%v): got %v, %v, %v, want %v, %v", k, won, lost, err, wantWon, wantLost)
+	}
+	if _, err := db.Layer(k); !errors.Is(err, layers.ErrChecksum) {
+		t.Errorf("Layer(%v) with a damaged body: got %v, want ErrChecksum", k, err)
 	}
 }
