@@ -2,6 +2,7 @@ package layers
 
 import (
 	"testing"
+	"time"
 
 	"muehle/muehle"
 )
@@ -57,3 +58,58 @@ func BenchmarkProbeWarm(b *testing.B) { benchProbe(b, false) }
 // BenchmarkProbeCold probes random positions of a layer after evicting its
 // file from the page cache (Linux only): most probes read from the disk.
 func BenchmarkProbeCold(b *testing.B) { benchProbe(b, true) }
+
+// TestFirstProbeTime measures the first probe into a layer of 269 MB (6-7
+// of the 9-stone game, a synthetic body) in a fresh DB, its file in the
+// page cache: with the whole body checked on opening (as without a block
+// file) and with the block file (the body checked block by block). It
+// prints the times; it checks only that the lazy open was lazy.
+func TestFirstProbeTime(t *testing.T) {
+	needLong(t, "writes a layer of 269 MB")
+	dir := t.TempDir()
+	db, err := OpenDB(dir, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Moving(6, 7)
+	body := make([]byte, db.Indexer().Layer(k).Size())
+	for i := range body {
+		body[i] = byte(Decided(i % 7))
+	}
+	if err := db.Write(k, body); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ps := benchPositions(k, 100)
+	for round := range 3 {
+		for _, lazy := range []bool{false, true} {
+			db, err := OpenDB(dir, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			if !lazy {
+				if _, err := db.Layer(k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Probe(ps[0]); err != nil {
+				t.Fatal(err)
+			}
+			first := time.Since(start)
+			start = time.Now()
+			for _, p := range ps[1:] {
+				if _, err := db.Probe(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rest := time.Since(start)
+			if got := checkedBlocks(db, k) != -1; got != lazy {
+				t.Errorf("open lazily: got %v, want %v", got, lazy)
+			}
+			t.Logf("round %d, lazy %-5v: first probe %8.3f ms, the next %d probes %7.3f ms", round, lazy,
+				first.Seconds()*1e3, len(ps)-1, rest.Seconds()*1e3)
+			db.Close()
+		}
+	}
+}
