@@ -197,7 +197,8 @@ func TestLazyProbeConcurrent(t *testing.T) {
 // TestLazyDamagedBlock damages one byte of a layer's body and checks that
 // the block holding it is found damaged by a probe into it or by Layer,
 // and that from then on the whole layer is damaged for the DB, even after
-// missingRecheck, when the file is opened again and checked in full.
+// missingRecheck or Recheck, when the file is opened again and checked in
+// full.
 func TestLazyDamagedBlock(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -247,6 +248,8 @@ func TestLazyDamagedBlock(t *testing.T) {
 			old.at = time.Now().Add(-2 * missingRecheck)
 			db.slots[s].Store(&old)
 			check("after the recheck delay")
+			db.Recheck(k)
+			check("after Recheck")
 			if got, err := db.Probe(slotPosition(t, db, Moving(4, 3), 0)); err != nil || got == Unused {
 				t.Errorf("Probe into the sound partner layer: got %v, %v", got, err)
 			}

@@ -52,7 +52,8 @@ func (d *DB) Claims() (map[string]LockInfo, error) {
 
 // Recheck makes the DB look at the file of layer k again on its next use
 // when it last found the layer missing or damaged (another process may have
-// written it since). An open layer stays open.
+// written it since). An open layer stays open; a layer found damaged is
+// checked in full when it is opened again.
 func (d *DB) Recheck(k Key) {
 	s, ok := keySlot(k)
 	if !ok {
@@ -61,6 +62,10 @@ func (d *DB) Recheck(k Key) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if e := d.slots[s].Load(); e != nil && e.f == nil {
-		d.slots[s].Store(nil)
+		var next *dbLayer
+		if e.full {
+			next = &dbLayer{full: true} // long ago: not a cached answer
+		}
+		d.slots[s].Store(next)
 	}
 }

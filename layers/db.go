@@ -42,6 +42,7 @@ type dbLayer struct {
 	lazy *blockChecks // nil once the whole body is checked
 	err  error
 	at   time.Time
+	full bool // found damaged: the next opening checks the whole body
 }
 
 // ready reports whether e answers a request without opening the file: an
@@ -202,7 +203,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		d.slots[s].Store(e)
 		return e, nil
 	}
-	lazy := !full && (old == nil || !isDamaged(old.err))
+	lazy := !full && (old == nil || !old.full)
 	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
 	e.f, e.lazy, e.err = openFile(d.Path(k), d.stones, k, lazy)
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
@@ -212,6 +213,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	}
 	if e.err != nil && !errors.Is(e.err, ErrMissing) {
 		e.err = &DamagedError{Key: k, Err: e.err}
+		e.full = true
 	}
 	d.slots[s].Store(e)
 	return e, e.err
@@ -222,7 +224,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 // stays mapped until Close: probes may still be reading it. d.mu is held.
 func (d *DB) damaged(s int, e *dbLayer, err *DamagedError) error {
 	if d.slots[s].Load() == e {
-		d.slots[s].Store(&dbLayer{l: e.l, err: err, at: time.Now()})
+		d.slots[s].Store(&dbLayer{l: e.l, err: err, at: time.Now(), full: true})
 		d.old = append(d.old, e.f)
 	}
 	return err
