@@ -239,8 +239,9 @@ func (d *DB) blockDamaged(k Key, e *dbLayer, err error) error {
 }
 
 // Write stores the body of layer k (one Value per slot of the layer's
-// index) in its file and makes the DB use the new file, which counts as
-// not verified until MarkVerified. It creates the directory if needed.
+// index) in its file, with its block file (WriteLayer), and makes the DB
+// use the new file, which counts as not verified until MarkVerified. It
+// creates the directory if needed.
 func (d *DB) Write(k Key, body []byte) error {
 	s, ok := keySlot(k)
 	if !ok || !k.Valid(d.stones) {

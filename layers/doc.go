@@ -170,8 +170,8 @@
 // DB.Layer checks the blocks the probes have not. A block that fails its
 // check makes the layer damaged for that DB from then on: Probe, Layer,
 // Check, Header and Damage return the *DamagedError (wrapping ErrChecksum),
-// and when the DB looks at the file again (after missingRecheck) it checks
-// it in full. DB.Remove deletes the block file with the layer.
+// and when the DB looks at the file again (after missingRecheck, or after
+// Recheck) it checks it in full. DB.Remove deletes the block file with the layer.
 //
 // # Beside the layer files
 //
