@@ -151,7 +151,9 @@ func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober la
 }
 
 // took renders a time the way query prints it, "0.004 s". The first
-// look-up in a layer includes opening it and checking its checksum.
+// look-up in a layer includes opening it: reading its header and block
+// file and checking the blocks it reads, or, without a valid block file,
+// checking the whole body.
 func took(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
 
 // describe renders a probed value, or why there is none.
