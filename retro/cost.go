@@ -13,25 +13,21 @@ import (
 //
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
-// solve-record-k9.tsv, the standard game's campaign (all 28 moving units,
-// 8.95 billion slots), and solve-record-k5.tsv, the k=5 game with its 67
-// placement layers. Read them as that rough:
+// solve-record-k9-idle.tsv, the standard game's 28 moving units (8.95
+// billion slots) computed in one run of the solver of commit cc0ed0b on
+// the otherwise idle machine (2026-11-24, docs/solver.md);
+// solve-record-k9.tsv, the campaign of 2026-11-23, for the placement
+// sweep; and solve-record-k5.tsv, the k=5 game with its 67 placement
+// layers. Read them as that rough:
 //
-//   - The machine was shared: the campaign ran beside other builds, tests
-//     and solves (load average often 3 to 10, at times over 20), and the
-//     same unit measured twice here has differed by 4.4× (docs/cluster.md).
-//     The rates are this machine's as it was used, not its best.
-//   - The solver changed during the campaign: the units up to 3-8 + 8-3
-//     ran with the solver of commit 434a152, 4-7 + 7-4, 5-6 + 6-5 and
-//     3-9 + 9-3 with eeb13aa, 4-8 + 8-4 to 6-7 + 7-6 with 47d4706, and the
-//     nine largest units, 5-9 + 9-5 to 9-9, with c7b1ae9 (the solver of
-//     today, 2 to 3 times faster per slot than 434a152 on the idle machine:
-//     README). Until the last run the other jobs' processes had as much of
-//     the processor as the solve, whatever their nice value (the kernel's
-//     autogroups); from 16:15 of the last run on they had about a tenth.
-//     The sliding rate for large pairs, where almost all the time goes,
-//     comes from that last run; the flying rates from what there is.
-//   - The time includes verification (41 % of the campaign's time).
+//   - The moving rates are this machine's best: one solver, nothing else
+//     heavy beside it. The placement rates come from runs beside other
+//     builds, tests and solves (load average often 3 to 10), where the
+//     same unit measured twice has differed by 4.4× (docs/cluster.md).
+//   - Within a kind the rate of single units varies: the large sliding
+//     pairs from 0.76 to 2.7 million slots per core-second (small pairs
+//     are faster, their arrays closer to the caches).
+//   - The time includes verification (40 % of the moving phase's time).
 //
 // TestCostModelFitsRecords compares the model with both records unit by
 // unit; `muehlectl plan --calibrate FILE.tsv` prints the comparison.
@@ -42,13 +38,12 @@ const (
 	costBaseBytes = 300 << 20
 	// Processor throughput, in slots per core-second, solving and then
 	// verifying. Pairs with a flying side (3 stones) propagate over long
-	// depths: 240,000 (3-3 to 3-7 + 7-3: 51 million slots in 214
-	// core-seconds); once they are larger than costFlyingLargeSlots
-	// (3-8 + 8-3, 3-9 + 9-3) ten times slower still: 28,000 (127 million
-	// slots in 4,613 core-seconds). Pairs of sliding stones are fast while
-	// they are small: 1,000,000 (4-4, 4-5 + 5-4: 24 million in 22); above
-	// costLargeSlots 500,000 (the last run's nine units: 6.65 billion in
-	// 12,895 core-seconds, 516,000; the units from 364,000 to 624,000).
+	// depths: 860,000 (3-3 to 3-7 + 7-3: 51 million slots in 59
+	// core-seconds), and above costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3)
+	// 715,000 (127 million slots in 178 core-seconds). Pairs of sliding
+	// stones are fast while they are small: 3,000,000 (4-4, 4-5 + 5-4: 24
+	// million in 8); above costLargeSlots 1,010,000 (the other 19 units:
+	// 8.75 billion slots in 8,646 core-seconds).
 	// The full placement sweep (every class) probes each position's
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
 	// million in 516). The reachable sweep computes a share of the
@@ -62,11 +57,11 @@ const (
 	// core-second (the 9-stone game's pass: 3.20 billion reachable
 	// classes in 2,148 s of wall time on 2 workers, in two runs, 18:30 to
 	// 18:44 and 19:07 to 19:28 of 2026-11-23: 744,000).
-	costFlyingRate       = 240_000
-	costFlyingLargeRate  = 28_000
+	costFlyingRate       = 860_000
+	costFlyingLargeRate  = 715_000
 	costFlyingLargeSlots = 40_000_000
-	costSlidingRate      = 1_000_000
-	costLargeRate        = 500_000
+	costSlidingRate      = 3_000_000
+	costLargeRate        = 1_010_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
 	costReachableRate    = 315_000
@@ -107,7 +102,7 @@ func ReachableShare(stones int) float64 {
 const CalibrationCores = 2
 
 // VerifyShare is the share of a unit's time spent verifying its layers
-// (41 % in the campaign's record), for the progress of a run that only
+// (40 % in the moving phase's run), for the progress of a run that only
 // verifies.
 const VerifyShare = 0.4
 

@@ -74,12 +74,8 @@ func TestCostModelFitsRecords(t *testing.T) {
 		commit string   // only the lines of solvers whose commit starts so; "" all
 		every  bool     // placement units of the full sweep, not the reachable one
 	}{
-		{"testdata/solve-record-k9.tsv", 9, []string{"flying", "flying large", "sliding"}, "", false},
-		// The large sliding pairs' rate is the current solver's: the
-		// last run of the campaign (commit c7b1ae9), the nine largest
-		// units. The earlier runs' large pairs ran with older solvers and
-		// got a fraction of the processor (see cost.go).
-		{"testdata/solve-record-k9.tsv", 9, []string{"sliding large"}, "c7b1ae9", false},
+		// The moving phase: one run of one solver on the idle machine.
+		{"testdata/solve-record-k9-idle.tsv", 9, []string{"flying", "flying large", "sliding", "sliding large"}, "", false},
 		// The k=5 game ran its moving units under a heavier load (2 to 4
 		// times the campaign's time for the same units); its placement
 		// layers are the only ones measured.
