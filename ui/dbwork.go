@@ -46,7 +46,7 @@ func (e DBEstimate) String() string {
 			roughDuration(e.Time), e.Speed, roughDuration(time.Duration(float64(e.Time)*e.Speed)))
 	}
 	return s + fmt.Sprintf("Time: about %s on this machine's %d cores. A rough guess:\n"+
-		"the times measured on a %d-core machine (shared with other work),\n"+
+		"the times measured on a %d-core machine (partly beside other work),\n"+
 		"scaled by the cores; it can be 2 to 4 times off either way. After\n"+
 		"the first long computation here, the speed measured then is used.",
 		roughDuration(e.Time), e.Cores, retro.CalibrationCores)

@@ -87,7 +87,7 @@ func TestEstimateWords(t *testing.T) {
 		{DBEstimate{Units: 2, Positions: 1234567, Bytes: 1234823, TempBytes: 9876536, Time: 90 * time.Minute, Cores: 8},
 			"2 parts to compute: 1,234,567 positions.\nDisk: 1.2 MB for the layers, and up to 9.9 MB more\nwhile a part is computed.\n" +
 				"Time: about 1.5 hours on this machine's 8 cores. A rough guess:\n" +
-				"the times measured on a 2-core machine (shared with other work),\n" +
+				"the times measured on a 2-core machine (partly beside other work),\n" +
 				"scaled by the cores; it can be 2 to 4 times off either way. After\n" +
 				"the first long computation here, the speed measured then is used."},
 		{DBEstimate{Units: 1, Positions: 5e9, Bytes: 5e9, Time: 50 * time.Hour, Cores: 2, Speed: 1.25},
