@@ -164,9 +164,11 @@ func newBlockChecks(shift uint, sums []uint64) *blockChecks {
 // (true for a slot outside the body, which reads as Unused).
 func (c *blockChecks) checked(i uint64) bool {
 	b := i >> c.shift
-	w := b >> 6
-	return w >= uint64(len(c.done)) || c.done[w].Load()&(1<<(b&63)) != 0
+	return b >= uint64(len(c.sums)) || c.passed(int(b))
 }
+
+// passed reports whether block b has passed its check.
+func (c *blockChecks) passed(b int) bool { return c.done[b>>6].Load()&(1<<(b&63)) != 0 }
 
 // check checks the block holding slot i of body, the body of the layer
 // file at path, and records it as checked when it passes. The error wraps
@@ -199,7 +201,7 @@ func (c *blockChecks) checkRest(path string, body []byte) error {
 	errs := make([]error, len(c.sums))
 	forBlocks(len(c.sums), len(body), func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			if c.done[b>>6].Load()&(1<<(b&63)) == 0 {
+			if !c.passed(b) {
 				errs[b] = c.checkBlock(path, body, b)
 			}
 		}

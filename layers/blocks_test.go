@@ -257,6 +257,21 @@ func TestLazyDamagedBlock(t *testing.T) {
 	}
 }
 
+// probeInFull probes a position in block 2 of layer k, expects its
+// value, and expects the probe to have checked the layer in full (no
+// valid block file to open it lazily). It returns the position.
+func probeInFull(t *testing.T, db *DB, k Key) muehle.Position {
+	t.Helper()
+	p := slotPosition(t, db, k, 2)
+	if got, err := db.Probe(p); err != nil || got != fingerprint(p) {
+		t.Fatalf("Probe: got %v, %v, want %v", got, err, fingerprint(p))
+	}
+	if n := checkedBlocks(db, k); n != -1 {
+		t.Errorf("the layer is open lazily (%d blocks checked), want checked in full", n)
+	}
+	return p
+}
+
 // slotPosition returns the position of the first canonical slot of block b
 // of layer k.
 func slotPosition(t *testing.T, db *DB, k Key, b int) muehle.Position {
@@ -320,13 +335,7 @@ func TestBlockFileRepair(t *testing.T) {
 			}
 			tc.harm(t, db, k, bpath)
 			db = reopen(t, db)
-			p := slotPosition(t, db, k, 2)
-			if got, err := db.Probe(p); err != nil || got != fingerprint(p) {
-				t.Fatalf("Probe: got %v, %v, want %v", got, err, fingerprint(p))
-			}
-			if n := checkedBlocks(db, k); n != -1 {
-				t.Errorf("the layer is open lazily (%d blocks checked), want checked in full", n)
-			}
+			p := probeInFull(t, db, k)
 			if got, err := os.ReadFile(bpath); err != nil || !bytes.Equal(got, good) {
 				t.Errorf("the block file after the full check: got %d bytes, %v, want the %d written by WriteLayer", len(got), err, len(good))
 			}
@@ -379,13 +388,7 @@ func TestBlockFileUnwritable(t *testing.T) {
 			tc.harm(t, db, bpath)
 			for range 2 {
 				db = reopen(t, db)
-				p := slotPosition(t, db, k, 2)
-				if got, err := db.Probe(p); err != nil || got != fingerprint(p) {
-					t.Fatalf("Probe: got %v, %v, want %v", got, err, fingerprint(p))
-				}
-				if n := checkedBlocks(db, k); n != -1 {
-					t.Errorf("the layer is open lazily (%d blocks checked), want checked in full", n)
-				}
+				probeInFull(t, db, k)
 				if _, err := db.Layer(k); err != nil {
 					t.Errorf("Layer: %v", err)
 				}
