@@ -135,11 +135,15 @@ func refreshBlocks(path string, h Header, hcrc uint32, shift uint, sums []uint64
 		return
 	}
 	_, err = f.Write(marshalBlocks(h, hcrc, shift, sums))
+	if err == nil {
+		// Readable by all, as the layer file is: CreateTemp makes it 0600,
+		// and another user probing a shared folder would check in full.
+		err = f.Chmod(0o644)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		f.Chmod(0o644) // as os.Create would; CreateTemp makes it 0600
 		err = os.Rename(f.Name(), bpath)
 	}
 	if err != nil {

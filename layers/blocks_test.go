@@ -339,6 +339,11 @@ func TestBlockFileRepair(t *testing.T) {
 			if got, err := os.ReadFile(bpath); err != nil || !bytes.Equal(got, good) {
 				t.Errorf("the block file after the full check: got %d bytes, %v, want the %d written by WriteLayer", len(got), err, len(good))
 			}
+			if fi, err := os.Stat(bpath); err != nil {
+				t.Error(err)
+			} else if fi.Mode().Perm() != 0o644 {
+				t.Errorf("the block file after the full check: mode %v, want -rw-r--r-- as the layer's (another user may probe it)", fi.Mode().Perm())
+			}
 			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(bpath), "*.tmp")); len(left) > 0 {
 				t.Errorf("left behind: %v", left)
 			}
