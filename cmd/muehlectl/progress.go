@@ -17,10 +17,13 @@ import (
 
 // solveProgress shows a Solve run: on a terminal a progress bar per phase
 // (positions per second and time left), otherwise one log line per unit
-// with the time of each phase.
+// with the time of each phase, and a line on the phase under way every
+// logEvery, so that a log of a long unit shows that it goes on.
 type solveProgress struct {
 	w        io.Writer
 	terminal bool
+	logEvery time.Duration // between lines on the phase under way (not on a terminal); 0: none
+	logged   time.Time     // when the phase began or was last logged
 
 	mu     sync.Mutex
 	step   int
@@ -41,7 +44,7 @@ func newSolveProgress(w io.Writer) *solveProgress {
 	if f, ok := w.(*os.File); ok {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
-	return &solveProgress{w: w, terminal: tty}
+	return &solveProgress{w: w, terminal: tty, logEvery: time.Minute}
 }
 
 // update receives the solver's reports; it is safe for concurrent use.
@@ -55,7 +58,7 @@ func (s *solveProgress) update(p retro.Progress) {
 			s.step, s.start, s.slots, s.ended = p.Step, time.Now(), 0, 0
 			resetPeakMemory()
 		}
-		s.phase = p.Phase
+		s.phase, s.logged = p.Phase, time.Now()
 		if p.Phase == "count" {
 			s.slots = p.Total
 		}
@@ -75,6 +78,12 @@ func (s *solveProgress) update(p retro.Progress) {
 	s.last = p
 	if s.bar != nil {
 		s.bar.Set64(int64(min(p.Done, p.Total)))
+	}
+	if !s.terminal && s.logEvery > 0 && p.Total > 0 && time.Since(s.logged) >= s.logEvery {
+		s.logged = time.Now()
+		fmt.Fprintf(s.w, "layer %d of %d  %s  %s under way: %.1f %% (%d of %d positions) after %s\n",
+			p.Step, p.Steps, unitName(p), p.Phase, 100*float64(min(p.Done, p.Total))/float64(p.Total),
+			min(p.Done, p.Total), p.Total, time.Since(s.start).Round(time.Second))
 	}
 }
 
