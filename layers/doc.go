@@ -17,12 +17,16 @@
 //	blocks.go     the block file beside a layer: its blocks' CRC-64s, and
 //	              the checks of a body block by block
 //	db.go         DB, a database directory, and Probe
+//	prober.go     Prober, what the solver and the players read through
 //	cyclic.go     Cyclic, the disk-backed ring buffers of the solver
 //	dir.go        DefaultDir, the database folder of the programs
 //	status.go     damaged layers, layer status, verification records
 //	lock.go       lock files (owner, heartbeat, stale takeover)
 //	claim.go      the claim of a unit of work in a database folder
 //	errors.go     the error sentinels
+//	lock_*.go     the file lock of each system
+//	memory_*.go   AllocLarge and DropPages: large buffers, pages let go
+//	freespace*.go FreeBytes, the free space of a folder's disk
 //
 // # Layers
 //

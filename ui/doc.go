@@ -1,7 +1,7 @@
 // Package ui is the desktop program's window: the board widget, the side
 // panel, the database panel, the set-up editor, the menus and the dialogs.
 // It is the only package besides cmd/muehle that imports Fyne; the
-// fyne.App is passed in (app.New lives in cmd/muehle).
+// fyne.App is passed in (app.NewWithID lives in cmd/muehle).
 //
 // The game flow itself (whose turn it is, which player moves, computer
 // moves in cancellable goroutines whose stale results are dropped,

@@ -1,7 +1,8 @@
 // Package play holds the computer players that read the database: the
-// alpha-beta player and the perfect player. It reads the database only
-// through layers.Prober and never imports the solver (package retro), as a
-// tablebase probing library never imports the generator; TestImportGraph
+// alpha-beta player and the perfect player. It reads the database through
+// layers.Prober, layer headers (LayerSource) and, for training, TrainingDB,
+// and never imports the solver (package retro), as a tablebase probing
+// library never imports the generator; TestImportGraph
 // in package muehle enforces this, tests included.
 //
 // One concern per file:
@@ -34,6 +35,8 @@
 //	             move (or a few) keeps the value, by layers, goal and
 //	             difficulty band (docs/training.md), and the check of an
 //	             answer with the refutation of a wrong one
+//	training_run.go TrainingRun: one sitting of training, its positions
+//	             and answers
 //	bahnsen.go   Bahnsen's improved perfect play among drawing moves (§7.3
 //	             of his thesis: A = v·z·f, G), with the rebuilt formulas
 //	sector.go    the sector variant: the won share of the layer after the
