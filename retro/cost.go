@@ -13,15 +13,16 @@ import (
 //
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
-// solve-record-k9-idle.tsv, the standard game's 28 moving units (8.95
-// billion slots) computed in one run of the solver of commit cc0ed0b on
-// the otherwise idle machine (2026-11-24, docs/solver.md);
-// solve-record-k9.tsv, the campaign of 2026-11-23, for the placement
-// sweep; and solve-record-k5.tsv, the k=5 game with its 67 placement
-// layers. Read them as that rough:
+// solve-record-k9-idle.tsv, the standard game computed on the otherwise
+// idle machine (2026-11-24): its 28 moving units (8.95 billion slots) in
+// one run of the solver of commit cc0ed0b (docs/solver.md), its 497
+// placement units in the next run (cb3ee14, docs/standard-database.md);
+// and solve-record-k5.tsv, the k=5 game with its 67 placement layers.
+// solve-record-k9.tsv, the campaign of 2026-11-23 on a shared machine,
+// is kept for muehlectl plan --calibrate. Read them as that rough:
 //
-//   - The moving rates are this machine's best: one solver, nothing else
-//     heavy beside it. The placement rates come from runs beside other
+//   - The 9-stone rates are this machine's best: one solver, nothing else
+//     heavy beside it. The full sweep's rate comes from a run beside other
 //     builds, tests and solves (load average often 3 to 10), where the
 //     same unit measured twice has differed by 4.4× (docs/cluster.md).
 //   - Within a kind the rate of single units varies: the large sliding
@@ -29,8 +30,8 @@ import (
 //     are faster, their arrays closer to the caches).
 //   - The time includes verification (40 % of the moving phase's time).
 //
-// TestCostModelFitsRecords compares the model with both records unit by
-// unit; `muehlectl plan --calibrate FILE.tsv` prints the comparison.
+// TestCostModelFitsRecords compares the model with the first and the
+// last record unit by unit; `muehlectl plan --calibrate FILE.tsv` prints the comparison.
 const (
 	// costBaseBytes is the memory of a solver process before its unit's
 	// arrays: the group-B index table (172 MB), the Go runtime, the pages
@@ -48,10 +49,11 @@ const (
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
 	// million in 516). The reachable sweep computes a share of the
 	// classes (ReachableShare) at costReachableRate reachable classes per
-	// core-second, verification included (the 9-stone sweep's 497 units:
-	// 3.20 billion reachable classes in 5,076 s of wall time on 2 workers,
-	// 315,000; the share of a single layer ranges from almost none to
-	// all, which the model does not know, so only the sum fits), and its
+	// core-second, verification included (the 9-stone sweep's 497 units
+	// on the idle machine: 3.20 billion reachable classes in 2,935 s of
+	// wall time on 2 workers, 549,000; the share of a single layer ranges
+	// from almost none to all, which the model does not know, so only the
+	// sum fits), and its
 	// first unit runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// core-second (the 9-stone game's pass: 3.20 billion reachable
@@ -64,7 +66,7 @@ const (
 	costLargeRate        = 1_010_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 315_000
+	costReachableRate    = 549_000
 	costReachPassRate    = 750_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.

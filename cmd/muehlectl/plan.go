@@ -250,7 +250,7 @@ func printPlan(w io.Writer, p plan) {
 	fmt.Fprintf(w, "disk for what is left: %s of layer files, and up to %s more while a unit is computed (its work lists)\n",
 		mib(p.LeftDiskBytes), mib(p.MaxTempBytes))
 	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines;\n"+
-		"  the model's rates were measured on %d cores, the moving phase's on the idle machine, and are good to a factor 2 to 4, retro/cost.go)\n",
+		"  the model's rates were measured on %d cores, the standard game's on the idle machine, and are good to a factor 2 to 4, retro/cost.go)\n",
 		p.Nodes, p.CPUs, seconds(p.WallSeconds), retro.CalibrationCores)
 }
 
