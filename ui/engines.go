@@ -73,9 +73,9 @@ func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
 // Perfect returns the perfect player of variant v, with the placement
 // search where the database has no placement layer and alpha-beta
 // (automatic) where the search cannot decide (a moving layer missing,
-// PlacementTime spent). The Bahnsen and sector variants use their default
-// depths (2 own moves, 4 plies) and break ties outside drawn positions at
-// random.
+// PlacementTime spent). The draw rules look as deep as retro/play's
+// defaults (SectorPlies, BahnsenDepth); outside drawn positions all break
+// ties by the trap share.
 func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Player, error) {
 	p, err := e.perfect(v, src)
 	if err != nil {
@@ -102,10 +102,10 @@ func (e *DBEngines) perfect(v game.PerfectVariant, src rand.Source) (*play.Perfe
 	p.Placement = play.NewPlacementSearch(db, db.Indexer(), book, 21)
 	p.Placement.MaxTime = PlacementTime
 	switch v {
+	case game.PerfectTrap:
+		p.Draws = play.DrawTrap
 	case game.PerfectBahnsen:
-		p.Lookahead, p.Draws, p.DrawDepth = 0, play.DrawBahnsen, 2
-	case game.PerfectSector:
-		p.Lookahead, p.Draws, p.DrawDepth = 0, play.DrawSector, 4
+		p.Draws, p.DrawDepth = play.DrawBahnsen, play.BahnsenDepth
 	}
 	return p, nil
 }
@@ -114,7 +114,7 @@ func (e *DBEngines) perfect(v game.PerfectVariant, src rand.Source) (*play.Perfe
 // Perfect gives it) that plays a random legal move instead with the
 // level's probability (play.LevelRate).
 func (e *DBEngines) Level(n int, src rand.Source) (muehle.Player, error) {
-	p, err := e.perfect(game.PerfectTrap, src)
+	p, err := e.perfect(game.PerfectSector, src)
 	if err != nil {
 		return nil, err
 	}
@@ -156,9 +156,10 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 	}
 	out := make([]game.MoveMark, len(mv))
 	best := play.BestCount(mv)
+	drawn := len(mv) > 0 && mv[0].Value.Outcome() == layers.Draw
 	for i, m := range mv {
 		out[i] = game.MoveMark{Move: m.Move, Value: m.Value, Replies: m.Replies, Pick: i < best}
-		if m.Value.Outcome() == layers.Draw {
+		if drawn && m.Value.Outcome() == layers.Draw {
 			out[i].Chance = m.Score
 		}
 	}

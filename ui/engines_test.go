@@ -15,36 +15,45 @@ import (
 	"muehle/ui/game/gametest"
 )
 
-// solved33 is a database folder holding layer 3-3, solved once for the
-// tests that need it and removed by TestMain.
-var solved33 struct {
-	once sync.Once
-	dir  string
-	err  error
+// solvedDB is a database folder of the standard game holding the moving
+// layers of at most stones stones, solved once for the tests that need it
+// and removed by TestMain.
+type solvedDB struct {
+	stones int
+	once   sync.Once
+	dir    string
+	err    error
 }
 
-// solvedEngines returns engines on a database holding the 3-3 layer.
-func solvedEngines(t *testing.T) *DBEngines {
+// solved33 holds layer 3-3; solved43 also 4-3 and 3-4, where a drawing
+// line can reach a removal (into 3-3).
+var (
+	solved33 = &solvedDB{stones: 6}
+	solved43 = &solvedDB{stones: 7}
+)
+
+// engines returns engines on the database, solving it on first use.
+func (s *solvedDB) engines(t *testing.T) *DBEngines {
 	t.Helper()
-	solved33.once.Do(func() {
+	s.once.Do(func() {
 		start := time.Now()
-		solved33.dir, solved33.err = os.MkdirTemp("", "muehle-ui-test-")
-		if solved33.err != nil {
+		s.dir, s.err = os.MkdirTemp("", "muehle-ui-test-")
+		if s.err != nil {
 			return
 		}
-		db, err := layers.OpenDB(solved33.dir, 9)
+		db, err := layers.OpenDB(s.dir, 9)
 		if err != nil {
-			solved33.err = err
+			s.err = err
 			return
 		}
 		defer db.Close()
-		solved33.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: 6, SkipVerify: true})
-		t.Logf("layer 3-3 solved in %v", time.Since(start))
+		s.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: s.stones, SkipVerify: true})
+		t.Logf("layers of up to %d stones solved in %v", s.stones, time.Since(start))
 	})
-	if solved33.err != nil {
-		t.Fatal(solved33.err)
+	if s.err != nil {
+		t.Fatal(s.err)
 	}
-	e := NewEngines(solved33.dir)
+	e := NewEngines(s.dir)
 	db, err := e.database()
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +63,9 @@ func solvedEngines(t *testing.T) *DBEngines {
 	}
 	return e
 }
+
+// solvedEngines returns engines on a database holding the 3-3 layer.
+func solvedEngines(t *testing.T) *DBEngines { return solved33.engines(t) }
 
 func TestPerfectMarksAndPlayer(t *testing.T) {
 	e := solvedEngines(t)

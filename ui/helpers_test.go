@@ -18,8 +18,10 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if solved33.dir != "" {
-		os.RemoveAll(solved33.dir)
+	for _, s := range []*solvedDB{solved33, solved43} {
+		if s.dir != "" {
+			os.RemoveAll(s.dir)
+		}
 	}
 	os.Exit(code)
 }

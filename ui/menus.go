@@ -169,8 +169,8 @@ func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 	}
 	level.ChildMenu = fyne.NewMenu("", levels...)
 	items = append(items, ab, level, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
-		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectBahnsen}, "Perfect (Bahnsen)"),
-		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectSector}, "Perfect (sector)"))
+		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectTrap}, "Perfect (trap share)"),
+		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectBahnsen}, "Perfect (Bahnsen)"))
 	return fyne.NewMenu(col.String(), items...)
 }
 

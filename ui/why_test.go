@@ -7,18 +7,21 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game/gametest"
 )
 
-// drawn33 returns a drawn 3-3 position of the solved test database with
-// White to move, at least two drawing moves and drawing moves of different
-// win chances (share of losing replies), found by a seeded random search.
-func drawn33(t *testing.T, db layers.Prober) muehle.Position {
+// drawn34 returns a drawn position of three stones against four with
+// White to move whose drawing moves have different sector scores (the
+// measure of the default perfect player), found by a seeded random
+// search.
+func drawn34(t *testing.T, db *layers.DB) muehle.Position {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(13, 13))
+	pl := play.NewPerfect(db, nil, nil)
 	for range 20000 {
 		b := []byte(strings.Repeat(".", muehle.NumPoints))
-		for _, c := range []byte("WWWBBB") {
+		for _, c := range []byte("WWWBBBB") {
 			i := rng.IntN(muehle.NumPoints)
 			for b[i] != '.' {
 				i = rng.IntN(muehle.NumPoints)
@@ -32,48 +35,38 @@ func drawn33(t *testing.T, db layers.Prober) muehle.Position {
 		if v, err := db.Probe(p); err != nil || v.Outcome() != layers.Draw {
 			continue
 		}
-		shares := map[float64]bool{}
+		scores := map[float64]bool{}
 		for _, m := range p.Moves() {
-			c := p.Play(m)
-			if c.IsOver() {
+			if v, err := db.Probe(p.Play(m)); err != nil || v.Parent().Outcome() != layers.Draw {
 				continue
 			}
-			if v, err := db.Probe(c); err != nil || v.Parent().Outcome() != layers.Draw {
-				continue
+			s, err := pl.SectorScore(p, m, play.SectorPlies)
+			if err != nil {
+				t.Fatal(err)
 			}
-			lose, n := 0, 0
-			for _, r := range c.Moves() {
-				n++
-				cc := c.Play(r)
-				if cc.IsOver() {
-					continue // the reply wins for the opponent
-				}
-				if w, err := db.Probe(cc); err == nil && w.Parent().Outcome() == layers.Loss {
-					lose++
-				}
-			}
-			shares[float64(lose)/float64(n)] = true
+			scores[s] = true
 		}
-		if len(shares) >= 2 {
+		if len(scores) >= 2 {
 			return p
 		}
 	}
-	t.Fatal("no drawn 3-3 position with drawing moves of different chances found")
+	t.Fatal("no drawn 3-4 position with drawing moves of different sector scores found")
 	return muehle.Position{}
 }
 
 // TestPerfectMarksShowWhy checks the marks of a drawn position with the
-// database: each drawing move's chance is the share of the opponent's
-// replies that lose, by its own reply counts; the picks are exactly the
-// drawing moves of the largest chance; the board shows the chances and
-// the picks, and the side panel's table stars the picks.
+// database: each drawing move's chance is its sector score, the measure
+// the default perfect player chooses by (retro/play checks the score
+// against a plain minimax); the picks are exactly the drawing moves of the
+// largest chance; the board shows the chances and the picks, and the side
+// panel's table stars the picks.
 func TestPerfectMarksShowWhy(t *testing.T) {
-	e := solvedEngines(t)
+	e := solved43.engines(t)
 	db, err := e.database()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := drawn33(t, db)
+	p := drawn34(t, db)
 	g, err := muehle.NewGameFrom(p, 9)
 	if err != nil {
 		t.Fatal(err)
@@ -90,9 +83,12 @@ func TestPerfectMarksShowWhy(t *testing.T) {
 			}
 			continue
 		}
-		n := m.Replies[0] + m.Replies[1] + m.Replies[2]
-		if want := float64(m.Replies[2]) / float64(n); m.Chance != want {
-			t.Errorf("%s: got chance %v, want %d of %d replies = %v", m.Move, m.Chance, m.Replies[2], n, want)
+		want, err := play.NewPerfect(db, nil, nil).SectorScore(p, m.Move, play.SectorPlies)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Chance != want {
+			t.Errorf("%s: got chance %v, want the sector score %v", m.Move, m.Chance, want)
 		}
 		best = max(best, m.Chance)
 	}

@@ -245,6 +245,31 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 					}
 					checked++
 				}
+				// The default player (NewPerfect's) is the sector variant,
+				// SectorPlies deep: Evaluate scores each drawing move so and
+				// puts those of the best score first, BestCount counts them.
+				mvs, err := p.Evaluate(pos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bestDefault, scores := -1.0, map[muehle.Move]float64{}
+				for _, mv := range mvs {
+					if mv.Value.Outcome() != layers.Draw {
+						continue
+					}
+					want := refSector(t, db, pos.Play(mv.Move), mv.Move, pos.Turn, play.SectorPlies-1)
+					if math.Abs(mv.Score-want) > 1e-12 {
+						t.Fatalf("%s, move %s: Evaluate's score %v, want the sector score %v", pos, mv.Move, mv.Score, want)
+					}
+					scores[mv.Move], bestDefault = want, max(bestDefault, want)
+				}
+				n := play.BestCount(mvs)
+				for i, mv := range mvs {
+					s, draws := scores[mv.Move]
+					if best := draws && math.Abs(s-bestDefault) <= 1e-12; best != (i < n) {
+						t.Fatalf("%s: move %d of %d (%s, score %v) is among the %d picked: %v, want %v (best score %v)", pos, i, len(mvs), mv.Move, s, n, i < n, best, bestDefault)
+					}
+				}
 				// Move plays a drawing move of the best score.
 				for _, rule := range []play.DrawRule{play.DrawBahnsen, play.DrawSector} {
 					mp := play.NewPerfect(db, rand.NewPCG(uint64(game), uint64(ply)), nil)

@@ -28,13 +28,16 @@ const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--pli
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default),
 fallible:DEPTH:PERCENT (alpha-beta to DEPTH playing a random move instead in
-PERCENT of its moves), perfect or
-perfect:LOOKAHEAD (reads the database; alpha-beta depth 6 where a layer is
-missing; LOOKAHEAD 0 to 3 own moves for the tie-break among moves of equal
-value, 1 by default, 0 for none), perfect:bahnsen or perfect:bahnsen:DEPTH
-(among drawing moves Bahnsen's win probability, DEPTH 1 to 4 own moves, 2 by
-default), perfect:sector or perfect:sector:PLIES (among drawing moves the
-won share of the layer after the next removal, PLIES 1 to 8, 4 by default),
+PERCENT of its moves), perfect (reads the database; alpha-beta depth 6
+where a layer is missing; among drawing moves of a drawn position the won
+share of the layer after the next removal, by a minimax over drawing moves
+4 plies deep, and among other moves of equal value the share of the
+opponent's replies that give up value), perfect:sector:PLIES (the same,
+PLIES 1 to 8 deep), perfect:trap (the share of replies that give up value
+among drawing moves too), perfect:LOOKAHEAD (that share looking LOOKAHEAD 0
+to 3 own moves ahead; 0: at random among the moves of the best value),
+perfect:bahnsen or perfect:bahnsen:DEPTH (among drawing moves Bahnsen's win
+probability, DEPTH 1 to 4 own moves, 2 by default),
 level:N (difficulty level N, 1 to 10: the perfect player, playing a random
 move instead with the level's probability; see muehlectl levels).
 Games run --jobs at a time, each with fresh players; the results carry 95 %
@@ -237,7 +240,7 @@ func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bo
 		}
 		return newLevelPlayer(spec, n, play.LevelRate(n), db, seed, placementTime), nil
 	default:
-		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:LOOKAHEAD], perfect:bahnsen[:DEPTH], perfect:sector[:PLIES], level:N)", spec)
+		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:sector[:PLIES]], perfect:trap, perfect:LOOKAHEAD, perfect:bahnsen[:DEPTH], level:N)", spec)
 	}
 	return mp, nil
 }
@@ -270,30 +273,34 @@ func newLevelPlayer(spec string, n int, rate float64, db *layers.DB, seed uint64
 	}}
 }
 
-// parsePerfect parses the perfect player's argument: a lookahead 0 to 3
-// (1 when empty), "bahnsen" or "bahnsen:DEPTH" (2 by default), "sector"
-// or "sector:PLIES" (4 by default). The two variants break ties among
-// moves of equal value that do not draw at random (lookahead 0).
+// parsePerfect parses the perfect player's argument: empty or "sector"
+// or "sector:PLIES" (the default player, 4 plies by default), "trap" (the
+// trap share with lookahead 1), a lookahead 0 to 3 of the trap share, or
+// "bahnsen" or "bahnsen:DEPTH" (2 by default). Outside drawn positions all
+// but lookahead 0 break ties by the trap share, lookahead 1.
 func parsePerfect(arg string) (look int, rule play.DrawRule, depth int, err error) {
 	name, n, hasN := strings.Cut(arg, ":")
 	switch name {
-	case "bahnsen", "sector":
-		rule, depth, maxDepth := play.DrawBahnsen, 2, 4
-		if name == "sector" {
-			rule, depth, maxDepth = play.DrawSector, 4, 8
+	case "", "sector", "bahnsen":
+		rule, depth, maxDepth := play.DrawSector, play.SectorPlies, 8
+		if name == "bahnsen" {
+			rule, depth, maxDepth = play.DrawBahnsen, play.BahnsenDepth, 4
 		}
 		if hasN {
 			if depth, err = strconv.Atoi(n); err != nil || depth < 1 || depth > maxDepth {
 				return 0, 0, 0, fmt.Errorf("%s depth %q: want 1 to %d", name, n, maxDepth)
 			}
 		}
-		return 0, rule, depth, nil
-	case "":
+		return 1, rule, depth, nil
+	case "trap":
+		if hasN {
+			break
+		}
 		return 1, play.DrawTrap, 0, nil
 	}
 	look, err = strconv.Atoi(arg)
 	if err != nil || look < 0 || look > 3 {
-		return 0, 0, 0, fmt.Errorf("lookahead must be 0 to 3, bahnsen[:DEPTH] or sector[:PLIES]")
+		return 0, 0, 0, fmt.Errorf("want sector[:PLIES], trap, a lookahead 0 to 3 (of the trap share) or bahnsen[:DEPTH]")
 	}
 	return look, play.DrawTrap, 0, nil
 }

@@ -97,17 +97,19 @@ func TestParsePerfect(t *testing.T) {
 		depth int
 		bad   bool
 	}{
-		{"", 1, play.DrawTrap, 0, false},
+		{"", 1, play.DrawSector, 4, false},
+		{"sector", 1, play.DrawSector, 4, false},
+		{"sector:6", 1, play.DrawSector, 6, false},
+		{"sector:9", 0, 0, 0, true},
+		{"trap", 1, play.DrawTrap, 0, false},
+		{"trap:2", 0, 0, 0, true},
 		{"0", 0, play.DrawTrap, 0, false},
 		{"3", 3, play.DrawTrap, 0, false},
 		{"4", 0, 0, 0, true},
-		{"bahnsen", 0, play.DrawBahnsen, 2, false},
-		{"bahnsen:3", 0, play.DrawBahnsen, 3, false},
+		{"bahnsen", 1, play.DrawBahnsen, 2, false},
+		{"bahnsen:3", 1, play.DrawBahnsen, 3, false},
 		{"bahnsen:0", 0, 0, 0, true},
-		{"sector", 0, play.DrawSector, 4, false},
-		{"sector:6", 0, play.DrawSector, 6, false},
-		{"sector:9", 0, 0, 0, true},
-		{"trap", 0, 0, 0, true},
+		{"bogus", 0, 0, 0, true},
 	} {
 		look, rule, depth, err := parsePerfect(tc.arg)
 		if tc.bad {

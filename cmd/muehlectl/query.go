@@ -78,8 +78,8 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintln(stdout, "no legal moves: the game is over")
 		return nil
 	}
-	// The perfect player's own evaluation ranks the moves: by value, then
-	// by the share of the opponent's replies that give up value.
+	// The default perfect player's own evaluation ranks the moves: by
+	// value, then by its tie-break score.
 	start = time.Now()
 	mvs, err := play.NewPerfect(db, nil, nil).Evaluate(pos)
 	elapsed = time.Since(start)
@@ -87,10 +87,24 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, err))
 		return nil
 	}
-	fmt.Fprintf(stdout, "%d moves, best first, looked up in %s (the value each gives the side to move; the opponent's replies won/drawn/lost for the opponent):\n", len(mvs), took(elapsed))
-	for _, mv := range mvs {
-		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d\n", mv.Move, mv.Value,
-			mv.Replies[play.ReplyWins], mv.Replies[play.ReplyDraws], mv.Replies[play.ReplyLoses])
+	fmt.Fprintf(stdout, "%d moves, best first, looked up in %s. Each shows the value it gives the side to\n", len(mvs), took(elapsed))
+	fmt.Fprintln(stdout, "  move, the opponent's replies won/drawn/lost for the opponent, and the score that breaks ties")
+	if mvs[0].Value.Outcome() == layers.Draw {
+		fmt.Fprintln(stdout, "  among moves of equal value: for a drawing move the share of positions won for the mover in")
+		fmt.Fprintf(stdout, "  the layer after the next removal (%d plies deep), for the others the share of the opponent's\n", play.SectorPlies)
+		fmt.Fprintln(stdout, "  replies that give up value. \"pick\": the moves the perfect player picks among.")
+	} else {
+		fmt.Fprintln(stdout, "  among moves of equal value: the share of the opponent's replies that give up value. \"pick\":")
+		fmt.Fprintln(stdout, "  the moves the perfect player picks among.")
+	}
+	best := play.BestCount(mvs)
+	for i, mv := range mvs {
+		pick := ""
+		if i < best {
+			pick = "  pick"
+		}
+		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d  score %.3f%s\n", mv.Move, mv.Value,
+			mv.Replies[play.ReplyWins], mv.Replies[play.ReplyDraws], mv.Replies[play.ReplyLoses], mv.Score, pick)
 	}
 	return nil
 }

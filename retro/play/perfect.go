@@ -57,15 +57,18 @@ func (mv *MoveValue) trap() float64 {
 
 // Perfect is the perfect player: it reads the database and never plays a
 // move of a worse value than the position's. Among the moves of the best
-// value it wins as fast as possible and loses as slowly as possible; among
-// moves of equal value it prefers the one after which the largest share of
-// the opponent's replies gives up value (for a draw, replies that lose;
-// for a loss, replies that do not win), looking Lookahead of its own moves
-// ahead, assuming the opponent chooses uniformly at random among its
-// replies (an improved perfect player in the sense of Bahnsen). Remaining
-// ties are broken at random. Where the database lacks a layer it plays the
-// fallback player and says so through LastFellBack. It implements
-// muehle.Player; it is not safe for concurrent use.
+// value it wins as fast as possible and loses as slowly as possible. Among
+// moves of equal value a tie-break decides: in a drawn position the rule
+// Draws (NewPerfect: the sector variant, the drawing move whose layer after
+// the next removal holds the largest share of positions won for it); in
+// other positions, and under DrawTrap in drawn ones too, the move after
+// which the largest share of the opponent's replies gives up value (for a
+// draw, replies that lose; for a loss, replies that do not win), looking
+// Lookahead of its own moves ahead, assuming the opponent chooses
+// uniformly at random among its replies. Remaining ties are broken at
+// random. Where the database lacks a layer it plays the fallback player
+// and says so through LastFellBack. It implements muehle.Player; it is not
+// safe for concurrent use.
 type Perfect struct {
 	db       layers.Prober
 	rng      *rand.Rand
@@ -92,9 +95,12 @@ type Perfect struct {
 	// Draws is how the player chooses among its drawing moves in a drawn
 	// position: DrawTrap (the Lookahead tie-break), DrawBahnsen or
 	// DrawSector. Outside drawn positions the Lookahead tie-break applies.
+	// NewPerfect sets DrawSector, the strongest of the three in the
+	// matches of the README, when the database gives layer headers (the
+	// two others need them), and DrawTrap when it does not.
 	Draws DrawRule
 	// DrawDepth is Bahnsen's depth limit in own moves, or the sector
-	// variant's horizon in plies (at least 1).
+	// variant's horizon in plies (at least 1). NewPerfect sets SectorPlies.
 	DrawDepth int
 
 	layers     LayerSource                 // the layer headers, when db gives them
@@ -112,6 +118,13 @@ const (
 	DrawSector                  // the eventual sub-database's won share (sector.go)
 )
 
+// The default depths of the two draw rules that look ahead: Bahnsen's in
+// own moves, the sector variant's in plies.
+const (
+	BahnsenDepth = 2
+	SectorPlies  = 4
+)
+
 // String returns "trap", "bahnsen" or "sector".
 func (r DrawRule) String() string {
 	switch r {
@@ -123,12 +136,18 @@ func (r DrawRule) String() string {
 	return "trap"
 }
 
-// NewPerfect returns a perfect player reading db. src breaks ties between
-// equally good moves (nil: the first in generation order). fallback plays
-// where db has no layer; with a nil fallback, Move returns the error.
+// NewPerfect returns the default perfect player reading db: the sector
+// variant in drawn positions (SectorPlies deep; the trap share when db
+// gives no layer headers), the trap share with Lookahead 1 elsewhere. src
+// breaks ties between equally good moves (nil: the first in generation
+// order). fallback plays where db has no layer; with a nil fallback, Move
+// returns the error.
 func NewPerfect(db layers.Prober, src rand.Source, fallback muehle.Player) *Perfect {
 	p := &Perfect{db: db, fallback: fallback, Lookahead: 1}
 	p.layers, _ = db.(LayerSource)
+	if p.layers != nil {
+		p.Draws, p.DrawDepth = DrawSector, SectorPlies
+	}
 	if src != nil {
 		p.rng = rand.New(src)
 	}
@@ -185,21 +204,33 @@ func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
 
 // Evaluate returns every legal move of pos with its value, the counts of
 // the opponent's replies and its tie-break score, best first: by value (a
-// faster win, a slower loss first), then by the share of replies that give
-// up value (see Perfect). The first BestCount(mvs) moves are those the
-// player chooses among (with the trap tie-break, DrawTrap). The error
-// wraps layers.ErrMissing when the database lacks the layer of a position
-// one or two plies ahead.
+// faster win, a slower loss first), then by score. In a drawn position
+// whose rule Draws is not DrawTrap, the score of a drawing move is the
+// rule's (SectorScore; BahnsenG as at the start of a game, with no moves
+// before pos); otherwise it is the share of replies that give up value
+// (see Perfect). The first BestCount(mvs) moves are those the player
+// chooses among. The error wraps layers.ErrMissing when the database lacks
+// the layer of a position the values or the scores need.
 func (p *Perfect) Evaluate(pos muehle.Position) ([]MoveValue, error) {
+	return p.rank(pos, nil)
+}
+
+// rank is Evaluate with hist, the game's moves before pos, for Bahnsen's f.
+func (p *Perfect) rank(pos muehle.Position, hist []muehle.Move) ([]MoveValue, error) {
 	mvs, err := p.evaluate(pos)
 	if err != nil {
 		return nil, err
 	}
+	drawn := p.Draws != DrawTrap && bestOutcome(mvs) == layers.Draw
+	p.sectorMemo = nil
 	for i := range mvs {
-		if p.Lookahead <= 0 {
-			break
+		switch {
+		case drawn && mvs[i].Value.Outcome() == layers.Draw:
+			mvs[i].Score, err = p.drawScore(pos, hist, mvs[i].Move)
+		case p.Lookahead > 0:
+			mvs[i].Score, err = p.trapAhead(pos, &mvs[i], p.Lookahead)
 		}
-		if mvs[i].Score, err = p.trapAhead(pos, &mvs[i], p.Lookahead); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -217,6 +248,30 @@ func (p *Perfect) Evaluate(pos muehle.Position) ([]MoveValue, error) {
 		return 0
 	})
 	return mvs, nil
+}
+
+// bestOutcome returns the outcome of the best of mvs for the mover (a
+// loss when there are none).
+func bestOutcome(mvs []MoveValue) layers.Outcome {
+	best := layers.Loss
+	for i := range mvs {
+		switch o := mvs[i].Value.Outcome(); {
+		case o == layers.Win:
+			return o
+		case o == layers.Draw:
+			best = o
+		}
+	}
+	return best
+}
+
+// drawScore returns the score of the drawing move m of pos under p.Draws
+// (not DrawTrap).
+func (p *Perfect) drawScore(pos muehle.Position, hist []muehle.Move, m muehle.Move) (float64, error) {
+	if p.Draws == DrawBahnsen {
+		return p.BahnsenG(pos, hist, m, p.DrawDepth)
+	}
+	return p.SectorScore(pos, m, p.DrawDepth)
 }
 
 // BestCount returns how many of the moves mvs, sorted as Evaluate returns
@@ -319,7 +374,7 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 		return muehle.Move{}, fmt.Errorf("play: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
 	pos := g.Position()
-	mvs, err := p.Evaluate(pos)
+	mvs, err := p.rank(pos, g.History())
 	if errors.Is(err, layers.ErrMissing) && p.Placement != nil && pos.Hand[pos.Turn] > 0 {
 		m, serr := p.searchMove(ctx, pos)
 		if serr == nil {
@@ -344,14 +399,6 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 	if err != nil {
 		return muehle.Move{}, err
 	}
-	if p.Draws != DrawTrap && mvs[0].Value.Outcome() == layers.Draw {
-		m, err := p.drawMove(g, mvs)
-		if errors.Is(err, layers.ErrMissing) && p.fallback != nil {
-			p.fellBack, p.why = true, err
-			return p.fallback.Move(ctx, g)
-		}
-		return m, err
-	}
 	if n := BestCount(mvs); p.rng != nil && n > 1 {
 		return mvs[p.rng.IntN(n)].Move, nil
 	}
@@ -373,43 +420,6 @@ func (p *Perfect) searchMove(ctx context.Context, pos muehle.Position) (muehle.M
 		_ = b.Save()
 	}
 	if p.rng != nil {
-		return best[p.rng.IntN(len(best))], nil
-	}
-	return best[0], nil
-}
-
-// drawMove returns the drawing move among mvs (best first, the first
-// drawing) with the best score under p.Draws, ties broken at random.
-func (p *Perfect) drawMove(g *muehle.Game, mvs []MoveValue) (muehle.Move, error) {
-	p.sectorMemo = nil
-	if len(mvs) == 1 || mvs[1].Value.Outcome() != layers.Draw {
-		return mvs[0].Move, nil // a single drawing move: nothing to choose
-	}
-	pos, hist := g.Position(), g.History()
-	var best []muehle.Move
-	bestScore := -1.0
-	for i := range mvs {
-		if mvs[i].Value.Outcome() != layers.Draw {
-			break
-		}
-		var s float64
-		var err error
-		if p.Draws == DrawBahnsen {
-			s, err = p.BahnsenG(pos, hist, mvs[i].Move, p.DrawDepth)
-		} else {
-			s, err = p.SectorScore(pos, mvs[i].Move, p.DrawDepth)
-		}
-		if err != nil {
-			return muehle.Move{}, err
-		}
-		switch {
-		case s > bestScore:
-			best, bestScore = append(best[:0], mvs[i].Move), s
-		case s == bestScore:
-			best = append(best, mvs[i].Move)
-		}
-	}
-	if p.rng != nil && len(best) > 1 {
 		return best[p.rng.IntN(len(best))], nil
 	}
 	return best[0], nil

@@ -232,3 +232,73 @@ func TestBestCount(t *testing.T) {
 		}
 	}
 }
+
+// headedDB is hashDB with layer headers: layer k's shares of won and lost
+// positions are a fixed function of its stones and hands. Its positions
+// with an even number of stones in hand are never lost, so that the
+// positions before them, with an odd number, are often drawn.
+type headedDB struct{ hashDB }
+
+func (h headedDB) Probe(p muehle.Position) (layers.Value, error) {
+	v, err := h.hashDB.Probe(p)
+	if err == nil && v.Outcome() == layers.Loss && (p.Hand[0]+p.Hand[1])%2 == 0 {
+		v = layers.Drawn
+	}
+	return v, err
+}
+
+func (headedDB) Header(k layers.Key) (layers.Header, error) {
+	return layers.Header{Key: k, Won: uint64(k.W) + 2*uint64(k.WH), Lost: uint64(k.B) + uint64(k.BH), Drawn: 5}, nil
+}
+
+// TestPerfectDefaultDraws checks the default draw rule: the sector
+// variant when the database gives layer headers, scoring the drawing moves
+// of a drawn position by SectorScore, and the trap share without headers.
+func TestPerfectDefaultDraws(t *testing.T) {
+	if p := NewPerfect(hashDB{}, nil, nil); p.Draws != DrawTrap || p.Lookahead != 1 {
+		t.Errorf("without layer headers: got rule %s, lookahead %d, want trap, 1", p.Draws, p.Lookahead)
+	}
+	db := headedDB{}
+	pl := NewPerfect(db, nil, nil)
+	if pl.Draws != DrawSector || pl.DrawDepth != SectorPlies || pl.Lookahead != 1 {
+		t.Fatalf("with layer headers: got rule %s, depth %d, lookahead %d, want sector, %d, 1", pl.Draws, pl.DrawDepth, pl.Lookahead, SectorPlies)
+	}
+	rng := rand.New(rand.NewPCG(5, 8))
+	drawn, other := 0, 0
+	for game := 0; game < 6; game++ {
+		g := muehle.NewGame(3)
+		for ply := 0; ply < 12; ply++ {
+			if r, _ := g.Result(); r != muehle.Ongoing {
+				break
+			}
+			pos := g.Position()
+			mvs, err := pl.Evaluate(pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			isDrawn := mvs[0].Value.Outcome() == layers.Draw
+			for _, mv := range mvs {
+				want := wantShare(mv)
+				if isDrawn && mv.Value.Outcome() == layers.Draw {
+					if want, err = pl.SectorScore(pos, mv.Move, SectorPlies); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if mv.Score != want {
+					t.Fatalf("%s (drawn: %v), move %s of value %s: got score %v, want %v", pos, isDrawn, mv.Move, mv.Value, mv.Score, want)
+				}
+			}
+			if isDrawn {
+				drawn++
+			} else {
+				other++
+			}
+			if err := g.Play(mvs[rng.IntN(len(mvs))].Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if drawn == 0 || other == 0 {
+		t.Errorf("got %d drawn and %d other positions, want some of each", drawn, other)
+	}
+}

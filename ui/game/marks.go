@@ -15,10 +15,12 @@ type MoveMark struct {
 	Move    muehle.Move
 	Value   layers.Value
 	Replies [3]int // the opponent's replies that win, draw, lose (for the opponent)
-	// Chance is, for a drawing move, the mover's chance to win that the
-	// default perfect player weighs drawing moves by: the share of the
-	// opponent's replies that lose (retro/play's MoveValue.Score). 0 for
-	// other moves.
+	// Chance is, for a drawing move of a drawn position, the measure of
+	// the mover's chance to win that the default perfect player chooses
+	// its drawing move by: the share of positions won for the mover in the
+	// layer the game enters at the next removal, if both sides keep the
+	// draw (retro/play's sector score, MoveValue.Score). 0 for other
+	// moves.
 	Chance float64
 	// Pick says the perfect player would play this move: it is one of the
 	// best moves, among which the player chooses at random.

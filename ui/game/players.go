@@ -33,12 +33,13 @@ const MaxDepth = 8
 type PerfectVariant int
 
 // The perfect players' ways of choosing among drawing moves (see package
-// retro/play): the share of the opponent's losing replies, Bahnsen's win
-// probability, the won share of the layer after the next removal.
+// retro/play): the won share of the layer after the next removal (the
+// default, the zero value), the share of the opponent's losing replies,
+// Bahnsen's win probability.
 const (
-	PerfectTrap PerfectVariant = iota
+	PerfectSector PerfectVariant = iota
+	PerfectTrap
 	PerfectBahnsen
-	PerfectSector
 )
 
 // PlayerSpec says who plays a side: the kind, for alpha-beta the depth
@@ -71,8 +72,8 @@ func (s PlayerSpec) String() string {
 		switch s.Variant {
 		case PerfectBahnsen:
 			return "Perfect (Bahnsen)"
-		case PerfectSector:
-			return "Perfect (sector)"
+		case PerfectTrap:
+			return "Perfect (trap share)"
 		}
 		return "Perfect"
 	case LevelPlayer:
@@ -82,7 +83,7 @@ func (s PlayerSpec) String() string {
 }
 
 // Encode returns the spec as a preference string: "human", "random",
-// "alphabeta:4", "perfect", "perfect:bahnsen", "perfect:sector",
+// "alphabeta:4", "perfect", "perfect:trap", "perfect:bahnsen",
 // "level:3".
 func (s PlayerSpec) Encode() string {
 	switch s.Kind {
@@ -94,8 +95,8 @@ func (s PlayerSpec) Encode() string {
 		switch s.Variant {
 		case PerfectBahnsen:
 			return "perfect:bahnsen"
-		case PerfectSector:
-			return "perfect:sector"
+		case PerfectTrap:
+			return "perfect:trap"
 		}
 		return "perfect"
 	case LevelPlayer:
@@ -121,10 +122,10 @@ func DecodeSpec(s string) PlayerSpec {
 		switch arg {
 		case "bahnsen":
 			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectBahnsen}
-		case "sector":
-			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectSector}
+		case "trap":
+			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectTrap}
 		}
-		return PlayerSpec{Kind: PerfectPlayer}
+		return PlayerSpec{Kind: PerfectPlayer} // "perfect", and "perfect:sector" of earlier versions
 	case "level":
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 1 || n > Levels {

@@ -13,7 +13,7 @@ func TestPlayerSpecEncoding(t *testing.T) {
 		{PlayerSpec{Kind: AlphaBetaPlayer, Depth: 4}, "alphabeta:4", "Alpha-beta (depth 4)"},
 		{PlayerSpec{Kind: PerfectPlayer}, "perfect", "Perfect"},
 		{PlayerSpec{Kind: PerfectPlayer, Variant: PerfectBahnsen}, "perfect:bahnsen", "Perfect (Bahnsen)"},
-		{PlayerSpec{Kind: PerfectPlayer, Variant: PerfectSector}, "perfect:sector", "Perfect (sector)"},
+		{PlayerSpec{Kind: PerfectPlayer, Variant: PerfectTrap}, "perfect:trap", "Perfect (trap share)"},
 		{PlayerSpec{Kind: LevelPlayer, Level: 1}, "level:1", "Level 1"},
 		{PlayerSpec{Kind: LevelPlayer, Level: 7}, "level:7", "Level 7"},
 		{PlayerSpec{Kind: LevelPlayer, Level: Levels}, "level:10", "Level 10"},
@@ -28,8 +28,12 @@ func TestPlayerSpecEncoding(t *testing.T) {
 			t.Errorf("%+v: got label %q, want %q", tc.spec, got, tc.label)
 		}
 	}
-	if got := DecodeSpec("perfect:nonsense"); got != (PlayerSpec{Kind: PerfectPlayer}) {
-		t.Errorf("perfect:nonsense: got %+v, want the plain perfect player", got)
+	// The sector variant is the default; earlier versions saved it as
+	// "perfect:sector".
+	for _, s := range []string{"perfect:sector", "perfect:nonsense"} {
+		if got := DecodeSpec(s); got != (PlayerSpec{Kind: PerfectPlayer, Variant: PerfectSector}) {
+			t.Errorf("%s: got %+v, want the default perfect player", s, got)
+		}
 	}
 	for _, bad := range []string{"level", "level:0", "level:11", "level:x"} {
 		if got, want := DecodeSpec(bad), (PlayerSpec{Kind: LevelPlayer, Level: 5}); got != want {
