@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The block file beside a layer file (m3-4.blocks beside m3-4.layer; see
@@ -130,6 +131,7 @@ func refreshBlocks(path string, h Header, hcrc uint32, shift uint, sums []uint64
 		return
 	}
 	bpath := blocksPath(path)
+	removeStaleTemps(bpath)
 	f, err := os.CreateTemp(filepath.Dir(bpath), filepath.Base(bpath)+".*.tmp")
 	if err != nil {
 		return
@@ -148,6 +150,31 @@ func refreshBlocks(path string, h Header, hcrc uint32, shift uint, sums []uint64
 	}
 	if err != nil {
 		os.Remove(f.Name())
+	}
+}
+
+// staleTemp is the age from which refreshBlocks takes a temporary block
+// file as left by a process killed while writing it: writing one takes
+// milliseconds.
+const staleTemp = 10 * time.Minute
+
+// removeStaleTemps removes the temporary files of the block file bpath
+// (bpath.*.tmp, as refreshBlocks names them) older than staleTemp. It is
+// best-effort, as refreshBlocks is.
+func removeStaleTemps(bpath string) {
+	dir, base := filepath.Dir(bpath), filepath.Base(bpath)+"."
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || !strings.HasSuffix(name, ".tmp") || e.IsDir() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(filepath.Join(dir, name))
+		}
 	}
 }
 

@@ -513,3 +513,102 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// TestDamagedNotReread checks that a layer found damaged is read again
+// after missingRecheck only when its file has changed: unchanged, the DB
+// keeps the damage it found (the same error, no new check of the body);
+// repaired in place, or replaced by a new file, it opens again.
+func TestDamagedNotReread(t *testing.T) {
+	db, k := blocksDB(t)
+	s, _ := keySlot(k)
+	i, bad := slotIn(t, db, k, 3)
+	flipByte(t, db.Path(k), HeaderSize+int64(i))
+	db = reopen(t, db)
+	if _, err := db.Probe(bad); !isDamaged(err) {
+		t.Fatalf("Probe into the damaged block: got %v, want the damage", err)
+	}
+	later := func() {
+		old := *db.slots[s].Load()
+		old.at = time.Now().Add(-2 * missingRecheck)
+		db.slots[s].Store(&old)
+	}
+	found := db.slots[s].Load().err
+	for range 3 {
+		later()
+		if _, err := db.Probe(bad); err != found {
+			t.Fatalf("after the recheck delay, the file unchanged: got %v, want the same error as found (%v), not a new check", err, found)
+		}
+	}
+
+	// Repaired in place: the same file, a new modification time (set a
+	// second on, not to depend on the clock's resolution).
+	flipByte(t, db.Path(k), HeaderSize+int64(i))
+	fi, err := os.Stat(db.Path(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(db.Path(k), time.Time{}, fi.ModTime().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	later()
+	if got, err := db.Probe(bad); err != nil || got != fingerprint(bad) {
+		t.Fatalf("after an in-place repair: got %v, %v, want %v", got, err, fingerprint(bad))
+	}
+
+	// Damaged again, then replaced by a new file written by another DB.
+	flipByte(t, db.Path(k), HeaderSize+int64(i))
+	db = reopen(t, db)
+	if _, err := db.Probe(bad); !isDamaged(err) {
+		t.Fatalf("Probe into the damaged block: got %v, want the damage", err)
+	}
+	other, err := OpenDB(db.Dir(), db.Stones())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.Write(k, fingerprintBody(t, other.Indexer().Layer(k))); err != nil {
+		t.Fatal(err)
+	}
+	later()
+	if got, err := db.Probe(bad); err != nil || got != fingerprint(bad) {
+		t.Fatalf("after another DB wrote the layer: got %v, %v, want %v", got, err, fingerprint(bad))
+	}
+}
+
+// TestBlockFileRepairRemovesStaleTemps checks that writing a block file
+// removes the temporary files of that block file left by a killed process
+// (older than staleTemp), and keeps a recent one (another process may be
+// writing it) and those of other layers.
+func TestBlockFileRepairRemovesStaleTemps(t *testing.T) {
+	db, k := blocksDB(t)
+	bpath := blocksPath(db.Path(k))
+	if err := os.Remove(bpath); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * staleTemp)
+	stale, fresh := bpath+".111.tmp", bpath+".222.tmp"
+	other := blocksPath(db.Path(k.Partner())) + ".333.tmp"
+	for _, p := range []string{stale, fresh, other} {
+		if err := os.WriteFile(p, []byte("torn"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{stale, other} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db = reopen(t, db)
+	probeInFull(t, db, k)
+	if _, err := os.Stat(bpath); err != nil {
+		t.Fatalf("no block file after the full check: %v", err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale temporary file %s: got %v, want it removed", stale, err)
+	}
+	for _, p := range []string{fresh, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: got %v, want it kept", p, err)
+		}
+	}
+}

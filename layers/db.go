@@ -12,8 +12,10 @@ import (
 	"muehle/muehle"
 )
 
-// missingRecheck is how long a DB trusts that a layer is absent before it
-// looks at the directory again (another process may have written it).
+// missingRecheck is how long a DB trusts that a layer is absent or
+// damaged before it looks at the directory again (another process may
+// have written it). A damaged file is read again only when it has changed
+// since (see dbLayer.seen).
 const missingRecheck = time.Second
 
 // DB is the database directory of one stone count: one file per layer in
@@ -43,6 +45,20 @@ type dbLayer struct {
 	err  error
 	at   time.Time
 	full bool // found damaged: the next opening checks the whole body
+	// seen is the damaged file as it was when found damaged (nil when it
+	// could not be looked at): while it stays the same file with the same
+	// size and time, looking again does not read it again.
+	seen os.FileInfo
+}
+
+// unchanged reports whether e records a damaged file that is still the
+// file at path, unchanged: same file, size and modification time.
+func (e *dbLayer) unchanged(path string) bool {
+	if e == nil || e.seen == nil || !isDamaged(e.err) {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && os.SameFile(fi, e.seen) && fi.Size() == e.seen.Size() && fi.ModTime().Equal(e.seen.ModTime())
 }
 
 // ready reports whether e answers a request without opening the file: an
@@ -194,6 +210,12 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	if old.ready(full) {
 		return old, old.err
 	}
+	if old.unchanged(d.Path(k)) { // damaged and not rewritten: trust it again
+		e := *old
+		e.at = time.Now()
+		d.slots[s].Store(&e)
+		return old, old.err
+	}
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
 		if err := old.lazy.checkRest(old.f.path, old.f.body); err != nil {
 			return nil, d.damaged(s, old, &DamagedError{Key: k, Err: err})
@@ -214,6 +236,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	if e.err != nil && !errors.Is(e.err, ErrMissing) {
 		e.err = &DamagedError{Key: k, Err: e.err}
 		e.full = true
+		e.seen, _ = os.Stat(d.Path(k))
 	}
 	d.slots[s].Store(e)
 	return e, e.err
@@ -224,7 +247,8 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 // stays mapped until Close: probes may still be reading it. d.mu is held.
 func (d *DB) damaged(s int, e *dbLayer, err *DamagedError) error {
 	if d.slots[s].Load() == e {
-		d.slots[s].Store(&dbLayer{l: e.l, err: err, at: time.Now(), full: true})
+		seen, _ := os.Stat(e.f.path)
+		d.slots[s].Store(&dbLayer{l: e.l, err: err, at: time.Now(), full: true, seen: seen})
 		d.old = append(d.old, e.f)
 	}
 	return err

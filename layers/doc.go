@@ -162,7 +162,9 @@
 // DB.Layer) computes the block CRCs as it goes and, when the block file is
 // missing or wrong (a layer of older code, a torn write), writes it
 // best-effort (name.blocks.*.tmp, renamed; not synced, a torn one fails
-// its checks): a folder that cannot be written to just has none.
+// its checks): a folder that cannot be written to just has none. Such a
+// write first removes the name.blocks.*.tmp files older than ten minutes,
+// left by a process killed while writing one.
 //
 // When bodies are checked: DB.Layer, and so Check, MarkVerified, the
 // solver, the verifier, statistics and training, check the whole body
@@ -173,9 +175,12 @@
 // a trusted block file it checks the whole body on opening. A later
 // DB.Layer checks the blocks the probes have not. A block that fails its
 // check makes the layer damaged for that DB from then on: Probe, Layer,
-// Check, Header and Damage return the *DamagedError (wrapping ErrChecksum),
-// and when the DB looks at the file again (after missingRecheck, or after
-// Recheck) it checks it in full. DB.Remove deletes the block file with the layer.
+// Check, Header and Damage return the *DamagedError (wrapping ErrChecksum).
+// The DB looks at the file again after missingRecheck, or after Recheck:
+// it checks the file in full if it has changed since (another file, size
+// or modification time) or Recheck asked, and trusts the damage otherwise,
+// so that a damaged layer probed again and again is not read again and
+// again. DB.Remove deletes the block file with the layer.
 //
 // # Beside the layer files
 //
