@@ -214,7 +214,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		e := *old
 		e.at = time.Now()
 		d.slots[s].Store(&e)
-		return old, old.err
+		return &e, e.err
 	}
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
 		if err := old.lazy.checkRest(old.f.path, old.f.body); err != nil {

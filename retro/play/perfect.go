@@ -16,10 +16,12 @@ import (
 // the opponent has there, counted by their outcome for the opponent:
 // Replies[0] win, Replies[1] draw, Replies[2] loss. A move that ends the
 // game has no replies. Score is the tie-break score of Perfect among moves
-// of equal value (0 when its Lookahead is 0): for a drawing move with
-// Lookahead 1, the share of the opponent's replies that lose, which is the
-// mover's chance to win at the opponent's next move if the opponent picks
-// a reply at random.
+// of equal value (see Evaluate): for a drawing move of a drawn position
+// the score of the player's draw rule (for the default, the sector score);
+// otherwise the trap share, 0 when Lookahead is 0 (with Lookahead 1, for a
+// drawing move the share of the opponent's replies that lose, the mover's
+// chance to win at the opponent's next move if the opponent picks a reply
+// at random).
 type MoveValue struct {
 	Move    muehle.Move
 	Value   layers.Value
