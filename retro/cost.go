@@ -53,8 +53,7 @@ const (
 	// on the idle machine: 3.20 billion reachable classes in 2,935 s of
 	// wall time on 2 workers, 549,000; the share of a single layer ranges
 	// from almost none to all, which the model does not know, so only the
-	// sum fits), and its
-	// first unit runs the forward pass first, at
+	// sum fits), and its first unit runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// core-second (the 9-stone game's pass: 3.20 billion reachable
 	// classes in 2,148 s of wall time on 2 workers, in two runs, 18:30 to
