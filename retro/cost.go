@@ -30,8 +30,9 @@ import (
 //     are faster, their arrays closer to the caches).
 //   - The time includes verification (40 % of the moving phase's time).
 //
-// TestCostModelFitsRecords compares the model with the first and the
-// last record unit by unit; `muehlectl plan --calibrate FILE.tsv` prints the comparison.
+// TestCostModelFitsRecords compares the model with solve-record-k9-idle.tsv
+// and solve-record-k5.tsv unit by unit; `muehlectl plan --calibrate
+// FILE.tsv` prints the comparison.
 const (
 	// costBaseBytes is the memory of a solver process before its unit's
 	// arrays: the group-B index table (172 MB), the Go runtime, the pages

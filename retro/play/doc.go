@@ -2,8 +2,8 @@
 // alpha-beta player and the perfect player. It reads the database through
 // layers.Prober, layer headers (LayerSource) and, for training, TrainingDB,
 // and never imports the solver (package retro), as a tablebase probing
-// library never imports the generator; TestImportGraph
-// in package muehle enforces this, tests included.
+// library never imports the generator; TestImportGraph in package muehle
+// enforces this, tests included.
 //
 // One concern per file:
 //
