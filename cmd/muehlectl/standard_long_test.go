@@ -21,7 +21,7 @@ import (
 // depth 4 and against itself, colours alternating, in which no move of a
 // perfect player may worsen its database outcome or come from the
 // fallback player. MUEHLE_TEST_GAMES sets the number of games (default 6).
-// The matches of the README, 100 or 20 games each, are `muehlectl match`.
+// The matches of docs/figures.md, 100 or 20 games each, are `muehlectl match`.
 func TestPerfectStandardGame(t *testing.T) {
 	dir := os.Getenv("MUEHLE_STANDARD_DB")
 	if dir == "" {

@@ -15,7 +15,7 @@ const Levels = 10
 // levelRates holds p(n), the share of moves a level plays at random, for
 // n = 1 to Levels (index 0 unused). They are calibrated by matches of k=5
 // against random and alpha-beta depths 1 to 4 (muehlectl levels; the table
-// is in the README) so that each level scores measurably more than the one
+// is in docs/figures.md) so that each level scores measurably more than the one
 // below: first with the trap share as the perfect player, then checked
 // again with the sector variant, the default since.
 var levelRates = [Levels + 1]float64{0, 0.90, 0.35, 0.21, 0.15, 0.11, 0.08, 0.05, 0.03, 0.015, 0}

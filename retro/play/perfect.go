@@ -98,7 +98,7 @@ type Perfect struct {
 	// position: DrawTrap (the Lookahead tie-break), DrawBahnsen or
 	// DrawSector. Outside drawn positions the Lookahead tie-break applies.
 	// NewPerfect sets DrawSector, the strongest of the three in the
-	// matches of the README, when the database gives layer headers (the
+	// matches of docs/figures.md, when the database gives layer headers (the
 	// two others need them), and DrawTrap when it does not.
 	Draws DrawRule
 	// DrawDepth is Bahnsen's depth limit in own moves, or the sector
