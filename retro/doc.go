@@ -4,6 +4,29 @@
 // The computer players that read the database live in retro/play, which
 // never imports this package.
 //
+// # Files
+//
+//	solve.go      Solve and SolveUnit, the driver: claims, order, resume,
+//	              progress, verification of each unit
+//	units.go      the units of work, their levels and dependencies
+//	cost.go       the cost model: a unit's memory, processor time, disk
+//	pair.go       a moving pair's state words and the count phase
+//	propagate.go  propagation by depth
+//	worklist.go   the per-depth work lists on cyclic arrays, one set per
+//	              worker
+//	childwork.go  a position's children gathered, ranked and looked up
+//	              together
+//	state.go      the state words and copies of layers in memory (or a
+//	              mapped file), the memory plan
+//	children.go   BestChild, the rule every stored value obeys
+//	distinct.go   the set that counts each child once
+//	parallel.go   the workers and the ranges of slots spread over them
+//	reach.go      the forward pass: the placement classes reachable from
+//	              the empty board
+//	reachfile.go  their bits in files beside the layers
+//	placement.go  the placement sweep (the reachable classes, or every one)
+//	verify.go     VerifyLayer, the verifier
+//
 // # Retrograde analysis of a moving pair
 //
 // The moving layers M(w,b) and M(b,w) form a pair: a move without removal

@@ -1,8 +1,3 @@
-// Command muehlectl is the command-line tool of the Mühle perfect player:
-// it solves, verifies and queries the database, counts perft, benchmarks
-// and plays in the terminal. Run "muehlectl help" for the commands.
-//
-// Each command lives in a file of its own and registers itself in init.
 package main
 
 import (

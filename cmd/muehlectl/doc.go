@@ -1,0 +1,39 @@
+// Command muehlectl is the command-line tool of the Mühle perfect player:
+// it solves, verifies and queries the database, counts perft, benchmarks
+// and plays in the terminal. Run "muehlectl help" for the commands.
+//
+// Each command lives in a file of its own, named after it, and registers
+// itself in init; "muehlectl help" prints each one's summary.
+//
+// # Files
+//
+//	main.go       the command table, flag parsing, signals, exit codes
+//	solve.go      solve: compute the missing layers (resumable)
+//	verify.go     verify
+//	stats.go      stats
+//	report.go     report: the database's figures as Markdown
+//	query.go      query
+//	layers.go     layers
+//	plan.go       plan: the units, their dependencies and cost
+//	calibrate.go  plan --calibrate: the cost model against solve logs and
+//	              records
+//	slurm.go      slurm: the units as Slurm jobs
+//	reach.go      reach: counting reachable placement classes
+//	placement.go  placement: timing the placement search or a player's move
+//	perft.go      perft
+//	bench.go      bench: the fixed workloads of the hot loops
+//	bench_retro.go the solver's workloads of bench
+//	play.go       play: a game in the terminal
+//	match.go      match: games between computer players, the player names
+//	levels.go     levels: calibrating the difficulty levels
+//	review.go     review: the database's verdict on every move of a game
+//	train.go      train: training positions and the check of an answer
+//	tree.go       tree: the alpha-beta search tree beside minimax
+//	record.go     the solve record, k<stones>/solve-record.tsv
+//	progress.go   what solve shows: a bar per phase on a terminal, else a
+//	              line per unit and a line a minute on the phase under way
+//	dbflags.go    --db and --stones, shared by the commands
+//	searchflags.go --book and --table-bits of the placement search
+//	peakmem.go    peak memory of the process
+//	cputime_*.go  processor time of the process, per system
+package main
