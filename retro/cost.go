@@ -14,12 +14,12 @@ import (
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
 // solve-record-k9-idle.tsv, the standard game computed on the otherwise
-// idle machine (2026-11-24): its 28 moving units (8.95 billion slots) in
-// one run of the solver of commit cc0ed0b (docs/solver.md), its 497
-// placement units in the next run (cb3ee14, docs/standard-database.md);
-// and solve-record-k5.tsv, the k=5 game with its 67 placement layers.
-// solve-record-k9.tsv, the campaign of 2026-11-23 on a shared machine,
-// is kept for muehlectl plan --calibrate. Read them as that rough:
+// idle machine, its 28 moving units (8.95 billion slots) in one run and
+// its 497 placement units in the next; and solve-record-k5.tsv, the k=5
+// game with its 67 placement layers. solve-record-k9.tsv, an earlier
+// campaign on a shared machine, is kept for muehlectl plan --calibrate.
+// docs/cluster.md ("What each unit costs") tells the runs and how well
+// the model fits them. Read the rates as that rough:
 //
 //   - The 9-stone rates are this machine's best: one solver, nothing else
 //     heavy beside it. The full sweep's rate comes from a run beside other
@@ -57,8 +57,8 @@ const (
 	// sum fits), and its first unit runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// core-second (the 9-stone game's pass: 3.20 billion reachable
-	// classes in 2,148 s of wall time on 2 workers, in two runs, 18:30 to
-	// 18:44 and 19:07 to 19:28 of 2026-11-23: 744,000).
+	// classes in 2,148 s of wall time on 2 workers, 744,000, which the
+	// constant rounds to 750,000; docs/placement.md).
 	costFlyingRate       = 860_000
 	costFlyingLargeRate  = 715_000
 	costFlyingLargeSlots = 40_000_000

@@ -82,8 +82,8 @@ func TestCostModelFitsRecords(t *testing.T) {
 		every  bool     // placement units of the full sweep, not the reachable one
 	}{
 		// The standard game on the idle machine: the moving phase in one
-		// run (cc0ed0b), the reachable placement sweep in the next
-		// (cb3ee14), which also finished the forward pass.
+		// run, the reachable placement sweep in the next, which also
+		// finished the forward pass (docs/cluster.md).
 		{"testdata/solve-record-k9-idle.tsv", 9, []string{"flying", "flying large", "sliding", "sliding large", "placement"}, false},
 		// The k=5 game ran its moving units under a heavier load (2 to 4
 		// times the campaign's time for the same units); its placement

@@ -314,9 +314,11 @@ func (e *DBEngines) progressFunc(db *layers.DB, opts retro.SolveOptions, progres
 	}
 }
 
-// The shares of a computed unit's time by phase, from the campaign's
-// solve record: counting 30 %, propagating 28 %, writing under 1 %,
-// verifying the rest (retro.VerifyShare).
+// The shares of a computed unit's time by phase, for the progress bar:
+// counting 30 %, propagating 28 %, writing 2 %, verifying the rest
+// (retro.VerifyShare). They are rough: the moving units of the solve
+// records in retro/testdata spent 21 to 23 % counting, 36 % propagating,
+// under 1 % writing and 40 to 42 % verifying (docs/figures.md).
 const (
 	shareCount     = 0.30
 	sharePropagate = 0.28
