@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"time"
 
 	"muehle/layers"
@@ -112,7 +111,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // returned function when the solve has ended.
 func showProgress(db *layers.DB, opts *retro.SolveOptions, stderr io.Writer) (*solveProgress, func(), error) {
 	show := newSolveProgress(stderr)
-	rec, err := openRecord(filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones())))
+	rec, err := openRecord(db)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the solve record: %w", err)
 	}
