@@ -108,9 +108,9 @@ func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header,
 		last[r.Unit] = r
 	}
 	type ply struct {
-		layers                     int
-		slots, won, lost, drawn    uint64
-		solving, verifying, passes float64
+		layers                  int
+		slots, won, lost, drawn uint64
+		solving, verifying      float64
 	}
 	plies := make([]ply, 2*stones)
 	for k, h := range placement {
