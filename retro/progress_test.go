@@ -2,6 +2,7 @@ package retro
 
 import (
 	"math"
+	"sync"
 	"testing"
 
 	"muehle/layers"
@@ -63,5 +64,45 @@ func TestPhaseNames(t *testing.T) {
 	}
 	if got := (Progress{Phase: PhaseVerify, Verifying: layers.Moving(5, 6)}).PhaseText(); got != "verify 5-6" {
 		t.Errorf("PhaseText: got %q, want verify 5-6", got)
+	}
+}
+
+// TestSolveProgressOfPlan solves the 3-stone moving layer 3-3 and checks
+// what its Progress says of the run: the unit, a typed phase, the task as
+// planned with its cost, a share of the task and of the run that never
+// goes back and ends at the whole; and that a plan the caller made
+// (SolveOptions.Plan) is the one the run counts its steps and work by.
+func TestSolveProgressOfPlan(t *testing.T) {
+	db := openDB(t, t.TempDir(), 3)
+	opts := SolveOptions{MaxStones: 6, Workers: 2}
+	plan := Plan(db, opts)
+	if len(plan) != 1 || plan[0].Unit.Name != "m3-3" || !plan[0].Compute || plan[0].Cost.CPUSeconds <= 0 {
+		t.Fatalf("Plan: got %+v, want one task computing m3-3 with its cost", plan)
+	}
+	// A plan of two tasks, the second made up: the run counts by it.
+	made := append(plan, Task{Unit: Unit{Name: "m9-9"}, Compute: true, Cost: Cost{CPUSeconds: 1000}})
+	opts.Plan = made
+	var seen []Progress
+	var mu sync.Mutex
+	opts.Progress = func(p Progress) { mu.Lock(); seen = append(seen, p); mu.Unlock() }
+	solve(t, db, opts)
+	if len(seen) == 0 {
+		t.Fatal("no progress")
+	}
+	total := plan[0].CPUSeconds() + 1000
+	last := 0.0
+	phases := map[Phase]bool{}
+	for _, p := range seen {
+		phases[p.Phase] = true
+		if p.Unit != "m3-3" || p.Step != 1 || p.Steps != 2 || p.Task.Unit.Name != "m3-3" || p.WorkTotal != total {
+			t.Fatalf("progress %+v: want unit m3-3, step 1 of 2, work total %v", p, total)
+		}
+		if p.Fraction < last || p.Fraction > 1 || math.Abs(p.WorkDone-p.Fraction*plan[0].CPUSeconds()) > 1e-9 {
+			t.Fatalf("progress %+v: fraction went back from %v, or work done is not the task's share", p, last)
+		}
+		last = p.Fraction
+	}
+	if last != 1 || !phases[PhaseCount] || !phases[PhasePropagate] || !phases[PhaseWrite] || !phases[PhaseVerify] {
+		t.Errorf("at the end: got fraction %v, phases %v; want 1 and count, propagate, write, verify", last, phases)
 	}
 }

@@ -55,6 +55,11 @@ type SolveOptions struct {
 	// Progress, when set, is called from time to time with the state of
 	// the run, from any goroutine (progress.go).
 	Progress func(Progress)
+	// Plan, when set, is Plan's answer for these options, which the
+	// caller has made already: Solve numbers its steps and weighs its
+	// progress by it instead of reading every layer file again. Each unit
+	// is checked again before it is computed either way.
+	Plan []Task
 }
 
 // ErrNotSolved is wrapped by errors about layers a computation needs that
@@ -154,7 +159,10 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	s := newSolver(db, opts)
 	defer s.close()
 	units := Units(db.Stones(), opts)
-	s.plan = Plan(db, opts)
+	s.plan = opts.Plan
+	if s.plan == nil {
+		s.plan = Plan(db, opts)
+	}
 	s.steps = len(s.plan)
 	for _, t := range s.plan {
 		s.workTotal += t.CPUSeconds()

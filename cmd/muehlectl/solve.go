@@ -77,6 +77,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts := a.opts
 	tasks := retro.Plan(db, opts)
+	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
 		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete and verified\n", *a.db.dir, *a.db.stones)
 		return nil
