@@ -29,18 +29,11 @@ import (
 const (
 	blocksMagic      = "MUEHLEBK"
 	blocksVersion    = 1
-	blocksSuffix     = ".blocks"
 	blocksHeaderSize = 48
 	// The block sizes a reader accepts: 512 bytes to 1 GiB.
 	minBlockShift = 9
 	maxBlockShift = 30
 )
-
-// blocksPath returns the block file of the layer file at path:
-// m3-4.blocks for m3-4.layer.
-func blocksPath(path string) string {
-	return strings.TrimSuffix(path, ".layer") + blocksSuffix
-}
 
 // marshalBlocks returns the bytes of the block file of a layer with
 // header h, whose header checksum (bytes 72-75 of the file) is hcrc.

@@ -8,16 +8,6 @@ import (
 	"strings"
 )
 
-// claimSuffix ends the name of a unit's claim file: k<stones>/m3-4.claim.
-const claimSuffix = ".claim"
-
-// ClaimPath returns the lock file that claims the unit called name (as
-// retro names its units: "m3-4" for the pair 3-4 + 4-3, "p5+2-4+2" for a
-// placement layer): k<stones>/<name>.claim.
-func (d *DB) ClaimPath(name string) string {
-	return filepath.Join(d.sub, name+claimSuffix)
-}
-
 // Claim takes the claim of the unit called name for this process: a lock
 // file (AcquireLock) that another solver of the folder, on this machine or
 // another, respects. A live holder gives a *LockedError, or with wait set

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,7 +92,7 @@ func OpenDB(dir string, stones int) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	sub := filepath.Join(dir, fmt.Sprintf("k%d", stones))
+	sub := GameDir(dir, stones)
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("layers: opening database %s: not a directory", dir)
 	}
@@ -108,16 +107,6 @@ func (d *DB) Stones() int { return d.stones }
 
 // Indexer returns the indexer that numbers the layers' slots.
 func (d *DB) Indexer() *Indexer { return d.x }
-
-// Path returns the file of layer k: dir/k<stones>/m3-4.layer for a moving
-// layer, dir/k<stones>/p5+2-4+2.layer for a placement layer.
-func (d *DB) Path(k Key) string {
-	name := "m" + k.String()
-	if !k.IsMoving() {
-		name = k.String()
-	}
-	return filepath.Join(d.sub, name+".layer")
-}
 
 // Has reports whether a complete file of layer k exists: its header is valid
 // for this game and layer and the file has the size the header and the

@@ -18,14 +18,17 @@
 //	              the checks of a body block by block
 //	db.go         DB, a database directory, and Probe
 //	prober.go     Prober, what the solver and the players read through
-//	cyclic.go     Cyclic, the disk-backed ring buffers of the solver
+//	folder.go     the layout of a database folder: every file and folder
+//	              in it and its path (GameDir, Path, ClaimPath, RecordPath,
+//	              BookPath, ReachPath, TempDir, JobsDir)
 //	dir.go        DefaultDir, the database folder of the programs
 //	status.go     damaged layers, layer status, verification records
 //	lock.go       lock files (owner, heartbeat, stale takeover)
 //	claim.go      the claim of a unit of work in a database folder
 //	errors.go     the error sentinels
 //	lock_*.go     the file lock of each system
-//	memory_*.go   AllocLarge and DropPages: large buffers, pages let go
+//	memory_*.go   AllocLarge and DropPages: large buffers (the group-B
+//	              table, copies of layer bodies), pages let go
 //	freespace*.go FreeBytes, the free space of a folder's disk
 //
 // # Layers
@@ -82,7 +85,7 @@
 //
 // A database directory holds one file per layer in the sub-directory
 // k<stones>: m<w>-<b>.layer for moving layers, p<W>+<WH>-<B>+<BH>.layer for
-// placement layers. A file is a 128-byte header followed by the body, one
+// placement layers (folder.go lists every file of the folder). A file is a 128-byte header followed by the body, one
 // Value per slot of the layer's index, in slot order. The header, all
 // integers little-endian:
 //
@@ -190,11 +193,11 @@
 // while the layer's header has that checksum and slot count; writing a
 // layer removes it first. The layer files are never changed by it.
 //
-// k<stones>/m3-4.claim (p5+2-4+2.claim for a placement layer) is held by
-// the one solver computing that unit (the pair 3-4 + 4-3, named by its
-// first layer): created with O_EXCL, one line of JSON {"host", "pid",
-// "command", "start", "heartbeat"}, the heartbeat rewritten every 15
-// seconds, removed when the unit is done. It is stale, and taken over, when
+// k<stones>/UNIT.claim is held by the one solver computing the unit of
+// work called UNIT (the solver names its units; this package only keeps
+// the name a file name): created with O_EXCL, one line of JSON {"host",
+// "pid", "command", "start", "heartbeat"}, the heartbeat rewritten every
+// 15 seconds, removed when the unit is done. It is stale, and taken over, when
 // its process has ended (same host) or its heartbeat is over two minutes
 // old (another host); the taker redoes the unit. Several solvers share a
 // folder this way; readers never take a claim. The folder and k<stones> are
@@ -208,11 +211,4 @@
 // stabilizer, the table (one uint32 per code: class in bits 0-17, symmetry
 // in 18-21, stabilizer id in 22-27) and the representatives (code in bits
 // 0-25, stabilizer id in 26-31). A file that fails its checks is rebuilt.
-//
-// # Cyclic arrays
-//
-// A Cyclic is a file of fixed size used as a ring buffer of fixed-size
-// records: written and read in blocks, only the current write and read
-// blocks in memory, ErrOverrun when the writer would overwrite unread
-// records.
 package layers

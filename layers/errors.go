@@ -14,6 +14,4 @@ var (
 	ErrChecksum = errors.New("checksum mismatch")
 	// ErrVersion: a file has a format version this program does not read.
 	ErrVersion = errors.New("unsupported format version")
-	// ErrOverrun: a cyclic array is full; writing would overwrite unread records.
-	ErrOverrun = errors.New("cyclic array full")
 )

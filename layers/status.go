@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -97,16 +96,11 @@ func (d *DB) Damage(k Key) error {
 }
 
 // The record of a verified layer is a small text file beside the layer,
-// m3-4.verified for m3-4.layer: "verified <layer> checksum <16 hex digits>
-// slots <n> at <time>". It counts only while the layer file has that body
-// checksum and slot count, so a rewritten layer is unverified until
-// verified again. The layer files themselves are never changed by it.
-const verifiedSuffix = ".verified"
-
-// verifiedPath returns the file of the verification record of layer k.
-func (d *DB) verifiedPath(k Key) string {
-	return strings.TrimSuffix(d.Path(k), ".layer") + verifiedSuffix
-}
+// m3-4.verified for m3-4.layer (verifiedPath): "verified <layer> checksum
+// <16 hex digits> slots <n> at <time>". It counts only while the layer
+// file has that body checksum and slot count, so a rewritten layer is
+// unverified until verified again. The layer files themselves are never
+// changed by it.
 
 // verifiedRecord reports whether a record of the verification of layer k
 // with header h exists.

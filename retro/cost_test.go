@@ -1,65 +1,22 @@
 package retro
 
 import (
-	"bufio"
 	"math"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"muehle/layers"
 )
 
-// recordedUnit is a line of a solve record (cmd/muehlectl/record.go): a
-// unit, its slots, its wall time, the part of it the forward pass took
-// (in the first placement unit), and the workers that computed it.
-type recordedUnit struct {
-	name    string
-	slots   uint64
-	seconds float64
-	reach   float64
-	workers int
-}
-
-// readRecord reads the solve record in file; a unit recorded twice counts
-// with its last line.
-func readRecord(t *testing.T, file string) []recordedUnit {
+// readRecord reads the solve record in file (ReadRecordFile); a unit
+// recorded twice counts with its last line.
+func readRecord(t *testing.T, file string) []Record {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
+	recs, err := ReadRecordFile(file)
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%s: %d records, %v", file, len(recs), err)
 	}
-	defer f.Close()
-	var out []recordedUnit
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) != 9 {
-			t.Fatalf("%s: line %q has %d fields, want 9", file, sc.Text(), len(fs))
-		}
-		slots, err1 := strconv.ParseUint(fs[2], 10, 64)
-		secs, err2 := strconv.ParseFloat(fs[3], 64)
-		workers, err3 := strconv.Atoi(fs[6])
-		if err1 != nil || err2 != nil || err3 != nil {
-			t.Fatalf("%s: line %q: %v %v %v", file, sc.Text(), err1, err2, err3)
-		}
-		r := recordedUnit{name: fs[1], slots: slots, seconds: secs, workers: workers}
-		for _, ph := range strings.Fields(fs[4]) {
-			if v, ok := strings.CutPrefix(ph, "reach="); ok {
-				if r.reach, err = strconv.ParseFloat(v, 64); err != nil {
-					t.Fatalf("%s: line %q: %v", file, sc.Text(), err)
-				}
-			}
-		}
-		out = slices.DeleteFunc(out, func(o recordedUnit) bool { return o.name == r.name })
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return Latest(recs)
 }
 
 // TestCostModelFitsRecords compares the cost model with the solve records
@@ -93,30 +50,26 @@ func TestCostModelFitsRecords(t *testing.T) {
 		units := Units(tc.stones, SolveOptions{Placement: true, PlacementAll: tc.every})
 		measured, model := map[string]float64{}, map[string]float64{}
 		for _, r := range readRecord(t, tc.file) {
-			name, _, _ := strings.Cut(r.name, "+")
-			if strings.HasPrefix(r.name, "p") {
-				name = r.name
-			}
-			u, err := FindUnit(units, name)
-			if err != nil || u.Slots(ix) != r.slots {
-				t.Fatalf("%s: unit %s of %d slots is not a unit of the k=%d game (%v)", tc.file, r.name, r.slots, tc.stones, err)
+			u, err := FindUnit(units, string(r.Unit))
+			if err != nil || u.Slots(ix) != r.Slots {
+				t.Fatalf("%s: unit %s of %d slots is not a unit of the k=%d game (%v)", tc.file, r.Unit, r.Slots, tc.stones, err)
 			}
 			c := UnitCost(ix, u)
 			// The forward pass is left out on both sides: its rate comes
 			// from a pass run whole (cost.go), the records hold the part
 			// that a run resumed.
-			want := c.Wall(r.workers).Seconds() - c.ReachCPUSeconds/float64(max(1, r.workers))
-			r.seconds -= r.reach
-			kind := costKind(u, r.slots)
+			want := c.Wall(r.Workers).Seconds() - c.ReachCPUSeconds/float64(max(1, r.Workers))
+			seconds := r.Seconds - r.Phase(PhaseReach)
+			kind := costKind(u, r.Slots)
 			if !slices.Contains(tc.kinds, kind) {
 				continue
 			}
 			// A placement unit's reachable share is the game's in the
 			// model, not its layer's: only the sum is checked.
-			if ratio := r.seconds / want; r.slots >= 1_000_000 && (kind != "placement" || tc.every) && math.Abs(math.Log(ratio)) > math.Log(4) {
-				t.Errorf("%s: unit %s: got %.1f s measured, model %.1f s: ratio %.2f, want within 4x", tc.file, r.name, r.seconds, want, ratio)
+			if ratio := seconds / want; r.Slots >= 1_000_000 && (kind != "placement" || tc.every) && math.Abs(math.Log(ratio)) > math.Log(4) {
+				t.Errorf("%s: unit %s: got %.1f s measured, model %.1f s: ratio %.2f, want within 4x", tc.file, r.Unit, seconds, want, ratio)
 			}
-			measured[kind] += r.seconds
+			measured[kind] += seconds
 			model[kind] += want
 		}
 		for _, kind := range tc.kinds {
@@ -206,8 +159,8 @@ func TestReachUnit(t *testing.T) {
 	}
 	for _, every := range []bool{false, true} {
 		units := Units(9, SolveOptions{Placement: true, PlacementAll: every})
-		var reach []string
-		first := ""
+		var reach []UnitName
+		var first UnitName
 		for _, u := range units {
 			if u.Placement && first == "" {
 				first = u.Name
@@ -219,7 +172,7 @@ func TestReachUnit(t *testing.T) {
 				t.Errorf("every class %v: unit %s: Reachable is %v", every, u.Name, u.Reachable)
 			}
 		}
-		want := []string{first}
+		want := []UnitName{first}
 		if every {
 			want = nil
 		}

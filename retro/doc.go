@@ -86,7 +86,7 @@
 //     counter) changed only by compare-and-swap, so workers on all cores
 //     share the arrays without locks and without data races. Every worker
 //     appends to work lists of its own (one per depth; cyclic disk arrays,
-//     layers.Cyclic, of which memory holds only the current blocks); one
+//     cyclic.go, of which memory holds only the current blocks); one
 //     goroutine reads a depth's lists in large batches for all workers.
 //     That reader is the only serial part of propagation, and it stays
 //     small with many cores: per entry it copies 8 bytes, where a worker
@@ -146,11 +146,26 @@
 // # Units, claims and clusters
 //
 // Units (units.go) are the pieces a solver claims: a moving pair or a
-// placement layer, named m3-4 or p5+2-4+2, each with its level and the
-// units it needs. Solve claims every unit before computing it
-// (layers.DB.Claim), so solvers sharing a folder divide the units; SolveUnit
-// computes one, as a job of a batch system does. UnitCost (cost.go) is the
-// model of a unit's memory and processor time behind muehlectl plan and the
-// resources muehlectl slurm asks for; docs/cluster.md compares it with
-// measured units.
+// placement layer, named m3-4 or p5+2-4+2 (UnitName, the one name of a
+// unit in claims, job names, the command line, progress and the solve
+// record), each with its level and the units it needs. Solve claims every
+// unit before computing it (layers.DB.Claim), so solvers sharing a folder
+// divide the units; SolveUnit computes one, as a job of a batch system
+// does. UnitCost (cost.go) is the model of a unit's memory and processor
+// time behind muehlectl plan, the resources muehlectl slurm asks for and
+// the estimate of the window's Database tab; docs/cluster.md compares it
+// with measured units.
+//
+// # Progress and the solve record
+//
+// Solve makes its Plan once, each task with its cost, and reports
+// Progress (progress.go) as it goes: the unit, its Phase (a type, so that
+// the window and muehlectl switch on constants), the task as planned, the
+// share of it done (Task.Fraction, the phases weighed by their share of a
+// unit's time) and of the whole run in the model's processor seconds. The
+// window's Database tab and muehlectl solve show these events and plan
+// nothing themselves. muehlectl solve appends a Record (record.go) per
+// finished unit to the folder's solve record; record.go is its one writer
+// and reader, and reads the records of earlier versions too
+// (TestOldRecordsParse).
 package retro

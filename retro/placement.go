@@ -71,7 +71,7 @@ func (r *run) reach(ctx context.Context, k layers.Key) (ReachBits, error) {
 	var done atomic.Uint64
 	stop := func() {}
 	if firstReachMissing(r.db) < 2*r.db.Stones() {
-		stop = r.track("reach", placementSlots(r.db), &done)
+		stop = r.track(PhaseReach, layers.Key{}, placementSlots(r.db), &done)
 	}
 	defer stop()
 	return reachFor(ctx, r.db, k, r.workers, &done)

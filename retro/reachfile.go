@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc64"
 	"os"
-	"strings"
 	"sync/atomic"
 
 	"muehle/layers"
@@ -36,10 +35,9 @@ const (
 
 var reachCRC = crc64.MakeTable(crc64.ECMA)
 
-// reachPath returns the file of the reachable slots of placement layer k.
-func reachPath(db *layers.DB, k layers.Key) string {
-	return strings.TrimSuffix(db.Path(k), ".layer") + ".reach"
-}
+// reachPath returns the file of the reachable slots of placement layer k
+// (layers.DB.ReachPath).
+func reachPath(db *layers.DB, k layers.Key) string { return db.ReachPath(k) }
 
 // reachFileBytes returns the size of the reach file of a layer of slots.
 func reachFileBytes(slots uint64) uint64 { return reachHeaderSize + 8*((slots+63)/64) }

@@ -42,19 +42,19 @@ func TestSolveShared(t *testing.T) {
 		}
 	}
 	var wg sync.WaitGroup
-	did := make([]map[string]bool, 2)
+	did := make([]map[UnitName]bool, 2)
 	errs := make([]error, 2)
 	started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
 	var once [2]sync.Once
 	var first sync.Once
 	for i := range did {
-		did[i] = map[string]bool{}
+		did[i] = map[UnitName]bool{}
 		o := opts
 		o.WaitLock = true
 		var mu sync.Mutex
 		o.Progress = func(p Progress) {
 			mu.Lock()
-			did[i][UnitName(p.Layer)] = true
+			did[i][p.Unit] = true
 			mu.Unlock()
 			once[i].Do(func() { close(started[i]) })
 			first.Do(func() { // hold this unit until the other solver has one
@@ -163,7 +163,7 @@ func TestSolveUnit(t *testing.T) {
 	opts := SolveOptions{Workers: 2}
 	ctx := context.Background()
 	units := Units(3, faultOpts())
-	first := "m3-3"
+	first := UnitName("m3-3")
 	if len(units) > 1 {
 		first = units[1].Name // a placement layer that reads 3-3
 	}
@@ -173,7 +173,7 @@ func TestSolveUnit(t *testing.T) {
 			return // -short: no unit with a dependency
 		}
 		db := openDB(t, dir, 3) // a new DB: the old one may hold 3-3 open
-		did, err := SolveUnit(ctx, db, first, opts)
+		did, err := SolveUnit(ctx, db, string(first), opts)
 		if !errors.Is(err, ErrNotSolved) || !strings.Contains(err.Error(), "3-3") || !strings.Contains(err.Error(), why) || did {
 			t.Errorf("SolveUnit(%s) with 3-3 %s: got %v, %v, want ErrNotSolved naming 3-3 %s", first, why, did, err, why)
 		}
@@ -221,7 +221,7 @@ func TestSolveUnit(t *testing.T) {
 
 	for _, u := range units {
 		db := openDB(t, dir, 3)
-		if did, err := SolveUnit(ctx, db, u.Name, opts); err != nil || did == (u.Name == "m3-3") {
+		if did, err := SolveUnit(ctx, db, string(u.Name), opts); err != nil || did == (u.Name == "m3-3") {
 			t.Errorf("SolveUnit(%s): got %v, %v, want done (m3-3: nothing to do)", u.Name, did, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,17 +53,13 @@ type SolveOptions struct {
 	// interrupted run left unverified, a wrong layer removed.
 	Note func(string)
 	// Progress, when set, is called from time to time with the state of
-	// the run, from any goroutine.
+	// the run, from any goroutine (progress.go).
 	Progress func(Progress)
-}
-
-// Progress describes the state of a Solve run.
-type Progress struct {
-	Layer       layers.Key // the layer (or the first of the pair) being computed
-	Step, Steps int        // this is step Step (from 1) of Steps units to compute
-	Phase       string     // "reach", "count", "propagate", "write", "verify K" (K: the layer)
-	Done, Total uint64     // work done and to do in this phase, in positions
-	Elapsed     time.Duration
+	// Plan, when set, is Plan's answer for these options, which the
+	// caller has made already: Solve numbers its steps and weighs its
+	// progress by it instead of reading every layer file again. Each unit
+	// is checked again before it is computed either way.
+	Plan []Task
 }
 
 // ErrNotSolved is wrapped by errors about layers a computation needs that
@@ -82,8 +79,7 @@ func Layers(db *layers.DB, opts SolveOptions) []layers.Key {
 // placement layer, or only verify layers that are present and sound but
 // not yet verified.
 type Task struct {
-	Unit   string       // the unit's name: "m3-4" (the pair 3-4 + 4-3), "p5+2-4+2"
-	Keys   []layers.Key // the unit's layers
+	Unit   Unit
 	Verify []layers.Key // with Compute false: the layers to verify
 	// Compute says the unit is computed (and then verified): one of its
 	// layers is missing or damaged.
@@ -91,11 +87,16 @@ type Task struct {
 	// Why says, a line per layer, what is unusual beyond missing layers:
 	// "3-4 damaged (…): recomputing it", "3-3 not verified yet".
 	Why []string
+	// Cost is the unit's expected cost (UnitCostIn) for a solver with
+	// opts' memory budget; a task that only verifies takes VerifyShare of
+	// its time (CPUSeconds).
+	Cost Cost
 }
 
-// Plan returns the work Solve would do on db with opts, in order. It checks
-// every present layer file completely (header, size, body checksum), so a
-// damaged layer is found here and recomputed, never relied upon.
+// Plan returns the work Solve would do on db with opts, in order, with
+// its cost. It checks every present layer file completely (header, size,
+// body checksum), so a damaged layer is found here and recomputed, never
+// relied upon. Solve makes it once and passes each task in its Progress.
 func Plan(db *layers.DB, opts SolveOptions) []Task {
 	var tasks []Task
 	for _, u := range Units(db.Stones(), opts) {
@@ -106,10 +107,18 @@ func Plan(db *layers.DB, opts SolveOptions) []Task {
 	return tasks
 }
 
+// memBudget returns the memory budget of a solver with opts.
+func (o SolveOptions) memBudget() int64 {
+	if o.MemBytes > 0 {
+		return o.MemBytes
+	}
+	return defaultMemBytes()
+}
+
 // check returns what is to be done for unit u: nothing, verify some of its
 // layers, or compute it.
 func check(db *layers.DB, u Unit, opts SolveOptions) Task {
-	t := Task{Unit: u.Name, Keys: u.Keys}
+	t := Task{Unit: u, Cost: UnitCostIn(db.Indexer(), u, opts.memBudget())}
 	for _, k := range u.Keys {
 		st, err := db.Check(k)
 		switch st {
@@ -150,7 +159,14 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	s := newSolver(db, opts)
 	defer s.close()
 	units := Units(db.Stones(), opts)
-	s.steps = len(Plan(db, opts))
+	s.plan = opts.Plan
+	if s.plan == nil {
+		s.plan = Plan(db, opts)
+	}
+	s.steps = len(s.plan)
+	for _, t := range s.plan {
+		s.workTotal += t.CPUSeconds()
+	}
 	waiting, looked := "", false
 	for ctx.Err() == nil {
 		progressed, blocked, err := s.pass(ctx, units)
@@ -189,12 +205,16 @@ type solver struct {
 	tmp     string
 	step    int // units done so far
 	steps   int // units to do, as planned at the start
+	plan    []Task
+	// workDone and workTotal are the expected processor seconds of the
+	// tasks done and of all tasks planned (Progress.WorkDone).
+	workDone, workTotal float64
 }
 
 func newSolver(db *layers.DB, opts SolveOptions) *solver {
 	tmp := opts.TempDir
 	if tmp == "" {
-		tmp = filepath.Join(db.Dir(), "tmp")
+		tmp = layers.TempDir(db.Dir())
 	}
 	return &solver{db: db, opts: opts, workers: Workers(opts.Workers), tmp: tmp}
 }
@@ -270,7 +290,7 @@ func (s *solver) depsReady(u Unit) (string, bool) {
 // again at what it needs (another solver may have done it meanwhile) and
 // does that. It reports whether there was work to do.
 func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error) {
-	claim, err := s.db.Claim(ctx, u.Name, wait)
+	claim, err := s.db.Claim(ctx, string(u.Name), wait)
 	if err != nil {
 		return false, fmt.Errorf("retro: %w", err)
 	}
@@ -283,12 +303,20 @@ func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error
 		return false, nil
 	}
 	s.step++
-	s.steps = max(s.steps, s.step)
+	if s.step > s.steps { // a unit found to need work after the plan
+		s.steps = s.step
+		s.workTotal += t.CPUSeconds()
+	}
 	for _, w := range t.Why {
 		s.opts.note(fmt.Sprintf("step %d of %d: %s", s.step, s.steps, w))
 	}
-	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u}
-	return true, r.do(ctx, t)
+	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u,
+		task: t, workBefore: s.workDone, workTotal: s.workTotal}
+	err = r.do(ctx, t)
+	if err == nil {
+		s.workDone += t.CPUSeconds()
+	}
+	return true, err
 }
 
 // SolveUnit computes the one unit called name (FindUnit: "m3-4",
@@ -314,17 +342,20 @@ func SolveUnit(ctx context.Context, db *layers.DB, name string, opts SolveOption
 			st, err := db.Check(d)
 			switch {
 			case st == layers.StatusMissing:
-				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is missing: %w", u.Name, d, UnitName(d), ErrNotSolved)
+				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is missing: %w", u.Name, d, NameOf(d), ErrNotSolved)
 			case st == layers.StatusDamaged:
-				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is damaged (%w): %w", u.Name, d, UnitName(d), err, ErrNotSolved)
+				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is damaged (%w): %w", u.Name, d, NameOf(d), err, ErrNotSolved)
 			case st == layers.StatusUnverified && !opts.SkipVerify:
-				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is not verified yet: %w", u.Name, d, UnitName(d), ErrNotSolved)
+				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is not verified yet: %w", u.Name, d, NameOf(d), ErrNotSolved)
 			}
 		}
 	}
 	s := newSolver(db, opts)
 	defer s.close()
 	s.steps = 1
+	if t := check(db, u, opts); t.Compute || len(t.Verify) > 0 {
+		s.workTotal = t.CPUSeconds()
+	}
 	return s.claimAndDo(ctx, u, opts.WaitLock)
 }
 
@@ -343,21 +374,38 @@ type run struct {
 	tmp         string
 	step, steps int
 	unit        Unit
-	start       time.Time
+	task        Task // the work planned, with its cost
+	// workBefore is the expected processor time of the run's tasks before
+	// this one, workTotal of all (Progress.WorkDone, WorkTotal).
+	workBefore, workTotal float64
+	fraction              float64 // of the task done so far (Progress.Fraction)
+	start                 time.Time
 	// afterCount, when set (by tests), sees the state words of a pair
 	// after the count phase.
 	afterCount func(state [][]uint32)
 }
 
-// track reports the progress of a phase every 250 ms until the returned
-// function is called, and once more then.
-func (r *run) track(phase string, total uint64, done *atomic.Uint64) func() {
+// track reports the progress of a phase (verifying the layer verifying,
+// in PhaseVerify) every 250 ms until the returned function is called, and
+// once more then.
+func (r *run) track(phase Phase, verifying layers.Key, total uint64, done *atomic.Uint64) func() {
 	if r.opts.Progress == nil {
 		return func() {}
 	}
+	var mu sync.Mutex // the last report and this one, from two goroutines
 	report := func() {
-		r.opts.Progress(Progress{Layer: r.unit.Keys[0], Step: r.step, Steps: r.steps, Phase: phase,
-			Done: done.Load(), Total: total, Elapsed: time.Since(r.start)})
+		mu.Lock()
+		defer mu.Unlock()
+		d := done.Load()
+		f := 0.0
+		if total > 0 {
+			f = min(1, float64(d)/float64(total))
+		}
+		r.fraction = max(r.fraction, r.task.Fraction(phase, verifying, f))
+		r.opts.Progress(Progress{Unit: r.unit.Name, Layer: r.unit.Keys[0], Step: r.step, Steps: r.steps,
+			Phase: phase, Verifying: verifying, Done: d, Total: total, Elapsed: time.Since(r.start),
+			Task: r.task, Fraction: r.fraction,
+			WorkDone: r.workBefore + r.fraction*r.task.CPUSeconds(), WorkTotal: r.workTotal})
 	}
 	stop := make(chan struct{})
 	finished := make(chan struct{})
@@ -409,7 +457,7 @@ func (r *run) do(ctx context.Context, t Task) error {
 func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, err error) {
 	for _, k := range keys {
 		var done atomic.Uint64
-		stop := r.track("verify "+k.String(), r.db.Indexer().Layer(k).Size(), &done)
+		stop := r.track(PhaseVerify, k, r.db.Indexer().Layer(k).Size(), &done)
 		bad, err := VerifyLayer(ctx, r.db, k, r.workers, 10, &done)
 		stop()
 		if len(bad) == 0 && err != nil {
@@ -451,7 +499,7 @@ func (r *run) solve(ctx context.Context) error {
 	for _, b := range bodies {
 		size += uint64(len(b))
 	}
-	stop := r.track("write", size, &done)
+	stop := r.track(PhaseWrite, layers.Key{}, size, &done)
 	defer stop()
 	for i, k := range r.unit.Keys {
 		if err := r.db.Write(k, bodies[i]); err != nil {
@@ -472,7 +520,7 @@ func (r *run) compute(ctx context.Context) (bodies [][]byte, release func(), err
 			return nil, nil, err
 		}
 		var done atomic.Uint64
-		stop := r.track("count", r.db.Indexer().Layer(k).Size(), &done)
+		stop := r.track(PhaseCount, layers.Key{}, r.db.Indexer().Layer(k).Size(), &done)
 		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, &done)
 		stop()
 		return [][]byte{body}, func() {}, err
@@ -561,7 +609,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 	defer pr.lists.close()
 
 	var done atomic.Uint64
-	stop := r.track("count", pr.slots(), &done)
+	stop := r.track(PhaseCount, layers.Key{}, pr.slots(), &done)
 	for l := range keys {
 		if err := pr.initLayer(ctx, l, r.workers, &done); err != nil {
 			stop()
@@ -573,7 +621,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 		r.afterCount(pr.state)
 	}
 	done.Store(0)
-	stop = r.track("propagate", pr.slots(), &done)
+	stop = r.track(PhasePropagate, layers.Key{}, pr.slots(), &done)
 	err = pr.propagate(ctx, r.workers, &done)
 	stop()
 	if err != nil {

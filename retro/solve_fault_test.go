@@ -32,8 +32,8 @@ func reference(t *testing.T) (*layers.DB, []Progress) {
 	opts.Progress = func(p Progress) {
 		mu.Lock()
 		defer mu.Unlock()
-		if n := len(seen); n == 0 || seen[n-1].Layer != p.Layer || seen[n-1].Phase != p.Phase {
-			seen = append(seen, Progress{Layer: p.Layer, Phase: p.Phase})
+		if n := len(seen); n == 0 || seen[n-1].Layer != p.Layer || seen[n-1].Phase != p.Phase || seen[n-1].Verifying != p.Verifying {
+			seen = append(seen, Progress{Layer: p.Layer, Phase: p.Phase, Verifying: p.Verifying})
 		}
 	}
 	solve(t, db, opts)
@@ -81,7 +81,7 @@ func noLeftovers(t *testing.T, dir string) {
 func TestSolveCancelEveryPhase(t *testing.T) {
 	ref, phases := reference(t)
 	if testing.Short() { // the race detector makes each run slow: the phases that keep files
-		phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == "count" || p.Phase == "propagate" })
+		phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == PhaseCount || p.Phase == PhasePropagate })
 	}
 	dir := t.TempDir()
 	kept := map[layers.Key]bool{} // layers present after an earlier run
@@ -90,23 +90,23 @@ func TestSolveCancelEveryPhase(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		opts := faultOpts()
 		opts.Progress = func(p Progress) {
-			if p.Layer == at.Layer && p.Phase == at.Phase {
+			if p.Layer == at.Layer && p.Phase == at.Phase && p.Verifying == at.Verifying {
 				cancel()
 			}
 		}
 		err := Solve(ctx, db, opts)
 		cancel()
 		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("run %d, cancelled in %s %s: got %v, want context.Canceled", i, at.Layer, at.Phase, err)
+			t.Fatalf("run %d, cancelled in %s %s: got %v, want context.Canceled", i, at.Layer, at.PhaseText(), err)
 		}
 		noLeftovers(t, dir)
 		sameFiles(t, ref, db, false)
-		if at.Phase == "write" || strings.HasPrefix(at.Phase, "verify") {
+		if at.Phase == PhaseWrite || at.Phase == PhaseVerify {
 			kept[at.Layer] = true // written before the cancel
 		}
 		for k := range kept {
 			if !db.Has(k) {
-				t.Errorf("run %d, cancelled in %s %s: layer %s is gone", i, at.Layer, at.Phase, k)
+				t.Errorf("run %d, cancelled in %s %s: layer %s is gone", i, at.Layer, at.PhaseText(), k)
 			}
 		}
 		for _, k := range Layers(ref, faultOpts()) {

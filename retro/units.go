@@ -11,10 +11,9 @@ import (
 // claims: a moving pair M(w,b) + M(b,w) (or a layer M(w,w) alone), or one
 // placement layer.
 type Unit struct {
-	// Name names the unit in claims, on the command line and in job
-	// names: "m3-4" for the pair 3-4 + 4-3 (the layer with w ≤ b first),
-	// "m4-4", "p5+2-4+2" for a placement layer.
-	Name      string
+	// Name names the unit in claims, on the command line, in job names
+	// and in the solve record.
+	Name      UnitName
 	Keys      []layers.Key // the unit's layers, in the order they are written
 	Placement bool
 	// Level numbers the stages of the computation from 0: the moving pairs
@@ -25,7 +24,7 @@ type Unit struct {
 	Level int
 	// Deps names the units whose layers this one reads: those its moves
 	// and removals lead to.
-	Deps []string
+	Deps []UnitName
 	// Reachable marks a placement unit of the reachable sweep (the
 	// default; not SolveOptions.PlacementAll): it computes only the
 	// classes a game can reach from the empty board. Reach marks the
@@ -64,13 +63,57 @@ func (u Unit) Slots(ix *layers.Indexer) uint64 {
 	return n
 }
 
-// UnitName returns the name of the unit that computes layer k.
-func UnitName(k layers.Key) string {
+// UnitName is the one name of a unit: "m3-4" for the pair 3-4 + 4-3 (the
+// layer with w ≤ b first), "m4-4", "p5+2-4+2" for a placement layer. Claims
+// (layers.DB.ClaimPath), the command line, batch jobs, the solve record and
+// Progress use it; Unit.String gives the unit's layers for people.
+type UnitName string
+
+// NameOf returns the name of the unit that computes layer k.
+func NameOf(k layers.Key) UnitName {
 	if !k.IsMoving() {
-		return k.String()
+		return UnitName(k.String())
 	}
 	w, b := min(k.W, k.B), max(k.W, k.B)
-	return fmt.Sprintf("m%d-%d", w, b)
+	return UnitName(fmt.Sprintf("m%d-%d", w, b))
+}
+
+// ParseUnitName reads a unit's name: its own ("m3-4", "p5+2-4+2"), or as
+// solve records before this name wrote it, its layers joined by "+"
+// ("3-4+4-3", "4-4"). It checks the form, not that the game has the unit.
+func ParseUnitName(s string) (UnitName, error) {
+	first := s
+	switch {
+	case strings.HasPrefix(s, "p"):
+	case strings.HasPrefix(s, "m"):
+		first = s[1:]
+	default:
+		first, _, _ = strings.Cut(s, "+")
+	}
+	k, err := layers.ParseKey(first)
+	if err != nil {
+		return "", fmt.Errorf("retro: unit name %q: %w", s, err)
+	}
+	n := NameOf(k)
+	if strings.HasPrefix(s, "m") || strings.HasPrefix(s, "p") {
+		if n != UnitName(s) {
+			return "", fmt.Errorf("retro: unit name %q: want %s", s, n)
+		}
+		return n, nil
+	}
+	if want := layersText(k); s != want {
+		return "", fmt.Errorf("retro: unit name %q: want %s or %s", s, n, want)
+	}
+	return n, nil
+}
+
+// layersText writes the layers of the unit of moving layer k as solve
+// records before UnitName wrote them: "3-4+4-3", "4-4".
+func layersText(k layers.Key) string {
+	if k.W != k.B {
+		return fmt.Sprintf("%s+%d-%d", k, k.B, k.W)
+	}
+	return k.String()
 }
 
 // Units returns the units of opts for a game of stones per side, in order
@@ -83,7 +126,7 @@ func Units(stones int, opts SolveOptions) []Unit {
 		if seen[k] {
 			continue
 		}
-		u := Unit{Name: UnitName(k), Keys: []layers.Key{k}, Placement: !k.IsMoving(), stones: stones}
+		u := Unit{Name: NameOf(k), Keys: []layers.Key{k}, Placement: !k.IsMoving(), stones: stones}
 		seen[k] = true
 		if k.IsMoving() {
 			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {
@@ -100,10 +143,10 @@ func Units(stones int, opts SolveOptions) []Unit {
 			u.Reach = u.Reachable && !reach
 			reach = reach || u.Reach
 		}
-		deps := map[string]bool{}
+		deps := map[UnitName]bool{}
 		for _, k := range u.Keys {
 			for _, s := range k.Successors() {
-				if n := UnitName(s); !u.has(s) && !deps[n] {
+				if n := NameOf(s); !u.has(s) && !deps[n] {
 					deps[n] = true
 					u.Deps = append(u.Deps, n)
 				}
@@ -118,7 +161,7 @@ func Units(stones int, opts SolveOptions) []Unit {
 // "p5+2-4+2") or any of its layers ("4-3").
 func FindUnit(units []Unit, name string) (Unit, error) {
 	for _, u := range units {
-		if u.Name == name {
+		if string(u.Name) == name {
 			return u, nil
 		}
 	}

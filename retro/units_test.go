@@ -19,20 +19,20 @@ func TestUnits(t *testing.T) {
 	for _, tc := range []struct {
 		name, layers string
 		level        int
-		deps         []string
+		deps         []UnitName
 	}{
 		{"m3-3", "3-3", 0, nil},
-		{"m3-4", "3-4 + 4-3", 1, []string{"m3-3"}},
-		{"m4-4", "4-4", 2, []string{"m3-4"}},
-		{"p2+1-3+0", "p2+1-3+0", 3, []string{"m3-3"}},
-		{"p3+1-3+1", "p3+1-3+1", 4, []string{"p3+1-4+0", "p2+1-4+0"}},
+		{"m3-4", "3-4 + 4-3", 1, []UnitName{"m3-3"}},
+		{"m4-4", "4-4", 2, []UnitName{"m3-4"}},
+		{"p2+1-3+0", "p2+1-3+0", 3, []UnitName{"m3-3"}},
+		{"p3+1-3+1", "p3+1-3+1", 4, []UnitName{"p3+1-4+0", "p2+1-4+0"}},
 	} {
 		u, err := FindUnit(units, tc.name)
 		if err != nil {
 			t.Errorf("FindUnit(%q): %v", tc.name, err)
 			continue
 		}
-		if u.Name != tc.name || u.String() != tc.layers || u.Level != tc.level || !slices.Equal(u.Deps, tc.deps) {
+		if string(u.Name) != tc.name || u.String() != tc.layers || u.Level != tc.level || !slices.Equal(u.Deps, tc.deps) {
 			t.Errorf("unit %s: got %s %q level %d deps %v, want %q level %d deps %v",
 				tc.name, u.Name, u.String(), u.Level, u.Deps, tc.layers, tc.level, tc.deps)
 		}
@@ -49,7 +49,7 @@ func TestUnits(t *testing.T) {
 	}
 	for k := 3; k <= 9; k++ {
 		units := Units(k, SolveOptions{Placement: true})
-		level := map[string]int{}
+		level := map[UnitName]int{}
 		for i, u := range units {
 			if i > 0 && u.Level < units[i-1].Level {
 				t.Errorf("k=%d: unit %s (level %d) after level %d", k, u.Name, u.Level, units[i-1].Level)
@@ -62,7 +62,7 @@ func TestUnits(t *testing.T) {
 			}
 			for _, key := range u.Keys {
 				for _, s := range key.Successors() {
-					if n := UnitName(s); !u.has(s) && !slices.Contains(u.Deps, n) {
+					if n := NameOf(s); !u.has(s) && !slices.Contains(u.Deps, n) {
 						t.Errorf("k=%d: unit %s reads %s, but its deps %v lack %s", k, u.Name, s, u.Deps, n)
 					}
 				}

@@ -64,7 +64,7 @@ type worklists struct {
 // worker that appends and by the reader, hardly ever at the same time.
 type listShard struct {
 	mu    sync.Mutex
-	lists map[int]*layers.Cyclic
+	lists map[int]*cyclic
 	buf   []byte // records being appended, encoded
 }
 
@@ -74,20 +74,20 @@ func newWorklists(dir string, slots uint64, blockRecords, workers int) (*worklis
 	}
 	w := &worklists{dir: dir, capacity: 2*slots + 1, blockRecords: blockRecords}
 	for range workers {
-		w.shards = append(w.shards, &listShard{lists: map[int]*layers.Cyclic{}})
+		w.shards = append(w.shards, &listShard{lists: map[int]*cyclic{}})
 	}
 	return w, nil
 }
 
 // list returns shard s's list of depth d, creating it when needed. The
 // shard's mutex must be held.
-func (w *worklists) list(s, d int) (*layers.Cyclic, error) {
+func (w *worklists) list(s, d int) (*cyclic, error) {
 	sh := w.shards[s]
 	if l, ok := sh.lists[d]; ok {
 		return l, nil
 	}
 	path := filepath.Join(w.dir, fmt.Sprintf("depth%03d-w%d.ring", d, s))
-	l, err := layers.CreateCyclic(path, 8, w.capacity, w.blockRecords)
+	l, err := createCyclic(path, 8, w.capacity, w.blockRecords)
 	if err != nil {
 		return nil, fmt.Errorf("retro: work list for depth %d: %w", d, err)
 	}

@@ -57,6 +57,9 @@ const (
 	prefDBRun    = "database.run"       // "small" or "complete": a computation not finished
 	prefDBRunDir = "database.run.dir"   // its folder
 	prefDBRedo   = "database.run.redo"  // what resuming it redoes, a sentence
+	prefDBParts  = "database.run.parts" // its parts finished (runBase)
+	prefDBTime   = "database.run.time"  // the seconds it ran
+	prefDBWork   = "database.run.work"  // the model's processor seconds of the parts finished
 	runSmall     = "small"              // the values of prefDBRun
 	runComplete  = "complete"           //
 	resumeSays   = "Resume continues, " // the start of the sentence on resuming
@@ -87,6 +90,9 @@ type dbPanel struct {
 	running string             // runSmall or runComplete while Compute runs, "" for a repair
 	redo    string             // what resuming the running computation would redo
 	redoAt  string             // the part and phase p.redo was last saved for
+	base    runBase            // what the running computation did before it was resumed
+	shown   DBProgress         // the last progress shown, of the whole computation
+	seen    bool               // progress has been shown since the computation (re)started
 	pausing bool               // Pause was pressed; the computation has not stopped yet
 	offered string             // the damaged layers last offered for repair
 	last    time.Time          // when progress was last passed to the UI
@@ -128,8 +134,8 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.pause = widget.NewButton("Pause", p.pauseCompute)
 	p.resume = widget.NewButton("Resume", p.resumeCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
-	p.overall.TextFormatter = func() string { return fmt.Sprintf("Whole computation: %.0f%%", 100*p.overall.Value) }
-	p.bar.TextFormatter = func() string { return fmt.Sprintf("Current part: %.0f%%", 100*p.bar.Value) }
+	p.overall.TextFormatter = func() string { return "Whole computation: " + barPercent(p.overall.Value) }
+	p.bar.TextFormatter = func() string { return "Current part: " + barPercent(p.bar.Value) }
 	// The buttons and the progress stay in view below the layers, which
 	// scroll; the buttons at the bottom, so that they stay in place when
 	// the lines of text above them change.
@@ -173,6 +179,10 @@ func (p *dbPanel) refresh() {
 	setVisible(p.repair, damaged) // room for the layers when nothing is damaged
 	setEnabled(p.pause, busy && !p.pausing)
 	setEnabled(p.resume, !busy && run != "")
+	// The bars show a computation under way; idle, they would show the
+	// end of the last one (or nothing) as if it were the database's state.
+	setVisible(p.bar, busy)
+	setVisible(p.overall, busy)
 	switch {
 	case busy && p.running != "":
 		p.setNote(p.busyNote())
@@ -282,7 +292,7 @@ func (p *dbPanel) resumeCompute() {
 	if p.stop != nil || run == "" {
 		return
 	}
-	p.checked(run == runSmall, func(DBEstimate, string) { p.compute(run == runSmall) })
+	p.checked(run == runSmall, func(DBEstimate, string) { p.run(run == runSmall, true) })
 }
 
 // runOf returns the name of a computation in the preferences.
@@ -299,18 +309,32 @@ func (p *dbPanel) forgetRun() {
 	prefs.RemoveValue(prefDBRun)
 	prefs.RemoveValue(prefDBRunDir)
 	prefs.RemoveValue(prefDBRedo)
+	prefs.RemoveValue(prefDBParts)
+	prefs.RemoveValue(prefDBTime)
+	prefs.RemoveValue(prefDBWork)
 }
 
-// compute runs Database.Compute in the background, remembered in the
-// preferences until it finishes.
-func (p *dbPanel) compute(small bool) {
+// compute starts computing anew (Database.Compute) in the background.
+func (p *dbPanel) compute(small bool) { p.run(small, false) }
+
+// run runs Database.Compute in the background, remembered in the
+// preferences until it finishes; with resume it continues the computation
+// remembered, counting its parts and time on from there.
+func (p *dbPanel) run(small, resume bool) {
 	run := runOf(small)
 	prefs := p.u.app.Preferences()
+	p.base = runBase{}
+	if _, redo := p.pending(); resume && redo != "" {
+		p.base = runBase{Parts: prefs.Int(prefDBParts), Elapsed: time.Duration(prefs.Float(prefDBTime) * float64(time.Second)),
+			Work: prefs.Float(prefDBWork)}
+		p.redo = redo
+	} else {
+		p.redo = "computing the first part again from its start."
+	}
 	prefs.SetString(prefDBRun, run)
 	prefs.SetString(prefDBRunDir, p.db.Dir())
 	p.running, p.redoAt = run, ""
-	p.redo = "computing the first part again from its start."
-	prefs.SetString(prefDBRedo, p.redo)
+	p.saveRun()
 	p.start(func(ctx context.Context, progress func(DBProgress)) error {
 		return p.db.Compute(ctx, small, progress)
 	})
@@ -318,8 +342,22 @@ func (p *dbPanel) compute(small bool) {
 
 // startRepair runs Database.Repair in the background.
 func (p *dbPanel) startRepair() {
-	p.running = ""
+	p.running, p.base = "", runBase{}
 	p.start(p.db.Repair)
+}
+
+// saveRun remembers in the preferences what resuming the running
+// computation redoes and what it keeps (runBase).
+func (p *dbPanel) saveRun() {
+	prefs := p.u.app.Preferences()
+	prefs.SetString(prefDBRedo, p.redo)
+	b := p.base
+	if p.seen {
+		b = p.shown.kept()
+	}
+	prefs.SetInt(prefDBParts, b.Parts)
+	prefs.SetFloat(prefDBTime, b.Elapsed.Seconds())
+	prefs.SetFloat(prefDBWork, b.Work)
 }
 
 // start runs a computation in a goroutine; progress and the end reach the
@@ -329,9 +367,10 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p.stop = cancel
+	p.stop, p.seen = cancel, false
 	p.mu.Lock()
 	p.cancel = cancel
+	p.last = time.Time{} // the run's first progress is shown
 	p.mu.Unlock()
 	p.bar.SetValue(0)
 	p.overall.SetValue(0)
@@ -377,6 +416,8 @@ func (p *dbPanel) show(pr DBProgress) {
 	if p.stop == nil {
 		return // finished or cancelled meanwhile
 	}
+	pr = pr.after(p.base)
+	p.shown, p.seen = pr, true
 	p.bar.SetValue(pr.Part)
 	p.overall.SetValue(pr.Overall)
 	if !p.pausing {
@@ -392,7 +433,7 @@ func (p *dbPanel) show(pr DBProgress) {
 	// with every percent; pausing and closing write the last words.
 	if at := fmt.Sprint(pr.Step, pr.Unit, pr.Verifying); at != p.redoAt {
 		p.redoAt = at
-		p.u.app.Preferences().SetString(prefDBRedo, p.redo)
+		p.saveRun()
 	}
 }
 
@@ -412,7 +453,9 @@ func (p *dbPanel) finished(err error) {
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		prefs.SetString(prefDBRedo, p.redo)
+		if p.running != "" {
+			p.saveRun()
+		}
 		p.progress.SetText("Paused. The finished parts are kept.")
 	case err != nil:
 		p.progress.SetText("Failed: " + err.Error())
@@ -458,7 +501,7 @@ func (p *dbPanel) shutdown() {
 	p.mu.Unlock()
 	if p.stop != nil {
 		if p.running != "" {
-			p.u.app.Preferences().SetString(prefDBRedo, p.redo)
+			p.saveRun()
 		}
 		p.stop()
 	}

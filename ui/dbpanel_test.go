@@ -273,3 +273,98 @@ func TestResumeWhenNothingIsLeft(t *testing.T) {
 		t.Errorf("the finished computation is still remembered: %q, %q, Resume enabled %v", prefs.String(prefDBRun), prefs.String(prefDBRedo), !u.db.resume.Disabled())
 	}
 }
+
+// TestResumeCountsOn pauses a computation in its fourth part of 523 and
+// resumes it: the solver's new run numbers its parts from 1 of 520, but
+// the panel counts on (part 4 of 523, then 5), adds the time run before
+// and the work done before to the whole computation's share, and says
+// how many parts resuming keeps. The same holds after a restart, from the
+// preferences.
+func TestResumeCountsOn(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	a.Preferences().SetBool(prefChosen, true)
+	f := newFakeDB(t.TempDir())
+	f.prog = DBProgress{Unit: "3-7 + 7-3", Phase: "counting moves", Step: 4, Steps: 523, Fraction: 0.5, Part: 0.25,
+		Elapsed: time.Hour, PartElapsed: time.Minute, Left: time.Hour, Work: 30 + 0.25*8, WorkTotal: 3000, PartWork: 8}
+	u := newDBTestApp(t, a, q, f, 1e12)
+	u.db.compute(false)
+	q.Drain(t, 5*time.Second, func() bool { return strings.HasPrefix(u.db.progress.Text, "Part 4 of 523") })
+	test.Tap(u.db.pause)
+	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
+	prefs := a.Preferences()
+	if parts, secs, work := prefs.Int(prefDBParts), prefs.Float(prefDBTime), prefs.Float(prefDBWork); parts != 3 || secs != 3600 || work != 30 {
+		t.Errorf("after pausing: got %d parts, %v s, %v work remembered, want 3, 3600, 30", parts, secs, work)
+	}
+
+	// The new run: 520 parts left, the first of them the one paused.
+	f.prog = DBProgress{Unit: "3-7 + 7-3", Phase: "counting moves", Step: 1, Steps: 520, Fraction: 0.1, Part: 0.05,
+		Elapsed: 2 * time.Minute, PartElapsed: 2 * time.Minute, Left: time.Hour, Work: 0.05 * 8, WorkTotal: 2970, PartWork: 8}
+	test.Tap(u.db.resume)
+	q.Drain(t, 5*time.Second, func() bool { return len(f.computeCalls()) == 2 && strings.HasPrefix(u.db.progress.Text, "Part ") })
+	if got, want := u.db.progress.Text, "Part 4 of 523: 3-7 + 7-3, counting moves (10 %)\n3 done, 520 to do · 1:02 h elapsed · about 1.0 hours left"; got != want {
+		t.Errorf("after resuming:\ngot  %q\nwant %q", got, want)
+	}
+	if got, want := u.db.overall.Value, (30+0.05*8)/3000; got < want-1e-9 || got > want+1e-9 {
+		t.Errorf("whole computation after resuming: got %v, want %v", got, want)
+	}
+	if got, want := u.db.note.Text, "Pause stops at once; Resume continues, keeping 3 finished parts and computing 3-7 + 7-3 again from its start (2:00 min of work lost)."; got != want {
+		t.Errorf("note after resuming:\ngot  %q\nwant %q", got, want)
+	}
+	// The next part of the new run is part 5: four are kept, not "the
+	// finished part".
+	f.prog.Step, f.prog.Unit, f.prog.PartElapsed = 2, "4-4", time.Second
+	u.db.show(f.prog)
+	if got := u.db.progress.Text; !strings.HasPrefix(got, "Part 5 of 523: 4-4, ") {
+		t.Errorf("the next part: got %q, want part 5 of 523", got)
+	}
+	if got, want := u.db.note.Text, "Pause stops at once; Resume continues, keeping 4 finished parts and computing 4-4 again from its start (0:01 min of work lost)."; got != want {
+		t.Errorf("note in the next part:\ngot  %q\nwant %q", got, want)
+	}
+	u.shutdown()
+	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
+
+	// After a restart, the resumed run counts on from the preferences.
+	f2 := newFakeDB(f.dir)
+	f2.prog = f.prog
+	f2.prog.Step, f2.prog.Steps = 1, 519
+	again := newDBTestApp(t, a, q, f2, 1e12)
+	again.Start()
+	tapDialogButton(t, again, "Yes")
+	q.Drain(t, 5*time.Second, func() bool { return strings.HasPrefix(again.db.progress.Text, "Part ") })
+	if got := again.db.progress.Text; !strings.HasPrefix(got, "Part 5 of 523: 4-4, ") {
+		t.Errorf("resumed after a restart: got %q, want part 5 of 523", got)
+	}
+	close(f2.release)
+	q.Drain(t, 5*time.Second, func() bool { return again.db.stop == nil })
+}
+
+// TestBarsIdle checks that the bars show only a computation under way: a
+// panel with nothing running, or after a computation has finished, shows
+// none (no "100 %" beside the layers still missing); and that a long
+// computation's first minutes read as a share, not "0 %".
+func TestBarsIdle(t *testing.T) {
+	q := gametest.NewQueue()
+	f := newFakeDB(t.TempDir())
+	f.prog.Work, f.prog.WorkTotal = 12, 3000 // a minute of a computation of hours
+	u := newDBTestApp(t, test.NewTempApp(t), q, f, 1e12)
+	if u.db.bar.Visible() || u.db.overall.Visible() {
+		t.Errorf("before any computation: got bars shown (part %v, whole %v), want none", u.db.bar.Visible(), u.db.overall.Visible())
+	}
+	u.db.compute(false)
+	q.Drain(t, 5*time.Second, func() bool { return strings.HasPrefix(u.db.progress.Text, "Part 12 of 27") })
+	if !u.db.bar.Visible() || !u.db.overall.Visible() {
+		t.Errorf("while computing: got bars shown part %v, whole %v, want both", u.db.bar.Visible(), u.db.overall.Visible())
+	}
+	if got, want := u.db.overall.TextFormatter(), "Whole computation: 0.4 %"; got != want {
+		t.Errorf("whole computation after a minute: got %q, want %q", got, want)
+	}
+	if got, want := u.db.bar.TextFormatter(), "Current part: 40 %"; got != want {
+		t.Errorf("current part: got %q, want %q", got, want)
+	}
+	close(f.release)
+	q.Drain(t, 5*time.Second, func() bool { return u.db.stop == nil })
+	if u.db.progress.Text != "Done." || u.db.bar.Visible() || u.db.overall.Visible() {
+		t.Errorf("after the computation: got %q, bars shown part %v, whole %v; want Done and none", u.db.progress.Text, u.db.bar.Visible(), u.db.overall.Visible())
+	}
+}

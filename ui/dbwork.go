@@ -83,6 +83,60 @@ type DBProgress struct {
 	// Verifying says the part's layers are written and being checked:
 	// stopping now loses only the check.
 	Verifying bool
+	// Work, WorkTotal and PartWork measure the run in the cost model's
+	// processor seconds: done (the finished parts and the share of this
+	// one), planned, and this part's (retro.Progress).
+	Work, WorkTotal, PartWork float64
+}
+
+// runBase is what a computation did before it was paused or the program
+// closed: the parts it finished, the time it ran and the model's
+// processor seconds of those parts. The run that resumes it counts on
+// from there.
+type runBase struct {
+	Parts   int
+	Elapsed time.Duration
+	Work    float64
+}
+
+// after returns p, of a run that resumed a computation after base, as
+// progress of the whole computation: its parts numbered on from base's,
+// its time and its share of the work added to base's.
+func (p DBProgress) after(b runBase) DBProgress {
+	p.Step += b.Parts
+	p.Steps += b.Parts
+	p.Elapsed += b.Elapsed
+	p.Work += b.Work
+	p.WorkTotal += b.Work
+	if p.WorkTotal > 0 {
+		p.Overall = min(1, p.Work/p.WorkTotal)
+	}
+	return p
+}
+
+// kept returns what stays of the computation when it stops at p: the
+// parts before p's, all the time spent, and the work of those parts (p's
+// part is done again, or its check).
+func (p DBProgress) kept() runBase {
+	return runBase{Parts: p.Step - 1, Elapsed: p.Elapsed, Work: max(0, p.Work-p.Part*p.PartWork)}
+}
+
+// barPercent writes a share as a person reads it on a progress bar: whole
+// percents, with a decimal below 10 % (a long computation stays under 1 %
+// for many minutes), "under 0.1 %" at its start, never 100 % before the
+// end.
+func barPercent(f float64) string {
+	switch {
+	case f <= 0:
+		return "0 %"
+	case f < 0.001:
+		return "under 0.1 %"
+	case f < 0.0995:
+		return fmt.Sprintf("%.1f %%", 100*f)
+	case f < 1 && f >= 0.995:
+		return "99 %"
+	}
+	return fmt.Sprintf("%.0f %%", 100*f)
 }
 
 // Lines says the progress in two lines: the part, then the whole run.
@@ -167,46 +221,19 @@ func computeOptions(small bool) retro.SolveOptions {
 	return retro.SolveOptions{Placement: true}
 }
 
-// plannedTask is a task of a run with its expected processor time.
-type plannedTask struct {
-	retro.Task
-	cost retro.Cost // of computing it; a task that only verifies takes VerifyShare of the time
-}
-
-// cpuSeconds returns the task's expected processor time.
-func (t plannedTask) cpuSeconds() float64 {
-	if t.Compute {
-		return t.cost.CPUSeconds
-	}
-	return t.cost.CPUSeconds * retro.VerifyShare
-}
-
-// planTasks returns the work Solve will do on db for opts, with the cost
-// of each task. It reads every present layer file (retro.Plan).
-func planTasks(db *layers.DB, opts retro.SolveOptions) []plannedTask {
-	units := map[string]retro.Unit{}
-	for _, u := range retro.Units(db.Stones(), opts) {
-		units[u.Name] = u
-	}
-	var out []plannedTask
-	for _, t := range retro.Plan(db, opts) {
-		out = append(out, plannedTask{t, retro.UnitCostIn(db.Indexer(), units[t.Unit], retro.DefaultMemBytes())})
-	}
-	return out
-}
-
-// estimate sums the cost of tasks on a machine of cores cores whose
-// measured speed relative to the model is speed (0: not measured).
-func estimate(tasks []plannedTask, cores int, speed float64) DBEstimate {
+// estimate sums the cost of tasks (retro.Plan) on a machine of cores
+// cores whose measured speed relative to the model is speed (0: not
+// measured).
+func estimate(tasks []retro.Task, cores int, speed float64) DBEstimate {
 	est := DBEstimate{Cores: cores, Speed: speed}
 	var cpu float64
 	for _, t := range tasks {
 		est.Units++
-		cpu += t.cpuSeconds()
+		cpu += t.CPUSeconds()
 		if t.Compute {
-			est.Positions += t.cost.DiskBytes - uint64(len(t.Keys))*layers.HeaderSize
-			est.Bytes += t.cost.DiskBytes
-			est.TempBytes = max(est.TempBytes, t.cost.TempBytes)
+			est.Positions += t.Cost.DiskBytes - uint64(len(t.Unit.Keys))*layers.HeaderSize
+			est.Bytes += t.Cost.DiskBytes
+			est.TempBytes = max(est.TempBytes, t.Cost.TempBytes)
 		}
 	}
 	est.Time = time.Duration(cpu / float64(cores) / cmp.Or(speed, 1.0) * float64(time.Second))
@@ -220,7 +247,7 @@ func (e *DBEngines) Estimate(small bool) (DBEstimate, error) {
 	if err != nil {
 		return DBEstimate{}, err
 	}
-	return estimate(planTasks(db, computeOptions(small)), retro.Workers(0), e.Speed()), nil
+	return estimate(retro.Plan(db, computeOptions(small)), retro.Workers(0), e.Speed()), nil
 }
 
 // Speed returns this machine's speed relative to the cost model, measured
@@ -252,148 +279,65 @@ func (e *DBEngines) computing() (layers.Key, bool) {
 const minSpeedWork = 300
 
 // progressFunc returns the solver's progress callback for a run of opts:
-// it passes on the part and the whole run (weighted by the expected time
-// of the parts) with the time left, notes the layer being computed, and
-// measures this machine's speed against the model.
-func (e *DBEngines) progressFunc(db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) func(retro.Progress) {
-	tasks := planTasks(db, opts)
-	var total float64
-	for _, t := range tasks {
-		total += t.cpuSeconds()
-	}
+// it passes on the part and the whole run (as the solver weighs them by
+// the parts' expected time, retro.Progress) with the time left, notes the
+// layer being computed, and measures this machine's speed against the
+// model.
+func (e *DBEngines) progressFunc(opts retro.SolveOptions, progress func(DBProgress)) func(retro.Progress) {
 	cores := retro.Workers(opts.Workers)
 	speed := e.Speed()
 	start := time.Now()
-	step, inStep := 0, 0.0 // the step and the fraction of it done
 	return func(p retro.Progress) {
 		f := 0.0
 		if p.Total > 0 {
 			f = min(1, float64(p.Done)/float64(p.Total))
 		}
-		if p.Step != step {
-			step, inStep = p.Step, 0
-		}
-		var task plannedTask
-		if i := p.Step - 1; i >= 0 && i < len(tasks) {
-			task = tasks[i]
-		}
-		// The step's fraction never goes back.
-		inStep = max(inStep, stepFraction(task, p.Phase, f))
-		var done float64 // expected processor seconds of the work done
-		for i := 0; i < p.Step-1 && i < len(tasks); i++ {
-			done += tasks[i].cpuSeconds()
-		}
-		done += task.cpuSeconds() * inStep
 		elapsed := time.Since(start)
 		overall, left := 0.0, time.Duration(-1)
-		if total > 0 {
-			overall = min(1, done/total)
+		if p.WorkTotal > 0 {
+			overall = min(1, p.WorkDone/p.WorkTotal)
 		}
 		switch {
 		case overall > 0.01 && elapsed > 30*time.Second:
 			left = time.Duration(float64(elapsed) * (1 - overall) / overall)
-		case total > 0:
-			left = time.Duration((total - done) / float64(cores) / cmp.Or(speed, 1.0) * float64(time.Second))
+		case p.WorkTotal > 0:
+			left = time.Duration(max(0, p.WorkTotal-p.WorkDone) / float64(cores) / cmp.Or(speed, 1.0) * float64(time.Second))
 		}
 		e.mu.Lock()
 		e.busy, e.busyOn = p.Layer, true
-		if done >= minSpeedWork {
-			e.speed = done / float64(cores) / elapsed.Seconds()
+		if p.WorkDone >= minSpeedWork {
+			e.speed = p.WorkDone / float64(cores) / elapsed.Seconds()
 		}
 		e.mu.Unlock()
 		unit := p.Layer.String()
-		if len(task.Keys) > 0 {
-			unit = retro.Unit{Keys: task.Keys}.String()
+		if len(p.Task.Unit.Keys) > 0 {
+			unit = p.Task.Unit.String()
 		}
 		progress(DBProgress{
-			Unit: unit, Phase: phaseWords(p.Phase), Step: p.Step, Steps: p.Steps,
-			Fraction: f, Part: inStep, Overall: overall,
+			Unit: unit, Phase: phaseWords(p), Step: p.Step, Steps: p.Steps,
+			Fraction: f, Part: p.Fraction, Overall: overall,
 			Elapsed: elapsed, PartElapsed: p.Elapsed, Left: left,
-			Verifying: strings.HasPrefix(p.Phase, "verify"),
+			Verifying: p.Phase == retro.PhaseVerify,
+			Work:      p.WorkDone, WorkTotal: p.WorkTotal, PartWork: p.Task.CPUSeconds(),
 		})
 	}
 }
 
-// The shares of a computed unit's time by phase, for the progress bar:
-// counting 30 %, propagating 28 %, writing 2 %, verifying the rest
-// (retro.VerifyShare). They are rough: the moving units of the solve
-// records in retro/testdata spent 21 to 23 % counting, 36 % propagating,
-// under 1 % writing and 40 to 42 % verifying (docs/figures.md).
-const (
-	shareCount     = 0.30
-	sharePropagate = 0.28
-	shareWrite     = 0.02
-)
-
-// stepFraction returns how much of task is done when phase is at fraction
-// f: its phases one after another, each from 0 to all of its positions,
-// the verification shared among the task's layers. The first placement
-// unit runs the forward pass (phase "reach") before its own phases, for
-// the share of its time the cost model gives the pass.
-func stepFraction(task plannedTask, phase string, f float64) float64 {
-	pass := 0.0
-	if task.cost.CPUSeconds > 0 {
-		pass = task.cost.ReachCPUSeconds / task.cost.CPUSeconds
-	}
-	if phase == "reach" {
-		return pass * f
-	}
-	return pass + (1-pass)*unitFraction(task, phase, f)
-}
-
-// unitFraction is stepFraction within the unit's own phases.
-func unitFraction(task plannedTask, phase string, f float64) float64 {
-	n := max(1, len(task.Keys))
-	if k, ok := strings.CutPrefix(phase, "verify "); ok {
-		i := 0
-		for j, key := range task.Keys {
-			if key.String() == k {
-				i = j
-			}
-		}
-		if !task.Compute {
-			i = 0
-			for j, key := range task.Verify {
-				if key.String() == k {
-					i = j
-				}
-			}
-			n = max(1, len(task.Verify))
-			return (float64(i) + f) / float64(n)
-		}
-		base := shareCount + sharePropagate + shareWrite
-		return base + (1-base)*(float64(i)+f)/float64(n)
-	}
-	switch phase {
-	case "count":
-		if len(task.Keys) == 1 && !task.Keys[0].IsMoving() {
-			return (shareCount + sharePropagate) * f // a placement layer is counted, not propagated
-		}
-		return shareCount * f
-	case "propagate":
-		return shareCount + sharePropagate*f
-	case "write":
-		return shareCount + sharePropagate + shareWrite*f
-	}
-	return 0
-}
-
-// phaseWords names a phase of the solver for a person.
-func phaseWords(phase string) string {
-	switch phase {
-	case "count":
+// phaseWords names the phase of p for a person.
+func phaseWords(p retro.Progress) string {
+	switch p.Phase {
+	case retro.PhaseCount:
 		return "counting moves"
-	case "propagate":
+	case retro.PhasePropagate:
 		return "finding wins and losses"
-	case "write":
+	case retro.PhaseWrite:
 		return "writing"
-	case "reach":
+	case retro.PhaseReach:
 		return "finding the placement positions a game can reach"
+	case retro.PhaseVerify:
+		return "checking " + p.Verifying.String()
 	}
-	if k, ok := strings.CutPrefix(phase, "verify "); ok {
-		return "checking " + k
-	}
-	return phase
+	return p.Phase.String()
 }
 
 // notComputing forgets the layer being computed when a run ends.

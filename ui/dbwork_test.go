@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -108,10 +107,10 @@ func TestEstimateWords(t *testing.T) {
 // verifying only as retro.VerifyShare of computing.
 func TestEstimateSums(t *testing.T) {
 	k := layers.Moving(3, 3)
-	tasks := []plannedTask{
-		{retro.Task{Keys: []layers.Key{k}, Compute: true}, retro.Cost{CPUSeconds: 100, DiskBytes: 1000 + layers.HeaderSize, TempBytes: 8000}},
-		{retro.Task{Keys: []layers.Key{k, k}, Compute: true}, retro.Cost{CPUSeconds: 300, DiskBytes: 500 + 2*layers.HeaderSize, TempBytes: 4000}},
-		{retro.Task{Keys: []layers.Key{k}, Verify: []layers.Key{k}}, retro.Cost{CPUSeconds: 1000, DiskBytes: 7777, TempBytes: 99999}},
+	tasks := []retro.Task{
+		{Unit: retro.Unit{Keys: []layers.Key{k}}, Compute: true, Cost: retro.Cost{CPUSeconds: 100, DiskBytes: 1000 + layers.HeaderSize, TempBytes: 8000}},
+		{Unit: retro.Unit{Keys: []layers.Key{k, k}}, Compute: true, Cost: retro.Cost{CPUSeconds: 300, DiskBytes: 500 + 2*layers.HeaderSize, TempBytes: 4000}},
+		{Unit: retro.Unit{Keys: []layers.Key{k}}, Verify: []layers.Key{k}, Cost: retro.Cost{CPUSeconds: 1000, DiskBytes: 7777, TempBytes: 99999}},
 	}
 	got := estimate(tasks, 4, 0)
 	wantTime := time.Duration((100 + 300 + 1000*retro.VerifyShare) / 4 * float64(time.Second))
@@ -123,36 +122,18 @@ func TestEstimateSums(t *testing.T) {
 	}
 }
 
-func TestStepFraction(t *testing.T) {
-	pair := plannedTask{Task: retro.Task{Keys: []layers.Key{layers.Moving(3, 4), layers.Moving(4, 3)}, Compute: true}}
-	single := plannedTask{Task: retro.Task{Keys: []layers.Key{layers.Moving(4, 4)}, Compute: true}}
-	place := plannedTask{Task: retro.Task{Keys: []layers.Key{{W: 8, WH: 1, B: 9}}, Compute: true}}
-	verify := plannedTask{Task: retro.Task{Keys: pair.Keys, Verify: []layers.Key{layers.Moving(4, 3)}}}
-	// The first placement unit: the forward pass takes 80 % of its time.
-	first := plannedTask{Task: place.Task, cost: retro.Cost{CPUSeconds: 10, ReachCPUSeconds: 8}}
-	tests := []struct {
-		task  plannedTask
-		phase string
-		f     float64
-		want  float64
+// TestBarPercent checks the words of the bars: a long computation's
+// first minutes are not "0 %", nor its last "100 %".
+func TestBarPercent(t *testing.T) {
+	for _, tt := range []struct {
+		f    float64
+		want string
 	}{
-		{pair, "count", 0.5, 0.15},
-		{pair, "propagate", 1, 0.58},
-		{pair, "write", 1, 0.60},
-		{pair, "verify 3-4", 0.5, 0.70},
-		{pair, "verify 4-3", 0, 0.80},
-		{pair, "verify 4-3", 1, 1},
-		{single, "verify 4-4", 0.5, 0.80},
-		{place, "count", 1, 0.58},
-		{verify, "verify 4-3", 0.25, 0.25},
-		{pair, "something new", 0.5, 0},
-		{first, "reach", 0.5, 0.4},
-		{first, "count", 0.5, 0.8 + 0.2*0.29},
-		{first, "verify p8+1-9+0", 1, 1},
-	}
-	for _, tt := range tests {
-		if got := stepFraction(tt.task, tt.phase, tt.f); math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("stepFraction(%v, %q, %v): got %v, want %v", tt.task.Keys, tt.phase, tt.f, got, tt.want)
+		{0, "0 %"}, {0.0004, "under 0.1 %"}, {0.004, "0.4 %"}, {0.0994, "9.9 %"}, {0.1, "10 %"}, {0.434, "43 %"},
+		{0.996, "99 %"}, {1, "100 %"},
+	} {
+		if got := barPercent(tt.f); got != tt.want {
+			t.Errorf("barPercent(%v): got %q, want %q", tt.f, got, tt.want)
 		}
 	}
 }

@@ -370,7 +370,7 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 // solve runs retro.Solve with opts, passing its progress on. When what is
 // left waits for units another solver holds, the error names it.
 func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
-	opts.Progress = e.progressFunc(db, opts, progress)
+	opts.Progress = e.progressFunc(opts, progress)
 	defer e.notComputing(ctx)
 	err := retro.Solve(ctx, db, opts)
 	var le *layers.LockedError

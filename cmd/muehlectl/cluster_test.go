@@ -109,37 +109,29 @@ func TestWallTime(t *testing.T) {
 	}
 }
 
-// TestCalibrate compares the model with a log of two units and refuses a
-// log whose units are not of the game.
+// TestCalibrate compares the model with a solve record of two units, and
+// refuses a record whose units are not of the game.
 func TestCalibrate(t *testing.T) {
 	dir := t.TempDir()
-	good := filepath.Join(dir, "good.log")
-	os.WriteFile(good, []byte("database /x (k=5): 73 units to compute\n"+
-		"layer 1 of 73  3-3  183512 slots in 1.7s (108000 slots/s: count 100ms, propagate 1.4s, write 6ms, verify 200ms; peak memory 188 MiB)\n"+
-		"layer 2 of 73  3-4+4-3  0 slots in 3.665s (0 slots/s: verify 3.014s, verify 653ms; peak memory 190 MiB)\n"+
-		"layer 9 of 73  p4+1-5+0  10498440 slots in 57.6s (182000 slots/s: count 50s, write 100ms, verify 7.5s; peak memory 316 MiB)\n"), 0o644)
-	bad := filepath.Join(dir, "bad.log")
-	os.WriteFile(bad, []byte("database /x (k=5): 1 units to compute\nlayer 1 of 1  3-3  1000 slots in 1s (1000 slots/s: count 1s; peak memory 188 MiB)\n"), 0o644)
-	code, out, errOut := muehlectl("plan", "--calibrate", good, "--log-workers", "1", "--db", dir)
-	for _, re := range []string{`(?m)^5\s+3-3\s+183512\s+1\.7s\s+\S+\s+\d+\.\d\d\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+57\.6s`, `2 units; measured/model`} {
-		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
-			t.Errorf("plan --calibrate: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
-		}
-	}
-	if code, _, errOut := muehlectl("plan", "--calibrate", bad, "--db", dir); code != 1 || !strings.Contains(errOut, "not a unit of the k=5 game") {
+	bad := filepath.Join(dir, "bad.tsv")
+	os.WriteFile(bad, []byte("2026-11-23T14:43:06Z\tm3-3\t1000\t1.570\tcount=0.187\t188\t2\t2\tunknown\n"), 0o644)
+	if code, _, errOut := muehlectl("plan", "--calibrate", bad, "--stones", "5", "--db", dir); code != 1 || !strings.Contains(errOut, "not a unit of the k=5 game") {
 		t.Errorf("plan --calibrate with a wrong unit: got exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := muehlectl("plan", "--calibrate", filepath.Join(dir, "none.tsv"), "--stones", "5", "--db", dir); code != 1 || !strings.Contains(errOut, "no solve records") {
+		t.Errorf("plan --calibrate with a missing file: got exit %d, %q", code, errOut)
 	}
 	// A solve record says its workers: 3-3 on 2 (0.02 s + 183,512 slots at
 	// 860,000 a core-second, halved: 0.117 s, printed to the 100 ms,
 	// measured 1.57 s: 13.45), p4+1-5+0 on 1 (0.02 s +
 	// the reachable 53.97 % of 10,498,440 slots at 549,000: 10.3 s; this
-	// record's run was the full sweep, 13.63 times as long), whatever
-	// --log-workers says.
+	// record's run was the full sweep, 13.63 times as long). The units
+	// are written as records before the unit's name were: 3-3 for m3-3.
 	record := filepath.Join(dir, "solve-record.tsv")
 	os.WriteFile(record, []byte("2026-11-23T14:43:06Z\t3-3\t183512\t1.570\tcount=0.187 propagate=0.716 write=0.004 verify:3-3=0.548\t188\t2\t2\tunknown\n"+
 		"2026-11-23T14:49:02Z\tp4+1-5+0\t10498440\t140.900\tcount=100.176 write=0.024 verify:p4+1-5+0=40.972\t279\t1\t2\tunknown\n"), 0o644)
-	code, out, errOut = muehlectl("plan", "--calibrate", record, "--log-workers", "7", "--stones", "5", "--db", dir)
-	for _, re := range []string{`(?m)^5\s+3-3\s+183512\s+1\.6s\s+100ms\s+13\.45\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+10\.3s\s+13\.63\s`} {
+	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+13\.45\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+10\.3s\s+13\.63\s`} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("plan --calibrate with a record: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
 		}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -102,7 +101,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // openGameDB opens the database of the game of stones in dir when dir
 // holds that game's folder, and returns nil (no error) when it does not.
 func openGameDB(dir string, stones int) (*layers.DB, error) {
-	st, err := os.Stat(filepath.Join(dir, fmt.Sprintf("k%d", stones)))
+	st, err := os.Stat(layers.GameDir(dir, stones))
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}

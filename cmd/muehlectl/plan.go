@@ -25,20 +25,18 @@ type planArgs struct {
 	json      bool
 	nodes     int
 	cpus      int
-	calibrate []string // log files to compare the model with
-	logCPUs   int      // the workers of the runs that wrote them
+	calibrate []string // solve records to compare the model with
 }
 
 // parsePlan parses and checks the flags of plan.
 func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
-	fs := newFlags("plan", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases] [--json] [--nodes N] [--cpus C] [--calibrate LOG,... [--log-workers W]]", stderr)
+	fs := newFlags("plan", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases] [--json] [--nodes N] [--cpus C] [--calibrate RECORD,...]", stderr)
 	a := planArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the plan as JSON")
 	nodes := fs.Int("nodes", 1, "machines for the wall-time estimate")
 	cpus := fs.Int("cpus", runtime.NumCPU(), "cores per machine for the wall-time estimate")
-	calibrate := fs.String("calibrate", "", "compare the cost model with the units of these solve logs or solve records (*.tsv, of the game of --stones; comma-separated files) instead")
-	logCPUs := fs.Int("log-workers", runtime.NumCPU(), "--workers of the runs that wrote the --calibrate logs")
+	calibrate := fs.String("calibrate", "", "compare the cost model with the units of these solve records (k<K>/solve-record.tsv of a database folder, of the game of --stones; comma-separated files) instead")
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
@@ -52,13 +50,10 @@ func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
 	if err == nil {
 		err = inRange("--cpus", *cpus, 1, 1<<16, "")
 	}
-	if err == nil {
-		err = inRange("--log-workers", *logCPUs, 1, 1<<16, "")
-	}
 	if err != nil {
 		return a, flagError(fs, err)
 	}
-	a.opts, a.json, a.nodes, a.cpus, a.logCPUs = opts, *jsonOut, *nodes, *cpus, *logCPUs
+	a.opts, a.json, a.nodes, a.cpus = opts, *jsonOut, *nodes, *cpus
 	if *calibrate != "" {
 		a.calibrate = strings.Split(*calibrate, ",")
 	}
@@ -115,16 +110,16 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus}
 	for _, u := range retro.Units(db.Stones(), opts) {
 		c := retro.UnitCost(ix, u)
-		pu := plannedUnit{Name: u.Name, Level: u.Level, Slots: u.Slots(ix), Deps: u.Deps,
+		pu := plannedUnit{Name: string(u.Name), Level: u.Level, Slots: u.Slots(ix), Deps: []string{},
 			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, DiskBytes: c.DiskBytes, TempBytes: c.TempBytes,
 			Status: unitStatus(db, u)}
-		if pu.Deps == nil {
-			pu.Deps = []string{}
+		for _, d := range u.Deps {
+			pu.Deps = append(pu.Deps, string(d))
 		}
 		for _, k := range u.Keys {
 			pu.Layers = append(pu.Layers, k.String())
 		}
-		if i, ok := claims[u.Name]; ok && !pu.done() {
+		if i, ok := claims[string(u.Name)]; ok && !pu.done() {
 			pu.Status = "claimed by " + i.String()
 		}
 		p.CPUSeconds += c.CPUSeconds
@@ -212,7 +207,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer db.Close()
 	if a.calibrate != nil {
-		return calibrate(stdout, db.Indexer(), a.calibrate, db.Stones(), a.logCPUs)
+		return calibrate(stdout, db.Indexer(), a.calibrate, db.Stones())
 	}
 	p := makePlan(db, a.opts, a.nodes, a.cpus)
 	if a.json {

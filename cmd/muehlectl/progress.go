@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"muehle/layers"
 	"muehle/retro"
 )
 
@@ -25,17 +26,18 @@ type solveProgress struct {
 	logEvery time.Duration // between lines on the phase under way (not on a terminal); 0: none
 	logged   time.Time     // when the phase began or was last logged
 
-	mu     sync.Mutex
-	step   int
-	phase  string
-	bar    *progressbar.ProgressBar
-	last   retro.Progress
-	slots  uint64
-	phases []phaseTime   // the finished phases of the current unit
-	ended  time.Duration // when the previous phase of the unit ended
-	start  time.Time
+	mu        sync.Mutex
+	step      int
+	phase     retro.Phase // 0: none under way
+	verifying layers.Key  // the layer of a PhaseVerify under way
+	bar       *progressbar.ProgressBar
+	last      retro.Progress
+	slots     uint64
+	phases    []retro.PhaseTime // the finished phases of the current unit
+	ended     time.Duration     // when the previous phase of the unit ended
+	start     time.Time
 
-	record  io.Writer // the solve record (record.go), or nil
+	record  io.Writer // the solve record (retro/record.go), or nil
 	workers int       // for the record
 }
 
@@ -51,21 +53,21 @@ func newSolveProgress(w io.Writer) *solveProgress {
 func (s *solveProgress) update(p retro.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p.Step != s.step || p.Phase != s.phase {
+	if p.Step != s.step || p.Phase != s.phase || p.Verifying != s.verifying {
 		s.endPhaseLocked()
 		if p.Step != s.step {
 			s.endUnitLocked(true)
 			s.step, s.start, s.slots, s.ended = p.Step, time.Now(), 0, 0
 			resetPeakMemory()
 		}
-		s.phase, s.logged = p.Phase, time.Now()
-		if p.Phase == "count" {
+		s.phase, s.verifying, s.logged = p.Phase, p.Verifying, time.Now()
+		if p.Phase == retro.PhaseCount {
 			s.slots = p.Total
 		}
 		if s.terminal {
 			s.bar = progressbar.NewOptions64(int64(p.Total),
 				progressbar.OptionSetWriter(s.w),
-				progressbar.OptionSetDescription(fmt.Sprintf("layer %d of %d  %-14s %-16s", p.Step, p.Steps, unitName(p), p.Phase)),
+				progressbar.OptionSetDescription(fmt.Sprintf("unit %d of %d  %-10s %-16s", p.Step, p.Steps, p.Unit, p.PhaseText())),
 				progressbar.OptionShowCount(),
 				progressbar.OptionShowIts(),
 				progressbar.OptionSetItsString("pos"),
@@ -81,22 +83,15 @@ func (s *solveProgress) update(p retro.Progress) {
 	}
 	if !s.terminal && s.logEvery > 0 && p.Total > 0 && time.Since(s.logged) >= s.logEvery {
 		s.logged = time.Now()
-		fmt.Fprintf(s.w, "layer %d of %d  %s  %s under way: %.1f %% (%d of %d positions) after %s\n",
-			p.Step, p.Steps, unitName(p), p.Phase, 100*float64(min(p.Done, p.Total))/float64(p.Total),
+		fmt.Fprintf(s.w, "unit %d of %d  %s  %s under way: %.1f %% (%d of %d positions) after %s\n",
+			p.Step, p.Steps, p.Unit, p.PhaseText(), 100*float64(min(p.Done, p.Total))/float64(p.Total),
 			min(p.Done, p.Total), p.Total, time.Since(s.start).Round(time.Second))
 	}
 }
 
-func unitName(p retro.Progress) string {
-	if p.Layer.IsMoving() && p.Layer.W != p.Layer.B {
-		return fmt.Sprintf("%s+%d-%d", p.Layer, p.Layer.B, p.Layer.W)
-	}
-	return p.Layer.String()
-}
-
 // endPhaseLocked closes the bar of the phase and notes its time.
 func (s *solveProgress) endPhaseLocked() {
-	if s.phase == "" {
+	if s.phase == 0 {
 		return
 	}
 	if s.bar != nil {
@@ -104,10 +99,9 @@ func (s *solveProgress) endPhaseLocked() {
 		fmt.Fprintln(s.w)
 		s.bar = nil
 	}
-	name := strings.Replace(s.phase, " ", ":", 1) // "verify 5-6" → "verify:5-6"
-	s.phases = append(s.phases, phaseTime{name, (s.last.Elapsed - s.ended).Seconds()})
+	s.phases = append(s.phases, retro.PhaseTime{Phase: s.phase, Layer: s.verifying, Seconds: (s.last.Elapsed - s.ended).Seconds()})
 	s.ended = s.last.Elapsed
-	s.phase = ""
+	s.phase, s.verifying = 0, layers.Key{}
 }
 
 // endUnitLocked writes the log line of a finished unit (not on a
@@ -117,23 +111,22 @@ func (s *solveProgress) endUnitLocked(finished bool) {
 		return
 	}
 	if !finished {
-		fmt.Fprintf(s.w, "layer %d of %d  %s  interrupted in %s after %s; not written or not verified\n",
-			s.last.Step, s.last.Steps, unitName(s.last), s.last.Phase, time.Since(s.start).Round(time.Millisecond))
+		fmt.Fprintf(s.w, "unit %d of %d  %s  interrupted in %s after %s; not written or not verified\n",
+			s.last.Step, s.last.Steps, s.last.Unit, s.last.PhaseText(), time.Since(s.start).Round(time.Millisecond))
 	} else {
 		el := time.Since(s.start)
 		peak := peakMemory() >> 20
 		if !s.terminal {
 			shown := make([]string, len(s.phases))
 			for i, p := range s.phases {
-				name, _, _ := strings.Cut(p.Name, ":")
-				shown[i] = fmt.Sprintf("%s %s", name, time.Duration(p.Seconds*float64(time.Second)).Round(time.Millisecond))
+				shown[i] = fmt.Sprintf("%s %s", p.Phase, time.Duration(p.Seconds*float64(time.Second)).Round(time.Millisecond))
 			}
-			fmt.Fprintf(s.w, "layer %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
-				s.last.Step, s.last.Steps, unitName(s.last), s.slots, el.Round(time.Millisecond),
+			fmt.Fprintf(s.w, "unit %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
+				s.last.Step, s.last.Steps, s.last.Unit, s.slots, el.Round(time.Millisecond),
 				float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(shown, ", "), peak)
 		}
 		if s.record != nil {
-			r := unitRecord{Finished: time.Now(), Unit: unitName(s.last), Slots: s.slots, Seconds: el.Seconds(),
+			r := retro.Record{Finished: time.Now(), Unit: s.last.Unit, Slots: s.slots, Seconds: el.Seconds(),
 				Phases: s.phases, PeakMiB: peak, Workers: s.workers, Cores: runtime.NumCPU(), Commit: commit()}
 			if _, err := fmt.Fprintln(s.record, r); err != nil {
 				fmt.Fprintf(s.w, "cannot append to the solve record: %v\n", err)

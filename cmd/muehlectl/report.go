@@ -42,8 +42,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer db.Close()
-	sub := filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones()))
-	records, recErr := readRecords(sub)
+	records, recErr := retro.ReadRecordFile(db.RecordPath())
 
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -88,7 +87,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(w, "The solve record could not be read completely: %v\n\n", recErr)
 	}
 	if len(records) == 0 {
-		fmt.Fprintf(w, "No solve record (%s) in the folder.\n", recordFile)
+		fmt.Fprintf(w, "No solve record (%s) in the folder.\n", filepath.Base(db.RecordPath()))
 	} else {
 		writeUnits(w, records)
 	}
@@ -103,24 +102,24 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // by ply, with the solving and verifying seconds of their units' last
 // records: the stored classes are those a game can reach (or all, after
 // the full sweep), the others are the layers' Unused slots.
-func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header, records []unitRecord) {
-	last := map[string]unitRecord{}
+func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header, records []retro.Record) {
+	last := map[retro.UnitName]retro.Record{}
 	for _, r := range records {
 		last[r.Unit] = r
 	}
 	type ply struct {
-		layers                     int
-		slots, won, lost, drawn    uint64
-		solving, verifying, passes float64
+		layers                  int
+		slots, won, lost, drawn uint64
+		solving, verifying      float64
 	}
 	plies := make([]ply, 2*stones)
 	for k, h := range placement {
 		p := &plies[retro.PlyOf(stones, k)]
 		p.layers++
 		p.slots, p.won, p.lost, p.drawn = p.slots+h.Slots, p.won+h.Won, p.lost+h.Lost, p.drawn+h.Drawn
-		if r, ok := last[retro.UnitName(k)]; ok {
-			p.solving += r.solving()
-			p.verifying += r.phase("verify")
+		if r, ok := last[retro.NameOf(k)]; ok {
+			p.solving += r.Solving()
+			p.verifying += r.Phase(retro.PhaseVerify)
 		}
 	}
 	fmt.Fprintln(w, "## The placement phase by ply")
@@ -144,7 +143,7 @@ func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header,
 	fmt.Fprintf(w, "| all | %d | %d | %d | %.2f | %d | %d | %d | %.1f | %.1f |\n\n", all.layers, all.slots, stored,
 		100*float64(stored)/float64(max(1, all.slots)), all.won, all.lost, all.drawn, all.solving, all.verifying)
 	for _, r := range records {
-		if s := r.phase("reach"); s > 0 {
+		if s := r.Phase(retro.PhaseReach); s > 0 {
 			fmt.Fprintf(w, "The forward pass that marks the reachable classes ran before unit %s, %.1f s (finished %s).\n\n",
 				r.Unit, s, r.Finished.UTC().Format("2006-01-02 15:04"))
 		}
@@ -153,9 +152,9 @@ func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header,
 
 // writeUnits prints the last record of each unit, in the order of the
 // record, and the sums.
-func writeUnits(w io.Writer, records []unitRecord) {
-	last := map[string]int{}
-	var order []string
+func writeUnits(w io.Writer, records []retro.Record) {
+	last := map[retro.UnitName]int{}
+	var order []retro.UnitName
 	for i, r := range records {
 		if _, ok := last[r.Unit]; !ok {
 			order = append(order, r.Unit)
@@ -170,8 +169,8 @@ func writeUnits(w io.Writer, records []unitRecord) {
 	var solving, verifying, all float64
 	for _, u := range order {
 		r := records[last[u]]
-		sv := r.solving()
-		vf := r.phase("verify")
+		sv := r.Solving()
+		vf := r.Phase(retro.PhaseVerify)
 		fmt.Fprintf(w, "| %s | %d | %.1f | %.1f | %.1f | %d | %d / %d | %s | %s |\n", r.Unit, r.Slots, sv, vf, r.Seconds,
 			r.PeakMiB, r.Workers, r.Cores, r.Finished.UTC().Format("2006-01-02 15:04"), r.Commit)
 		slots += r.Slots

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"muehle/layers"
 	"muehle/retro"
 )
 
@@ -77,7 +78,7 @@ func parseSlurm(args []string, stderr io.Writer) (slurmArgs, error) {
 	a.extra = strings.Fields(*extra)
 	a.jobs, a.program = *jobs, *program
 	if a.jobs == "" {
-		a.jobs = filepath.Join(*a.db.dir, fmt.Sprintf("slurm-k%d", *a.db.stones))
+		a.jobs = layers.JobsDir(*a.db.dir, *a.db.stones)
 	}
 	if a.program == "" {
 		if a.program, err = os.Executable(); err != nil {

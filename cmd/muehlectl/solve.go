@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"time"
 
 	"muehle/layers"
@@ -78,6 +77,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts := a.opts
 	tasks := retro.Plan(db, opts)
+	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
 		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete and verified\n", *a.db.dir, *a.db.stones)
 		return nil
@@ -112,7 +112,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // returned function when the solve has ended.
 func showProgress(db *layers.DB, opts *retro.SolveOptions, stderr io.Writer) (*solveProgress, func(), error) {
 	show := newSolveProgress(stderr)
-	rec, err := openRecord(filepath.Join(db.Dir(), fmt.Sprintf("k%d", db.Stones())))
+	rec, err := openRecord(db)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the solve record: %w", err)
 	}

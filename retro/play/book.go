@@ -62,7 +62,7 @@ var bookCRC = crc64.MakeTable(crc64.ECMA)
 // BookPath returns the default book file of the game with stones per side
 // in the database directory dir.
 func BookPath(dir string, stones int) string {
-	return filepath.Join(dir, fmt.Sprintf("k%d", stones), "placement.book")
+	return layers.BookPath(dir, stones)
 }
 
 // OpenBook returns the book of the game with stones per side stored at

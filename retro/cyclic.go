@@ -1,4 +1,4 @@
-package layers
+package retro
 
 import (
 	"errors"
@@ -6,11 +6,15 @@ import (
 	"os"
 )
 
-// Cyclic is a first-in first-out queue of fixed-size records kept in a
+// errOverrun: a cyclic array is full; writing would overwrite unread
+// records.
+var errOverrun = errors.New("cyclic array full")
+
+// cyclic is a first-in first-out queue of fixed-size records kept in a
 // fixed-size file used as a ring buffer. Records are written and read
 // sequentially in blocks of blockRecords records; only the block being
 // written and the block being read are in memory. The file wraps around;
-// writing more than capacity unread records is refused with ErrOverrun
+// writing more than capacity unread records is refused with errOverrun
 // rather than losing data.
 //
 // The stream of records is cut into blocks at multiples of blockRecords;
@@ -18,9 +22,9 @@ import (
 // goes to the file when it is full; a reader that catches up with the
 // writer reads straight from the write block.
 //
-// A Cyclic is not safe for concurrent use. After an I/O error it keeps
+// A cyclic is not safe for concurrent use. After an I/O error it keeps
 // returning that error.
-type Cyclic struct {
+type cyclic struct {
 	f        *os.File
 	path     string
 	rec      int    // bytes per record
@@ -37,62 +41,62 @@ type Cyclic struct {
 	err      error
 }
 
-// CreateCyclic creates (or truncates) the file at path as a cyclic array of
+// createCyclic creates (or truncates) the file at path as a cyclic array of
 // capacity records of recordSize bytes, moved to and from the file in
 // blocks of blockRecords records. The file holds capacity records rounded
 // up to whole blocks.
-func CreateCyclic(path string, recordSize int, capacity uint64, blockRecords int) (*Cyclic, error) {
+func createCyclic(path string, recordSize int, capacity uint64, blockRecords int) (*cyclic, error) {
 	if recordSize < 1 || blockRecords < 1 || capacity < 1 {
-		return nil, fmt.Errorf("layers: cyclic array %s: record size %d, capacity %d and block of %d records must be positive", path, recordSize, capacity, blockRecords)
+		return nil, fmt.Errorf("retro: cyclic array %s: record size %d, capacity %d and block of %d records must be positive", path, recordSize, capacity, blockRecords)
 	}
 	blockBytes := uint64(recordSize) * uint64(blockRecords)
 	blocks := (capacity + uint64(blockRecords) - 1) / uint64(blockRecords)
 	if blockBytes > 1<<31 || blocks > (1<<62)/blockBytes {
-		return nil, fmt.Errorf("layers: cyclic array %s: too large", path)
+		return nil, fmt.Errorf("retro: cyclic array %s: too large", path)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("layers: cyclic array: %w", err)
+		return nil, fmt.Errorf("retro: cyclic array: %w", err)
 	}
 	if err := f.Truncate(int64(blocks * blockBytes)); err != nil {
 		f.Close()
 		os.Remove(path)
-		return nil, fmt.Errorf("layers: cyclic array: %w", err)
+		return nil, fmt.Errorf("retro: cyclic array: %w", err)
 	}
-	return &Cyclic{
+	return &cyclic{
 		f: f, path: path, rec: recordSize, blocks: blocks, capacity: capacity,
 		wbuf: make([]byte, blockBytes), rbuf: make([]byte, blockBytes),
 	}, nil
 }
 
 // Len returns the number of records written and not yet read.
-func (c *Cyclic) Len() uint64 { return c.w - c.r }
+func (c *cyclic) Len() uint64 { return c.w - c.r }
 
 // Cap returns the most records the array holds unread.
-func (c *Cyclic) Cap() uint64 { return c.capacity }
+func (c *cyclic) Cap() uint64 { return c.capacity }
 
 // Write appends one record of the array's record size. It returns an error
-// wrapping ErrOverrun when capacity records are unread.
-func (c *Cyclic) Write(rec []byte) error {
+// wrapping errOverrun when capacity records are unread.
+func (c *cyclic) Write(rec []byte) error {
 	if len(rec) != c.rec {
-		return fmt.Errorf("layers: cyclic array %s: writing a record of %d bytes, want %d", c.path, len(rec), c.rec)
+		return fmt.Errorf("retro: cyclic array %s: writing a record of %d bytes, want %d", c.path, len(rec), c.rec)
 	}
 	return c.WriteRecords(rec)
 }
 
 // WriteRecords appends the records in b, whose length must be a multiple
-// of the record size, as Write would one by one. On ErrOverrun nothing is
+// of the record size, as Write would one by one. On errOverrun nothing is
 // written.
-func (c *Cyclic) WriteRecords(b []byte) error {
+func (c *cyclic) WriteRecords(b []byte) error {
 	if c.err != nil {
 		return c.err
 	}
 	if len(b)%c.rec != 0 {
-		return fmt.Errorf("layers: cyclic array %s: writing %d bytes, not a multiple of the record size %d", c.path, len(b), c.rec)
+		return fmt.Errorf("retro: cyclic array %s: writing %d bytes, not a multiple of the record size %d", c.path, len(b), c.rec)
 	}
 	n := uint64(len(b) / c.rec)
 	if c.w-c.r+n > c.capacity {
-		return fmt.Errorf("layers: cyclic array %s: %w: %d records unread, %d more", c.path, ErrOverrun, c.w-c.r, n)
+		return fmt.Errorf("retro: cyclic array %s: %w: %d records unread, %d more", c.path, errOverrun, c.w-c.r, n)
 	}
 	for len(b) > 0 {
 		k := copy(c.wbuf[c.woff:], b)
@@ -110,7 +114,7 @@ func (c *Cyclic) WriteRecords(b []byte) error {
 
 // ReadRecords reads the oldest unread records into b, as many whole
 // records as fit, and returns how many it read; 0 when the array is empty.
-func (c *Cyclic) ReadRecords(b []byte) (int, error) {
+func (c *cyclic) ReadRecords(b []byte) (int, error) {
 	n := 0
 	for len(b) >= c.rec {
 		if c.err != nil {
@@ -123,7 +127,7 @@ func (c *Cyclic) ReadRecords(b []byte) (int, error) {
 		if c.rblock != c.wblock {
 			if !c.rloaded {
 				if _, err := c.f.ReadAt(c.rbuf, int64((c.rblock%c.blocks)*uint64(len(c.rbuf)))); err != nil {
-					c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
+					c.err = fmt.Errorf("retro: cyclic array %s: %w", c.path, err)
 					return n, c.err
 				}
 				c.rloaded = true
@@ -148,10 +152,10 @@ func (c *Cyclic) ReadRecords(b []byte) (int, error) {
 }
 
 // flush writes the full write block to the file and starts the next one.
-func (c *Cyclic) flush() error {
+func (c *cyclic) flush() error {
 	b := c.wblock
 	if _, err := c.f.WriteAt(c.wbuf, int64((b%c.blocks)*uint64(len(c.wbuf)))); err != nil {
-		c.err = fmt.Errorf("layers: cyclic array %s: %w", c.path, err)
+		c.err = fmt.Errorf("retro: cyclic array %s: %w", c.path, err)
 		return c.err
 	}
 	if c.rblock == b {
@@ -166,24 +170,24 @@ func (c *Cyclic) flush() error {
 
 // Read copies the oldest unread record into rec and reports true, or
 // reports false when the array is empty.
-func (c *Cyclic) Read(rec []byte) (bool, error) {
+func (c *cyclic) Read(rec []byte) (bool, error) {
 	if len(rec) != c.rec {
-		return false, fmt.Errorf("layers: cyclic array %s: reading into %d bytes, want %d", c.path, len(rec), c.rec)
+		return false, fmt.Errorf("retro: cyclic array %s: reading into %d bytes, want %d", c.path, len(rec), c.rec)
 	}
 	n, err := c.ReadRecords(rec)
 	return n == 1, err
 }
 
 // Close closes and removes the file.
-func (c *Cyclic) Close() error {
+func (c *cyclic) Close() error {
 	if c.f == nil {
 		return nil
 	}
 	err := errors.Join(c.f.Close(), os.Remove(c.path))
 	c.f = nil
-	c.err = errors.New("layers: cyclic array " + c.path + " is closed")
+	c.err = errors.New("retro: cyclic array " + c.path + " is closed")
 	if err != nil {
-		return fmt.Errorf("layers: cyclic array: %w", err)
+		return fmt.Errorf("retro: cyclic array: %w", err)
 	}
 	return nil
 }

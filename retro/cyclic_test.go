@@ -1,4 +1,4 @@
-package layers
+package retro
 
 import (
 	"encoding/binary"
@@ -26,7 +26,7 @@ func TestCyclicQueue(t *testing.T) {
 		{1, 4096, 512}, // one-byte records
 	} {
 		path := filepath.Join(t.TempDir(), "q")
-		q, err := CreateCyclic(path, c.rec, c.capacity, c.block)
+		q, err := createCyclic(path, c.rec, c.capacity, c.block)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,8 +43,8 @@ func TestCyclicQueue(t *testing.T) {
 				rec[0] ^= byte(r.IntN(256)) // not just a counter
 				err := q.Write(rec)
 				if uint64(len(want)) == c.capacity {
-					if !errors.Is(err, ErrOverrun) {
-						t.Fatalf("%+v: write to a full array: got %v, want ErrOverrun", c, err)
+					if !errors.Is(err, errOverrun) {
+						t.Fatalf("%+v: write to a full array: got %v, want errOverrun", c, err)
 					}
 					break
 				}
@@ -96,7 +96,7 @@ func TestCyclicQueue(t *testing.T) {
 // TestCyclicFillDrain fills the array to the brim, checks the overrun, and
 // drains it, many times over, so that the data wraps around the file.
 func TestCyclicFillDrain(t *testing.T) {
-	q, err := CreateCyclic(filepath.Join(t.TempDir(), "q"), 8, 300, 32)
+	q, err := createCyclic(filepath.Join(t.TempDir(), "q"), 8, 300, 32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +111,8 @@ func TestCyclicFillDrain(t *testing.T) {
 			}
 			w++
 		}
-		if err := q.Write(rec[:]); !errors.Is(err, ErrOverrun) {
-			t.Fatalf("round %d: write to a full array: got %v, want ErrOverrun", round, err)
+		if err := q.Write(rec[:]); !errors.Is(err, errOverrun) {
+			t.Fatalf("round %d: write to a full array: got %v, want errOverrun", round, err)
 		}
 		for range 100 + round { // drain part of it, at shifting offsets
 			ok, err := q.Read(rec[:])
@@ -146,12 +146,12 @@ func TestCyclicFillDrain(t *testing.T) {
 func TestCyclicBadArgs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range [][3]int{{0, 10, 1}, {8, 0, 1}, {8, 10, 0}} {
-		if q, err := CreateCyclic(filepath.Join(dir, "q"), c[0], uint64(c[1]), c[2]); err == nil {
+		if q, err := createCyclic(filepath.Join(dir, "q"), c[0], uint64(c[1]), c[2]); err == nil {
 			q.Close()
-			t.Errorf("CreateCyclic%v: got no error", c)
+			t.Errorf("createCyclic%v: got no error", c)
 		}
 	}
-	q, err := CreateCyclic(filepath.Join(dir, "q"), 4, 10, 2)
+	q, err := createCyclic(filepath.Join(dir, "q"), 4, 10, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestCyclicRecords(t *testing.T) {
 		{4, 3, 16},
 		{16, 100, 33},
 	} {
-		q, err := CreateCyclic(filepath.Join(t.TempDir(), "q"), c.rec, c.capacity, c.block)
+		q, err := createCyclic(filepath.Join(t.TempDir(), "q"), c.rec, c.capacity, c.block)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,8 +203,8 @@ func TestCyclicRecords(t *testing.T) {
 				err = q.WriteRecords(b)
 			}
 			if uint64(len(want)/c.rec+n) > c.capacity {
-				if !errors.Is(err, ErrOverrun) {
-					t.Fatalf("%+v: writing %d records with %d unread: got %v, want ErrOverrun", c, n, len(want)/c.rec, err)
+				if !errors.Is(err, errOverrun) {
+					t.Fatalf("%+v: writing %d records with %d unread: got %v, want errOverrun", c, n, len(want)/c.rec, err)
 				}
 			} else {
 				if err != nil {

@@ -1,4 +1,4 @@
-package layers
+package retro
 
 import (
 	"encoding/binary"
@@ -9,7 +9,7 @@ import (
 // BenchmarkCyclic writes and reads 8-byte records through a cyclic array of
 // 1M records in blocks of 64K records, half a million at a time.
 func BenchmarkCyclic(b *testing.B) {
-	q, err := CreateCyclic(filepath.Join(b.TempDir(), "q"), 8, 1<<20, 1<<16)
+	q, err := createCyclic(filepath.Join(b.TempDir(), "q"), 8, 1<<20, 1<<16)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,120 @@
+package layers
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// The layout of a database folder. This file is the one place that names
+// the files and folders in it; the solver (retro), the players
+// (retro/play) and the programs ask it for their paths.
+//
+//	DIR/                       the database folder (DefaultDir, or --db)
+//	  k<stones>/               the game of stones per side: GameDir
+//	    m3-4.layer             moving layer 3-4 (Path; the format in doc.go)
+//	    p5+2-4+2.layer         placement layer 5+2-4+2
+//	    m3-4.blocks            the CRC-64 of each 64 KiB block of the body
+//	                           of m3-4.layer (blocks.go)
+//	    m3-4.verified          the record that m3-4.layer passed
+//	                           verification (status.go)
+//	    p5+2-4+2.reach         the slots of placement layer 5+2-4+2 a game
+//	                           can reach from the empty board, one bit
+//	                           each (ReachPath; written by retro's
+//	                           forward pass, retro/reachfile.go)
+//	    UNIT.claim             held by the one solver computing the unit
+//	                           of work called UNIT (ClaimPath; the solver
+//	                           chooses the names: retro.UnitName); a lock
+//	                           file (lock.go)
+//	    solve-record.tsv       a line per unit a solver finished: its
+//	                           times, memory and version (RecordPath;
+//	                           the fields in retro/record.go)
+//	    placement.book         the perfect player's book of placement
+//	                           positions it searched (BookPath;
+//	                           retro/play/book.go), and placement.book.lock
+//	                           while a player writes it
+//	    NAME.tmp, NAME.*.tmp, NAME.beat
+//	                           a file being written, renamed over NAME
+//	                           when complete; left only by a killed process
+//	  tmp/                     the solver's work lists and spilled state
+//	                           while it computes a unit (TempDir), removed
+//	                           when empty
+//	  slurm-k<stones>/         the job scripts and logs of muehlectl slurm
+//	                           (JobsDir)
+//
+// Nothing else is written there. The folder and k<stones> are created by
+// the first write or claim, never by opening a DB.
+const (
+	layerSuffix    = ".layer"
+	blocksSuffix   = ".blocks"
+	verifiedSuffix = ".verified"
+	reachSuffix    = ".reach"
+	claimSuffix    = ".claim"
+	recordName     = "solve-record.tsv"
+	bookName       = "placement.book"
+	tempName       = "tmp"
+)
+
+// GameDir returns the folder of the game of stones per side in the
+// database folder dir: dir/k<stones>.
+func GameDir(dir string, stones int) string {
+	return filepath.Join(dir, fmt.Sprintf("k%d", stones))
+}
+
+// GameDir returns the folder of the database's game: Dir()/k<stones>.
+func (d *DB) GameDir() string { return d.sub }
+
+// Path returns the file of layer k: dir/k<stones>/m3-4.layer for a moving
+// layer, dir/k<stones>/p5+2-4+2.layer for a placement layer.
+func (d *DB) Path(k Key) string {
+	name := "m" + k.String()
+	if !k.IsMoving() {
+		name = k.String()
+	}
+	return filepath.Join(d.sub, name+layerSuffix)
+}
+
+// beside returns the file beside the layer file at path with suffix in
+// place of .layer.
+func beside(path, suffix string) string {
+	return strings.TrimSuffix(path, layerSuffix) + suffix
+}
+
+// blocksPath returns the block file of the layer file at path:
+// m3-4.blocks for m3-4.layer.
+func blocksPath(path string) string { return beside(path, blocksSuffix) }
+
+// verifiedPath returns the file of the verification record of layer k.
+func (d *DB) verifiedPath(k Key) string { return beside(d.Path(k), verifiedSuffix) }
+
+// ReachPath returns the file of the reachable slots of placement layer k:
+// dir/k<stones>/p5+2-4+2.reach. Package retro writes and reads it.
+func (d *DB) ReachPath(k Key) string { return beside(d.Path(k), reachSuffix) }
+
+// ClaimPath returns the lock file that claims the unit of work called
+// name: dir/k<stones>/<name>.claim. The name is the solver's (retro
+// names its units m3-4, p5+2-4+2, and its forward pass reach); this
+// package only keeps it a file name.
+func (d *DB) ClaimPath(name string) string {
+	return filepath.Join(d.sub, name+claimSuffix)
+}
+
+// RecordPath returns the solve record of the database's game:
+// dir/k<stones>/solve-record.tsv.
+func (d *DB) RecordPath() string { return filepath.Join(d.sub, recordName) }
+
+// BookPath returns the perfect player's book of the game with stones per
+// side in the database folder dir: dir/k<stones>/placement.book.
+func BookPath(dir string, stones int) string {
+	return filepath.Join(GameDir(dir, stones), bookName)
+}
+
+// TempDir returns the folder of the solver's work files in the database
+// folder dir: dir/tmp.
+func TempDir(dir string) string { return filepath.Join(dir, tempName) }
+
+// JobsDir returns the folder of the batch jobs of the game with stones
+// per side in the database folder dir: dir/slurm-k<stones>.
+func JobsDir(dir string, stones int) string {
+	return filepath.Join(dir, fmt.Sprintf("slurm-k%d", stones))
+}
