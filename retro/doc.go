@@ -14,6 +14,7 @@
 //	propagate.go  propagation by depth
 //	worklist.go   the per-depth work lists on cyclic arrays, one set per
 //	              worker
+//	cyclic.go     the cyclic arrays: disk-backed ring buffers of records
 //	childwork.go  a position's children gathered, ranked and looked up
 //	              together
 //	state.go      the state words and copies of layers in memory (or a
@@ -26,6 +27,8 @@
 //	reachfile.go  their bits in files beside the layers
 //	placement.go  the placement sweep (the reachable classes, or every one)
 //	verify.go     VerifyLayer, the verifier
+//	progress.go   Progress, the typed events of a run, and Phase
+//	record.go     the solve record: its one reader and writer
 //
 // # Retrograde analysis of a moving pair
 //
