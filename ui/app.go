@@ -243,6 +243,10 @@ func (u *App) changed(ev game.Event) {
 func (u *App) redraw(ev game.Event) {
 	v := u.ctrl.View()
 	v.Best = u.bestShown()
+	hidden := u.trainingHides()
+	if hidden {
+		v.Marks, v.Chances, v.Picks = nil, nil, 0
+	}
 	if u.learn.walk != nil {
 		v = u.walkView(v)
 	}
@@ -253,6 +257,7 @@ func (u *App) redraw(ev game.Event) {
 	}
 	u.side.verdicts = u.verdicts()
 	u.showRefutation()
+	u.side.hidden = hidden
 	u.side.update(u.ctrl, u.engines)
 	u.sideForWalk()
 	u.learn.update()
@@ -277,18 +282,20 @@ func (u *App) showError(what string, err error) {
 	u.ctrl.Say("%s: %v", what, err)
 }
 
-// stateNumber shows the layer and index of the current position.
+// stateNumber shows the layer and index of the position on the board (the
+// one reviewed, and with a removal pending the one before the mill's
+// move, whose moves the side panel lists), as the side panel does.
 func (u *App) stateNumber() {
 	if u.engines == nil {
 		u.ctrl.Say("State numbers need the database engines, which this build does not have.")
 		return
 	}
-	s, err := u.engines.StateNumber(u.ctrl.Game().Position())
-	if err != nil {
-		u.showError("State number", err)
+	pos := u.ctrl.Position()
+	if u.trainingHides() {
+		u.ctrl.Say("%s (its value stays hidden until you have answered).", hiddenStateText(u.engines, pos))
 		return
 	}
-	u.ctrl.Say("%s", fmt.Sprintf("State number: %s.", s))
+	u.ctrl.Say("%s.", stateText(u.engines, pos))
 }
 
 // databaseChanged is called when layers were computed or the folder

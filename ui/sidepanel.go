@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -37,7 +38,11 @@ type sidePanel struct {
 	// refuteWalk opens the refutation on the board, to step through.
 	refuteWalk *widget.Button
 	busy       *widget.ProgressBarInfinite // runs while the computer thinks
-	box        fyne.CanvasObject
+	// hidden hides what the database says about the position (training,
+	// before the answer): the marks' table, the value, the value in the
+	// state number.
+	hidden bool
+	box    fyne.CanvasObject
 
 	// onReview is called with the ply whose position a click on the move
 	// list asks for.
@@ -64,7 +69,6 @@ func newSidePanel() *sidePanel {
 	s.refuteWalk.Hide()
 	s.value.Wrapping = fyne.TextWrapWord
 	s.legend.Wrapping = fyne.TextWrapWord
-	s.legend.Importance = widget.LowImportance
 	s.perfect.TextStyle.Monospace = true
 	for i := range s.sides {
 		s.sides[i] = widget.NewLabel("")
@@ -97,13 +101,18 @@ func newSidePanel() *sidePanel {
 	return s
 }
 
-// legendText explains the marks and the table in plain words.
-const legendText = "How to read this: a ply is one move of either side. " +
+// legendText explains the marks and the table in plain words. The
+// percentage of a drawing move is the perfect player's sector score
+// (retro/play/sector.go, game.MoveMark.Chance).
+var legendText = "How to read this: a ply is one move of either side. " +
 	"On the board, W13 on a point means that move wins in 13 plies, L8 that it loses in 8 plies " +
 	"(the longest resistance), D that it draws, always with perfect play by both sides; " +
 	"green, grey and red say the same. " +
-	"D 33% means the move draws, and 33 of 100 answers of the opponent lose: the chance to win at once " +
-	"against an opponent who picks an answer at random, which the perfect player weighs its drawing moves by. " +
+	"D 33% means the move draws and has a sector score of 33 %: if both sides keep the draw, " +
+	"33 of 100 positions are won for the side moving now in the layer (the stone counts) the game reaches " +
+	"at the next removal, looked for up to " + strconv.Itoa(play.SectorPlies) + " plies ahead with the opponent " +
+	"choosing the lowest share. The perfect player plays the drawing move with the highest score, " +
+	"steering into layers rich in wins where a mistake of the opponent costs it the game. " +
 	"A yellow frame marks the move the perfect player would play (* in the table). " +
 	"The replies column counts the opponent's answers to the move: how many win, draw or lose for the opponent."
 
@@ -117,7 +126,14 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 		s.sides[col].SetText(fmt.Sprintf("%s · %s: %d on the board, %d in hand",
 			col, c.View().Players[col], pos.Stones[col].Count(), pos.Hand[col]))
 	}
-	s.state.SetText(stateText(e, pos))
+	// The state number is the position's whose moves the table lists: with
+	// a removal pending, the one before the move that closed the mill, as
+	// Show State Number (Ctrl+I) says.
+	if s.hidden {
+		s.state.SetText(hiddenStateText(e, c.Position()))
+	} else {
+		s.state.SetText(stateText(e, c.Position()))
+	}
 	switch {
 	case r != muehle.Ongoing && c.Reviewing():
 		s.result.SetText(fmt.Sprintf("The game ended later: %s, %s.", r, why))
@@ -153,9 +169,24 @@ func stateText(e game.Engines, pos muehle.Position) string {
 	return "State number: " + st
 }
 
+// hiddenStateText returns the state number line of pos without the
+// position's value: "State number: layer 3-3, index 42".
+func hiddenStateText(e game.Engines, pos muehle.Position) string {
+	s := stateText(e, pos)
+	if i := strings.Index(s, " ("); i >= 0 && strings.HasPrefix(s, "State number: layer") {
+		return s[:i]
+	}
+	return s
+}
+
 // updatePerfect shows the database's verdict of the position on the board
 // and the table of its moves.
 func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
+	if s.hidden {
+		s.value.SetText(hiddenText)
+		s.perfect.SetText("")
+		return
+	}
 	marks, err := c.Marks()
 	switch {
 	case err != nil:
@@ -175,6 +206,17 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 		return
 	}
 	s.value.SetText(verdict(pos.Turn, marks[0].Value))
+	if p := c.Pending(); p.To != muehle.NoPoint {
+		// The mill is closed: the moves left are its removals.
+		var rm []game.MoveMark
+		for _, m := range marks {
+			if m.Move.From == p.From && m.Move.To == p.To {
+				rm = append(rm, m)
+			}
+		}
+		s.perfect.SetText(fmt.Sprintf("The stone to remove after %s:\n", p) + movesTable(pos.Turn, rm))
+		return
+	}
 	s.perfect.SetText(movesTable(pos.Turn, marks))
 }
 

@@ -80,6 +80,15 @@ func NewController(do func(func())) *Controller {
 // Game returns the game. Callers must not change it; they read it to draw.
 func (c *Controller) Game() *muehle.Game { return c.game }
 
+// Position returns the position whose moves the board offers: the game's,
+// or the reviewed one; with a removal pending, the position before the
+// move that closed the mill (View.Pos shows that move made).
+func (c *Controller) Position() muehle.Position { return c.current().Position() }
+
+// Pending returns the move that closed a mill and waits for the stone it
+// removes; To == NoPoint when there is none.
+func (c *Controller) Pending() muehle.Move { return c.pending }
+
 // Player returns the player of side col, nil for a person.
 func (c *Controller) Player(col muehle.Color) muehle.Player { return c.players[col] }
 
