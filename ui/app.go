@@ -25,6 +25,8 @@ const (
 	prefChosen  = "players.chosen"  // the opponent was offered on the first start
 	prefTheme   = "view.theme"      // "system", "light" or "dark"
 	prefNoRem   = "rules.noremoval" // the no-removal draw rule is on
+	prefPaused  = "game.paused"     // the computer players are paused
+	prefFlip    = "view.flipped"    // the board is turned, Black at the bottom
 )
 
 // eventNone is a change without a move to animate.
@@ -49,6 +51,8 @@ type App struct {
 	review  gameReview // the database's verdicts on the game's moves
 	treeWin *treeView  // the search tree window, nil when closed
 	learn   learnBars  // training mode and the line of moves on the board
+	rules   string     // the rules of the game in Markdown, for Help
+	hinted  hints      // the hints taken in the game on the board
 }
 
 // Options are what the program passes to New.
@@ -64,6 +68,8 @@ type Options struct {
 	// before it runs, however it was chosen (menu, shortcut); the real-window
 	// check of the shortcuts (make screenshots) reads it.
 	Trace func(action string)
+	// Rules is the text of docs/rules.md, shown by Help ▸ Rules of the Game.
+	Rules string
 }
 
 // New builds the main window of a and restores the saved settings. The
@@ -73,6 +79,10 @@ func New(a fyne.App, opt Options) *App {
 	if do == nil {
 		do = fyne.Do
 	}
+	// The theme first: widgets made before it keep some colours of the
+	// default theme until they are refreshed (the move list's header stayed
+	// near white in the light theme).
+	applyTheme(a, a.Preferences().StringWithFallback(prefTheme, "system"))
 	u := &App{
 		app:     a,
 		win:     a.NewWindow("Mühle"),
@@ -83,6 +93,7 @@ func New(a fyne.App, opt Options) *App {
 		engines: opt.Engines,
 		trace:   opt.Trace,
 		do:      do,
+		rules:   opt.Rules,
 	}
 	u.status.Wrapping = fyne.TextWrapWord
 	u.board.OnTapped = u.tapped
@@ -133,13 +144,25 @@ func (u *App) restore() {
 	u.setPlayer(muehle.White, game.DecodeSpec(p.StringWithFallback(prefWhite, "human")))
 	u.setPlayer(muehle.Black, game.DecodeSpec(p.StringWithFallback(prefBlack, "human")))
 	u.setShowPerfect(p.BoolWithFallback(prefPerfect, false))
-	u.applyTheme(p.StringWithFallback(prefTheme, "system"))
+	u.setFlipped(p.Bool(prefFlip))
+	// The computer players wait as they were left; a game between two
+	// computers restored from the last run waits too, so that it does not
+	// play on behind the first questions of the start (the database's).
+	paused := p.Bool(prefPaused)
+	var g *muehle.Game
 	if rec != "" {
-		if g, err := muehle.ParseRecord(rec); err != nil {
+		var err error
+		if g, err = muehle.ParseRecord(rec); err != nil {
 			u.showError("The last game could not be restored", err)
-		} else {
-			u.ctrl.SetGame(g)
+			g = nil
+		} else if r, _ := g.Result(); r == muehle.Ongoing && g.Ply() > 0 &&
+			u.ctrl.Player(muehle.White) != nil && u.ctrl.Player(muehle.Black) != nil {
+			paused = true
 		}
+	}
+	u.ctrl.SetPaused(paused)
+	if g != nil {
+		u.ctrl.SetGame(g)
 	}
 	if p.Bool(prefNoRem) {
 		u.ctrl.SetNoRemovalLimit(noRemovalMoves)
@@ -167,8 +190,8 @@ func (u *App) keepGame(now bool) {
 	u.app.Preferences().SetString(prefGame, rec)
 }
 
-// typedKey steps through the game with the arrow keys, Home and End, when
-// no widget has the keyboard.
+// typedKey steps through the game with the arrow keys, Home and End, and
+// pauses or resumes the computer with P, when no widget has the keyboard.
 func (u *App) typedKey(ev *fyne.KeyEvent) {
 	if u.walkKey(ev) {
 		return
@@ -182,6 +205,8 @@ func (u *App) typedKey(ev *fyne.KeyEvent) {
 		u.ctrl.ReviewStart()
 	case fyne.KeyEnd:
 		u.ctrl.ReviewEnd()
+	case keyPauseAlt:
+		u.traced("Pause Computer", func() { u.setPaused(!u.ctrl.Paused()) })()
 	}
 }
 
@@ -201,6 +226,23 @@ func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
 	}
 	u.app.Preferences().SetString(key, spec.Encode())
 	u.ctrl.SetPlayer(col, p)
+}
+
+// setPaused pauses the computer players or lets them go on, and keeps the
+// choice for the next start.
+func (u *App) setPaused(on bool) {
+	u.app.Preferences().SetBool(prefPaused, on)
+	u.ctrl.SetPaused(on)
+}
+
+// setFlipped turns the board (Black at the bottom) or back, and keeps the
+// choice for the next start.
+func (u *App) setFlipped(on bool) {
+	u.app.Preferences().SetBool(prefFlip, on)
+	u.board.SetFlipped(on)
+	if u.menu != nil {
+		u.menu.update()
+	}
 }
 
 func (u *App) setSpeed(d time.Duration) {
@@ -243,6 +285,9 @@ func (u *App) changed(ev game.Event) {
 func (u *App) redraw(ev game.Event) {
 	v := u.ctrl.View()
 	v.Best = u.bestShown()
+	if m := u.hintShown(); m.To != muehle.NoPoint {
+		v.Best = m
+	}
 	hidden := u.trainingHides()
 	if hidden {
 		v.Marks, v.Chances, v.Picks = nil, nil, 0
@@ -332,6 +377,7 @@ func (u *App) Start() {
 // and any database computation; on closing the window or quitting.
 func (u *App) shutdown() {
 	u.keepGame(true)
+	u.stopHint()
 	u.ctrl.Close()
 	if u.db != nil {
 		u.db.shutdown()

@@ -41,7 +41,7 @@
 //	walk.go       a line of moves on the board (game.Walk): the refutation
 //	              of a marked move or of a wrong answer, stepped through
 //	              with buttons and keys while the game waits
-//	training.go   Game ▸ Training…: positions from the database
+//	training.go   Analysis ▸ Training…: positions from the database
 //	              (play.DrawTraining) answered on the board, right or wrong
 //	              (play.CheckAnswer), the training bar
 //	newgame.go    New Game (the choice of players and the draw rule), the

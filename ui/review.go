@@ -9,7 +9,7 @@ import (
 	"muehle/retro/play"
 )
 
-// This file holds the game review in the window: Game ▸ Review Game asks
+// This file holds the game review in the window: Analysis ▸ Review Game asks
 // the database for its verdict on every move (in the background), the move
 // list then marks the moves that gave up value with "?" and the best move
 // beside them, Save Game keeps the verdicts as comments in the record, and
@@ -144,10 +144,26 @@ func reviewSummary(vs []play.Verdict) string {
 // verdicts as comments when it has been reviewed.
 func (u *App) recordText() string {
 	g := u.ctrl.Game()
+	var cs []string
 	if vs := u.verdicts(); vs != nil {
-		return g.RecordWithComments(play.Comments(vs))
+		cs = play.Comments(vs)
 	}
-	return g.Record()
+	if hs := u.hintComments(g); hs != nil {
+		cs = append(cs, make([]string, max(0, len(hs)-len(cs)))...)
+		for i, h := range hs {
+			switch {
+			case h == "":
+			case cs[i] == "":
+				cs[i] = h
+			default:
+				cs[i] += "; " + h
+			}
+		}
+	}
+	if cs == nil {
+		return g.Record()
+	}
+	return g.RecordWithComments(cs)
 }
 
 // parseReviewed reads a game record and the verdicts its comments keep;

@@ -198,7 +198,7 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 		case c.Evaluating():
 			s.value.SetText("Database: looking up this position…")
 		case !c.ShowPerfect() && !c.Reviewing():
-			s.value.SetText("Game ▸ Show Perfect Moves (Ctrl+P) shows what the database says about every move.")
+			s.value.SetText("Analysis ▸ Show Perfect Moves (Ctrl+P) shows what the database says about every move.")
 		default:
 			s.value.SetText("")
 		}

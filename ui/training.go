@@ -17,7 +17,7 @@ import (
 	"muehle/ui/game"
 )
 
-// This file holds training mode: Game ▸ Training… asks for the stones on
+// This file holds training mode: Analysis ▸ Training… asks for the stones on
 // the board, the difficulty, what to find and a seed, draws positions from
 // the database (play.DrawTraining, in the background) and puts the first
 // on the board with people on both sides. The player answers with a move

@@ -53,7 +53,7 @@ func TestTrainingInTheWindow(t *testing.T) {
 	_, before := endgame33(t)
 	u.ctrl.SetGame(before)
 
-	menuItem(t, u.Window().MainMenu(), "Game", "Training…") // the menu offers it
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Training…") // the menu offers it
 	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
 	u.startTraining(opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })

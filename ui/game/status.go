@@ -153,14 +153,14 @@ func (c *Controller) Status() string {
 	}
 	if p := c.players[me]; p != nil && !c.Reviewing() {
 		s := fmt.Sprintf("%s (%s) is thinking…", me, p.Name())
-		if c.fellBack[me] != "" {
-			s += " " + c.fellBack[me] + "."
+		if why := c.fellBackNote(opp); why != "" {
+			s += " " + why + "."
 		}
 		return s
 	}
 	prefix := ""
-	if c.fellBack[opp] != "" {
-		prefix = c.fellBack[opp] + ". "
+	if why := c.fellBackNote(opp); why != "" {
+		prefix = why + ". "
 	}
 	switch {
 	case c.pending.To != muehle.NoPoint:
