@@ -198,7 +198,7 @@ func TestOpenFile(t *testing.T) {
 	if err := u.OpenFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(u.side.result.Text, "drawn after 50 moves without a removal") {
+	if !strings.Contains(u.side.result.Text, "drawn after 50 plies without a removal") {
 		t.Errorf("side panel with a no-removal limit: got %q, want the rule named", u.side.result.Text)
 	}
 	if err := os.WriteFile(path, []byte("1. d6 d6\n"), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 // setUp opens the set-up editor on the current position.
@@ -40,7 +41,7 @@ func (u *App) copyPosition() {
 // copyGame puts the game record on the clipboard.
 func (u *App) copyGame() {
 	u.app.Clipboard().SetContent(u.recordText())
-	u.ctrl.Say("Copied the game record (%d moves).", u.ctrl.Game().Ply())
+	u.ctrl.Say("Copied the game record (%s).", game.Plies(u.ctrl.Game().Ply()))
 }
 
 // paste reads a position or a game record from the clipboard.
@@ -75,7 +76,7 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return g, fmt.Sprintf("a game of %d moves", g.Ply()), nil
+	return g, "a game of " + game.Plies(g.Ply()), nil
 }
 
 // saveGame writes the game record to a file the person chooses.
@@ -127,7 +128,7 @@ func (u *App) showOpen() {
 			return
 		}
 		u.setReviewedGame(g, vs)
-		u.ctrl.Say("Opened %s (%d moves).", r.URI().Path(), g.Ply())
+		u.ctrl.Say("Opened %s (%s).", r.URI().Path(), game.Plies(g.Ply()))
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
 	d.Show()

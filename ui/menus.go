@@ -107,7 +107,7 @@ func newMenus(u *App) *menus {
 	m.step = m.item("Step: One Computer Move", keyStep, c.Step)
 	m.perfect = m.item("Show Perfect Moves", keyPerfect, func() { u.setShowPerfect(!c.ShowPerfect()) })
 	m.stateNum = m.item("Show State Number", keyState, u.stateNumber)
-	m.noRemove = m.item(fmt.Sprintf("Draw After %d Moves Without a Removal", noRemovalMoves), nil,
+	m.noRemove = m.item(fmt.Sprintf("Draw After %d Plies Without a Removal", noRemovalMoves), nil,
 		func() { u.setNoRemovalRule(!u.noRemovalRule()) })
 	m.hint = m.item("Hint: Show the Best Move", keyHint, u.hint)
 	m.flip = m.item("Flip Board", keyFlip, func() { u.setFlipped(!u.board.Flipped()) })

@@ -7,6 +7,7 @@ import (
 
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/ui/game"
 )
 
 // This file holds the game review in the window: Analysis ▸ Review Game asks
@@ -99,7 +100,7 @@ func (u *App) reviewGame() {
 	}
 	u.review.gen++
 	gen, rec := u.review.gen, g.Record()
-	u.ctrl.Say("Reviewing %d moves…", g.Ply())
+	u.ctrl.Say("Reviewing %s…", game.Plies(g.Ply()))
 	go func() {
 		vs, lines, err := r.Review(context.Background(), g)
 		u.do(func() {
@@ -132,10 +133,10 @@ func reviewSummary(vs []play.Verdict) string {
 			unknown++
 		}
 	}
-	s := fmt.Sprintf("Review: White gave up value in %d moves, Black in %d (marked ? in the move list, with the best move).",
-		worse[muehle.White], worse[muehle.Black])
+	s := fmt.Sprintf("Review: White gave up value with %s, Black with %s (marked ? in the move list, with the best move).",
+		countOf(worse[muehle.White], "move"), countOf(worse[muehle.Black], "move"))
 	if unknown > 0 {
-		s += fmt.Sprintf(" The database could not judge %d of the %d moves.", unknown, len(vs))
+		s += fmt.Sprintf(" The database could not judge %d of the %s.", unknown, game.Plies(len(vs)))
 	}
 	return s
 }
@@ -232,6 +233,14 @@ func (u *App) bestShown() muehle.Move {
 		return muehle.NoMove
 	}
 	return vs[p-1].Best
+}
+
+// countOf returns n and the noun, plural unless n is 1: "1 move", "0 moves".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // refutationText says, for the position after move p (from 1) of a reviewed

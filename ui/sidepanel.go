@@ -140,7 +140,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	case r != muehle.Ongoing:
 		s.result.SetText(fmt.Sprintf("%s: %s.", r, why))
 	case g.NoRemovalLimit > 0:
-		s.result.SetText(fmt.Sprintf("This game is drawn after %d moves without a removal. "+
+		s.result.SetText(fmt.Sprintf("This game is drawn after %d plies without a removal. "+
 			"The database does not know that rule, so the perfect player and the marks may misjudge near the limit.",
 			g.NoRemovalLimit))
 	default:

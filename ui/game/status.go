@@ -125,7 +125,7 @@ func (c *Controller) Headline() string {
 	}
 	switch {
 	case c.Reviewing():
-		s = fmt.Sprintf("Reviewing move %d of %d · ", c.review, c.game.Ply()) + s
+		s = fmt.Sprintf("Reviewing ply %d of %d · ", c.review, c.game.Ply()) + s
 	case c.paused:
 		s = "Paused · " + s
 	}
@@ -140,7 +140,7 @@ func (c *Controller) Status() string {
 	}
 	g := c.current()
 	if c.Reviewing() && c.pending.To == muehle.NoPoint && c.sel == muehle.NoPoint {
-		return fmt.Sprintf("Reviewing the position after move %d of %d: the arrow keys step, Home and End jump, "+
+		return fmt.Sprintf("Reviewing the position after ply %d of %d: the arrow keys step, Home and End jump, "+
 			"a click on a move shows it; a move played here starts a new line from this position.", c.review, c.game.Ply())
 	}
 	if r, why := g.Result(); r != muehle.Ongoing {
