@@ -14,10 +14,9 @@ import (
 	"muehle/ui/game"
 )
 
-// setUp opens the set-up editor on the current position.
-func (u *App) setUp() {
-	u.askDiscard("Setting up a position", u.showSetUp)
-}
+// setUp opens the set-up editor on the current position at once; only
+// "Use position" asks before it replaces an unfinished game.
+func (u *App) setUp() { u.showSetUp() }
 
 // showSetUp opens the set-up editor.
 func (u *App) showSetUp() {
@@ -27,7 +26,7 @@ func (u *App) showSetUp() {
 			u.showError("Set up", err)
 			return
 		}
-		u.ctrl.SetGame(g)
+		u.askDiscard("The position set up", func() { u.ctrl.SetGame(g) })
 	})
 }
 

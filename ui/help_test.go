@@ -32,24 +32,7 @@ func TestHelpMenu(t *testing.T) {
 	if top == nil {
 		t.Fatal("Rules of the Game: no dialog shown")
 	}
-	var text string
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch w := o.(type) {
-		case *widget.RichText:
-			text += w.String()
-		case *fyne.Container:
-			for _, c := range w.Objects {
-				walk(c)
-			}
-		}
-		if w, ok := o.(fyne.Widget); ok {
-			for _, c := range test.WidgetRenderer(w).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(top)
+	text := objectText(top)
 	if !strings.Contains(text, "A mill is three stones in a row.") {
 		t.Errorf("rules dialog: got text %q, want the rules given", text)
 	}
@@ -175,5 +158,53 @@ func TestComputerGameRestoredPaused(t *testing.T) {
 	if u.ctrl.Game().Ply() != 2 || !u.ctrl.Paused() || u.ctrl.Thinking() {
 		t.Errorf("restored computer game: ply %d, paused %t, thinking %t; want 2 plies, paused, not thinking",
 			u.ctrl.Game().Ply(), u.ctrl.Paused(), u.ctrl.Thinking())
+	}
+}
+
+// objectText returns the text of the labels and rich texts in o and
+// everything under it, and whether it holds a Board.
+func objectText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch w := o.(type) {
+		case *widget.RichText:
+			b.WriteString(w.String() + "\n")
+			return
+		case *widget.Label:
+			b.WriteString(w.Text + "\n")
+			return
+		case *Board:
+			b.WriteString("[board]\n")
+			return
+		case *fyne.Container:
+			for _, c := range w.Objects {
+				walk(c)
+			}
+			return
+		}
+		if w, ok := o.(fyne.Widget); ok {
+			for _, c := range test.WidgetRenderer(w).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return b.String()
+}
+
+// TestSetUpOpensAtOnce: Set Up opens the editor without asking; Use
+// position asks before it replaces an unfinished game.
+func TestSetUpOpensAtOnce(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	gametest.TapMove(u.board.TapPoint, gametest.MustMove(t, "d6"))
+	u.setUp()
+	top := u.Window().Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(objectText(top), "[board]") {
+		t.Fatalf("Set Up with an unfinished game: got %q on top, want the editor", objectText(top))
+	}
+	if strings.Contains(objectText(top), "Give up") {
+		t.Errorf("Set Up: asked before the editor opened")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -169,6 +170,9 @@ func stateText(e game.Engines, pos muehle.Position) string {
 	return "State number: " + st
 }
 
+// roughSeconds returns d in whole seconds: "3 s".
+func roughSeconds(d time.Duration) string { return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds())) }
+
 // hiddenStateText returns the state number line of pos without the
 // position's value: "State number: layer 3-3, index 42".
 func hiddenStateText(e game.Engines, pos muehle.Position) string {
@@ -190,7 +194,13 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 	marks, err := c.Marks()
 	switch {
 	case err != nil:
-		s.value.SetText("Database: " + err.Error())
+		msg := "Database: " + err.Error() + "."
+		if cur := c.Position(); cur.Phase() == muehle.Placing {
+			msg += fmt.Sprintf(" The perfect player plays on without it: in the opening it searches the placements "+
+				"itself (up to %s a move, alpha-beta where the search does not finish); "+
+				"the marks show only what the database holds.", roughSeconds(PlacementTime))
+		}
+		s.value.SetText(msg)
 		s.perfect.SetText("")
 		return
 	case len(marks) == 0:
