@@ -171,7 +171,9 @@ func stateText(e game.Engines, pos muehle.Position) string {
 }
 
 // roughSeconds returns d in whole seconds: "3 s".
-func roughSeconds(d time.Duration) string { return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds())) }
+func roughSeconds(d time.Duration) string {
+	return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
+}
 
 // hiddenStateText returns the state number line of pos without the
 // position's value: "State number: layer 3-3, index 42".
