@@ -109,11 +109,12 @@ func New(a fyne.App, opt Options) *App {
 	u.learn = newLearnBars(u)
 	split := container.NewHSplit(u.board, container.NewBorder(u.learn.box, nil, nil, nil, tabs))
 	split.Offset = 0.64
+	fitted := container.New(&fitBoard{split: split}, split)
 	// The status line keeps the height of two lines, wrapped or not, so
 	// that the window does not jump when a longer explanation comes.
 	status := container.NewVScroll(u.status)
 	status.SetMinSize(fyne.NewSize(0, 2*u.status.MinSize().Height-theme.Padding()*2))
-	u.win.SetContent(container.NewBorder(nil, status, nil, nil, split))
+	u.win.SetContent(container.NewBorder(nil, status, nil, nil, fitted))
 	u.win.Resize(fyne.NewSize(1040, 700))
 	u.win.SetOnClosed(u.shutdown)
 
@@ -124,6 +125,32 @@ func New(a fyne.App, opt Options) *App {
 	u.restore()
 	return u
 }
+
+// fitBoard lays out the split of board and panels, giving the board, each
+// time the window's size changes, the width its height lets it use (the
+// board is taller than wide) and the panels the rest: in a small or wide
+// window the side panel is not squeezed beside an empty margin. The divider
+// can still be dragged until the next change of size.
+type fitBoard struct {
+	split *container.Split
+	last  fyne.Size
+}
+
+// Layout sets the split's offset for a new size and fills size with it.
+func (f *fitBoard) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if size != f.last && size.Width > 0 {
+		f.last = size
+		want := size.Height*8/(8+2*handStrip) + 4*theme.Padding()
+		f.split.Offset = float64(max(0.4, min(0.64, want/size.Width)))
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// MinSize is the split's.
+func (f *fitBoard) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 // Window returns the main window.
 func (u *App) Window() fyne.Window { return u.win }

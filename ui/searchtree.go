@@ -118,7 +118,10 @@ func (u *App) searchTree() {
 	main := container.NewHSplit(left, side)
 	main.SetOffset(0.71)
 	v.win.SetContent(container.NewBorder(container.NewVBox(bar, v.counts), nil, nil, nil, main))
-	v.win.Resize(fyne.NewSize(1100, 740))
+	// Up to 1100×740, and no larger than the main window: a screen that
+	// holds the one holds the other.
+	mw := u.win.Canvas().Size()
+	v.win.Resize(fyne.NewSize(min(1100, max(640, mw.Width)), min(740, max(480, mw.Height))))
 	v.win.SetOnClosed(func() {
 		v.stop()
 		v.gen++ // drop the result of the search under way

@@ -87,13 +87,19 @@ func newSidePanel() *sidePanel {
 	s.busy.Hide()
 	spacer := canvas.NewRectangle(nil)
 	spacer.SetMinSize(s.busy.MinSize())
-	movesHelp := widget.NewLabel("Moves: click one, or press the arrow keys, Home or End, to see the position after it")
+	movesHelp := widget.NewLabel("Moves (click one, or the arrow keys, Home, End)")
 	movesHelp.TextStyle.Bold = true
-	movesHelp.Wrapping = fyne.TextWrapWord
+	movesHelp.Truncation = fyne.TextTruncateEllipsis
+	// At least four rows of moves and three lines of the analysis however
+	// small the window; both scroll.
+	row := newMoveRow(0, nil)
+	row.SetText("Start")
+	s.moves.scroll.SetMinSize(fyne.NewSize(0, 4*row.MinSize().Height))
 	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
 	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
+	analysis.SetMinSize(fyne.NewSize(0, 3*row.MinSize().Height))
 	lists := container.NewVSplit(movesBox, analysis)
 	lists.Offset = 0.5
 	s.box = container.NewBorder(
