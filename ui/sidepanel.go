@@ -90,18 +90,18 @@ func newSidePanel() *sidePanel {
 	movesHelp := widget.NewLabel("Moves (click one, or the arrow keys, Home, End)")
 	movesHelp.TextStyle.Bold = true
 	movesHelp.Truncation = fyne.TextTruncateEllipsis
-	// At least four rows of moves and three lines of the analysis however
+	// At least three rows of moves and two lines of the analysis however
 	// small the window; both scroll.
 	row := newMoveRow(0, nil)
 	row.SetText("Start")
-	s.moves.scroll.SetMinSize(fyne.NewSize(0, 4*row.MinSize().Height))
+	s.moves.scroll.SetMinSize(fyne.NewSize(0, 3*row.MinSize().Height))
 	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
 	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
-	analysis.SetMinSize(fyne.NewSize(0, 3*row.MinSize().Height))
+	analysis.SetMinSize(fyne.NewSize(0, 2*row.MinSize().Height))
 	lists := container.NewVSplit(movesBox, analysis)
-	lists.Offset = 0.5
+	lists.Offset = 0.4 // the analysis is the longer
 	s.box = container.NewBorder(
 		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.state, container.NewStack(spacer, s.busy), widget.NewSeparator()),
 		nil, nil, nil, lists)

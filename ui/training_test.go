@@ -242,6 +242,10 @@ func TestTrainingHidesTheAnswer(t *testing.T) {
 	if st := u.ctrl.Status(); strings.Contains(st, " for ") || !strings.Contains(st, "hidden") {
 		t.Errorf("Ctrl+I before the answer: got %q, want no value", st)
 	}
+	u.hint()
+	if st := u.ctrl.Status(); !strings.Contains(st, "No hints in training") || u.board.View().Best.To != muehle.NoPoint {
+		t.Errorf("Hint before the answer: got %q and arrow %v, want it refused", st, u.board.View().Best)
+	}
 
 	right, _ := keepAndLose(t, db, first)
 	gametest.TapMove(u.board.TapPoint, right)
