@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -48,11 +49,12 @@ type App struct {
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
 	do      func(func())
-	review  gameReview // the database's verdicts on the game's moves
-	treeWin *treeView  // the search tree window, nil when closed
-	learn   learnBars  // training mode and the line of moves on the board
-	rules   string     // the rules of the game in Markdown, for Help
-	hinted  hints      // the hints taken in the game on the board
+	review  gameReview    // the database's verdicts on the game's moves
+	treeWin *treeView     // the search tree window, nil when closed
+	learn   learnBars     // training mode and the line of moves on the board
+	rules   string        // the rules of the game in Markdown, for Help
+	hinted  hints         // the hints taken in the game on the board
+	helpDlg dialog.Dialog // the help dialog shown, nil when none
 }
 
 // Options are what the program passes to New.
@@ -220,6 +222,10 @@ func (u *App) keepGame(now bool) {
 // typedKey steps through the game with the arrow keys, Home and End, and
 // pauses or resumes the computer with P, when no widget has the keyboard.
 func (u *App) typedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && u.helpDlg != nil {
+		u.helpDlg.Hide()
+		return
+	}
 	if u.walkKey(ev) {
 		return
 	}

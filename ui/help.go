@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -23,10 +24,13 @@ func (u *App) helpSize() fyne.Size {
 	return fyne.NewSize(max(300, min(760, s.Width-60)), max(240, s.Height-80))
 }
 
-// showText shows a help dialog with the scrolled content c.
+// showText shows a help dialog with the scrolled content c; Escape or
+// Close closes it.
 func (u *App) showText(title string, c fyne.CanvasObject) {
 	d := dialog.NewCustom(title, "Close", container.NewVScroll(c), u.win)
 	d.Resize(u.helpSize())
+	d.SetOnClosed(func() { u.helpDlg = nil })
+	u.helpDlg = d
 	d.Show()
 }
 
@@ -54,10 +58,10 @@ func (u *App) keyHelp() string {
 			fmt.Fprintf(&b, "  %-16s %s ▸ %s\n", keyName(it.Shortcut), mm.Label, u.menu.names[it])
 		}
 	}
-	b.WriteString("  Ctrl+Shift+Z     Redo, as Ctrl+Y\n\n")
+	fmt.Fprintf(&b, "  %-16s %s\n\n", keyName(keyRedoAlt), "Game ▸ Redo, as Ctrl+Y")
 	b.WriteString("On the board, when no list or field has the keyboard:\n")
 	for _, l := range [][2]string{
-		{"P", "Pause or resume the computer, as Ctrl+Space (which many desktops take to switch the input method)"},
+		{"P", "pause or resume the computer, as Ctrl+Space\n                   (which many desktops take for the input method)"},
 		{"Left, Up", "one move back in the game (review)"},
 		{"Right, Down", "one move forward"},
 		{"Home, End", "the start, the end of the game"},
@@ -66,22 +70,32 @@ func (u *App) keyHelp() string {
 	} {
 		fmt.Fprintf(&b, "  %-16s %s\n", l[0], l[1])
 	}
-	b.WriteString("\nIn the Search Tree window: the arrow keys move through a tree, Right opens a branch, " +
-		"Left closes it, Space chooses a node.")
+	b.WriteString("\nIn the Search Tree window: the arrow keys move through a tree,\n" +
+		"Right opens a branch, Left closes it, Space chooses a node.")
 	return b.String()
 }
 
 // keyName returns a shortcut as a person writes it: "Ctrl+Shift+C".
 func keyName(s fyne.Shortcut) string {
-	switch s.(type) {
+	switch k := s.(type) {
 	case *fyne.ShortcutUndo:
 		return "Ctrl+Z"
 	case *fyne.ShortcutRedo:
 		return "Ctrl+Y"
+	case *desktop.CustomShortcut:
+		var b strings.Builder
+		for _, m := range []struct {
+			mod  fyne.KeyModifier
+			name string
+		}{{fyne.KeyModifierControl, "Ctrl+"}, {fyne.KeyModifierSuper, "Cmd+"}, {fyne.KeyModifierAlt, "Alt+"}, {fyne.KeyModifierShift, "Shift+"}} {
+			if k.Modifier&m.mod != 0 {
+				b.WriteString(m.name)
+			}
+		}
+		b.WriteString(string(k.KeyName))
+		return b.String()
 	}
-	name := strings.TrimPrefix(s.ShortcutName(), "CustomDesktop:")
-	r := strings.NewReplacer("Control", "Ctrl", "Super", "Cmd", "Period", ".", "Space", "Space")
-	return r.Replace(name)
+	return s.ShortcutName()
 }
 
 // showKeys shows the keyboard shortcuts.
@@ -92,30 +106,31 @@ func (u *App) showKeys() {
 }
 
 // aboutText returns what About says: the program, its version and commit,
-// the database folder and its state.
-func (u *App) aboutText() string {
+// the database folder; and, monospaced apart, the database's state.
+func (u *App) aboutText() (head, state string) {
 	var b strings.Builder
 	b.WriteString("Mühle (Nine Men's Morris): play against a person, a random, an alpha-beta or a perfect player, " +
 		"which plays from a database of every position, computed on this machine.\n\n")
-	fmt.Fprintf(&b, "Version: %s\n", programVersion(u.app.Metadata().Version))
+	meta := u.app.Metadata()
+	fmt.Fprintf(&b, "Version: %s\n", programVersion(meta.Version, meta.Build))
 	fmt.Fprintf(&b, "Commit: %s\n\n", buildCommit())
 	if u.db == nil {
 		b.WriteString("Database: none in this build.")
-		return b.String()
+		return b.String(), ""
 	}
-	fmt.Fprintf(&b, "Database folder: %s\n", u.db.db.Dir())
+	fmt.Fprintf(&b, "Database folder: %s", u.db.db.Dir())
 	if d := u.db.db.Damaged(); d != "" {
-		fmt.Fprintf(&b, "Damaged layers (used as missing): %s\n", d)
+		fmt.Fprintf(&b, "\nDamaged layers (used as missing): %s", d)
 	}
-	b.WriteString("\n" + u.db.db.Summary())
-	return b.String()
+	return b.String(), u.db.db.Summary()
 }
 
 // programVersion returns the version fyne package writes (FyneApp.toml),
-// else the module's from the build, else "development build".
-func programVersion(meta string) string {
-	if meta != "" {
-		return meta
+// else the module's from the build, else "development build". Fyne's
+// default when nothing was written is version 0.0.1, build 1.
+func programVersion(meta string, build int) string {
+	if meta != "" && (meta != "0.0.1" || build != 1) {
+		return fmt.Sprintf("%s (build %d)", meta, build)
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
@@ -156,7 +171,11 @@ func buildCommit() string {
 
 // showAbout shows the version, the commit and the database.
 func (u *App) showAbout() {
-	l := widget.NewLabel(u.aboutText())
+	head, state := u.aboutText()
+	l := widget.NewLabel(head)
 	l.Wrapping = fyne.TextWrapWord
-	u.showText("About Mühle", l)
+	st := widget.NewLabel(state)
+	st.TextStyle.Monospace = true
+	st.Wrapping = fyne.TextWrapWord // the table's lines are short; the prose below it wraps
+	u.showText("About Mühle", container.NewVBox(l, st))
 }

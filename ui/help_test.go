@@ -36,8 +36,10 @@ func TestHelpMenu(t *testing.T) {
 	if !strings.Contains(text, "A mill is three stones in a row.") {
 		t.Errorf("rules dialog: got text %q, want the rules given", text)
 	}
-	top.Hide()
-	u.Window().Canvas().Overlays().Remove(top)
+	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if top := u.Window().Canvas().Overlays().Top(); top != nil || u.helpDlg != nil {
+		t.Errorf("Escape: the rules are still shown")
+	}
 
 	keys := u.keyHelp()
 	for _, want := range []string{"Ctrl+Space", "Ctrl+H", "Ctrl+F", "Ctrl+Z", "Game ▸ Hint: Show the Best Move", "View ▸ Flip Board", "  P "} {
@@ -45,9 +47,12 @@ func TestHelpMenu(t *testing.T) {
 			t.Errorf("keyboard shortcuts: %q missing in\n%s", want, keys)
 		}
 	}
-	about := u.aboutText()
+	about, state := u.aboutText()
 	if !strings.Contains(about, "Database folder: "+e.Dir()) || !strings.Contains(about, "Commit: ") || !strings.Contains(about, "Version: ") {
 		t.Errorf("About: got\n%s\nwant the version, the commit and the folder %s", about, e.Dir())
+	}
+	if state != e.Summary() {
+		t.Errorf("About: got the state\n%s\nwant the database's summary\n%s", state, e.Summary())
 	}
 }
 
