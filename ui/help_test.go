@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
@@ -211,5 +213,45 @@ func TestSetUpOpensAtOnce(t *testing.T) {
 	}
 	if strings.Contains(objectText(top), "Give up") {
 		t.Errorf("Set Up: asked before the editor opened")
+	}
+}
+
+// TestLightThemeAtStart: with the light theme saved, the texts made at the
+// start are drawn in the light theme's foreground (the move list's header
+// was near white on white until a theme switch).
+func TestLightThemeAtStart(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	a.Preferences().SetString(prefTheme, "light")
+	u := New(a, Options{Do: q.Do})
+	t.Cleanup(u.ctrl.Close)
+	w := u.Window()
+	w.Resize(fyne.NewSize(1000, 700))
+	want := theme.DefaultTheme().Color(theme.ColorNameForeground, theme.VariantLight)
+	found := false
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *canvas.Text:
+			if strings.HasPrefix(x.Text, "Moves (") {
+				found = true
+				if x.Color != want {
+					t.Errorf("the move list's header: got colour %v, want the light theme's foreground %v", x.Color, want)
+				}
+			}
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		}
+		if wd, ok := o.(fyne.Widget); ok {
+			for _, c := range test.WidgetRenderer(wd).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(w.Content())
+	if !found {
+		t.Fatal("no move list header found")
 	}
 }
