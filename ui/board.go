@@ -184,7 +184,8 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 		r.objects = append(r.objects, r.best[i])
 	}
 	r.bestTo = ring(bestColor)
-	r.objects = append(r.objects, r.bestTo)
+	r.bestRemove = ring(removeColor)
+	r.objects = append(r.objects, r.bestTo, r.bestRemove)
 	for i := range r.targets {
 		r.targets[i] = canvas.NewCircle(transparent)
 		r.objects = append(r.objects, r.targets[i])
@@ -248,6 +249,7 @@ type boardRenderer struct {
 	lastRemoved *canvas.Text
 	best        [3]*canvas.Line // the view's Best move: shaft and two barbs
 	bestTo      *canvas.Circle  // its target point
+	bestRemove  *canvas.Circle  // the stone it removes
 }
 
 func (r *boardRenderer) Destroy()                     {}
@@ -333,6 +335,11 @@ func (r *boardRenderer) updatePoints(g geometry) {
 	showRing(r.lastTo, v.Last.To, 1.12)
 	showRing(r.selected, v.Selected, 1.15)
 	showRing(r.bestTo, v.Best.To, 0.8)
+	bestRemove := v.Best.Remove
+	if v.Best.To == muehle.NoPoint || a != nil {
+		bestRemove = muehle.NoPoint
+	}
+	showRing(r.bestRemove, bestRemove, 1.2)
 	r.updateBest(g)
 	if v.Last.Remove != muehle.NoPoint && a == nil {
 		lr := r.lastRemoved
