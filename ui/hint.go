@@ -100,9 +100,13 @@ func (u *App) hint() {
 			}
 			h.move, h.pos, h.ply = m, pos, ply
 			h.before[ply] = true
-			msg := fmt.Sprintf("Hint: %s, the perfect player's move (the green arrow). A saved game notes the hint.", m)
+			shown := "the green arrow"
+			if m.Remove != muehle.NoPoint {
+				shown += ", the stone it takes ringed in red"
+			}
+			msg := fmt.Sprintf("Hint: %s, the perfect player's move (%s). A saved game notes the hint.", m, shown)
 			if why != "" {
-				msg = fmt.Sprintf("Hint: %s, from the perfect player's fallback: %s. A saved game notes the hint.", m, why)
+				msg = fmt.Sprintf("Hint: %s (%s), from the perfect player's fallback: %s. A saved game notes the hint.", m, shown, why)
 			}
 			u.ctrl.Say("%s", msg)
 		})
