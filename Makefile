@@ -36,8 +36,9 @@ build: deps
 muehlectl:
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN)/muehlectl ./cmd/muehlectl
 
+# run starts the program; without a display it says so in one line.
 run: build
-	./$(BIN)/muehle
+	@./$(BIN)/muehle
 
 # test is what CI runs: formatting and vet; the whole suite under the race
 # detector with -short (the reference solvers and deep perft are skipped

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -25,6 +26,8 @@ const (
 	prefChosen  = "players.chosen"  // the opponent was offered on the first start
 	prefTheme   = "view.theme"      // "system", "light" or "dark"
 	prefNoRem   = "rules.noremoval" // the no-removal draw rule is on
+	prefPaused  = "game.paused"     // the computer players are paused
+	prefFlip    = "view.flipped"    // the board is turned, Black at the bottom
 )
 
 // eventNone is a change without a move to animate.
@@ -46,9 +49,12 @@ type App struct {
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
 	do      func(func())
-	review  gameReview // the database's verdicts on the game's moves
-	treeWin *treeView  // the search tree window, nil when closed
-	learn   learnBars  // training mode and the line of moves on the board
+	review  gameReview    // the database's verdicts on the game's moves
+	treeWin *treeView     // the search tree window, nil when closed
+	learn   learnBars     // training mode and the line of moves on the board
+	rules   string        // the rules of the game in Markdown, for Help
+	hinted  hints         // the hints taken in the game on the board
+	helpDlg dialog.Dialog // the help dialog shown, nil when none
 }
 
 // Options are what the program passes to New.
@@ -64,6 +70,8 @@ type Options struct {
 	// before it runs, however it was chosen (menu, shortcut); the real-window
 	// check of the shortcuts (make screenshots) reads it.
 	Trace func(action string)
+	// Rules is the text of docs/rules.md, shown by Help ▸ Rules of the Game.
+	Rules string
 }
 
 // New builds the main window of a and restores the saved settings. The
@@ -73,6 +81,10 @@ func New(a fyne.App, opt Options) *App {
 	if do == nil {
 		do = fyne.Do
 	}
+	// The theme first: widgets made before it keep some colours of the
+	// default theme until they are refreshed (the move list's header stayed
+	// near white in the light theme).
+	applyTheme(a, a.Preferences().StringWithFallback(prefTheme, "system"))
 	u := &App{
 		app:     a,
 		win:     a.NewWindow("Mühle"),
@@ -83,6 +95,7 @@ func New(a fyne.App, opt Options) *App {
 		engines: opt.Engines,
 		trace:   opt.Trace,
 		do:      do,
+		rules:   opt.Rules,
 	}
 	u.status.Wrapping = fyne.TextWrapWord
 	u.board.OnTapped = u.tapped
@@ -98,11 +111,12 @@ func New(a fyne.App, opt Options) *App {
 	u.learn = newLearnBars(u)
 	split := container.NewHSplit(u.board, container.NewBorder(u.learn.box, nil, nil, nil, tabs))
 	split.Offset = 0.64
+	fitted := container.New(&fitBoard{split: split}, split)
 	// The status line keeps the height of two lines, wrapped or not, so
 	// that the window does not jump when a longer explanation comes.
 	status := container.NewVScroll(u.status)
 	status.SetMinSize(fyne.NewSize(0, 2*u.status.MinSize().Height-theme.Padding()*2))
-	u.win.SetContent(container.NewBorder(nil, status, nil, nil, split))
+	u.win.SetContent(container.NewBorder(nil, status, nil, nil, fitted))
 	u.win.Resize(fyne.NewSize(1040, 700))
 	u.win.SetOnClosed(u.shutdown)
 
@@ -113,6 +127,32 @@ func New(a fyne.App, opt Options) *App {
 	u.restore()
 	return u
 }
+
+// fitBoard lays out the split of board and panels, giving the board, each
+// time the window's size changes, the width its height lets it use (the
+// board is taller than wide) and the panels the rest: in a small or wide
+// window the side panel is not squeezed beside an empty margin. The divider
+// can still be dragged until the next change of size.
+type fitBoard struct {
+	split *container.Split
+	last  fyne.Size
+}
+
+// Layout sets the split's offset for a new size and fills size with it.
+func (f *fitBoard) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if size != f.last && size.Width > 0 {
+		f.last = size
+		want := size.Height*8/(8+2*handStrip) + 4*theme.Padding()
+		f.split.Offset = float64(max(0.4, min(0.64, want/size.Width)))
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// MinSize is the split's.
+func (f *fitBoard) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 // Window returns the main window.
 func (u *App) Window() fyne.Window { return u.win }
@@ -133,13 +173,25 @@ func (u *App) restore() {
 	u.setPlayer(muehle.White, game.DecodeSpec(p.StringWithFallback(prefWhite, "human")))
 	u.setPlayer(muehle.Black, game.DecodeSpec(p.StringWithFallback(prefBlack, "human")))
 	u.setShowPerfect(p.BoolWithFallback(prefPerfect, false))
-	u.applyTheme(p.StringWithFallback(prefTheme, "system"))
+	u.setFlipped(p.Bool(prefFlip))
+	// The computer players wait as they were left; a game between two
+	// computers restored from the last run waits too, so that it does not
+	// play on behind the first questions of the start (the database's).
+	paused := p.Bool(prefPaused)
+	var g *muehle.Game
 	if rec != "" {
-		if g, err := muehle.ParseRecord(rec); err != nil {
+		var err error
+		if g, err = muehle.ParseRecord(rec); err != nil {
 			u.showError("The last game could not be restored", err)
-		} else {
-			u.ctrl.SetGame(g)
+			g = nil
+		} else if r, _ := g.Result(); r == muehle.Ongoing && g.Ply() > 0 &&
+			u.ctrl.Player(muehle.White) != nil && u.ctrl.Player(muehle.Black) != nil {
+			paused = true
 		}
+	}
+	u.ctrl.SetPaused(paused)
+	if g != nil {
+		u.ctrl.SetGame(g)
 	}
 	if p.Bool(prefNoRem) {
 		u.ctrl.SetNoRemovalLimit(noRemovalMoves)
@@ -167,9 +219,13 @@ func (u *App) keepGame(now bool) {
 	u.app.Preferences().SetString(prefGame, rec)
 }
 
-// typedKey steps through the game with the arrow keys, Home and End, when
-// no widget has the keyboard.
+// typedKey steps through the game with the arrow keys, Home and End, and
+// pauses or resumes the computer with P, when no widget has the keyboard.
 func (u *App) typedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && u.helpDlg != nil {
+		u.helpDlg.Hide()
+		return
+	}
 	if u.walkKey(ev) {
 		return
 	}
@@ -182,6 +238,8 @@ func (u *App) typedKey(ev *fyne.KeyEvent) {
 		u.ctrl.ReviewStart()
 	case fyne.KeyEnd:
 		u.ctrl.ReviewEnd()
+	case keyPauseAlt:
+		u.traced("Pause Computer", func() { u.setPaused(!u.ctrl.Paused()) })()
 	}
 }
 
@@ -201,6 +259,23 @@ func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
 	}
 	u.app.Preferences().SetString(key, spec.Encode())
 	u.ctrl.SetPlayer(col, p)
+}
+
+// setPaused pauses the computer players or lets them go on, and keeps the
+// choice for the next start.
+func (u *App) setPaused(on bool) {
+	u.app.Preferences().SetBool(prefPaused, on)
+	u.ctrl.SetPaused(on)
+}
+
+// setFlipped turns the board (Black at the bottom) or back, and keeps the
+// choice for the next start.
+func (u *App) setFlipped(on bool) {
+	u.app.Preferences().SetBool(prefFlip, on)
+	u.board.SetFlipped(on)
+	if u.menu != nil {
+		u.menu.update()
+	}
 }
 
 func (u *App) setSpeed(d time.Duration) {
@@ -243,6 +318,13 @@ func (u *App) changed(ev game.Event) {
 func (u *App) redraw(ev game.Event) {
 	v := u.ctrl.View()
 	v.Best = u.bestShown()
+	if m := u.hintShown(); m.To != muehle.NoPoint {
+		v.Best = m
+	}
+	hidden := u.trainingHides()
+	if hidden {
+		v.Marks, v.Chances, v.Picks = nil, nil, 0
+	}
 	if u.learn.walk != nil {
 		v = u.walkView(v)
 	}
@@ -253,6 +335,7 @@ func (u *App) redraw(ev game.Event) {
 	}
 	u.side.verdicts = u.verdicts()
 	u.showRefutation()
+	u.side.hidden = hidden
 	u.side.update(u.ctrl, u.engines)
 	u.sideForWalk()
 	u.learn.update()
@@ -277,18 +360,20 @@ func (u *App) showError(what string, err error) {
 	u.ctrl.Say("%s: %v", what, err)
 }
 
-// stateNumber shows the layer and index of the current position.
+// stateNumber shows the layer and index of the position on the board (the
+// one reviewed, and with a removal pending the one before the mill's
+// move, whose moves the side panel lists), as the side panel does.
 func (u *App) stateNumber() {
 	if u.engines == nil {
 		u.ctrl.Say("State numbers need the database engines, which this build does not have.")
 		return
 	}
-	s, err := u.engines.StateNumber(u.ctrl.Game().Position())
-	if err != nil {
-		u.showError("State number", err)
+	pos := u.ctrl.Position()
+	if u.trainingHides() {
+		u.ctrl.Say("%s (its value stays hidden until you have answered).", hiddenStateText(u.engines, pos))
 		return
 	}
-	u.ctrl.Say("%s", fmt.Sprintf("State number: %s.", s))
+	u.ctrl.Say("%s.", stateText(u.engines, pos))
 }
 
 // databaseChanged is called when layers were computed or the folder
@@ -325,6 +410,7 @@ func (u *App) Start() {
 // and any database computation; on closing the window or quitting.
 func (u *App) shutdown() {
 	u.keepGame(true)
+	u.stopHint()
 	u.ctrl.Close()
 	if u.db != nil {
 		u.db.shutdown()

@@ -45,9 +45,16 @@ func TestMenusAndSettingsPersist(t *testing.T) {
 	u := New(a, Options{Do: q.Do})
 	m := u.Window().MainMenu()
 	for _, name := range []string{"New Game…", "Undo", "Redo", "Set Up Position…", "Copy Position", "Paste Position or Game",
-		"Open Game…", "Save Game…", "Review Game", "Show State Number", "Show Perfect Moves", "Quit"} {
+		"Open Game…", "Save Game…", "Hint: Show the Best Move", "Quit"} {
 		menuItem(t, m, "Game", name)
 	}
+	for _, name := range []string{"Show Perfect Moves", "Show State Number", "Review Game", "Search Tree…", "Training…"} {
+		menuItem(t, m, "Analysis", name)
+	}
+	for _, name := range []string{"Rules of the Game", "Keyboard Shortcuts", "About Mühle"} {
+		menuItem(t, m, "Help", name)
+	}
+	menuItem(t, m, "View", "Flip Board")
 	// Without engines, alpha-beta and perfect are offered but disabled.
 	if it := menuItem(t, m, "White", "Alpha-beta ▸ Depth 3"); !it.Disabled {
 		t.Errorf("alpha-beta enabled without engines")
@@ -191,7 +198,7 @@ func TestOpenFile(t *testing.T) {
 	if err := u.OpenFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(u.side.result.Text, "drawn after 50 moves without a removal") {
+	if !strings.Contains(u.side.result.Text, "drawn after 50 plies without a removal") {
 		t.Errorf("side panel with a no-removal limit: got %q, want the rule named", u.side.result.Text)
 	}
 	if err := os.WriteFile(path, []byte("1. d6 d6\n"), 0o644); err != nil {

@@ -40,7 +40,10 @@ func (u *App) setTheme(name string) {
 
 // applyTheme makes the theme called name the app's theme; an unknown name
 // is the system's.
-func (u *App) applyTheme(name string) {
+func (u *App) applyTheme(name string) { applyTheme(u.app, name) }
+
+// applyTheme makes the theme called name a's theme.
+func applyTheme(a fyne.App, name string) {
 	var t fyne.Theme
 	switch name {
 	case "light":
@@ -50,5 +53,5 @@ func (u *App) applyTheme(name string) {
 	default:
 		t = theme.DefaultTheme()
 	}
-	u.app.Settings().SetTheme(t)
+	a.Settings().SetTheme(t)
 }

@@ -32,8 +32,28 @@ type Board struct {
 	// OnTapped is called with the point under a tap.
 	OnTapped func(muehle.Point)
 
-	view game.View
-	anim *stoneAnim
+	view    game.View
+	anim    *stoneAnim
+	flipped bool // turned by half a turn, Black at the bottom
+}
+
+// SetFlipped turns the board by half a turn (on) or back: with it turned,
+// g1 is at the top left and Black's stones in hand below the board.
+func (b *Board) SetFlipped(on bool) {
+	if b.flipped != on {
+		b.flipped = on
+		b.Refresh()
+	}
+}
+
+// Flipped reports whether the board is turned.
+func (b *Board) Flipped() bool { return b.flipped }
+
+// geometry returns the board's geometry at its size.
+func (b *Board) geometry() geometry {
+	g := newGeometry(b.Size())
+	g.flip = b.flipped
+	return g
 }
 
 // NewBoard returns a board showing the empty board.
@@ -101,7 +121,7 @@ func (b *Board) stopAnim() {
 
 // Tapped hit-tests the tap and reports the point under it.
 func (b *Board) Tapped(ev *fyne.PointEvent) {
-	p := newGeometry(b.Size()).pointAt(ev.Position)
+	p := b.geometry().pointAt(ev.Position)
 	if p != muehle.NoPoint && b.OnTapped != nil {
 		b.OnTapped(p)
 	}
@@ -109,7 +129,7 @@ func (b *Board) Tapped(ev *fyne.PointEvent) {
 
 // TapPoint taps point p as a person would; tests and scripts use it.
 func (b *Board) TapPoint(p muehle.Point) {
-	b.Tapped(&fyne.PointEvent{Position: newGeometry(b.Size()).center(p)})
+	b.Tapped(&fyne.PointEvent{Position: b.geometry().center(p)})
 }
 
 // MinSize keeps the board large enough to hit a point.
@@ -136,11 +156,7 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 		}
 	}
 	for i := range r.labels {
-		s := string(rune('a' + i))
-		if i >= 7 {
-			s = string(rune('7' - (i - 7)))
-		}
-		r.labels[i] = canvas.NewText(s, labelColor)
+		r.labels[i] = canvas.NewText(labelText(i, false), labelColor)
 		r.labels[i].Alignment = fyne.TextAlignCenter
 		r.objects = append(r.objects, r.labels[i])
 	}
@@ -168,7 +184,8 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 		r.objects = append(r.objects, r.best[i])
 	}
 	r.bestTo = ring(bestColor)
-	r.objects = append(r.objects, r.bestTo)
+	r.bestRemove = ring(removeColor)
+	r.objects = append(r.objects, r.bestTo, r.bestRemove)
 	for i := range r.targets {
 		r.targets[i] = canvas.NewCircle(transparent)
 		r.objects = append(r.objects, r.targets[i])
@@ -182,6 +199,22 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 	}
 	r.update()
 	return r
+}
+
+// labelText returns coordinate label i: a..g along the bottom (i < 7),
+// then 7..1 down the left; on a flipped board g..a and 1..7.
+func labelText(i int, flip bool) string {
+	if i < 7 {
+		if flip {
+			i = 6 - i
+		}
+		return string(rune('a' + i))
+	}
+	r := i - 7
+	if flip {
+		r = 6 - r
+	}
+	return string(rune('7' - r))
 }
 
 func ring(c color.Color) *canvas.Circle {
@@ -216,6 +249,7 @@ type boardRenderer struct {
 	lastRemoved *canvas.Text
 	best        [3]*canvas.Line // the view's Best move: shaft and two barbs
 	bestTo      *canvas.Circle  // its target point
+	bestRemove  *canvas.Circle  // the stone it removes
 }
 
 func (r *boardRenderer) Destroy()                     {}
@@ -234,7 +268,7 @@ func place(o fyne.CanvasObject, c fyne.Position, rad float32) {
 // view: the fixed drawing of the board, then the state of every point, then
 // the stone on its way.
 func (r *boardRenderer) update() {
-	g := newGeometry(r.board.Size())
+	g := r.board.geometry()
 	r.layoutBoard(g)
 	r.updatePoints(g)
 	r.updateAnimation(g)
@@ -256,6 +290,7 @@ func (r *boardRenderer) layoutBoard(g geometry) {
 	}
 	for i, l := range r.labels {
 		l.TextSize = max(8, g.cell*0.3)
+		l.Text = labelText(i, g.flip)
 		var c fyne.Position
 		if i < 7 {
 			c = fyne.NewPos(g.origin.X+float32(i+1)*g.cell, g.origin.Y+g.side-g.cell*0.45)
@@ -300,6 +335,11 @@ func (r *boardRenderer) updatePoints(g geometry) {
 	showRing(r.lastTo, v.Last.To, 1.12)
 	showRing(r.selected, v.Selected, 1.15)
 	showRing(r.bestTo, v.Best.To, 0.8)
+	bestRemove := v.Best.Remove
+	if v.Best.To == muehle.NoPoint || a != nil {
+		bestRemove = muehle.NoPoint
+	}
+	showRing(r.bestRemove, bestRemove, 1.2)
 	r.updateBest(g)
 	if v.Last.Remove != muehle.NoPoint && a == nil {
 		lr := r.lastRemoved

@@ -9,6 +9,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/ui/game"
+	"muehle/ui/game/gametest"
 )
 
 func renderBoard(t *testing.T, v game.View) *Board {
@@ -134,5 +135,29 @@ func TestMarkText(t *testing.T) {
 		if got := markText(tc.v, tc.chance, tc.ok); got != tc.want {
 			t.Errorf("markText(%s, %v, %v): got %q, want %q", tc.v, tc.chance, tc.ok, got, tc.want)
 		}
+	}
+}
+
+// TestBoardBestRemoval: a best move that removes a stone (a hint, the
+// review's best move) rings the stone it removes.
+func TestBoardBestRemoval(t *testing.T) {
+	b := NewBoard()
+	w := test.NewTempWindow(t, b)
+	w.Resize(fyne.NewSize(400, 480))
+	v := game.EmptyView(b.View().Pos)
+	v.Best = gametest.MustMove(t, "d6-a1xg4")
+	b.SetView(v)
+	r := test.WidgetRenderer(b).(*boardRenderer)
+	g4 := gametest.MustMove(t, "g4").To
+	c := b.geometry().center(g4)
+	ring := r.bestRemove
+	got := fyne.NewPos(ring.Position().X+ring.Size().Width/2, ring.Position().Y+ring.Size().Height/2)
+	if !ring.Visible() || got != c {
+		t.Errorf("the removal of %s: ring visible %t at %v, want visible at g4 %v", v.Best, ring.Visible(), got, c)
+	}
+	v.Best = gametest.MustMove(t, "d6-d5")
+	b.SetView(v)
+	if ring.Visible() {
+		t.Errorf("a best move without removal: the removal ring is shown")
 	}
 }

@@ -16,7 +16,9 @@
 // One concern per file:
 //
 //	app.go        the main window, options, preferences (players, speed,
-//	              the last game), redrawing on change, keys for review
+//	              the last game, pause, the flipped board), redrawing on
+//	              change, keys for review and pause, the board's share of
+//	              the width
 //	board.go      the board widget and its renderer (layout, per-point
 //	              state, the mill just closed, names and stones in hand,
 //	              the animation of a moving stone)
@@ -41,7 +43,7 @@
 //	walk.go       a line of moves on the board (game.Walk): the refutation
 //	              of a marked move or of a wrong answer, stepped through
 //	              with buttons and keys while the game waits
-//	training.go   Game ▸ Training…: positions from the database
+//	training.go   Analysis ▸ Training…: positions from the database
 //	              (play.DrawTraining) answered on the board, right or wrong
 //	              (play.CheckAnswer), the training bar
 //	newgame.go    New Game (the choice of players and the draw rule), the
@@ -52,6 +54,10 @@
 //	              what resuming redoes, what the perfect player does
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
+//	help.go       the Help menu: the rules (docs/rules.md, passed in), the
+//	              keyboard shortcuts, About (version, commit, database)
+//	hint.go       Game ▸ Hint: the perfect player's move shown once, noted
+//	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions
 //	engines.go    DBEngines: the players and marks from retro/play and the
 //	              database, and the solver behind the database tab

@@ -139,6 +139,9 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 	if want := "placement phase after 2 stones placed is not in the database yet"; !strings.Contains(u.side.value.Text, want) {
 		t.Errorf("perfect moves outside the database: side panel says %q, want %q", u.side.value.Text, want)
 	}
+	if want := "in the opening it searches the placements itself"; !strings.Contains(u.side.value.Text, want) {
+		t.Errorf("perfect moves in the opening: side panel says %q, want that the player searches (%q)", u.side.value.Text, want)
+	}
 	if want := "State number: layer p1+8-1+8"; !strings.HasPrefix(u.side.state.Text, want) {
 		t.Errorf("state number in the panel: got %q, want it to start with %q", u.side.state.Text, want)
 	}

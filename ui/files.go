@@ -11,12 +11,12 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
-// setUp opens the set-up editor on the current position.
-func (u *App) setUp() {
-	u.askDiscard("Setting up a position", u.showSetUp)
-}
+// setUp opens the set-up editor on the current position at once; only
+// "Use position" asks before it replaces an unfinished game.
+func (u *App) setUp() { u.showSetUp() }
 
 // showSetUp opens the set-up editor.
 func (u *App) showSetUp() {
@@ -26,7 +26,7 @@ func (u *App) showSetUp() {
 			u.showError("Set up", err)
 			return
 		}
-		u.ctrl.SetGame(g)
+		u.askDiscard("The position set up", func() { u.ctrl.SetGame(g) })
 	})
 }
 
@@ -40,7 +40,7 @@ func (u *App) copyPosition() {
 // copyGame puts the game record on the clipboard.
 func (u *App) copyGame() {
 	u.app.Clipboard().SetContent(u.recordText())
-	u.ctrl.Say("Copied the game record (%d moves).", u.ctrl.Game().Ply())
+	u.ctrl.Say("Copied the game record (%s).", game.Plies(u.ctrl.Game().Ply()))
 }
 
 // paste reads a position or a game record from the clipboard.
@@ -75,7 +75,7 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return g, fmt.Sprintf("a game of %d moves", g.Ply()), nil
+	return g, "a game of " + game.Plies(g.Ply()), nil
 }
 
 // saveGame writes the game record to a file the person chooses.
@@ -127,7 +127,7 @@ func (u *App) showOpen() {
 			return
 		}
 		u.setReviewedGame(g, vs)
-		u.ctrl.Say("Opened %s (%d moves).", r.URI().Path(), g.Ply())
+		u.ctrl.Say("Opened %s (%s).", r.URI().Path(), game.Plies(g.Ply()))
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
 	d.Show()

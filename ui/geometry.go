@@ -18,6 +18,9 @@ type geometry struct {
 	origin fyne.Position // top left corner of the board square
 	side   float32       // side length of the board square
 	cell   float32       // side / 8
+	// flip turns the board by half a turn: g1 at the top left, Black's
+	// strip below the square, White's above.
+	flip bool
 }
 
 // handStrip is the height of a strip with a side's name and stones in
@@ -45,7 +48,7 @@ func (g geometry) panel() (fyne.Position, fyne.Size) {
 // handY returns the vertical centre of col's strip: Black's above the
 // square, White's below.
 func (g geometry) handY(col muehle.Color) float32 {
-	if col == muehle.Black {
+	if (col == muehle.Black) != g.flip {
 		return g.origin.Y - handStrip*g.cell/2
 	}
 	return g.origin.Y + g.side + handStrip*g.cell/2
@@ -66,6 +69,9 @@ func gridOf(p muehle.Point) (col, row int) {
 // center returns the pixel position of point p.
 func (g geometry) center(p muehle.Point) fyne.Position {
 	col, row := gridOf(p)
+	if g.flip {
+		col, row = 6-col, 6-row
+	}
 	return fyne.NewPos(
 		g.origin.X+float32(col+1)*g.cell,
 		g.origin.Y+float32(row+1)*g.cell,

@@ -22,6 +22,8 @@ type menus struct {
 	perfect  *fyne.MenuItem
 	stateNum *fyne.MenuItem
 	noRemove *fyne.MenuItem
+	hint     *fyne.MenuItem
+	flip     *fyne.MenuItem
 	themes   []themeItem
 	players  [2][]playerItem
 	speed    []*fyne.MenuItem
@@ -69,7 +71,13 @@ var (
 	keyState   = shortcut(fyne.KeyI, false)
 	keyPerfect = shortcut(fyne.KeyP, false)
 	keyQuit    = shortcut(fyne.KeyQ, false)
+	keyHint    = shortcut(fyne.KeyH, false)
+	keyFlip    = shortcut(fyne.KeyF, false)
 )
+
+// keyPauseAlt pauses and resumes too, when no text field or list has the
+// keyboard: desktops often take Ctrl+Space to switch the input method.
+const keyPauseAlt = fyne.KeyP
 
 // item returns a menu item that runs action under the name label (for the
 // trace, see Options.Trace).
@@ -95,52 +103,66 @@ func newMenus(u *App) *menus {
 	c := u.ctrl
 	m.undo = m.item("Undo", keyUndo, c.Undo)
 	m.redo = m.item("Redo", keyRedo, c.Redo)
-	m.pause = m.item("Pause Computer", keyPause, func() { c.SetPaused(!c.Paused()) })
+	m.pause = m.item("Pause Computer", keyPause, func() { u.setPaused(!c.Paused()) })
 	m.step = m.item("Step: One Computer Move", keyStep, c.Step)
 	m.perfect = m.item("Show Perfect Moves", keyPerfect, func() { u.setShowPerfect(!c.ShowPerfect()) })
 	m.stateNum = m.item("Show State Number", keyState, u.stateNumber)
-	m.noRemove = m.item(fmt.Sprintf("Draw After %d Moves Without a Removal", noRemovalMoves), nil,
+	m.noRemove = m.item(fmt.Sprintf("Draw After %d Plies Without a Removal", noRemovalMoves), nil,
 		func() { u.setNoRemovalRule(!u.noRemovalRule()) })
+	m.hint = m.item("Hint: Show the Best Move", keyHint, u.hint)
+	m.flip = m.item("Flip Board", keyFlip, func() { u.setFlipped(!u.board.Flipped()) })
 	quit := m.item("Quit", keyQuit, u.quit)
 	quit.IsQuit = true
+	// The Game menu fits a window 700 pixels high: looking at the
+	// position is in the Analysis menu, the board's look in View.
 	gameMenu := fyne.NewMenu("Game",
 		m.item("New Game…", keyNew, u.newGame),
 		fyne.NewMenuItemSeparator(),
 		m.undo, m.redo,
 		fyne.NewMenuItemSeparator(),
-		m.pause, m.step,
+		m.pause, m.step, m.hint,
 		fyne.NewMenuItemSeparator(),
 		m.item("Set Up Position…", keySetUp, u.setUp),
+		m.item("Open Game…", keyOpen, u.openGame),
+		m.item("Save Game…", keySave, u.saveGame),
+		fyne.NewMenuItemSeparator(),
 		m.item("Copy Position", keyCopy, u.copyPosition),
 		m.item("Copy Game", nil, u.copyGame),
 		m.item("Paste Position or Game", keyPaste, u.paste),
 		fyne.NewMenuItemSeparator(),
-		m.item("Open Game…", keyOpen, u.openGame),
-		m.item("Save Game…", keySave, u.saveGame),
-		m.item("Review Game", nil, u.reviewGame),
-		m.item("Search Tree…", nil, u.searchTree),
-		m.item("Training…", nil, u.showTraining),
-		fyne.NewMenuItemSeparator(),
-		m.stateNum, m.perfect, m.noRemove,
+		m.noRemove,
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)
+	analysis := fyne.NewMenu("Analysis",
+		m.perfect, m.stateNum,
+		fyne.NewMenuItemSeparator(),
+		m.item("Review Game", nil, u.reviewGame),
+		m.item("Search Tree…", nil, u.searchTree),
+		m.item("Training…", nil, u.showTraining),
+	)
 	white := m.playerMenu(muehle.White)
 	black := m.playerMenu(muehle.Black)
-	var speedItems []*fyne.MenuItem
+	// The first item says what the times are; it does nothing.
+	speedItems := []*fyne.MenuItem{{Label: "Least Time per Computer Move:", Disabled: true}}
 	for _, d := range speeds {
 		it := m.item(speedName(d), nil, func() { u.setSpeed(d) })
 		m.speed = append(m.speed, it)
 		speedItems = append(speedItems, it)
 	}
-	var themeItems []*fyne.MenuItem
+	themeItems := []*fyne.MenuItem{m.flip, fyne.NewMenuItemSeparator()}
 	for _, t := range themeNames {
 		it := m.item(t.label, nil, func() { u.setTheme(t.name) })
 		m.themes = append(m.themes, themeItem{it, t.name})
 		themeItems = append(themeItems, it)
 	}
-	m.main = fyne.NewMainMenu(gameMenu, white, black,
-		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...))
+	help := fyne.NewMenu("Help",
+		m.item("Rules of the Game", nil, u.showRules),
+		m.item("Keyboard Shortcuts", nil, u.showKeys),
+		m.item("About Mühle", nil, u.showAbout),
+	)
+	m.main = fyne.NewMainMenu(gameMenu, analysis, white, black,
+		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...), help)
 	return m
 }
 
@@ -182,15 +204,17 @@ func (m *menus) update() {
 	g := c.Game()
 	m.undo.Disabled = !g.CanUndo()
 	m.redo.Disabled = !g.CanRedo()
-	m.pause.Label = "Pause Computer"
+	m.pause.Label = "Pause Computer (or P)"
 	if c.Paused() {
-		m.pause.Label = "Resume Computer"
+		m.pause.Label = "Resume Computer (or P)"
 	}
 	m.step.Disabled = !c.CanStep()
 	m.perfect.Checked = c.ShowPerfect()
 	noEngines := m.u.engines == nil
 	m.perfect.Disabled = noEngines
 	m.stateNum.Disabled = noEngines
+	m.hint.Disabled = noEngines
+	m.flip.Checked = m.u.board.Flipped()
 	m.noRemove.Checked = m.u.noRemovalRule()
 	for col := range m.players {
 		for _, pi := range m.players[col] {

@@ -127,6 +127,11 @@ func (l *moveList) scrollTo(i int) {
 	if i < 0 || i >= len(l.rows) {
 		return
 	}
+	// Rows just added have no place yet, and the scroll does not know the
+	// list's new height: lay them out first (after Open or a redo the
+	// list scrolled to where the end used to be).
+	l.box.Resize(fyne.NewSize(max(l.box.Size().Width, l.box.MinSize().Width), l.box.MinSize().Height))
+	l.scroll.Refresh()
 	if i == len(l.rows)-1 {
 		l.scroll.ScrollToBottom()
 		return

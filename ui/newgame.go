@@ -13,7 +13,7 @@ import (
 )
 
 // noRemovalMoves is the limit of the optional draw rule: the game is drawn
-// after this many moves (plies, as everywhere in this program) in a row
+// after this many plies (moves of either side, as everywhere in this program) in a row
 // without a removal.
 const noRemovalMoves = 50
 
@@ -48,8 +48,8 @@ func (u *App) askDiscard(what string, then func()) {
 		then()
 		return
 	}
-	msg := fmt.Sprintf("The game on the board (%d moves) is not finished.\n%s replaces it; Save Game keeps it first.",
-		u.ctrl.Game().Ply(), what)
+	msg := fmt.Sprintf("The game on the board (%s) is not finished.\n%s replaces it; Save Game keeps it first.",
+		game.Plies(u.ctrl.Game().Ply()), what)
 	d := dialog.NewConfirm("Give up the game?", msg, func(ok bool) {
 		if ok {
 			then()
@@ -143,7 +143,7 @@ func (u *App) newGameForm(first bool) *newGameForm {
 		f.sides[col] = widget.NewSelect(names, nil)
 		f.sides[col].SetSelected(chosen[col].String())
 	}
-	f.rule = widget.NewCheck(fmt.Sprintf("Draw after %d moves without a removal", noRemovalMoves), nil)
+	f.rule = widget.NewCheck(fmt.Sprintf("Draw after %d plies without a removal", noRemovalMoves), nil)
 	f.rule.Checked = u.noRemovalRule()
 	intro := "Who plays which side? White moves first."
 	if first {
@@ -158,7 +158,7 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	}
 	if u.unfinished() {
 		items = append(items, widget.NewLabelWithStyle(
-			fmt.Sprintf("The game on the board (%d moves) is not finished; a new game replaces it.", u.ctrl.Game().Ply()),
+			fmt.Sprintf("The game on the board (%s) is not finished; a new game replaces it.", game.Plies(u.ctrl.Game().Ply())),
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
 	}
 	f.content = container.NewVBox(items...)
@@ -191,6 +191,7 @@ func (u *App) showNewGame(first bool, then func()) {
 
 // startNewGame sets the players and the rule and starts a new game.
 func (u *App) startNewGame(white, black game.PlayerSpec, noRemoval bool) {
+	u.setPaused(false) // the new opponent moves at once
 	u.ctrl.NewGame()
 	u.setPlayer(muehle.White, white)
 	u.setPlayer(muehle.Black, black)

@@ -252,15 +252,23 @@ func TestThemeChoice(t *testing.T) {
 }
 
 // TestLayoutKeepsTheBoard checks that at a small window size the board
-// gets most of the width, and that the board keeps its size when the
-// status line grows or the busy bar appears.
+// gets the width its height lets it use (and the panels the rest), and
+// that the board keeps its size when the status line grows or the busy bar
+// appears.
 func TestLayoutKeepsTheBoard(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
-	u.Window().Resize(fyne.NewSize(700, 500))
-	if w := u.Board().Size().Width; w < 0.55*700 {
-		t.Errorf("board at a 700×500 window: got %v wide, want at least 55%% of the width", w)
+	for _, size := range []fyne.Size{fyne.NewSize(700, 500), fyne.NewSize(1024, 700), fyne.NewSize(800, 600)} {
+		u.Window().Resize(size)
+		b := u.Board().Size()
+		if w := b.Height * 8 / (8 + 2*handStrip); b.Width < w {
+			t.Errorf("board at a %v window: got %v wide, want at least the %v its height of %v lets it use", size, b.Width, w, b.Height)
+		}
+		if side := u.side.box.Size().Width; side < 0.3*size.Width {
+			t.Errorf("side panel at a %v window: got %v wide, want at least 30%% of the width", size, side)
+		}
 	}
+	u.Window().Resize(fyne.NewSize(700, 500))
 	before := u.Board().Size()
 	u.ctrl.Say("%s", strings.Repeat("A long explanation that wraps over several lines. ", 8))
 	u.side.busy.Show()

@@ -7,9 +7,10 @@ import (
 
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/ui/game"
 )
 
-// This file holds the game review in the window: Game ▸ Review Game asks
+// This file holds the game review in the window: Analysis ▸ Review Game asks
 // the database for its verdict on every move (in the background), the move
 // list then marks the moves that gave up value with "?" and the best move
 // beside them, Save Game keeps the verdicts as comments in the record, and
@@ -99,7 +100,7 @@ func (u *App) reviewGame() {
 	}
 	u.review.gen++
 	gen, rec := u.review.gen, g.Record()
-	u.ctrl.Say("Reviewing %d moves…", g.Ply())
+	u.ctrl.Say("Reviewing %s…", game.Plies(g.Ply()))
 	go func() {
 		vs, lines, err := r.Review(context.Background(), g)
 		u.do(func() {
@@ -132,10 +133,10 @@ func reviewSummary(vs []play.Verdict) string {
 			unknown++
 		}
 	}
-	s := fmt.Sprintf("Review: White gave up value in %d moves, Black in %d (marked ? in the move list, with the best move).",
-		worse[muehle.White], worse[muehle.Black])
+	s := fmt.Sprintf("Review: White gave up value with %s, Black with %s (marked ? in the move list, with the best move).",
+		countOf(worse[muehle.White], "move"), countOf(worse[muehle.Black], "move"))
 	if unknown > 0 {
-		s += fmt.Sprintf(" The database could not judge %d of the %d moves.", unknown, len(vs))
+		s += fmt.Sprintf(" The database could not judge %d of the %s.", unknown, game.Plies(len(vs)))
 	}
 	return s
 }
@@ -144,10 +145,26 @@ func reviewSummary(vs []play.Verdict) string {
 // verdicts as comments when it has been reviewed.
 func (u *App) recordText() string {
 	g := u.ctrl.Game()
+	var cs []string
 	if vs := u.verdicts(); vs != nil {
-		return g.RecordWithComments(play.Comments(vs))
+		cs = play.Comments(vs)
 	}
-	return g.Record()
+	if hs := u.hintComments(g); hs != nil {
+		cs = append(cs, make([]string, max(0, len(hs)-len(cs)))...)
+		for i, h := range hs {
+			switch {
+			case h == "":
+			case cs[i] == "":
+				cs[i] = h
+			default:
+				cs[i] += "; " + h
+			}
+		}
+	}
+	if cs == nil {
+		return g.Record()
+	}
+	return g.RecordWithComments(cs)
 }
 
 // parseReviewed reads a game record and the verdicts its comments keep;
@@ -216,6 +233,14 @@ func (u *App) bestShown() muehle.Move {
 		return muehle.NoMove
 	}
 	return vs[p-1].Best
+}
+
+// countOf returns n and the noun, plural unless n is 1: "1 move", "0 moves".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // refutationText says, for the position after move p (from 1) of a reviewed

@@ -55,7 +55,7 @@ func TestReviewGameInTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.ctrl.SetGame(g)
-	menuItem(t, u.Window().MainMenu(), "Game", "Review Game").Action()
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Review Game").Action()
 	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
 	rows := strings.Split(u.side.moves.Text(), "\n")
 	if len(rows) != 2 || !strings.Contains(rows[1], bad.String()) || !strings.Contains(rows[1], "?  best ") {

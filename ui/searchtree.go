@@ -16,7 +16,7 @@ import (
 	"muehle/ui/game"
 )
 
-// This file holds Game ▸ Search Tree: a window that runs the alpha-beta
+// This file holds Analysis ▸ Search Tree: a window that runs the alpha-beta
 // player on the position on the board to a small depth and shows its tree
 // (play.TraceTree) beside minimax's, side by side (treepane.go), with node
 // counts, the database's values where it knows the positions, and the cut
@@ -76,7 +76,7 @@ type treeView struct {
 	cancel  context.CancelFunc // stops the search under way
 }
 
-// ShowSearchTree opens the search tree window (Game ▸ Search Tree).
+// ShowSearchTree opens the search tree window (Analysis ▸ Search Tree).
 func (u *App) ShowSearchTree() { u.searchTree() }
 
 // searchTree opens the search tree window, or brings it to the front and
@@ -118,7 +118,10 @@ func (u *App) searchTree() {
 	main := container.NewHSplit(left, side)
 	main.SetOffset(0.71)
 	v.win.SetContent(container.NewBorder(container.NewVBox(bar, v.counts), nil, nil, nil, main))
-	v.win.Resize(fyne.NewSize(1100, 740))
+	// Up to 1100×740, and no larger than the main window: a screen that
+	// holds the one holds the other.
+	mw := u.win.Canvas().Size()
+	v.win.Resize(fyne.NewSize(min(1100, max(640, mw.Width)), min(740, max(480, mw.Height))))
 	v.win.SetOnClosed(func() {
 		v.stop()
 		v.gen++ // drop the result of the search under way

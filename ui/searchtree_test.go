@@ -21,11 +21,11 @@ import (
 	"muehle/ui/game/gametest"
 )
 
-// openSearchTree opens Game ▸ Search Tree on u and waits until both
+// openSearchTree opens Analysis ▸ Search Tree on u and waits until both
 // searches are shown at the depth chosen.
 func openSearchTree(t *testing.T, q *gametest.Queue, u *App, depth string) *treeView {
 	t.Helper()
-	menuItem(t, u.Window().MainMenu(), "Game", "Search Tree…").Action()
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Search Tree…").Action()
 	v := u.treeWin
 	if v == nil {
 		t.Fatal("Search Tree opened no window")

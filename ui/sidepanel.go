@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -37,7 +39,11 @@ type sidePanel struct {
 	// refuteWalk opens the refutation on the board, to step through.
 	refuteWalk *widget.Button
 	busy       *widget.ProgressBarInfinite // runs while the computer thinks
-	box        fyne.CanvasObject
+	// hidden hides what the database says about the position (training,
+	// before the answer): the marks' table, the value, the value in the
+	// state number.
+	hidden bool
+	box    fyne.CanvasObject
 
 	// onReview is called with the ply whose position a click on the move
 	// list asks for.
@@ -64,7 +70,6 @@ func newSidePanel() *sidePanel {
 	s.refuteWalk.Hide()
 	s.value.Wrapping = fyne.TextWrapWord
 	s.legend.Wrapping = fyne.TextWrapWord
-	s.legend.Importance = widget.LowImportance
 	s.perfect.TextStyle.Monospace = true
 	for i := range s.sides {
 		s.sides[i] = widget.NewLabel("")
@@ -82,28 +87,39 @@ func newSidePanel() *sidePanel {
 	s.busy.Hide()
 	spacer := canvas.NewRectangle(nil)
 	spacer.SetMinSize(s.busy.MinSize())
-	movesHelp := widget.NewLabel("Moves: click one, or press the arrow keys, Home or End, to see the position after it")
+	movesHelp := widget.NewLabel("Moves (click one, or the arrow keys, Home, End)")
 	movesHelp.TextStyle.Bold = true
-	movesHelp.Wrapping = fyne.TextWrapWord
+	movesHelp.Truncation = fyne.TextTruncateEllipsis
+	// At least three rows of moves and two lines of the analysis however
+	// small the window; both scroll.
+	row := newMoveRow(0, nil)
+	row.SetText("Start")
+	s.moves.scroll.SetMinSize(fyne.NewSize(0, 3*row.MinSize().Height))
 	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
 	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
+	analysis.SetMinSize(fyne.NewSize(0, 2*row.MinSize().Height))
 	lists := container.NewVSplit(movesBox, analysis)
-	lists.Offset = 0.5
+	lists.Offset = 0.4 // the analysis is the longer
 	s.box = container.NewBorder(
 		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.state, container.NewStack(spacer, s.busy), widget.NewSeparator()),
 		nil, nil, nil, lists)
 	return s
 }
 
-// legendText explains the marks and the table in plain words.
-const legendText = "How to read this: a ply is one move of either side. " +
+// legendText explains the marks and the table in plain words. The
+// percentage of a drawing move is the perfect player's sector score
+// (retro/play/sector.go, game.MoveMark.Chance).
+var legendText = "How to read this: a ply is one move of either side. " +
 	"On the board, W13 on a point means that move wins in 13 plies, L8 that it loses in 8 plies " +
 	"(the longest resistance), D that it draws, always with perfect play by both sides; " +
 	"green, grey and red say the same. " +
-	"D 33% means the move draws, and 33 of 100 answers of the opponent lose: the chance to win at once " +
-	"against an opponent who picks an answer at random, which the perfect player weighs its drawing moves by. " +
+	"D 33% means the move draws and has a sector score of 33 %: if both sides keep the draw, " +
+	"33 of 100 positions are won for the side moving now in the layer (the stone counts) the game reaches " +
+	"at the next removal, looked for up to " + strconv.Itoa(play.SectorPlies) + " plies ahead with the opponent " +
+	"choosing the lowest share. The perfect player plays the drawing move with the highest score, " +
+	"steering into layers rich in wins where a mistake of the opponent costs it the game. " +
 	"A yellow frame marks the move the perfect player would play (* in the table). " +
 	"The replies column counts the opponent's answers to the move: how many win, draw or lose for the opponent."
 
@@ -117,14 +133,21 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 		s.sides[col].SetText(fmt.Sprintf("%s · %s: %d on the board, %d in hand",
 			col, c.View().Players[col], pos.Stones[col].Count(), pos.Hand[col]))
 	}
-	s.state.SetText(stateText(e, pos))
+	// The state number is the position's whose moves the table lists: with
+	// a removal pending, the one before the move that closed the mill, as
+	// Show State Number (Ctrl+I) says.
+	if s.hidden {
+		s.state.SetText(hiddenStateText(e, c.Position()))
+	} else {
+		s.state.SetText(stateText(e, c.Position()))
+	}
 	switch {
 	case r != muehle.Ongoing && c.Reviewing():
 		s.result.SetText(fmt.Sprintf("The game ended later: %s, %s.", r, why))
 	case r != muehle.Ongoing:
 		s.result.SetText(fmt.Sprintf("%s: %s.", r, why))
 	case g.NoRemovalLimit > 0:
-		s.result.SetText(fmt.Sprintf("This game is drawn after %d moves without a removal. "+
+		s.result.SetText(fmt.Sprintf("This game is drawn after %d plies without a removal. "+
 			"The database does not know that rule, so the perfect player and the marks may misjudge near the limit.",
 			g.NoRemovalLimit))
 	default:
@@ -153,13 +176,39 @@ func stateText(e game.Engines, pos muehle.Position) string {
 	return "State number: " + st
 }
 
+// roughSeconds returns d in whole seconds: "3 s".
+func roughSeconds(d time.Duration) string {
+	return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
+}
+
+// hiddenStateText returns the state number line of pos without the
+// position's value: "State number: layer 3-3, index 42".
+func hiddenStateText(e game.Engines, pos muehle.Position) string {
+	s := stateText(e, pos)
+	if i := strings.Index(s, " ("); i >= 0 && strings.HasPrefix(s, "State number: layer") {
+		return s[:i]
+	}
+	return s
+}
+
 // updatePerfect shows the database's verdict of the position on the board
 // and the table of its moves.
 func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
+	if s.hidden {
+		s.value.SetText(hiddenText)
+		s.perfect.SetText("")
+		return
+	}
 	marks, err := c.Marks()
 	switch {
 	case err != nil:
-		s.value.SetText("Database: " + err.Error())
+		msg := "Database: " + err.Error() + "."
+		if cur := c.Position(); cur.Phase() == muehle.Placing {
+			msg += fmt.Sprintf(" The perfect player plays on without it: in the opening it searches the placements "+
+				"itself (up to %s a move, alpha-beta where the search does not finish); "+
+				"the marks show only what the database holds.", roughSeconds(PlacementTime))
+		}
+		s.value.SetText(msg)
 		s.perfect.SetText("")
 		return
 	case len(marks) == 0:
@@ -167,7 +216,7 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 		case c.Evaluating():
 			s.value.SetText("Database: looking up this position…")
 		case !c.ShowPerfect() && !c.Reviewing():
-			s.value.SetText("Game ▸ Show Perfect Moves (Ctrl+P) shows what the database says about every move.")
+			s.value.SetText("Analysis ▸ Show Perfect Moves (Ctrl+P) shows what the database says about every move.")
 		default:
 			s.value.SetText("")
 		}
@@ -175,6 +224,17 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 		return
 	}
 	s.value.SetText(verdict(pos.Turn, marks[0].Value))
+	if p := c.Pending(); p.To != muehle.NoPoint {
+		// The mill is closed: the moves left are its removals.
+		var rm []game.MoveMark
+		for _, m := range marks {
+			if m.Move.From == p.From && m.Move.To == p.To {
+				rm = append(rm, m)
+			}
+		}
+		s.perfect.SetText(fmt.Sprintf("The stone to remove after %s:\n", p) + movesTable(pos.Turn, rm))
+		return
+	}
 	s.perfect.SetText(movesTable(pos.Turn, marks))
 }
 

@@ -17,7 +17,7 @@ import (
 	"muehle/ui/game"
 )
 
-// This file holds training mode: Game ▸ Training… asks for the stones on
+// This file holds training mode: Analysis ▸ Training… asks for the stones on
 // the board, the difficulty, what to find and a seed, draws positions from
 // the database (play.DrawTraining, in the background) and puts the first
 // on the board with people on both sides. The player answers with a move
@@ -226,6 +226,23 @@ func (u *App) endTraining() {
 	}
 }
 
+// trainingHides reports whether the board and the side panel hide what
+// the database says (the marks, the value, the table of moves, the value
+// in the state number): in training, until the position has been answered.
+func (u *App) trainingHides() bool {
+	tr := u.learn.train
+	if tr == nil {
+		return false
+	}
+	_, answered := tr.run.Answer()
+	return !answered
+}
+
+// hiddenText is what the side panel says in place of the database's
+// verdict while training hides it.
+const hiddenText = "Training: the perfect-move marks, the database's verdict and the table of moves " +
+	"stay hidden until you have answered."
+
 // trainingMoved checks a person's move from the training position on the
 // board as the answer, in the background; the first answer counts. On a
 // wrong answer the refutation opens on the board.
@@ -308,7 +325,11 @@ func (p *trainingPanel) update(tr *training) {
 		return
 	}
 	r := tr.run
-	p.task.SetText("Training. " + r.Task() + " Play your move on the board.")
+	task := "Training. " + r.Task() + " Play your move on the board."
+	if _, answered := r.Answer(); !answered {
+		task += " The marks and the database's verdict stay hidden until you have answered."
+	}
+	p.task.SetText(task)
 	a, answered := r.Answer()
 	switch {
 	case tr.checking:

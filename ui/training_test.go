@@ -53,7 +53,7 @@ func TestTrainingInTheWindow(t *testing.T) {
 	_, before := endgame33(t)
 	u.ctrl.SetGame(before)
 
-	menuItem(t, u.Window().MainMenu(), "Game", "Training…") // the menu offers it
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Training…") // the menu offers it
 	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
 	u.startTraining(opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
@@ -203,5 +203,61 @@ func TestReviewRefutationOnTheBoard(t *testing.T) {
 	test.Tap(b)
 	if u.learn.walk == nil || u.learn.walk.At() != 0 || u.board.View().Pos != p.Play(bad) {
 		t.Errorf("the button: got line %v, board %s; want the refutation at its start", u.learn.walk, u.board.View().Pos)
+	}
+}
+
+// TestTrainingHidesTheAnswer: with Show Perfect Moves on, a training
+// position shows no marks, no value, no table and no value in the state
+// number until it is answered, and says so; after the answer they return.
+func TestTrainingHidesTheAnswer(t *testing.T) {
+	e := solvedEngines(t)
+	db, _ := e.database()
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	_, g := endgame33(t)
+	u.ctrl.SetGame(g)
+	if marks := shownMarks(t, u, q); len(marks) == 0 {
+		t.Fatal("no marks before training")
+	}
+	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 9, MaxAnswers: 1}
+	u.startTraining(opt)
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	// Let the evaluation of the training position finish: the marks exist
+	// in the controller and must still not be shown.
+	q.Drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
+	first := u.learn.train.run.Current().Pos
+	if v := u.board.View(); len(v.Marks) != 0 || v.Picks != 0 {
+		t.Errorf("board before the answer: got %d marks, picks %v; want none", len(v.Marks), v.Picks)
+	}
+	if u.side.value.Text != hiddenText || u.side.perfect.Text != "" {
+		t.Errorf("side panel before the answer: got %q and table %q; want %q and no table", u.side.value.Text, u.side.perfect.Text, hiddenText)
+	}
+	if st := u.side.state.Text; strings.Contains(st, "(") || !strings.HasPrefix(st, "State number: layer 3-3, index ") {
+		t.Errorf("state number before the answer: got %q, want the layer and index without the value", st)
+	}
+	if !strings.Contains(u.learn.trainBar.task.Text, "stay hidden until you have answered") {
+		t.Errorf("training bar: got %q, want that the marks stay hidden", u.learn.trainBar.task.Text)
+	}
+	u.stateNumber()
+	if st := u.ctrl.Status(); strings.Contains(st, " for ") || !strings.Contains(st, "hidden") {
+		t.Errorf("Ctrl+I before the answer: got %q, want no value", st)
+	}
+	u.hint()
+	if st := u.ctrl.Status(); !strings.Contains(st, "No hints in training") || u.board.View().Best.To != muehle.NoPoint {
+		t.Errorf("Hint before the answer: got %q and arrow %v, want it refused", st, u.board.View().Best)
+	}
+
+	right, _ := keepAndLose(t, db, first)
+	gametest.TapMove(u.board.TapPoint, right)
+	q.Drain(t, 10*time.Second, func() bool {
+		m, err := u.ctrl.Marks()
+		_, ok := u.learn.train.run.Answer()
+		return ok && (len(m) > 0 || err != nil)
+	})
+	if u.side.value.Text == hiddenText || !strings.Contains(u.side.state.Text, "(") {
+		t.Errorf("side panel after the answer: got %q, %q; want the database's verdict and the value", u.side.value.Text, u.side.state.Text)
+	}
+	if r, _ := u.ctrl.Game().Result(); r == muehle.Ongoing && len(u.board.View().Marks) == 0 {
+		t.Errorf("board after the answer: got no marks, want them back")
 	}
 }

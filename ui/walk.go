@@ -205,7 +205,7 @@ func (u *App) sideForWalk() {
 		return
 	}
 	pos := w.Position()
-	s.turn.SetText(fmt.Sprintf("Line, move %d of %d · %s to move", w.At(), w.Len(), pos.Turn))
+	s.turn.SetText(fmt.Sprintf("Line, ply %d of %d · %s to move", w.At(), w.Len(), pos.Turn))
 	for col := muehle.White; col <= muehle.Black; col++ {
 		s.sides[col].SetText(fmt.Sprintf("%s: %d on the board, %d in hand", col, pos.Stones[col].Count(), pos.Hand[col]))
 	}

@@ -7,35 +7,74 @@
 //
 // -db chooses the database folder (default: the one chosen last in the
 // Database tab, else the user's data folder); -open starts with a saved game;
-// -tree opens the search tree window (Game ▸ Search Tree) at the start.
+// -tree opens the search tree window (Analysis ▸ Search Tree) at the start.
 // With MUEHLE_TRACE=1 in the environment, every menu command prints
 // "muehle: command NAME" on standard error as it runs, however it was chosen;
 // the real-window check of the keyboard shortcuts (make screenshots) reads it.
+//
+// Without a display (no DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs,
+// or one that cannot be opened) it says so in one line and exits with
+// status 1.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
 	"muehle/assets"
+	"muehle/docs"
 	"muehle/ui"
 )
+
+// noDisplay is the one line the program says when it cannot open a window.
+const noDisplay = "muehle: no display to open the window on"
+
+// displayMissing reports why there is no display to open a window on, ""
+// when there may be one: on Linux and the BSDs a window needs DISPLAY (X11)
+// or WAYLAND_DISPLAY; macOS and Windows always have their own.
+func displayMissing() string {
+	switch runtime.GOOS {
+	case "darwin", "windows", "android", "ios", "js":
+		return ""
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return "neither DISPLAY nor WAYLAND_DISPLAY is set; start it in a desktop session, " +
+			"or with a virtual one: xvfb-run ./bin/muehle"
+	}
+	return ""
+}
 
 func main() {
 	dir := flag.String("db", "", "database `folder` (default: the last one chosen, else the user's data folder)")
 	open := flag.String("open", "", "start with the game record in `file`")
 	tree := flag.Bool("tree", false, "open the search tree window at the start")
 	flag.Parse()
+	if why := displayMissing(); why != "" {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", noDisplay, why)
+		os.Exit(1)
+	}
+	// A display that is set but cannot be opened makes the window's
+	// creation panic inside the graphics library: one line instead of the
+	// stack trace.
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "%s (DISPLAY=%q, WAYLAND_DISPLAY=%q): %v\n",
+				noDisplay, os.Getenv("DISPLAY"), os.Getenv("WAYLAND_DISPLAY"), r)
+			os.Exit(1)
+		}
+	}()
 
 	a := app.NewWithID("io.github.muehle")
 	if a.Metadata().Icon == nil { // go build; fyne package sets it from FyneApp.toml
 		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	}
 	opt := ui.DefaultOptions(a, *dir)
+	opt.Rules = docs.Rules
 	if os.Getenv("MUEHLE_TRACE") != "" {
 		opt.Trace = func(name string) { fmt.Fprintln(os.Stderr, "muehle: command", name) }
 	}

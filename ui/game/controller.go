@@ -43,7 +43,7 @@ type Controller struct {
 	marks       []MoveMark // the evaluated moves of the current position, best first
 	evalErr     error
 	evaluating  bool
-	fellBack    [2]string // per side: why its last computer move did not come from the database
+	fellBack    [2]fellBack // per side: why its last computer move did not come from the database
 
 	paused     bool         // the computer players wait
 	stepping   bool         // while paused, one computer move is allowed
@@ -63,6 +63,24 @@ type Controller struct {
 	OnBranch func(m muehle.Move, later int, play func())
 }
 
+// fellBack is why a computer player's move did not come from the
+// database, and the ply of the game after that move.
+type fellBack struct {
+	why string
+	ply int
+}
+
+// fellBackNote returns why the last move of the game, if side col made it,
+// did not come from the database; "" otherwise: an older move's reason
+// (a placement search's, say, after moves of the moving phase) is stale.
+func (c *Controller) fellBackNote(col muehle.Color) string {
+	f := c.fellBack[col]
+	if f.why == "" || f.ply != c.game.Ply() || c.Reviewing() {
+		return ""
+	}
+	return f.why
+}
+
 // NewController returns a controller for a new game of nine stones between
 // two people. do runs a function on the UI thread (fyne.Do in the program).
 func NewController(do func(func())) *Controller {
@@ -79,6 +97,20 @@ func NewController(do func(func())) *Controller {
 
 // Game returns the game. Callers must not change it; they read it to draw.
 func (c *Controller) Game() *muehle.Game { return c.game }
+
+// Position returns the position whose moves the board offers: the game's,
+// or the reviewed one; with a removal pending, the position before the
+// move that closed the mill (View.Pos shows that move made).
+func (c *Controller) Position() muehle.Position { return c.current().Position() }
+
+// Current returns the game up to the position on the board: the game, or
+// while reviewing its beginning up to the reviewed ply. Callers must not
+// change it.
+func (c *Controller) Current() *muehle.Game { return c.current() }
+
+// Pending returns the move that closed a mill and waits for the stone it
+// removes; To == NoPoint when there is none.
+func (c *Controller) Pending() muehle.Move { return c.pending }
 
 // Player returns the player of side col, nil for a person.
 func (c *Controller) Player(col muehle.Color) muehle.Player { return c.players[col] }
@@ -123,7 +155,8 @@ func (c *Controller) NewGame() {
 	limit := c.game.NoRemovalLimit
 	c.game = muehle.NewGame(muehle.StonesPerSide)
 	c.game.NoRemovalLimit = limit
-	c.fellBack = [2]string{}
+	c.fellBack = [2]fellBack{}
+	c.paused, c.stepping = false, false // a new game starts with its players moving
 	c.endReview()
 	c.restart(Event{Move: muehle.NoMove})
 }
@@ -138,7 +171,7 @@ func (c *Controller) SetNoRemovalLimit(n int) {
 // SetGame continues with g (a loaded game or a set-up position).
 func (c *Controller) SetGame(g *muehle.Game) {
 	c.game = g
-	c.fellBack = [2]string{}
+	c.fellBack = [2]fellBack{}
 	c.endReview()
 	c.restart(Event{Move: muehle.NoMove})
 }
@@ -260,9 +293,12 @@ func (c *Controller) computerMoved(gen uint64, turn muehle.Color, m muehle.Move,
 		c.Say("%s (%s) chose a bad move: %v", turn, name, err)
 		return
 	}
-	c.fellBack[turn] = ""
+	c.fellBack[turn] = fellBack{}
 	if why != "" {
-		c.fellBack[turn] = fmt.Sprintf("%s (%s) played its last move outside the database: %s", turn, name, why)
+		c.fellBack[turn] = fellBack{
+			why: fmt.Sprintf("%s (%s) played its last move outside the database: %s", turn, name, why),
+			ply: c.game.Ply(),
+		}
 	}
 	c.restart(Event{Move: m, Mover: turn, Computer: true})
 }

@@ -103,7 +103,7 @@ func TestReview(t *testing.T) {
 	if v := c.View(); v.Last != mustMove(t, "d2") {
 		t.Errorf("last move shown at ply 2: got %v, want d2", v.Last)
 	}
-	if got := c.Headline(); !strings.HasPrefix(got, "Reviewing move 2 of 5") {
+	if got := c.Headline(); !strings.HasPrefix(got, "Reviewing ply 2 of 5") {
 		t.Errorf("headline while reviewing: got %q", got)
 	}
 

@@ -125,7 +125,7 @@ func (c *Controller) Headline() string {
 	}
 	switch {
 	case c.Reviewing():
-		s = fmt.Sprintf("Reviewing move %d of %d · ", c.review, c.game.Ply()) + s
+		s = fmt.Sprintf("Reviewing ply %d of %d · ", c.review, c.game.Ply()) + s
 	case c.paused:
 		s = "Paused · " + s
 	}
@@ -140,7 +140,7 @@ func (c *Controller) Status() string {
 	}
 	g := c.current()
 	if c.Reviewing() && c.pending.To == muehle.NoPoint && c.sel == muehle.NoPoint {
-		return fmt.Sprintf("Reviewing the position after move %d of %d: the arrow keys step, Home and End jump, "+
+		return fmt.Sprintf("Reviewing the position after ply %d of %d: the arrow keys step, Home and End jump, "+
 			"a click on a move shows it; a move played here starts a new line from this position.", c.review, c.game.Ply())
 	}
 	if r, why := g.Result(); r != muehle.Ongoing {
@@ -153,14 +153,14 @@ func (c *Controller) Status() string {
 	}
 	if p := c.players[me]; p != nil && !c.Reviewing() {
 		s := fmt.Sprintf("%s (%s) is thinking…", me, p.Name())
-		if c.fellBack[me] != "" {
-			s += " " + c.fellBack[me] + "."
+		if why := c.fellBackNote(opp); why != "" {
+			s += " " + why + "."
 		}
 		return s
 	}
 	prefix := ""
-	if c.fellBack[opp] != "" {
-		prefix = c.fellBack[opp] + ". "
+	if why := c.fellBackNote(opp); why != "" {
+		prefix = why + ". "
 	}
 	switch {
 	case c.pending.To != muehle.NoPoint:

@@ -90,11 +90,11 @@ func (w *Walk) View() View {
 func (w *Walk) Text() string {
 	var s string
 	if w.at == 0 {
-		s = fmt.Sprintf("%s: %d moves. Start: %s to move.", w.title, len(w.steps), w.Position().Turn)
+		s = fmt.Sprintf("%s: %s. Start: %s to move.", w.title, Plies(len(w.steps)), w.Position().Turn)
 	} else {
 		st := w.steps[w.at-1]
 		mover := w.positions[w.at-1].Turn
-		s = fmt.Sprintf("%s: move %d of %d, %s %s (%s %s).", w.title, w.at, len(w.steps), mover, st.Move, mover, OutcomeWords(st.Value))
+		s = fmt.Sprintf("%s: ply %d of %d, %s %s (%s %s).", w.title, w.at, len(w.steps), mover, st.Move, mover, OutcomeWords(st.Value))
 	}
 	if w.at == len(w.steps) {
 		pos := w.Position()

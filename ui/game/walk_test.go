@@ -33,12 +33,12 @@ func TestWalk(t *testing.T) {
 		at      int
 		mention string
 	}{
-		{w.Forward, 1, "move 1 of 2, Black e4-f4 (Black loses in 2 plies)"},
+		{w.Forward, 1, "ply 1 of 2, Black e4-f4 (Black loses in 2 plies)"},
 		{w.Forward, 2, "White d5-g7xa4 (White wins in 1 ply). The game is over: Black has lost."},
-		{w.Forward, 2, "move 2 of 2"},
-		{w.Back, 1, "move 1 of 2"},
-		{func() bool { return w.Go(-5) }, 0, "2 moves. Start: Black to move."},
-		{func() bool { return w.Go(99) }, 2, "move 2 of 2"},
+		{w.Forward, 2, "ply 2 of 2"},
+		{w.Back, 1, "ply 1 of 2"},
+		{func() bool { return w.Go(-5) }, 0, "2 plies. Start: Black to move."},
+		{func() bool { return w.Go(99) }, 2, "ply 2 of 2"},
 	} {
 		moved := tc.step()
 		if w.At() != tc.at || !strings.Contains(w.Text(), tc.mention) {
