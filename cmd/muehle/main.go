@@ -16,6 +16,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 
 	"fyne.io/fyne/v2"
@@ -36,6 +37,7 @@ func main() {
 		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	}
 	opt := ui.DefaultOptions(a, *dir)
+	opt.Seed = rand.Uint64() // the computer players choose differently each start
 	if os.Getenv("MUEHLE_TRACE") != "" {
 		opt.Trace = func(name string) { fmt.Fprintln(os.Stderr, "muehle: command", name) }
 	}

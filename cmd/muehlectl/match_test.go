@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"muehle/retro/play"
 )
 
 // matchCounts returns the won, drawn and lost counts printed for spec.
@@ -85,41 +84,6 @@ func TestWilson(t *testing.T) {
 		lo, hi := wilson(tc.x, tc.n)
 		if math.Abs(lo-tc.lo) > 5e-5 || math.Abs(hi-tc.hi) > 5e-5 {
 			t.Errorf("wilson(%d, %d): got [%.4f, %.4f], want [%.4f, %.4f]", tc.x, tc.n, lo, hi, tc.lo, tc.hi)
-		}
-	}
-}
-
-func TestParsePerfect(t *testing.T) {
-	for _, tc := range []struct {
-		arg   string
-		look  int
-		rule  play.DrawRule
-		depth int
-		bad   bool
-	}{
-		{"", 1, play.DrawSector, 4, false},
-		{"sector", 1, play.DrawSector, 4, false},
-		{"sector:6", 1, play.DrawSector, 6, false},
-		{"sector:9", 0, 0, 0, true},
-		{"trap", 1, play.DrawTrap, 0, false},
-		{"trap:2", 0, 0, 0, true},
-		{"0", 0, play.DrawTrap, 0, false},
-		{"3", 3, play.DrawTrap, 0, false},
-		{"4", 0, 0, 0, true},
-		{"bahnsen", 1, play.DrawBahnsen, 2, false},
-		{"bahnsen:3", 1, play.DrawBahnsen, 3, false},
-		{"bahnsen:0", 0, 0, 0, true},
-		{"bogus", 0, 0, 0, true},
-	} {
-		look, rule, depth, err := parsePerfect(tc.arg)
-		if tc.bad {
-			if err == nil {
-				t.Errorf("%q: got no error, want one", tc.arg)
-			}
-			continue
-		}
-		if err != nil || look != tc.look || rule != tc.rule || depth != tc.depth {
-			t.Errorf("%q: got %d, %s, %d, %v, want %d, %s, %d", tc.arg, look, rule, depth, err, tc.look, tc.rule, tc.depth)
 		}
 	}
 }

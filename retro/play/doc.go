@@ -41,6 +41,11 @@
 //	             of his thesis: A = v·z·f, G), with the rebuilt formulas
 //	sector.go    the sector variant: the won share of the layer after the
 //	             next removal
+//	shipped.go   NewShipped, the perfect player the desktop program ships
+//	             and muehlectl measures, with its defaults (placement time,
+//	             fallback depth, book); Env and Sources, what Spec.New reads
+//	spec.go      Spec, the one grammar of player names ("ab:4", "perfect",
+//	             "level:3", …), read by muehlectl and the desktop program
 //	fallible.go  Fallible, a player that errs with a given probability
 //	level.go     Level, the difficulty levels 1 to 10: the perfect player
 //	             erring with a calibrated probability p(n)
