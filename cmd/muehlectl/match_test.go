@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
 )
 
 // matchCounts returns the won, drawn and lost counts printed for spec.
