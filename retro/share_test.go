@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/layers/layerstest"
 )
 
 // TestSolveShared solves the placement layers of the k=4 game with two
@@ -112,7 +112,7 @@ func TestSolveTakesOverDeadClaim(t *testing.T) {
 		info func(host string) layers.LockInfo
 	}{
 		{"dead process on this host", func(host string) layers.LockInfo {
-			return layers.LockInfo{Host: host, PID: deadPID(t), Start: time.Now(), Heartbeat: time.Now()}
+			return layers.LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: time.Now(), Heartbeat: time.Now()}
 		}},
 		{"silent process on another host", func(host string) layers.LockInfo {
 			old := time.Now().Add(-layers.LockStale - time.Minute)
@@ -142,15 +142,6 @@ func TestSolveTakesOverDeadClaim(t *testing.T) {
 			noLeftovers(t, dir)
 		})
 	}
-}
-
-// deadPID returns the id of a process that has ended.
-func deadPID(t *testing.T) int {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd.Process.Pid
 }
 
 // TestSolveUnit computes the k=3 game unit by unit, as jobs of a batch
