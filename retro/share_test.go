@@ -161,7 +161,7 @@ func TestSolveUnit(t *testing.T) {
 	refuse := func(why string) {
 		t.Helper()
 		if first == "m3-3" {
-			return // -short: no unit with a dependency
+			return // under the race detector: no unit with a dependency
 		}
 		db := openDB(t, dir, 3) // a new DB: the old one may hold 3-3 open
 		did, err := SolveUnit(ctx, db, first, opts)

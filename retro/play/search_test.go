@@ -106,7 +106,7 @@ func TestSearchMatchesReference(t *testing.T) {
 	ps = append(ps, testPositions(2, 5, 9, 10, 14, 30, 60)...)
 	ps = append(ps, testPositions(3, 3, 6, 7, 12, 30)...)
 	maxDepth := 3
-	if testing.Short() {
+	if raceEnabled {
 		maxDepth = 2
 	}
 	ctx := context.Background()
