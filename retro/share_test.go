@@ -22,8 +22,8 @@ import (
 // the test checks that no unit is computed twice, none is left out, and the
 // files are those of a single solver.
 func TestSolveShared(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves the k=4 game twice; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
 	}
 	opts := SolveOptions{Placement: true, SkipVerify: true, Workers: 1}
 	ref := openDB(t, t.TempDir(), 4)

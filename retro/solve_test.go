@@ -68,8 +68,8 @@ func TestPublishedStatistics(t *testing.T) {
 // TestReference compares every raw position of the k=3 game (layer 3-3)
 // with the slow reference solver, and the raw counts with docs/rules.md.
 func TestReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reference solver takes seconds; skipped with -short")
+	if raceEnabled {
+		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
 	}
 	compareWithReference(t, 3)
 }

@@ -148,8 +148,8 @@ func TestSearchMatchesReference(t *testing.T) {
 // transposition can change the value) with the reference at depth 4, where
 // the start position can recur on the path in the moving phase.
 func TestSearchDeepNoTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow reference search")
+	if raceEnabled {
+		t.Skip("slow reference search under the race detector; run without it")
 	}
 	ps := testPositions(4, 9, 40, 60, 90)
 	ps = append(ps, testPositions(5, 4, 20, 40)...)
