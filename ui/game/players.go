@@ -163,7 +163,9 @@ func DecodeSpec(s string) PlayerSpec {
 // Engines makes the computer players that need the search and the
 // database, and answers questions about the database. The window passes
 // ui.DBEngines, backed by packages retro/play and layers; tests may pass
-// their own. This package never imports the players itself.
+// their own. This package takes only the names of players from
+// retro/play (play.Spec), and makes none that needs the search or the
+// database itself.
 type Engines interface {
 	// AlphaBeta returns an alpha-beta player searching to depth (0: automatic).
 	AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
