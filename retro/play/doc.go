@@ -2,8 +2,9 @@
 // alpha-beta player and the perfect player. It reads the database through
 // layers.Prober, layer headers (LayerSource) and, for training, TrainingDB,
 // and never imports the solver (package retro), as a tablebase probing
-// library never imports the generator; TestImportGraph in package muehle
-// enforces this, tests included.
+// library never imports the generator. Its tests play on small games the
+// solver computed once per test run through retro/retrotest, a helper only
+// tests may import; TestImportGraph in package muehle enforces both.
 //
 // One concern per file:
 //
