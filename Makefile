@@ -40,20 +40,27 @@ muehlectl:
 run: build
 	@./$(BIN)/muehle
 
+# One mark for a long test: a test that takes over 20 s skips itself with
+# -short (if testing.Short() { t.Skip("long: ...") }). test runs the suite
+# with -short; test-long runs every test. A test that only the race
+# detector makes slow skips under it (raceEnabled, set by the race build
+# tag in the package's race_test.go) and runs in test's second pass.
+#
 # test is what CI runs: formatting and vet; the whole suite under the race
-# detector with -short (the reference solvers and deep perft are skipped
-# there, being slow under -race); then the pure-Go packages in full, built
-# without cgo. The checks that take minutes run with make test-long.
+# detector with -short; then the pure-Go packages again with -short, without
+# the race detector, built without cgo.
 test: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -short -timeout 15m ./...
-	CGO_ENABLED=0 $(GO) test -timeout 15m ./muehle/... ./layers/... ./retro/... ./ui/game/... ./cmd/muehlectl/...
+	CGO_ENABLED=0 $(GO) test -short -timeout 15m ./muehle/... ./layers/... ./retro/... ./ui/game/... ./cmd/muehlectl/...
 
-# test-long adds the checks that take minutes (deep perft, larger solves).
+# test-long runs every test, the long ones too (deep perft, the reference
+# solvers, the players' games on solved games of four stones, larger
+# solves), without -short and without the race detector.
 test-long: deps
-	$(GO) test -tags long -timeout 180m ./...
+	$(GO) test -timeout 180m ./...
 
 # test-slurm solves the whole k=5 game as a Slurm job graph on a one-node
 # Slurm cluster started here without systemd, and compares every layer with
@@ -82,11 +89,9 @@ vet:
 $(STATICCHECK):
 	GOBIN=$(abspath $(dir $(STATICCHECK))) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-# lint runs staticcheck's default checks on every package, with and without
-# the long tests.
+# lint runs staticcheck's default checks on every package.
 lint: deps $(STATICCHECK)
 	$(STATICCHECK) ./...
-	$(STATICCHECK) -tags long ./...
 
 # fuzz runs every fuzz target of the module for FUZZTIME each (make fuzz
 # FUZZTIME=1m); the targets are found with go test -list, so new ones join

@@ -30,6 +30,7 @@
 //	memory_*.go   AllocLarge and DropPages: large buffers (the group-B
 //	              table, copies of layer bodies), pages let go
 //	freespace*.go FreeBytes, the free space of a folder's disk
+//	cputime_*.go  CPUTime, the processor time of this process
 //
 // # Layers
 //

@@ -2,7 +2,6 @@ package layers
 
 import (
 	"os"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,13 +18,4 @@ func dropCache(f *File) error {
 	}
 	defer fd.Close()
 	return unix.Fadvise(int(fd.Fd()), 0, 0, unix.FADV_DONTNEED)
-}
-
-// cpuTime returns the CPU time this process has used so far.
-func cpuTime() time.Duration {
-	var ru unix.Rusage
-	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,12 +2,6 @@
 
 package layers
 
-import (
-	"errors"
-	"time"
-)
+import "errors"
 
 func dropCache(f *File) error { return errors.New("not supported on this system") }
-
-// cpuTime returns 0: CPU time is measured on Linux only.
-func cpuTime() time.Duration { return 0 }

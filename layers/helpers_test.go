@@ -1,15 +1,11 @@
 package layers
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
-// needLong skips t unless long checks are asked for: with the build tag
-// "long" or the environment variable MUEHLE_LONG=1, and not with -short.
+// needLong skips t, a long test, with -short.
 func needLong(t testing.TB, what string) {
 	t.Helper()
-	if testing.Short() || !longBuild && os.Getenv("MUEHLE_LONG") != "1" {
-		t.Skipf("%s: run with -tags long or MUEHLE_LONG=1", what)
+	if testing.Short() {
+		t.Skipf("long: %s; skipped with -short", what)
 	}
 }

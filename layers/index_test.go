@@ -2,7 +2,6 @@ package layers
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"muehle/muehle"
@@ -95,14 +94,10 @@ func TestClassesBurnside(t *testing.T) {
 func TestIndexAllSlots(t *testing.T) {
 	x := testIndexer(t)
 	keys := []Key{Moving(3, 3), Moving(3, 4), Moving(4, 3), {W: 0, B: 0}, {W: 1, B: 2}, {W: 2, B: 5, WH: 6, BH: 5}}
-	// Layer 4-4 (3.3 million slots) takes seconds, minutes under the race
-	// detector; 5-4 and 5-5 (31 million) belong to the long checks.
-	long := !testing.Short() && (longBuild || os.Getenv("MUEHLE_LONG") == "1")
-	if !testing.Short() && !raceEnabled || long {
-		keys = append(keys, Moving(4, 4))
-	}
-	if long {
-		keys = append(keys, Moving(5, 4), Moving(4, 5), Moving(5, 5))
+	// Layer 4-4 (3.3 million slots, about 40 s) and 5-4 and 5-5 (31
+	// million) are long (skipped with -short).
+	if !testing.Short() {
+		keys = append(keys, Moving(4, 4), Moving(5, 4), Moving(4, 5), Moving(5, 5))
 	}
 	for _, k := range keys {
 		l := x.Layer(k)
@@ -212,7 +207,7 @@ func TestIndexRandomLarge(t *testing.T) {
 	x := testIndexer(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 20000
-	if testing.Short() {
+	if raceEnabled {
 		n = 2000
 	}
 	for _, k := range []Key{Moving(9, 9), Moving(9, 8), Moving(8, 9), Moving(8, 8), Moving(9, 3), Moving(7, 9)} {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/layers/layerstest"
 )
 
 // lockHelperEnv names the folder a re-executed test binary locks (its
@@ -101,7 +103,7 @@ func TestLockStale(t *testing.T) {
 		takeOver bool
 	}{
 		{"live holder", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now}, false},
-		{"dead pid", &LockInfo{Host: host, PID: deadPID(t), Start: now, Heartbeat: now}, true},
+		{"dead pid", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now}, true},
 		{"other host, fresh", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now}, false},
 		{"other host, old heartbeat", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now.Add(-LockStale - time.Minute)}, true},
 		{"live pid, heartbeat missed (suspended)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-time.Hour)}, false},
@@ -136,15 +138,6 @@ func TestLockStale(t *testing.T) {
 			}
 		})
 	}
-}
-
-// deadPID returns the id of a process that has ended.
-func deadPID(t *testing.T) int {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd.Process.Pid
 }
 
 // TestLockReleaseKeepsOthers checks that a Lock taken for dead leaves the

@@ -28,7 +28,7 @@
 // The tests check move generation against a deliberately naive generator
 // written from docs/rules.md (naive_test.go), un-moves against moves and against
 // a brute-force search for parents, the symmetries as automorphisms, perft
-// against docs/rules.md (depth 7 with -tags long), the text formats by round
+// against docs/rules.md (depth 7 without -short), the text formats by round
 // trips and fuzzing, the import graph of the whole module
 // (imports_test.go), and the documentation against the files: each
 // package's file list in its doc.go, the README's table of folders, every

@@ -20,11 +20,15 @@ import (
 // players. This is the dependency direction of docs/design.md:
 // muehle ← layers ← {retro, retro/play} ← ui ← cmd, Fyne only in ui and
 // cmd/muehle, and the game flow (ui/game) without Fyne.
+//
+// testOnly names packages of testOnlyPackages that the tests of the
+// packages under pkg may import although allow or deny would refuse them.
 type importRule struct {
-	pkg   string
-	allow []string
-	any   bool
-	deny  []string
+	pkg      string
+	allow    []string
+	any      bool
+	deny     []string
+	testOnly []string
 }
 
 // The third-party modules allowed below the UI are the CGO-free ones of
@@ -37,21 +41,28 @@ var importRules = []importRule{
 	{pkg: "muehle/retro", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys"},
 		deny: []string{"fyne.io", "muehle/retro/play", "muehle/ui", "muehle/cmd"}},
 	// The players read the database through layers.Prober and never import
-	// the solver, not even in their tests (as a probing library never
-	// imports the tablebase generator).
+	// the solver (as a probing library never imports the tablebase
+	// generator); their tests get small solved databases from retrotest.
 	{pkg: "muehle/retro/play", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro/play"},
-		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}},
+		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}, testOnly: []string{"muehle/retro/retrotest"}},
 	{pkg: "muehle/ui", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro", "muehle/ui", "fyne.io/fyne/v2"},
 		deny: []string{"muehle/cmd"}},
 	// The game flow: no Fyne, so that it builds and tests without cgo; the
-	// players come in through its Engines interface, not from retro/play.
-	{pkg: "muehle/ui/game", allow: []string{"muehle/muehle", "muehle/layers", "muehle/ui/game"},
-		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}},
+	// players come in through its Engines interface. It imports retro/play
+	// for the grammar of player names (play.Spec), never the solver: the
+	// allow list keeps retro out of its imports, retro/play's rule out of
+	// its dependencies.
+	{pkg: "muehle/ui/game", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro/play", "muehle/ui/game"},
+		deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}},
 	{pkg: "muehle/assets", deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}}, // embedded files, standard library only
 	{pkg: "muehle/docs", deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}},   // the rules, embedded for the program's Help menu
 	{pkg: "muehle/cmd/muehle", any: true},
 	{pkg: "muehle/cmd/muehlectl", any: true, deny: []string{"fyne.io", "muehle/ui"}},
 }
+
+// testOnlyPackages are the helpers of tests: only tests may import them.
+// retrotest gives the players' tests small solved databases.
+var testOnlyPackages = []string{"muehle/layers/layerstest", "muehle/retro/retrotest"}
 
 // under reports whether path is prefix or inside it.
 func under(path, prefix string) bool {
@@ -67,7 +78,8 @@ func denied(d, bad, root string) bool {
 
 // TestImportGraph lists the packages of the module with go list and checks
 // every import (of the package and of its tests) and every indirect
-// dependency against importRules. Only packages that exist are checked; a
+// dependency against importRules, and that the test-only packages
+// (testOnlyPackages) are imported by tests alone. Only packages that exist are checked; a
 // package no rule covers is an error, so a new folder gets a rule. It is
 // skipped when the go tool is not available.
 func TestImportGraph(t *testing.T) {
@@ -75,8 +87,8 @@ func TestImportGraph(t *testing.T) {
 	if err != nil {
 		t.Skipf("go tool not found: %v", err)
 	}
-	const format = `{{if not .Standard}}{{.ImportPath}}` + "\t" +
-		`{{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}` + "\t" +
+	const format = `{{if not .Standard}}{{.ImportPath}}` + "\t" + `{{join .Imports " "}}` + "\t" +
+		`{{join .TestImports " "}} {{join .XTestImports " "}}` + "\t" +
 		`{{join .Deps " "}}` + "\n{{end}}"
 	cmd := exec.Command(gotool, "list", "-e", "-f", format, "./...")
 	cmd.Dir = ".."
@@ -90,11 +102,16 @@ func TestImportGraph(t *testing.T) {
 	checked := 0
 	for line := range strings.Lines(string(out)) {
 		f := strings.Split(strings.TrimRight(line, "\n"), "\t")
-		if len(f) != 3 {
+		if len(f) != 4 {
 			continue
 		}
-		pkg, deps := f[0], strings.Fields(f[2])
-		imports := strings.Fields(f[1])
+		pkg, deps := f[0], strings.Fields(f[3])
+		for _, imp := range strings.Fields(f[1]) {
+			if slices.Contains(testOnlyPackages, imp) {
+				t.Errorf("package %s imports %s, which only tests may import", pkg, imp)
+			}
+		}
+		imports := append(strings.Fields(f[1]), strings.Fields(f[2])...)
 		slices.Sort(imports)
 		imports = slices.Compact(imports) // a test may import what the package does
 		var rule *importRule
@@ -108,6 +125,7 @@ func TestImportGraph(t *testing.T) {
 			continue
 		}
 		checked++
+		imports = slices.DeleteFunc(imports, func(imp string) bool { return slices.Contains(rule.testOnly, imp) })
 		for _, imp := range imports {
 			if std[imp] || imp == "C" || rule.any || imp == pkg {
 				continue

@@ -1,11 +1,12 @@
-//go:build long
-
 package muehle
 
 import "testing"
 
 // TestPerft7 checks perft 7 from the empty board against docs/rules.md. It
-// takes several seconds; run it with go test -tags long.
+// is long (skipped with -short).
 func TestPerft7(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: perft 7; skipped with -short")
+	}
 	checkPerft(t, NewPosition(StonesPerSide), 7, perftStart[7])
 }

@@ -8,10 +8,11 @@ import (
 var perftStart = []uint64{1, 24, 552, 12144, 255024, 5140800, 99274176, 1873562112}
 
 // TestPerft checks perft from the empty board against docs/rules.md: depths 1
-// to 5 always, 6 unless -short. Depth 7 is in perft_long_test.go (-tags long).
+// to 5 always, 6 without the race detector. Depth 7 is in perft_long_test.go
+// (long, skipped with -short).
 func TestPerft(t *testing.T) {
 	maxDepth := 6
-	if testing.Short() {
+	if raceEnabled {
 		maxDepth = 5
 	}
 	for d := 1; d <= maxDepth; d++ {

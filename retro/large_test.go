@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"muehle/layers"
 )
@@ -152,7 +153,7 @@ func benchLargePair(b *testing.B, k layers.Key) {
 	for _, x := range u.Keys {
 		slots += db.Indexer().Layer(x).Size()
 	}
-	cpu0 := processCPU()
+	cpu0, _ := layers.CPUTime()
 	for b.Loop() {
 		_, release, err := r.compute(context.Background())
 		if err != nil {
@@ -171,7 +172,7 @@ func BenchmarkVerifyNamedLayer(b *testing.B) {
 	}
 	db := benchDB(b, k, true)
 	slots := db.Indexer().Layer(k).Size()
-	cpu0 := processCPU()
+	cpu0, _ := layers.CPUTime()
 	for b.Loop() {
 		bad, err := VerifyLayer(context.Background(), db, k, 0, 1, nil)
 		if err != nil || len(bad) > 0 {
@@ -188,7 +189,7 @@ func benchLargeVerify(b *testing.B, k layers.Key) {
 	for _, x := range keys {
 		slots += db.Indexer().Layer(x).Size()
 	}
-	cpu0 := processCPU()
+	cpu0, _ := layers.CPUTime()
 	for b.Loop() {
 		for _, x := range keys {
 			bad, err := VerifyLayer(context.Background(), db, x, 0, 1, nil)
@@ -203,11 +204,12 @@ func benchLargeVerify(b *testing.B, k layers.Key) {
 // reportSlotRates reports slots per second of wall time and per second of
 // processor time since cpu0 (which other load on the machine does not
 // lower).
-func reportSlotRates(b *testing.B, slots uint64, cpu0 float64) {
+func reportSlotRates(b *testing.B, slots uint64, cpu0 time.Duration) {
 	b.Helper()
 	n := float64(slots) * float64(b.N)
 	b.ReportMetric(n/b.Elapsed().Seconds(), "slots/s")
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if now, _ := layers.CPUTime(); now > cpu0 {
+		cpu := (now - cpu0).Seconds()
 		b.ReportMetric(n/cpu, "slots/cpu-s")
 	}
 }

@@ -45,7 +45,7 @@ func (r *placementReference) value(p muehle.Position) layers.Value {
 // checks that the others are not stored.
 func TestPlacementReference(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reference solver takes seconds; skipped with -short")
+		t.Skip("long: the reference placement solver takes over a minute; skipped with -short")
 	}
 	comparePlacement(t, 3)
 }

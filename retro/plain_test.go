@@ -139,20 +139,16 @@ func plainPair(t *testing.T, db *layers.DB, keys []layers.Key) (counted [][]uint
 // TestSolverMatchesPlain solves pairs with the solver (two workers, so that
 // the parallel paths run) and with plainPair and compares every state
 // word after the count phase and every value at the end: the slide pair
-// 4-4 and the flying pair 3-5 + 5-3; with -tags long also 4-5 + 5-4 and
-// 3-6 + 6-3 (plainLongPairs).
+// 4-4 and the flying pair 3-5 + 5-3, 4-5 + 5-4 and 3-6 + 6-3. It is long
+// (skipped with -short).
 func TestSolverMatchesPlain(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a minute of single-threaded reference solving; skipped with -short")
+		t.Skip("long: minutes of single-threaded reference solving; skipped with -short")
 	}
 	db := openDB(t, t.TempDir(), 9)
-	pairs := [][]layers.Key{{layers.Moving(4, 4)}, {layers.Moving(3, 5), layers.Moving(5, 3)}}
-	maxStones := 7
-	if plainLongPairs {
-		pairs = append(pairs, []layers.Key{layers.Moving(4, 5), layers.Moving(5, 4)}, []layers.Key{layers.Moving(3, 6), layers.Moving(6, 3)})
-		maxStones = 9
-	}
-	solve(t, db, SolveOptions{MaxStones: maxStones})
+	pairs := [][]layers.Key{{layers.Moving(4, 4)}, {layers.Moving(3, 5), layers.Moving(5, 3)},
+		{layers.Moving(4, 5), layers.Moving(5, 4)}, {layers.Moving(3, 6), layers.Moving(6, 3)}}
+	solve(t, db, SolveOptions{MaxStones: 9})
 	for _, keys := range pairs {
 		var counted [][]uint32
 		r := &run{db: db, workers: 2, tmp: t.TempDir(), unit: Unit{Keys: keys},

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/layers/layerstest"
 )
 
 // TestSolveShared solves the placement layers of the k=4 game with two
@@ -22,8 +22,8 @@ import (
 // the test checks that no unit is computed twice, none is left out, and the
 // files are those of a single solver.
 func TestSolveShared(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves the k=4 game twice; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
 	}
 	opts := SolveOptions{Placement: true, SkipVerify: true, Workers: 1}
 	ref := openDB(t, t.TempDir(), 4)
@@ -112,7 +112,7 @@ func TestSolveTakesOverDeadClaim(t *testing.T) {
 		info func(host string) layers.LockInfo
 	}{
 		{"dead process on this host", func(host string) layers.LockInfo {
-			return layers.LockInfo{Host: host, PID: deadPID(t), Start: time.Now(), Heartbeat: time.Now()}
+			return layers.LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: time.Now(), Heartbeat: time.Now()}
 		}},
 		{"silent process on another host", func(host string) layers.LockInfo {
 			old := time.Now().Add(-layers.LockStale - time.Minute)
@@ -144,15 +144,6 @@ func TestSolveTakesOverDeadClaim(t *testing.T) {
 	}
 }
 
-// deadPID returns the id of a process that has ended.
-func deadPID(t *testing.T) int {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd.Process.Pid
-}
-
 // TestSolveUnit computes the k=3 game unit by unit, as jobs of a batch
 // system do: a unit whose dependency is missing, damaged or unverified is
 // refused; a complete unit is left alone; the result is the files of one
@@ -170,7 +161,7 @@ func TestSolveUnit(t *testing.T) {
 	refuse := func(why string) {
 		t.Helper()
 		if first == "m3-3" {
-			return // -short: no unit with a dependency
+			return // under the race detector: no unit with a dependency
 		}
 		db := openDB(t, dir, 3) // a new DB: the old one may hold 3-3 open
 		did, err := SolveUnit(ctx, db, string(first), opts)

@@ -15,10 +15,10 @@ import (
 )
 
 // faultOpts is the small game the fault tests solve: k=3, all phases (7
-// units, about two seconds), or with -short only the moving pair 3-3 (the
-// suite runs under the race detector with -short).
+// units, about two seconds), or under the race detector only the moving
+// pair 3-3.
 func faultOpts() SolveOptions {
-	return SolveOptions{Placement: !testing.Short(), Workers: 2}
+	return SolveOptions{Placement: !raceEnabled, Workers: 2}
 }
 
 // reference solves the fault tests' game once, uninterrupted, and returns
@@ -80,7 +80,7 @@ func noLeftovers(t *testing.T, dir string) {
 // verified.
 func TestSolveCancelEveryPhase(t *testing.T) {
 	ref, phases := reference(t)
-	if testing.Short() { // the race detector makes each run slow: the phases that keep files
+	if raceEnabled { // the race detector makes each run slow: the phases that keep files
 		phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == PhaseCount || p.Phase == PhasePropagate })
 	}
 	dir := t.TempDir()
@@ -183,8 +183,8 @@ func TestSolveRepairs(t *testing.T) {
 		{"wrong value, not verified", wrongValue, "layer 3-3 failed verification"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if testing.Short() && tc.name != "body byte flipped" && tc.name != "verification record removed" {
-				t.Skip("each case solves 3-3 again, slow under the race detector; skipped with -short")
+			if raceEnabled && tc.name != "body byte flipped" && tc.name != "verification record removed" {
+				t.Skip("each case solves 3-3 again, slow under the race detector; run without it")
 			}
 			dir := t.TempDir()
 			copyDB(t, ref, dir)

@@ -32,8 +32,8 @@ func solve(t *testing.T, db *layers.DB, opts SolveOptions) {
 // compares them with the statistics published by Gasser's reproductions and
 // the Malom database (docs/rules.md).
 func TestPublishedStatistics(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves 3-4 + 4-3, slow under the race detector; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves 3-4 + 4-3, slow under the race detector; run without it")
 	}
 	db := openDB(t, t.TempDir(), 9)
 	solve(t, db, SolveOptions{MaxStones: 7})
@@ -68,8 +68,8 @@ func TestPublishedStatistics(t *testing.T) {
 // TestReference compares every raw position of the k=3 game (layer 3-3)
 // with the slow reference solver, and the raw counts with docs/rules.md.
 func TestReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reference solver takes seconds; skipped with -short")
+	if raceEnabled {
+		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
 	}
 	compareWithReference(t, 3)
 }
@@ -108,8 +108,8 @@ func compareWithReference(t *testing.T, k int) {
 // TestResume interrupts a run after its first unit and checks that a second
 // run completes the database with files identical to an uninterrupted run.
 func TestResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves 3-4 + 4-3 twice, slow under the race detector; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves 3-4 + 4-3 twice, slow under the race detector; run without it")
 	}
 	opts := SolveOptions{MaxStones: 7} // 3-3, then the pair 3-4 + 4-3
 	whole := openDB(t, t.TempDir(), 4)

@@ -13,8 +13,8 @@ import (
 // game, movingVerifier.best must equal BestChild, which probes each child
 // through the database.
 func TestMovingVerifierIsBestChild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves the k=4 game; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves the k=4 game, slow under the race detector; run without it")
 	}
 	db := openDB(t, t.TempDir(), 4)
 	solve(t, db, SolveOptions{SkipVerify: true})

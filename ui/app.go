@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -45,6 +46,7 @@ type App struct {
 	menu    *menus
 	engines game.Engines
 	specs   [2]game.PlayerSpec
+	seeds   *rand.Rand // seeds each new computer player (Options.Seed)
 	trace   func(action string)
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
@@ -66,6 +68,10 @@ type Options struct {
 	Database Database
 	// Do runs a function on the UI thread; nil means fyne.Do.
 	Do func(func())
+	// Seed seeds the computer players' random choices: each new player
+	// draws its source from a generator seeded with it. The program passes
+	// a different seed each start; tests may leave it 0.
+	Seed uint64
 	// Trace, when set, is called with the name of every menu command
 	// before it runs, however it was chosen (menu, shortcut); the real-window
 	// check of the shortcuts (make screenshots) reads it.
@@ -93,6 +99,7 @@ func New(a fyne.App, opt Options) *App {
 		side:    newSidePanel(),
 		status:  widget.NewLabel(""),
 		engines: opt.Engines,
+		seeds:   rand.New(rand.NewPCG(opt.Seed, 0x6d75656865)),
 		trace:   opt.Trace,
 		do:      do,
 		rules:   opt.Rules,
@@ -247,7 +254,7 @@ func (u *App) typedKey(ev *fyne.KeyEvent) {
 // be made (no database, engine missing), the side stays as it was and the
 // status line says why.
 func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
-	p, err := game.NewPlayer(spec, u.engines)
+	p, err := game.NewPlayer(spec, u.engines, rand.NewPCG(u.seeds.Uint64(), u.seeds.Uint64()))
 	if err != nil {
 		u.ctrl.Say("%s cannot be %s: %v", col, spec, err)
 		return

@@ -9,6 +9,7 @@ import (
 
 	"muehle/layers"
 	"muehle/retro"
+	"muehle/retro/play"
 )
 
 // DBEstimate is what a computation will cost: the parts and positions to
@@ -367,10 +368,10 @@ func playerWords(moving, movingAll, placement, placementAll int) string {
 		b.WriteString("- Opening: stored; every placement comes from the database (a position set up by hand that no game can reach is searched over the layers).\n")
 	case moving == movingAll:
 		fmt.Fprintf(&b, "- Opening: not stored (%d of %d layers). It searches each placement over the moving layers for up to %s, exact, and plays alpha-beta where that is not enough.\n",
-			placement, placementAll, roughDuration(PlacementTime))
+			placement, placementAll, roughDuration(play.PlacementTime))
 	default:
 		fmt.Fprintf(&b, "- Opening: not stored (%d of %d layers). It searches each placement over the moving layers for up to %s, and plays alpha-beta where the search reaches a missing layer or runs out of time.\n",
-			placement, placementAll, roughDuration(PlacementTime))
+			placement, placementAll, roughDuration(play.PlacementTime))
 	}
 	b.WriteString("After each alpha-beta move the status line says why.")
 	return b.String()

@@ -193,7 +193,7 @@ func TestPlayerWords(t *testing.T) {
 	}{
 		{0, 0, []string{"Moving phase: no layer yet; it plays alpha-beta there", "Opening: not stored (0 of 497 layers)", "reaches a missing layer"}},
 		{3, 0, []string{"Moving phase: 3 of 49 layers", "elsewhere it plays alpha-beta", "reaches a missing layer"}},
-		{49, 0, []string{"Moving phase: complete", "for up to 3 s, exact, and plays alpha-beta where that is not enough"}},
+		{49, 0, []string{"Moving phase: complete", "for up to 2 s, exact, and plays alpha-beta where that is not enough"}},
 		{49, 497, []string{"Moving phase: complete", "Opening: stored; every placement comes from the database"}},
 	}
 	for _, tt := range tests {

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -67,63 +66,49 @@ func (e *DBEngines) prober() layers.Prober {
 
 // AlphaBeta returns an alpha-beta player; depth 0 deepens for a second.
 func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error) {
-	return play.NewAlphaBeta(play.Limits{Depth: depth}, src, e.prober()), nil
+	sp := play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: depth}}
+	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
 }
 
-// Perfect returns the perfect player of variant v, with the placement
-// search where the database has no placement layer and alpha-beta
-// (automatic) where the search cannot decide (a moving layer missing,
-// PlacementTime spent). The draw rules look as deep as retro/play's
-// defaults (SectorPlies, BahnsenDepth); outside drawn positions all break
-// ties by the trap share.
+// Perfect returns the perfect player of variant v: the shipped perfect
+// player (play.NewShipped, as muehlectl's match plays it), with the
+// placement search and the book beside the layers where the database has
+// no placement layer and alpha-beta to play.FallbackDepth where the search
+// cannot decide (a moving layer missing, play.PlacementTime spent). The
+// draw rules look as deep as retro/play's defaults (SectorPlies,
+// BahnsenDepth); outside drawn positions all break ties by the trap share.
 func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Player, error) {
-	p, err := e.perfect(v, src)
-	if err != nil {
-		return nil, err // not a nil *play.Perfect in a non-nil interface
-	}
-	return p, nil
-}
-
-// perfect returns the player of Perfect.
-func (e *DBEngines) perfect(v game.PerfectVariant, src rand.Source) (*play.Perfect, error) {
-	db, err := e.database()
-	if err != nil {
-		return nil, err
-	}
-	fb := play.NewAlphaBeta(play.Limits{}, rand.NewPCG(rand.Uint64(), 1), db)
-	p := play.NewPerfect(db, src, fb)
-	// Placement positions without a stored layer: the placement search
-	// over the moving layers, with the book beside the layers (a damaged
-	// book is left aside: the moves stay exact, only slower).
-	book, err := play.OpenBook(play.BookPath(db.Dir(), db.Stones()), db.Stones())
-	if err != nil {
-		book = nil
-	}
-	p.Placement = play.NewPlacementSearch(db, db.Indexer(), book, 21)
-	p.Placement.MaxTime = PlacementTime
-	switch v {
-	case game.PerfectTrap:
-		p.Draws = play.DrawTrap
-	case game.PerfectBahnsen:
-		p.Draws, p.DrawDepth = play.DrawBahnsen, play.BahnsenDepth
-	}
-	return p, nil
+	return e.player(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: v}, src)
 }
 
 // Level returns difficulty level n: the default perfect player (as
 // Perfect gives it) that plays a random legal move instead with the
 // level's probability (play.LevelRate).
 func (e *DBEngines) Level(n int, src rand.Source) (muehle.Player, error) {
-	p, err := e.perfect(game.PerfectSector, src)
+	return e.player(game.PlayerSpec{Kind: game.LevelPlayer, Level: min(max(n, 1), play.Levels)}, src)
+}
+
+// player returns the player of spec, which reads the database.
+func (e *DBEngines) player(spec game.PlayerSpec, src rand.Source) (muehle.Player, error) {
+	db, err := e.database()
 	if err != nil {
 		return nil, err
 	}
-	return play.NewLevel(n, p, rand.NewPCG(rand.Uint64(), 2)), nil
+	return spec.Spec().New(play.Env{DB: db, Probe: db, Book: play.ShippedBook(db)}, sources(src)), nil
 }
 
-// PlacementTime is how long the perfect player searches a placement whose
-// layer the database lacks before it plays alpha-beta instead.
-const PlacementTime = 3 * time.Second
+// sources returns the streams of a player (play.Sources) from src: src
+// itself breaks ties, the others are seeded from it.
+func sources(src rand.Source) play.Sources {
+	r := rand.New(src)
+	seeds := [3]uint64{0, r.Uint64(), r.Uint64()}
+	return func(stream uint64) rand.Source {
+		if stream == 0 {
+			return src
+		}
+		return rand.NewPCG(seeds[stream%3], stream)
+	}
+}
 
 // Evaluator returns the source of perfect-move marks.
 func (e *DBEngines) Evaluator() (game.Evaluator, error) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"muehle/muehle"
 	"muehle/ui/game"
@@ -68,7 +69,7 @@ func (u *App) hint() {
 		u.ctrl.Say("%s is a computer player: hints are for a person to move.", pos.Turn)
 		return
 	}
-	p, err := game.NewPlayer(game.PlayerSpec{Kind: game.PerfectPlayer}, u.engines)
+	p, err := game.NewPlayer(game.PlayerSpec{Kind: game.PerfectPlayer}, u.engines, rand.NewPCG(u.seeds.Uint64(), u.seeds.Uint64()))
 	if err != nil {
 		u.ctrl.Say("Hint: %v", err)
 		return

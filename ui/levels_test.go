@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -18,7 +19,7 @@ func TestLevelsOffered(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	f := u.newGameForm(false)
-	for n := 1; n <= game.Levels; n++ {
+	for n := 1; n <= play.Levels; n++ {
 		spec := game.PlayerSpec{Kind: game.LevelPlayer, Level: n}
 		f.sides[muehle.Black].SetSelected(spec.String())
 		if got := f.chosen(muehle.Black); got != spec {

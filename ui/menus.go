@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -186,7 +187,7 @@ func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 	ab.ChildMenu = fyne.NewMenu("", depths...)
 	level := fyne.NewMenuItem("Level", nil)
 	var levels []*fyne.MenuItem
-	for n := 1; n <= game.Levels; n++ {
+	for n := 1; n <= play.Levels; n++ {
 		levels = append(levels, add(game.PlayerSpec{Kind: game.LevelPlayer, Level: n}, levelLabel(n)))
 	}
 	level.ChildMenu = fyne.NewMenu("", levels...)

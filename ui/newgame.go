@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -89,7 +90,7 @@ func (u *App) offeredSpecs() []game.PlayerSpec {
 	for d := 1; d <= game.MaxDepth; d++ {
 		specs = append(specs, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d})
 	}
-	for n := 1; n <= game.Levels; n++ {
+	for n := 1; n <= play.Levels; n++ {
 		specs = append(specs, game.PlayerSpec{Kind: game.LevelPlayer, Level: n})
 	}
 	return specs
@@ -100,7 +101,7 @@ func levelLabel(n int) string {
 	switch n {
 	case 1:
 		return "Level 1 (weakest)"
-	case game.Levels:
+	case play.Levels:
 		return fmt.Sprintf("Level %d (perfect)", n)
 	}
 	return fmt.Sprintf("Level %d", n)

@@ -206,7 +206,7 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 		if cur := c.Position(); cur.Phase() == muehle.Placing {
 			msg += fmt.Sprintf(" The perfect player plays on without it: in the opening it searches the placements "+
 				"itself (up to %s a move, alpha-beta where the search does not finish); "+
-				"the marks show only what the database holds.", roughSeconds(PlacementTime))
+				"the marks show only what the database holds.", roughSeconds(play.PlacementTime))
 		}
 		s.value.SetText(msg)
 		s.perfect.SetText("")

@@ -20,6 +20,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 
@@ -75,6 +76,7 @@ func main() {
 	}
 	opt := ui.DefaultOptions(a, *dir)
 	opt.Rules = docs.Rules
+	opt.Seed = rand.Uint64() // the computer players choose differently each start
 	if os.Getenv("MUEHLE_TRACE") != "" {
 		opt.Trace = func(name string) { fmt.Fprintln(os.Stderr, "muehle: command", name) }
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"muehle/layers"
 	"muehle/muehle"
 )
 
@@ -125,14 +126,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			cpu0, ok0 := cpuTime()
+			cpu0, ok0 := layers.CPUTime()
 			start := time.Now()
 			n = b.run()
 			times[i] = time.Since(start)
 			if n == 0 {
 				return fmt.Errorf("bench %s: the work failed (nothing counted)", b.name)
 			}
-			cpu1, ok1 := cpuTime()
+			cpu1, ok1 := layers.CPUTime()
 			speeds[i] = float64(n) / times[i].Seconds()
 			cpuOK = cpuOK && ok0 && ok1 && cpu1 > cpu0
 			if cpuOK {

@@ -222,8 +222,8 @@ func TestSlurmSubmit(t *testing.T) {
 // folder at once; they share the units (none is done twice) and end with
 // the files of one solve.
 func TestSolveTwoProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves the k=4 game twice; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
 	}
 	ref := t.TempDir()
 	if code, _, errOut := muehlectl("solve", "--db", ref, "--stones", "4", "--all-phases", "--no-verify", "--workers", "1"); code != 0 {

@@ -35,5 +35,4 @@
 //	dbflags.go    --db and --stones, shared by the commands
 //	searchflags.go --book and --table-bits of the placement search
 //	peakmem.go    peak memory of the process
-//	cputime_*.go  processor time of the process, per system
 package main

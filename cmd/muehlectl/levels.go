@@ -77,6 +77,9 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, " against `%s` | score |", o)
 	}
 	fmt.Fprintf(stdout, " mean score | step | value lost | time |\n|---|---|%s---|---|---|---|\n", strings.Repeat("---|---|", len(opponents)))
+	levelEnv := playerEnv(db, false)
+	levelEnv.LevelRate = p
+	opponentEnv := playerEnv(db, *abDB)
 	var prev *meanScore
 	for _, n := range ns {
 		start := time.Now()
@@ -85,8 +88,10 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		moves, lost := 0, 0
 		for i, o := range opponents {
 			m := &match{stones: *stones, plies: *plies, db: db}
-			m.side[0] = newLevelPlayer(fmt.Sprintf("level:%d", n), n, p(n), db, *seed+uint64(n)*10000, 0)
-			if m.side[1], err = newMatchPlayer(o, *stones, *seed+uint64(n)*10000+uint64(i+1)*1000, db, *abDB, 0); err != nil {
+			if m.side[0], err = newMatchPlayer(fmt.Sprintf("level:%d", n), *stones, *seed+uint64(n)*10000, levelEnv); err != nil {
+				return fmt.Errorf("levels: %w", err)
+			}
+			if m.side[1], err = newMatchPlayer(o, *stones, *seed+uint64(n)*10000+uint64(i+1)*1000, opponentEnv); err != nil {
 				return fmt.Errorf("levels: %w", err)
 			}
 			if _, err := m.playAll(ctx, *games, *jobs); err != nil {

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,8 +26,10 @@ const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--pli
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default),
 fallible:DEPTH:PERCENT (alpha-beta to DEPTH playing a random move instead in
-PERCENT of its moves), perfect (reads the database; alpha-beta depth 6
-where a layer is missing; among drawing moves of a drawn position the won
+PERCENT of its moves), perfect (the player the desktop program ships:
+reads the database; where a placement layer is missing the placement
+search, --placement-time a move, with the book beside the layers; alpha-beta
+depth 6 where neither decides; among drawing moves of a drawn position the won
 share of the layer after the next removal, by a minimax over drawing moves
 4 plies deep, and among other moves of equal value the share of the
 opponent's replies that give up value), perfect:sector:PLIES (the same,
@@ -57,7 +58,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed of the players' random choices")
 	abDB := fs.Bool("ab-db", true, "let alpha-beta players read exact values from the database")
 	verbose := fs.Bool("v", false, "print each game's result")
-	placementTime := fs.Duration("placement-time", 2*time.Second, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
+	placementTime := fs.Duration("placement-time", play.PlacementTime, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "games played at the same time")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -73,9 +74,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer db.Close()
 	}
 	m := &match{stones: *stones, plies: *plies, db: db}
+	env := playerEnv(db, *abDB)
+	env.PlacementTime = *placementTime
+	if *placementTime == 0 {
+		env.PlacementTime = -1 // no search
+	}
 	for i, spec := range []string{*white, *black} {
 		var err error
-		m.side[i], err = newMatchPlayer(spec, *stones, *seed+uint64(i)*1000, db, *abDB, *placementTime)
+		m.side[i], err = newMatchPlayer(spec, *stones, *seed+uint64(i)*1000, env)
 		if err != nil {
 			return err
 		}
@@ -177,150 +183,40 @@ type matchPlayer struct {
 	fallbacks int // perfect player moves played by its fallback
 }
 
-// newMatchPlayer parses spec and returns the side that builds its player
-// for each game and colour, seeded from seed, the game and the colour. A
-// perfect player searches placements for up to placementTime where the
-// database lacks their layer (0: it plays alpha-beta there).
-func newMatchPlayer(spec string, stones int, seed uint64, db *layers.DB, abDB bool, placementTime time.Duration) (*matchPlayer, error) {
-	mp := &matchPlayer{spec: spec}
-	var probe layers.Prober
-	if db != nil && abDB {
-		probe = db
+// newMatchPlayer parses name (the grammar of play.Spec) and returns the
+// side that makes a fresh player for each game and colour reading env,
+// seeded from seed, the game and the colour.
+func newMatchPlayer(name string, stones int, seed uint64, env play.Env) (*matchPlayer, error) {
+	sp, err := play.ParseSpec(name)
+	if err != nil {
+		return nil, err
 	}
-	src := func(c muehle.Color, game int, stream uint64) rand.Source {
-		return matchSource(seed, c, game, stream)
+	if sp.NeedsDB() && env.DB == nil {
+		return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", name, stones)
 	}
-	name, arg, _ := strings.Cut(spec, ":")
-	switch name {
-	case "random":
-		if arg != "" {
-			return nil, fmt.Errorf("player %q: random takes no argument", spec)
-		}
-		mp.newPlayer = func(c muehle.Color, game int) muehle.Player { return muehle.NewRandom(src(c, game, 0)) }
-	case "ab":
-		lim, err := parseLimits(arg)
-		if err != nil {
-			return nil, fmt.Errorf("player %q: %w", spec, err)
-		}
-		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
-			return play.NewAlphaBeta(lim, src(c, game, 0), probe)
-		}
-	case "fallible":
-		d, pct, ok := strings.Cut(arg, ":")
-		depth, err1 := strconv.Atoi(d)
-		rate, err2 := strconv.Atoi(pct)
-		if !ok || err1 != nil || err2 != nil || depth < 1 || depth > 64 || rate < 0 || rate > 100 {
-			return nil, fmt.Errorf("player %q: want fallible:DEPTH:PERCENT, depth 1 to 64, percent 0 to 100", spec)
-		}
-		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
-			ab := play.NewAlphaBeta(play.Limits{Depth: depth}, src(c, game, 0), probe)
-			return play.NewFallible(ab, float64(rate)/100, src(c, game, 2))
-		}
-	case "perfect":
-		if db == nil {
-			return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
-		}
-		look, rule, depth, err := parsePerfect(arg)
-		if err != nil {
-			return nil, fmt.Errorf("player %q: %w", spec, err)
-		}
-		mp.newPlayer = func(c muehle.Color, game int) muehle.Player {
-			p := newPerfect(db, src(c, game, 0), src(c, game, 1), placementTime)
-			p.Lookahead, p.Draws, p.DrawDepth = look, rule, depth
-			return p
-		}
-	case "level":
-		if db == nil {
-			return nil, fmt.Errorf("player %q needs a database of %d stones (--db)", spec, stones)
-		}
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 1 || n > play.Levels {
-			return nil, fmt.Errorf("player %q: want level:N, N 1 to %d", spec, play.Levels)
-		}
-		return newLevelPlayer(spec, n, play.LevelRate(n), db, seed, placementTime), nil
-	default:
-		return nil, fmt.Errorf("unknown player %q (want random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:sector[:PLIES]], perfect:trap, perfect:LOOKAHEAD, perfect:bahnsen[:DEPTH], level:N)", spec)
+	return &matchPlayer{spec: name, newPlayer: func(c muehle.Color, game int) muehle.Player {
+		return sp.New(env, func(stream uint64) rand.Source { return matchSource(seed, c, game, stream) })
+	}}, nil
+}
+
+// playerEnv returns what the players of a match read: db (nil: none),
+// which alpha-beta players probe when abDB, and the shipped player's
+// placement book beside its layers.
+func playerEnv(db *layers.DB, abDB bool) play.Env {
+	if db == nil {
+		return play.Env{}
 	}
-	return mp, nil
+	env := play.Env{DB: db, Book: play.ShippedBook(db)}
+	if abDB {
+		env.Probe = db
+	}
+	return env
 }
 
 // matchSource returns the random source of a player of a match: seeded
-// from seed, the game and the colour, one stream per use.
+// from seed, the game and the colour, one stream per use (play.Sources).
 func matchSource(seed uint64, c muehle.Color, game int, stream uint64) rand.Source {
 	return rand.NewPCG(seed+uint64(game)<<20, stream<<8|uint64(c))
-}
-
-// newPerfect returns the default perfect player of a match: ties broken
-// from src, alpha-beta depth 6 (from fbSrc) where db lacks a layer, and
-// the placement search for up to placementTime a move (0: none).
-func newPerfect(db *layers.DB, src, fbSrc rand.Source, placementTime time.Duration) *play.Perfect {
-	fb := play.NewAlphaBeta(play.Limits{Depth: 6}, fbSrc, db)
-	p := play.NewPerfect(db, src, fb)
-	if placementTime > 0 {
-		p.Placement = play.NewPlacementSearch(db, db.Indexer(), nil, 21)
-		p.Placement.MaxTime = placementTime
-	}
-	return p
-}
-
-// newLevelPlayer returns the side playing level n with rate, its random
-// moves from a stream of their own.
-func newLevelPlayer(spec string, n int, rate float64, db *layers.DB, seed uint64, placementTime time.Duration) *matchPlayer {
-	return &matchPlayer{spec: spec, newPlayer: func(c muehle.Color, game int) muehle.Player {
-		p := newPerfect(db, matchSource(seed, c, game, 0), matchSource(seed, c, game, 1), placementTime)
-		return play.NewLevelRate(n, rate, p, matchSource(seed, c, game, 2))
-	}}
-}
-
-// parsePerfect parses the perfect player's argument: empty or "sector"
-// or "sector:PLIES" (the default player, 4 plies by default), "trap" (the
-// trap share with lookahead 1), a lookahead 0 to 3 of the trap share, or
-// "bahnsen" or "bahnsen:DEPTH" (2 by default). Outside drawn positions all
-// but lookahead 0 break ties by the trap share, lookahead 1.
-func parsePerfect(arg string) (look int, rule play.DrawRule, depth int, err error) {
-	name, n, hasN := strings.Cut(arg, ":")
-	switch name {
-	case "", "sector", "bahnsen":
-		rule, depth, maxDepth := play.DrawSector, play.SectorPlies, 8
-		if name == "bahnsen" {
-			rule, depth, maxDepth = play.DrawBahnsen, play.BahnsenDepth, 4
-		}
-		if hasN {
-			if depth, err = strconv.Atoi(n); err != nil || depth < 1 || depth > maxDepth {
-				return 0, 0, 0, fmt.Errorf("%s depth %q: want 1 to %d", name, n, maxDepth)
-			}
-		}
-		return 1, rule, depth, nil
-	case "trap":
-		if hasN {
-			break
-		}
-		return 1, play.DrawTrap, 0, nil
-	}
-	look, err = strconv.Atoi(arg)
-	if err != nil || look < 0 || look > 3 {
-		return 0, 0, 0, fmt.Errorf("want sector[:PLIES], trap, a lookahead 0 to 3 (of the trap share) or bahnsen[:DEPTH]")
-	}
-	return look, play.DrawTrap, 0, nil
-}
-
-// parseLimits parses the alpha-beta argument: a depth, "auto" or "auto:DURATION".
-func parseLimits(arg string) (play.Limits, error) {
-	if a, d, ok := strings.Cut(arg, ":"); ok && a == "auto" {
-		t, err := time.ParseDuration(d)
-		if err != nil || t <= 0 {
-			return play.Limits{}, fmt.Errorf("bad time per move %q", d)
-		}
-		return play.Limits{MoveTime: t}, nil
-	}
-	if arg == "auto" {
-		return play.Limits{}, nil
-	}
-	n, err := strconv.Atoi(arg)
-	if err != nil || n < 1 || n > 64 {
-		return play.Limits{}, fmt.Errorf("depth %q: want 1 to 64, auto or auto:DURATION", arg)
-	}
-	return play.Limits{Depth: n}, nil
 }
 
 // match is a series of games between two players.

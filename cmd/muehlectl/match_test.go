@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"muehle/retro/play"
 )
 
 // matchCounts returns the won, drawn and lost counts printed for spec.
@@ -89,37 +87,26 @@ func TestWilson(t *testing.T) {
 	}
 }
 
-func TestParsePerfect(t *testing.T) {
-	for _, tc := range []struct {
-		arg   string
-		look  int
-		rule  play.DrawRule
-		depth int
-		bad   bool
-	}{
-		{"", 1, play.DrawSector, 4, false},
-		{"sector", 1, play.DrawSector, 4, false},
-		{"sector:6", 1, play.DrawSector, 6, false},
-		{"sector:9", 0, 0, 0, true},
-		{"trap", 1, play.DrawTrap, 0, false},
-		{"trap:2", 0, 0, 0, true},
-		{"0", 0, play.DrawTrap, 0, false},
-		{"3", 3, play.DrawTrap, 0, false},
-		{"4", 0, 0, 0, true},
-		{"bahnsen", 1, play.DrawBahnsen, 2, false},
-		{"bahnsen:3", 1, play.DrawBahnsen, 3, false},
-		{"bahnsen:0", 0, 0, 0, true},
-		{"bogus", 0, 0, 0, true},
-	} {
-		look, rule, depth, err := parsePerfect(tc.arg)
-		if tc.bad {
-			if err == nil {
-				t.Errorf("%q: got no error, want one", tc.arg)
-			}
-			continue
+// TestMatchWithDatabase solves the game of 3 stones and checks the blunder
+// counts: the perfect player makes none, and every move is judged.
+func TestMatchWithDatabase(t *testing.T) {
+	dir := t.TempDir()
+	solveAllIn(t, dir, 3).Close()
+	out, errs, code := runCmd(t, "match", "--white", "perfect", "--black", "random", "--games", "20", "--stones", "3", "--db", dir)
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	var b, n int
+	var rate float64
+	for _, line := range strings.Split(out, "\n") {
+		if c, _ := fmt.Sscanf(line, "perfect blunders: %d of %d moves in known positions (%f %%)", &b, &n, &rate); c == 3 {
+			break
 		}
-		if err != nil || look != tc.look || rule != tc.rule || depth != tc.depth {
-			t.Errorf("%q: got %d, %s, %d, %v, want %d, %s, %d", tc.arg, look, rule, depth, err, tc.look, tc.rule, tc.depth)
-		}
+	}
+	if b != 0 || n == 0 {
+		t.Errorf("perfect: got %d blunders of %d moves, want 0 of many, in\n%s", b, n, out)
+	}
+	if _, _, l := matchCounts(t, out, "perfect"); l != 0 {
+		t.Errorf("perfect lost %d games:\n%s", l, out)
 	}
 }

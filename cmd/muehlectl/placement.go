@@ -29,7 +29,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	minPlaced := fs.Int("min-placed", 0, "only positions with at least this many placements made")
 	warm := fs.Bool("warm", false, "keep the search's table from one position to the next (default: cleared, each position searched afresh); with --player, time the positions a second time, their layers open")
 	verbose := fs.Bool("v", false, "print each position")
-	player := fs.String("player", "", "time this player's move instead of the search (perfect, perfect:sector, …, as in match; it searches a placement its layer lacks for up to 2 s) and check it against the database")
+	player := fs.String("player", "", "time this player's move instead of the search (perfect, perfect:sector, …, as in match; it searches a placement its layer lacks for up to 2 s, with the --book) and check it against the database")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,10 +52,14 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		for i := range positions {
 			positions[i] = samplePlacement(rng, k, *maxTotal, *minPlaced)
 		}
-		if err := timePlayer(ctx, stdout, db, *player, *seed, positions, "", *verbose); err != nil || !*warm {
+		env := playerEnv(db, true)
+		if env.Book, err = sf.openBook(db); err != nil {
 			return err
 		}
-		return timePlayer(ctx, stdout, db, *player, *seed, positions, " again, the layers open", *verbose)
+		if err := timePlayer(ctx, stdout, db, env, *player, *seed, positions, "", *verbose); err != nil || !*warm {
+			return err
+		}
+		return timePlayer(ctx, stdout, db, env, *player, *seed, positions, " again, the layers open", *verbose)
 	}
 	var prober layers.Prober = db
 	if *check {
@@ -137,8 +141,8 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // not come from the fallback player. It fails when there is a blunder or a
 // fallback. The first look-up in a layer opens it and checks its whole
 // checksum; pass names a second pass over the same positions.
-func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec string, seed uint64, positions []muehle.Position, pass string, verbose bool) error {
-	mp, err := newMatchPlayer(spec, db.Stones(), seed, db, true, 2*time.Second)
+func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, env play.Env, spec string, seed uint64, positions []muehle.Position, pass string, verbose bool) error {
+	mp, err := newMatchPlayer(spec, db.Stones(), seed, env)
 	if err != nil {
 		return err
 	}
@@ -157,7 +161,7 @@ func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, spec strin
 			return fmt.Errorf("placement: %s: %w", pos, err)
 		}
 		times = append(times, el)
-		if el > 2*time.Second {
+		if el > play.PlacementTime {
 			slow++
 		}
 		note := ""

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,12 +8,11 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
-	"muehle/retro/play"
+	"muehle/retro/retrotest"
 )
 
-// The placement search (retro/play) checked against the stored placement
-// layers the solver (retro) computes: they live here, where both may be
-// imported.
+// The commands that run the placement search (query, placement) on small
+// solved games; the search itself is checked in retro/play.
 
 // solveAll solves the game with k stones, all phases, in a new folder.
 func solveAll(t *testing.T, k int) *layers.DB { return solveAllIn(t, t.TempDir(), k) }
@@ -24,71 +21,14 @@ func solveAll(t *testing.T, k int) *layers.DB { return solveAllIn(t, t.TempDir()
 // there already is kept) and closes the database when the test ends. The
 // placement layers hold the classes reachable from the empty board.
 func solveAllIn(t *testing.T, dir string, k int) *layers.DB {
-	return solveIn(t, dir, k, retro.SolveOptions{Placement: true})
-}
-
-// solveIn solves the game with k stones in dir with opts and closes the
-// database when the test ends.
-func solveIn(t *testing.T, dir string, k int, opts retro.SolveOptions) *layers.DB {
-	t.Helper()
-	db, err := layers.OpenDB(dir, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := retro.Solve(context.Background(), db, opts); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
-
-// checkPlacementClasses compares the search's value of every stored class
-// of the placement layers of db (limit per layer, 0 for all) with the
-// stored one, the search reading only the moving layers, and returns the
-// number compared.
-func checkPlacementClasses(t *testing.T, db *layers.DB, limit int) int {
-	s := play.NewPlacementSearch(play.MovingOnly(db), db.Indexer(), nil, 16)
-	checked := 0
-	for _, k := range layers.PlacementLayers(db.Stones()) {
-		ix := db.Indexer().Layer(k)
-		step := uint64(1)
-		if limit > 0 && ix.Size() > uint64(limit) {
-			step = ix.Size()/uint64(limit) + 1
-		}
-		for i := uint64(0); i < ix.Size(); i += step {
-			pos, ok := ix.Position(i)
-			if !ok {
-				continue
-			}
-			want, err := db.Probe(pos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want == layers.Unused {
-				continue // not stored: not reachable from the empty board
-			}
-			got, err := s.Value(context.Background(), pos)
-			if err != nil || got != want {
-				t.Fatalf("layer %v slot %d %v: got %v, %v; want the stored %v", k, i, pos, got, err, want)
-			}
-			checked++
-		}
-	}
-	return checked
-}
-
-func TestPlacementSearchEveryClassK3(t *testing.T) {
-	db := solveIn(t, t.TempDir(), 3, retro.SolveOptions{Placement: true, PlacementAll: true})
-	if n := checkPlacementClasses(t, db, 0); n != 31777 {
-		t.Errorf("got %d classes checked, want the 31777 of muehlectl layers --placement --stones 3", n)
-	}
+	return retrotest.SolveAllIn(t, dir, k)
 }
 
 // TestQueryUnreachable: a placement position the database does not store
 // (unreachable from the empty board) is answered by the search, with the
 // value the full sweep gives it.
 func TestQueryUnreachable(t *testing.T) {
-	full := solveIn(t, t.TempDir(), 3, retro.SolveOptions{Placement: true, PlacementAll: true})
+	full := retrotest.SolveIn(t, t.TempDir(), 3, retro.SolveOptions{Placement: true, PlacementAll: true})
 	db := solveAll(t, 3)
 	var pos muehle.Position
 	found := false
@@ -156,48 +96,6 @@ func TestQueryPlacementSearch(t *testing.T) {
 	_, again, _ := muehlectl("query", "--db", dir, "--stones", "3", "--search", "--position", empty)
 	if !strings.Contains(again, "value    won in 23 (placement search: ") || !strings.Contains(again, "s, 0 nodes)") {
 		t.Errorf("second query --search: got %q, want the value from the book in 0 nodes", again)
-	}
-}
-
-func TestPerfectPlacementSearchK3(t *testing.T) {
-	db := solveAll(t, 3)
-	ctx := context.Background()
-	searched := 0
-	for i := range 20 {
-		g := muehle.NewGame(3)
-		pl := play.NewPerfect(play.MovingOnly(db), rand.NewPCG(uint64(i), 5), nil)
-		pl.Placement = play.NewPlacementSearch(play.MovingOnly(db), db.Indexer(), nil, 16)
-		rnd := muehle.NewSeededRandom(uint64(i))
-		for g.Ply() < 12 {
-			if r, _ := g.Result(); r != muehle.Ongoing {
-				break
-			}
-			pos := g.Position()
-			mover := muehle.Player(rnd)
-			if pos.Turn == muehle.Color(i%2) {
-				mover = pl
-			}
-			m, err := mover.Move(ctx, g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if mover == pl && pos.Hand[pos.Turn] > 0 {
-				before, _ := db.Probe(pos)
-				after, _ := db.Probe(pos.Play(m))
-				if after.Parent() != before || pl.LastFellBack() {
-					t.Fatalf("game %d: %v: move %v has value %v, want %v (fell back %v)", i, pos, m, after.Parent(), before, pl.LastFellBack())
-				}
-				if pl.LastSearched() {
-					searched++
-				}
-			}
-			if err := g.Play(m); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if searched < 20 {
-		t.Errorf("got %d placements chosen by the search in 20 games, want at least 20", searched)
 	}
 }
 

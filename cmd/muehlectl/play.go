@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
-	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -85,7 +84,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if db != nil {
 			defer db.Close()
 		}
-		mp, err := newMatchPlayer(*opponent, *stones, *seed, db, true, 2*time.Second)
+		mp, err := newMatchPlayer(*opponent, *stones, *seed, playerEnv(db, true))
 		if err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ func TestReachForwardBackward(t *testing.T) {
 		t.Fatal(err)
 	}
 	ks := []int{3, 4}
-	if testing.Short() {
+	if raceEnabled {
 		ks = ks[:1]
 	}
 	for _, k := range ks {

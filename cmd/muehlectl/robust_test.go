@@ -150,8 +150,8 @@ func TestReportsDamage(t *testing.T) {
 // SIGTERM and checks that it says so, prints no "done", and leaves no work
 // files or lock behind; a third solve resumes.
 func TestSignalAndLock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves k=4 in a second process; skipped with -short")
+	if raceEnabled {
+		t.Skip("solves k=4 in a second process, slow under the race detector; run without it")
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "solve", "--db", dir, "--stones", "4", "--workers", "1")

@@ -28,15 +28,21 @@ func (f searchFlags) check() error { return inRange("--table-bits", *f.tableBits
 // open returns a placement search over prober, numbering classes with
 // db's indexer, with the book the flags name (nil for none).
 func (f searchFlags) open(db *layers.DB, prober layers.Prober) (*play.PlacementSearch, error) {
-	var book *play.Book
-	if path := *f.book; path != "" {
-		if path == "default" {
-			path = play.BookPath(db.Dir(), db.Stones())
-		}
-		var err error
-		if book, err = play.OpenBook(path, db.Stones()); err != nil {
-			return nil, err
-		}
+	book, err := f.openBook(db)
+	if err != nil {
+		return nil, err
 	}
 	return play.NewPlacementSearch(prober, db.Indexer(), book, *f.tableBits), nil
+}
+
+// openBook returns the book the flags name for db, nil for none.
+func (f searchFlags) openBook(db *layers.DB) (*play.Book, error) {
+	path := *f.book
+	switch path {
+	case "":
+		return nil, nil
+	case "default":
+		path = play.BookPath(db.Dir(), db.Stones())
+	}
+	return play.OpenBook(path, db.Stones())
 }

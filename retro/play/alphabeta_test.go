@@ -61,14 +61,15 @@ func playSeries(t testing.TB, n, k int, a, b muehle.Player) score {
 	return s
 }
 
-// abVsRandomGames is the number of games of TestAlphaBetaBeatsRandom:
-// 200 with the long tag (alphabeta_long_test.go), fewer otherwise.
-var abVsRandomGames = 20
-
+// TestAlphaBetaBeatsRandom plays alpha-beta depth 4 against random: 200
+// games (long), 20 with -short, 4 with -short under the race detector.
 func TestAlphaBetaBeatsRandom(t *testing.T) {
-	n := abVsRandomGames
+	n := 200 // long: the games of issue 5
 	if testing.Short() {
-		n = 4
+		n = 20
+		if raceEnabled {
+			n = 4
+		}
 	}
 	ab := NewAlphaBeta(Limits{Depth: 4}, rand.NewPCG(1, 2), nil)
 	r := muehle.NewSeededRandom(3)

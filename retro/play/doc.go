@@ -2,8 +2,9 @@
 // alpha-beta player and the perfect player. It reads the database through
 // layers.Prober, layer headers (LayerSource) and, for training, TrainingDB,
 // and never imports the solver (package retro), as a tablebase probing
-// library never imports the generator; TestImportGraph in package muehle
-// enforces this, tests included.
+// library never imports the generator. Its tests play on small games the
+// solver computed once per test run through retro/retrotest, a helper only
+// tests may import; TestImportGraph in package muehle enforces both.
 //
 // One concern per file:
 //
@@ -41,6 +42,11 @@
 //	             of his thesis: A = v·z·f, G), with the rebuilt formulas
 //	sector.go    the sector variant: the won share of the layer after the
 //	             next removal
+//	shipped.go   NewShipped, the perfect player the desktop program ships
+//	             and muehlectl measures, with its defaults (placement time,
+//	             fallback depth, book); Env and Sources, what Spec.New reads
+//	spec.go      Spec, the one grammar of player names ("ab:4", "perfect",
+//	             "level:3", …), read by muehlectl and the desktop program
 //	fallible.go  Fallible, a player that errs with a given probability
 //	level.go     Level, the difficulty levels 1 to 10: the perfect player
 //	             erring with a calibrated probability p(n)

@@ -52,7 +52,8 @@ type PlacementSearch struct {
 	db   layers.Prober
 	ci   classIndexer
 	book *Book
-	tt   *classTable
+	tt   *classTable // made by the first call (a player may never search)
+	bits int         // of tt
 
 	// MaxNodes bounds the nodes of one call (0: no bound); MaxTime its
 	// wall-clock time (0: no bound). A call over budget returns an error
@@ -76,12 +77,12 @@ const DefaultPlacementTableBits = 22
 
 // NewPlacementSearch returns a search reading db, numbering classes with
 // x (the indexer of db), with a table of 2^tableBits entries (0: the
-// default). book may be nil.
+// default), made by the first call. book may be nil.
 func NewPlacementSearch(db layers.Prober, x *layers.Indexer, book *Book, tableBits int) *PlacementSearch {
 	if tableBits <= 0 {
 		tableBits = DefaultPlacementTableBits
 	}
-	return &PlacementSearch{db: db, ci: classIndexer{x: x}, book: book, tt: newClassTable(max(tableBits, 4))}
+	return &PlacementSearch{db: db, ci: classIndexer{x: x}, book: book, bits: max(tableBits, 4)}
 }
 
 // Book returns the book the search reads and fills, nil if none.
@@ -89,7 +90,11 @@ func (s *PlacementSearch) Book() *Book { return s.book }
 
 // Reset empties the transposition table (not the book), so that the next
 // call searches afresh.
-func (s *PlacementSearch) Reset() { s.tt.clear() }
+func (s *PlacementSearch) Reset() {
+	if s.tt != nil {
+		s.tt.clear()
+	}
+}
 
 // Nodes returns the nodes searched by the last call.
 func (s *PlacementSearch) Nodes() uint64 { return s.nodes }
@@ -97,9 +102,12 @@ func (s *PlacementSearch) Nodes() uint64 { return s.nodes }
 // TotalNodes returns the nodes searched since the search was made.
 func (s *PlacementSearch) TotalNodes() uint64 { return s.total }
 
-// begin prepares a call: the budget, and the layer states (another process
-// may have written a layer since the last call).
+// begin prepares a call: the table, the budget, and the layer states
+// (another process may have written a layer since the last call).
 func (s *PlacementSearch) begin(ctx context.Context) {
+	if s.tt == nil {
+		s.tt = newClassTable(s.bits)
+	}
 	s.ctx, s.err, s.nodes = ctx, ctx.Err(), 0
 	s.deadline = time.Time{}
 	if s.MaxTime > 0 {

@@ -277,6 +277,9 @@ func TestPerfectUsesPlacementSearch(t *testing.T) {
 // solver stores only the reachable ones) are read where they hold a value
 // and searched where not, by the search and by the perfect player.
 func TestPlacementHoles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: about 110 s, minutes under the race detector; skipped with -short")
+	}
 	db := newClassDB(t)
 	for _, k := range layers.PlacementLayers(4) {
 		db.stored[k] = true

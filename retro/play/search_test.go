@@ -106,7 +106,7 @@ func TestSearchMatchesReference(t *testing.T) {
 	ps = append(ps, testPositions(2, 5, 9, 10, 14, 30, 60)...)
 	ps = append(ps, testPositions(3, 3, 6, 7, 12, 30)...)
 	maxDepth := 3
-	if testing.Short() {
+	if raceEnabled {
 		maxDepth = 2
 	}
 	ctx := context.Background()
@@ -148,8 +148,8 @@ func TestSearchMatchesReference(t *testing.T) {
 // transposition can change the value) with the reference at depth 4, where
 // the start position can recur on the path in the moving phase.
 func TestSearchDeepNoTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow reference search")
+	if raceEnabled {
+		t.Skip("slow reference search under the race detector; run without it")
 	}
 	ps := testPositions(4, 9, 40, 60, 90)
 	ps = append(ps, testPositions(5, 4, 20, 40)...)

@@ -41,7 +41,7 @@ func mustTree(t *testing.T, p muehle.Position, o TreeOptions) *Tree {
 // and move with at least as many nodes.
 func TestTreeMatchesPlayer(t *testing.T) {
 	maxDepth := 3
-	if testing.Short() {
+	if raceEnabled {
 		maxDepth = 2
 	}
 	ctx := context.Background()
@@ -89,7 +89,7 @@ func TestTreeMatchesPlayer(t *testing.T) {
 // and no cuts.
 func TestTreeConsistent(t *testing.T) {
 	depths := []int{2, 3}
-	if testing.Short() {
+	if raceEnabled {
 		depths = []int{2}
 	}
 	for _, p := range treePositions() {

@@ -3,11 +3,10 @@ package game
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
-	"time"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 )
 
 // Kind is the kind of player on one side.
@@ -21,10 +20,6 @@ const (
 	PerfectPlayer
 	LevelPlayer // a difficulty level: the perfect player erring on purpose
 )
-
-// Levels is the number of difficulty levels (1, the weakest, to Levels,
-// the perfect player); the same as retro/play's.
-const Levels = 10
 
 // MaxDepth is the deepest fixed alpha-beta depth the menus offer.
 const MaxDepth = 8
@@ -44,7 +39,8 @@ const (
 
 // PlayerSpec says who plays a side: the kind, for alpha-beta the depth
 // (0: automatic, by time), for the perfect player its variant, for a
-// difficulty level its number (1 to Levels).
+// difficulty level its number (1 to play.Levels). The computer players are
+// those of play.Spec that the menus offer.
 type PlayerSpec struct {
 	Kind    Kind
 	Depth   int
@@ -82,71 +78,101 @@ func (s PlayerSpec) String() string {
 	return "Human"
 }
 
-// Encode returns the spec as a preference string: "human", "random",
-// "alphabeta:4", "perfect", "perfect:trap", "perfect:bahnsen",
-// "level:3".
-func (s PlayerSpec) Encode() string {
+// Spec returns the computer player s names in the grammar of player
+// names (play.Spec), the zero Spec for a person.
+func (s PlayerSpec) Spec() play.Spec {
 	switch s.Kind {
 	case RandomPlayer:
-		return "random"
+		return play.Spec{Kind: play.KindRandom}
 	case AlphaBetaPlayer:
-		return "alphabeta:" + strconv.Itoa(s.Depth)
+		return play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: s.Depth}}
 	case PerfectPlayer:
+		sp := play.DefaultPerfect
 		switch s.Variant {
 		case PerfectBahnsen:
-			return "perfect:bahnsen"
+			sp.Draws, sp.DrawDepth = play.DrawBahnsen, play.BahnsenDepth
 		case PerfectTrap:
-			return "perfect:trap"
+			sp.Draws, sp.DrawDepth = play.DrawTrap, 0
 		}
-		return "perfect"
+		return sp
 	case LevelPlayer:
-		return "level:" + strconv.Itoa(s.Level)
+		return play.Spec{Kind: play.KindLevel, Level: s.Level}
 	}
-	return "human"
+	return play.Spec{}
 }
 
-// DecodeSpec reads a preference string written by Encode; anything else
-// is a person. A level outside 1 to Levels reads as the middle level.
+// Encode returns the spec as a preference string: the player's name as
+// muehlectl takes it ("random", "ab:4", "ab:auto", "perfect",
+// "perfect:trap", "perfect:bahnsen", "level:3"), or "human".
+func (s PlayerSpec) Encode() string {
+	if s.Kind == Human {
+		return "human"
+	}
+	return s.Spec().String()
+}
+
+// DecodeSpec reads a preference string written by Encode, or by earlier
+// versions ("alphabeta:4", "alphabeta:0" for automatic, "perfect:sector").
+// A player the menus do not offer reads as the nearest one they do (a
+// deeper or timed alpha-beta as automatic, another perfect variant by its
+// rule among drawing moves); an unreadable perfect player as the default,
+// an unreadable level as the middle level; anything else is a person.
 func DecodeSpec(s string) PlayerSpec {
 	name, arg, _ := strings.Cut(s, ":")
-	switch name {
-	case "random":
+	if name == "alphabeta" { // earlier versions
+		if arg == "0" {
+			arg = "auto"
+		}
+		s = "ab:" + arg
+	}
+	sp, err := play.ParseSpec(s)
+	if err != nil {
+		switch name {
+		case "perfect":
+			return PlayerSpec{Kind: PerfectPlayer}
+		case "level":
+			return PlayerSpec{Kind: LevelPlayer, Level: play.Levels / 2}
+		case "alphabeta", "ab":
+			return PlayerSpec{Kind: AlphaBetaPlayer}
+		}
+		return PlayerSpec{Kind: Human}
+	}
+	switch sp.Kind {
+	case play.KindRandom:
 		return PlayerSpec{Kind: RandomPlayer}
-	case "alphabeta":
-		d, err := strconv.Atoi(arg)
-		if err != nil || d < 0 || d > MaxDepth {
+	case play.KindAlphaBeta:
+		d := sp.Limits.Depth
+		if d > MaxDepth {
 			d = 0
 		}
 		return PlayerSpec{Kind: AlphaBetaPlayer, Depth: d}
-	case "perfect":
-		switch arg {
-		case "bahnsen":
+	case play.KindPerfect:
+		switch sp.Draws {
+		case play.DrawBahnsen:
 			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectBahnsen}
-		case "trap":
+		case play.DrawTrap:
 			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectTrap}
 		}
-		return PlayerSpec{Kind: PerfectPlayer} // "perfect", and "perfect:sector" of earlier versions
-	case "level":
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 1 || n > Levels {
-			n = Levels / 2
-		}
-		return PlayerSpec{Kind: LevelPlayer, Level: n}
+		return PlayerSpec{Kind: PerfectPlayer}
+	case play.KindLevel:
+		return PlayerSpec{Kind: LevelPlayer, Level: sp.Level}
 	}
-	return PlayerSpec{Kind: Human}
+	return PlayerSpec{Kind: Human} // a fallible player: not offered
 }
 
 // Engines makes the computer players that need the search and the
 // database, and answers questions about the database. The window passes
 // ui.DBEngines, backed by packages retro/play and layers; tests may pass
-// their own. This package never imports the players itself.
+// their own. This package takes only the names of players from
+// retro/play (play.Spec), and makes none that needs the search or the
+// database itself.
 type Engines interface {
 	// AlphaBeta returns an alpha-beta player searching to depth (0: automatic).
 	AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
 	// Perfect returns the perfect player of variant v, falling back to
 	// alpha-beta outside the computed layers.
 	Perfect(v PerfectVariant, src rand.Source) (muehle.Player, error)
-	// Level returns difficulty level n (1 to Levels): the default perfect
+	// Level returns difficulty level n (1 to play.Levels): the default perfect
 	// player that plays a random move instead with the level's probability.
 	Level(n int, src rand.Source) (muehle.Player, error)
 	// Evaluator returns the source of perfect-move marks.
@@ -155,9 +181,9 @@ type Engines interface {
 	StateNumber(pos muehle.Position) (string, error)
 }
 
-// NewPlayer returns the player for spec; nil for a person.
-func NewPlayer(spec PlayerSpec, e Engines) (muehle.Player, error) {
-	src := rand.NewPCG(uint64(time.Now().UnixNano()), 0x6d75656865)
+// NewPlayer returns the player for spec, its random choices drawn from
+// src (the caller seeds it); nil for a person.
+func NewPlayer(spec PlayerSpec, e Engines, src rand.Source) (muehle.Player, error) {
 	switch spec.Kind {
 	case RandomPlayer:
 		return muehle.NewRandom(src), nil

@@ -1,26 +1,32 @@
-package main
+package play
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/retrotest"
 )
 
-// The hand computations of Bahnsen's improved perfect play and of the
-// sector variant on the solved game of three stones: the reference
-// functions below recompute A, G and the sector score straight from the
-// definitions (retro/play/bahnsen.go, sector.go), by full enumeration,
-// reading only db.Probe and the layer headers. They live here because the
-// players' package may not import the solver that makes the database.
+// The players checked on small games the solver computed (retrotest, the
+// solver's test helper: the players never import the solver itself). Each
+// database is solved once per test binary, shared by the tests.
 
-// refValue is the value of p for its side to move.
-func refValue(t *testing.T, db *layers.DB, p muehle.Position) layers.Value {
+func TestMain(m *testing.M) { os.Exit(retrotest.Main(m)) }
+
+// The hand computations of Bahnsen's improved perfect play and of the
+// sector variant on the solved game of three stones (four without -short):
+// the reference functions below recompute A, G and the sector score
+// straight from the definitions (bahnsen.go, sector.go), by full
+// enumeration, reading only db.Probe and the layer headers.
+
+// solvedValue is the value of p for its side to move.
+func solvedValue(t *testing.T, db *layers.DB, p muehle.Position) layers.Value {
 	if p.IsOver() {
 		return layers.LossIn(0)
 	}
@@ -64,7 +70,7 @@ func refS(t *testing.T, db *layers.DB, p muehle.Position) float64 {
 		ms := refMoves(p)
 		best, bestV := -1, layers.Value(0)
 		for i, m := range ms {
-			v := refValue(t, db, p.Play(m)).Parent()
+			v := solvedValue(t, db, p.Play(m)).Parent()
 			if best < 0 || v.Better(bestV) {
 				best, bestV = i, v
 			}
@@ -87,7 +93,7 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 	if depth == 1 {
 		k := 0.0
 		for _, q := range qs {
-			if refValue(t, db, c.Play(q)).Outcome() == layers.Win {
+			if solvedValue(t, db, c.Play(q)).Outcome() == layers.Win {
 				k++
 			}
 		}
@@ -100,12 +106,12 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 	freq := map[muehle.Move]int{}
 	for _, q := range qs {
 		after := c.Play(q)
-		if refValue(t, db, after).Outcome() != layers.Win {
+		if solvedValue(t, db, after).Outcome() != layers.Win {
 			continue
 		}
 		for _, g := range refMoves(after) {
 			all[q]++
-			if refValue(t, db, after.Play(g)).Outcome() == layers.Loss {
+			if solvedValue(t, db, after.Play(g)).Outcome() == layers.Loss {
 				wins[q] = append(wins[q], g)
 				freq[g]++
 			}
@@ -120,7 +126,7 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 	prod := 1.0
 	for _, q := range qs {
 		after := c.Play(q)
-		v := refValue(t, db, after)
+		v := solvedValue(t, db, after)
 		var a float64
 		if v.Outcome() == layers.Win {
 			x := float64(v.Depth())
@@ -146,10 +152,10 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 			}
 		} else {
 			for _, p2 := range refMoves(after) {
-				if refValue(t, db, after.Play(p2)).Outcome() == layers.Loss {
+				if solvedValue(t, db, after.Play(p2)).Outcome() == layers.Loss {
 					continue
 				}
-				if refValue(t, db, after.Play(p2)).Outcome() == layers.Draw {
+				if solvedValue(t, db, after.Play(p2)).Outcome() == layers.Draw {
 					a = max(a, refG(t, db, after, append(hist[:len(hist):len(hist)], q), p2, depth-1))
 				}
 			}
@@ -167,7 +173,7 @@ func refSector(t *testing.T, db *layers.DB, p muehle.Position, m muehle.Move, me
 	}
 	best, any := 0.0, false
 	for _, c := range refMoves(p) {
-		if refValue(t, db, p.Play(c)).Outcome() != layers.Draw {
+		if solvedValue(t, db, p.Play(c)).Outcome() != layers.Draw {
 			continue
 		}
 		s := refSector(t, db, p.Play(c), c, me, plies-1)
@@ -185,7 +191,7 @@ func TestBahnsenAndSectorByHand(t *testing.T) {
 	for _, k := range []int{3, 4} {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
 			if k == 4 && testing.Short() {
-				t.Skip("solving the game of four stones takes half a minute")
+				t.Skip("long: solving the game of four stones takes half a minute")
 			}
 			bahnsenAndSectorByHand(t, k)
 		})
@@ -196,9 +202,9 @@ func TestBahnsenAndSectorByHand(t *testing.T) {
 // references on the drawn positions of games of k stones that keep the
 // draw.
 func bahnsenAndSectorByHand(t *testing.T, k int) {
-	db := solveAll(t, k)
+	db := retrotest.Solved(t, k)
 	refPositiveA = 0
-	p := play.NewPerfect(db, nil, nil)
+	p := NewPerfect(db, nil, nil)
 	rng := rand.New(rand.NewPCG(3, 5))
 	checked, positive := 0, 0
 	for game := 0; game < 200 && checked < 400; game++ {
@@ -208,10 +214,10 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 				break
 			}
 			pos := g.Position()
-			if refValue(t, db, pos).Outcome() == layers.Draw {
+			if solvedValue(t, db, pos).Outcome() == layers.Draw {
 				bestG, bestS := -1.0, -1.0 // the best scores among the drawing moves
 				for _, m := range refMoves(pos) {
-					if refValue(t, db, pos.Play(m)).Outcome() != layers.Draw {
+					if solvedValue(t, db, pos.Play(m)).Outcome() != layers.Draw {
 						continue
 					}
 					for depth := 1; depth <= 2; depth++ {
@@ -257,13 +263,13 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 					if mv.Value.Outcome() != layers.Draw {
 						continue
 					}
-					want := refSector(t, db, pos.Play(mv.Move), mv.Move, pos.Turn, play.SectorPlies-1)
+					want := refSector(t, db, pos.Play(mv.Move), mv.Move, pos.Turn, SectorPlies-1)
 					if math.Abs(mv.Score-want) > 1e-12 {
 						t.Fatalf("%s, move %s: Evaluate's score %v, want the sector score %v", pos, mv.Move, mv.Score, want)
 					}
 					scores[mv.Move], bestDefault = want, max(bestDefault, want)
 				}
-				n := play.BestCount(mvs)
+				n := BestCount(mvs)
 				for i, mv := range mvs {
 					s, draws := scores[mv.Move]
 					if best := draws && math.Abs(s-bestDefault) <= 1e-12; best != (i < n) {
@@ -271,22 +277,22 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 					}
 				}
 				// Move plays a drawing move of the best score.
-				for _, rule := range []play.DrawRule{play.DrawBahnsen, play.DrawSector} {
-					mp := play.NewPerfect(db, rand.NewPCG(uint64(game), uint64(ply)), nil)
+				for _, rule := range []DrawRule{DrawBahnsen, DrawSector} {
+					mp := NewPerfect(db, rand.NewPCG(uint64(game), uint64(ply)), nil)
 					mp.Draws, mp.DrawDepth = rule, 2
 					best := bestG
-					if rule == play.DrawSector {
+					if rule == DrawSector {
 						mp.DrawDepth, best = 3, bestS
 					}
 					m, err := mp.Move(context.Background(), g.Clone())
 					if err != nil {
 						t.Fatal(err)
 					}
-					if v := refValue(t, db, pos.Play(m)); v.Outcome() != layers.Draw {
+					if v := solvedValue(t, db, pos.Play(m)); v.Outcome() != layers.Draw {
 						t.Fatalf("%s: %s played %s to %s, want a drawing move", pos, rule, m, v)
 					}
 					score := refG(t, db, pos, g.History(), m, 2)
-					if rule == play.DrawSector {
+					if rule == DrawSector {
 						score = refSector(t, db, pos.Play(m), m, pos.Turn, 2)
 					}
 					if math.Abs(score-best) > 1e-9 {
@@ -299,12 +305,12 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 			ms := refMoves(pos)
 			var keep []muehle.Move
 			for _, m := range ms {
-				if refValue(t, db, pos.Play(m)).Outcome() == layers.Loss {
+				if solvedValue(t, db, pos.Play(m)).Outcome() == layers.Loss {
 					keep = append(keep, m)
 				}
 			}
 			for _, m := range ms {
-				if refValue(t, db, pos.Play(m)).Outcome() == layers.Draw {
+				if solvedValue(t, db, pos.Play(m)).Outcome() == layers.Draw {
 					keep = append(keep, m)
 				}
 			}
@@ -324,5 +330,89 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 	// with four the losing replies must reach A > 0 too.
 	if k > 3 && refPositiveA == 0 {
 		t.Errorf("got no losing reply with A > 0, want some")
+	}
+}
+
+// checkPlacementClasses compares the search's value of every stored class
+// of the placement layers of db (limit per layer, 0 for all) with the
+// stored one, the search reading only the moving layers, and returns the
+// number compared.
+func checkPlacementClasses(t *testing.T, db *layers.DB, limit int) int {
+	s := NewPlacementSearch(MovingOnly(db), db.Indexer(), nil, 16)
+	checked := 0
+	for _, k := range layers.PlacementLayers(db.Stones()) {
+		ix := db.Indexer().Layer(k)
+		step := uint64(1)
+		if limit > 0 && ix.Size() > uint64(limit) {
+			step = ix.Size()/uint64(limit) + 1
+		}
+		for i := uint64(0); i < ix.Size(); i += step {
+			pos, ok := ix.Position(i)
+			if !ok {
+				continue
+			}
+			want, err := db.Probe(pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == layers.Unused {
+				continue // not stored: not reachable from the empty board
+			}
+			got, err := s.Value(context.Background(), pos)
+			if err != nil || got != want {
+				t.Fatalf("layer %v slot %d %v: got %v, %v; want the stored %v", k, i, pos, got, err, want)
+			}
+			checked++
+		}
+	}
+	return checked
+}
+
+func TestPlacementSearchEveryClassK3(t *testing.T) {
+	db := retrotest.SolvedAll(t, 3)
+	if n := checkPlacementClasses(t, db, 0); n != 31777 {
+		t.Errorf("got %d classes checked, want the 31777 of muehlectl layers --placement --stones 3 (every class)", n)
+	}
+}
+
+func TestPerfectPlacementSearchK3(t *testing.T) {
+	db := retrotest.Solved(t, 3)
+	ctx := context.Background()
+	searched := 0
+	for i := range 20 {
+		g := muehle.NewGame(3)
+		pl := NewPerfect(MovingOnly(db), rand.NewPCG(uint64(i), 5), nil)
+		pl.Placement = NewPlacementSearch(MovingOnly(db), db.Indexer(), nil, 16)
+		rnd := muehle.NewSeededRandom(uint64(i))
+		for g.Ply() < 12 {
+			if r, _ := g.Result(); r != muehle.Ongoing {
+				break
+			}
+			pos := g.Position()
+			mover := muehle.Player(rnd)
+			if pos.Turn == muehle.Color(i%2) {
+				mover = pl
+			}
+			m, err := mover.Move(ctx, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mover == pl && pos.Hand[pos.Turn] > 0 {
+				before, _ := db.Probe(pos)
+				after, _ := db.Probe(pos.Play(m))
+				if after.Parent() != before || pl.LastFellBack() {
+					t.Fatalf("game %d: %v: move %v has value %v, want %v (fell back %v)", i, pos, m, after.Parent(), before, pl.LastFellBack())
+				}
+				if pl.LastSearched() {
+					searched++
+				}
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if searched < 20 {
+		t.Errorf("got %d placements chosen by the search in 20 games, want at least 20", searched)
 	}
 }

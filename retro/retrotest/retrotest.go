@@ -1,0 +1,122 @@
+// Package retrotest gives tests small databases computed by the solver:
+// the players' tests (retro/play), which must not import the solver
+// itself, and the command's. Only tests import it (TestImportGraph
+// checks). A database is solved once per test binary and shared by the
+// tests that ask for it; it lives in a temporary folder that Main removes.
+package retrotest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"muehle/layers"
+	"muehle/retro"
+)
+
+// solved is one shared database, solved on first use.
+type solved struct {
+	once sync.Once
+	db   *layers.DB
+	err  error
+}
+
+var (
+	mu    sync.Mutex
+	dbs   = map[[2]int]*solved{} // by stones and PlacementAll
+	dirs  []string               // the folders Main removes
+	opens []*layers.DB           // the databases Main closes
+)
+
+// Solved returns the complete database of the game of k stones per side
+// (moving and placement layers, the placement classes reachable from the
+// empty board, verified), solved once per test binary. Tests must not
+// write into it or close it.
+func Solved(tb testing.TB, k int) *layers.DB { return shared(tb, k, false) }
+
+// SolvedAll is Solved with every class of the placement layers stored,
+// reachable or not (retro.SolveOptions.PlacementAll).
+func SolvedAll(tb testing.TB, k int) *layers.DB { return shared(tb, k, true) }
+
+// shared returns the shared database of k stones.
+func shared(tb testing.TB, k int, all bool) *layers.DB {
+	tb.Helper()
+	key := [2]int{k, 0}
+	if all {
+		key[1] = 1
+	}
+	mu.Lock()
+	s := dbs[key]
+	if s == nil {
+		s = &solved{}
+		dbs[key] = s
+	}
+	mu.Unlock()
+	s.once.Do(func() {
+		dir, err := os.MkdirTemp("", fmt.Sprintf("retrotest-k%d-", k))
+		if err != nil {
+			s.err = err
+			return
+		}
+		mu.Lock()
+		dirs = append(dirs, dir)
+		mu.Unlock()
+		s.db, s.err = solve(dir, k, retro.SolveOptions{Placement: true, PlacementAll: all})
+	})
+	if s.err != nil {
+		tb.Fatalf("retrotest: solving k=%d: %v", k, s.err)
+	}
+	return s.db
+}
+
+// SolveAllIn solves the complete game of k stones in dir (as Solved, what
+// is there already is kept) and returns the database, closed when tb ends.
+func SolveAllIn(tb testing.TB, dir string, k int) *layers.DB {
+	tb.Helper()
+	return SolveIn(tb, dir, k, retro.SolveOptions{Placement: true})
+}
+
+// SolveIn solves the game of k stones in dir with opts (what is there
+// already is kept) and returns the database, closed when tb ends.
+func SolveIn(tb testing.TB, dir string, k int, opts retro.SolveOptions) *layers.DB {
+	tb.Helper()
+	db, err := layers.OpenDB(dir, k)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	if err := retro.Solve(context.Background(), db, opts); err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
+// solve solves the game of k stones in dir with opts and keeps the
+// database open for Main to close.
+func solve(dir string, k int, opts retro.SolveOptions) (*layers.DB, error) {
+	db, err := layers.OpenDB(dir, k)
+	if err != nil {
+		return nil, err
+	}
+	mu.Lock()
+	opens = append(opens, db)
+	mu.Unlock()
+	return db, retro.Solve(context.Background(), db, opts)
+}
+
+// Main runs the tests and removes the shared databases; a package whose
+// tests use Solved calls it from TestMain: os.Exit(retrotest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, db := range opens {
+		db.Close()
+	}
+	for _, dir := range dirs {
+		os.RemoveAll(dir)
+	}
+	return code
+}
