@@ -246,7 +246,7 @@ func TestSolveTwoProcesses(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	unitLine := regexp.MustCompile(`(?m)^layer \d+ of \d+\s+(\S+)\s+\d+ slots in`)
+	unitLine := regexp.MustCompile(`(?m)^unit \d+ of \d+\s+(\S+)\s+\d+ slots in`)
 	seen := map[string]int{}
 	for i, l := range logs {
 		units := unitLine.FindAllStringSubmatch(l, -1)

@@ -168,7 +168,7 @@ func TestSignalAndLock(t *testing.T) {
 	defer cmd.Process.Kill()
 	lines := bufio.NewReader(stderr)
 	var log strings.Builder
-	for !strings.Contains(log.String(), "layer 1 of 3") {
+	for !strings.Contains(log.String(), "unit 1 of 3") {
 		l, err := lines.ReadString('\n')
 		log.WriteString(l)
 		if err != nil {
