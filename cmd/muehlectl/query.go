@@ -18,11 +18,12 @@ func init() {
 }
 
 func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search]", stderr)
+	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search] [--unreachable]", stderr)
 	dbf := addDBFlags(fs)
 	sf := addSearchFlags(fs)
 	search := fs.Bool("search", false, "answer a placement position by the placement search over the moving layers even where placement layers are stored")
 	text := fs.String("position", "", "the position, e.g. \"........................ w 9 9\" (see muehle/doc.go)")
+	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
-	if err := pos.Validate(*dbf.stones); err != nil {
+	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
 	}
 	db, err := dbf.openExisting()
@@ -58,6 +59,15 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	// solver stores the classes reachable from the empty board): the
 	// placement search.
 	notStored := errors.Is(verr, layers.ErrMissing) || verr == nil && value == layers.Unused
+	if verr == nil && value == layers.Unused && pos.Hand[pos.Turn] > 0 && !pos.IsOver() {
+		// The solver leaves unused exactly the placement classes its reach
+		// data found unreachable (game-ending positions aside): a second,
+		// exact test beside CheckReachable's.
+		err := fmt.Errorf("%w: the database's reach data finds no way to it from the empty board", muehle.ErrUnreachable)
+		if err := checkUnreachable(stdout, err, *unreachable); err != nil {
+			return err
+		}
+	}
 	if pos.Hand[pos.Turn] > 0 && (*search || notStored) {
 		var prober layers.Prober = db
 		if *search {
