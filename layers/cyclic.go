@@ -50,7 +50,7 @@ func CreateCyclic(path string, recordSize int, capacity uint64, blockRecords int
 	if blockBytes > 1<<31 || blocks > (1<<62)/blockBytes {
 		return nil, fmt.Errorf("layers: cyclic array %s: too large", path)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := CreateRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("layers: cyclic array: %w", err)
 	}

@@ -191,7 +191,7 @@ func WriteLayer(path string, stones int, key Key, body []byte) error {
 // writeSynced creates the file at path with the parts one after another
 // and syncs it.
 func writeSynced(path string, parts ...[]byte) error {
-	f, err := os.Create(path)
+	f, err := CreateRegular(path)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func writeSynced(path string, parts ...[]byte) error {
 // ReadHeader reads and checks the header of the layer file at path against
 // the stone count, the key and the file size, without reading the body.
 func ReadHeader(path string, stones int, key Key) (Header, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return Header{}, fmt.Errorf("layers: %s: %w", path, ErrMissing)
@@ -266,7 +266,7 @@ func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks,
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("layers: %w", err)
 	}

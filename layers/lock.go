@@ -164,7 +164,7 @@ func youngerThan(path string, d time.Duration) bool {
 // write writes the lock's info to its file with the given open flags.
 func (l *Lock) write(flags int) error {
 	b, _ := json.Marshal(l.info)
-	f, err := os.OpenFile(l.path, flags, 0o644)
+	f, err := openRegular(l.path, flags, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return err
@@ -184,7 +184,7 @@ func (l *Lock) write(flags int) error {
 // readLock reads a lock file: its holder and its bytes.
 func readLock(path string) (LockInfo, []byte, error) {
 	var i LockInfo
-	b, err := os.ReadFile(path)
+	b, err := ReadRegular(path, 1<<16)
 	if err != nil {
 		return i, nil, err
 	}
@@ -217,7 +217,7 @@ func (l *Lock) beat() {
 			l.info.Heartbeat = now
 			tmp := l.path + ".beat"
 			b, _ := json.Marshal(l.info)
-			if os.WriteFile(tmp, append(b, '\n'), 0o644) == nil {
+			if WriteRegular(tmp, append(b, '\n')) == nil {
 				os.Rename(tmp, l.path)
 			}
 		}

@@ -111,7 +111,7 @@ func (d *DB) verifiedPath(k Key) string {
 // verifiedRecord reports whether a record of the verification of layer k
 // with header h exists.
 func (d *DB) verifiedRecord(k Key, h Header) bool {
-	b, err := os.ReadFile(d.verifiedPath(k))
+	b, err := ReadRegular(d.verifiedPath(k), 1<<10)
 	if err != nil {
 		return false
 	}
@@ -141,7 +141,7 @@ func (d *DB) MarkVerified(k Key) error {
 	text := fmt.Sprintf("verified %s checksum %016x slots %d at %s\n", k, h.Checksum, h.Slots, time.Now().UTC().Format(time.RFC3339))
 	path := d.verifiedPath(k)
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+	if err := WriteRegular(tmp, []byte(text)); err != nil {
 		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // command is one sub-command: its name, a one-line summary and the function
@@ -60,11 +61,28 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// stopGrace is how long a command may take to end after Ctrl-C or
+// SIGTERM before main ends the process itself.
+const stopGrace = time.Second
+
 func main() {
 	// Ctrl-C and SIGTERM cancel the command's context: a solve stops,
-	// removes its work files and says what it kept.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// removes its work files and says what it kept. A command still
+	// running stopGrace later is waiting on something that does not see
+	// the context (a file that blocks its open or read, a terminal): the
+	// process ends then with exit status 1. What the database holds
+	// survives that as it survives a kill (files are written under a
+	// temporary name and renamed when complete).
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		cancel()
+		time.Sleep(stopGrace)
+		fmt.Fprintf(os.Stderr, "muehlectl: %v: the command did not stop within %v; ending it\n", s, stopGrace)
+		os.Exit(1)
+	}()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"muehle/layers"
 )
 
 // The solve record is a file in the database folder, k<stones>/solve-record.tsv,
@@ -119,7 +121,7 @@ func (r unitRecord) phase(name string) float64 {
 // k<stones> folder); a missing file is an empty record. Lines that cannot
 // be read are reported, not skipped silently.
 func readRecords(sub string) ([]unitRecord, error) {
-	f, err := os.Open(filepath.Join(sub, recordFile))
+	f, err := layers.OpenRegular(filepath.Join(sub, recordFile))
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
@@ -148,7 +150,7 @@ func openRecord(sub string) (io.WriteCloser, error) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(filepath.Join(sub, recordFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	return layers.OpenAppendRegular(filepath.Join(sub, recordFile))
 }
 
 // commit returns the version control revision the program was built from,

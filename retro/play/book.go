@@ -151,7 +151,7 @@ func (b *Book) Save() error {
 
 // readBook reads and checks the book file at path.
 func readBook(path string, stones int) (map[classKey]layers.Value, error) {
-	data, err := os.ReadFile(path)
+	data, err := layers.ReadRegular(path, 1<<36) // a FIFO or a device is no book
 	if err != nil {
 		return nil, fmt.Errorf("play: reading book: %w", err)
 	}
