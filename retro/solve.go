@@ -165,9 +165,12 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 			return blocked
 		}
 		looked = true // look once more after a pause: the holder may just have finished
-		if msg := "waiting: " + blocked.Error(); opts.WaitLock && msg != waiting {
-			opts.note(msg)
-			waiting = msg
+		// The line names the holders with their heartbeats' ages, which
+		// change every second: it is printed again only when the
+		// holders change.
+		if key := s.holders; opts.WaitLock && key != waiting {
+			opts.note("waiting: " + blocked.Error())
+			waiting = key
 		}
 		select {
 		case <-ctx.Done():
@@ -189,6 +192,9 @@ type solver struct {
 	tmp     string
 	step    int // units done so far
 	steps   int // units to do, as planned at the start
+	// holders names the units the last pass found blocked and their
+	// holders (host, pid, start), without the heartbeats.
+	holders string
 }
 
 func newSolver(db *layers.DB, opts SolveOptions) *solver {
@@ -209,6 +215,7 @@ func (s *solver) close() { os.Remove(s.tmp) }
 // (blocked: an error wrapping layers.ErrLocked naming a holder, nil when
 // none is left).
 func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
+	s.holders = ""
 	for _, u := range units {
 		if t := check(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
 			continue
@@ -231,7 +238,14 @@ func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, block
 		return true, nil, err
 	}
 	if blocked != nil {
+		s.holders = blocked.Error()
 		if claims, _ := s.db.Claims(); len(claims) > 0 {
+			var who []string
+			for name, i := range claims {
+				who = append(who, fmt.Sprintf("%s %s %d %s", name, i.Host, i.PID, i.Start))
+			}
+			slices.Sort(who)
+			s.holders = strings.Join(who, "; ")
 			return false, s.describe(blocked, claims), nil
 		}
 	}
