@@ -193,10 +193,13 @@
 // k<stones>/m3-4.claim (p5+2-4+2.claim for a placement layer) is held by
 // the one solver computing that unit (the pair 3-4 + 4-3, named by its
 // first layer): created with O_EXCL, one line of JSON {"host", "pid",
-// "command", "start", "heartbeat"}, the heartbeat rewritten every 15
-// seconds, removed when the unit is done. It is stale, and taken over, when
-// its process has ended (same host) or its heartbeat is over two minutes
-// old (another host); the taker redoes the unit. Several solvers share a
+// "command", "start", "heartbeat", "proc_start"} (proc_start: the
+// process's start in clock ticks since boot, where the system tells it),
+// the heartbeat rewritten every 15 seconds, removed when the unit is done.
+// It is stale, and taken over, when its heartbeat is over a minute old
+// (four beats missed), whatever its process, or, on the same host, when its
+// process has ended or the process of that id started at another time (the
+// id reused); the taker redoes the unit. Several solvers share a
 // folder this way; readers never take a claim. The folder and k<stones> are
 // created by the first write or claim, never by opening.
 //

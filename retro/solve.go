@@ -60,10 +60,15 @@ type SolveOptions struct {
 type Progress struct {
 	Layer       layers.Key // the layer (or the first of the pair) being computed
 	Step, Steps int        // this is step Step (from 1) of Steps units to compute
-	Phase       string     // "reach", "count", "propagate", "write", "verify K" (K: the layer)
+	Phase       string     // "reach", "count", "propagate", "write", "verify K" (K: the layer), and PhaseDone
 	Done, Total uint64     // work done and to do in this phase, in positions
 	Elapsed     time.Duration
 }
+
+// PhaseDone is the phase of the last report of a unit: it is complete (and
+// verified, unless SkipVerify is set). A unit that stops without it was
+// interrupted.
+const PhaseDone = "done"
 
 // ErrNotSolved is wrapped by errors about layers a computation needs that
 // the database does not have.
@@ -302,7 +307,13 @@ func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error
 		s.opts.note(fmt.Sprintf("step %d of %d: %s", s.step, s.steps, w))
 	}
 	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u}
-	return true, r.do(ctx, t)
+	if err := r.do(ctx, t); err != nil {
+		return true, err
+	}
+	if s.opts.Progress != nil {
+		s.opts.Progress(Progress{Layer: u.Keys[0], Step: s.step, Steps: s.steps, Phase: PhaseDone, Elapsed: time.Since(r.start)})
+	}
+	return true, nil
 }
 
 // SolveUnit computes the one unit called name (FindUnit: "m3-4",
