@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"muehle/layers"
@@ -73,7 +74,19 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if *search {
 			prober = play.MovingOnly(db)
 		}
-		return querySearch(ctx, stdout, db, prober, sf, pos)
+		watch := &damageWatch{p: prober}
+		if err := querySearch(ctx, stdout, stderr, db, watch, sf, pos); err != nil {
+			return err
+		}
+		// A value found around a damaged layer is right, but the damage
+		// must not pass unseen: exit status 1, naming it.
+		if _, ok := layers.Damaged(verr); ok {
+			return fmt.Errorf("the value above was found by the placement search, but %w", verr)
+		}
+		if watch.err != nil {
+			return fmt.Errorf("the values above were found by the placement search, but %w", watch.err)
+		}
+		return nil
 	}
 	fmt.Fprintf(stdout, "value    %s (%s)\n", describe(value, verr), took(elapsed))
 	if verr != nil {
@@ -95,6 +108,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	elapsed = time.Since(start)
 	if err != nil {
 		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, err))
+		if _, ok := layers.Damaged(err); ok {
+			return fmt.Errorf("the moves cannot be valued: %w", err)
+		}
 		return nil
 	}
 	fmt.Fprintf(stdout, "%d moves, best first, looked up in %s. Each shows the value it gives the side to\n", len(mvs), took(elapsed))
@@ -123,7 +139,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 // of its moves from the placement search over prober (db, or only its
 // moving layers), each with the time and nodes it took. Stored layers and
 // the book answer first; new values are saved in the book.
-func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober layers.Prober, sf searchFlags, pos muehle.Position) error {
+func querySearch(ctx context.Context, stdout, stderr io.Writer, db *layers.DB, prober layers.Prober, sf searchFlags, pos muehle.Position) error {
 	s, err := sf.open(db, prober)
 	if err != nil {
 		return err
@@ -166,10 +182,13 @@ func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober la
 		fmt.Fprintf(stdout, "  %-10s %-12s %.3f s %d nodes\n", r.m, r.v, r.secs, r.n)
 	}
 	if b := s.Book(); b != nil {
+		// The answer is complete: a book that cannot be saved (a
+		// read-only database, a folder that does not exist) is a warning.
 		if err := b.Save(); err != nil {
-			return err
+			fmt.Fprintf(stderr, "muehlectl query: the book is not saved: %v\n", err)
+		} else {
+			fmt.Fprintf(stdout, "book     %s: %d positions\n", b.Path(), b.Len())
 		}
-		fmt.Fprintf(stdout, "book     %s: %d positions\n", b.Path(), b.Len())
 	}
 	return nil
 }
@@ -192,4 +211,25 @@ func describe(v layers.Value, err error) string {
 		return "error: " + err.Error()
 	}
 	return v.String()
+}
+
+// damageWatch passes probes to p and keeps the first damaged layer they
+// meet, for query to report after a value found around it.
+type damageWatch struct {
+	p   layers.Prober
+	mu  sync.Mutex
+	err error
+}
+
+// Probe probes p and notes a damaged layer.
+func (d *damageWatch) Probe(pos muehle.Position) (layers.Value, error) {
+	v, err := d.p.Probe(pos)
+	if _, ok := layers.Damaged(err); ok {
+		d.mu.Lock()
+		if d.err == nil {
+			d.err = err
+		}
+		d.mu.Unlock()
+	}
+	return v, err
 }
