@@ -114,8 +114,13 @@
 // final name is complete. OpenFile refuses, with an error naming the file
 // and the problem, a file that is too short or too long for its slot count,
 // has another magic, version (ErrVersion), rules, stone count or key
-// (ErrFormat), or whose header or body checksum does not match
+// (ErrFormat), is not a regular file (ErrFormat: a FIFO or a device would
+// block or never end), or whose header or body checksum does not match
 // (ErrChecksum); it maps the file read-only with github.com/edsrzf/mmap-go.
+// Whenever a whole body is checked (OpenFile, DB.Layer, DB.Check: what
+// stats, verify and report run), the header's figures (won, lost, drawn,
+// deepest win and loss) are recounted from it too, so that a header
+// forged with a fitting header checksum is found (ErrChecksum).
 //
 // A layer file that fails any of these checks is damaged: DB.Layer returns
 // a *DamagedError, which wraps the cause and ErrMissing, so readers treat
@@ -185,10 +190,14 @@
 // # Beside the layer files
 //
 // k<stones>/m3-4.verified records that layer 3-4 passed verification: one
-// line "verified 3-4 checksum <body CRC-64, 16 hex digits> slots <n> at
-// <RFC 3339 time>", written to a temporary file and renamed. It counts only
-// while the layer's header has that checksum and slot count; writing a
-// layer removes it first. The layer files are never changed by it.
+// line "verified 3-4 checksum <body CRC-64, 16 hex digits> slots <n>
+// header <header CRC-32C, 8 hex digits> at <RFC 3339 time>", written to a
+// temporary file and renamed. It counts only while the layer's header has
+// that checksum, slot count and header checksum (so a changed header, its
+// figures included, makes the layer unverified); a record without the
+// header field, as written before it was added, counts on the body
+// checksum and slots alone. Writing a layer removes it first. The layer
+// files are never changed by it.
 //
 // k<stones>/m3-4.claim (p5+2-4+2.claim for a placement layer) is held by
 // the one solver computing that unit (the pair 3-4 + 4-3, named by its
