@@ -94,7 +94,7 @@ func parseBlocks(b []byte, h Header, hcrc uint32) (uint, []uint64, error) {
 // readBlocks reads the block file of the layer file at path, whose header
 // is h with header checksum hcrc, and checks it (parseBlocks).
 func readBlocks(path string, h Header, hcrc uint32) (uint, []uint64, error) {
-	f, err := os.Open(blocksPath(path))
+	f, err := OpenRegular(blocksPath(path))
 	if err != nil {
 		return 0, nil, err
 	}

@@ -206,7 +206,11 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		return &e, e.err
 	}
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
-		if err := old.lazy.checkRest(old.f.path, old.f.body); err != nil {
+		err := old.lazy.checkRest(old.f.path, old.f.body)
+		if err == nil {
+			err = old.f.h.checkFigures(old.f.path, old.f.body)
+		}
+		if err != nil {
 			return nil, d.damaged(s, old, &DamagedError{Key: k, Err: err})
 		}
 		DropPages(old.f.m) // as OpenFile does

@@ -26,6 +26,9 @@
 //	lock.go       lock files (owner, heartbeat, stale takeover)
 //	claim.go      the claim of a unit of work in a database folder
 //	errors.go     the error sentinels
+//	regular.go    OpenRegular and its kin: only regular files are opened,
+//	              never blocking on a FIFO or a device
+//	procstart_*.go the start time of a process, to tell a reused pid
 //	lock_*.go     the file lock of each system
 //	memory_*.go   AllocLarge and DropPages: large buffers (the group-B
 //	              table, copies of layer bodies), pages let go
@@ -118,8 +121,13 @@
 // final name is complete. OpenFile refuses, with an error naming the file
 // and the problem, a file that is too short or too long for its slot count,
 // has another magic, version (ErrVersion), rules, stone count or key
-// (ErrFormat), or whose header or body checksum does not match
+// (ErrFormat), is not a regular file (ErrFormat: a FIFO or a device would
+// block or never end), or whose header or body checksum does not match
 // (ErrChecksum); it maps the file read-only with github.com/edsrzf/mmap-go.
+// Whenever a whole body is checked (OpenFile, DB.Layer, DB.Check: what
+// stats, verify and report run), the header's figures (won, lost, drawn,
+// deepest win and loss) are recounted from it too, so that a header
+// forged with a fitting header checksum is found (ErrChecksum).
 //
 // A layer file that fails any of these checks is damaged: DB.Layer returns
 // a *DamagedError, which wraps the cause and ErrMissing, so readers treat
@@ -189,18 +197,25 @@
 // # Beside the layer files
 //
 // k<stones>/m3-4.verified records that layer 3-4 passed verification: one
-// line "verified 3-4 checksum <body CRC-64, 16 hex digits> slots <n> at
-// <RFC 3339 time>", written to a temporary file and renamed. It counts only
-// while the layer's header has that checksum and slot count; writing a
-// layer removes it first. The layer files are never changed by it.
+// line "verified 3-4 checksum <body CRC-64, 16 hex digits> slots <n>
+// header <header CRC-32C, 8 hex digits> at <RFC 3339 time>", written to a
+// temporary file and renamed. It counts only while the layer's header has
+// that checksum, slot count and header checksum (so a changed header, its
+// figures included, makes the layer unverified); a record without the
+// header field, as written before it was added, counts on the body
+// checksum and slots alone. Writing a layer removes it first. The layer
+// files are never changed by it.
 //
 // k<stones>/UNIT.claim is held by the one solver computing the unit of
 // work called UNIT (the solver names its units; this package only keeps
 // the name a file name): created with O_EXCL, one line of JSON {"host",
-// "pid", "command", "start", "heartbeat"}, the heartbeat rewritten every
-// 15 seconds, removed when the unit is done. It is stale, and taken over, when
-// its process has ended (same host) or its heartbeat is over two minutes
-// old (another host); the taker redoes the unit. Several solvers share a
+// "pid", "command", "start", "heartbeat", "proc_start"} (proc_start: the
+// process's start in clock ticks since boot, where the system tells it),
+// the heartbeat rewritten every 15 seconds, removed when the unit is done.
+// It is stale, and taken over, when its heartbeat is over a minute old
+// (four beats missed), whatever its process, or, on the same host, when its
+// process has ended or the process of that id started at another time (the
+// id reused); the taker redoes the unit. Several solvers share a
 // folder this way; readers never take a claim. The folder and k<stones> are
 // created by the first write or claim, never by opening.
 //

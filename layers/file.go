@@ -48,13 +48,21 @@ type Header struct {
 // and the CRC-64 of each block of 1<<blockShift bytes, which combine to
 // the checksum.
 func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
-	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key,
-		Slots: uint64(len(body)), DeepestWin: -1, DeepestLoss: -1}
+	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: uint64(len(body))}
+	h.countFigures(body)
+	sums := blockSums(body, blockShift)
+	h.Checksum = combineBlocks(sums, blockShift, len(body))
+	return h, sums
+}
+
+// countFigures sets h's won, lost and drawn counts and deepest win and
+// loss from body.
+func (h *Header) countFigures(body []byte) {
 	var count [256]uint64
 	for _, v := range body {
 		count[v]++
 	}
-	h.Drawn = count[Drawn]
+	h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss = 0, 0, count[Drawn], -1, -1
 	for v := 2; v < 256; v++ {
 		if count[v] == 0 {
 			continue
@@ -68,9 +76,19 @@ func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
 			h.DeepestLoss = max(h.DeepestLoss, d)
 		}
 	}
-	sums := blockSums(body, blockShift)
-	h.Checksum = combineBlocks(sums, blockShift, len(body))
-	return h, sums
+}
+
+// checkFigures recounts the figures of the header (won, lost, drawn,
+// deepest win and loss) from body: a header whose checksum was made to fit
+// false figures gives an error wrapping ErrChecksum.
+func (h Header) checkFigures(path string, body []byte) error {
+	got := h
+	got.countFigures(body)
+	if got != h {
+		return fmt.Errorf("layers: %s: %w: the header's figures (won %d, lost %d, drawn %d, deepest win %d, loss %d) are not the body's (won %d, lost %d, drawn %d, deepest win %d, loss %d)",
+			path, ErrChecksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, got.Won, got.Lost, got.Drawn, got.DeepestWin, got.DeepestLoss)
+	}
+	return nil
 }
 
 // marshal returns the header's 128 bytes, header checksum included.
@@ -191,7 +209,7 @@ func WriteLayer(path string, stones int, key Key, body []byte) error {
 // writeSynced creates the file at path with the parts one after another
 // and syncs it.
 func writeSynced(path string, parts ...[]byte) error {
-	f, err := os.Create(path)
+	f, err := CreateRegular(path)
 	if err != nil {
 		return err
 	}
@@ -212,7 +230,7 @@ func writeSynced(path string, parts ...[]byte) error {
 // ReadHeader reads and checks the header of the layer file at path against
 // the stone count, the key and the file size, without reading the body.
 func ReadHeader(path string, stones int, key Key) (Header, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return Header{}, fmt.Errorf("layers: %s: %w", path, ErrMissing)
@@ -266,7 +284,7 @@ func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks,
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("layers: %w", err)
 	}
@@ -298,6 +316,10 @@ func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks,
 	if sum := combineBlocks(sums, blockShift, len(file.body)); sum != h.Checksum {
 		m.Unmap()
 		return nil, nil, fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
+	}
+	if err := h.checkFigures(path, file.body); err != nil {
+		m.Unmap()
+		return nil, nil, err
 	}
 	// The checksum touched every page; a layer is read at random and in
 	// parts, so its pages leave the process's resident memory until used.

@@ -18,13 +18,18 @@ import (
 // unit twice. A solver creates the file with O_EXCL, holding who it is
 // (LockInfo), and rewrites it every LockHeartbeat. Readers (query, stats,
 // the players) never take one. A lock is stale, and is taken over, when its
-// process is gone (same host) or its heartbeat is older than LockStale
-// (another host).
+// heartbeat is older than LockStale, whoever holds it, or, on this host,
+// when its process is gone or the process of that id is another one (it
+// started at another time: the id was reused, as after a restart in a
+// fresh container).
 const (
 	// LockHeartbeat is how often a holder rewrites its lock.
 	LockHeartbeat = 15 * time.Second
-	// LockStale is the age of a heartbeat after which a lock is stale.
-	LockStale = 2 * time.Minute
+	// LockStale is the age of a heartbeat after which a lock is stale:
+	// four heartbeats missed. A holder that was suspended that long finds
+	// its lock taken over and stops beating (the unit it computes is
+	// then computed twice, to the same files).
+	LockStale = 4 * LockHeartbeat
 )
 
 // ErrLocked is wrapped by the error of AcquireLock when another live
@@ -38,6 +43,10 @@ type LockInfo struct {
 	Command   string    `json:"command"`
 	Start     time.Time `json:"start"`
 	Heartbeat time.Time `json:"heartbeat"`
+	// ProcStart is when the holder's process started as the system
+	// counts it (Linux: clock ticks since boot, /proc/PID/stat), so that
+	// a reused process id is told from the holder; 0 where unknown.
+	ProcStart uint64 `json:"proc_start,omitempty"`
 }
 
 // String names the holder: "pid 123 on host x (muehlectl solve), since
@@ -47,15 +56,21 @@ func (i LockInfo) String() string {
 		i.Start.UTC().Format("2006-01-02 15:04:05 UTC"), time.Since(i.Heartbeat).Round(time.Second))
 }
 
-// stale reports whether the holder is gone. On this host: its process has
-// ended, or its heartbeat is older than a day (its process id reused after
-// a restart; a suspended machine misses heartbeats, so that alone does not
-// count here). On another host: its heartbeat is older than LockStale.
+// stale reports whether the holder is gone: its heartbeat is older than
+// LockStale, whatever its process id, or, on this host, no process has that
+// id or the one that has it started at another time than the holder.
 func (i LockInfo) stale(host string, now time.Time) bool {
-	if i.Host == host {
-		return !processAlive(i.PID) || now.Sub(i.Heartbeat) > 24*time.Hour
+	if now.Sub(i.Heartbeat) > LockStale {
+		return true
 	}
-	return now.Sub(i.Heartbeat) > LockStale
+	if i.Host != host {
+		return false
+	}
+	if !processAlive(i.PID) {
+		return true
+	}
+	start, ok := processStart(i.PID)
+	return ok && i.ProcStart != 0 && start != i.ProcStart
 }
 
 // LockedError reports the holder of a lock.
@@ -96,6 +111,7 @@ func AcquireLock(ctx context.Context, path string, wait bool) (*Lock, error) {
 		info: LockInfo{Host: host, PID: os.Getpid(), Command: commandLine(), Start: now, Heartbeat: now},
 		stop: make(chan struct{}),
 	}
+	l.info.ProcStart, _ = processStart(l.info.PID)
 	for {
 		err := l.tryCreate()
 		if err == nil {
@@ -164,7 +180,7 @@ func youngerThan(path string, d time.Duration) bool {
 // write writes the lock's info to its file with the given open flags.
 func (l *Lock) write(flags int) error {
 	b, _ := json.Marshal(l.info)
-	f, err := os.OpenFile(l.path, flags, 0o644)
+	f, err := openRegular(l.path, flags, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return err
@@ -184,7 +200,7 @@ func (l *Lock) write(flags int) error {
 // readLock reads a lock file: its holder and its bytes.
 func readLock(path string) (LockInfo, []byte, error) {
 	var i LockInfo
-	b, err := os.ReadFile(path)
+	b, err := ReadRegular(path, 1<<16)
 	if err != nil {
 		return i, nil, err
 	}
@@ -217,7 +233,7 @@ func (l *Lock) beat() {
 			l.info.Heartbeat = now
 			tmp := l.path + ".beat"
 			b, _ := json.Marshal(l.info)
-			if os.WriteFile(tmp, append(b, '\n'), 0o644) == nil {
+			if WriteRegular(tmp, append(b, '\n')) == nil {
 				os.Rename(tmp, l.path)
 			}
 		}

@@ -93,10 +93,13 @@ func TestLockTwoProcesses(t *testing.T) {
 }
 
 // TestLockStale checks which lock files are taken over: those of a dead
-// process on this host, those with an old heartbeat, and unreadable ones.
+// process on this host, those of a live process that is not the holder
+// (another start time: its id reused), those with a heartbeat older than
+// LockStale whatever their process (issue 28), and unreadable ones.
 func TestLockStale(t *testing.T) {
 	host, _ := os.Hostname()
 	now := time.Now()
+	parentStart, known := processStart(os.Getppid())
 	for _, tc := range []struct {
 		name     string
 		info     *LockInfo // nil: garbage in the file
@@ -106,8 +109,12 @@ func TestLockStale(t *testing.T) {
 		{"dead pid", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now}, true},
 		{"other host, fresh", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now}, false},
 		{"other host, old heartbeat", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now.Add(-LockStale - time.Minute)}, true},
-		{"live pid, heartbeat missed (suspended)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-time.Hour)}, false},
+		{"live pid, heartbeat a few beats old", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-2 * LockHeartbeat)}, false},
+		{"live pid, heartbeat missed longer than LockStale", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-LockStale - time.Second)}, true},
+		{"live pid, heartbeat hours old", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-3 * time.Hour)}, true},
 		{"live pid, heartbeat a day old (pid reused)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-25 * time.Hour)}, true},
+		{"live pid, its start time", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now, ProcStart: parentStart}, false},
+		{"live pid, another start time (pid reused)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now, ProcStart: parentStart + 1}, known},
 		{"unreadable", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,5 +163,24 @@ func TestLockReleaseKeepsOthers(t *testing.T) {
 	l.Release()
 	if i, err := ReadLock(path); err != nil || i.PID != 7 {
 		t.Errorf("ReadLock after Release: got %+v, %v, want the other holder", i, err)
+	}
+}
+
+// TestLockRecordsProcessStart checks that a lock names its process's start
+// time where the system tells it, so that a reused id is detected.
+func TestLockRecordsProcessStart(t *testing.T) {
+	want, ok := processStart(os.Getpid())
+	if !ok {
+		t.Skip("the process start time is not known here")
+	}
+	path := filepath.Join(t.TempDir(), "x.claim")
+	l, err := AcquireLock(context.Background(), path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	i, err := ReadLock(path)
+	if err != nil || i.ProcStart != want {
+		t.Errorf("ReadLock: got start %d, %v; want %d", i.ProcStart, err, want)
 	}
 }

@@ -1,11 +1,13 @@
 package layers
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -97,23 +99,38 @@ func (d *DB) Damage(k Key) error {
 
 // The record of a verified layer is a small text file beside the layer,
 // m3-4.verified for m3-4.layer (verifiedPath): "verified <layer> checksum
-// <16 hex digits> slots <n> at <time>". It counts only while the layer
-// file has that body checksum and slot count, so a rewritten layer is
-// unverified until verified again. The layer files themselves are never
-// changed by it.
+// <16 hex digits> slots <n> header <8 hex digits> at <time>". It counts
+// only while the layer file has that body checksum, slot count and header
+// checksum (which covers the whole header: the figures too), so a
+// rewritten layer, or one whose header was changed, is unverified until
+// verified again. A record written before the header checksum was added
+// (no "header" field) vouches for the body checksum and slots alone, as it
+// did. The layer files themselves are never changed by it.
 
 // verifiedRecord reports whether a record of the verification of layer k
 // with header h exists.
 func (d *DB) verifiedRecord(k Key, h Header) bool {
-	b, err := os.ReadFile(d.verifiedPath(k))
+	b, err := ReadRegular(d.verifiedPath(k), 1<<10)
 	if err != nil {
 		return false
 	}
 	var name string
 	var sum, slots uint64
-	_, err = fmt.Sscanf(string(b), "verified %s checksum %x slots %d", &name, &sum, &slots)
-	return err == nil && name == k.String() && sum == h.Checksum && slots == h.Slots
+	if _, err = fmt.Sscanf(string(b), "verified %s checksum %x slots %d", &name, &sum, &slots); err != nil {
+		return false
+	}
+	if name != k.String() || sum != h.Checksum || slots != h.Slots {
+		return false
+	}
+	f := strings.Fields(string(b))
+	if len(f) >= 8 && f[6] == "header" {
+		return f[7] == fmt.Sprintf("%08x", headerSum(h))
+	}
+	return len(f) < 7 || f[6] == "at" // a record of the older form
 }
+
+// headerSum returns the header checksum of h (bytes 72-75 of its file).
+func headerSum(h Header) uint32 { return binary.LittleEndian.Uint32(h.marshal()[72:]) }
 
 // Verified reports whether layer k's file is present and recorded as
 // verified (by MarkVerified). It reads the header, not the body: Check
@@ -132,10 +149,10 @@ func (d *DB) MarkVerified(k Key) error {
 		return err
 	}
 	h := f.Header()
-	text := fmt.Sprintf("verified %s checksum %016x slots %d at %s\n", k, h.Checksum, h.Slots, time.Now().UTC().Format(time.RFC3339))
+	text := fmt.Sprintf("verified %s checksum %016x slots %d header %08x at %s\n", k, h.Checksum, h.Slots, headerSum(h), time.Now().UTC().Format(time.RFC3339))
 	path := d.verifiedPath(k)
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+	if err := WriteRegular(tmp, []byte(text)); err != nil {
 		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

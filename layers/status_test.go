@@ -1,9 +1,12 @@
 package layers
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +154,105 @@ func flipByte(t *testing.T, path string, off int64) {
 	b[0] ^= 0xff
 	if _, err := f.WriteAt(b, off); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// forgeFigures adds one to the won count of the layer file at path and
+// takes one from the drawn count, and fixes the header checksum, as a
+// forger would: the body and its checksum stay as they were.
+func forgeFigures(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	le.PutUint64(b[32:], le.Uint64(b[32:])+1)
+	le.PutUint64(b[48:], le.Uint64(b[48:])-1)
+	le.PutUint32(b[72:], headerCRC(b))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHeaderFiguresChecked forges a layer header's figures with a fitting
+// header checksum and checks that the layer loses its verification record
+// (the record covers the whole header) and that the full check, which
+// stats and verify run, finds the damage by recounting the body (issue 28).
+func TestHeaderFiguresChecked(t *testing.T) {
+	dir := t.TempDir()
+	db, err := OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Moving(3, 3)
+	if err := db.Write(k, fingerprintBody(t, db.Indexer().Layer(k))); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkVerified(k); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	forgeFigures(t, db.Path(k))
+
+	db, err = OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Header(k); err != nil {
+		t.Fatalf("Header: got %v, want the forged header read (its checksum fits)", err)
+	}
+	if db.Verified(k) {
+		t.Errorf("Verified after the header was forged: got true, want false")
+	}
+	st, err := db.Check(k)
+	if st != StatusDamaged || !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "figures") {
+		t.Errorf("Check: got %v, %v; want damaged: the header's figures are not the body's", st, err)
+	}
+	// A layer opened for probes is checked in full, figures too, when a
+	// whole layer is asked for.
+	db2, err := OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	p, _ := db2.Indexer().Layer(k).Position(0)
+	db2.Probe(p)
+	if _, err := db2.Layer(k); !errors.Is(err, ErrChecksum) {
+		t.Errorf("Layer after Probe: got %v, want ErrChecksum", err)
+	}
+}
+
+// TestVerifiedRecordOldForm checks that a record of the form written
+// before the header checksum was added still counts while the body
+// checksum and slots match.
+func TestVerifiedRecordOldForm(t *testing.T) {
+	db, err := OpenDB(t.TempDir(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Moving(3, 3)
+	if err := db.Write(k, fingerprintBody(t, db.Indexer().Layer(k))); err != nil {
+		t.Fatal(err)
+	}
+	h, err := db.Header(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := fmt.Sprintf("verified %s checksum %016x slots %d at 2026-01-01T00:00:00Z\n", k, h.Checksum, h.Slots)
+	if err := os.WriteFile(db.verifiedPath(k), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !db.Verified(k) {
+		t.Errorf("Verified with a record of the older form: got false, want true")
+	}
+	wrong := fmt.Sprintf("verified %s checksum %016x slots %d header 00000000 at 2026-01-01T00:00:00Z\n", k, h.Checksum, h.Slots)
+	if err := os.WriteFile(db.verifiedPath(k), []byte(wrong), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if db.Verified(k) {
+		t.Errorf("Verified with a record of another header: got true, want false")
 	}
 }

@@ -223,7 +223,7 @@ func loadTable(path string) (*bTable, error) {
 	if !littleEndian {
 		return nil, errors.New("layers: the group-B cache needs a little-endian machine")
 	}
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("layers: %w", err)
 	}

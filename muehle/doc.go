@@ -10,6 +10,7 @@
 //
 //	board.go     points, bitboards, edges, mills, removable stones
 //	position.go  Color, Position, Phase, Validate, colour swap
+//	reachable.go CheckReachable: whether a game can reach a position (legal input)
 //	move.go      Move, Play, IsLegal
 //	movegen.go   AppendMoves, CountMoves, Blocked, IsOver
 //	unmove.go    Unplay, AppendUnmoves, AppendUnslides

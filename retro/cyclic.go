@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"muehle/layers"
 )
 
 // errOverrun: a cyclic array is full; writing would overwrite unread
@@ -54,7 +56,7 @@ func createCyclic(path string, recordSize int, capacity uint64, blockRecords int
 	if blockBytes > 1<<31 || blocks > (1<<62)/blockBytes {
 		return nil, fmt.Errorf("retro: cyclic array %s: too large", path)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := layers.CreateRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("retro: cyclic array: %w", err)
 	}

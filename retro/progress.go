@@ -22,14 +22,18 @@ const (
 	PhasePropagate                  // work the lists through by depth
 	PhaseWrite                      // write the layer files
 	PhaseVerify                     // verify one layer (Progress.Verifying)
+	// PhaseDone is the last report of a unit: it is complete (and
+	// verified, unless SkipVerify is set). A unit that stops without it
+	// was interrupted.
+	PhaseDone
 )
 
 // phaseNames are the names of the phases in the solve record and the log.
 var phaseNames = [...]string{PhaseReach: "reach", PhaseCount: "count", PhasePropagate: "propagate",
-	PhaseWrite: "write", PhaseVerify: "verify"}
+	PhaseWrite: "write", PhaseVerify: "verify", PhaseDone: "done"}
 
 // String returns the phase's name: "reach", "count", "propagate",
-// "write", "verify".
+// "write", "verify", "done".
 func (p Phase) String() string {
 	if p > 0 && int(p) < len(phaseNames) {
 		return phaseNames[p]

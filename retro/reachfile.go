@@ -84,7 +84,7 @@ func checkReachHeader(db *layers.DB, k layers.Key, path string, h []byte, size i
 // sound header and size (its checksum is checked when it is read).
 func reachStored(db *layers.DB, k layers.Key) bool {
 	path := reachPath(db, k)
-	f, err := os.Open(path)
+	f, err := layers.OpenRegular(path)
 	if err != nil {
 		return false
 	}
@@ -105,7 +105,7 @@ func reachStored(db *layers.DB, k layers.Key) bool {
 // errReachFile; a missing one an error wrapping os.ErrNotExist.
 func readReach(db *layers.DB, k layers.Key) (ReachBits, error) {
 	path := reachPath(db, k)
-	buf, err := os.ReadFile(path)
+	buf, err := layers.ReadRegular(path, int64(reachFileBytes(db.Indexer().Layer(k).Size())))
 	if err != nil {
 		return nil, fmt.Errorf("retro: %w", err)
 	}

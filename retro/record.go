@@ -176,7 +176,7 @@ func ReadRecords(rd io.Reader) ([]Record, error) {
 // ReadRecordFile reads the solve record at path (ReadRecords); a missing
 // file is an empty record.
 func ReadRecordFile(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := layers.OpenRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -197,7 +197,7 @@ func AppendRecord(path string) (io.WriteCloser, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	return layers.OpenAppendRegular(path)
 }
 
 // Latest returns the records with only the last of each unit (a unit

@@ -181,9 +181,12 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 			return blocked
 		}
 		looked = true // look once more after a pause: the holder may just have finished
-		if msg := "waiting: " + blocked.Error(); opts.WaitLock && msg != waiting {
-			opts.note(msg)
-			waiting = msg
+		// The line names the holders with their heartbeats' ages, which
+		// change every second: it is printed again only when the
+		// holders change.
+		if key := s.holders; opts.WaitLock && key != waiting {
+			opts.note("waiting: " + blocked.Error())
+			waiting = key
 		}
 		select {
 		case <-ctx.Done():
@@ -209,6 +212,9 @@ type solver struct {
 	// workDone and workTotal are the expected processor seconds of the
 	// tasks done and of all tasks planned (Progress.WorkDone).
 	workDone, workTotal float64
+	// holders names the units the last pass found blocked and their
+	// holders (host, pid, start), without the heartbeats.
+	holders string
 }
 
 func newSolver(db *layers.DB, opts SolveOptions) *solver {
@@ -229,6 +235,7 @@ func (s *solver) close() { os.Remove(s.tmp) }
 // (blocked: an error wrapping layers.ErrLocked naming a holder, nil when
 // none is left).
 func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
+	s.holders = ""
 	for _, u := range units {
 		if t := check(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
 			continue
@@ -251,7 +258,14 @@ func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, block
 		return true, nil, err
 	}
 	if blocked != nil {
+		s.holders = blocked.Error()
 		if claims, _ := s.db.Claims(); len(claims) > 0 {
+			var who []string
+			for name, i := range claims {
+				who = append(who, fmt.Sprintf("%s %s %d %s", name, i.Host, i.PID, i.Start))
+			}
+			slices.Sort(who)
+			s.holders = strings.Join(who, "; ")
 			return false, s.describe(blocked, claims), nil
 		}
 	}
@@ -312,11 +326,15 @@ func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error
 	}
 	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u,
 		task: t, workBefore: s.workDone, workTotal: s.workTotal}
-	err = r.do(ctx, t)
-	if err == nil {
-		s.workDone += t.CPUSeconds()
+	if err := r.do(ctx, t); err != nil {
+		return true, err
 	}
-	return true, err
+	s.workDone += t.CPUSeconds()
+	if s.opts.Progress != nil {
+		s.opts.Progress(Progress{Unit: u.Name, Layer: u.Keys[0], Step: s.step, Steps: s.steps, Phase: PhaseDone,
+			Elapsed: time.Since(r.start), Task: t, Fraction: 1, WorkDone: s.workDone, WorkTotal: s.workTotal})
+	}
+	return true, nil
 }
 
 // SolveUnit computes the one unit called name (FindUnit: "m3-4",

@@ -32,7 +32,7 @@ func allocState(n uint64, spill bool, path string) (words []uint32, release func
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, nil, fmt.Errorf("retro: state file: %w", err)
 	}
-	f, err := os.Create(path)
+	f, err := layers.CreateRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("retro: state file: %w", err)
 	}

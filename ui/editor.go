@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -102,7 +103,7 @@ func (e *editor) show() {
 	if err := checkSetup(e.pos, e.stones); err != nil {
 		e.message.SetText(muehle.Reason(err))
 	} else {
-		e.message.SetText("")
+		e.message.SetText(unreachableNote(e.pos, e.stones))
 	}
 }
 
@@ -128,6 +129,17 @@ func (e *editor) cancel() {
 // checkSetup reports why p cannot occur in a game of k stones per side:
 // Position.Validate, the one check of a position.
 func checkSetup(p muehle.Position, k int) error { return p.Validate(k) }
+
+// unreachableNote returns "" when p may arise in a game of k stones per
+// side, and otherwise the warning that it cannot, with the reason
+// (Position.CheckReachable): the window allows such a set-up position
+// where the command line refuses it.
+func unreachableNote(p muehle.Position, k int) string {
+	if err := p.CheckReachable(k); errors.Is(err, muehle.ErrUnreachable) {
+		return muehle.Reason(err) + ". It can be set up, but no game reaches it."
+	}
+	return ""
+}
 
 // showEditor opens the set-up dialog over w.
 func showEditor(w fyne.Window, start muehle.Position, stones int, onOK func(muehle.Position)) *editor {

@@ -94,3 +94,35 @@ func TestEditorRefusesImpossiblePosition(t *testing.T) {
 		t.Errorf("accepted position: got %v", got)
 	}
 }
+
+// TestSetupAllowsUnreachableWithWarning checks that the set-up dialog and
+// Paste accept a position that passes Validate but that no game reaches
+// (White has lost a stone that Black cannot have removed), each with the
+// warning that it cannot arise in a game (issue 28).
+func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
+	test.NewTempApp(t)
+	var got *muehle.Position
+	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
+	w := test.NewTempWindow(t, e.content)
+	w.Resize(fyne.NewSize(800, 460))
+	e.hands[muehle.White].SetSelected("8")
+	e.hands[muehle.Black].SetSelected("8")
+	e.turn.SetSelected("White")
+	if !strings.Contains(e.message.Text, "cannot arise in a game") {
+		t.Errorf("message: got %q, want the warning that it cannot arise in a game", e.message.Text)
+	}
+	if !e.ok() || got == nil {
+		t.Fatalf("the editor refused %v: %s", e.pos, e.message.Text)
+	}
+
+	g, what, err := parsePasted("........................ w 8 8", 9)
+	if err != nil || g == nil {
+		t.Fatalf("paste: got %v, want the position accepted", err)
+	}
+	if !strings.Contains(what, "cannot arise in a game") {
+		t.Errorf("paste: got %q, want the warning that it cannot arise in a game", what)
+	}
+	if _, what, _ := parsePasted("........................ w 9 9", 9); what != "a position" {
+		t.Errorf("paste of the start: got %q, want %q", what, "a position")
+	}
+}

@@ -67,7 +67,11 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 			return nil, "", err
 		}
 		g, err := muehle.NewGameFrom(p, stones)
-		return g, "a position", err
+		what := "a position"
+		if note := unreachableNote(p, stones); note != "" {
+			what += ". " + strings.TrimSuffix(note, ".") // Say adds the period
+		}
+		return g, what, err
 	} else if !strings.ContainsAny(s, "\n[") && len(strings.Fields(s)) == 4 {
 		return nil, "", perr
 	}

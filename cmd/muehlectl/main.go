@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // command is one sub-command: its name, a one-line summary and the function
@@ -42,10 +43,22 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args into fs and maps a bad flag to errUsage.
+// parseFlags parses args into fs and maps a bad flag to errUsage. A
+// negative duration is a bad flag, whichever command takes it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	var neg error
+	fs.Visit(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok && neg == nil {
+			if d, ok := g.Get().(time.Duration); ok && d < 0 {
+				neg = fmt.Errorf("--%s %v: want a time of 0 or more", f.Name, d)
+			}
+		}
+	})
+	if neg != nil {
+		return flagError(fs, neg)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(fs.Output(), "unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
@@ -55,16 +68,64 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// stopGrace is how long a command may take to end after Ctrl-C or
+// SIGTERM before main ends the process itself.
+const stopGrace = time.Second
+
 func main() {
 	// Ctrl-C and SIGTERM cancel the command's context: a solve stops,
-	// removes its work files and says what it kept.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// removes its work files and says what it kept. A command still
+	// running stopGrace later is waiting on something that does not see
+	// the context (a file that blocks its open or read, a terminal): the
+	// process ends then with exit status 1. What the database holds
+	// survives that as it survives a kill (files are written under a
+	// temporary name and renamed when complete).
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		cancel()
+		time.Sleep(stopGrace)
+		fmt.Fprintf(os.Stderr, "muehlectl: %v: the command did not stop within %v; ending it\n", s, stopGrace)
+		os.Exit(1)
+	}()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes the command line args and returns the exit status.
+// run executes the command line args and returns the exit status. An
+// output that fails (a full disk, /dev/full, a closed pipe) makes it 1,
+// whatever the command did.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := runCommand(ctx, args, out, stderr)
+	if out.err != nil && code == 0 {
+		name := "muehlectl"
+		if len(args) > 0 {
+			name += " " + args[0]
+		}
+		fmt.Fprintf(stderr, "%s: writing the output: %v\n", name, out.err)
+		code = 1
+	}
+	return code
+}
+
+// checkedWriter passes writes to w and keeps the first error.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// runCommand is run without the check of the output.
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	slices.SortFunc(commands, func(a, b command) int { return strings.Compare(a.name, b.name) })
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(stdout, "usage: muehlectl COMMAND [flags]\n\ncommands:")

@@ -113,8 +113,8 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	if b := s.Book(); b != nil {
-		if err := b.Save(); err != nil {
-			return err
+		if err := b.Save(); err != nil { // the results stand: a warning
+			fmt.Fprintf(stderr, "muehlectl placement: the book is not saved: %v\n", err)
 		}
 	}
 	fmt.Fprintf(stdout, "k=%d: %d positions searched, %d needed missing moving layers\n", k, len(times), missing)

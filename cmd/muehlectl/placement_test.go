@@ -52,9 +52,14 @@ func TestQueryUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Refused without --unreachable (issue 28), answered with it.
 	code, out, stderr := muehlectl("query", "--db", db.Dir(), "--stones", "3", "--book", "", "--position", pos.String())
+	if code != 1 || !strings.Contains(stderr, "cannot arise in a game") {
+		t.Errorf("query %s: exit %d, %q %s; want exit 1: cannot arise in a game", pos, code, out, stderr)
+	}
+	code, out, stderr = muehlectl("query", "--db", db.Dir(), "--stones", "3", "--book", "", "--unreachable", "--position", pos.String())
 	if code != 0 || !strings.Contains(out, "value    "+want.String()+" (placement search") {
-		t.Errorf("query %s: exit %d, %q %s; want %v from the placement search", pos, code, out, stderr, want)
+		t.Errorf("query --unreachable %s: exit %d, %q %s; want %v from the placement search", pos, code, out, stderr, want)
 	}
 }
 

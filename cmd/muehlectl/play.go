@@ -33,7 +33,7 @@ closes a mill the stone to remove: "d6xa1", "b4-b6xd7". Other commands:
 `
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[--color white|black] [--opponent P [--db DIR]] [--seed N] [--stones K] [--position TEXT] [--no-removal-limit N]", stderr)
+	fs := newFlags("play", "[--color white|black] [--opponent P [--db DIR]] [--seed N] [--stones K] [--position TEXT [--unreachable]] [--no-removal-limit N]", stderr)
 	color := fs.String("color", "white", "your `colour`: white (moves first) or black")
 	opponent := fs.String("opponent", "random", "the computer player, as match takes it: random, ab:DEPTH, level:N (1 to 10), perfect, ...")
 	dir := fs.String("db", layers.DefaultDir(), "database `directory`, used when it holds the game's layers")
@@ -41,6 +41,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
 	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
 	limit := fs.Int("no-removal-limit", 0, "draw after this many moves without a removal (0: off)")
+	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -64,6 +65,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *text != "" {
 		var err error
 		if start, err = muehle.ParsePosition(*text); err != nil {
+			return err
+		}
+		if err := checkReachable(stdout, start, *stones, *unreachable); err != nil {
 			return err
 		}
 	}

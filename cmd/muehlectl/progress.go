@@ -53,6 +53,17 @@ func newSolveProgress(w io.Writer) *solveProgress {
 func (s *solveProgress) update(p retro.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if p.Phase == retro.PhaseDone {
+		// The unit is complete: its line and its record now, not when the
+		// next unit begins (a run that stops next, e.g. because another
+		// solver holds what is left, must not call it interrupted).
+		if p.Step == s.step {
+			s.last.Elapsed = p.Elapsed
+			s.endPhaseLocked()
+			s.endUnitLocked(true)
+		}
+		return
+	}
 	if p.Step != s.step || p.Phase != s.phase || p.Verifying != s.verifying {
 		s.endPhaseLocked()
 		if p.Step != s.step {

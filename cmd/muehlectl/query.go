@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"muehle/layers"
@@ -18,11 +19,12 @@ func init() {
 }
 
 func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search]", stderr)
+	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search] [--unreachable]", stderr)
 	dbf := addDBFlags(fs)
 	sf := addSearchFlags(fs)
 	search := fs.Bool("search", false, "answer a placement position by the placement search over the moving layers even where placement layers are stored")
 	text := fs.String("position", "", "the position, e.g. \"........................ w 9 9\" (see muehle/doc.go)")
+	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -36,7 +38,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
-	if err := pos.Validate(*dbf.stones); err != nil {
+	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
 	}
 	db, err := dbf.openExisting()
@@ -58,12 +60,33 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	// solver stores the classes reachable from the empty board): the
 	// placement search.
 	notStored := errors.Is(verr, layers.ErrMissing) || verr == nil && value == layers.Unused
+	if verr == nil && value == layers.Unused && pos.Hand[pos.Turn] > 0 && !pos.IsOver() {
+		// The solver leaves unused exactly the placement classes its reach
+		// data found unreachable (game-ending positions aside): a second,
+		// exact test beside CheckReachable's.
+		err := fmt.Errorf("%w: the database's reach data finds no way to it from the empty board", muehle.ErrUnreachable)
+		if err := checkUnreachable(stdout, err, *unreachable); err != nil {
+			return err
+		}
+	}
 	if pos.Hand[pos.Turn] > 0 && (*search || notStored) {
 		var prober layers.Prober = db
 		if *search {
 			prober = play.MovingOnly(db)
 		}
-		return querySearch(ctx, stdout, db, prober, sf, pos)
+		watch := &damageWatch{p: prober}
+		if err := querySearch(ctx, stdout, stderr, db, watch, sf, pos); err != nil {
+			return err
+		}
+		// A value found around a damaged layer is right, but the damage
+		// must not pass unseen: exit status 1, naming it.
+		if _, ok := layers.Damaged(verr); ok {
+			return fmt.Errorf("the value above was found by the placement search, but %w", verr)
+		}
+		if watch.err != nil {
+			return fmt.Errorf("the values above were found by the placement search, but %w", watch.err)
+		}
+		return nil
 	}
 	fmt.Fprintf(stdout, "value    %s (%s)\n", describe(value, verr), took(elapsed))
 	if verr != nil {
@@ -85,6 +108,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	elapsed = time.Since(start)
 	if err != nil {
 		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, err))
+		if _, ok := layers.Damaged(err); ok {
+			return fmt.Errorf("the moves cannot be valued: %w", err)
+		}
 		return nil
 	}
 	fmt.Fprintf(stdout, "%d moves, best first, looked up in %s. Each shows the value it gives the side to\n", len(mvs), took(elapsed))
@@ -113,7 +139,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 // of its moves from the placement search over prober (db, or only its
 // moving layers), each with the time and nodes it took. Stored layers and
 // the book answer first; new values are saved in the book.
-func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober layers.Prober, sf searchFlags, pos muehle.Position) error {
+func querySearch(ctx context.Context, stdout, stderr io.Writer, db *layers.DB, prober layers.Prober, sf searchFlags, pos muehle.Position) error {
 	s, err := sf.open(db, prober)
 	if err != nil {
 		return err
@@ -156,10 +182,13 @@ func querySearch(ctx context.Context, stdout io.Writer, db *layers.DB, prober la
 		fmt.Fprintf(stdout, "  %-10s %-12s %.3f s %d nodes\n", r.m, r.v, r.secs, r.n)
 	}
 	if b := s.Book(); b != nil {
+		// The answer is complete: a book that cannot be saved (a
+		// read-only database, a folder that does not exist) is a warning.
 		if err := b.Save(); err != nil {
-			return err
+			fmt.Fprintf(stderr, "muehlectl query: the book is not saved: %v\n", err)
+		} else {
+			fmt.Fprintf(stdout, "book     %s: %d positions\n", b.Path(), b.Len())
 		}
-		fmt.Fprintf(stdout, "book     %s: %d positions\n", b.Path(), b.Len())
 	}
 	return nil
 }
@@ -182,4 +211,25 @@ func describe(v layers.Value, err error) string {
 		return "error: " + err.Error()
 	}
 	return v.String()
+}
+
+// damageWatch passes probes to p and keeps the first damaged layer they
+// meet, for query to report after a value found around it.
+type damageWatch struct {
+	p   layers.Prober
+	mu  sync.Mutex
+	err error
+}
+
+// Probe probes p and notes a damaged layer.
+func (d *damageWatch) Probe(pos muehle.Position) (layers.Value, error) {
+	v, err := d.p.Probe(pos)
+	if _, ok := layers.Damaged(err); ok {
+		d.mu.Lock()
+		if d.err == nil {
+			d.err = err
+		}
+		d.mu.Unlock()
+	}
+	return v, err
 }

@@ -27,22 +27,26 @@ const refuteMax = 60
 // move that is not of the best value. Exit status 1 when a move cannot be
 // judged (a layer missing or damaged), after the table.
 func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("review", "[--db DIR] [--refute N] [--write FILE] [--stored] GAMEFILE", stderr)
+	fs := newFlags("review", "[--db DIR] [--refute N] [--write FILE] [--stored] [--unreachable] GAMEFILE", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory` (the stones per side come from the record)")
 	refute := fs.Int("refute", 0, "also print the refutation of move `N` (as numbered in the first column): the opponent's best line to the next removal or the end")
 	write := fs.String("write", "", "write the record with the verdicts as comments to `FILE` (see docs/records.md)")
 	stored := fs.Bool("stored", false, "print the verdicts the record keeps in its comments, without the database")
+	unreachable := addUnreachableFlag(fs)
 	file, err := parseReviewArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	text, err := os.ReadFile(file)
+	text, err := readRecordFile(file)
 	if err != nil {
 		return fmt.Errorf("reading the game: %w", err)
 	}
 	g, comments, err := muehle.ParseRecordWithComments(string(text))
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
+	}
+	if err := checkReachable(stdout, g.Start(), g.Stones(), *unreachable); err != nil {
+		return fmt.Errorf("%s: the start position: %w", file, err)
 	}
 	if *refute < 0 || *refute > g.Ply() {
 		return flagError(fs, fmt.Errorf("--refute %d: the game has %d moves", *refute, g.Ply()))
@@ -191,4 +195,26 @@ func reason(err error) string {
 	}
 	first, _, _ := strings.Cut(err.Error(), "\n")
 	return first
+}
+
+// maxRecordBytes bounds the game record review reads: a record of the
+// longest game is a few tens of kilobytes, and an endless input
+// (/dev/zero) must end in an error, not in all the memory there is.
+const maxRecordBytes = 4 << 20
+
+// readRecordFile reads the game record in file, at most maxRecordBytes.
+func readRecordFile(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxRecordBytes {
+		return nil, fmt.Errorf("%s: more than %d MiB, not a game record", file, maxRecordBytes>>20)
+	}
+	return b, nil
 }

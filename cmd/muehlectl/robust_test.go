@@ -61,6 +61,8 @@ func TestFlagsChecked(t *testing.T) {
 		{[]string{"slurm", "--cpus", "0"}, "--cpus 0"},
 		{[]string{"slurm", "--dry-run", "--submit"}, "give one"},
 		{[]string{"slurm", "--placement", "--all-phases"}, "give one"},
+		{[]string{"match", "--placement-time", "-1s"}, "--placement-time -1s: want a time of 0 or more"},
+		{[]string{"match", "--placement-time", "-1ns"}, "--placement-time -1ns"},
 	} {
 		args := append(tc.args, "--db", dir)
 		if slicesContain(tc.args, "--db") {

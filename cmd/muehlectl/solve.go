@@ -126,7 +126,7 @@ func showProgress(db *layers.DB, opts *retro.SolveOptions, stderr io.Writer) (*s
 func solveError(ctx context.Context, err error, dir string, start time.Time) error {
 	switch {
 	case errors.Is(err, layers.ErrLocked) && ctx.Err() == nil:
-		return fmt.Errorf("another solver is working in %s, and what is left needs its units: %w (--wait waits for it and goes on; a claim whose process has ended is taken over)", dir, err)
+		return fmt.Errorf("another solver is working in %s, and what is left needs its units: %w (--wait waits for it and goes on; a claim whose process has ended, or whose heartbeat is more than %v old, is taken over)", dir, err, layers.LockStale)
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted after %s; the finished layers are kept, run again to resume: %w", time.Since(start).Round(time.Second), err)
 	}

@@ -21,7 +21,7 @@ func init() {
 // does not, how the opponent wins.
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "[--db DIR] [--stones K] [--count N] [--seed S] [--band B] [--goal G] [--answers N] [--on-board N] [--placement] [--layers LIST] [--solutions]\n"+
-		"       muehlectl train [--db DIR] [--stones K] --position TEXT --answer MOVE", stderr)
+		"       muehlectl train [--db DIR] [--stones K] --position TEXT [--unreachable] --answer MOVE", stderr)
 	dbf := addDBFlags(fs)
 	count := fs.Int("count", 10, "how many positions (1 to 1000)")
 	seed := fs.Uint64("seed", 1, "the seed: the same seed and flags give the same positions on every machine")
@@ -34,6 +34,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	solutions := fs.Bool("solutions", false, "also print the moves that keep the value")
 	position := fs.String("position", "", "with --answer: the position, as query --position takes it")
 	answer := fs.String("answer", "", "check `MOVE` as the answer in --position, e.g. \"d2-d3\" or \"a7xg1\"")
+	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return flagError(fs, errors.New("--position and --answer go together"))
 	}
 	if *position != "" {
-		return trainAnswer(stdout, dbf, *position, *answer)
+		return trainAnswer(stdout, dbf, *position, *answer, *unreachable)
 	}
 	opt := play.TrainingOptions{Count: *count, Seed: *seed, MaxAnswers: *answers}
 	var err error
@@ -134,9 +135,12 @@ func printTraining(w io.Writer, opt play.TrainingOptions, tr play.Training, solu
 
 // trainAnswer checks move text as the answer in the position text and
 // prints right or wrong, with the refutation of a wrong answer.
-func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string) error {
+func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bool) error {
 	pos, err := muehle.ParsePosition(text)
 	if err != nil {
+		return err
+	}
+	if err := checkReachable(w, pos, *dbf.stones, unreachable); err != nil {
 		return err
 	}
 	g, err := muehle.NewGameFrom(pos, *dbf.stones)

@@ -17,7 +17,7 @@ func init() {
 }
 
 func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend]", stderr)
+	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend] [--unreachable]", stderr)
 	dbf := addDBFlags(fs)
 	text := fs.String("position", "", "the `position` (default the empty board; see muehle/doc.go)")
 	depth := fs.Int("depth", 3, fmt.Sprintf("search `depth` in plies (1 to %d)", play.MaxTreeDepth))
@@ -26,6 +26,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	maxNodes := fs.Uint64("max-nodes", 20_000_000, "stop a search beyond `N` nodes (minimax with its quiescence step can take millions)")
 	searchDB := fs.Bool("search-db", false, "let the search read the database too, as the player with a database does (default: the database only annotates)")
 	legend := fs.Bool("legend", false, "explain the marks first")
+	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	if err := pos.Validate(*dbf.stones); err != nil {
+	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
 	}
 	g, err := muehle.NewGameFrom(pos, *dbf.stones)

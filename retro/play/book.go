@@ -118,15 +118,20 @@ func (b *Book) Put(k classKey, v layers.Value) {
 
 // Save writes the book to its file, merged with the entries other
 // processes saved there since it was read. It does nothing when no entry
-// was added.
+// was added. The one folder it creates is the game's folder of a database
+// whose book it is (BookPath: DIR/k<stones>, when DIR exists); any other
+// book's folder must exist, so that a book named on the command line
+// never makes folders appear elsewhere.
 func (b *Book) Save() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.dirty == 0 {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(b.path), 0o755); err != nil {
-		return fmt.Errorf("play: saving book: %w", err)
+	if dir := filepath.Dir(b.path); b.path == BookPath(filepath.Dir(dir), b.stones) {
+		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("play: saving book: %w", err)
+		}
 	}
 	unlock, err := lockFile(b.path + ".lock")
 	if err != nil {
@@ -151,7 +156,7 @@ func (b *Book) Save() error {
 
 // readBook reads and checks the book file at path.
 func readBook(path string, stones int) (map[classKey]layers.Value, error) {
-	data, err := os.ReadFile(path)
+	data, err := layers.ReadRegular(path, 1<<36) // a FIFO or a device is no book
 	if err != nil {
 		return nil, fmt.Errorf("play: reading book: %w", err)
 	}

@@ -175,6 +175,7 @@ type TrainingDB interface {
 	Damage(k layers.Key) error
 	Layer(k layers.Key) (*layers.File, error)
 	Indexer() *layers.Indexer
+	Stones() int // stones per side of the game: drawn positions must arise in it
 }
 
 // SkippedLayer is a layer of the options that could not be drawn from.
@@ -202,7 +203,9 @@ const trainingSeedMix = 0x6d75656865747261 // "muehetra"
 // is read from the database; a position where one cannot be read, or
 // where they disagree with the position's own value, is passed over, never
 // guessed. A kept position is shown under a random one of the 16
-// symmetries, and a moving-phase position with a random side to move.
+// symmetries, and a moving-phase position with a random side to move; a
+// position that cannot arise in a game of db.Stones() stones per side
+// (muehle.Position.CheckReachable) is passed over.
 // It stops with ctx's error when ctx is done.
 func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Training, error) {
 	var t Training
@@ -293,6 +296,9 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 			pos = pos.SwapColors() // a placement layer with Black to move, or a random side
 		}
 		pos = sym.Position(pos)
+		if pos.CheckReachable(db.Stones()) != nil {
+			continue // a stored position no game reaches
+		}
 		e, ok := exercise(db, pos, v)
 		if !ok || e.Goal == GoalAny || len(e.Answers) > maxAnswers || !opt.Band.Contains(e.Difficulty) {
 			continue

@@ -1,0 +1,88 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestNoHang checks that nothing in the database folder makes a command
+// wait (issue 28): a FIFO named like a layer makes stats, verify and
+// query report the layer damaged at once; review of an endless input
+// stops with an error; and a command waiting on something that does not
+// see its context (review of a FIFO nobody writes) ends within about a
+// second of SIGINT.
+func TestNoHang(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	layer := filepath.Join(dir, "k3", "m3-3.layer")
+	os.Remove(layer)
+	if err := syscall.Mkfifo(layer, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{
+		{"stats", "--db", dir, "--stones", "3"},
+		{"verify", "--db", dir, "--stones", "3"},
+		{"query", "--db", dir, "--stones", "3", "--position", "WW.B.....W....B.......B. w 0 0"},
+	} {
+		done := make(chan struct{})
+		var code int
+		var out, stderr string
+		go func() { defer close(done); code, out, stderr = muehlectl(args...) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			panic(args[0] + " on a FIFO layer: still waiting after 10 s")
+		}
+		if code != 1 || !strings.Contains(out+stderr, "not a regular file") {
+			t.Errorf("%s on a FIFO layer: got exit %d, %q %q; want exit 1 and \"not a regular file\"", args[0], code, out, stderr)
+		}
+	}
+
+	code, _, stderr := muehlectl("review", "--db", dir, "/dev/zero")
+	if code != 1 || !strings.Contains(stderr, "not a game record") {
+		t.Errorf("review /dev/zero: got exit %d, %q; want exit 1: not a game record", code, stderr)
+	}
+
+	fifo := filepath.Join(t.TempDir(), "game")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "review", "--db", dir, fifo)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	time.Sleep(300 * time.Millisecond) // review waits in open(2) now
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Errorf("review of a FIFO after SIGINT: got %v, want exit status 1", err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("review of a FIFO: ended %v after SIGINT, want about a second", d)
+		}
+		if !strings.Contains(errOut.String(), "did not stop") {
+			t.Errorf("review of a FIFO after SIGINT: stderr %q, want it to say the command did not stop", errOut.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("review of a FIFO: still running 5 s after SIGINT")
+	}
+}

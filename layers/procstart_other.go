@@ -1,0 +1,7 @@
+//go:build !linux
+
+package layers
+
+// processStart cannot tell here; the lock's process id and heartbeat
+// decide alone.
+func processStart(pid int) (uint64, bool) { return 0, false }
