@@ -34,5 +34,6 @@
 //	              line per unit and a line a minute on the phase under way
 //	dbflags.go    --db and --stones, shared by the commands
 //	searchflags.go --book and --table-bits of the placement search
+//	unreachable.go --unreachable, and the refusal of positions no game reaches
 //	peakmem.go    peak memory of the process
 package main
