@@ -48,12 +48,19 @@ type Header struct {
 // and the CRC-64 of each block of 1<<blockShift bytes, which combine to
 // the checksum.
 func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
-	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key,
-		Slots: uint64(len(body)), DeepestWin: -1, DeepestLoss: -1}
 	var count [256]uint64
 	for _, v := range body {
 		count[v]++
 	}
+	sums := blockSums(body, blockShift)
+	return headerOfCounts(stones, key, uint64(len(body)), &count, sums), sums
+}
+
+// headerOfCounts computes the header of a layer body of slots bytes from
+// the number of slots holding each value and the CRC-64s of its blocks.
+func headerOfCounts(stones int, key Key, slots uint64, count *[256]uint64, sums []uint64) Header {
+	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key,
+		Slots: slots, DeepestWin: -1, DeepestLoss: -1}
 	h.Drawn = count[Drawn]
 	for v := 2; v < 256; v++ {
 		if count[v] == 0 {
@@ -68,9 +75,8 @@ func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
 			h.DeepestLoss = max(h.DeepestLoss, d)
 		}
 	}
-	sums := blockSums(body, blockShift)
-	h.Checksum = combineBlocks(sums, blockShift, len(body))
-	return h, sums
+	h.Checksum = combineBlocks(sums, blockShift, int(slots))
+	return h
 }
 
 // marshal returns the header's 128 bytes, header checksum included.
