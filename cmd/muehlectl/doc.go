@@ -12,6 +12,11 @@
 //	verify.go     verify
 //	stats.go      stats
 //	report.go     report: the database's figures as Markdown
+//	export.go     export: the database to a package (layers/pack)
+//	import.go     import: a package into the database, checked,
+//	              resumable; --verify
+//	packprogress.go what export and import show: a bar on a terminal,
+//	              else a line a minute
 //	query.go      query
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost
