@@ -40,12 +40,12 @@ type Progress struct {
 
 // ExportOptions say what Export writes and how.
 type ExportOptions struct {
-	Out       string // the package: a file, or with PartBytes a folder of parts
-	PartBytes int64  // > 0: parts of at most this many bytes
+	Out       string            // the package: a file, or with PartBytes a folder of parts
+	PartBytes int64             // > 0: parts of at most this many bytes
 	Level     zstd.EncoderLevel // 0: zstd.SpeedDefault
-	Workers   int       // compressing goroutines; 0: one per core
-	Exported  Machine   // this program and machine
-	Computed  []Machine // what the solve record says computed it
+	Workers   int               // compressing goroutines; 0: one per core
+	Exported  Machine           // this program and machine
+	Computed  []Machine         // what the solve record says computed it
 	Progress  func(Progress)
 }
 
