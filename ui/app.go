@@ -49,6 +49,7 @@ type App struct {
 	review  gameReview // the database's verdicts on the game's moves
 	treeWin *treeView  // the search tree window, nil when closed
 	learn   learnBars  // training mode and the line of moves on the board
+	imp     *dbImport  // Database ▸ Import…, nil until first used
 }
 
 // Options are what the program passes to New.

@@ -50,6 +50,9 @@
 //	              endgames or the complete database, pause and resume
 //	dbwork.go     what a computation costs (time, disk), its progress,
 //	              what resuming redoes, what the perfect player does
+//	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
+//	              described, checked and installed in the background, with
+//	              progress, Pause and Resume
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
 //	files.go      opening, saving, copying and pasting games and positions

@@ -140,7 +140,8 @@ func newMenus(u *App) *menus {
 		themeItems = append(themeItems, it)
 	}
 	m.main = fyne.NewMainMenu(gameMenu, white, black,
-		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...))
+		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...),
+		fyne.NewMenu("Database", m.item("Import…", nil, u.importDatabase)))
 	return m
 }
 
