@@ -82,6 +82,23 @@ func (w *LayerWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// Pending returns the header Commit would write, once the whole body is
+// written: a caller that knows what the layer must hold compares it first.
+func (w *LayerWriter) Pending() (Header, error) {
+	if w.n != w.slots {
+		return Header{}, fmt.Errorf("layers: writing %s: %d of the layer's %d slots written", w.path, w.n, w.slots)
+	}
+	return headerOfCounts(w.d.stones, w.k, w.slots, &w.count, w.finalSums()), nil
+}
+
+// finalSums returns the block CRCs, the last, short block included.
+func (w *LayerWriter) finalSums() []uint64 {
+	if w.n%(1<<blockShift) != 0 {
+		return append(w.sums[:len(w.sums):len(w.sums)], w.crc)
+	}
+	return w.sums
+}
+
 // Commit finishes the file: it checks that the whole body was written,
 // writes the header, syncs, writes the block file, removes the layer's
 // verification record and renames both files into place, as Write does;
@@ -95,9 +112,7 @@ func (w *LayerWriter) Commit() (Header, error) {
 		w.Abort()
 		return Header{}, fmt.Errorf("layers: writing %s: %d of the layer's %d slots written", w.path, w.n, w.slots)
 	}
-	if w.n%(1<<blockShift) != 0 {
-		w.sums = append(w.sums, w.crc)
-	}
+	w.sums = w.finalSums()
 	h := headerOfCounts(w.d.stones, w.k, w.slots, &w.count, w.sums)
 	head := h.marshal()
 	err := w.w.Flush()

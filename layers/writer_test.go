@@ -56,7 +56,14 @@ func TestLayerWriterSameFiles(t *testing.T) {
 		if _, err := w.Write([]byte{1}); err == nil {
 			t.Errorf("shift %d: writing past the slots: got no error", shift)
 		}
+		pending, err := w.Pending()
+		if err != nil {
+			t.Fatal(err)
+		}
 		h, err := w.Commit()
+		if h != pending {
+			t.Errorf("shift %d: Commit wrote %+v, Pending said %+v", shift, h, pending)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

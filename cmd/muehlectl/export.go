@@ -187,6 +187,19 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "wrote %s%s: %s, %s of layer bodies in %s (%.2f %%, %.3f bits per slot) in %s\n",
 		a.out, parts, layerCount(len(keys)), sizeText(int64(body)), sizeText(res.Bytes), 100*float64(res.Bytes)/float64(body),
 		8*float64(res.Bytes)/float64(body), time.Since(start).Round(time.Millisecond))
+	for _, kind := range []string{"moving", "placement"} {
+		var n, slots, values uint64
+		var packed int64
+		for i, l := range res.Manifest.Layers {
+			if res.Manifest.Key(i).IsMoving() == (kind == "moving") {
+				n, slots, values, packed = n+1, slots+l.Slots, values+l.Won+l.Lost+l.Drawn, packed+res.Packed[i]
+			}
+		}
+		if n > 0 {
+			fmt.Fprintf(stdout, "  %-9s %s: %d slots, %d values stored (not Unused), %s: %.3f bits per stored value\n",
+				kind, layerCount(int(n)), slots, values, sizeText(packed), 8*float64(packed)/float64(max(values, 1)))
+		}
+	}
 	return nil
 }
 

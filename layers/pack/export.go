@@ -52,8 +52,9 @@ type ExportOptions struct {
 // ExportResult says what Export wrote.
 type ExportResult struct {
 	Manifest *Manifest
-	Bytes    int64 // the package's size
+	Bytes    int64   // the package's size
 	Parts    int
+	Packed   []int64 // the bytes of each layer's blocks, headers included
 }
 
 // Export writes layers keys of db (each checked in full first; a missing or
@@ -123,7 +124,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		return nil, err
 	}
 	defer enc.Close()
-	e := &exporter{ctx: ctx, out: out, enc: enc, workers: opts.Workers, m: m, progress: opts.Progress}
+	e := &exporter{ctx: ctx, out: out, enc: enc, workers: opts.Workers, m: m, progress: opts.Progress, packed: make([]int64, len(keys))}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
@@ -148,7 +149,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		out.Abort()
 		return nil, fmt.Errorf("pack: writing %s: %w", opts.Out, err)
 	}
-	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts()}, nil
+	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed}, nil
 }
 
 // exporter writes the blocks of a package.
@@ -163,6 +164,7 @@ type exporter struct {
 	step     int
 	done     uint64
 	total    uint64
+	packed   []int64
 }
 
 func (e *exporter) write(b []byte) error { _, err := e.out.Write(b); return err }
@@ -208,6 +210,7 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 				return err
 			}
 			e.nblocks++
+			e.packed[i] += int64(blockHead + len(frames[j]))
 			if kind == kindBody {
 				e.done += uint64(len(raw))
 			}

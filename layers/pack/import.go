@@ -69,14 +69,14 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 	if d := m.Rules.Differences(StandardRules(stones)); d != "" {
 		return nil, fmt.Errorf("pack: %s: %w: %s", p.name, ErrRules, d)
 	}
-	if err := p.Check(ctx, opts.Progress); err != nil {
-		return nil, err
-	}
-	db, err := layers.OpenDB(dir, stones)
+	db, err := layers.OpenDB(dir, stones) // creates nothing
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
+	if err := p.Check(ctx, opts.Progress); err != nil {
+		return nil, err
+	}
 	note := opts.Note
 	if note == nil {
 		note = func(string) {}
