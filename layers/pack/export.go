@@ -52,7 +52,7 @@ type ExportOptions struct {
 // ExportResult says what Export wrote.
 type ExportResult struct {
 	Manifest *Manifest
-	Bytes    int64   // the package's size
+	Bytes    int64 // the package's size
 	Parts    int
 	Packed   []int64 // the bytes of each layer's blocks, headers included
 }
