@@ -33,7 +33,8 @@
 //
 // A package is a stream of bytes: one file, or a folder of files
 // part-0001.mpk, part-0002.mpk, … whose contents, one after another, are
-// the stream (cut at any byte, each at most the size asked for). All
+// the stream (cut at any byte, each at most the size asked for; Open
+// takes the folder or its first part). All
 // integers are little-endian; CRC-32C is crc32.Castagnoli, CRC-64 is
 // crc64.ECMA (the layer files' checksum).
 //

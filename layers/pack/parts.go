@@ -21,8 +21,12 @@ type source struct {
 	ends  []int64 // the offset after each part
 }
 
-// openSource opens the package at path: a file, or a folder of parts.
+// openSource opens the package at path: a file, or a folder of parts
+// (named by the folder or by its first part, part-0001.mpk).
 func openSource(path string) (*source, error) {
+	if filepath.Base(path) == fmt.Sprintf(partPattern, 1) {
+		path = filepath.Dir(path)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
