@@ -157,3 +157,20 @@ func TestImportRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestImportVerify imports the 3-stone game with --verify: every layer of
+// the package re-derived and verified.
+func TestImportVerify(t *testing.T) {
+	src := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", src, "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "k3.mpk")
+	if code, _, stderr := muehlectl("export", "--db", src, "--stones", "3", "--out", out); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := muehlectl("import", out, "--db", t.TempDir(), "--verify")
+	if code != 0 || !strings.Contains(stdout, "all 7 layers verified") || strings.Count(stdout, " ok ") != 7 {
+		t.Errorf("import --verify: exit %d: %s %s; want 7 layers ok, all verified", code, stdout, stderr)
+	}
+}
