@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"muehle/layers"
 	"muehle/layers/pack"
@@ -96,5 +98,79 @@ func TestImportRefusesDamage(t *testing.T) {
 	}
 	if names, _ := filepath.Glob(filepath.Join(dir, "k3", "*")); len(names) > 0 {
 		t.Errorf("a damaged package installed %v", names)
+	}
+}
+
+// buttonIn returns the button labelled label in the dialog open on w, nil
+// when there is none.
+func buttonIn(w fyne.Window, label string) *widget.Button {
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		return nil
+	}
+	var walk func(o fyne.CanvasObject) *widget.Button
+	walk = func(o fyne.CanvasObject) *widget.Button {
+		if b, ok := o.(*widget.Button); ok && b.Text == label {
+			return b
+		}
+		var kids []fyne.CanvasObject
+		switch c := o.(type) {
+		case *fyne.Container:
+			kids = c.Objects
+		case fyne.Widget:
+			kids = test.WidgetRenderer(c).Objects()
+		}
+		for _, k := range kids {
+			if b := walk(k); b != nil {
+				return b
+			}
+		}
+		return nil
+	}
+	return walk(top)
+}
+
+// TestImportAsksBeforeReplacingVerified imports the example package into
+// a folder whose layer 3-3 is verified and different: nothing is
+// installed until the person agrees, then the package's 3-3 replaces it.
+func TestImportAsksBeforeReplacingVerified(t *testing.T) {
+	q := gametest.NewQueue()
+	u, dir := importApp(t, q)
+	db, err := layers.OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := layers.Moving(3, 3)
+	if err := db.Write(k, make([]byte, db.Indexer().Layer(k).Size())); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkVerified(k); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	u.startImport(examplePackage, dir, false)
+	q.Drain(t, 20*time.Second, func() bool { return u.imp.finished })
+	if got := u.imp.status.Text; !strings.HasPrefix(got, "Not imported") {
+		t.Errorf("got %q, want Not imported", got)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "k3", "*.layer")); len(names) != 1 {
+		t.Errorf("before the answer: layer files %v, want only the old 3-3", names)
+	}
+	yes := buttonIn(u.imp.win, "Yes")
+	if yes == nil {
+		t.Fatal("no question whether to replace the verified layer")
+	}
+	test.Tap(yes)
+	q.Drain(t, 20*time.Second, func() bool { return u.imp.finished })
+	if got, want := u.imp.status.Text, "Done: 7 layers installed, 0 were there already."; got != want {
+		t.Errorf("after Yes: got %q, want %q", got, want)
+	}
+	db, err = layers.OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if h, err := db.Header(k); err != nil || h.Won != 140621 {
+		t.Errorf("3-3 after the import: %+v, %v; want the package's (140621 won)", h, err)
 	}
 }
