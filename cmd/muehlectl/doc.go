@@ -1,6 +1,7 @@
 // Command muehlectl is the command-line tool of the Mühle perfect player:
-// it solves, verifies and queries the database, counts perft, benchmarks
-// and plays in the terminal. Run "muehlectl help" for the commands.
+// it solves, verifies, queries, exports and imports the database, counts
+// perft, benchmarks and plays in the terminal. Run "muehlectl help" for
+// the commands.
 //
 // Each command lives in a file of its own, named after it, and registers
 // itself in init; "muehlectl help" prints each one's summary.
