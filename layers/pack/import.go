@@ -90,17 +90,15 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		if n := db.Indexer().Layer(k).Size(); n != l.Slots {
 			return nil, fmt.Errorf("pack: %s: %w: layer %s has %d slots, this program's index has %d", p.name, ErrFormat, k, l.Slots, n)
 		}
-		h, err := db.Header(k)
+		f, err := db.Layer(k) // the body checked in full
 		switch {
 		case errors.Is(err, layers.ErrMissing) && !isDamaged(err):
-			continue
-		case err == nil && h.Checksum == l.sum && h.Slots == l.Slots:
-			if _, err := db.Layer(k); err == nil { // the body checked in full
-				same[i] = true
-				continue
-			}
-		}
-		if db.Verified(k) && !opts.Force {
+			// missing: installed
+		case err != nil:
+			// damaged: replaced, whatever its record says
+		case f.Header().Checksum == l.sum && f.Header().Slots == l.Slots:
+			same[i] = true
+		case db.Verified(k) && !opts.Force:
 			conflicts = append(conflicts, k.String())
 		}
 	}

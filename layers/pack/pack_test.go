@@ -185,10 +185,10 @@ func TestResume(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(to, "k3", name), b, 0o644)
 	}
-	copyFile("m3-3.layer")                // no block file, no record
-	copyFile(keys[1].String() + ".layer") // to be damaged
-	copyFile(keys[2].String() + ".layer") // to be made different
-	p1 := filepath.Join(to, "k3", keys[1].String()+".layer")
+	copyFile("m3-3.layer")                   // no block file, no record
+	copyFile(keys[2].String() + ".layer")    // to be damaged
+	copyFile(keys[2].String() + ".verified") // damaged, so replaced though verified
+	p1 := filepath.Join(to, "k3", keys[2].String()+".layer")
 	b, _ := os.ReadFile(p1)
 	b[len(b)-1] ^= 1
 	os.WriteFile(p1, b, 0o644)
@@ -196,8 +196,8 @@ func TestResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := make([]byte, db.Indexer().Layer(keys[2]).Size())
-	if err := db.Write(keys[2], body); err != nil {
+	body := make([]byte, db.Indexer().Layer(keys[1]).Size())
+	if err := db.Write(keys[1], body); err != nil { // different, unverified
 		t.Fatal(err)
 	}
 	var notes []string
@@ -214,6 +214,7 @@ func TestResume(t *testing.T) {
 	sameFolders(t, dir, to)
 
 	// A verified layer that differs.
+	body = make([]byte, db.Indexer().Layer(keys[2]).Size())
 	if err := db.Write(keys[2], body); err != nil {
 		t.Fatal(err)
 	}
