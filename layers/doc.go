@@ -13,6 +13,8 @@
 //	index.go      Indexer and LayerIndex: rank (Index) and unrank (Position)
 //	value.go      Value, the one-byte entry
 //	file.go       the layer file: header, WriteLayer, OpenFile, File
+//	writer.go     LayerWriter: a layer file written from its body in
+//	              pieces (an imported layer), as Write writes it
 //	checksum.go   the CRC-64 of a body, by blocks on all cores; combining
 //	blocks.go     the block file beside a layer: its blocks' CRC-64s, and
 //	              the checks of a body block by block

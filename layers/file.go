@@ -48,20 +48,31 @@ type Header struct {
 // and the CRC-64 of each block of 1<<blockShift bytes, which combine to
 // the checksum.
 func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
-	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: uint64(len(body))}
-	h.countFigures(body)
 	sums := blockSums(body, blockShift)
-	h.Checksum = combineBlocks(sums, blockShift, len(body))
-	return h, sums
+	return headerOfCounts(stones, key, uint64(len(body)), countValues(body), sums), sums
 }
 
-// countFigures sets h's won, lost and drawn counts and deepest win and
-// loss from body.
-func (h *Header) countFigures(body []byte) {
+// headerOfCounts computes the header of a layer body of slots bytes from
+// the number of slots holding each value and the CRC-64s of its blocks.
+func headerOfCounts(stones int, key Key, slots uint64, count *[256]uint64, sums []uint64) Header {
+	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: slots}
+	h.setFigures(count)
+	h.Checksum = combineBlocks(sums, blockShift, int(slots))
+	return h
+}
+
+// countValues returns the number of slots of body holding each value.
+func countValues(body []byte) *[256]uint64 {
 	var count [256]uint64
 	for _, v := range body {
 		count[v]++
 	}
+	return &count
+}
+
+// setFigures sets h's won, lost and drawn counts and deepest win and loss
+// from the number of slots holding each value.
+func (h *Header) setFigures(count *[256]uint64) {
 	h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss = 0, 0, count[Drawn], -1, -1
 	for v := 2; v < 256; v++ {
 		if count[v] == 0 {
@@ -83,7 +94,7 @@ func (h *Header) countFigures(body []byte) {
 // false figures gives an error wrapping ErrChecksum.
 func (h Header) checkFigures(path string, body []byte) error {
 	got := h
-	got.countFigures(body)
+	got.setFigures(countValues(body))
 	if got != h {
 		return fmt.Errorf("layers: %s: %w: the header's figures (won %d, lost %d, drawn %d, deepest win %d, loss %d) are not the body's (won %d, lost %d, drawn %d, deepest win %d, loss %d)",
 			path, ErrChecksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, got.Won, got.Lost, got.Drawn, got.DeepestWin, got.DeepestLoss)

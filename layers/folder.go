@@ -84,8 +84,8 @@ func beside(path, suffix string) string {
 // m3-4.blocks for m3-4.layer.
 func blocksPath(path string) string { return beside(path, blocksSuffix) }
 
-// verifiedPath returns the file of the verification record of layer k.
-func (d *DB) verifiedPath(k Key) string { return beside(d.Path(k), verifiedSuffix) }
+// VerifiedPath returns the file of the verification record of layer k.
+func (d *DB) VerifiedPath(k Key) string { return beside(d.Path(k), verifiedSuffix) }
 
 // ReachPath returns the file of the reachable slots of placement layer k:
 // dir/k<stones>/p5+2-4+2.reach. Package retro writes and reads it.

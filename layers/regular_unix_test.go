@@ -98,7 +98,7 @@ func TestFIFOsAreDamage(t *testing.T) {
 	})
 	t.Run("verification record", func(t *testing.T) {
 		db := setup(t)
-		fifo(t, db.verifiedPath(k))
+		fifo(t, db.VerifiedPath(k))
 		within(t, "Verified", func() {
 			if db.Verified(k) {
 				t.Errorf("Verified: got true, want false (the record is not a file)")
@@ -112,7 +112,7 @@ func TestFIFOsAreDamage(t *testing.T) {
 	})
 	t.Run("temporary files", func(t *testing.T) {
 		db := setup(t)
-		fifo(t, db.verifiedPath(k)+".tmp")
+		fifo(t, db.VerifiedPath(k)+".tmp")
 		within(t, "MarkVerified", func() {
 			if err := db.MarkVerified(k); err == nil || !strings.Contains(err.Error(), "regular") {
 				t.Errorf("MarkVerified over a FIFO: got %v, want an error", err)

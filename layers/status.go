@@ -98,7 +98,7 @@ func (d *DB) Damage(k Key) error {
 }
 
 // The record of a verified layer is a small text file beside the layer,
-// m3-4.verified for m3-4.layer (verifiedPath): "verified <layer> checksum
+// m3-4.verified for m3-4.layer (VerifiedPath): "verified <layer> checksum
 // <16 hex digits> slots <n> header <8 hex digits> at <time>". It counts
 // only while the layer file has that body checksum, slot count and header
 // checksum (which covers the whole header: the figures too), so a
@@ -110,7 +110,7 @@ func (d *DB) Damage(k Key) error {
 // verifiedRecord reports whether a record of the verification of layer k
 // with header h exists.
 func (d *DB) verifiedRecord(k Key, h Header) bool {
-	b, err := ReadRegular(d.verifiedPath(k), 1<<10)
+	b, err := ReadRegular(d.VerifiedPath(k), 1<<10)
 	if err != nil {
 		return false
 	}
@@ -150,7 +150,7 @@ func (d *DB) MarkVerified(k Key) error {
 	}
 	h := f.Header()
 	text := fmt.Sprintf("verified %s checksum %016x slots %d header %08x at %s\n", k, h.Checksum, h.Slots, headerSum(h), time.Now().UTC().Format(time.RFC3339))
-	path := d.verifiedPath(k)
+	path := d.VerifiedPath(k)
 	tmp := path + ".tmp"
 	if err := WriteRegular(tmp, []byte(text)); err != nil {
 		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
@@ -175,7 +175,7 @@ func (d *DB) Remove(k Key) error {
 		d.old = append(d.old, e.f)
 	}
 	var errs []error
-	for _, p := range []string{d.verifiedPath(k), d.Path(k), blocksPath(d.Path(k))} {
+	for _, p := range []string{d.VerifiedPath(k), d.Path(k), blocksPath(d.Path(k))} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("layers: removing layer %v: %w", k, err))
 		}
@@ -185,7 +185,7 @@ func (d *DB) Remove(k Key) error {
 
 // removeVerified deletes the verification record of layer k, if any.
 func (d *DB) removeVerified(k Key) error {
-	err := os.Remove(d.verifiedPath(k))
+	err := os.Remove(d.VerifiedPath(k))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("layers: writing layer %v: %w", k, err)
 	}

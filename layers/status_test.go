@@ -242,14 +242,14 @@ func TestVerifiedRecordOldForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := fmt.Sprintf("verified %s checksum %016x slots %d at 2026-01-01T00:00:00Z\n", k, h.Checksum, h.Slots)
-	if err := os.WriteFile(db.verifiedPath(k), []byte(old), 0o644); err != nil {
+	if err := os.WriteFile(db.VerifiedPath(k), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if !db.Verified(k) {
 		t.Errorf("Verified with a record of the older form: got false, want true")
 	}
 	wrong := fmt.Sprintf("verified %s checksum %016x slots %d header 00000000 at 2026-01-01T00:00:00Z\n", k, h.Checksum, h.Slots)
-	if err := os.WriteFile(db.verifiedPath(k), []byte(wrong), 0o644); err != nil {
+	if err := os.WriteFile(db.VerifiedPath(k), []byte(wrong), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if db.Verified(k) {

@@ -57,6 +57,7 @@ type App struct {
 	rules   string        // the rules of the game in Markdown, for Help
 	hinted  hints         // the hints taken in the game on the board
 	helpDlg dialog.Dialog // the help dialog shown, nil when none
+	imp     *dbImport     // Database ▸ Import…, nil until first used
 }
 
 // Options are what the program passes to New.

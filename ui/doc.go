@@ -52,6 +52,9 @@
 //	              endgames or the complete database, pause and resume
 //	dbwork.go     what a computation costs (time, disk), its progress,
 //	              what resuming redoes, what the perfect player does
+//	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
+//	              described, checked and installed in the background, with
+//	              progress, Pause and Resume
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
 //	help.go       the Help menu: the rules (docs/rules.md, passed in), the

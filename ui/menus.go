@@ -163,7 +163,8 @@ func newMenus(u *App) *menus {
 		m.item("About Mühle", nil, u.showAbout),
 	)
 	m.main = fyne.NewMainMenu(gameMenu, analysis, white, black,
-		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...), help)
+		fyne.NewMenu("Speed", speedItems...), fyne.NewMenu("View", themeItems...),
+		fyne.NewMenu("Database", m.item("Import…", nil, u.importDatabase)), help)
 	return m
 }
 

@@ -1,6 +1,7 @@
 // Command muehlectl is the command-line tool of the Mühle perfect player:
-// it solves, verifies and queries the database, counts perft, benchmarks
-// and plays in the terminal. Run "muehlectl help" for the commands.
+// it solves, verifies, queries, exports and imports the database, counts
+// perft, benchmarks and plays in the terminal. Run "muehlectl help" for
+// the commands.
 //
 // Each command lives in a file of its own, named after it, and registers
 // itself in init; "muehlectl help" prints each one's summary.
@@ -12,6 +13,11 @@
 //	verify.go     verify
 //	stats.go      stats
 //	report.go     report: the database's figures as Markdown
+//	export.go     export: the database to a package (layers/pack)
+//	import.go     import: a package into the database, checked,
+//	              resumable; --verify
+//	packprogress.go what export and import show: a bar on a terminal,
+//	              else a line a minute
 //	query.go      query
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost

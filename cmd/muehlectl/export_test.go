@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// folderFiles returns every file under root by its relative path.
+func folderFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		m[rel], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// sameFiles compares two folders file by file, byte for byte.
+func sameFiles(t *testing.T, what, a, b string) {
+	t.Helper()
+	fa, fb := folderFiles(t, a), folderFiles(t, b)
+	for name, x := range fa {
+		if y, ok := fb[name]; !ok {
+			t.Errorf("%s: %s missing after the import", what, name)
+		} else if !bytes.Equal(x, y) {
+			t.Errorf("%s: %s differs: got %d bytes, want the %d exported", what, name, len(y), len(x))
+		}
+	}
+	for name := range fb {
+		if _, ok := fa[name]; !ok {
+			t.Errorf("%s: %s after the import was not exported", what, name)
+		}
+	}
+}
+
+// TestExportImport solves the whole game with 3 stones (and with 4, unless
+// -short), exports it as one file and as parts, imports each into a fresh
+// folder, compares every file with the exported folder byte for byte
+// (layers, block files, reach files, verification records, solve record)
+// and runs verify on the copy; importing again installs nothing.
+func TestExportImport(t *testing.T) {
+	stones := []string{"3"}
+	if !testing.Short() {
+		stones = append(stones, "4")
+	}
+	for _, k := range stones {
+		src := t.TempDir()
+		if code, _, stderr := muehlectl("solve", "--db", src, "--stones", k, "--all-phases"); code != 0 {
+			t.Fatalf("solve k=%s: exit %d: %s", k, code, stderr)
+		}
+		for _, parts := range []string{"", "64K"} {
+			what := "k=" + k + " parts " + parts
+			out := filepath.Join(t.TempDir(), "k"+k+".mpk")
+			args := []string{"export", "--db", src, "--stones", k, "--out", out}
+			if parts != "" {
+				args = append(args, "--part-size", parts)
+			}
+			code, stdout, stderr := muehlectl(args...)
+			if code != 0 || !strings.Contains(stdout, "wrote "+out) {
+				t.Fatalf("%s: export: exit %d: %s %s", what, code, stdout, stderr)
+			}
+			if parts != "" {
+				if names, _ := filepath.Glob(filepath.Join(out, "part-*.mpk")); len(names) < 2 && k == "4" {
+					t.Errorf("%s: got %d parts, want several", what, len(names))
+				}
+			}
+			dst := filepath.Join(t.TempDir(), "db")
+			code, stdout, stderr = muehlectl("import", out, "--db", dst)
+			if code != 0 || !strings.Contains(stdout, "0 already there") {
+				t.Fatalf("%s: import: exit %d: %s %s", what, code, stdout, stderr)
+			}
+			sameFiles(t, what, src, dst)
+			code, stdout, stderr = muehlectl("import", "--db", dst, out)
+			if code != 0 || !strings.Contains(stdout, ": 0 layers installed") {
+				t.Errorf("%s: importing again: exit %d: %s %s; want 0 layers installed", what, code, stdout, stderr)
+			}
+			sameFiles(t, what+" again", src, dst)
+			code, stdout, stderr = muehlectl("verify", "--db", dst, "--stones", k, "--all-phases")
+			if code != 0 || !strings.Contains(stdout, "layers verified") {
+				t.Errorf("%s: verify of the copy: exit %d: %s %s", what, code, stdout, stderr)
+			}
+		}
+	}
+}
+
+// TestImportRefuses checks the command's answers to bad packages and bad
+// flags: exit 1 (2 for flags) with a sentence saying what is wrong, and
+// nothing installed.
+func TestImportRefuses(t *testing.T) {
+	src := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", src, "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "k3.mpk")
+	if code, _, stderr := muehlectl("export", "--db", src, "--stones", "3", "--out", good); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	flipped := bytes.Clone(b)
+	flipped[len(b)-100] ^= 1
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"import", write("flipped.mpk", flipped)}, 1, "checksum"},
+		{[]string{"import", write("short.mpk", b[:len(b)*2/3])}, 1, "truncated"},
+		{[]string{"import", write("text.mpk", []byte("hello"))}, 1, "not a database package"},
+		{[]string{"import", good, "--stones", "4"}, 1, "holds the 3-stone game, not the 4-stone game"},
+		{[]string{"import", filepath.Join(dir, "none.mpk")}, 1, "no such file"},
+		{[]string{"import"}, 2, "name the package FILE"},
+		{[]string{"import", good, "--stones", "12"}, 2, "--stones 12"},
+		{[]string{"import", good, "extra"}, 2, "unexpected arguments"},
+		{[]string{"export", "--db", src, "--stones", "3"}, 2, "--out"},
+		{[]string{"export", "--db", src, "--stones", "3", "--out", good}, 1, "exists already"},
+		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--level", "ultra"}, 2, "--level"},
+		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--part-size", "1K"}, 2, "--part-size"},
+		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--layer", "4-4"}, 2, "not a layer of the 3-stone game"},
+		{[]string{"export", "--db", src, "--stones", "4", "--out", filepath.Join(dir, "k4.mpk")}, 1, "no layer of the 4-stone game"},
+	} {
+		dst := filepath.Join(t.TempDir(), "db")
+		args := tc.args
+		if tc.args[0] == "import" {
+			args = append(args, "--db", dst)
+		}
+		code, _, stderr := muehlectl(args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: got exit %d, %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dst, "k3")); err == nil {
+			if names, _ := filepath.Glob(filepath.Join(dst, "k3", "*")); len(names) > 0 {
+				t.Errorf("%v: a refused import left %d files", tc.args, len(names))
+			}
+		}
+	}
+}
+
+// TestImportVerify imports the 3-stone game with --verify: every layer of
+// the package re-derived and verified.
+func TestImportVerify(t *testing.T) {
+	src := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", src, "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "k3.mpk")
+	if code, _, stderr := muehlectl("export", "--db", src, "--stones", "3", "--out", out); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := muehlectl("import", out, "--db", t.TempDir(), "--verify")
+	if code != 0 || !strings.Contains(stdout, "all 7 layers verified") || strings.Count(stdout, " ok ") != 7 {
+		t.Errorf("import --verify: exit %d: %s %s; want 7 layers ok, all verified", code, stdout, stderr)
+	}
+}

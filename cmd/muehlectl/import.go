@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"muehle/layers"
+	"muehle/layers/pack"
+	"muehle/retro"
+)
+
+func init() {
+	register("import", "install a package written by export into the database (resumable)", runImport)
+}
+
+// importArgs are the checked flags of import.
+type importArgs struct {
+	file    string
+	dir     string
+	stones  int
+	force   bool
+	verify  bool
+	workers int
+}
+
+// parseImport parses and checks the flags of import; the package comes
+// before or after the flags.
+func parseImport(args []string, stderr io.Writer) (importArgs, error) {
+	fs := newFlags("import", "FILE [--db DIR] [--stones K] [--force] [--verify]", stderr)
+	dir := fs.String("db", layers.DefaultDir(), "database `directory` to install into")
+	stones := fs.Int("stones", 0, "refuse a package of another game than K stones per side (0: take the package's)")
+	force := fs.Bool("force", false, "replace verified layers that differ from the package's (else the import is refused, nothing changed)")
+	verify := fs.Bool("verify", false, "after the import, re-derive every value of the package's layers from its children (muehlectl verify)")
+	workers := addWorkers(fs)
+	var a importArgs
+	if err := fs.Parse(args); err != nil {
+		return a, errUsage
+	}
+	if fs.NArg() > 0 { // FILE first, flags after it
+		a.file = fs.Arg(0)
+		if err := parseFlags(fs, fs.Args()[1:]); err != nil {
+			return a, err
+		}
+	}
+	var err error
+	switch {
+	case a.file == "":
+		err = errors.New("name the package FILE to import")
+	case *dir == "":
+		err = errors.New("--db: want a directory")
+	case *stones != 0:
+		err = inRange("--stones", *stones, 3, 9, "; 0 = the package's")
+	}
+	if err == nil {
+		err = checkWorkers(*workers)
+	}
+	if err != nil {
+		return a, flagError(fs, err)
+	}
+	a.dir, a.stones, a.force, a.verify, a.workers = *dir, *stones, *force, *verify, *workers
+	return a, nil
+}
+
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	a, err := parseImport(args, stderr)
+	if err != nil {
+		return err
+	}
+	p, err := pack.Open(a.file)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	m := p.Manifest
+	fmt.Fprintf(stdout, "package %s: %s of the %d-stone game, %s of layer bodies in %s; rules %s\n",
+		a.file, layerCount(len(m.Layers)), m.Stones(), sizeText(int64(m.Bytes())), sizeText(p.Size()), m.Fingerprint)
+	fmt.Fprintf(stdout, "written %s by %s\n", m.Created, machineText(m.Exported))
+	for _, c := range m.Computed {
+		fmt.Fprintf(stdout, "computed: %d units by commit %s on %d cores\n", c.Units, c.Commit, c.Cores)
+	}
+	show := newPackProgress(stderr)
+	start := time.Now()
+	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Stones: a.stones, Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName})
+	show.finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			n := 0
+			if res != nil {
+				n = len(res.Installed)
+			}
+			return fmt.Errorf("interrupted after %s; the %d layers installed are kept, run again to resume: %w", time.Since(start).Round(time.Second), n, err)
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "imported into %s: %d layers installed, %d already there and identical, in %s\n",
+		a.dir, len(res.Installed), len(res.Skipped), time.Since(start).Round(time.Millisecond))
+	if !a.verify {
+		return nil
+	}
+	return verifyImported(ctx, a, m, stdout)
+}
+
+// machineText describes a machine of the manifest.
+func machineText(m pack.Machine) string {
+	var parts []string
+	if m.Host != "" {
+		parts = append(parts, "host "+m.Host)
+	}
+	if m.OS != "" {
+		parts = append(parts, m.OS)
+	}
+	if m.Cores > 0 {
+		parts = append(parts, fmt.Sprintf("%d cores", m.Cores))
+	}
+	return fmt.Sprintf("commit %s (%s)", m.Commit, strings.Join(parts, ", "))
+}
+
+// verifyImported verifies every layer of the package, as verify does.
+func verifyImported(ctx context.Context, a importArgs, m *pack.Manifest, stdout io.Writer) error {
+	db, err := layers.OpenDB(a.dir, m.Stones())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	va := verifyArgs{limit: 10, workers: a.workers}
+	bad := 0
+	for i := range m.Layers {
+		k := m.Key(i)
+		start := time.Now()
+		state, detail := verifyOne(ctx, db, k, va, stdout)
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while verifying %s (the import is complete): %w", k, ctx.Err())
+		}
+		if state != "ok" {
+			bad++
+		} else {
+			detail += "  " + time.Since(start).Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(stdout, "%-10s %-8s %s\n", k, state, detail)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d imported layers not verified", bad, len(m.Layers))
+	}
+	fmt.Fprintf(stdout, "all %d layers verified\n", len(m.Layers))
+	return nil
+}
+
+// claimName is the claim an import takes for layer k: the solver's unit.
+func claimName(k layers.Key) string { return string(retro.NameOf(k)) }

@@ -1,0 +1,161 @@
+// Package pack writes and reads database packages: the layers of one game
+// in one file (or a folder of parts), compressed by blocks, with a
+// manifest that says for which rules they were computed, so that a
+// database computed on one machine can be installed on another, or kept
+// as a backup. `muehlectl export` and `muehlectl import` and the window's
+// Database ▸ Import… use it; docs/export.md is the manual.
+//
+// # Files
+//
+//	doc.go       the format, byte by byte
+//	format.go    the framing: preamble, block headers, trailer; the
+//	             error sentinels; the reach file derived from a body
+//	manifest.go  the manifest and the rules fingerprint
+//	parts.go     a package as one file or as a folder of parts
+//	export.go    Export
+//	read.go      Open, and Check: every block read and checked
+//	import.go    Import: checked, installed layer by layer, resumable
+//
+// # What a package holds
+//
+// For each layer: its body exactly as stored (one byte per slot, values
+// with their depths), from which the layer file and its block file are
+// written again byte for byte (the header and the block CRCs follow from
+// the body: layers.LayerWriter); its verification record (.verified)
+// verbatim; and for a placement layer its reach file (.reach), which is
+// derived from the body (bit i set when slot i is not Unused) when that
+// gives exactly the file, and stored otherwise. The folder's solve record
+// (solve-record.tsv) travels verbatim in the manifest. Nothing else of the
+// folder is exported (not the placement book, a cache; not claims or
+// temporary files).
+//
+// # The format
+//
+// A package is a stream of bytes: one file, or a folder of files
+// part-0001.mpk, part-0002.mpk, … whose contents, one after another, are
+// the stream (cut at any byte, each at most the size asked for; Open
+// takes the folder or its first part). All
+// integers are little-endian; CRC-32C is crc32.Castagnoli, CRC-64 is
+// crc64.ECMA (the layer files' checksum).
+//
+// The preamble, 24 bytes:
+//
+//	offset size  field
+//	 0      8    magic "MUEHLEPK"
+//	 8      4    package format version, 1
+//	12      4    m: the manifest's length in bytes (1 to 16 MiB)
+//	16      4    CRC-32C of the manifest
+//	20      4    CRC-32C of bytes 0-19
+//	24      m    the manifest: UTF-8 JSON (below)
+//
+// Then the blocks: for each layer in the manifest's order, the blocks of
+// its body (kind 0), then, when its reach file is stored, the blocks of
+// the reach file (kind 1). Each holds the next blockBytes bytes of its
+// data (the last one fewer) as one zstd frame
+// (github.com/klauspost/compress/zstd, without zstd's own checksum):
+//
+//	offset size  field
+//	 0      4    magic "MPKB"
+//	 4      4    the layer's number in the manifest, from 0
+//	 8      1    kind: 0 the body, 1 the reach file
+//	 9      3    zero
+//	12      4    the block's number within the layer's data of its kind,
+//	             from 0
+//	16      4    r: bytes of data the block holds
+//	20      4    c: bytes of the frame (at most blockBytes + blockBytes/8
+//	             + 1024)
+//	24      8    CRC-64 of the r bytes of data
+//	32      4    CRC-32C of the c bytes of the frame
+//	36      4    CRC-32C of bytes 0-35
+//	40      c    the frame
+//
+// The trailer, 32 bytes, after the last block; nothing follows it:
+//
+//	offset size  field
+//	 0      8    magic "MUEHLEPE"
+//	 8      8    the number of blocks
+//	16      8    the package's size in bytes, this trailer included
+//	24      4    zero
+//	28      4    CRC-32C of bytes 0-27
+//
+// A reader can check any block on its own (its header's and frame's
+// CRC-32C, then the data's CRC-64), knows from the manifest which block
+// comes next and how large its data is, and so finds a truncated package
+// (it ends inside a block or before the trailer), a missing or extra part
+// and blocks out of order. A layer's block CRC-64s need not be combined:
+// the layer written from the data must have the manifest's body checksum,
+// counts and depths, or it is not installed.
+//
+// # The manifest
+//
+// A JSON object (Manifest; unknown members are ignored, missing ones are
+// zero):
+//
+//	format       "muehle database package"
+//	version      1, as in the preamble
+//	rules        the rules fingerprint: an object of names and values,
+//	             all strings (below)
+//	fingerprint  the first 16 bytes of the SHA-256 of the rules as one
+//	             line, in hex: "name=value" for each, sorted by name,
+//	             separated by one space
+//	layerFormat  the layer file format version (layers.FileVersion, 1)
+//	blockBytes   the data per block: a multiple of 64 KiB, at most
+//	             64 MiB (export writes 1 MiB)
+//	created      when it was written, RFC 3339, UTC
+//	exported     the program and machine that wrote it: commit (the
+//	             build's vcs.revision, "unknown" without), host, os
+//	             (GOOS/GOARCH), cores
+//	computed     what the solve record says computed the layers: one
+//	             entry per commit and number of cores, with the units it
+//	             computed (the solve record has no host and no system)
+//	solveRecord  k<stones>/solve-record.tsv verbatim, or absent
+//	layers       one object per layer, in the order of computation
+//	             (layers.Order), each at most once: key ("3-4",
+//	             "p5+2-4+2"), slots, crc64 (the header's body checksum,
+//	             16 hex digits), won, lost, drawn, deepestWin, deepestLoss
+//	             (the header's statistics), verified (the .verified record
+//	             verbatim, absent when not verified), reach (absent when
+//	             the layer has no reach file: bytes, crc64 of the whole
+//	             file, stored: whether its blocks follow the body's)
+//
+// # The rules fingerprint
+//
+// Every rule the values depend on, by name. The standard game
+// (StandardRules, docs/rules.md) is
+//
+//	game=standard board=standard points=24 lines=32 mills=16 stones=K
+//	flyAt=3 loseBelow=3 phases=separate millRemoval=unless-all-in-mills
+//	removalsPerMove=1 fullBoard=blocked-loses rulesId=1
+//
+// (flyAt: a player with this many stones on the board and none in hand
+// flies; loseBelow: fewer stones on the board and in hand lose; phases:
+// all stones placed before any moves; millRemoval: stones in mills are
+// protected unless all are; fullBoard: a player who cannot move loses,
+// also right after the last placement; rulesId: the layer header's
+// rules id). Other games and boards (issue 27: Twelve Men's Morris with
+// board=morabaraba and fullBoard=draw, Lasker Morris with phases=mixed,
+// the boards of Six and Three Men's Morris) are other values and further
+// names (say diagonals); a package is installed only where the program's
+// rules for its game and stone count are exactly its rules, and a name or
+// value this program does not know is refused with a sentence naming it.
+// The fingerprint lets a person compare two packages at a glance; the
+// names and values are what is checked.
+//
+// # Import
+//
+// Import refuses, before it changes anything, a package of another format
+// or other rules, one whose blocks or trailer fail the checks above (it
+// reads the whole package first, checking every frame's CRC-32C), and one
+// that would replace a verified layer by a different one (unless forced).
+// It then installs the layers in order, each under the claim of its unit
+// (layers.DB.Claim, as a solver takes it): the blocks decompressed and
+// checked, the layer written to a temporary name, its header compared
+// with the manifest, then renamed into place (the block file first, as
+// layers.DB.Write does), followed by the reach file and the verification
+// record. A layer already there with the same checksum and a body that
+// passes its full check is skipped, its missing side files written: an
+// interrupted import, run again, resumes. A damaged or different
+// unverified layer is replaced, and the note says so. Finally the folder's
+// solve record gets the package's lines it lacks (all of it, in a folder
+// without one).
+package pack

@@ -1,0 +1,223 @@
+package pack
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"hash/crc64"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"muehle/layers"
+)
+
+// BlockBytes is the part of a layer body each block of a package holds:
+// 1 MiB, 16 of the layer's own 64 KiB blocks.
+const BlockBytes = 1 << 20
+
+// blockBytes is the block size Export writes; tests lower it to have
+// many blocks in small layers.
+var blockBytes = BlockBytes
+
+// Progress reports how far an export or import has come.
+type Progress struct {
+	Phase  string     // "export", "check" (the package read through) or "install"
+	Layer  layers.Key // the layer under way
+	Step   int        // its number, from 1
+	Steps  int        // layers in all
+	Done   uint64     // bytes of layer bodies done in this phase
+	Total  uint64     // bytes of layer bodies in this phase
+	Packed int64      // package bytes written or read so far
+}
+
+// ExportOptions say what Export writes and how.
+type ExportOptions struct {
+	Out       string            // the package: a file, or with PartBytes a folder of parts
+	PartBytes int64             // > 0: parts of at most this many bytes
+	Level     zstd.EncoderLevel // 0: zstd.SpeedDefault
+	Workers   int               // compressing goroutines; 0: one per core
+	Exported  Machine           // this program and machine
+	Computed  []Machine         // what the solve record says computed it
+	Progress  func(Progress)
+}
+
+// ExportResult says what Export wrote.
+type ExportResult struct {
+	Manifest *Manifest
+	Bytes    int64 // the package's size
+	Parts    int
+	Packed   []int64 // the bytes of each layer's blocks, headers included
+}
+
+// maxRecordBytes bounds the solve record a package carries (a line a unit:
+// the standard game's whole record is about 100 KB).
+const maxRecordBytes = 64 << 20
+
+// Export writes layers keys of db (each checked in full first; a missing or
+// damaged one is an error) to a package, with their verification records,
+// reach files and the folder's solve record. It writes under a temporary
+// name and renames when complete; on an error or cancellation nothing is
+// left.
+func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOptions) (*ExportResult, error) {
+	if len(keys) == 0 {
+		return nil, errors.New("pack: no layer to export")
+	}
+	m := &Manifest{Format: manifestFormat, Version: Version, Rules: StandardRules(db.Stones()),
+		LayerFormat: layers.FileVersion, BlockBytes: blockBytes, Created: time.Now().UTC().Format(time.RFC3339),
+		Exported: opts.Exported, Computed: opts.Computed}
+	m.Fingerprint = m.Rules.Fingerprint()
+	if rec, err := layers.ReadRegular(db.RecordPath(), maxRecordBytes); err == nil {
+		m.SolveRecord = string(rec)
+	}
+	files := make([]*layers.File, len(keys))
+	reach := make([][]byte, len(keys)) // stored reach files
+	for i, k := range keys {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		f, err := db.Layer(k)
+		if err != nil {
+			return nil, fmt.Errorf("pack: layer %s: %w", k, err)
+		}
+		files[i] = f
+		h := f.Header()
+		l := Layer{Key: k.String(), Slots: h.Slots, CRC64: fmt.Sprintf("%016x", h.Checksum), Won: h.Won, Lost: h.Lost,
+			Drawn: h.Drawn, DeepestWin: h.DeepestWin, DeepestLoss: h.DeepestLoss, key: k, sum: h.Checksum}
+		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h.Checksum, h.Slots) {
+			l.Verified = string(b)
+		}
+		if b, err := layers.ReadRegular(db.ReachPath(k), int64(reachBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == reachBytes(h.Slots) {
+			bits := make([]byte, len(b)-reachHead)
+			setBits(bits, 0, f.Body())
+			l.Reach = &Reach{Bytes: uint64(len(b)), CRC64: fmt.Sprintf("%016x", crc64.Checksum(b, ecma))}
+			if !bytes.Equal(deriveReach(db.Stones(), k, h.Slots, bits), b) {
+				l.Reach.Stored = true
+				reach[i] = b
+			}
+		}
+		m.Layers = append(m.Layers, l)
+	}
+	js, err := jsonMarshal(m)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := parseManifest(js); err != nil { // what a reader will say
+		return nil, fmt.Errorf("pack: the manifest written would not be read: %w", err)
+	}
+	out, err := newSink(opts.Out, opts.PartBytes)
+	if err != nil {
+		return nil, fmt.Errorf("pack: %w", err)
+	}
+	level := opts.Level
+	if level == 0 {
+		level = zstd.SpeedDefault
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	if err != nil {
+		out.Abort()
+		return nil, err
+	}
+	defer enc.Close()
+	e := &exporter{ctx: ctx, out: out, enc: enc, workers: opts.Workers, m: m, progress: opts.Progress, packed: make([]int64, len(keys))}
+	if e.workers <= 0 {
+		e.workers = runtime.GOMAXPROCS(0)
+	}
+	e.total = m.Bytes()
+	err = e.write(append(marshalPreamble(js), js...))
+	for i, f := range files {
+		if err != nil {
+			break
+		}
+		e.step = i
+		if err = e.blocks(i, kindBody, f.Body()); err == nil && reach[i] != nil {
+			err = e.blocks(i, kindReach, reach[i])
+		}
+	}
+	if err == nil {
+		err = e.write(marshalTrailer(e.nblocks, uint64(out.n)+trailerSize))
+	}
+	if err == nil {
+		err = out.Finish()
+	}
+	if err != nil {
+		out.Abort()
+		return nil, fmt.Errorf("pack: writing %s: %w", opts.Out, err)
+	}
+	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed}, nil
+}
+
+// exporter writes the blocks of a package.
+type exporter struct {
+	ctx      context.Context
+	out      *sink
+	enc      *zstd.Encoder
+	workers  int
+	m        *Manifest
+	progress func(Progress)
+	nblocks  uint64
+	step     int
+	done     uint64
+	total    uint64
+	packed   []int64
+}
+
+func (e *exporter) write(b []byte) error { _, err := e.out.Write(b); return err }
+
+// blocks writes data of the given kind of layer i as blocks, compressing
+// a batch of them at a time on the workers.
+func (e *exporter) blocks(i, kind int, data []byte) error {
+	bs := e.m.BlockBytes
+	n := (len(data) + bs - 1) / bs
+	frames := make([][]byte, e.workers*2)
+	sums := make([]uint64, len(frames))
+	for b0 := 0; b0 < n; b0 += len(frames) {
+		if err := e.ctx.Err(); err != nil {
+			return err
+		}
+		batch := min(len(frames), n-b0)
+		var wg sync.WaitGroup
+		next := make(chan int, batch)
+		for j := range batch {
+			next <- j
+		}
+		close(next)
+		for range min(e.workers, batch) {
+			wg.Go(func() {
+				for j := range next {
+					lo := (b0 + j) * bs
+					raw := data[lo:min(lo+bs, len(data))]
+					frames[j] = e.enc.EncodeAll(raw, frames[j][:0])
+					sums[j] = crc64.Checksum(raw, ecma)
+				}
+			})
+		}
+		wg.Wait()
+		for j := range batch {
+			lo := (b0 + j) * bs
+			raw := data[lo:min(lo+bs, len(data))]
+			h := blockHeader{layer: i, kind: kind, seq: b0 + j, raw: len(raw), comp: len(frames[j]),
+				rawCRC: sums[j], cCRC: crc32.Checksum(frames[j], castagnoli)}
+			if err := e.write(h.marshal()); err != nil {
+				return err
+			}
+			if err := e.write(frames[j]); err != nil {
+				return err
+			}
+			e.nblocks++
+			e.packed[i] += int64(blockHead + len(frames[j]))
+			if kind == kindBody {
+				e.done += uint64(len(raw))
+			}
+		}
+		if e.progress != nil {
+			e.progress(Progress{Phase: "export", Layer: e.m.Key(i), Step: e.step + 1, Steps: len(e.m.Layers),
+				Done: e.done, Total: e.total, Packed: e.out.n})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,381 @@
+package pack
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc64"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+
+	"muehle/layers"
+)
+
+// ImportOptions say how Import installs a package.
+type ImportOptions struct {
+	// Stones, when not 0, is the game the caller expects: a package of
+	// another stone count is refused.
+	Stones int
+	// Force replaces verified layers that differ from the package's.
+	Force bool
+	// Progress receives the progress of the check and the install.
+	Progress func(Progress)
+	// Note receives a line on each layer: installed, skipped, replaced.
+	Note func(string)
+	// ClaimName names the claim that covers layer k while it is installed:
+	// the solver's unit of k (retro.NameOf), so that a solver and an import
+	// never write one layer at once. It is needed; the solver, not this
+	// package, names its units.
+	ClaimName func(k layers.Key) string
+}
+
+// ImportResult says what Import did.
+type ImportResult struct {
+	Manifest  *Manifest
+	Installed []layers.Key // layers written
+	Skipped   []layers.Key // layers already there and identical
+}
+
+// Import installs the package at path into the database folder dir.
+//
+// It refuses, before it touches anything, a package for other rules or of
+// another format, a damaged or truncated one (it reads the whole package
+// and checks every block's frame first) and, unless opts.Force, one that
+// would replace a verified layer by a different one. It then installs the
+// layers one by one in the manifest's order: each layer's blocks are
+// decompressed and checked, the layer file written under a temporary
+// name (layers.LayerWriter) and its header compared with the manifest,
+// and only then renamed into place, followed by its reach file and its
+// verification record. A layer already there and identical is skipped
+// (its missing side files written), so that an interrupted import resumes
+// where it stopped. The folder's solve record gets the package's lines it
+// lacks. Each layer is installed under the claim of its unit, so a solver
+// of the folder does not write it at the same time.
+func Import(ctx context.Context, dir, path string, opts ImportOptions) (*ImportResult, error) {
+	p, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Import(ctx, dir, opts)
+}
+
+// Import installs the package into dir (see the function Import).
+func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*ImportResult, error) {
+	if opts.ClaimName == nil {
+		return nil, errors.New("pack: ImportOptions.ClaimName is not set")
+	}
+	m := p.Manifest
+	stones := m.Stones()
+	if opts.Stones != 0 && opts.Stones != stones {
+		return nil, fmt.Errorf("pack: %s: %w: this package holds the %d-stone game, not the %d-stone game asked for", p.name, ErrRules, stones, opts.Stones)
+	}
+	if d := m.Rules.Differences(StandardRules(stones)); d != "" {
+		return nil, fmt.Errorf("pack: %s: %w: %s", p.name, ErrRules, d)
+	}
+	db, err := layers.OpenDB(dir, stones) // creates nothing
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if err := p.Check(ctx, opts.Progress); err != nil {
+		return nil, err
+	}
+	note := opts.Note
+	if note == nil {
+		note = func(string) {}
+	}
+	// What is there: identical layers are skipped, different ones replaced
+	// (a verified one only with Force).
+	same := make([]bool, len(m.Layers))
+	var conflicts []string
+	for i, l := range m.Layers {
+		k := l.key
+		if n := db.Indexer().Layer(k).Size(); n != l.Slots {
+			return nil, fmt.Errorf("pack: %s: %w: layer %s has %d slots, this program's index has %d", p.name, ErrFormat, k, l.Slots, n)
+		}
+		f, err := db.Layer(k) // the body checked in full
+		switch {
+		case errors.Is(err, layers.ErrMissing) && !isDamaged(err):
+			// missing: installed
+		case err != nil:
+			// damaged: replaced, whatever its record says
+		case f.Header().Checksum == l.sum && f.Header().Slots == l.Slots:
+			same[i] = true
+		case db.Verified(k) && !opts.Force:
+			conflicts = append(conflicts, k.String())
+		}
+	}
+	if len(conflicts) > 0 {
+		return nil, fmt.Errorf("pack: %w: %s holds verified layers that differ from the package's: %s; nothing was changed (--force replaces them)",
+			ErrConflict, dir, strings.Join(conflicts, ", "))
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(2*m.BlockBytes)))
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	in := &installer{ctx: ctx, p: p, db: db, dec: dec, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, total: m.Bytes()}
+	res := &ImportResult{Manifest: m}
+	for i, l := range m.Layers {
+		in.step = i
+		if same[i] {
+			if err := in.sides(i); err != nil {
+				return res, err
+			}
+			res.Skipped = append(res.Skipped, l.key)
+			note(fmt.Sprintf("layer %d of %d  %-10s already there and identical, skipped", i+1, len(m.Layers), l.key))
+			continue
+		}
+		replaced := db.Has(l.key) || db.Damage(l.key) != nil
+		if err := in.layer(i); err != nil {
+			return res, err
+		}
+		res.Installed = append(res.Installed, l.key)
+		what := "installed"
+		if replaced {
+			what = "installed, replacing a different file"
+		}
+		note(fmt.Sprintf("layer %d of %d  %-10s %s (%d slots)", i+1, len(m.Layers), l.key, what, l.Slots))
+	}
+	if err := in.c.end(); err != nil {
+		return res, err
+	}
+	if err := mergeRecord(db.RecordPath(), m.SolveRecord); err != nil {
+		return res, fmt.Errorf("pack: the solve record: %w", err)
+	}
+	return res, nil
+}
+
+func isDamaged(err error) bool { _, ok := layers.Damaged(err); return ok }
+
+// installer reads the blocks of a package in order and installs layers.
+type installer struct {
+	ctx       context.Context
+	p         *Package
+	db        *layers.DB
+	dec       *zstd.Decoder
+	c         *cursor
+	progress  func(Progress)
+	claimName func(layers.Key) string // ImportOptions.ClaimName
+	step      int
+	done      uint64
+	total     uint64
+	raw       []byte
+}
+
+// frame decompresses and checks block b of layer i.
+func (in *installer) frame(b block, i int) ([]byte, error) {
+	raw, err := in.dec.DecodeAll(b.frame, in.raw[:0])
+	if err != nil {
+		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s does not decompress: %v", in.p.name, ErrChecksum, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, err)
+	}
+	in.raw = raw
+	if len(raw) != b.h.raw {
+		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s holds %d bytes, its header says %d", in.p.name, ErrFormat, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, len(raw), b.h.raw)
+	}
+	if sum := crc64.Checksum(raw, ecma); sum != b.h.rawCRC {
+		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s has CRC-64 %016x, its header says %016x", in.p.name, ErrChecksum, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, sum, b.h.rawCRC)
+	}
+	return raw, nil
+}
+
+// layer installs layer i from its blocks.
+func (in *installer) layer(i int) error {
+	l := &in.p.Manifest.Layers[i]
+	k := l.key
+	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
+	if err != nil {
+		return fmt.Errorf("pack: layer %s: a solver is working on it in this folder; try again when it has finished: %w", k, err)
+	}
+	defer claim.Release()
+	w, err := in.db.NewWriter(k)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	var bits []byte
+	if l.Reach != nil && !l.Reach.Stored {
+		bits = make([]byte, l.Reach.Bytes-reachHead)
+	}
+	var off uint64
+	for seq := range in.p.blocksOf(l.Slots) {
+		if err := in.ctx.Err(); err != nil {
+			return err
+		}
+		b, err := in.c.next(i, kindBody, seq, in.p.rawOf(l.Slots, seq), false)
+		if err != nil {
+			return err
+		}
+		raw, err := in.frame(b, i)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(raw); err != nil {
+			return err
+		}
+		if bits != nil {
+			setBits(bits, off, raw)
+		}
+		off += uint64(len(raw))
+		in.done += uint64(len(raw))
+		if in.progress != nil && seq%16 == 15 {
+			in.report(k)
+		}
+	}
+	h, err := w.Pending()
+	if err != nil {
+		return err
+	}
+	if h.Checksum != l.sum || h.Won != l.Won || h.Lost != l.Lost || h.Drawn != l.Drawn || h.DeepestWin != l.DeepestWin || h.DeepestLoss != l.DeepestLoss {
+		return fmt.Errorf("pack: %s: %w: layer %s as unpacked has checksum %016x, won %d, lost %d, drawn %d, deepest %d/%d; the manifest says %s, %d, %d, %d, %d/%d",
+			in.p.name, ErrChecksum, k, h.Checksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, l.CRC64, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss)
+	}
+	reach, err := in.reach(i, bits)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Commit(); err != nil {
+		return err
+	}
+	in.report(k)
+	return in.writeSides(i, reach)
+}
+
+// reach returns the reach file of layer i: derived from the bits of its
+// body, or read from its stored blocks; checked against the manifest.
+// It returns nil when the layer has none.
+func (in *installer) reach(i int, bits []byte) ([]byte, error) {
+	l := &in.p.Manifest.Layers[i]
+	if l.Reach == nil {
+		return nil, nil
+	}
+	var file []byte
+	if l.Reach.Stored {
+		for seq := range in.p.blocksOf(l.Reach.Bytes) {
+			b, err := in.c.next(i, kindReach, seq, in.p.rawOf(l.Reach.Bytes, seq), false)
+			if err != nil {
+				return nil, err
+			}
+			raw, err := in.frame(b, i)
+			if err != nil {
+				return nil, err
+			}
+			file = append(file, raw...)
+		}
+	} else {
+		file = deriveReach(in.p.Manifest.Stones(), l.key, l.Slots, bits)
+	}
+	if sum := crc64.Checksum(file, ecma); sum != l.Reach.sum {
+		return nil, fmt.Errorf("pack: %s: %w: the reach file of layer %s has CRC-64 %016x, the manifest says %s", in.p.name, ErrChecksum, l.key, sum, l.Reach.CRC64)
+	}
+	return file, nil
+}
+
+// sides passes over the blocks of layer i, already installed and
+// identical, and writes its reach file and verification record where
+// they are missing or different.
+func (in *installer) sides(i int) error {
+	l := &in.p.Manifest.Layers[i]
+	for seq := range in.p.blocksOf(l.Slots) {
+		if _, err := in.c.next(i, kindBody, seq, in.p.rawOf(l.Slots, seq), true); err != nil {
+			return err
+		}
+		in.done += uint64(in.p.rawOf(l.Slots, seq))
+	}
+	var reach []byte
+	if l.Reach != nil {
+		path := in.db.ReachPath(l.key)
+		old, _ := layers.ReadRegular(path, int64(l.Reach.Bytes))
+		if crc64.Checksum(old, ecma) != l.Reach.sum || uint64(len(old)) != l.Reach.Bytes {
+			var bits []byte
+			if !l.Reach.Stored {
+				f, err := in.db.Layer(l.key)
+				if err != nil {
+					return err
+				}
+				bits = make([]byte, l.Reach.Bytes-reachHead)
+				setBits(bits, 0, f.Body())
+			}
+			var err error
+			if reach, err = in.reach(i, bits); err != nil {
+				return err
+			}
+		} else if l.Reach.Stored {
+			for seq := range in.p.blocksOf(l.Reach.Bytes) {
+				if _, err := in.c.next(i, kindReach, seq, in.p.rawOf(l.Reach.Bytes, seq), true); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	in.report(l.key)
+	return in.writeSides(i, reach)
+}
+
+// writeSides writes the reach file (when not nil) and the verification
+// record of layer i, which is in place.
+func (in *installer) writeSides(i int, reach []byte) error {
+	l := &in.p.Manifest.Layers[i]
+	if reach != nil {
+		if err := layers.WriteAtomic(in.db.ReachPath(l.key), reach); err != nil {
+			return err
+		}
+	}
+	if l.Verified != "" && !in.db.Verified(l.key) {
+		if err := layers.WriteAtomic(in.db.VerifiedPath(l.key), []byte(l.Verified)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (in *installer) report(k layers.Key) {
+	if in.progress != nil {
+		in.progress(Progress{Phase: "install", Layer: k, Step: in.step + 1, Steps: len(in.p.Manifest.Layers), Done: in.done, Total: in.total, Packed: in.c.at})
+	}
+}
+
+// mergeRecord gives the solve record at path the lines of rec it lacks:
+// the package's record when there is none, else its lines not already
+// there, appended.
+func mergeRecord(path, rec string) error {
+	if rec == "" {
+		return nil
+	}
+	old, err := layers.ReadRegular(path, maxRecordBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return layers.WriteAtomic(path, []byte(rec))
+	}
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, line := range strings.Split(string(old), "\n") {
+		have[line] = true
+	}
+	var add bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSuffix(rec, "\n"), "\n") {
+		if !have[line] {
+			add.WriteString(line + "\n")
+		}
+	}
+	if add.Len() == 0 {
+		return nil
+	}
+	f, err := layers.OpenAppendRegular(path)
+	if err != nil {
+		return err
+	}
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		f.Write([]byte("\n"))
+	}
+	_, err = f.Write(add.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

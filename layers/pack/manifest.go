@@ -1,0 +1,292 @@
+package pack
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"muehle/layers"
+)
+
+// Rules is the rules fingerprint of a package: every rule the stored values
+// depend on, as names and values (doc.go lists them). A package is
+// installed only where the program plays exactly these rules; a rule this
+// program does not know is a difference, so the rule sets of other games
+// and boards slot in as new names and values.
+type Rules map[string]string
+
+// StandardRules returns the rules of docs/rules.md with stones per side:
+// the only rule set this program solves today (layers.RulesID).
+func StandardRules(stones int) Rules {
+	return Rules{
+		"game":            "standard",
+		"board":           "standard",
+		"points":          "24",
+		"lines":           "32",
+		"mills":           "16",
+		"stones":          strconv.Itoa(stones),
+		"flyAt":           "3",
+		"loseBelow":       "3",
+		"phases":          "separate",
+		"millRemoval":     "unless-all-in-mills",
+		"removalsPerMove": "1",
+		"fullBoard":       "blocked-loses",
+		"rulesId":         strconv.Itoa(layers.RulesID),
+	}
+}
+
+// Text returns the rules as one line, the names sorted: name=value
+// separated by spaces. The fingerprint is computed from it.
+func (r Rules) Text() string {
+	names := make([]string, 0, len(r))
+	for n := range r {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(n + "=" + r[n])
+	}
+	return b.String()
+}
+
+// Fingerprint returns the first 16 bytes of the SHA-256 of Text, in hex.
+func (r Rules) Fingerprint() string {
+	sum := sha256.Sum256([]byte(r.Text()))
+	return hex.EncodeToString(sum[:16])
+}
+
+// Stones returns the stones per side the rules name, 0 when they name none
+// or a number outside 3 to 9.
+func (r Rules) Stones() int {
+	n, err := strconv.Atoi(r["stones"])
+	if err != nil || n < 3 || n > 9 {
+		return 0
+	}
+	return n
+}
+
+// Differences returns a sentence naming how the rules r of a package
+// differ from want, the rules of this program, or "" when they are equal.
+func (r Rules) Differences(want Rules) string {
+	if r["game"] != want["game"] {
+		return fmt.Sprintf("this package holds a database of the game %q, and this program plays %q", r["game"], want["game"])
+	}
+	if r["board"] != want["board"] {
+		return fmt.Sprintf("this package holds a database for the board %q, and this program plays on %q", r["board"], want["board"])
+	}
+	var diffs []string
+	for _, n := range slices.Sorted(keys(r, want)) {
+		switch got, ok := r[n]; {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("it does not say %s (want %s)", n, want[n]))
+		case want[n] == "" && !hasKey(want, n):
+			diffs = append(diffs, fmt.Sprintf("it has the rule %s=%s, which this program does not know", n, got))
+		case got != want[n]:
+			diffs = append(diffs, fmt.Sprintf("%s is %s, this program's is %s", n, got, want[n]))
+		}
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	return "this package was made for other rules: " + strings.Join(diffs, "; ")
+}
+
+func hasKey(r Rules, n string) bool { _, ok := r[n]; return ok }
+
+// keys returns the names of a and b.
+func keys(a, b Rules) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for n := range a {
+			if !yield(n) {
+				return
+			}
+		}
+		for n := range b {
+			if _, ok := a[n]; !ok && !yield(n) {
+				return
+			}
+		}
+	}
+}
+
+// Machine says which program on which machine computed or exported a
+// database, as far as known ("" and 0 where not).
+type Machine struct {
+	Commit string `json:"commit"`
+	Host   string `json:"host,omitempty"`
+	OS     string `json:"os,omitempty"`
+	Cores  int    `json:"cores,omitempty"`
+	Units  int    `json:"units,omitempty"` // units of the solve record computed so
+}
+
+// Layer is what the manifest says of one layer: its header's figures, its
+// verification record and its reach file.
+type Layer struct {
+	Key         string `json:"key"`
+	Slots       uint64 `json:"slots"`
+	CRC64       string `json:"crc64"` // the header's body checksum, 16 hex digits
+	Won         uint64 `json:"won"`
+	Lost        uint64 `json:"lost"`
+	Drawn       uint64 `json:"drawn"`
+	DeepestWin  int    `json:"deepestWin"`
+	DeepestLoss int    `json:"deepestLoss"`
+	Verified    string `json:"verified,omitempty"` // the .verified record, verbatim
+	Reach       *Reach `json:"reach,omitempty"`    // the .reach file, when there is one
+
+	key layers.Key // parsed
+	sum uint64     // parsed CRC64
+}
+
+// Reach describes a placement layer's reach file (the bits of its
+// reachable slots, retro/reachfile.go).
+type Reach struct {
+	Bytes  uint64 `json:"bytes"`
+	CRC64  string `json:"crc64"`  // of the whole file, 16 hex digits
+	Stored bool   `json:"stored"` // its bytes follow the body; else derived from it
+
+	sum uint64
+}
+
+// Manifest is the package's table of contents (doc.go).
+type Manifest struct {
+	Format      string    `json:"format"`  // manifestFormat
+	Version     int       `json:"version"` // Version
+	Rules       Rules     `json:"rules"`
+	Fingerprint string    `json:"fingerprint"` // Rules.Fingerprint()
+	LayerFormat int       `json:"layerFormat"` // layers.FileVersion
+	BlockBytes  int       `json:"blockBytes"`
+	Created     string    `json:"created"`
+	Exported    Machine   `json:"exported"`
+	Computed    []Machine `json:"computed"`
+	SolveRecord string    `json:"solveRecord,omitempty"` // k<stones>/solve-record.tsv, verbatim
+	Layers      []Layer   `json:"layers"`
+}
+
+// Key returns layer i's key.
+func (m *Manifest) Key(i int) layers.Key { return m.Layers[i].key }
+
+// Stones returns the stones per side of the package's game.
+func (m *Manifest) Stones() int { return m.Rules.Stones() }
+
+// Bytes returns the bytes of all layer bodies.
+func (m *Manifest) Bytes() uint64 {
+	var n uint64
+	for _, l := range m.Layers {
+		n += l.Slots
+	}
+	return n
+}
+
+const (
+	manifestFormat = "muehle database package"
+	minBlockBytes  = 64 << 10
+	maxBlockBytes  = 64 << 20
+	maxSlots       = 1 << 40
+)
+
+// parseManifest decodes and checks a manifest. The error says what is
+// wrong, wrapping ErrFormat, ErrVersion or ErrRules.
+func parseManifest(b []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%w: the manifest is not valid JSON: %v", ErrFormat, err)
+	}
+	if m.Format != manifestFormat {
+		return nil, fmt.Errorf("%w: the manifest says format %q, want %q", ErrFormat, m.Format, manifestFormat)
+	}
+	if m.Version != Version {
+		return nil, fmt.Errorf("%w: the manifest says package format %d, this program reads %d", ErrVersion, m.Version, Version)
+	}
+	if m.LayerFormat != layers.FileVersion {
+		return nil, fmt.Errorf("%w: the package holds layer files of format %d, this program reads format %d", ErrVersion, m.LayerFormat, layers.FileVersion)
+	}
+	if len(m.Rules) == 0 {
+		return nil, fmt.Errorf("%w: the manifest names no rules", ErrFormat)
+	}
+	if f := m.Rules.Fingerprint(); m.Fingerprint != f {
+		return nil, fmt.Errorf("%w: the manifest's rules fingerprint is %q, its rules give %q", ErrFormat, m.Fingerprint, f)
+	}
+	stones := m.Rules.Stones()
+	if stones == 0 {
+		return nil, fmt.Errorf("%w: the package is for %q stones per side; this program plays 3 to 9", ErrRules, m.Rules["stones"])
+	}
+	if m.BlockBytes < minBlockBytes || m.BlockBytes > maxBlockBytes || m.BlockBytes%minBlockBytes != 0 {
+		return nil, fmt.Errorf("%w: blocks of %d bytes, want a multiple of %d up to %d", ErrFormat, m.BlockBytes, minBlockBytes, maxBlockBytes)
+	}
+	if len(m.Layers) == 0 {
+		return nil, fmt.Errorf("%w: the manifest lists no layer", ErrFormat)
+	}
+	order := map[layers.Key]int{}
+	for i, k := range layers.Order(stones, true) {
+		order[k] = i
+	}
+	last := -1
+	for i := range m.Layers {
+		l := &m.Layers[i]
+		k, err := layers.ParseKey(l.Key)
+		if err != nil || !k.Valid(stones) {
+			return nil, fmt.Errorf("%w: layer %d of the manifest, %q, is not a layer of the %d-stone game", ErrFormat, i+1, l.Key, stones)
+		}
+		l.key = k
+		switch pos := order[k]; {
+		case pos == last:
+			return nil, fmt.Errorf("%w: the manifest names layer %s twice", ErrFormat, k)
+		case pos < last:
+			return nil, fmt.Errorf("%w: the manifest lists layer %s after %s, out of the order of computation", ErrFormat, k, m.Layers[i-1].key)
+		default:
+			last = pos
+		}
+		if l.Slots == 0 || l.Slots > maxSlots {
+			return nil, fmt.Errorf("%w: layer %s has %d slots", ErrFormat, k, l.Slots)
+		}
+		if l.sum, err = parseHex(l.CRC64); err != nil {
+			return nil, fmt.Errorf("%w: layer %s: crc64 %q: want 16 hex digits", ErrFormat, k, l.CRC64)
+		}
+		if l.Won > l.Slots || l.Lost > l.Slots || l.Drawn > l.Slots || l.Won+l.Lost+l.Drawn > l.Slots {
+			return nil, fmt.Errorf("%w: layer %s: won, lost and drawn exceed its %d slots", ErrFormat, k, l.Slots)
+		}
+		if l.DeepestWin < -1 || l.DeepestWin > 253 || l.DeepestLoss < -1 || l.DeepestLoss > 253 {
+			return nil, fmt.Errorf("%w: layer %s: deepest win %d, loss %d, want -1 to 253", ErrFormat, k, l.DeepestWin, l.DeepestLoss)
+		}
+		if l.Verified != "" && !recordMatches(l.Verified, k, l.sum, l.Slots) {
+			return nil, fmt.Errorf("%w: layer %s: its verification record %q is not of this layer", ErrFormat, k, l.Verified)
+		}
+		if r := l.Reach; r != nil {
+			if k.IsMoving() || r.Bytes != reachBytes(l.Slots) {
+				return nil, fmt.Errorf("%w: layer %s: a reach file of %d bytes", ErrFormat, k, r.Bytes)
+			}
+			if r.sum, err = parseHex(r.CRC64); err != nil {
+				return nil, fmt.Errorf("%w: layer %s: reach crc64 %q: want 16 hex digits", ErrFormat, k, r.CRC64)
+			}
+		}
+	}
+	return &m, nil
+}
+
+// parseHex parses 16 hex digits.
+func parseHex(s string) (uint64, error) {
+	if len(s) != 16 {
+		return 0, fmt.Errorf("want 16 hex digits")
+	}
+	return strconv.ParseUint(s, 16, 64)
+}
+
+// recordMatches reports whether text is a verification record of layer k
+// with body checksum sum and slots (as layers reads it: DB.Verified).
+func recordMatches(text string, k layers.Key, sum, slots uint64) bool {
+	var name string
+	var s, n uint64
+	_, err := fmt.Sscanf(text, "verified %s checksum %x slots %d", &name, &s, &n)
+	return err == nil && name == k.String() && s == sum && n == slots && len(text) < 200 && strings.HasSuffix(text, "\n")
+}
+
+// jsonMarshal returns the manifest's JSON as Export writes it.
+func jsonMarshal(m *Manifest) ([]byte, error) { return json.MarshalIndent(m, "", " ") }
