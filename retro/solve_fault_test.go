@@ -80,6 +80,10 @@ func noLeftovers(t *testing.T, dir string) {
 // verified.
 func TestSolveCancelEveryPhase(t *testing.T) {
 	ref, phases := reference(t)
+	// PhaseDone comes after a unit's work: a cancel there is a cancel
+	// before the next unit's first phase, which the list has, or after
+	// the last unit, when the run has nothing left to stop.
+	phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == PhaseDone })
 	if raceEnabled { // the race detector makes each run slow: the phases that keep files
 		phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == PhaseCount || p.Phase == PhasePropagate })
 	}

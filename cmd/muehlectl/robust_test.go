@@ -177,6 +177,17 @@ func TestSignalAndLock(t *testing.T) {
 			t.Fatalf("solve ended early: %v\n%s", err, log.String())
 		}
 	}
+	// Unit 1's line comes when it is done, before unit 2 is claimed: wait
+	// for the claim, so that the first process holds unit 2 of 3.
+	claim := filepath.Join(dir, "k4", "m3-4.claim")
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(claim); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatalf("no claim %s a minute after unit 1's line", claim)
+		}
+	}
 	// The first process holds the lock now, in unit 2 of 3.
 	code, _, errOut := muehlectl("solve", "--db", dir, "--stones", "4")
 	if code != 1 || !strings.Contains(errOut, "another solver") || !strings.Contains(errOut, "pid "+strconv.Itoa(cmd.Process.Pid)) {
