@@ -20,10 +20,7 @@ func (fullWriter) Write(p []byte) (int, error) { return 0, syscall.ENOSPC }
 // full disk, /dev/full) exits with status 1 and says so, where it
 // answered with 0 before (issue 28).
 func TestFullOutput(t *testing.T) {
-	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	dir := solvedK3(t)
 	for _, args := range [][]string{
 		{"help"},
 		{"layers"},

@@ -20,10 +20,7 @@ import (
 // see its context (review of a FIFO nobody writes) ends within about a
 // second of SIGINT.
 func TestNoHang(t *testing.T) {
-	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	dir := solvedK3(t)
 	layer := filepath.Join(dir, "k3", "m3-3.layer")
 	os.Remove(layer)
 	if err := syscall.Mkfifo(layer, 0o644); err != nil {

@@ -15,10 +15,7 @@ import (
 // the damage, report does not print the false figures as sound, and solve
 // does not say "nothing to do" but recomputes the layer.
 func TestForgedHeaderFigures(t *testing.T) {
-	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	dir := solvedK3(t)
 	path := filepath.Join(dir, "k3", "m3-3.layer")
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -10,6 +10,17 @@ import (
 )
 
 // muehlectl runs a command line and returns its exit status and output.
+// solvedK3 returns a new folder in which `muehlectl solve` has computed
+// the moving layers of the 3-stone game.
+func solvedK3(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	return dir
+}
+
 func muehlectl(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), args, &out, &errOut)

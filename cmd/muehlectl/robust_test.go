@@ -111,10 +111,7 @@ func TestReadersCreateNothing(t *testing.T) {
 // a missing and a wrong layer with a non-zero exit, and that solve then
 // repairs the database.
 func TestReportsDamage(t *testing.T) {
-	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	dir := solvedK3(t)
 	path := filepath.Join(dir, "k3", "m3-3.layer")
 	b, err := os.ReadFile(path)
 	if err != nil {
