@@ -1,6 +1,9 @@
 package layers
 
-import "hash/crc64"
+import (
+	"hash/crc64"
+	"sync"
+)
 
 // The checksum of a layer body is its CRC-64 (ECMA), the same as
 // crc64.Checksum. It is computed block by block (blocks of 1<<blockShift
@@ -29,13 +32,50 @@ func Checksum(body []byte) uint64 {
 // the last one shorter when the size is not a multiple, on up to
 // GOMAXPROCS goroutines with at least checksumPart bytes each (forBlocks).
 func blockSums(body []byte, shift uint) []uint64 {
-	sums := make([]uint64, (len(body)+1<<shift-1)>>shift)
+	sums := make([]uint64, blockCount(len(body), shift))
 	forBlocks(len(sums), len(body), func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			sums[b] = crc64.Checksum(body[b<<shift:min((b+1)<<shift, len(body))], crc64Table)
+			sums[b] = crc64.Checksum(block(body, b, shift), crc64Table)
 		}
 	})
 	return sums
+}
+
+// blockCount is the number of blocks of 1<<shift bytes in size bytes, the
+// last one shorter when the size is not a multiple.
+func blockCount(size int, shift uint) int { return (size + 1<<shift - 1) >> shift }
+
+// block returns block b of 1<<shift bytes of body.
+func block(body []byte, b int, shift uint) []byte {
+	return body[b<<shift : min((b+1)<<shift, len(body))]
+}
+
+// countValues returns the number of bytes of body holding each value and,
+// when sums is not nil, sets sums[b] to the CRC-64 of block b of 1<<shift
+// bytes, as blockSums does: one pass over the body on up to GOMAXPROCS
+// goroutines (forBlocks), each block counted while its checksum has left
+// it in the cache.
+func countValues(body []byte, shift uint, sums []uint64) *[256]uint64 {
+	var total [256]uint64
+	var mu sync.Mutex
+	forBlocks(blockCount(len(body), shift), len(body), func(lo, hi int) {
+		var count [256]uint64
+		for b := lo; b < hi; b++ {
+			blk := block(body, b, shift)
+			if sums != nil {
+				sums[b] = crc64.Checksum(blk, crc64Table)
+			}
+			for _, v := range blk {
+				count[v]++
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for v, n := range count {
+			total[v] += n
+		}
+	})
+	return &total
 }
 
 // combineBlocks returns the CRC-64 (ECMA) of a body of size bytes from

@@ -208,7 +208,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
 		err := old.lazy.checkRest(old.f.path, old.f.body)
 		if err == nil {
-			err = old.f.h.checkFigures(old.f.path, old.f.body)
+			err = old.f.h.checkFigures(old.f.path, countValues(old.f.body, blockShift, nil))
 		}
 		if err != nil {
 			return nil, d.damaged(s, old, &DamagedError{Key: k, Err: err})

@@ -48,8 +48,9 @@ type Header struct {
 // and the CRC-64 of each block of 1<<blockShift bytes, which combine to
 // the checksum.
 func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
-	sums := blockSums(body, blockShift)
-	return headerOfCounts(stones, key, uint64(len(body)), countValues(body), sums), sums
+	sums := make([]uint64, blockCount(len(body), blockShift))
+	count := countValues(body, blockShift, sums)
+	return headerOfCounts(stones, key, uint64(len(body)), count, sums), sums
 }
 
 // headerOfCounts computes the header of a layer body of slots bytes from
@@ -59,15 +60,6 @@ func headerOfCounts(stones int, key Key, slots uint64, count *[256]uint64, sums 
 	h.setFigures(count)
 	h.Checksum = combineBlocks(sums, blockShift, int(slots))
 	return h
-}
-
-// countValues returns the number of slots of body holding each value.
-func countValues(body []byte) *[256]uint64 {
-	var count [256]uint64
-	for _, v := range body {
-		count[v]++
-	}
-	return &count
 }
 
 // setFigures sets h's won, lost and drawn counts and deepest win and loss
@@ -89,12 +81,13 @@ func (h *Header) setFigures(count *[256]uint64) {
 	}
 }
 
-// checkFigures recounts the figures of the header (won, lost, drawn,
-// deepest win and loss) from body: a header whose checksum was made to fit
-// false figures gives an error wrapping ErrChecksum.
-func (h Header) checkFigures(path string, body []byte) error {
+// checkFigures compares the figures of the header (won, lost, drawn,
+// deepest win and loss) with those of count, the number of slots of the
+// body holding each value (countValues): a header whose checksum was made
+// to fit false figures gives an error wrapping ErrChecksum.
+func (h Header) checkFigures(path string, count *[256]uint64) error {
 	got := h
-	got.setFigures(countValues(body))
+	got.setFigures(count)
 	if got != h {
 		return fmt.Errorf("layers: %s: %w: the header's figures (won %d, lost %d, drawn %d, deepest win %d, loss %d) are not the body's (won %d, lost %d, drawn %d, deepest win %d, loss %d)",
 			path, ErrChecksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, got.Won, got.Lost, got.Drawn, got.DeepestWin, got.DeepestLoss)
@@ -323,12 +316,13 @@ func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks,
 			return file, newBlockChecks(shift, sums), nil
 		}
 	}
-	sums := blockSums(file.body, blockShift)
+	sums := make([]uint64, blockCount(len(file.body), blockShift))
+	count := countValues(file.body, blockShift, sums)
 	if sum := combineBlocks(sums, blockShift, len(file.body)); sum != h.Checksum {
 		m.Unmap()
 		return nil, nil, fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
 	}
-	if err := h.checkFigures(path, file.body); err != nil {
+	if err := h.checkFigures(path, count); err != nil {
 		m.Unmap()
 		return nil, nil, err
 	}
