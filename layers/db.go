@@ -260,7 +260,7 @@ func (d *DB) blockDamaged(k Key, e *dbLayer, err error) error {
 // use the new file, which counts as not verified until MarkVerified. It
 // creates the directory if needed.
 func (d *DB) Write(k Key, body []byte) error {
-	s, ok := keySlot(k)
+	_, ok := keySlot(k)
 	if !ok || !k.Valid(d.stones) {
 		return fmt.Errorf("layers: writing layer %v: not a layer of the %d-stone game", k, d.stones)
 	}
@@ -281,10 +281,18 @@ func (d *DB) Write(k Key, body []byte) error {
 	if err := WriteLayer(d.Path(k), d.stones, k, body); err != nil {
 		return err
 	}
+	d.forgetLocked(k)
+	return nil
+}
+
+// forgetLocked drops the open file of layer k, which was just replaced, so
+// that the next read opens the new one; the old mapping is kept until
+// Close, for readers that still hold it. d.mu is held.
+func (d *DB) forgetLocked(k Key) {
+	s, _ := keySlot(k)
 	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
 		d.old = append(d.old, e.f)
 	}
-	return nil
 }
 
 // Probe returns the value of p for its side to move. p may be any position

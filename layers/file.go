@@ -186,12 +186,26 @@ func WriteLayer(path string, stones int, key Key, body []byte) error {
 	}
 	h, sums := headerOf(stones, key, body)
 	head := h.marshal()
-	bpath := blocksPath(path)
-	blocks := marshalBlocks(h, binary.LittleEndian.Uint32(head[72:]), blockShift, sums)
 	err := writeSynced(path+".tmp", head, body)
 	if err == nil {
-		err = writeSynced(bpath+".tmp", blocks)
+		err = installLayer(path, h, binary.LittleEndian.Uint32(head[72:]), sums)
 	}
+	if err != nil {
+		os.Remove(path + ".tmp")
+		return fmt.Errorf("layers: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// installLayer puts in place a layer file written in full and synced as
+// path+".tmp", with header h (hcrc its header checksum) and the CRC-64s
+// of its blocks: it writes the block file as its .tmp, synced, renames
+// the block file and then the layer file, so that path is either the old
+// file or the complete new one, and syncs the folder. On an error it
+// removes the block file's .tmp; the caller removes the layer's.
+func installLayer(path string, h Header, hcrc uint32, sums []uint64) error {
+	bpath := blocksPath(path)
+	err := writeSynced(bpath+".tmp", marshalBlocks(h, hcrc, blockShift, sums))
 	if err == nil {
 		err = os.Rename(bpath+".tmp", bpath)
 	}
@@ -199,9 +213,8 @@ func WriteLayer(path string, stones int, key Key, body []byte) error {
 		err = os.Rename(path+".tmp", path)
 	}
 	if err != nil {
-		os.Remove(path + ".tmp")
 		os.Remove(bpath + ".tmp")
-		return fmt.Errorf("layers: writing %s: %w", path, err)
+		return err
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync() // make the renames durable; not all systems allow it

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc64"
 	"os"
-	"path/filepath"
 )
 
 // LayerWriter writes a layer file from its body in pieces, for a body too
@@ -40,7 +39,7 @@ func (d *DB) NewWriter(k Key) (*LayerWriter, error) {
 		return nil, err
 	}
 	path := d.Path(k)
-	f, err := os.Create(path + ".tmp")
+	f, err := CreateRegular(path + ".tmp")
 	if err != nil {
 		return nil, fmt.Errorf("layers: writing %s: %w", path, err)
 	}
@@ -126,10 +125,6 @@ func (w *LayerWriter) Commit() (Header, error) {
 		err = cerr
 	}
 	w.done = true
-	bpath := blocksPath(w.path)
-	if err == nil {
-		err = writeSynced(bpath+".tmp", marshalBlocks(h, binary.LittleEndian.Uint32(head[72:]), blockShift, w.sums))
-	}
 	d := w.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -140,24 +135,13 @@ func (w *LayerWriter) Commit() (Header, error) {
 		err = d.removeVerified(w.k) // the new file is not verified yet
 	}
 	if err == nil {
-		err = os.Rename(bpath+".tmp", bpath)
-	}
-	if err == nil {
-		err = os.Rename(w.path+".tmp", w.path)
+		err = installLayer(w.path, h, binary.LittleEndian.Uint32(head[72:]), w.sums)
 	}
 	if err != nil {
 		os.Remove(w.path + ".tmp")
-		os.Remove(bpath + ".tmp")
 		return Header{}, fmt.Errorf("layers: writing %s: %w", w.path, err)
 	}
-	if dir, err := os.Open(filepath.Dir(w.path)); err == nil {
-		dir.Sync() // make the renames durable; not all systems allow it
-		dir.Close()
-	}
-	s, _ := keySlot(w.k)
-	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
-		d.old = append(d.old, e.f)
-	}
+	d.forgetLocked(w.k)
 	return h, nil
 }
 

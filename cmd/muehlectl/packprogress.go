@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"muehle/layers/pack"
 )
@@ -31,11 +29,7 @@ type packProgress struct {
 }
 
 func newPackProgress(w io.Writer) *packProgress {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
-	}
-	return &packProgress{w: w, terminal: tty, logEvery: time.Minute}
+	return &packProgress{w: w, terminal: isTerminal(w), logEvery: time.Minute}
 }
 
 // update receives the reports of pack; it is safe for concurrent use.

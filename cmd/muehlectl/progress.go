@@ -42,11 +42,14 @@ type solveProgress struct {
 }
 
 func newSolveProgress(w io.Writer) *solveProgress {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
-	}
-	return &solveProgress{w: w, terminal: tty, logEvery: time.Minute}
+	return &solveProgress{w: w, terminal: isTerminal(w), logEvery: time.Minute}
+}
+
+// isTerminal reports whether w is a terminal, where the progress of a
+// long command is a bar; elsewhere (a log file, a pipe) it is lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // update receives the solver's reports; it is safe for concurrent use.
