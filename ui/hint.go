@@ -86,10 +86,7 @@ func (u *App) hint() {
 	clone := u.ctrl.Current().Clone()
 	go func() {
 		m, err := p.Move(ctx, clone)
-		why := ""
-		if f, ok := p.(interface{ FallbackReason() string }); ok {
-			why = f.FallbackReason()
-		}
+		why := game.FallbackReason(p)
 		cancel()
 		u.do(func() {
 			if h != u.hinted.forGame(u.ctrl.Game()) || gen != h.gen || u.ctrl.Position() != pos || u.ctrl.Shown() != ply {

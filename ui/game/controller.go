@@ -266,7 +266,7 @@ func (c *Controller) startComputer(ctx context.Context) {
 		}
 		start := time.Now()
 		m, err := p.Move(ctx, g)
-		why := fallbackReason(p)
+		why := FallbackReason(p)
 		if err == nil {
 			sleep(ctx, delay-time.Since(start))
 		}

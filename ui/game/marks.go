@@ -33,9 +33,9 @@ type Evaluator interface {
 	Evaluate(ctx context.Context, pos muehle.Position) ([]MoveMark, error)
 }
 
-// fallbackReason returns why p's last move did not come from the database,
+// FallbackReason returns why p's last move did not come from the database,
 // or "" when it did or p cannot say.
-func fallbackReason(p muehle.Player) string {
+func FallbackReason(p muehle.Player) string {
 	if f, ok := p.(interface{ FallbackReason() string }); ok {
 		return f.FallbackReason()
 	}
