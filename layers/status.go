@@ -111,18 +111,22 @@ func (d *DB) Damage(k Key) error {
 // with header h exists.
 func (d *DB) verifiedRecord(k Key, h Header) bool {
 	b, err := ReadRegular(d.VerifiedPath(k), 1<<10)
-	if err != nil {
-		return false
-	}
+	return err == nil && RecordVouches(string(b), k, h)
+}
+
+// RecordVouches reports whether text, the content of a verification
+// record, vouches for layer k with header h: it names k, h's body
+// checksum and slots and, when it has the field, h's header checksum.
+func RecordVouches(text string, k Key, h Header) bool {
 	var name string
 	var sum, slots uint64
-	if _, err = fmt.Sscanf(string(b), "verified %s checksum %x slots %d", &name, &sum, &slots); err != nil {
+	if _, err := fmt.Sscanf(text, "verified %s checksum %x slots %d", &name, &sum, &slots); err != nil {
 		return false
 	}
 	if name != k.String() || sum != h.Checksum || slots != h.Slots {
 		return false
 	}
-	f := strings.Fields(string(b))
+	f := strings.Fields(text)
 	if len(f) >= 8 && f[6] == "header" {
 		return f[7] == fmt.Sprintf("%08x", headerSum(h))
 	}

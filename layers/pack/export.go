@@ -88,7 +88,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		h := f.Header()
 		l := Layer{Key: k.String(), Slots: h.Slots, CRC64: fmt.Sprintf("%016x", h.Checksum), Won: h.Won, Lost: h.Lost,
 			Drawn: h.Drawn, DeepestWin: h.DeepestWin, DeepestLoss: h.DeepestLoss, key: k, sum: h.Checksum}
-		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h.Checksum, h.Slots) {
+		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h) {
 			l.Verified = string(b)
 		}
 		if b, err := layers.ReadRegular(db.ReachPath(k), int64(reachBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == reachBytes(h.Slots) {

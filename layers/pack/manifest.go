@@ -256,7 +256,7 @@ func parseManifest(b []byte) (*Manifest, error) {
 		if l.DeepestWin < -1 || l.DeepestWin > 253 || l.DeepestLoss < -1 || l.DeepestLoss > 253 {
 			return nil, fmt.Errorf("%w: layer %s: deepest win %d, loss %d, want -1 to 253", ErrFormat, k, l.DeepestWin, l.DeepestLoss)
 		}
-		if l.Verified != "" && !recordMatches(l.Verified, k, l.sum, l.Slots) {
+		if l.Verified != "" && !recordMatches(l.Verified, k, l.header(stones, m.LayerFormat)) {
 			return nil, fmt.Errorf("%w: layer %s: its verification record %q is not of this layer", ErrFormat, k, l.Verified)
 		}
 		if r := l.Reach; r != nil {
@@ -280,12 +280,16 @@ func parseHex(s string) (uint64, error) {
 }
 
 // recordMatches reports whether text is a verification record of layer k
-// with body checksum sum and slots (as layers reads it: DB.Verified).
-func recordMatches(text string, k layers.Key, sum, slots uint64) bool {
-	var name string
-	var s, n uint64
-	_, err := fmt.Sscanf(text, "verified %s checksum %x slots %d", &name, &s, &n)
-	return err == nil && name == k.String() && s == sum && n == slots && len(text) < 200 && strings.HasSuffix(text, "\n")
+// with header h (layers.RecordVouches), one line of at most 200 bytes.
+func recordMatches(text string, k layers.Key, h layers.Header) bool {
+	return len(text) < 200 && strings.HasSuffix(text, "\n") && layers.RecordVouches(text, k, h)
+}
+
+// header returns the header of the layer's file as the manifest describes
+// it, in the layer file format version.
+func (l *Layer) header(stones, version int) layers.Header {
+	return layers.Header{Version: version, Rules: layers.RulesID, Stones: stones, Key: l.key, Slots: l.Slots,
+		Won: l.Won, Lost: l.Lost, Drawn: l.Drawn, DeepestWin: l.DeepestWin, DeepestLoss: l.DeepestLoss, Checksum: l.sum}
 }
 
 // jsonMarshal returns the manifest's JSON as Export writes it.
