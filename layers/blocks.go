@@ -184,21 +184,25 @@ func newBlockChecks(shift uint, sums []uint64) *blockChecks {
 	return &blockChecks{shift: shift, sums: sums, done: make([]atomic.Uint64, (len(sums)+63)/64)}
 }
 
-// checked reports whether the block holding slot i has passed its check
-// (true for a slot outside the body, which reads as Unused).
-func (c *blockChecks) checked(i uint64) bool {
-	b := i >> c.shift
-	return b >= uint64(len(c.sums)) || c.passed(int(b))
+// checkOffset checks the block holding byte off of body, the body of the
+// layer file at path, unless it has passed already (or off lies outside
+// the body, which reads as Unused); the error wraps ErrChecksum.
+func (c *blockChecks) checkOffset(path string, body []byte, off uint64) error {
+	b := off >> c.shift
+	if b >= uint64(len(c.sums)) || c.passed(int(b)) {
+		return nil
+	}
+	return c.check(path, body, off)
 }
 
 // passed reports whether block b has passed its check.
 func (c *blockChecks) passed(b int) bool { return c.done[b>>6].Load()&(1<<(b&63)) != 0 }
 
-// check checks the block holding slot i of body, the body of the layer
+// check checks the block holding byte off of body, the body of the layer
 // file at path, and records it as checked when it passes. The error wraps
 // ErrChecksum.
-func (c *blockChecks) check(path string, body []byte, i uint64) error {
-	b := int(i >> c.shift)
+func (c *blockChecks) check(path string, body []byte, off uint64) error {
+	b := int(off >> c.shift)
 	if b >= len(c.sums) {
 		return nil
 	}

@@ -50,12 +50,13 @@ func block(body []byte, b int, shift uint) []byte {
 	return body[b<<shift : min((b+1)<<shift, len(body))]
 }
 
-// countValues returns the number of bytes of body holding each value and,
+// countValues returns the number of bytes of body from offset from on
+// holding each value (the values of a dense body follow its bits) and,
 // when sums is not nil, sets sums[b] to the CRC-64 of block b of 1<<shift
 // bytes, as blockSums does: one pass over the body on up to GOMAXPROCS
 // goroutines (forBlocks), each block counted while its checksum has left
 // it in the cache.
-func countValues(body []byte, shift uint, sums []uint64) *[256]uint64 {
+func countValues(body []byte, from int, shift uint, sums []uint64) *[256]uint64 {
 	var total [256]uint64
 	var mu sync.Mutex
 	forBlocks(blockCount(len(body), shift), len(body), func(lo, hi int) {
@@ -64,6 +65,9 @@ func countValues(body []byte, shift uint, sums []uint64) *[256]uint64 {
 			blk := block(body, b, shift)
 			if sums != nil {
 				sums[b] = crc64.Checksum(blk, crc64Table)
+			}
+			if skip := from - b<<shift; skip > 0 {
+				blk = blk[min(skip, len(blk)):]
 			}
 			for _, v := range blk {
 				count[v]++

@@ -208,7 +208,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
 		err := old.lazy.checkRest(old.f.path, old.f.body)
 		if err == nil {
-			err = old.f.h.checkFigures(old.f.path, countValues(old.f.body, blockShift, nil))
+			err = old.f.checkContents(countValues(old.f.body, old.f.h.valuesFrom(), blockShift, nil))
 		}
 		if err != nil {
 			return nil, d.damaged(s, old, &DamagedError{Key: k, Err: err})
@@ -260,12 +260,27 @@ func (d *DB) blockDamaged(k Key, e *dbLayer, err error) error {
 // use the new file, which counts as not verified until MarkVerified. It
 // creates the directory if needed.
 func (d *DB) Write(k Key, body []byte) error {
+	if n := d.x.Layer(k).Size(); uint64(len(body)) != n {
+		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, len(body), n)
+	}
+	return d.write(k, func(path string) error { return WriteLayer(path, d.stones, k, body) })
+}
+
+// WriteDense stores layer k as a dense file holding dv (WriteDenseLayer),
+// as Write stores a layer of one byte per slot.
+func (d *DB) WriteDense(k Key, dv *Dense) error {
+	if n := d.x.Layer(k).Size(); dv.Slots() != n {
+		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, dv.Slots(), n)
+	}
+	return d.write(k, func(path string) error { return WriteDenseLayer(path, d.stones, k, dv) })
+}
+
+// write writes the file of layer k with writeFile, given its path, for
+// Write and WriteDense.
+func (d *DB) write(k Key, writeFile func(path string) error) error {
 	_, ok := keySlot(k)
 	if !ok || !k.Valid(d.stones) {
 		return fmt.Errorf("layers: writing layer %v: not a layer of the %d-stone game", k, d.stones)
-	}
-	if n := d.x.Layer(k).Size(); uint64(len(body)) != n {
-		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, len(body), n)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -278,7 +293,7 @@ func (d *DB) Write(k Key, body []byte) error {
 	if err := d.removeVerified(k); err != nil { // the new file is not verified yet
 		return err
 	}
-	if err := WriteLayer(d.Path(k), d.stones, k, body); err != nil {
+	if err := writeFile(d.Path(k)); err != nil {
 		return err
 	}
 	d.forgetLocked(k)
@@ -325,12 +340,32 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 		}
 	}
 	i := e.l.Index(p)
-	if e.lazy != nil && !e.lazy.checked(i) {
-		if err := e.lazy.check(e.f.path, e.f.body, i); err != nil {
+	if e.lazy != nil {
+		if err := e.checkRead(i); err != nil {
 			return Unused, d.blockDamaged(k, e, err)
 		}
 	}
 	return e.f.Value(i), nil
+}
+
+// checkRead checks the blocks of e's lazily checked body that reading
+// slot i reads, those not checked yet: the slot's byte, or in a dense
+// file the word of its bit, its directory entries and its value.
+func (e *dbLayer) checkRead(i uint64) error {
+	c, f := e.lazy, e.f
+	if f.dense == nil || i >= f.h.Slots {
+		return c.checkOffset(f.path, f.body, i)
+	}
+	word, super, sub := f.dense.directoryOffsets(i)
+	for _, off := range [...]uint64{word, super, sub} {
+		if err := c.checkOffset(f.path, f.body, off); err != nil {
+			return err
+		}
+	}
+	if off, ok := f.dense.valueOffset(i); ok {
+		return c.checkOffset(f.path, f.body, off)
+	}
+	return nil
 }
 
 // Close unmaps every open file. The DB must not be used afterwards.

@@ -19,8 +19,13 @@ import (
 // The layer file format (see doc.go for the byte-by-byte description).
 const (
 	fileMagic = "MUEHLEDB"
-	// FileVersion is the format version this package writes and reads.
+	// FileVersion is the format of a layer file with one byte per slot:
+	// every moving layer, and placement layers of the full sweep.
 	FileVersion = 1
+	// DenseVersion is the format of a dense layer file, which stores
+	// values only for the slots its bits mark (dense.go): the placement
+	// layers of the reachable sweep.
+	DenseVersion = 2
 	// RulesID names the rules of docs/rules.md (standard rules, no removal limit).
 	RulesID = 1
 	// HeaderSize is the size of the header in front of the body.
@@ -35,7 +40,8 @@ type Header struct {
 	Rules       int    // rules id
 	Stones      int    // stones per side of the game
 	Key         Key    // the layer
-	Slots       uint64 // body size: one byte per slot
+	Slots       uint64 // slots of the layer's index
+	Stored      uint64 // a dense file (version 2): the slots holding a value
 	Won         uint64 // canonical slots won for the side to move
 	Lost        uint64 // canonical slots lost
 	Drawn       uint64 // canonical slots drawn
@@ -46,20 +52,50 @@ type Header struct {
 
 // headerOf computes the header of a layer body: counts, depths, checksum;
 // and the CRC-64 of each block of 1<<blockShift bytes, which combine to
-// the checksum.
-func headerOf(stones int, key Key, body []byte) (Header, []uint64) {
+// the checksum. With d nil the body has one byte per slot; otherwise it
+// is d's encoding, and the counts are d's values'.
+func headerOf(stones int, key Key, body []byte, d *Dense) (Header, []uint64) {
+	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: uint64(len(body))}
+	if d != nil {
+		h.Version, h.Slots, h.Stored = DenseVersion, d.slots, d.Stored()
+	}
 	sums := make([]uint64, blockCount(len(body), blockShift))
-	count := countValues(body, blockShift, sums)
-	return headerOfCounts(stones, key, uint64(len(body)), count, sums), sums
+	count := countValues(body, h.valuesFrom(), blockShift, sums)
+	h.setFigures(count)
+	h.Checksum = combineBlocks(sums, blockShift, len(body))
+	return h, sums
 }
 
-// headerOfCounts computes the header of a layer body of slots bytes from
-// the number of slots holding each value and the CRC-64s of its blocks.
+// headerOfCounts computes the header of a layer body of one byte per
+// slot from the number of slots holding each value and the CRC-64s of its
+// blocks.
 func headerOfCounts(stones int, key Key, slots uint64, count *[256]uint64, sums []uint64) Header {
 	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: slots}
 	h.setFigures(count)
 	h.Checksum = combineBlocks(sums, blockShift, int(slots))
 	return h
+}
+
+// Dense reports whether the header is of a dense layer file.
+func (h Header) Dense() bool { return h.Version == DenseVersion }
+
+// BodySize returns the size of the body the header describes: one byte
+// per slot, or a dense body (DenseBodySize).
+func (h Header) BodySize() uint64 {
+	if h.Dense() {
+		return DenseBodySize(h.Slots, h.Stored)
+	}
+	return h.Slots
+}
+
+// valuesFrom returns the offset in the body of its values: 0 for a body of
+// one byte per slot, after the bits and the directory for a dense one.
+func (h Header) valuesFrom() int {
+	if !h.Dense() {
+		return 0
+	}
+	_, _, values, _ := denseLayout(h.Slots, h.Stored)
+	return int(values)
 }
 
 // setFigures sets h's won, lost and drawn counts and deepest win and loss
@@ -111,6 +147,9 @@ func (h *Header) marshal() []byte {
 	le.PutUint16(b[56:], uint16(int16(h.DeepestWin)))
 	le.PutUint16(b[58:], uint16(int16(h.DeepestLoss)))
 	le.PutUint64(b[64:], h.Checksum)
+	if h.Dense() {
+		le.PutUint64(b[76:], h.Stored)
+	}
 	le.PutUint32(b[72:], headerCRC(b))
 	return b
 }
@@ -131,8 +170,8 @@ func parseHeader(b []byte, name string) (Header, error) {
 	if string(b[:8]) != fileMagic {
 		return h, fmt.Errorf("layers: %s: %w: not a layer file (bad magic %q)", name, ErrFormat, b[:8])
 	}
-	if v := le.Uint32(b[8:]); v != FileVersion {
-		return h, fmt.Errorf("layers: %s: %w: version %d, want %d", name, ErrVersion, v, FileVersion)
+	if v := le.Uint32(b[8:]); v != FileVersion && v != DenseVersion {
+		return h, fmt.Errorf("layers: %s: %w: version %d, want %d or %d", name, ErrVersion, v, FileVersion, DenseVersion)
 	}
 	if got, want := le.Uint32(b[72:]), headerCRC(b); got != want {
 		return h, fmt.Errorf("layers: %s: %w: header checksum %08x, want %08x", name, ErrChecksum, got, want)
@@ -150,6 +189,9 @@ func parseHeader(b []byte, name string) (Header, error) {
 		DeepestLoss: int(int16(le.Uint16(b[58:]))),
 		Checksum:    le.Uint64(b[64:]),
 	}
+	if h.Dense() {
+		h.Stored = le.Uint64(b[76:])
+	}
 	if h.Rules != RulesID {
 		return h, fmt.Errorf("layers: %s: %w: rules %d, want %d", name, ErrFormat, h.Rules, RulesID)
 	}
@@ -165,11 +207,20 @@ func (h *Header) check(name string, stones int, key Key, size int64) error {
 	if h.Key != key {
 		return fmt.Errorf("layers: %s: %w: layer %v, want %v", name, ErrFormat, h.Key, key)
 	}
-	if h.Slots > 1<<40 || size != HeaderSize+int64(h.Slots) {
-		return fmt.Errorf("layers: %s: %w: %d bytes, want %d for %d slots (truncated?)", name, ErrFormat, size, HeaderSize+h.Slots, h.Slots)
+	if h.Stored > h.Slots {
+		return fmt.Errorf("layers: %s: %w: %d slots, %d stored", name, ErrFormat, h.Slots, h.Stored)
+	}
+	if want := HeaderSize + h.BodySize(); h.Slots > 1<<40 || uint64(size) != want {
+		if h.Dense() {
+			return fmt.Errorf("layers: %s: %w: %d bytes, want %d for %d slots storing %d values (truncated?)", name, ErrFormat, size, want, h.Slots, h.Stored)
+		}
+		return fmt.Errorf("layers: %s: %w: %d bytes, want %d for %d slots (truncated?)", name, ErrFormat, size, want, h.Slots)
 	}
 	if h.Won+h.Lost+h.Drawn > h.Slots {
 		return fmt.Errorf("layers: %s: %w: counts exceed the slots", name, ErrFormat)
+	}
+	if h.Dense() && h.Won+h.Lost+h.Drawn != h.Stored {
+		return fmt.Errorf("layers: %s: %w: %d values won, lost or drawn, %d stored", name, ErrFormat, h.Won+h.Lost+h.Drawn, h.Stored)
 	}
 	return nil
 }
@@ -181,10 +232,21 @@ func (h *Header) check(name string, stones int, key Key, size int64) error {
 // the old file or the complete new one; on an error it is unchanged. (A
 // block file that does not belong to the layer file beside it is ignored.)
 func WriteLayer(path string, stones int, key Key, body []byte) error {
+	return writeLayer(path, stones, key, body, nil)
+}
+
+// WriteDenseLayer writes a dense layer file (version 2) holding d, and its
+// block file, as WriteLayer writes a layer file.
+func WriteDenseLayer(path string, stones int, key Key, d *Dense) error {
+	return writeLayer(path, stones, key, d.encode(), d)
+}
+
+// writeLayer is WriteLayer for the body, the encoding of d when d is not nil.
+func writeLayer(path string, stones int, key Key, body []byte, d *Dense) error {
 	if stones < 3 || stones > muehle.StonesPerSide {
 		return fmt.Errorf("layers: writing %s: %d stones per side (want 3 to 9)", path, stones)
 	}
-	h, sums := headerOf(stones, key, body)
+	h, sums := headerOf(stones, key, body, d)
 	head := h.marshal()
 	err := writeSynced(path+".tmp", head, body)
 	if err == nil {
@@ -279,6 +341,7 @@ type File struct {
 	h      Header
 	m      mmap.MMap
 	body   []byte
+	dense  *Dense // a dense file: its body read in place; nil otherwise
 	closed bool
 }
 
@@ -323,6 +386,12 @@ func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks,
 		return nil, nil, err
 	}
 	file := &File{path: path, h: h, m: m, body: m[HeaderSize:]}
+	if h.Dense() {
+		if file.dense, err = denseView(file.body, h.Slots, h.Stored); err != nil {
+			m.Unmap()
+			return nil, nil, fmt.Errorf("layers: %s: %w: %v", path, ErrFormat, err)
+		}
+	}
 	hcrc := binary.LittleEndian.Uint32(m[72:])
 	if lazy {
 		if shift, sums, err := readBlocks(path, h, hcrc); err == nil {
@@ -330,12 +399,12 @@ func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks,
 		}
 	}
 	sums := make([]uint64, blockCount(len(file.body), blockShift))
-	count := countValues(file.body, blockShift, sums)
+	count := countValues(file.body, h.valuesFrom(), blockShift, sums)
 	if sum := combineBlocks(sums, blockShift, len(file.body)); sum != h.Checksum {
 		m.Unmap()
 		return nil, nil, fmt.Errorf("layers: %s: %w: body checksum %016x, header says %016x", path, ErrChecksum, sum, h.Checksum)
 	}
-	if err := h.checkFigures(path, count); err != nil {
+	if err := file.checkContents(count); err != nil {
 		m.Unmap()
 		return nil, nil, err
 	}
@@ -352,17 +421,41 @@ func (f *File) Path() string { return f.path }
 // Header returns the file's header.
 func (f *File) Header() Header { return f.h }
 
-// Value returns the value stored in slot i; Unused when i is out of range.
+// checkContents compares what a body holds, its values counted (count),
+// with its header's figures and, for a dense body, its rank directory with
+// its bits; the error wraps ErrChecksum.
+func (f *File) checkContents(count *[256]uint64) error {
+	if err := f.h.checkFigures(f.path, count); err != nil {
+		return err
+	}
+	if f.dense != nil {
+		if err := f.dense.check(); err != nil {
+			return fmt.Errorf("layers: %s: %w: %v", f.path, ErrChecksum, err)
+		}
+	}
+	return nil
+}
+
+// Value returns the value stored in slot i; Unused when i is out of range
+// or, in a dense file, not stored.
 func (f *File) Value(i uint64) Value {
+	if f.dense != nil {
+		return f.dense.Value(i)
+	}
 	if i >= uint64(len(f.body)) {
 		return Unused
 	}
 	return Value(f.body[i])
 }
 
-// Body returns the mapped slots, read-only: writing to them crashes the
-// program. It is valid until Close.
+// Body returns the mapped body, read-only: writing to it crashes the
+// program. It is valid until Close. In a file of one byte per slot it is
+// the slots' values; in a dense file the encoding of Dense.
 func (f *File) Body() []byte { return f.body }
+
+// Dense returns the body of a dense file, read in place (valid until
+// Close), and nil for a file of one byte per slot.
+func (f *File) Dense() *Dense { return f.dense }
 
 // Close unmaps the file. The File must not be used afterwards.
 func (f *File) Close() error {

@@ -76,7 +76,7 @@ var corruptions = []struct {
 	{"empty", func(b []byte) []byte { return b[:0] }, ErrFormat, "shorter than the header"},
 	{"extra-byte", func(b []byte) []byte { return append(b, 1) }, ErrFormat, "bytes"},
 	{"bad-magic", func(b []byte) []byte { b[0] = 'X'; return b }, ErrFormat, "magic"},
-	{"version-2", func(b []byte) []byte { b[8] = 2; return b }, ErrVersion, "version 2"},
+	{"version-3", func(b []byte) []byte { b[8] = 3; return b }, ErrVersion, "version 3"},
 	{"flipped-key", func(b []byte) []byte { b[18] ^= 1; return b }, ErrChecksum, "header checksum"},
 	{"flipped-count", func(b []byte) []byte { b[33] ^= 0x10; return b }, ErrChecksum, "header checksum"},
 	{"flipped-reserved", func(b []byte) []byte { b[100] ^= 0x80; return b }, ErrChecksum, "header checksum"},

@@ -100,14 +100,20 @@ func (k Key) Partner() Key {
 	return Key{W: k.B, B: k.W + 1, WH: k.BH, BH: k.WH - 1}
 }
 
-// RemovalLayer returns the moving layer that a move with a removal from the
-// moving layer k leads to, M(B-1, W); ok is false when the removal leaves
-// the opponent two stones, which ends the game (B < 4).
+// RemovalLayer returns the layer that a move with a removal from k leads
+// to: M(B-1, W) from a moving layer; from a placement layer the one
+// after placing a stone and removing one, seen from the opponent. ok is
+// false when the removal leaves the opponent fewer than three stones on
+// the board and in hand, which ends the game (the opponent loses). It
+// does not ask whether k's positions can close a mill at all.
 func (k Key) RemovalLayer() (r Key, ok bool) {
-	if k.B < 4 {
+	if k.B == 0 || int(k.B)-1+int(k.BH) < 3 {
 		return Key{}, false
 	}
-	return Key{W: k.B - 1, B: k.W}, true
+	if k.IsMoving() {
+		return Key{W: k.B - 1, B: k.W}, true
+	}
+	return Key{W: k.B - 1, B: k.W + 1, WH: k.BH, BH: k.WH - 1}, true
 }
 
 // Successors returns every layer that one move from k can lead to: the
@@ -116,16 +122,10 @@ func (k Key) RemovalLayer() (r Key, ok bool) {
 // than three stones in total are left out: the game is over there.
 func (k Key) Successors() []Key {
 	s := []Key{k.Partner()}
-	if k.IsMoving() {
-		if r, ok := k.RemovalLayer(); ok {
-			s = append(s, r)
-		}
-		return s
-	}
-	// A placement closes a mill only with at least three own stones on the
-	// board afterwards; it removes a stone only if the opponent has one.
-	if k.W+1 >= 3 && k.B >= 1 && int(k.B)-1+int(k.BH) >= 3 {
-		s = append(s, Key{W: k.B - 1, B: k.W + 1, WH: k.BH, BH: k.WH - 1})
+	// A placement closes a mill only with at least three own stones on
+	// the board afterwards; a move, with at least three on the board.
+	if r, ok := k.RemovalLayer(); ok && (k.IsMoving() || k.W+1 >= 3) {
+		s = append(s, r)
 	}
 	return s
 }

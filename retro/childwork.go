@@ -10,4 +10,5 @@ type childWork struct {
 	moves          [muehle.MaxMoves]muehle.Move
 	slide, removal [muehle.MaxMoves]muehle.Position // children without and with a removal
 	slideIx, rmIx  [muehle.MaxMoves]uint64          // their slots
+	unmoves        [muehle.MaxUnmoves]muehle.Move   // the verifier's search for a parent
 }

@@ -15,46 +15,76 @@ import (
 // either in a placement layer with one stone fewer in hand or in a moving
 // layer. Each position's value is therefore the best of its children's
 // stored values (BestChild) — alpha-beta with the database as its
-// transposition table, where every node is a hit one ply down.
+// transposition table, where every node is a hit one ply down. The
+// children's layers are read from copies in memory (childTables).
 //
 // With reach set, only the reachable slots are computed (every child of a
-// reachable position is reachable, so stored) and the others stay Unused;
-// with reach nil, every class is (the full sweep), which needs every class
-// of the placement layers one ply down.
-func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, done *atomic.Uint64) ([]byte, error) {
+// reachable position is reachable, so stored), and the layer is dense: it
+// stores their values and the bits of reach. With reach nil, every class
+// is (the full sweep, one byte per slot), which needs every class of the
+// placement layers one ply down.
+func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, done *atomic.Uint64) (layerBody, error) {
 	ix := db.Indexer().Layer(k)
 	if reach == nil {
 		for _, s := range k.Successors() {
 			if err := storesEveryClass(db, s); err != nil {
-				return nil, fmt.Errorf("retro: the full sweep of %s: %w", k, err)
+				return layerBody{}, fmt.Errorf("retro: the full sweep of %s: %w", k, err)
 			}
 		}
 	}
-	body := make([]byte, ix.Size())
-	value := func(i uint64) error {
+	c, err := newChildTables(db, k)
+	if err != nil {
+		return layerBody{}, err
+	}
+	defer c.release()
+	// value computes the value of slot i, canonical or not.
+	value := func(w *childWork, i uint64) (layers.Value, error) {
 		pos, ok := ix.Position(i)
 		if !ok {
-			return nil // body[i] stays Unused
+			return layers.Unused, nil
 		}
-		v, err := BestChild(db, pos)
-		body[i] = byte(v)
-		return err
+		v, missing := c.best(w, pos)
+		if missing {
+			return v, fmt.Errorf("retro: layer %s slot %d (%v): %w: a child is not stored in the layers below", k, i, pos, ErrNotSolved)
+		}
+		return v, nil
 	}
-	// Ranges of whole words of reach.
-	return body, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
-		if reach == nil {
+	if reach == nil {
+		body := make([]byte, ix.Size())
+		return layerBody{flat: body}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
+			var w childWork
 			for i := lo; i < hi; i++ {
-				if err := value(i); err != nil {
+				v, err := value(&w, i)
+				if err != nil {
 					return err
 				}
+				body[i] = byte(v)
 			}
 			return nil
-		}
-		for w := lo / 64; w*64 < hi; w++ {
-			for word := reach[w]; word != 0; word &= word - 1 {
-				if err := value(w*64 + uint64(bits.TrailingZeros64(word))); err != nil {
+		})
+	}
+	values := make([]byte, reach.Count())
+	d, err := layers.NewDense(ix.Size(), reach, values)
+	if err != nil {
+		return layerBody{}, fmt.Errorf("retro: layer %s: %w", k, err)
+	}
+	// Ranges of whole words of reach; each range's values follow the
+	// stored slots before it.
+	return layerBody{dense: d}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
+		var w childWork
+		r := d.Before(lo)
+		for word := lo / 64; word*64 < hi; word++ {
+			for set := reach[word]; set != 0; set &= set - 1 {
+				i := word*64 + uint64(bits.TrailingZeros64(set))
+				v, err := value(&w, i)
+				if err != nil {
 					return err
 				}
+				if v == layers.Unused {
+					return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
+				}
+				values[r] = byte(v)
+				r++
 			}
 		}
 		return nil

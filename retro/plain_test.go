@@ -169,11 +169,11 @@ func TestSolverMatchesPlain(t *testing.T) {
 					t.Fatalf("layer %s slot %d after counting: got state %#x, want %#x", k, i, counted[l][i], wantCounted[l][i])
 				}
 			}
-			if !bytes.Equal(bodies[l], wantBodies[l]) {
-				for i := range bodies[l] {
-					if bodies[l][i] != wantBodies[l][i] {
+			if got := bodies[l].flat; !bytes.Equal(got, wantBodies[l]) {
+				for i := range got {
+					if got[i] != wantBodies[l][i] {
 						p, _ := db.Indexer().Layer(k).Position(uint64(i))
-						t.Fatalf("layer %s slot %d (%v): got %v, want %v", k, i, p, layers.Value(bodies[l][i]), layers.Value(wantBodies[l][i]))
+						t.Fatalf("layer %s slot %d (%v): got %v, want %v", k, i, p, layers.Value(got[i]), layers.Value(wantBodies[l][i]))
 					}
 				}
 			}

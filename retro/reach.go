@@ -83,13 +83,28 @@ func reachStart(x *layers.Indexer, stones int) ReachPly {
 // it ends the placement phase or the game. The classes of from are
 // expanded by workers goroutines, which set the bits of the next ply with
 // atomic operations; done counts the slots of from gone through.
+//
+// The placements of a layer k lead to two layers at most (k.Partner(),
+// k.RemovalLayer()); a child in a moving layer has ended the placement
+// phase, and a removal without a layer has ended the game. For each
+// class the children of each layer are ranked together (IndexAll), so
+// that their cache misses overlap.
 func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from ReachPly, workers int, done *atomic.Uint64) (ReachPly, error) {
 	next := ReachPly{}
-	// The indexes of the next ply, looked up without the indexer's lock.
-	nextIx := map[layers.Key]*layers.LayerIndex{}
 	for _, k := range PlyLayers(stones, ply+1) {
-		nextIx[k] = x.Layer(k)
-		next[k] = newReachBits(nextIx[k].Size())
+		next[k] = newReachBits(x.Layer(k).Size())
+	}
+	// target returns the index and the bits of layer t of the next ply,
+	// or nils when t is not in the placement phase.
+	target := func(k, t layers.Key) (*layers.LayerIndex, ReachBits, error) {
+		if t.IsMoving() {
+			return nil, nil, nil
+		}
+		b := next[t]
+		if b == nil {
+			return nil, nil, fmt.Errorf("retro: reach: a move from layer %s leads to layer %s, not of ply %d", k, t, ply+1)
+		}
+		return x.Layer(t), b, nil
 	}
 	for _, k := range PlyLayers(stones, ply) {
 		src := from[k]
@@ -97,27 +112,49 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 			return nil, fmt.Errorf("retro: reach: ply %d lacks layer %s", ply, k)
 		}
 		ix := x.Layer(k)
+		partIx, partBits, err := target(k, k.Partner())
+		if err != nil {
+			return nil, err
+		}
+		var rmIx *layers.LayerIndex
+		var rmBits ReachBits
+		if rm, ok := k.RemovalLayer(); ok {
+			if rmIx, rmBits, err = target(k, rm); err != nil {
+				return nil, err
+			}
+		}
 		// Ranges of whole words (the chunk is a multiple of 64 slots).
-		err := forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			var buf [muehle.MaxMoves]muehle.Move
-			for w := lo / 64; w*64 < hi; w++ {
-				for word := src[w]; word != 0; word &= word - 1 {
-					i := w*64 + uint64(bits.TrailingZeros64(word))
+		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+			var w childWork
+			for word := lo / 64; word*64 < hi; word++ {
+				for set := src[word]; set != 0; set &= set - 1 {
+					i := word*64 + uint64(bits.TrailingZeros64(set))
 					p, ok := ix.Position(i)
 					if !ok {
 						return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
 					}
-					for _, m := range p.AppendMoves(buf[:0]) {
-						c := p.Play(m)
-						if c.Hand[c.Turn] == 0 || c.IsOver() {
-							continue // the moving phase, or the end of the game
+					ns, nr := 0, 0
+					for _, m := range p.AppendMoves(w.moves[:0]) {
+						switch {
+						case !m.IsRemoval() && partBits != nil:
+							w.slide[ns] = p.Play(m)
+							ns++
+						case m.IsRemoval() && rmBits != nil:
+							w.removal[nr] = p.Play(m)
+							nr++
 						}
-						ck := layers.KeyOf(c)
-						b := next[ck]
-						if b == nil {
-							return fmt.Errorf("retro: reach: a move from layer %s slot %d leads to layer %s, not of ply %d", k, i, ck, ply+1)
+					}
+					if ns > 0 {
+						partIx.IndexAll(w.slide[:ns], w.slideIx[:ns])
+						for _, c := range w.slideIx[:ns] {
+							partBits.set(c)
 						}
-						b.set(nextIx[ck].Index(c))
+					}
+					if nr > 0 {
+						rmIx.IndexAll(w.removal[:nr], w.rmIx[:nr])
+						for _, c := range w.rmIx[:nr] {
+							rmBits.set(c)
+						}
 					}
 				}
 			}

@@ -161,48 +161,154 @@ func TestReachableSweep(t *testing.T) {
 	}
 }
 
-// TestVerifyReachable checks that the verifier of a reachable placement
-// layer rejects a value in an unreachable slot and a hole in a reachable
-// one.
+// TestVerifyReachable checks that the verifier of a dense placement
+// layer rejects an unreachable class stored, a wrong value, a slot that
+// is not canonical stored, and (in the layer above) a reachable class
+// left out.
 func TestVerifyReachable(t *testing.T) {
 	_, db := solvedPair(t, 3)
-	var key layers.Key // a layer with unreachable classes
-	var bits ReachBits
-	for _, k := range layers.PlacementLayers(3) {
-		b, err := readReach(db, k)
+	key, in, out := reachableAndNot(t, db)
+	f, err := db.Layer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := f.Dense()
+	if good == nil {
+		t.Fatalf("layer %s: not dense", key)
+	}
+	ix := db.Indexer().Layer(key)
+	var notCanonical uint64
+	for notCanonical = 0; notCanonical < ix.Size() && ix.Canonical(notCanonical); notCanonical++ {
+	}
+	if notCanonical == ix.Size() {
+		t.Fatalf("layer %s: want a slot that is not canonical", key)
+	}
+	// with returns good with slot i's value set to v (Unused: not stored).
+	with := func(i uint64, v layers.Value) *layers.Dense {
+		values := map[uint64]byte{}
+		for j := range ix.Size() {
+			if x := good.Value(j); x != layers.Unused {
+				values[j] = byte(x)
+			}
+		}
+		if v == layers.Unused {
+			delete(values, i)
+		} else {
+			values[i] = byte(v)
+		}
+		set := make([]uint64, (ix.Size()+63)/64)
+		var vs []byte
+		for j := range ix.Size() {
+			if x, ok := values[j]; ok {
+				set[j/64] |= 1 << (j % 64)
+				vs = append(vs, x)
+			}
+		}
+		d, err := layers.NewDense(ix.Size(), set, vs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Count() < db.Indexer().Layer(k).Classes() {
-			key, bits = k, b
-			break
+		return d
+	}
+	wrong := layers.Drawn
+	if good.Value(in) == layers.Drawn {
+		wrong = layers.WinIn(1)
+	}
+	tests := []struct {
+		name   string
+		slot   uint64
+		v      layers.Value
+		reason string
+	}{
+		{"an unreachable class stored", out, layers.Drawn, reasonNoParent},
+		{"a wrong value", in, wrong, ""},
+		{"a slot that is not canonical stored", notCanonical, layers.Drawn, reasonNotCanonical},
+	}
+	for _, tt := range tests {
+		if err := db.WriteDense(key, with(tt.slot, tt.v)); err != nil {
+			t.Fatal(err)
+		}
+		bad, err := VerifyLayer(context.Background(), db, key, 2, 10, nil)
+		if len(bad) != 1 || bad[0].Index != tt.slot || bad[0].Reason != tt.reason {
+			t.Errorf("%s: got mismatches %v (%v), want one at slot %d: %q", tt.name, bad, err, tt.slot, tt.reason)
 		}
 	}
-	if bits == nil {
-		t.Fatal("k=3: want a placement layer with unreachable classes")
+	// A reachable class left out: the layers above, where its parents
+	// are, find a child missing.
+	if err := db.WriteDense(key, with(in, layers.Unused)); err != nil {
+		t.Fatal(err)
 	}
-	ix := db.Indexer().Layer(key)
-	var in, out uint64 // a reachable and an unreachable class
-	in, out = ix.Size(), ix.Size()
-	for i := range ix.Size() {
-		if !ix.Canonical(i) {
+	found := false
+	for _, pk := range PlyLayers(3, PlyOf(3, key)-1) {
+		bad, _ := VerifyLayer(context.Background(), db, pk, 2, 10, nil)
+		for _, m := range bad {
+			found = found || m.Reason == reasonChildMissing
+		}
+	}
+	if !found {
+		t.Errorf("a reachable class of %s left out: the layers above found no child missing", key)
+	}
+	if err := db.WriteDense(key, good); err != nil {
+		t.Fatal(err)
+	}
+	if bad, err := VerifyLayer(context.Background(), db, key, 2, 10, nil); len(bad) != 0 || err != nil {
+		t.Errorf("the solved layer: got mismatches %v (%v), want none", bad, err)
+	}
+}
+
+// reachableAndNot returns a placement layer of db (k=3) after the first
+// placement that has unreachable classes, a reachable class of it and an
+// unreachable one.
+func reachableAndNot(t *testing.T, db *layers.DB) (key layers.Key, in, out uint64) {
+	t.Helper()
+	for _, k := range layers.PlacementLayers(3) {
+		b, err := knownReach(db, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := db.Indexer().Layer(k)
+		if PlyOf(3, k) == 0 || b.Count() == ix.Classes() {
 			continue
 		}
-		if bits.Has(i) && in == ix.Size() {
-			in = i
+		in, out = ix.Size(), ix.Size()
+		for i := range ix.Size() {
+			if !ix.Canonical(i) {
+				continue
+			}
+			if b.Has(i) && in == ix.Size() {
+				in = i
+			}
+			if !b.Has(i) && out == ix.Size() {
+				out = i
+			}
 		}
-		if !bits.Has(i) && out == ix.Size() {
-			out = i
+		if in < ix.Size() && out < ix.Size() {
+			return k, in, out
 		}
 	}
-	if in == ix.Size() || out == ix.Size() {
-		t.Fatalf("layer %s: want reachable and unreachable classes", key)
+	t.Fatal("k=3: want a placement layer with reachable and unreachable classes")
+	return
+}
+
+// TestVerifyReachableOneBytePerSlot checks the verifier of a placement
+// layer of one byte per slot with holes, as the reachable sweep wrote
+// them before the dense files: a value in an unreachable slot and a hole
+// in a reachable one are both reported.
+func TestVerifyReachableOneBytePerSlot(t *testing.T) {
+	_, db := solvedPair(t, 3)
+	key, in, out := reachableAndNot(t, db)
+	if err := ensureReach(context.Background(), db, 2, nil); err != nil {
+		t.Fatal(err)
 	}
 	f, err := db.Layer(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := append([]byte(nil), f.Body()...)
+	ix := db.Indexer().Layer(key)
+	good := make([]byte, ix.Size())
+	for i := range good {
+		good[i] = byte(f.Value(uint64(i)))
+	}
 	tests := []struct {
 		name string
 		slot uint64

@@ -123,13 +123,50 @@ func readReach(db *layers.DB, k layers.Key) (ReachBits, error) {
 	return b, nil
 }
 
-// firstReachMissing returns the first ply of the game whose reach files
-// are not all present, 2·stones when all are.
+// denseBits returns the reachable slots of placement layer k from its
+// dense layer file, which holds them once the layer is computed (the
+// reach file may be gone then); ok is false when there is no sound dense
+// file.
+func denseBits(db *layers.DB, k layers.Key) (b ReachBits, ok bool) {
+	if h, err := db.Header(k); err != nil || !h.Dense() {
+		return nil, false
+	}
+	f, err := db.Layer(k)
+	if err != nil || f.Dense() == nil {
+		return nil, false
+	}
+	return append(ReachBits(nil), f.Dense().Bits()...), true
+}
+
+// reachKnown reports whether the reachable slots of layer k are at hand:
+// in its reach file, or in its dense layer file.
+func reachKnown(db *layers.DB, k layers.Key) bool {
+	if reachStored(db, k) {
+		return true
+	}
+	h, err := db.Header(k)
+	return err == nil && h.Dense()
+}
+
+// knownReach returns the reachable slots of layer k from its reach file,
+// or else from its dense layer file.
+func knownReach(db *layers.DB, k layers.Key) (ReachBits, error) {
+	b, err := readReach(db, k)
+	if err != nil && errors.Is(err, os.ErrNotExist) {
+		if d, ok := denseBits(db, k); ok {
+			return d, nil
+		}
+	}
+	return b, err
+}
+
+// firstReachMissing returns the first ply of the game whose reachable
+// slots are not all at hand (reachKnown), 2·stones when all are.
 func firstReachMissing(db *layers.DB) int {
 	stones := db.Stones()
 	for ply := range 2 * stones {
 		for _, k := range PlyLayers(stones, ply) {
-			if !reachStored(db, k) {
+			if !reachKnown(db, k) {
 				return ply
 			}
 		}
@@ -159,12 +196,12 @@ func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.U
 	if first > 0 {
 		ply, start = first-1, ReachPly{}
 		for _, k := range PlyLayers(db.Stones(), ply) {
-			if start[k], err = readReach(db, k); err != nil {
+			if start[k], err = knownReach(db, k); err != nil {
 				return err
 			}
 		}
 	}
-	return reachFrom(ctx, x, db.Stones(), ply, start, workers, done, func(p int, r ReachPly) error {
+	err = reachFrom(ctx, x, db.Stones(), ply, start, workers, done, func(p int, r ReachPly) error {
 		if p < first {
 			return nil // read from the files
 		}
@@ -173,9 +210,20 @@ func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.U
 				return err
 			}
 		}
+		if firstReachMissing(db) == 2*db.Stones() {
+			return errReachDone // the plies after p are at hand: a layer was missing
+		}
 		return nil
 	})
+	if errors.Is(err, errReachDone) {
+		return nil
+	}
+	return err
 }
+
+// errReachDone stops the forward pass of ensureReach once every ply is at
+// hand.
+var errReachDone = errors.New("every ply at hand")
 
 // reachFor returns the reachable slots of the placement layer k of db,
 // computing the reach files first where they are missing. A damaged file
@@ -185,7 +233,7 @@ func reachFor(ctx context.Context, db *layers.DB, k layers.Key, workers int, don
 		if err := ensureReach(ctx, db, workers, done); err != nil {
 			return nil, err
 		}
-		b, err := readReach(db, k)
+		b, err := knownReach(db, k)
 		if err == nil || attempt > 0 || !errors.Is(err, errReachFile) {
 			return b, err
 		}

@@ -170,8 +170,15 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	waiting, looked := "", false
 	for ctx.Err() == nil {
 		progressed, blocked, err := s.pass(ctx, units)
-		if err != nil || (!progressed && blocked == nil) {
-			return err // done, or failed
+		if err != nil {
+			return err
+		}
+		if !progressed && blocked == nil { // done
+			if opts.Placement {
+				// The dense layers hold their reachable slots now.
+				_, err = RemoveReach(db)
+			}
+			return err
 		}
 		if progressed {
 			waiting, looked = "", false
@@ -515,22 +522,45 @@ func (r *run) solve(ctx context.Context) error {
 	var done atomic.Uint64
 	var size uint64
 	for _, b := range bodies {
-		size += uint64(len(b))
+		size += b.size()
 	}
 	stop := r.track(PhaseWrite, layers.Key{}, size, &done)
 	defer stop()
 	for i, k := range r.unit.Keys {
-		if err := r.db.Write(k, bodies[i]); err != nil {
+		if err := bodies[i].write(r.db, k); err != nil {
 			return err
 		}
-		done.Add(uint64(len(bodies[i])))
+		done.Add(bodies[i].size())
 	}
 	return nil
 }
 
+// layerBody is a computed layer, ready to be written: one byte per slot,
+// or (a placement layer of the reachable sweep) dense.
+type layerBody struct {
+	flat  []byte
+	dense *layers.Dense
+}
+
+// size returns the bytes of the body.
+func (b layerBody) size() uint64 {
+	if b.dense != nil {
+		return layers.DenseBodySize(b.dense.Slots(), b.dense.Stored())
+	}
+	return uint64(len(b.flat))
+}
+
+// write writes the body as layer k of db.
+func (b layerBody) write(db *layers.DB, k layers.Key) error {
+	if b.dense != nil {
+		return db.WriteDense(k, b.dense)
+	}
+	return db.Write(k, b.flat)
+}
+
 // compute returns the bodies of the unit's layers, and release, which
 // frees them once they are written.
-func (r *run) compute(ctx context.Context) (bodies [][]byte, release func(), err error) {
+func (r *run) compute(ctx context.Context) (bodies []layerBody, release func(), err error) {
 	if r.unit.Placement {
 		k := r.unit.Keys[0]
 		reach, err := r.reach(ctx, k)
@@ -541,9 +571,13 @@ func (r *run) compute(ctx context.Context) (bodies [][]byte, release func(), err
 		stop := r.track(PhaseCount, layers.Key{}, r.db.Indexer().Layer(k).Size(), &done)
 		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, &done)
 		stop()
-		return [][]byte{body}, func() {}, err
+		return []layerBody{body}, func() {}, err
 	}
-	return r.solvePair(ctx)
+	flat, release, err := r.solvePair(ctx)
+	for _, b := range flat {
+		bodies = append(bodies, layerBody{flat: b})
+	}
+	return bodies, release, err
 }
 
 // solvePair runs the retrograde analysis of a moving pair: count, then

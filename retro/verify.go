@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -10,45 +11,62 @@ import (
 	"muehle/muehle"
 )
 
-// Mismatch is a stored value that differs from the value its children give.
+// Mismatch is a stored value that differs from the value its children give,
+// or a slot whose being stored is wrong.
 type Mismatch struct {
 	Key      layers.Key
 	Index    uint64
 	Position muehle.Position
 	Stored   layers.Value
 	Want     layers.Value
+	Reason   string // what is wrong, when it is not the value
 }
 
 // String describes the mismatch on one line.
 func (m Mismatch) String() string {
+	if m.Reason != "" {
+		return fmt.Sprintf("layer %s slot %d (%v): stored %v: %s", m.Key, m.Index, m.Position, m.Stored, m.Reason)
+	}
 	return fmt.Sprintf("layer %s slot %d (%v): stored %v, children give %v", m.Key, m.Index, m.Position, m.Stored, m.Want)
 }
 
-// VerifyLayer recomputes the value of every position of the layer k from
-// its children's stored values (BestChild) and returns up to limit
-// mismatches. Unused slots must be exactly those that are not canonical,
-// except in a placement layer that stores only the reachable classes
-// (fewer values than classes): there the stored slots must be exactly the
-// reachable ones (the reach files, computed first if missing), and only
-// they are recomputed. Since every win and loss must be backed by a child
-// one ply closer to the end, a layer that passes holds the true values of
-// the game.
+// The reasons of mismatches that are not about the value.
+const (
+	reasonNotCanonical = "the slot is not the index of any position, yet stored"
+	reasonChildMissing = "a child of the position is not stored in the layers below"
+	reasonNoParent     = "no parent one placement earlier is stored, so no game reaches it"
+	reasonNotStart     = "the first placement layer stores something besides the empty board"
+)
+
+// VerifyLayer recomputes the value of every stored position of the layer
+// k from its children's stored values (BestChild, read from copies of
+// the children's layers in memory: childTables) and returns up to limit
+// mismatches. Since every win and loss must be backed by a child one ply
+// closer to the end, a layer that passes holds the true values of the
+// game. Which slots must be stored depends on the layer:
 //
-// A moving layer is checked in one pass in slot order against copies of
-// the two layers its children are in (see movingVerifier); a placement
-// layer probes its children through db.
+//   - a moving layer, or a placement layer of the full sweep (a value for
+//     every class): exactly the canonical slots;
+//   - a dense placement layer (the reachable sweep): every stored slot is
+//     canonical, every child of a stored position is stored, and every
+//     stored position has a stored parent one placement earlier (in that
+//     layer's file, or before it is written in its reach file), the first
+//     placement layer storing the empty board alone. Over all placement
+//     layers this proves by induction on the placements that the stored
+//     positions are exactly those a game reaches from the empty board;
+//   - a placement layer of one byte per slot with holes (the reachable
+//     sweep before the dense files): exactly the slots of its reach file.
 func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, done *atomic.Uint64) ([]Mismatch, error) {
 	f, err := db.Layer(k)
 	if err != nil {
 		return nil, err
 	}
 	ix := db.Indexer().Layer(k)
-	var reach ReachBits // nil: every class is stored
-	if !k.IsMoving() && !fullPlacement(f.Header(), ix) {
-		if reach, err = reachFor(ctx, db, k, workers, nil); err != nil {
-			return nil, fmt.Errorf("retro: verify %s: %w", k, err)
-		}
+	c, err := newChildTables(db, k)
+	if err != nil {
+		return nil, err
 	}
+	defer c.release()
 	var (
 		mu  sync.Mutex
 		out []Mismatch
@@ -62,50 +80,71 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		out = append(out, m)
 		mu.Unlock()
 	}
-	// wantFor returns, for one worker, the function that gives a
-	// position's value from its children.
-	wantFor := func() func(muehle.Position) (layers.Value, error) {
-		return func(pos muehle.Position) (layers.Value, error) { return BestChild(db, pos) }
-	}
-	if k.IsMoving() {
-		v, verr := newMovingVerifier(db, k)
-		if verr != nil {
-			return nil, verr
+	// check verifies the stored slot i, canonical or not.
+	check := func(w *childWork, i uint64, got layers.Value, parents *parentCheck) {
+		pos, ok := ix.Position(i)
+		switch {
+		case !ok:
+			if got != layers.Unused {
+				report(Mismatch{Key: k, Index: i, Stored: got, Reason: reasonNotCanonical})
+			}
+			return
+		case parents != nil && !parents.found(w, pos):
+			report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: parents.reason()})
+			return
 		}
-		defer v.release()
-		wantFor = func() func(muehle.Position) (layers.Value, error) {
+		want, missing := c.best(w, pos)
+		switch {
+		case missing:
+			report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: reasonChildMissing})
+		case got != want:
+			report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
+		}
+	}
+	switch d := f.Dense(); {
+	case d != nil:
+		parents, perr := newParentCheck(db, k)
+		if perr != nil {
+			return nil, fmt.Errorf("retro: verify %s: %w", k, perr)
+		}
+		set := d.Bits()
+		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w childWork
-			return func(pos muehle.Position) (layers.Value, error) { return v.best(&w, pos), nil }
+			for word := lo / 64; word*64 < hi; word++ {
+				for s := set[word]; s != 0; s &= s - 1 {
+					i := word*64 + uint64(bits.TrailingZeros64(s))
+					check(&w, i, d.Value(i), parents)
+				}
+			}
+			return nil
+		})
+	case k.IsMoving() || fullPlacement(f.Header(), ix):
+		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+			var w childWork
+			for i := lo; i < hi; i++ {
+				check(&w, i, f.Value(i), nil)
+			}
+			return nil
+		})
+	default:
+		reach, rerr := reachFor(ctx, db, k, workers, nil)
+		if rerr != nil {
+			return nil, fmt.Errorf("retro: verify %s: %w", k, rerr)
 		}
-	}
-	err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-		want := wantFor()
-		for i := lo; i < hi; i++ {
-			got := f.Value(i)
-			if reach != nil && !reach.Has(i) {
-				if got != layers.Unused {
+		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+			var w childWork
+			for i := lo; i < hi; i++ {
+				got := f.Value(i)
+				if reach.Has(i) {
+					check(&w, i, got, nil)
+				} else if got != layers.Unused {
 					pos, _ := ix.Position(i)
 					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: layers.Unused})
 				}
-				continue
 			}
-			pos, ok := ix.Position(i)
-			if !ok {
-				if got != layers.Unused {
-					report(Mismatch{Key: k, Index: i, Stored: got, Want: layers.Unused})
-				}
-				continue
-			}
-			w, err := want(pos)
-			if err != nil {
-				return fmt.Errorf("retro: verify %s slot %d: %w", k, i, err)
-			}
-			if got != w {
-				report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: w})
-			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	// The pass read the layer's mapped body from end to end; its pages
 	// leave this process's resident memory, so that a solve verifying
 	// layer after layer does not hold them all.
@@ -119,92 +158,84 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	return out, nil
 }
 
-// movingVerifier computes BestChild for the positions of a moving layer
-// M(w,b) without probing: the children of moves without removal are in the
-// partner M(b,w), those of removals in M(b-1,w) (or the game is over), and
-// both layers' values are copied to memory once, so that the look-ups of a
-// whole layer cost no page faults and no layer-cache traffic. For each
-// position the children's slots are computed together (IndexAll) and
-// their values loaded together, so that the cache misses overlap.
-type movingVerifier struct {
-	part, rm         *layers.LayerIndex
-	partBody, rmBody []byte // rmBody nil: a removal wins (the opponent keeps two stones)
-	release          func()
+// parentCheck tells whether a position of a placement layer has a parent
+// that a game reaches: a position one placement earlier, stored in its
+// layer, from which one placement (with or without a removal) leads to
+// it. The parents lie in at most two layers; their reachable slots are
+// read once (knownReach). In the first placement layer the one position
+// allowed is the empty board.
+type parentCheck struct {
+	stones  int
+	start   muehle.Position // the empty board, for the first layer
+	first   bool
+	parents []parentLayer
 }
 
-func newMovingVerifier(db *layers.DB, k layers.Key) (*movingVerifier, error) {
-	v := &movingVerifier{}
-	var releases []func()
-	v.release = func() {
-		for _, r := range releases {
-			r()
-		}
-	}
-	load := func(x layers.Key) ([]byte, error) {
-		f, err := db.Layer(x)
-		if err != nil {
-			return nil, fmt.Errorf("retro: verify %s needs %s: %w", k, x, err)
-		}
-		b, release, err := copyLarge(f.Body())
-		if err != nil {
-			return nil, fmt.Errorf("retro: verify %s: reading %s: %w", k, x, err)
-		}
-		releases = append(releases, release)
-		return b, nil
-	}
-	p := k.Partner()
-	v.part = db.Indexer().Layer(p)
-	var err error
-	if v.partBody, err = load(p); err != nil {
-		v.release()
-		return nil, err
-	}
-	if rm, ok := k.RemovalLayer(); ok {
-		v.rm = db.Indexer().Layer(rm)
-		if v.rmBody, err = load(rm); err != nil {
-			v.release()
-			return nil, err
-		}
-	}
-	return v, nil
+// parentLayer is a layer that parents of a layer's positions lie in.
+type parentLayer struct {
+	key  layers.Key
+	ix   *layers.LayerIndex
+	bits ReachBits
 }
 
-// best returns BestChild(db, pos) for a position of the verifier's layer,
-// with the mover in Stones[White]: the best of the children's values seen
-// from pos, LossIn(0) without moves, WinIn(1) when a removal leaves the
-// opponent two stones.
-func (v *movingVerifier) best(w *childWork, pos muehle.Position) layers.Value {
-	ms := pos.AppendMoves(w.moves[:0])
-	if len(ms) == 0 {
-		return layers.LossIn(0)
+// newParentCheck reads the reachable slots of the layers one placement
+// before the placement layer k that lead to it.
+func newParentCheck(db *layers.DB, k layers.Key) (*parentCheck, error) {
+	stones := db.Stones()
+	pc := &parentCheck{stones: stones, start: muehle.NewPosition(stones)}
+	ply := PlyOf(stones, k)
+	if ply == 0 {
+		pc.first = true
+		return pc, nil
 	}
-	ns, nr := 0, 0
-	for _, m := range ms {
-		if !m.IsRemoval() {
-			w.slide[ns] = pos.Play(m)
-			ns++
+	for _, pk := range PlyLayers(stones, ply-1) {
+		rm, ok := pk.RemovalLayer()
+		if pk.Partner() != k && (!ok || rm != k) {
 			continue
 		}
-		if v.rmBody == nil {
-			return layers.WinIn(1)
+		b, err := knownReach(db, pk)
+		if err != nil {
+			return nil, fmt.Errorf("the parents' layer %s: %w", pk, err)
 		}
-		w.removal[nr] = pos.Play(m)
-		nr++
+		pc.parents = append(pc.parents, parentLayer{key: pk, ix: db.Indexer().Layer(pk), bits: b})
 	}
-	v.part.IndexAll(w.slide[:ns], w.slideIx[:ns])
-	if nr > 0 {
-		v.rm.IndexAll(w.removal[:nr], w.rmIx[:nr])
+	return pc, nil
+}
+
+// found reports whether pos, a representative of a slot of the layer
+// (the mover in Stones[White]), has a parent stored one placement earlier,
+// or is the empty board in the first layer.
+func (pc *parentCheck) found(w *childWork, pos muehle.Position) bool {
+	if pc.first {
+		return pos == pc.start
 	}
-	best := layers.Unused
-	for _, i := range w.rmIx[:nr] {
-		if pv := layers.Value(v.rmBody[i]).Parent(); pv.Better(best) {
-			best = pv
+	// The representative's colours as a game has them: White places
+	// first, so the side to move is Black when it holds one stone more.
+	if pos.Hand[muehle.White] != pos.Hand[muehle.Black] {
+		pos = pos.SwapColors()
+	}
+	for _, m := range pos.AppendUnmoves(w.unmoves[:0]) {
+		if m.From != muehle.NoPoint {
+			continue // a slide or jump: not a placement
+		}
+		q := pos.Unplay(m)
+		if q.Validate(pc.stones) != nil {
+			continue
+		}
+		kq := layers.KeyOf(q)
+		for _, p := range pc.parents {
+			if p.key == kq && p.bits.Has(p.ix.Index(q)) {
+				return true
+			}
 		}
 	}
-	for _, i := range w.slideIx[:ns] {
-		if pv := layers.Value(v.partBody[i]).Parent(); pv.Better(best) {
-			best = pv
-		}
+	return false
+}
+
+// reason says what a position without a found parent lacks.
+func (pc *parentCheck) reason() string {
+	if pc.first {
+		return reasonNotStart
 	}
-	return best
+	return reasonNoParent
 }

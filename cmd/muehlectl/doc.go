@@ -16,6 +16,7 @@
 //	export.go     export: the database to a package (layers/pack)
 //	import.go     import: a package into the database, checked,
 //	              resumable; --verify
+//	convert.go    convert: placement layers of one byte per slot made dense
 //	packprogress.go what export and import show: a bar on a terminal,
 //	              else a line a minute
 //	query.go      query
@@ -42,4 +43,5 @@
 //	searchflags.go --book and --table-bits of the placement search
 //	unreachable.go --unreachable, and the refusal of positions no game reaches
 //	peakmem.go    peak memory of the process
+//	profile.go    MUEHLE_CPUPROFILE=FILE: a CPU profile of any command
 package main

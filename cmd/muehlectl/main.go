@@ -90,7 +90,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "muehlectl: %v: the command did not stop within %v; ending it\n", s, stopGrace)
 		os.Exit(1)
 	}()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	stopProfile := startProfile()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
 
 // run executes the command line args and returns the exit status. An

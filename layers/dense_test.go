@@ -1,0 +1,382 @@
+package layers
+
+import (
+	"errors"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// randomDense returns a dense body of slots slots, each stored with
+// probability share, its value a function of the slot.
+func randomDense(t *testing.T, r *rand.Rand, slots uint64, share float64) *Dense {
+	t.Helper()
+	stored := make([]uint64, denseWords(slots))
+	var values []byte
+	for i := range slots {
+		if r.Float64() < share {
+			stored[i/64] |= 1 << (i % 64)
+			values = append(values, byte(1+i%200))
+		}
+	}
+	d, err := NewDense(slots, stored, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestDenseRank compares Rank, Has and Value with a count from the start,
+// on sizes around the word, block and superblock boundaries.
+func TestDenseRank(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, slots := range []uint64{0, 1, 63, 64, 65, 511, 512, 513, 1 << 16, 1<<16 + 1, 3<<16 + 777} {
+		for _, share := range []float64{0, 0.02, 0.5, 1} {
+			d := randomDense(t, r, slots, share)
+			var n uint64
+			for i := range slots {
+				has := d.bits[i/64]&(1<<(i%64)) != 0
+				if d.Has(i) != has {
+					t.Fatalf("slots %d share %v: Has(%d) = %v, want %v", slots, share, i, d.Has(i), has)
+				}
+				rk, ok := d.Rank(i)
+				want := Unused
+				if has {
+					want = Value(1 + i%200)
+				}
+				if ok != has || (has && rk != n) || d.Value(i) != want {
+					t.Fatalf("slots %d share %v: slot %d: Rank %d, %v, Value %v; want %d, %v, %v", slots, share, i, rk, ok, d.Value(i), n, has, want)
+				}
+				if has {
+					n++
+				}
+			}
+			if d.Stored() != n || d.count() != n {
+				t.Errorf("slots %d share %v: Stored %d, count %d, want %d", slots, share, d.Stored(), d.count(), n)
+			}
+			if d.Has(slots) || d.Value(slots) != Unused {
+				t.Errorf("slots %d: slot %d out of range reads as stored", slots, slots)
+			}
+		}
+	}
+}
+
+// TestDenseEncoding reads an encoded body back in place and decoded (the
+// body one byte off its alignment), and checks that check finds a
+// directory entry, a bit or a value count that does not fit.
+func TestDenseEncoding(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const slots = 5<<16 + 1001
+	d := randomDense(t, r, slots, 0.3)
+	body := d.encode()
+	if uint64(len(body)) != DenseBodySize(slots, d.Stored()) {
+		t.Fatalf("encoded %d bytes, DenseBodySize says %d", len(body), DenseBodySize(slots, d.Stored()))
+	}
+	shifted := make([]byte, len(body)+1)[1:] // not aligned to 8 bytes: decoded
+	copy(shifted, body)
+	for name, b := range map[string][]byte{"in place": body, "decoded": shifted} {
+		v, err := denseView(b, slots, d.Stored())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := v.check(); err != nil {
+			t.Fatalf("%s: check: %v", name, err)
+		}
+		for i := uint64(0); i < slots; i += 37 {
+			if v.Value(i) != d.Value(i) {
+				t.Fatalf("%s: slot %d: %v, want %v", name, i, v.Value(i), d.Value(i))
+			}
+		}
+	}
+	if _, err := denseView(body[:len(body)-1], slots, d.Stored()); err == nil {
+		t.Error("denseView of a short body: no error")
+	}
+	super, sub, _, _ := denseLayout(slots, d.Stored())
+	for name, off := range map[string]uint64{"superblock entry": super + 8, "block entry": sub + 2*130, "bit": 8 * 700} {
+		bad := append([]byte(nil), body...)
+		bad[off] ^= 4
+		v, _ := denseView(bad, slots, d.Stored())
+		if err := v.check(); err == nil {
+			t.Errorf("a changed %s: check passed", name)
+		}
+	}
+}
+
+// TestNewDenseRefuses checks NewDense's checks of its arguments.
+func TestNewDenseRefuses(t *testing.T) {
+	if _, err := NewDense(100, make([]uint64, 1), nil); err == nil {
+		t.Error("too few words: no error")
+	}
+	if _, err := NewDense(60, []uint64{1 << 61}, []byte{1}); err == nil {
+		t.Error("a bit beyond the slots: no error")
+	}
+	if _, err := NewDense(64, []uint64{3}, []byte{1}); err == nil {
+		t.Error("two bits, one value: no error")
+	}
+}
+
+// denseFingerprint returns a dense body for layer l that stores the
+// canonical slots whose fingerprint is odd, with the fingerprint as value.
+func denseFingerprint(l *LayerIndex) *Dense {
+	stored := make([]uint64, denseWords(l.Size()))
+	var values []byte
+	for i := range l.Size() {
+		if p, ok := l.Position(i); ok && fingerprint(p)%2 == 1 {
+			stored[i/64] |= 1 << (i % 64)
+			values = append(values, byte(fingerprint(p)))
+		}
+	}
+	d, err := NewDense(l.Size(), stored, values)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// TestDenseLayerFile writes a dense placement layer through the DB and
+// reads it back every way: header, File.Value after a full check, Probe
+// with the blocks checked lazily.
+func TestDenseLayerFile(t *testing.T) {
+	smallBlocks(t)
+	db, err := OpenDB(t.TempDir(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Key{W: 2, B: 2, WH: 2, BH: 2}
+	l := db.Indexer().Layer(k)
+	d := denseFingerprint(l)
+	if err := db.WriteDense(k, d); err != nil {
+		t.Fatal(err)
+	}
+	h, err := db.Header(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var won, lost, drawn uint64
+	for _, v := range d.Values() {
+		switch Value(v).Outcome() {
+		case Win:
+			won++
+		case Loss:
+			lost++
+		case Draw:
+			drawn++
+		}
+	}
+	if !h.Dense() || h.Slots != l.Size() || h.Stored != d.Stored() || h.Won != won || h.Lost != lost || h.Drawn != drawn {
+		t.Fatalf("header %+v: want dense, %d slots, %d stored, won %d lost %d drawn %d", h, l.Size(), d.Stored(), won, lost, drawn)
+	}
+	db = reopen(t, db)
+	for i := range l.Size() {
+		p, ok := l.Position(i)
+		if !ok {
+			continue
+		}
+		want := Unused
+		if fingerprint(p)%2 == 1 {
+			want = fingerprint(p)
+		}
+		if got, err := db.Probe(p); err != nil || got != want {
+			t.Fatalf("Probe slot %d: %v, %v, want %v", i, got, err, want)
+		}
+	}
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Dense() == nil || f.Dense().Stored() != d.Stored() {
+		t.Fatal("Layer: not read as dense")
+	}
+	for i := range l.Size() {
+		if f.Value(i) != d.Value(i) {
+			t.Fatalf("File.Value(%d) = %v, want %v", i, f.Value(i), d.Value(i))
+		}
+	}
+}
+
+// TestDenseDamage flips a byte in each part of a dense layer file (bits,
+// directory, values) and expects a probe that reads it, and a full check,
+// to find the damage.
+func TestDenseDamage(t *testing.T) {
+	k := Key{W: 2, B: 2, WH: 2, BH: 2}
+	for _, part := range []string{"bits", "superblock entry", "block entry", "value"} {
+		t.Run(part, func(t *testing.T) {
+			smallBlocks(t)
+			db, err := OpenDB(t.TempDir(), 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			l := db.Indexer().Layer(k)
+			d := denseFingerprint(l)
+			if err := db.WriteDense(k, d); err != nil {
+				t.Fatal(err)
+			}
+			// The last stored slot: its bit, its directory entries and
+			// its value are each in a block of their own.
+			var last uint64
+			for i := range l.Size() {
+				if d.Has(i) {
+					last = i
+				}
+			}
+			word, super, sub := d.directoryOffsets(last)
+			value, _ := d.valueOffset(last)
+			off := map[string]uint64{"bits": word, "superblock entry": super, "block entry": sub, "value": value}[part]
+			flipByte(t, db.Path(k), HeaderSize+int64(off))
+			p, _ := l.Position(last)
+			db = reopen(t, db)
+			if _, err := db.Probe(p); !errors.Is(err, ErrChecksum) {
+				t.Errorf("Probe: got %v, want ErrChecksum", err)
+			}
+			db = reopen(t, db)
+			if _, err := db.Layer(k); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), db.Path(k)) {
+				t.Errorf("Layer: got %v, want ErrChecksum naming the file", err)
+			}
+		})
+	}
+}
+
+// TestDenseHeaderChecks checks the header rules of a dense file: the
+// stored count within the slots and equal to the values' outcomes.
+func TestDenseHeaderChecks(t *testing.T) {
+	k := Key{W: 2, B: 2, WH: 2, BH: 2}
+	h := Header{Version: DenseVersion, Rules: RulesID, Stones: 4, Key: k, Slots: 1000, Stored: 10, Won: 4, Lost: 3, Drawn: 3}
+	size := int64(HeaderSize + h.BodySize())
+	if err := h.check("f", 4, k, size); err != nil {
+		t.Fatalf("a sound header: %v", err)
+	}
+	for name, change := range map[string]func(*Header){
+		"stored above slots":  func(h *Header) { h.Stored = 1001 },
+		"outcomes not stored": func(h *Header) { h.Drawn = 2 },
+	} {
+		bad := h
+		change(&bad)
+		if err := bad.check("f", 4, k, int64(HeaderSize+bad.BodySize())); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: got %v, want ErrFormat", name, err)
+		}
+	}
+	if err := h.check("f", 4, k, size-1); !errors.Is(err, ErrFormat) {
+		t.Errorf("a short file: got %v, want ErrFormat", err)
+	}
+	b := h.marshal()
+	got, err := parseHeader(b, "f")
+	if err != nil || got != h {
+		t.Errorf("header round trip: got %+v, %v, want %+v", got, err, h)
+	}
+}
+
+// BenchmarkDenseValue measures the look-up of a dense layer in memory at
+// random slots, with 18 % of them stored, as in the 9-stone game's
+// placement layers.
+func BenchmarkDenseValue(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const slots = 1 << 26
+	stored := make([]uint64, denseWords(slots))
+	for i := range stored {
+		stored[i] = r.Uint64() & r.Uint64() & (r.Uint64() | r.Uint64()) // about 19 %
+	}
+	n := 0
+	for _, w := range stored {
+		n += bits.OnesCount64(w)
+	}
+	d, err := NewDense(slots, stored, make([]byte, n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx := make([]uint64, 1<<16)
+	for i := range idx {
+		idx[i] = r.Uint64N(slots)
+	}
+	var sink Value
+	i := 0
+	for b.Loop() {
+		sink += d.Value(idx[i&(len(idx)-1)])
+		i++
+	}
+	_ = sink
+}
+
+// TestConvertDense converts a placement layer of one byte per slot with
+// holes into a dense file: the same value in every slot, still verified;
+// converting again and a moving layer do nothing.
+func TestConvertDense(t *testing.T) {
+	smallBlocks(t)
+	db, err := OpenDB(t.TempDir(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Key{W: 2, B: 2, WH: 2, BH: 2}
+	l := db.Indexer().Layer(k)
+	sparse := denseFingerprint(l)
+	flat := make([]byte, l.Size())
+	for i := range flat {
+		flat[i] = byte(sparse.Value(uint64(i)))
+	}
+	if err := db.Write(k, flat); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkVerified(k); err != nil {
+		t.Fatal(err)
+	}
+	if !db.Sparse(k) {
+		t.Fatal("Sparse: false for a layer with holes")
+	}
+	ok, err := db.ConvertDense(k)
+	if err != nil || !ok {
+		t.Fatalf("ConvertDense: %v, %v", ok, err)
+	}
+	db = reopen(t, db)
+	h, err := db.Header(k)
+	if err != nil || !h.Dense() || h.Stored != sparse.Stored() {
+		t.Fatalf("after converting: header %+v, %v; want dense with %d stored", h, err, sparse.Stored())
+	}
+	if !db.Verified(k) {
+		t.Error("after converting: the layer is no longer verified")
+	}
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range l.Size() {
+		if f.Value(i) != Value(flat[i]) {
+			t.Fatalf("slot %d: %v, was %v", i, f.Value(i), Value(flat[i]))
+		}
+	}
+	if ok, err := db.ConvertDense(k); ok || err != nil {
+		t.Errorf("converting a dense layer: %v, %v; want nothing done", ok, err)
+	}
+	// A placement layer without holes converts too (every canonical slot
+	// stored); a moving layer does not.
+	full := Key{W: 2, B: 3, WH: 2, BH: 1}
+	fullBody := fingerprintBody(t, db.Indexer().Layer(full))
+	if err := db.Write(full, fullBody); err != nil {
+		t.Fatal(err)
+	}
+	if db.Sparse(full) || !db.OneBytePerSlot(full) {
+		t.Errorf("a full placement layer: Sparse %v, OneBytePerSlot %v; want false, true", db.Sparse(full), db.OneBytePerSlot(full))
+	}
+	if ok, err := db.ConvertDense(full); !ok || err != nil {
+		t.Errorf("a full placement layer: ConvertDense %v, %v", ok, err)
+	}
+	if f, err := db.Layer(full); err != nil || f.Dense() == nil || f.Header().Stored != db.Indexer().Layer(full).Classes() {
+		t.Errorf("a full placement layer converted: %v; want dense with every class", err)
+	}
+	m := Moving(3, 4)
+	if err := db.Write(m, fingerprintBody(t, db.Indexer().Layer(m))); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := db.ConvertDense(m); ok || err != nil || db.Sparse(m) || db.OneBytePerSlot(m) {
+		t.Errorf("a moving layer: ConvertDense %v, %v; want nothing", ok, err)
+	}
+	// An unverified layer stays unverified.
+	if err := db.Write(k, flat); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := db.ConvertDense(k); !ok || err != nil || db.Verified(k) {
+		t.Errorf("an unverified layer: ConvertDense %v, %v, verified %v; want converted, unverified", ok, err, db.Verified(k))
+	}
+}
