@@ -1,99 +1,207 @@
 package layers
 
-import "fmt"
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+)
 
-// A placement layer of the reachable sweep written before the dense files
-// (file version 1) has one byte for each slot and leaves the slots of
-// unreachable classes Unused: 16.7 GiB for the 9-stone game against
-// 5.1 GiB dense. Such files are read as they are; ConvertDense rewrites
-// one as a dense file with the same values.
+// Layer files of the format before (OldVersion) number their slots with
+// the A rank major, and placement layers of the reachable sweep among
+// them have one byte for each slot, the unreachable classes Unused (16.7
+// GiB for the 9-stone game against 5.1 GiB dense). This program reads
+// neither as it is: ConvertOld rewrites each such file in this format,
+// with the same value for every position, so that nobody computes them
+// again.
 
-// Sparse reports whether layer k's file is a placement layer of one byte
-// per slot that leaves classes Unused: one that ConvertDense would make
-// smaller. It reads the header only.
-func (d *DB) Sparse(k Key) bool {
-	if k.IsMoving() {
-		return false
-	}
-	h, err := d.Header(k)
-	return err == nil && !h.Dense() && h.Won+h.Lost+h.Drawn < d.x.Layer(k).Classes()
+// OldHeader returns the header of layer k's file when it is of the
+// format before, and an error otherwise (ErrMissing when there is none).
+func (d *DB) OldHeader(k Key) (Header, error) {
+	return readHeader(d.Path(k), d.stones, k, true)
 }
 
-// OneBytePerSlot reports whether layer k's file is a placement layer of
-// one byte per slot (file version 1), with holes or without.
-func (d *DB) OneBytePerSlot(k Key) bool {
-	if k.IsMoving() {
-		return false
+// OldLayers returns the layers of the game whose files are of the format
+// before: the layers ConvertOld rewrites. It reads their headers only.
+func (d *DB) OldLayers() []Key {
+	var ks []Key
+	for _, k := range Order(d.stones, true) {
+		if _, err := d.OldHeader(k); err == nil {
+			ks = append(ks, k)
+		}
 	}
-	h, err := d.Header(k)
-	return err == nil && !h.Dense()
+	return ks
 }
 
-// ConvertDense rewrites the file of placement layer k, if it has one byte
-// per slot, as a dense file holding the same value in every slot: the bits of the stored slots,
-// their rank directory and their values (WriteDenseLayer, so that the
-// file is replaced whole or not at all). It reads the new file back and
-// compares every slot with the old one before it counts; a layer that
-// was verified stays verified, since its values are the verified ones.
-// It returns false when there was nothing to convert. An interrupted
-// conversion leaves the old file; converting again starts that layer
-// over.
-func (d *DB) ConvertDense(k Key) (bool, error) {
-	if !d.OneBytePerSlot(k) {
+// ConvertOld rewrites the file of layer k, of the format before, in this
+// format: its slots in this order and, with dense set, as a dense file
+// storing the slots that hold a value (WriteLayer or WriteDenseLayer, so
+// that the file is replaced whole or not at all). It checks the old body
+// in full first, and reads the new file back and compares every position
+// with the old one before it counts; a layer that was verified stays
+// verified, since its values are the verified ones. It returns false when
+// the file is not of the format before. An interrupted conversion leaves
+// the old file; converting again starts that layer over.
+func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
+	if _, err := d.OldHeader(k); err != nil {
 		return false, nil
 	}
-	f, err := d.Layer(k) // the whole body checked
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return false, fmt.Errorf("layers: database %s is closed", d.dir)
+	}
+	f, _, err := openFile(d.Path(k), d.stones, k, false, true)
 	if err != nil {
 		return false, err
 	}
-	verified := d.verifiedRecord(k, f.Header())
-	old := f.Body()
-	stored := make([]uint64, denseWords(uint64(len(old))))
+	defer f.Close()
+	l := d.x.Layer(k)
+	if f.h.Slots != l.Size() {
+		return false, fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", f.path, ErrFormat, f.h.Slots, k, l.Size())
+	}
+	verified := d.verifiedRecord(k, f.h)
+	old := f.body
+	flat := l.fromOldOrder(old)
+	var dv *Dense
+	if dense {
+		if dv, err = denseOf(flat); err != nil {
+			return false, fmt.Errorf("layers: converting %v: %w", k, err)
+		}
+	}
+	if err := d.removeVerified(k); err != nil {
+		return false, err
+	}
+	if dv != nil {
+		err = WriteDenseLayer(d.Path(k), d.stones, k, dv)
+	} else {
+		err = WriteLayer(d.Path(k), d.stones, k, flat)
+	}
+	if err != nil {
+		return false, fmt.Errorf("layers: converting %v: %w", k, err)
+	}
+	d.forgetLocked(k)
+	nf, _, err := openFile(d.Path(k), d.stones, k, false, false)
+	if err != nil {
+		return false, fmt.Errorf("layers: converting %v: reading the new file: %w", k, err)
+	}
+	defer nf.Close()
+	if err := l.sameAsOld(nf, old); err != nil {
+		os.Remove(d.Path(k))
+		return false, fmt.Errorf("layers: converting %v: %w; the new file was removed", k, err)
+	}
+	if verified {
+		if err := d.markVerifiedLocked(k, nf.h); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// denseOf returns the dense body that stores the slots of flat holding a
+// value.
+func denseOf(flat []byte) (*Dense, error) {
+	stored := make([]uint64, denseWords(uint64(len(flat))))
 	n := 0
-	for i, v := range old {
+	for i, v := range flat {
 		if v != byte(Unused) {
 			stored[i/64] |= 1 << (i % 64)
 			n++
 		}
 	}
 	values := make([]byte, 0, n)
-	for _, v := range old {
+	for _, v := range flat {
 		if v != byte(Unused) {
 			values = append(values, v)
 		}
 	}
-	dv, err := NewDense(uint64(len(old)), stored, values)
+	return NewDense(uint64(len(flat)), stored, values)
+}
+
+// fromOldOrder returns the body of one byte per slot in this order from
+// old, a body of the layer in the order before: within each sub-layer,
+// the slot of A rank r and B class c moves from r × classes + c to
+// c × configurations + r.
+func (l *LayerIndex) fromOldOrder(old []byte) []byte {
+	nb := make([]byte, len(old))
+	for _, s := range l.order {
+		for r := range s.na {
+			row := old[s.off+r*s.n : s.off+(r+1)*s.n]
+			for c, v := range row {
+				nb[s.off+uint64(c)*s.na+r] = v
+			}
+		}
+	}
+	return nb
+}
+
+// errConverted is the cause of a converted file that does not read as
+// the old one.
+var errConverted = errors.New("the new file differs from the old one")
+
+// sameAsOld compares every slot of f, a file of this format, with the
+// same position's slot in old, a body in the order before.
+func (l *LayerIndex) sameAsOld(f *File, old []byte) error {
+	for _, s := range l.order {
+		for r := range s.na {
+			for c := range s.n {
+				i := s.off + r*s.n + c
+				if got := f.Value(s.off + c*s.na + r); got != Value(old[i]) {
+					return fmt.Errorf("%w: the position of old slot %d reads %v, was %v", errConverted, i, got, Value(old[i]))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// WriteOld writes layer k in the format before, holding flat (a body of
+// one byte per slot in this order), as the program before wrote its
+// files: a folder to convert, for the tests of ConvertOld and of the
+// packages above.
+func (d *DB) WriteOld(k Key, flat []byte) error {
+	l := d.x.Layer(k)
+	if uint64(len(flat)) != l.Size() {
+		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, len(flat), l.Size())
+	}
+	old := make([]byte, len(flat))
+	for _, s := range l.order {
+		for r := range s.na {
+			for c := range s.n {
+				old[s.off+r*s.n+c] = flat[s.off+c*s.na+r]
+			}
+		}
+	}
+	h, sums := headerOf(d.stones, k, old, nil)
+	h.Version = OldVersion
+	head := h.marshal()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.ensureDir(); err != nil {
+		return err
+	}
+	if err := d.removeVerified(k); err != nil {
+		return err
+	}
+	path := d.Path(k)
+	err := writeSynced(path+".tmp", head, old)
+	if err == nil {
+		err = installLayer(path, h, binary.LittleEndian.Uint32(head[72:]), sums)
+	}
 	if err != nil {
-		return false, fmt.Errorf("layers: converting %v: %w", k, err)
+		os.Remove(path + ".tmp")
+		return err
 	}
-	// The old file stays mapped (Write keeps it until Close) for the
-	// comparison.
-	if err := d.WriteDense(k, dv); err != nil {
-		return false, fmt.Errorf("layers: converting %v: %w", k, err)
-	}
-	nf, err := d.Layer(k)
+	d.forgetLocked(k)
+	return nil
+}
+
+// MarkVerifiedOld records that layer k, a file of the format before,
+// passed verification, as the program before recorded it.
+func (d *DB) MarkVerifiedOld(k Key) error {
+	h, err := d.OldHeader(k)
 	if err != nil {
-		return false, fmt.Errorf("layers: converting %v: reading the new file: %w", k, err)
+		return err
 	}
-	nd := nf.Dense()
-	if nd == nil {
-		return false, fmt.Errorf("layers: converting %v: the new file is not dense", k)
-	}
-	set, vals, r := nd.Bits(), nd.Values(), 0
-	for i, v := range old {
-		in := set[i/64]>>(i%64)&1 != 0
-		if in != (v != byte(Unused)) || in && (r >= len(vals) || vals[r] != v) {
-			d.Remove(k)
-			return false, fmt.Errorf("layers: converting %v: slot %d reads %v, was %v; the layer was removed", k, i, nd.Value(uint64(i)), Value(v))
-		}
-		if in {
-			r++
-		}
-	}
-	if verified {
-		if err := d.MarkVerified(k); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
+	return d.markVerifiedLocked(k, h)
 }

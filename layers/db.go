@@ -220,7 +220,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	}
 	lazy := !full && (old == nil || !old.full)
 	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
-	e.f, e.lazy, e.err = openFile(d.Path(k), d.stones, k, lazy)
+	e.f, e.lazy, e.err = openFile(d.Path(k), d.stones, k, lazy, false)
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
 		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
 		e.f.Close()

@@ -1,9 +1,12 @@
 package layers
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -243,7 +246,7 @@ func TestDenseDamage(t *testing.T) {
 // stored count within the slots and equal to the values' outcomes.
 func TestDenseHeaderChecks(t *testing.T) {
 	k := Key{W: 2, B: 2, WH: 2, BH: 2}
-	h := Header{Version: DenseVersion, Rules: RulesID, Stones: 4, Key: k, Slots: 1000, Stored: 10, Won: 4, Lost: 3, Drawn: 3}
+	h := Header{Version: FileVersion, Rules: RulesID, Stones: 4, Key: k, Slots: 1000, Layout: LayoutDense, Stored: 10, Won: 4, Lost: 3, Drawn: 3}
 	size := int64(HeaderSize + h.BodySize())
 	if err := h.check("f", 4, k, size); err != nil {
 		t.Fatalf("a sound header: %v", err)
@@ -299,84 +302,141 @@ func BenchmarkDenseValue(b *testing.B) {
 	_ = sink
 }
 
-// TestConvertDense converts a placement layer of one byte per slot with
-// holes into a dense file: the same value in every slot, still verified;
-// converting again and a moving layer do nothing.
-func TestConvertDense(t *testing.T) {
-	smallBlocks(t)
-	db, err := OpenDB(t.TempDir(), 4)
-	if err != nil {
+// writeOld writes layer k of db as a file of the format before, holding
+// flat (a body in this order); with verified set, with its verification
+// record.
+func writeOld(t *testing.T, db *DB, k Key, flat []byte, verified bool) {
+	t.Helper()
+	if err := db.WriteOld(k, flat); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	k := Key{W: 2, B: 2, WH: 2, BH: 2}
-	l := db.Indexer().Layer(k)
-	sparse := denseFingerprint(l)
-	flat := make([]byte, l.Size())
-	for i := range flat {
-		flat[i] = byte(sparse.Value(uint64(i)))
-	}
-	if err := db.Write(k, flat); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.MarkVerified(k); err != nil {
-		t.Fatal(err)
-	}
-	if !db.Sparse(k) {
-		t.Fatal("Sparse: false for a layer with holes")
-	}
-	ok, err := db.ConvertDense(k)
-	if err != nil || !ok {
-		t.Fatalf("ConvertDense: %v, %v", ok, err)
-	}
-	db = reopen(t, db)
-	h, err := db.Header(k)
-	if err != nil || !h.Dense() || h.Stored != sparse.Stored() {
-		t.Fatalf("after converting: header %+v, %v; want dense with %d stored", h, err, sparse.Stored())
-	}
-	if !db.Verified(k) {
-		t.Error("after converting: the layer is no longer verified")
-	}
-	f, err := db.Layer(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range l.Size() {
-		if f.Value(i) != Value(flat[i]) {
-			t.Fatalf("slot %d: %v, was %v", i, f.Value(i), Value(flat[i]))
+	if verified {
+		if err := db.MarkVerifiedOld(k); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if ok, err := db.ConvertDense(k); ok || err != nil {
-		t.Errorf("converting a dense layer: %v, %v; want nothing done", ok, err)
+}
+
+// TestConvertOld rewrites layers of the format before in this one: a
+// moving layer and a placement layer with holes (dense), verified or not.
+// Every position keeps its value, a verified layer stays verified, and
+// until converted the file reads as damaged by the old format.
+func TestConvertOld(t *testing.T) {
+	smallBlocks(t)
+	for _, tc := range []struct {
+		name     string
+		k        Key
+		dense    bool
+		verified bool
+	}{
+		{"moving", Moving(3, 4), false, true},
+		{"placement, dense", Key{W: 2, B: 2, WH: 2, BH: 2}, true, true},
+		{"placement, unverified", Key{W: 2, B: 2, WH: 2, BH: 2}, true, false},
+		{"placement, one byte per slot", Key{W: 2, B: 3, WH: 2, BH: 1}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := OpenDB(t.TempDir(), 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			l := db.Indexer().Layer(tc.k)
+			flat := fingerprintBody(t, l)
+			if tc.dense {
+				d := denseFingerprint(l)
+				for i := range flat {
+					flat[i] = byte(d.Value(uint64(i)))
+				}
+			}
+			writeOld(t, db, tc.k, flat, tc.verified)
+			if _, err := db.Layer(tc.k); !errors.Is(err, ErrOldFormat) || !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "muehlectl convert") {
+				t.Fatalf("an old file: Layer gives %v, want ErrOldFormat naming muehlectl convert", err)
+			}
+			if got := db.OldLayers(); len(got) != 1 || got[0] != tc.k {
+				t.Errorf("OldLayers: %v, want [%s]", got, tc.k)
+			}
+			ok, err := db.ConvertOld(tc.k, tc.dense)
+			if err != nil || !ok {
+				t.Fatalf("ConvertOld: %v, %v", ok, err)
+			}
+			db = reopen(t, db)
+			h, err := db.Header(tc.k)
+			if err != nil || h.Version != FileVersion || h.Dense() != tc.dense {
+				t.Fatalf("after converting: header %+v, %v", h, err)
+			}
+			if db.Verified(tc.k) != tc.verified {
+				t.Errorf("after converting: verified %v, want %v", db.Verified(tc.k), tc.verified)
+			}
+			for i := range l.Size() {
+				p, ok := l.Position(i)
+				if !ok {
+					continue
+				}
+				if got, err := db.Probe(p); err != nil || got != Value(flat[i]) {
+					t.Fatalf("slot %d: Probe %v, %v, want %v", i, got, err, Value(flat[i]))
+				}
+			}
+			if ok, err := db.ConvertOld(tc.k, tc.dense); ok || err != nil || len(db.OldLayers()) != 0 {
+				t.Errorf("converting again: %v, %v; want nothing done", ok, err)
+			}
+		})
 	}
-	// A placement layer without holes converts too (every canonical slot
-	// stored); a moving layer does not.
-	full := Key{W: 2, B: 3, WH: 2, BH: 1}
-	fullBody := fingerprintBody(t, db.Indexer().Layer(full))
-	if err := db.Write(full, fullBody); err != nil {
+}
+
+// TestDenseExample reads testdata/dense.layer, a dense file of the
+// 4-stone layer p2+2-2+2 (WriteDenseLayer of denseFingerprint; go test
+// -update writes it again), twice: by a decoder written here from the
+// description in doc.go, byte by byte, and by OpenFile; both must give
+// every slot the fingerprint of its position when odd, and Unused
+// otherwise.
+func TestDenseExample(t *testing.T) {
+	k := Key{W: 2, B: 2, WH: 2, BH: 2}
+	x, err := DefaultIndexer()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if db.Sparse(full) || !db.OneBytePerSlot(full) {
-		t.Errorf("a full placement layer: Sparse %v, OneBytePerSlot %v; want false, true", db.Sparse(full), db.OneBytePerSlot(full))
+	l := x.Layer(k)
+	path := filepath.Join("testdata", "dense.layer")
+	if *update {
+		if err := WriteDenseLayer(path, 4, k, denseFingerprint(l)); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(blocksPath(path))
 	}
-	if ok, err := db.ConvertDense(full); !ok || err != nil {
-		t.Errorf("a full placement layer: ConvertDense %v, %v", ok, err)
-	}
-	if f, err := db.Layer(full); err != nil || f.Dense() == nil || f.Header().Stored != db.Indexer().Layer(full).Classes() {
-		t.Errorf("a full placement layer converted: %v; want dense with every class", err)
-	}
-	m := Moving(3, 4)
-	if err := db.Write(m, fingerprintBody(t, db.Indexer().Layer(m))); err != nil {
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := db.ConvertDense(m); ok || err != nil || db.Sparse(m) || db.OneBytePerSlot(m) {
-		t.Errorf("a moving layer: ConvertDense %v, %v; want nothing", ok, err)
+	le := binary.LittleEndian
+	// The header: version 2, layout 1 (dense), slots, stored.
+	n, stored := le.Uint64(b[24:]), le.Uint64(b[76:])
+	if string(b[:8]) != "MUEHLEDB" || le.Uint32(b[8:]) != 2 || b[21] != 1 || n != l.Size() {
+		t.Fatalf("header: magic %q, version %d, layout %d, %d slots; want MUEHLEDB, 2, 1, %d", b[:8], le.Uint32(b[8:]), b[21], n, l.Size())
 	}
-	// An unverified layer stays unverified.
-	if err := db.Write(k, flat); err != nil {
+	body := b[HeaderSize:]
+	words := (n + 63) / 64
+	values := body[8*words+8*((n+65535)/65536)+2*((n+511)/512):]
+	if uint64(len(values)) != stored {
+		t.Fatalf("%d bytes of values, the header says %d stored", len(values), stored)
+	}
+	f, err := OpenFile(path, 4, k)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := db.ConvertDense(k); !ok || err != nil || db.Verified(k) {
-		t.Errorf("an unverified layer: ConvertDense %v, %v, verified %v; want converted, unverified", ok, err, db.Verified(k))
+	defer f.Close()
+	var r uint64 // stored slots so far
+	for i := range n {
+		want := Unused
+		if p, ok := l.Position(i); ok && fingerprint(p)%2 == 1 {
+			want = fingerprint(p)
+		}
+		got := Unused
+		if le.Uint64(body[8*(i/64):])>>(i%64)&1 != 0 {
+			got = Value(values[r])
+			r++
+		}
+		if got != want || f.Value(i) != want {
+			t.Fatalf("slot %d: decoded %v, OpenFile %v, want %v", i, got, f.Value(i), want)
+		}
 	}
 }

@@ -65,7 +65,7 @@
 // and the stabilizer of the representative. Within a layer, the sub-layer
 // of a split of the stones between the groups starts at an offset, and
 //
-//	index = offset + rank(s(A part)) × classes(B) + class(B)
+//	index = offset + class(B) × configurations(A) + rank(s(A part))
 //
 // where the A part is ranked among the 8-point configurations with its
 // stone counts. When the representative is symmetric, the A parts that its
@@ -76,10 +76,17 @@
 // canonical slots of a layer are its symmetry classes: 8,904,593,601 over
 // the 49 moving layers of the 9-stone game, within 8,951,158,172 slots.
 //
-// Index reads one entry of the table at random; it is fastest when the
-// positions ranked one after another are related (children of neighbouring
-// slots). The table lives in memory outside the Go heap, in huge pages where
-// Linux allows it.
+// Index reads one entry of the table at random. The order of the
+// formula, the B class major and the A rank minor (file format 2), keeps
+// a solver's random reads close together: the positions of neighbouring
+// slots share their B part, so their children share their B parts too,
+// and with them the table entries they read and the runs of slots of the
+// child layers they land in (at most 560 A ranks of one B class). Against
+// the order before (the A rank major, format 1), verifying the 9-stone
+// layer 7-7 took 25 % less processor time (151 against 196 s), and the
+// placement phase of the 6-stone game 26 % less (134 against 182 s). The
+// table lives in memory outside the Go heap, in huge pages where Linux
+// allows it.
 //
 // # Values
 //

@@ -1,6 +1,9 @@
 package layers
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Errors wrapped by the functions of this package, for callers that branch
 // on the kind of failure. The wrapping error names the file or the layer.
@@ -14,4 +17,7 @@ var (
 	ErrChecksum = errors.New("checksum mismatch")
 	// ErrVersion: a file has a format version this program does not read.
 	ErrVersion = errors.New("unsupported format version")
+	// ErrOldFormat: a layer file of the format before (OldVersion), which
+	// ConvertOld rewrites; it wraps ErrVersion.
+	ErrOldFormat = fmt.Errorf("%w: the layer format before", ErrVersion)
 )

@@ -19,13 +19,14 @@ import (
 // The layer file format (see doc.go for the byte-by-byte description).
 const (
 	fileMagic = "MUEHLEDB"
-	// FileVersion is the format of a layer file with one byte per slot:
-	// every moving layer, and placement layers of the full sweep.
-	FileVersion = 1
-	// DenseVersion is the format of a dense layer file, which stores
-	// values only for the slots its bits mark (dense.go): the placement
-	// layers of the reachable sweep.
-	DenseVersion = 2
+	// FileVersion is the format this package writes and reads: the
+	// slots in the order of index.go (the B class major), the body of
+	// one byte per slot or dense (the header's layout byte).
+	FileVersion = 2
+	// OldVersion is the format before, with the A rank major and one byte
+	// per slot. Only ConvertOld reads it, to rewrite the file in this
+	// format; to everything else such a file is damaged (ErrOldFormat).
+	OldVersion = 1
 	// RulesID names the rules of docs/rules.md (standard rules, no removal limit).
 	RulesID = 1
 	// HeaderSize is the size of the header in front of the body.
@@ -41,7 +42,8 @@ type Header struct {
 	Stones      int    // stones per side of the game
 	Key         Key    // the layer
 	Slots       uint64 // slots of the layer's index
-	Stored      uint64 // a dense file (version 2): the slots holding a value
+	Layout      Layout // one byte per slot, or dense
+	Stored      uint64 // a dense file: the slots holding a value
 	Won         uint64 // canonical slots won for the side to move
 	Lost        uint64 // canonical slots lost
 	Drawn       uint64 // canonical slots drawn
@@ -57,7 +59,7 @@ type Header struct {
 func headerOf(stones int, key Key, body []byte, d *Dense) (Header, []uint64) {
 	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: uint64(len(body))}
 	if d != nil {
-		h.Version, h.Slots, h.Stored = DenseVersion, d.slots, d.Stored()
+		h.Layout, h.Slots, h.Stored = LayoutDense, d.slots, d.Stored()
 	}
 	sums := make([]uint64, blockCount(len(body), blockShift))
 	count := countValues(body, h.valuesFrom(), blockShift, sums)
@@ -76,8 +78,17 @@ func headerOfCounts(stones int, key Key, slots uint64, count *[256]uint64, sums 
 	return h
 }
 
+// Layout is how a layer file's body holds the values (header byte 21).
+type Layout uint8
+
+// The layouts.
+const (
+	LayoutFlat  Layout = 0 // one byte per slot
+	LayoutDense Layout = 1 // the stored slots' bits and values (dense.go)
+)
+
 // Dense reports whether the header is of a dense layer file.
-func (h Header) Dense() bool { return h.Version == DenseVersion }
+func (h Header) Dense() bool { return h.Layout == LayoutDense }
 
 // BodySize returns the size of the body the header describes: one byte
 // per slot, or a dense body (DenseBodySize).
@@ -140,6 +151,7 @@ func (h *Header) marshal() []byte {
 	le.PutUint32(b[12:], uint32(h.Rules))
 	b[16] = uint8(h.Stones)
 	b[17], b[18], b[19], b[20] = h.Key.W, h.Key.B, h.Key.WH, h.Key.BH
+	b[21] = byte(h.Layout)
 	le.PutUint64(b[24:], h.Slots)
 	le.PutUint64(b[32:], h.Won)
 	le.PutUint64(b[40:], h.Lost)
@@ -170,8 +182,8 @@ func parseHeader(b []byte, name string) (Header, error) {
 	if string(b[:8]) != fileMagic {
 		return h, fmt.Errorf("layers: %s: %w: not a layer file (bad magic %q)", name, ErrFormat, b[:8])
 	}
-	if v := le.Uint32(b[8:]); v != FileVersion && v != DenseVersion {
-		return h, fmt.Errorf("layers: %s: %w: version %d, want %d or %d", name, ErrVersion, v, FileVersion, DenseVersion)
+	if v := le.Uint32(b[8:]); v != FileVersion && v != OldVersion {
+		return h, fmt.Errorf("layers: %s: %w: version %d, want %d", name, ErrVersion, v, FileVersion)
 	}
 	if got, want := le.Uint32(b[72:]), headerCRC(b); got != want {
 		return h, fmt.Errorf("layers: %s: %w: header checksum %08x, want %08x", name, ErrChecksum, got, want)
@@ -182,6 +194,7 @@ func parseHeader(b []byte, name string) (Header, error) {
 		Stones:      int(b[16]),
 		Key:         Key{b[17], b[18], b[19], b[20]},
 		Slots:       le.Uint64(b[24:]),
+		Layout:      Layout(b[21]),
 		Won:         le.Uint64(b[32:]),
 		Lost:        le.Uint64(b[40:]),
 		Drawn:       le.Uint64(b[48:]),
@@ -194,6 +207,9 @@ func parseHeader(b []byte, name string) (Header, error) {
 	}
 	if h.Rules != RulesID {
 		return h, fmt.Errorf("layers: %s: %w: rules %d, want %d", name, ErrFormat, h.Rules, RulesID)
+	}
+	if h.Layout > LayoutDense || h.Version == OldVersion && h.Layout != LayoutFlat {
+		return h, fmt.Errorf("layers: %s: %w: layout %d in a file of version %d", name, ErrFormat, h.Layout, h.Version)
 	}
 	return h, nil
 }
@@ -309,6 +325,12 @@ func writeSynced(path string, parts ...[]byte) error {
 // ReadHeader reads and checks the header of the layer file at path against
 // the stone count, the key and the file size, without reading the body.
 func ReadHeader(path string, stones int, key Key) (Header, error) {
+	return readHeader(path, stones, key, false)
+}
+
+// readHeader is ReadHeader; with old set it reads a file of OldVersion
+// (for ConvertOld) and refuses the others, else the reverse.
+func readHeader(path string, stones int, key Key, old bool) (Header, error) {
 	f, err := OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -330,7 +352,22 @@ func ReadHeader(path string, stones int, key Key) (Header, error) {
 	if err != nil {
 		return h, fmt.Errorf("layers: %w", err)
 	}
+	if err := h.checkVersion(path, old); err != nil {
+		return h, err
+	}
 	return h, h.check(path, stones, key, fi.Size())
+}
+
+// checkVersion refuses a file of OldVersion unless old is set, and with
+// old set any other.
+func (h Header) checkVersion(path string, old bool) error {
+	switch {
+	case h.Version == OldVersion && !old:
+		return fmt.Errorf("layers: %s: %w: format %d, written before the layers' order changed; `muehlectl convert` rewrites the folder's layers in format %d, keeping their values", path, ErrOldFormat, OldVersion, FileVersion)
+	case h.Version != OldVersion && old:
+		return fmt.Errorf("layers: %s: %w: format %d, not the old format %d", path, ErrVersion, h.Version, OldVersion)
+	}
+	return nil
 }
 
 // File is an open layer file: header checked, body verified, mapped. (A DB
@@ -351,7 +388,7 @@ type File struct {
 // layer's block file when it is missing or wrong, if the folder allows. A
 // missing file gives an error wrapping ErrMissing.
 func OpenFile(path string, stones int, key Key) (*File, error) {
-	f, _, err := openFile(path, stones, key, false)
+	f, _, err := openFile(path, stones, key, false, false)
 	return f, err
 }
 
@@ -359,8 +396,10 @@ func OpenFile(path string, stones int, key Key) (*File, error) {
 // valid, it does not read the body but returns the block file's CRCs, for
 // the caller to check each block before it reads from it. It returns no
 // blockChecks when it checked the whole body.
-func openFile(path string, stones int, key Key, lazy bool) (*File, *blockChecks, error) {
-	h, err := ReadHeader(path, stones, key)
+//
+// With old set it opens a file of OldVersion (for ConvertOld) in full.
+func openFile(path string, stones int, key Key, lazy, old bool) (*File, *blockChecks, error) {
+	h, err := readHeader(path, stones, key, old)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -31,7 +31,7 @@ func TestWriteOpenLayer(t *testing.T) {
 	}
 	defer f.Close()
 	h := f.Header()
-	want := Header{Version: 1, Rules: 1, Stones: 3, Key: Moving(3, 3), Slots: 10, Won: 3, Lost: 2, Drawn: 3,
+	want := Header{Version: FileVersion, Rules: 1, Stones: 3, Key: Moving(3, 3), Slots: 10, Won: 3, Lost: 2, Drawn: 3,
 		DeepestWin: 7, DeepestLoss: 12, Checksum: h.Checksum}
 	if h != want {
 		t.Errorf("header: got %+v, want %+v", h, want)
@@ -77,6 +77,9 @@ var corruptions = []struct {
 	{"extra-byte", func(b []byte) []byte { return append(b, 1) }, ErrFormat, "bytes"},
 	{"bad-magic", func(b []byte) []byte { b[0] = 'X'; return b }, ErrFormat, "magic"},
 	{"version-3", func(b []byte) []byte { b[8] = 3; return b }, ErrVersion, "version 3"},
+	{"old-format", func(b []byte) []byte { return resign(b, func(b []byte) { b[8] = 1 }) }, ErrOldFormat, "muehlectl convert"},
+	{"layout-2", func(b []byte) []byte { return resign(b, func(b []byte) { b[21] = 2 }) }, ErrFormat, "layout 2"},
+	{"layout-dense", func(b []byte) []byte { return resign(b, func(b []byte) { b[21] = 1 }) }, ErrFormat, "storing 0 values"},
 	{"flipped-key", func(b []byte) []byte { b[18] ^= 1; return b }, ErrChecksum, "header checksum"},
 	{"flipped-count", func(b []byte) []byte { b[33] ^= 0x10; return b }, ErrChecksum, "header checksum"},
 	{"flipped-reserved", func(b []byte) []byte { b[100] ^= 0x80; return b }, ErrChecksum, "header checksum"},

@@ -114,15 +114,17 @@ func (x *Indexer) Layer(k Key) *LayerIndex {
 // the groups: its first slot and its number of B classes.
 type subLayer struct {
 	off uint64 // first slot
-	n   uint64 // classes of the B part: the stride of the A rank
+	n   uint64 // classes of the B part
+	na  uint64 // configurations of the A part: the stride of the B class
 	g   uint32 // B group number
 	aw  uint8  // mover's stones in group A
 	ab  uint8  // opponent's stones in group A
 }
 
 // LayerIndex numbers the positions of one layer: index = sub-layer offset +
-// rank(A part after B's symmetry) × classes(B) + class(B), the smallest such
-// index among the equivalent A parts being the canonical one.
+// class(B) × configurations(A) + rank(A part after B's symmetry), the
+// smallest such index among the equivalent A parts being the canonical
+// one.
 type LayerIndex struct {
 	x       *Indexer // keeps the indexer, and so the table's memory, alive
 	t       *bTable
@@ -144,7 +146,7 @@ func (x *Indexer) newLayer(k Key) *LayerIndex {
 			}
 			g := bGroup(bw, bb)
 			n := uint64(x.t.groupStart[g+1] - x.t.groupStart[g])
-			s := subLayer{off: l.size, n: n, g: uint32(g), aw: uint8(aw), ab: uint8(ab)}
+			s := subLayer{off: l.size, n: n, na: uint64(len(aUnrank[aw][ab])), g: uint32(g), aw: uint8(aw), ab: uint8(ab)}
 			l.sub[aw][ab] = s
 			l.order = append(l.order, s)
 			l.size += n * uint64(len(aUnrank[aw][ab]))
@@ -186,7 +188,7 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	} else {
 		r = minRank(l.t.stabs[id&(maxStabs-1)], symA[s][wa], symA[s][ba])
 	}
-	return sub.off + uint64(r)*sub.n + uint64(e&classMask)
+	return sub.off + uint64(e&classMask)*sub.na + uint64(r)
 }
 
 // IndexAll stores Index(ps[i]) in out[i] for every i < min(len(ps),
@@ -234,7 +236,7 @@ func (l *LayerIndex) locate(i uint64) (s *subLayer, r uint64, c uint64, ok bool)
 		}
 	}
 	s = &l.order[lo]
-	r, c = (i-s.off)/s.n, (i-s.off)%s.n
+	c, r = (i-s.off)/s.na, (i-s.off)%s.na
 	return s, r, c, true
 }
 

@@ -152,7 +152,12 @@ func (d *DB) MarkVerified(k Key) error {
 	if err != nil {
 		return err
 	}
-	h := f.Header()
+	return d.markVerifiedLocked(k, f.Header())
+}
+
+// markVerifiedLocked writes the record that layer k with header h passed
+// verification. It takes no lock of d.
+func (d *DB) markVerifiedLocked(k Key, h Header) error {
 	text := fmt.Sprintf("verified %s checksum %016x slots %d header %08x at %s\n", k, h.Checksum, h.Slots, headerSum(h), time.Now().UTC().Format(time.RFC3339))
 	path := d.VerifiedPath(k)
 	tmp := path + ".tmp"

@@ -9,38 +9,22 @@ import (
 	"muehle/layers"
 )
 
-// ConvertDense rewrites the placement layers of db that the reachable
-// sweep wrote before the dense files, one byte per slot with the
-// unreachable classes Unused, as dense files with the same values
-// (layers.DB.ConvertDense): when some placement layer has such holes,
-// every placement layer of one byte per slot is converted (those whose
-// classes are all reachable too, so that each holds its reachable slots
-// and the reach files can go). A folder of the full sweep (no holes) is
-// left as it is (a folder that has dense layers is not: a conversion
-// interrupted after its layers with holes goes on with the rest). Each
-// layer is converted under its unit's claim, so that no solver writes the layer meanwhile. A
-// layer whose claim another process holds is skipped and named in note.
-// It is safe to interrupt: each layer is replaced whole or not at all,
-// and running it again converts the rest. When every placement layer is
-// then dense and verified, the reach files are removed (RemoveReach).
-// each, when not nil, is called before each layer to convert, with its
-// number and the count.
-func ConvertDense(ctx context.Context, db *layers.DB, each func(k layers.Key, i, n int), note func(string)) (converted int, err error) {
-	var todo []layers.Key
-	reachable := false // the folder is of the reachable sweep
-	for _, k := range layers.PlacementLayers(db.Stones()) {
-		switch h, err := db.Header(k); {
-		case err != nil:
-		case h.Dense():
-			reachable = true
-		default:
-			todo = append(todo, k)
-			reachable = reachable || db.Sparse(k)
-		}
-	}
-	if !reachable {
-		todo = nil
-	}
+// ConvertOld rewrites the layer files of db of the format before (the A
+// rank major: layers.OldVersion) in this format, with the same values
+// (layers.DB.ConvertOld). The placement layers of a folder of the
+// reachable sweep (some of them leave unreachable classes Unused) become
+// dense, all of them, so that each holds its reachable slots and the
+// reach files can go; a folder of the full sweep keeps one byte per slot.
+// Each layer is converted under its unit's claim, so that no solver
+// writes it meanwhile; a layer whose claim another process holds is
+// skipped and named in note. It is safe to interrupt: each layer is
+// replaced whole or not at all, and running it again converts the rest.
+// When every placement layer is then dense and verified, the reach files
+// are removed (RemoveReach). each, when not nil, is called before each
+// layer to convert, with its number and the count.
+func ConvertOld(ctx context.Context, db *layers.DB, each func(k layers.Key, i, n int), note func(string)) (converted int, err error) {
+	todo := db.OldLayers()
+	dense := reachableFolder(db)
 	for i, k := range todo {
 		if err := ctx.Err(); err != nil {
 			return converted, err
@@ -58,7 +42,7 @@ func ConvertDense(ctx context.Context, db *layers.DB, each func(k layers.Key, i,
 		if err != nil {
 			return converted, err
 		}
-		ok, err := db.ConvertDense(k)
+		ok, err := db.ConvertOld(k, dense && !k.IsMoving())
 		claim.Release()
 		if err != nil {
 			return converted, err
@@ -71,6 +55,21 @@ func ConvertDense(ctx context.Context, db *layers.DB, each func(k layers.Key, i,
 		return converted, err
 	}
 	return converted, nil
+}
+
+// reachableFolder reports whether db's placement layers are of the
+// reachable sweep: some layer is dense, or some layer of the format
+// before leaves classes Unused.
+func reachableFolder(db *layers.DB) bool {
+	for _, k := range layers.PlacementLayers(db.Stones()) {
+		if h, err := db.Header(k); err == nil && h.Dense() {
+			return true
+		}
+		if h, err := db.OldHeader(k); err == nil && h.Won+h.Lost+h.Drawn < db.Indexer().Layer(k).Classes() {
+			return true
+		}
+	}
+	return false
 }
 
 // RemoveReach removes the reach files of db's placement layers once they
@@ -95,4 +94,15 @@ func RemoveReach(db *layers.DB) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// errOldLayers is the error of a solve in a folder that holds layers of
+// the format before.
+func errOldLayers(db *layers.DB) error {
+	old := db.OldLayers()
+	if len(old) == 0 {
+		return nil
+	}
+	return fmt.Errorf("retro: %s holds %d layers of the format before (%s first): `muehlectl convert` rewrites them in format %d, keeping their values; solving would compute them again: %w",
+		layers.GameDir(db.Dir(), db.Stones()), len(old), old[0], layers.FileVersion, layers.ErrOldFormat)
 }

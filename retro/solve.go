@@ -156,6 +156,9 @@ func check(db *layers.DB, u Unit, opts SolveOptions) Task {
 // wrong: a freshly computed one with an error, a stored one to be
 // recomputed at once.
 func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
+	if err := errOldLayers(db); err != nil {
+		return err
+	}
 	s := newSolver(db, opts)
 	defer s.close()
 	units := Units(db.Stones(), opts)
@@ -354,6 +357,9 @@ func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error
 // gives an error wrapping layers.ErrLocked, or with WaitLock a wait. It
 // reports whether there was work to do.
 func SolveUnit(ctx context.Context, db *layers.DB, name string, opts SolveOptions) (bool, error) {
+	if err := errOldLayers(db); err != nil {
+		return false, err
+	}
 	opts.MaxStones, opts.Placement = 0, true
 	u, err := FindUnit(Units(db.Stones(), opts), name)
 	if err != nil {

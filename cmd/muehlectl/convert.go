@@ -10,15 +10,16 @@ import (
 )
 
 func init() {
-	register("convert", "rewrite placement layers of one byte per slot as dense files", runConvert)
+	register("convert", "rewrite the layers of an older format in this one", runConvert)
 }
 
-// runConvert rewrites the placement layers that the reachable sweep wrote
-// before the dense files (one byte per slot, the unreachable classes
-// Unused) as dense files with the same values (retro.ConvertDense): the
-// 9-stone game's placement layers shrink from 16.7 GiB to 5.1 GiB. Such
-// layers are read as they are; converting only saves disk. It is safe to
-// interrupt and to run again, and keeps each layer's verification.
+// runConvert rewrites the layers of the format before (layers.OldVersion:
+// the slots in the order before, placement layers of one byte per slot)
+// in this format, with the same values (retro.ConvertOld): the 9-stone
+// game's placement layers shrink from 16.7 GiB to 5.1 GiB. This program
+// reads no layer of the format before, and solves nothing in a folder
+// that has one. It is safe to interrupt and to run again, and keeps each
+// layer's verification.
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", "[--db DIR] [--stones K]", stderr)
 	dbf := addDBFlags(fs)
@@ -33,24 +34,29 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer db.Close()
-	before := placementBytes(db)
-	n, err := retro.ConvertDense(ctx, db, func(k layers.Key, i, n int) {
+	before := layerBytes(db)
+	n, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
 		fmt.Fprintf(stdout, "layer %d of %d  %s\n", i+1, n, k)
 	}, func(s string) { fmt.Fprintln(stdout, s) })
-	after := placementBytes(db)
+	after := layerBytes(db)
 	if n == 0 && err == nil {
-		fmt.Fprintf(stdout, "nothing to convert: no placement layer of one byte per slot with holes in %s\n", layers.GameDir(db.Dir(), db.Stones()))
+		fmt.Fprintf(stdout, "nothing to convert: no layer of the format before in %s\n", layers.GameDir(db.Dir(), db.Stones()))
 		return nil
 	}
-	fmt.Fprintf(stdout, "%d layers converted; placement layers %s before, %s now\n", n, sizeText(int64(before)), sizeText(int64(after)))
+	fmt.Fprintf(stdout, "%d layers converted; layer files %s before, %s now\n", n, sizeText(int64(before)), sizeText(int64(after)))
 	return err
 }
 
-// placementBytes returns the size of the placement layers' files of db.
-func placementBytes(db *layers.DB) uint64 {
+// layerBytes returns the size of the layer files of db's game, of either
+// format.
+func layerBytes(db *layers.DB) uint64 {
 	var n uint64
-	for _, k := range layers.PlacementLayers(db.Stones()) {
-		if h, err := db.Header(k); err == nil {
+	for _, k := range layers.Order(db.Stones(), true) {
+		h, err := db.Header(k)
+		if err != nil {
+			h, err = db.OldHeader(k)
+		}
+		if err == nil {
 			n += layers.HeaderSize + h.BodySize()
 		}
 	}
