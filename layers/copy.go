@@ -33,6 +33,18 @@ func (f *File) Copy() (*Copy, error) {
 	return c, nil
 }
 
+// View returns the file's values as a Copy that reads the mapped file
+// itself, without copying: for a reader whose memory budget has no room
+// for a copy. Its Release does nothing; it is valid until the file is
+// closed.
+func (f *File) View() *Copy {
+	c := &Copy{flat: f.body, release: func() {}}
+	if f.dense != nil {
+		c.flat, c.dense = nil, f.dense
+	}
+	return c
+}
+
 // Value returns the value of slot i, as File.Value does.
 func (c *Copy) Value(i uint64) Value {
 	if c.dense != nil {

@@ -91,7 +91,16 @@ func (v Value) Parent() Value {
 
 // Better reports whether, for the side to move, v is strictly preferable to
 // w: a win beats a draw beats a loss; a faster win and a slower loss are better.
-func (v Value) Better(w Value) bool { return v.score() > w.score() }
+func (v Value) Better(w Value) bool { return scores[v] > scores[w] }
+
+// scores holds the score of every value, for Better, which solvers call
+// for every child.
+var scores = func() (s [256]int16) {
+	for v := range s {
+		s[v] = int16(Value(v).score())
+	}
+	return s
+}()
 
 // score orders values for the side to move.
 func (v Value) score() int {

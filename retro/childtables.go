@@ -2,6 +2,7 @@ package retro
 
 import (
 	"fmt"
+	"slices"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -24,15 +25,32 @@ type childTables struct {
 }
 
 // newChildTables copies the layers the children of layer k's positions
-// lie in; release frees them.
-func newChildTables(db *layers.DB, k layers.Key) (*childTables, error) {
+// lie in into memory, when their files' bodies together take at most
+// memBytes, and reads the mapped files otherwise; release frees the
+// copies.
+func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, error) {
 	c := &childTables{}
-	load := func(x layers.Key) (*layers.Copy, error) {
+	var files []*layers.File
+	var size int64
+	for _, x := range k.Successors() {
 		f, err := db.Layer(x)
 		if err != nil {
 			return nil, fmt.Errorf("retro: %s needs %s: %w", k, x, err)
 		}
-		return f.Copy()
+		files = append(files, f)
+		size += int64(len(f.Body()))
+	}
+	load := func(x layers.Key) (*layers.Copy, error) {
+		for _, f := range files {
+			if f.Header().Key != x {
+				continue
+			}
+			if size > memBytes {
+				return f.View(), nil
+			}
+			return f.Copy()
+		}
+		return nil, fmt.Errorf("retro: %s: its children's layer %s is not among its successors", k, x)
 	}
 	p := k.Partner()
 	c.part = db.Indexer().Layer(p)
@@ -40,7 +58,7 @@ func newChildTables(db *layers.DB, k layers.Key) (*childTables, error) {
 	if c.partBody, err = load(p); err != nil {
 		return nil, err
 	}
-	if rm, ok := k.RemovalLayer(); ok {
+	if rm, ok := k.RemovalLayer(); ok && slices.Contains(k.Successors(), rm) {
 		c.rm = db.Indexer().Layer(rm)
 		if c.rmBody, err = load(rm); err != nil {
 			c.release()

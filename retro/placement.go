@@ -23,7 +23,9 @@ import (
 // stores their values and the bits of reach. With reach nil, every class
 // is (the full sweep, one byte per slot), which needs every class of the
 // placement layers one ply down.
-func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, done *atomic.Uint64) (layerBody, error) {
+//
+// The children's layers are copied into memory when they fit in memBytes.
+func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, memBytes int64, done *atomic.Uint64) (layerBody, error) {
 	ix := db.Indexer().Layer(k)
 	if reach == nil {
 		for _, s := range k.Successors() {
@@ -32,7 +34,7 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 			}
 		}
 	}
-	c, err := newChildTables(db, k)
+	c, err := newChildTables(db, k, memBytes)
 	if err != nil {
 		return layerBody{}, err
 	}

@@ -489,7 +489,7 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 	for _, k := range keys {
 		var done atomic.Uint64
 		stop := r.track(PhaseVerify, k, r.db.Indexer().Layer(k).Size(), &done)
-		bad, err := VerifyLayer(ctx, r.db, k, r.workers, 10, &done)
+		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.opts.memBudget(), &done)
 		stop()
 		if len(bad) == 0 && err != nil {
 			return wrong, err
@@ -575,7 +575,7 @@ func (r *run) compute(ctx context.Context) (bodies []layerBody, release func(), 
 		}
 		var done atomic.Uint64
 		stop := r.track(PhaseCount, layers.Key{}, r.db.Indexer().Layer(k).Size(), &done)
-		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, &done)
+		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, r.opts.memBudget(), &done)
 		stop()
 		return []layerBody{body}, func() {}, err
 	}

@@ -56,13 +56,22 @@ const (
 //     positions are exactly those a game reaches from the empty board;
 //   - a placement layer of one byte per slot with holes (the reachable
 //     sweep before the dense files): exactly the slots of its reach file.
+//
+// The children's layers are copied into memory when they fit in three
+// quarters of the machine's memory.
 func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, done *atomic.Uint64) ([]Mismatch, error) {
+	return verifyLayer(ctx, db, k, workers, limit, defaultMemBytes(), done)
+}
+
+// verifyLayer is VerifyLayer with the children's layers copied into
+// memory when they fit in memBytes.
+func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, done *atomic.Uint64) ([]Mismatch, error) {
 	f, err := db.Layer(k)
 	if err != nil {
 		return nil, err
 	}
 	ix := db.Indexer().Layer(k)
-	c, err := newChildTables(db, k)
+	c, err := newChildTables(db, k, memBytes)
 	if err != nil {
 		return nil, err
 	}
