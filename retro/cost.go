@@ -112,21 +112,27 @@ const VerifyShare = 0.4
 type Cost struct {
 	// MemBytes is the expected peak memory of a solver process computing
 	// and verifying the unit: the base, the state words of a moving pair
-	// (4 bytes per slot; the bodies written are made in them) or the body
-	// of a placement layer (1 byte per slot), and the copies of the layers
-	// the removals lead to (1 byte per slot of those).
+	// (4 bytes per slot; the bodies written are made in them) and the
+	// copies of the layers its removals lead to (1 byte per slot of
+	// those); for a placement layer its values (1 byte per slot, or per
+	// reachable class with the reach bits of its slots and of its parents'
+	// slots) and the copies of the layers its children lie in (their file
+	// bodies).
 	MemBytes uint64
 	// CPUSeconds is the expected processor time, solving and verifying:
 	// the wall time on one core, or on n cores about CPUSeconds/n.
 	CPUSeconds float64
-	// DiskBytes is the disk space of the unit's layer files, kept.
+	// DiskBytes is the disk space of the unit's layer files, kept (a
+	// placement layer of the reachable sweep is dense).
 	DiskBytes uint64
 	// ReachCPUSeconds is the part of CPUSeconds that the forward pass
 	// takes (Unit.Reach), 0 for the other units.
 	ReachCPUSeconds float64
 	// TempBytes is the temporary disk space while the unit is computed
 	// (the solver's TempDir): the work lists, and the state words when
-	// they exceed the memory budget (see UnitCostIn).
+	// they exceed the memory budget (see UnitCostIn); for the unit that
+	// runs the forward pass, the reach files of all placement layers,
+	// which stay until every placement layer is dense and verified.
 	TempBytes uint64
 }
 
@@ -147,20 +153,42 @@ func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 	c := Cost{MemBytes: uint64(costBaseBytes),
 		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
-		c.MemBytes += slots // the body written
+		share := ReachableShare(u.stones)
+		// body returns the bytes of the body of placement layer k: one
+		// per slot, or dense.
+		body := func(k layers.Key) uint64 {
+			n := ix.Layer(k).Size()
+			if k.IsMoving() || !u.Reachable {
+				return n
+			}
+			return layers.DenseBodySize(n, uint64(share*float64(n)))
+		}
+		k := u.Keys[0]
+		for _, s := range k.Successors() {
+			c.MemBytes += body(s) // the children's layers, copied
+		}
 		if !u.Reachable {
+			c.MemBytes += slots // the body written
 			c.CPUSeconds = costUnitSeconds + float64(slots)/costPlacementRate
 			return c
 		}
-		share := ReachableShare(u.stones)
+		c.DiskBytes = body(k) + layers.HeaderSize
+		// The values and the reach bits, and the reach bits of the
+		// parents' layers that the verifier reads.
+		c.MemBytes += uint64(share*float64(slots)) + slots/8
+		if ply := PlyOf(u.stones, k); ply > 0 {
+			for _, p := range PlyLayers(u.stones, ply-1) {
+				c.MemBytes += ix.Layer(p).Size() / 8
+			}
+		}
 		c.CPUSeconds = costUnitSeconds + share*float64(slots)/costReachableRate
-		c.DiskBytes += reachFileBytes(slots) // the reach file beside the layer
 		if u.Reach {
 			var all uint64
 			var ply [2 * muehle.StonesPerSide]uint64
 			for _, k := range layers.PlacementLayers(u.stones) {
 				all += ix.Layer(k).Size()
 				ply[PlyOf(u.stones, k)] += ix.Layer(k).Size()
+				c.TempBytes += reachFileBytes(ix.Layer(k).Size())
 			}
 			c.ReachCPUSeconds = share * float64(all) / costReachPassRate
 			c.CPUSeconds += c.ReachCPUSeconds

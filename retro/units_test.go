@@ -82,6 +82,13 @@ func TestUnitCost(t *testing.T) {
 	}
 	units := Units(9, SolveOptions{Placement: true})
 	size := func(w, b int) uint64 { return ix.Layer(layers.Moving(w, b)).Size() }
+	placeSize := ix.Layer(layers.Key{W: 8, WH: 1, B: 9}).Size()
+	plyBits := func(ply int) (n uint64) {
+		for _, k := range PlyLayers(9, ply) {
+			n += ix.Layer(k).Size() / 8
+		}
+		return n
+	}
 	for _, tc := range []struct {
 		name string
 		mem  uint64
@@ -92,8 +99,11 @@ func TestUnitCost(t *testing.T) {
 		{"m4-4", costBaseBytes + 4*size(4, 4) + size(3, 4), costSlidingRate},
 		{"m3-8", costBaseBytes + 4*(size(3, 8)+size(8, 3)) + size(7, 3), costFlyingLargeRate},
 		{"m5-6", costBaseBytes + 4*(size(5, 6)+size(6, 5)) + size(5, 5) + size(4, 6), costLargeRate},
-		// The reachable sweep computes 17.91 % of the classes.
-		{"p8+1-9+0", costBaseBytes + ix.Layer(layers.Key{W: 8, WH: 1, B: 9}).Size(), costReachableRate / 0.1791},
+		// The reachable sweep computes 17.91 % of the classes: their
+		// values, the layer's reach bits, the bits of the layers of the
+		// ply before (its parents'), and copies of 9-9 and 8-9, where the
+		// children are.
+		{"p8+1-9+0", costBaseBytes + size(9, 9) + size(8, 9) + uint64(0.1791*float64(placeSize)) + placeSize/8 + plyBits(16), costReachableRate / 0.1791},
 	} {
 		u, err := FindUnit(units, tc.name)
 		if err != nil {
