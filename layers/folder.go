@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -117,4 +118,66 @@ func TempDir(dir string) string { return filepath.Join(dir, tempName) }
 // per side in the database folder dir: dir/slurm-k<stones>.
 func JobsDir(dir string, stones int) string {
 	return filepath.Join(dir, fmt.Sprintf("slurm-k%d", stones))
+}
+
+// FileKind names the kinds of files of a game's folder, for a report of
+// its disk space.
+type FileKind string
+
+// The kinds of files, as DiskUsage counts them.
+const (
+	KindMoving    FileKind = "moving layers"
+	KindPlacement FileKind = "placement layers"
+	KindBlocks    FileKind = "block files"
+	KindVerified  FileKind = "verification records"
+	KindReach     FileKind = "reach files"
+	KindRecord    FileKind = "solve record"
+	KindBook      FileKind = "placement book"
+	KindOther     FileKind = "other (claims, files being written)"
+)
+
+// Usage is the disk space of the files of one kind: their number and
+// bytes.
+type Usage struct {
+	Files int
+	Bytes uint64
+}
+
+// DiskUsage returns the disk space of the files in the folder of the
+// database's game, by kind (sizes, not blocks allocated).
+func (d *DB) DiskUsage() (map[FileKind]Usage, error) {
+	ents, err := os.ReadDir(d.sub)
+	if err != nil {
+		return nil, fmt.Errorf("layers: %w", err)
+	}
+	use := map[FileKind]Usage{}
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		name := e.Name()
+		kind := KindOther
+		switch {
+		case strings.HasSuffix(name, layerSuffix) && strings.HasPrefix(name, "m"):
+			kind = KindMoving
+		case strings.HasSuffix(name, layerSuffix):
+			kind = KindPlacement
+		case strings.HasSuffix(name, blocksSuffix):
+			kind = KindBlocks
+		case strings.HasSuffix(name, verifiedSuffix):
+			kind = KindVerified
+		case strings.HasSuffix(name, reachSuffix):
+			kind = KindReach
+		case name == recordName:
+			kind = KindRecord
+		case name == bookName:
+			kind = KindBook
+		}
+		u := use[kind]
+		u.Files++
+		u.Bytes += uint64(fi.Size())
+		use[kind] = u
+	}
+	return use, nil
 }

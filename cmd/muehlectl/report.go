@@ -80,6 +80,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(placement) > 0 {
 		writePlies(w, db.Stones(), placement, records)
 	}
+	writeDisk(w, db, placement)
 
 	fmt.Fprintln(w, "## Units as computed")
 	fmt.Fprintln(w)
@@ -148,6 +149,48 @@ func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header,
 				r.Unit, s, r.Finished.UTC().Format("2006-01-02 15:04"))
 		}
 	}
+}
+
+// writeDisk prints the disk space of the game's folder by kind of file,
+// and what a stored value costs: the bytes of the moving layers' files
+// per slot, and of the placement layers' per stored class.
+func writeDisk(w io.Writer, db *layers.DB, placement map[layers.Key]layers.Header) {
+	use, err := db.DiskUsage()
+	if err != nil {
+		return
+	}
+	fmt.Fprintln(w, "## Disk")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| files | count | bytes | GiB |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|")
+	var all layers.Usage
+	for _, k := range []layers.FileKind{layers.KindMoving, layers.KindPlacement, layers.KindBlocks, layers.KindVerified,
+		layers.KindReach, layers.KindRecord, layers.KindBook, layers.KindOther} {
+		u, ok := use[k]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %.2f |\n", k, u.Files, u.Bytes, float64(u.Bytes)/(1<<30))
+		all.Files, all.Bytes = all.Files+u.Files, all.Bytes+u.Bytes
+	}
+	fmt.Fprintf(w, "| all | %d | %d | %.2f |\n\n", all.Files, all.Bytes, float64(all.Bytes)/(1<<30))
+	var movingSlots, stored uint64
+	for _, k := range layers.MovingLayers(db.Stones()) {
+		if h, err := db.Header(k); err == nil {
+			movingSlots += h.Slots
+		}
+	}
+	for _, h := range placement {
+		stored += h.Won + h.Lost + h.Drawn
+	}
+	if m := use[layers.KindMoving]; movingSlots > 0 {
+		fmt.Fprintf(w, "Moving layers: %.4f bytes per slot (%d slots). ", float64(m.Bytes)/float64(movingSlots), movingSlots)
+	}
+	if p := use[layers.KindPlacement]; stored > 0 {
+		fmt.Fprintf(w, "Placement layers: %.3f bytes per stored class (%d classes).", float64(p.Bytes)/float64(stored), stored)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
 }
 
 // writeUnits prints the last record of each unit, in the order of the
