@@ -17,6 +17,8 @@
 //	cyclic.go     the cyclic arrays: disk-backed ring buffers of records
 //	childwork.go  a position's children gathered, ranked and looked up
 //	              together
+//	childtables.go the two layers a layer's children lie in, copied into
+//	              memory: best, BestChild without probes
 //	state.go      the state words and copies of layers in memory (or a
 //	              mapped file), the memory plan
 //	children.go   BestChild, the rule every stored value obeys
@@ -27,6 +29,8 @@
 //	reachfile.go  their bits in files beside the layers
 //	placement.go  the placement sweep (the reachable classes, or every one)
 //	verify.go     VerifyLayer, the verifier
+//	convert.go    ConvertOld: a folder of the format before rewritten;
+//	              RemoveReach
 //	progress.go   Progress, the typed events of a run, and Phase
 //	record.go     the solve record: its one reader and writer
 //
@@ -129,10 +133,15 @@
 // one bit per slot, ply by ply from the empty board, each ply's bits
 // written beside its layers (p5+2-4+2.reach, reachfile.go), so that an
 // interrupted pass resumes at the first ply not written. Every child of a
-// reachable position is reachable, so the sweep needs nothing else; the
-// other classes stay Unused, and a player reading one falls back to its
-// placement search. SolveOptions.PlacementAll computes every class instead
-// (the full sweep).
+// reachable position is reachable, so the sweep needs nothing else. The
+// layer is written dense (layers.Dense): the bits of its reachable slots,
+// their ranks and their values, so that the layer file holds its reach
+// bits, and the reach files are removed once every placement layer is
+// dense and verified. A player reading an unreachable class finds it
+// Unused and falls back to its placement search. SolveOptions.PlacementAll
+// computes every class instead (the full sweep, one byte per slot). The
+// sweep reads the children's two layers from copies in memory
+// (childtables.go), as the verifier does.
 //
 // # Verification
 //
@@ -142,9 +151,11 @@
 // exactly right, draws included. A moving layer is verified in one pass in
 // slot order against in-memory copies of the two layers its children are
 // in, each position's children ranked and looked up together; no position
-// is probed through the database's layer cache. A placement layer probes
-// its children through the database; one with fewer values than classes
-// must store exactly its reachable classes, and only they are re-derived.
+// is probed through the database's layer cache. A placement layer is
+// verified the same way; a dense one also finds every child of a stored
+// position stored and a stored parent for every stored position one
+// placement earlier (the empty board alone in the first layer), which
+// over all layers proves that they store exactly the reachable classes.
 //
 // # Units, claims and clusters
 //
