@@ -1,14 +1,19 @@
-// Package muehle implements the rules of Nine Men's Morris (Mühle) exactly as
-// docs/rules.md states them: the board, positions, moves and their
-// inverses (un-moves), symmetries, the game with its history, the Player
-// interface with a random player, the text formats and perft.
+// Package muehle implements the rules of Nine Men's Morris (Mühle) and of
+// the other games on the same engine (Twelve Men's Morris, Lasker Morris,
+// Six Men's Morris) exactly as docs/rules.md states them: the boards and the
+// rule sets as data, positions, moves and their inverses (un-moves),
+// symmetries, the game with its history, the Player interface with a random
+// player, the text formats and perft.
 //
 // It uses the standard library only, and its hot loops (move and un-move
 // generation, symmetry application) do not allocate.
 //
 // # Files
 //
-//	board.go     points, bitboards, edges, mills, removable stones
+//	board.go     points, bitboards, Board: a board as data and the tables
+//	             derived from it (neighbours, mill partners), removable stones
+//	boards.go    the boards: standard, with diagonals, six men's
+//	rules.go     Rules: a rule set as data; Games, the registry; GameID
 //	position.go  Color, Position, Phase, Validate, colour swap
 //	reachable.go CheckReachable: whether a game can reach a position (legal input)
 //	move.go      Move, Play, IsLegal
@@ -16,7 +21,7 @@
 //	unmove.go    Unplay, AppendUnmoves, AppendUnslides
 //	check.go     CheckMove: why a move is illegal, in words
 //	reason.go    Reason: an error of this package as a sentence for a person
-//	symmetry.go  the 16 board symmetries
+//	symmetry.go  the symmetries of each board (16 of the standard one)
 //	game.go      Game: history, undo/redo (UndoTurn: back to the person's
 //	             turn), repetition, result
 //	record.go    the game record text
