@@ -58,21 +58,35 @@ type Board struct {
 	id, name string
 	coords   [][2]int8  // column (0 = a) and row (0 = rank 1) of each point
 	edges    [][2]Point // each edge once, as in docs/rules.md
-	mills    []Bitboard
-	syms     [][]Point // syms[s][p] is the image of p under symmetry s; syms[0] is the identity
-	rings    bool      // symmetries 8 to 15 exchange the outer and the inner ring
-	diagram  string    // the drawing of Position.Diagram, a '*' for each point in order
+	syms     [][]Point  // syms[s][p] is the image of p under symmetry s; syms[0] is the identity
+	rings    bool       // symmetries 8 to 15 exchange the outer and the inner ring
+	diagram  string     // the drawing of Position.Diagram, a '*' for each point in order
 
-	n         int // number of points
-	all       Bitboard
+	n int // number of points
+	boardTables
+	symByte [][4][256]Bitboard // symByte[s][k][v]: the image of byte k with value v
+	compose [][]Symmetry       // compose[a][b]: b applied after a
+	inverse []Symmetry
+}
+
+// boardTables are the tables of a board that move and un-move generation
+// read, in arrays of fixed size: a Board holds them, and every game a copy
+// of its board's (engine), which the hot loops reach by the GameID alone.
+type boardTables struct {
+	all    Bitboard
+	nMills int
+	// third: some point lies on three mills (the board with diagonals).
+	// Without, the generators test two mills per point, not three.
+	third     bool
 	neighbors [MaxPoints]Bitboard
 	// partners[p] holds, for each mill through p (at most three), the
 	// other points of that mill. A point on fewer mills repeats its first
 	// entry; a point on none holds noMill, which no set of stones contains.
 	partners [MaxPoints][3]Bitboard
-	symByte  [][4][256]Bitboard // symByte[s][k][v]: the image of byte k with value v
-	compose  [][]Symmetry       // compose[a][b]: b applied after a
-	inverse  []Symmetry
+	// mills[:nMills] are the mills; a board has at most as many mills as
+	// points, since each point lies on at most three and each mill holds
+	// three points.
+	mills [MaxPoints]Bitboard
 }
 
 // noMill is the mill partner entry of a point on no mill: its 32 bits are
@@ -121,6 +135,9 @@ func newBoard(spec boardSpec) *Board {
 		b.neighbors[e[1]] |= e[0].Bit()
 	}
 	var nMills [MaxPoints]int
+	if len(spec.mills) > b.n {
+		panic(fmt.Sprintf("muehle: board %s: more mills than points", spec.id))
+	}
 	for _, m := range spec.mills {
 		var set Bitboard
 		for _, p := range m {
@@ -132,7 +149,8 @@ func newBoard(spec boardSpec) *Board {
 		if set.Count() != 3 {
 			panic(fmt.Sprintf("muehle: board %s: bad mill %v", spec.id, m))
 		}
-		b.mills = append(b.mills, set)
+		b.mills[b.nMills] = set
+		b.nMills++
 		for _, p := range m {
 			if nMills[p] == 3 {
 				panic(fmt.Sprintf("muehle: board %s: point %d on more than three mills", spec.id, p))
@@ -142,6 +160,7 @@ func newBoard(spec boardSpec) *Board {
 		}
 	}
 	for p := range b.partners {
+		b.third = b.third || nMills[p] == 3
 		switch nMills[p] {
 		case 0:
 			b.partners[p] = [3]Bitboard{noMill, noMill, noMill}
@@ -279,7 +298,7 @@ func (b *Board) All() Bitboard { return b.all }
 func (b *Board) Edges() [][2]Point { return append([][2]Point(nil), b.edges...) }
 
 // Mills returns the mills, each as the set of its three points.
-func (b *Board) Mills() []Bitboard { return append([]Bitboard(nil), b.mills...) }
+func (b *Board) Mills() []Bitboard { return append([]Bitboard(nil), b.mills[:b.nMills]...) }
 
 // Neighbors returns the set of points joined to p by an edge.
 func (b *Board) Neighbors(p Point) Bitboard { return b.neighbors[p] }
@@ -289,28 +308,44 @@ func (b *Board) Coord(p Point) (col, row int) { return int(b.coords[p][0]), int(
 
 // ClosesMill reports whether a stone on p, together with the stones in own,
 // completes a mill. own need not contain p.
-func (b *Board) ClosesMill(own Bitboard, p Point) bool {
-	mp := &b.partners[p]
-	return own&mp[0] == mp[0] || own&mp[1] == mp[1] || own&mp[2] == mp[2]
-}
+func (b *Board) ClosesMill(own Bitboard, p Point) bool { return b.closesMill(own, p) }
 
 // MillTargets returns the points of free where a stone, together with the
 // stones of own, would complete a mill: the third points of the mills in
 // which own holds two.
-func (b *Board) MillTargets(own, free Bitboard) Bitboard {
-	var t Bitboard
-	for _, m := range b.mills {
-		if r := m &^ own; r&(r-1) == 0 { // at most one point of the mill missing
-			t |= r
-		}
-	}
-	return t & free
-}
+func (b *Board) MillTargets(own, free Bitboard) Bitboard { return b.millTargets(own, free) }
 
 // InMill returns the stones of own that are part of a complete mill of own.
-func (b *Board) InMill(own Bitboard) Bitboard {
+func (b *Board) InMill(own Bitboard) Bitboard { return b.inMill(own) }
+
+// Removable returns the stones of opp that may be removed after a mill:
+// those not in a mill, or all of them when every one is in a mill.
+func (b *Board) Removable(opp Bitboard) Bitboard { return b.removable(opp) }
+
+func (t *boardTables) closesMill(own Bitboard, p Point) bool {
+	return closes(&t.partners[p], own, t.third)
+}
+
+// closes reports whether own holds both other points of one of the mills
+// whose partners are mp (an entry of boardTables.partners); third says
+// whether the board has points on three mills (boardTables.third).
+func closes(mp *[3]Bitboard, own Bitboard, third bool) bool {
+	return own&mp[0] == mp[0] || own&mp[1] == mp[1] || third && own&mp[2] == mp[2]
+}
+
+func (t *boardTables) millTargets(own, free Bitboard) Bitboard {
+	var x Bitboard
+	for _, m := range t.mills[:t.nMills] {
+		if r := m &^ own; r&(r-1) == 0 { // at most one point of the mill missing
+			x |= r
+		}
+	}
+	return x & free
+}
+
+func (t *boardTables) inMill(own Bitboard) Bitboard {
 	var in Bitboard
-	for _, m := range b.mills {
+	for _, m := range t.mills[:t.nMills] {
 		if own&m == m {
 			in |= m
 		}
@@ -318,10 +353,8 @@ func (b *Board) InMill(own Bitboard) Bitboard {
 	return in
 }
 
-// Removable returns the stones of opp that may be removed after a mill:
-// those not in a mill, or all of them when every one is in a mill.
-func (b *Board) Removable(opp Bitboard) Bitboard {
-	if free := opp &^ b.InMill(opp); free != 0 {
+func (t *boardTables) removable(opp Bitboard) Bitboard {
+	if free := opp &^ t.inMill(opp); free != 0 {
 		return free
 	}
 	return opp
@@ -332,7 +365,7 @@ func (b *Board) Removable(opp Bitboard) Bitboard {
 
 // Mills lists the 16 mills of the standard board: eight rows, then eight
 // columns (docs/rules.md).
-var Mills = [16]Bitboard(StandardBoard.mills)
+var Mills = [16]Bitboard(StandardBoard.mills[:16])
 
 // Neighbors[p] is the set of points joined to p by an edge on the standard
 // board.

@@ -29,8 +29,8 @@ func (p *Position) IsOver() bool {
 // game with FullBoardDraw, every point holds a stone. Such a position has
 // no moves and is not over (IsOver) for the side to move.
 func (p *Position) IsDrawn() bool {
-	r := rulesOf[p.Game]
-	return r.FullBoardDraw && p.Stones[0]|p.Stones[1] == r.Board.all
+	e := &engines[p.Game]
+	return e.fullBoardDraw && p.Stones[0]|p.Stones[1] == e.all
 }
 
 // Blocked reports whether the side to move cannot slide or jump any of its
@@ -39,14 +39,13 @@ func (p *Position) IsDrawn() bool {
 func (p *Position) Blocked() bool {
 	c := p.Turn
 	own := p.Stones[c]
-	r := rulesOf[p.Game]
-	b := r.Board
-	empty := b.all &^ (own | p.Stones[c^1])
-	if r.Flying && own.Count()+int(p.Hand[c]) <= 3 {
+	e := &engines[p.Game]
+	empty := e.all &^ (own | p.Stones[c^1])
+	if e.flying && own.Count()+int(p.Hand[c]) <= 3 {
 		return own == 0 || empty == 0
 	}
 	for f := own; f != 0; f &= f - 1 {
-		if b.neighbors[f.First()]&empty != 0 {
+		if e.neighbors[f.First()]&empty != 0 {
 			return false
 		}
 	}
@@ -58,18 +57,17 @@ func (p *Position) Blocked() bool {
 // side to move has lost has no moves. With a buffer of MaxMoves capacity it
 // does not allocate.
 func (p *Position) AppendMoves(buf []Move) []Move {
+	e := &engines[p.Game]
 	c := p.Turn
+	removable := e.removable(p.Stones[c^1]) // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
 	if total < 3 {
 		return buf
 	}
-	r := rulesOf[p.Game]
-	b := r.Board
-	empty := b.all &^ (own | opp)
-	removable := b.Removable(opp)
+	empty := e.all &^ (own | opp)
 	if p.Hand[c] > 0 {
-		closing := b.MillTargets(own, empty)
+		closing := e.millTargets(own, empty)
 		if removable == 0 {
 			closing = 0
 		}
@@ -83,23 +81,19 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 				buf = append(buf, Move{NoPoint, to, x.First()})
 			}
 		}
-		if !r.Mixed {
+		if !e.mixed {
 			return buf
 		}
 	}
-	flying := total == 3 && r.Flying
+	steps, mp, third := e.steps(total), &e.partners, e.third
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
-		targets := empty
-		if !flying {
-			targets &= b.neighbors[from]
-		}
 		rest := own &^ from.Bit()
-		for t := targets; t != 0; t &= t - 1 {
+		for t := empty & steps[from]; t != 0; t &= t - 1 {
 			// The move, or the move with each removable stone when it
 			// closes a mill with the mover's other stones.
 			to := t.First()
-			if removable == 0 || !b.ClosesMill(rest, to) {
+			if removable == 0 || !closes(&mp[to], rest, third) {
 				buf = append(buf, Move{from, to, NoPoint})
 				continue
 			}
@@ -118,36 +112,31 @@ func (p *Position) Moves() []Move {
 
 // CountMoves returns len(p.Moves()) without generating the moves.
 func (p *Position) CountMoves() int {
+	e := &engines[p.Game]
 	c := p.Turn
+	nRemove := e.removable(p.Stones[c^1]).Count() // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
 	if total < 3 {
 		return 0
 	}
-	r := rulesOf[p.Game]
-	b := r.Board
-	empty := b.all &^ (own | opp)
-	nRemove := b.Removable(opp).Count()
+	empty := e.all &^ (own | opp)
 	n := 0
 	if p.Hand[c] > 0 {
 		n = empty.Count()
 		if nRemove > 0 {
-			n += (nRemove - 1) * b.MillTargets(own, empty).Count()
+			n += (nRemove - 1) * e.millTargets(own, empty).Count()
 		}
-		if !r.Mixed {
+		if !e.mixed {
 			return n
 		}
 	}
-	flying := total == 3 && r.Flying
+	steps, mp, third := e.steps(total), &e.partners, e.third
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
-		targets := empty
-		if !flying {
-			targets &= b.neighbors[from]
-		}
 		rest := own &^ from.Bit()
-		for t := targets; t != 0; t &= t - 1 {
-			if nRemove > 0 && b.ClosesMill(rest, t.First()) {
+		for t := empty & steps[from]; t != 0; t &= t - 1 {
+			if nRemove > 0 && closes(&mp[t.First()], rest, third) {
 				n += nRemove
 			} else {
 				n++

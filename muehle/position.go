@@ -57,14 +57,14 @@ func NewPosition(k int) Position {
 
 // Rules returns the rule set of p, nil when p.Game names none (Validate
 // refuses such a position; no other method accepts it).
-func (p *Position) Rules() *Rules { return rulesOf[p.Game] }
+func (p *Position) Rules() *Rules { return engines[p.Game].rules }
 
 // Board returns the board of p.
-func (p *Position) Board() *Board { return rulesOf[p.Game].Board }
+func (p *Position) Board() *Board { return engines[p.Game].rules.Board }
 
 // Empty returns the empty points.
 func (p *Position) Empty() Bitboard {
-	return rulesOf[p.Game].Board.all &^ (p.Stones[0] | p.Stones[1])
+	return engines[p.Game].all &^ (p.Stones[0] | p.Stones[1])
 }
 
 // Mover returns the stones of the side to move.
@@ -106,7 +106,7 @@ func (p *Position) Phase() Phase {
 	if p.Hand[p.Turn] > 0 {
 		return Placing
 	}
-	if p.Stones[p.Turn].Count() == 3 && rulesOf[p.Game].Flying {
+	if p.Stones[p.Turn].Count() == 3 && engines[p.Game].flying {
 		return Flying
 	}
 	return Moving

@@ -99,7 +99,7 @@ func gameScattered(r *Rules, seed uint64, n int) []Position {
 		}
 		if rng.IntN(4) == 0 { // a full mill for each side makes all-in-mill removals likely
 			for c := White; c <= Black; c++ {
-				m := b.mills[rng.IntN(len(b.mills))]
+				m := b.mills[rng.IntN(b.nMills)]
 				if m&p.Stones[c^1] == 0 && (p.Stones[c]|m).Count() <= k-int(p.Hand[c]) {
 					p.Stones[c] |= m
 				}
@@ -338,7 +338,7 @@ func blockedPosition(r *Rules, rng *rand.Rand) Position {
 // one or two whole mills, the mover two points of a third and a few more.
 func allInMillPosition(r *Rules, rng *rand.Rand) Position {
 	p := Position{Game: r.game}
-	mills := r.Board.mills
+	mills := r.Board.mills[:r.Board.nMills]
 	p.Turn = Color(rng.IntN(2))
 	o := p.Turn ^ 1
 	for range 1 + rng.IntN(2) {

@@ -60,32 +60,66 @@ var Games = []*Rules{
 	Six:      {ID: "six", Name: "Six Men's Morris", Board: SixBoard, Stones: 6},
 }
 
-// rulesOf maps a GameID to its rules, nil for a number that names no
-// game; the hot loops read it without a bounds check.
-var rulesOf = buildRulesOf()
+// engine is what the move and un-move generators read of a game: a copy
+// of its board's tables and its rules as plain values. engines holds one
+// for every GameID, so that a position reaches its game's tables by its
+// Game byte alone (an index into an array of 256, no bounds check and no
+// pointer to follow); an entry whose rules are nil names no game.
+type engine struct {
+	boardTables
+	flying, mixed, fullBoardDraw bool
+	rules                        *Rules
+}
 
-// buildRulesOf numbers the entries of Games and fills rulesOf. The stones
+// engines holds the engine of each game by GameID.
+var engines = buildEngines()
+
+// buildEngines numbers the entries of Games and fills engines. The stones
 // must fit on the board with a point to spare for each side's stones in
 // hand: 2×Stones ≤ points, so a side with stones in hand can always place.
-func buildRulesOf() [256]*Rules {
-	var t [256]*Rules
+func buildEngines() [256]engine {
+	var t [256]engine
 	for i, r := range Games {
 		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > 99 || 2*r.Stones > r.Board.n {
 			panic("muehle: bad entry " + strconv.Itoa(i) + " of Games")
 		}
 		r.game = GameID(i)
-		t[i] = r
+		t[i] = r.engine()
 	}
 	return t
 }
 
+// anywhere is the steps table of a side that flies: from every point to
+// every point.
+var anywhere = func() (t [MaxPoints]Bitboard) {
+	for i := range t {
+		t[i] = ^Bitboard(0)
+	}
+	return t
+}()
+
+// steps returns where the stones of a side with total stones on the board
+// and in hand may go from each point (before the occupied points are
+// taken out): the neighbours, or anywhere when it flies.
+func (e *engine) steps(total int) *[MaxPoints]Bitboard {
+	if total == 3 && e.flying {
+		return &anywhere
+	}
+	return &e.neighbors
+}
+
+// engine returns the engine of r.
+func (r *Rules) engine() engine {
+	return engine{boardTables: r.Board.boardTables, flying: r.Flying, mixed: r.Mixed, fullBoardDraw: r.FullBoardDraw, rules: r}
+}
+
 // Rules returns the rules g names, or nil when it names none.
-func (g GameID) Rules() *Rules { return rulesOf[g] }
+func (g GameID) Rules() *Rules { return engines[g].rules }
 
 // String returns the game's ID, e.g. "twelve", or "GameID(n)" for a number
 // that names no game.
 func (g GameID) String() string {
-	if r := rulesOf[g]; r != nil {
+	if r := engines[g].rules; r != nil {
 		return r.ID
 	}
 	return "GameID(" + strconv.Itoa(int(g)) + ")"

@@ -84,7 +84,7 @@ func (s Symmetry) Position(p Position) Position {
 		p.Stones[1] = s.Bitboard(p.Stones[1])
 		return p
 	}
-	b := rulesOf[p.Game].Board
+	b := engines[p.Game].rules.Board
 	p.Stones[0] = b.Map(s, p.Stones[0])
 	p.Stones[1] = b.Map(s, p.Stones[1])
 	return p

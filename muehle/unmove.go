@@ -36,13 +36,13 @@ const MaxUnmoves = 3 * 22 * 22
 // that passes Validate(K) and has p as a child is found, with each move
 // that leads there. It does not allocate when buf has room (MaxUnmoves).
 func (p *Position) AppendUnmoves(buf []Move) []Move {
-	r := rulesOf[p.Game]
-	b := r.Board
+	e := &engines[p.Game]
+	r := e.rules
 	K := r.Stones
 	s := p.Turn
 	o := s ^ 1
 	own, opp := p.Stones[o], p.Stones[s] // own: the previous mover's stones
-	empty := b.all &^ (own | opp)
+	empty := e.all &^ (own | opp)
 	to3 := p.Total(o)
 	if to3 < 3 {
 		return buf // the previous mover would have had no move
@@ -61,26 +61,22 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 	placeHand := p.Hand
 	placeHand[o]++
 	placed := r.HandsFit(placeHand, o, K)
-	slid := (p.Hand[o] == 0 || r.Mixed) && r.HandsFit(p.Hand, o, K)
-	flying := to3 == 3 && r.Flying // o's stones, on the board and in hand, are as many in q
+	slid := (p.Hand[o] == 0 || e.mixed) && r.HandsFit(p.Hand, o, K)
+	steps := e.steps(to3) // o's stones, on the board and in hand, are as many in q
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
 		rest := own &^ to.Bit()
-		mill := b.ClosesMill(rest, to)
+		mill := e.closesMill(rest, to)
 		// Placement: the stone came from the hand.
 		if placed {
-			buf = appendUnremovals(buf, b, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
+			buf = appendUnremovals(buf, e, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
 		}
 		if !slid {
 			continue
 		}
-		froms := empty
-		if !flying {
-			froms &= b.neighbors[to]
-		}
-		for f := froms; f != 0; f &= f - 1 {
+		for f := empty & steps[to]; f != 0; f &= f - 1 {
 			from := f.First()
-			buf = appendUnremovals(buf, b, Move{from, to, NoPoint}, mill, plain, removal, opp, empty&^from.Bit())
+			buf = appendUnremovals(buf, e, Move{from, to, NoPoint}, mill, plain, removal, opp, empty&^from.Bit())
 		}
 	}
 	return buf
@@ -91,7 +87,7 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 // stone on a point of free that was removable next to the stones opp.
 // plain and removal say whether un-moves without and with a removal give a
 // possible parent.
-func appendUnremovals(buf []Move, b *Board, m Move, mill, plain, removal bool, opp, free Bitboard) []Move {
+func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, opp, free Bitboard) []Move {
 	if !mill {
 		if plain {
 			buf = append(buf, m)
@@ -104,12 +100,12 @@ func appendUnremovals(buf []Move, b *Board, m Move, mill, plain, removal bool, o
 	if !removal {
 		return buf
 	}
-	oppFree := opp &^ b.InMill(opp) // opp's stones outside its mills
+	oppFree := opp &^ e.inMill(opp) // opp's stones outside its mills
 	for r := free; r != 0; r &= r - 1 {
 		rm := r.First()
 		// rm was removable from opp+rm unless it stood in a mill there
 		// while some stone of opp+rm stood outside every mill.
-		mp := &b.partners[rm]
+		mp := &e.partners[rm]
 		var completed Bitboard // the mills through rm that opp completes
 		if opp&mp[0] == mp[0] {
 			completed |= mp[0]
@@ -117,7 +113,7 @@ func appendUnremovals(buf []Move, b *Board, m Move, mill, plain, removal bool, o
 		if opp&mp[1] == mp[1] {
 			completed |= mp[1]
 		}
-		if opp&mp[2] == mp[2] {
+		if e.third && opp&mp[2] == mp[2] {
 			completed |= mp[2]
 		}
 		if completed == 0 || oppFree&^completed == 0 {
@@ -139,9 +135,9 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
 	own := p.Stones[o]
-	r := rulesOf[p.Game]
-	if r.Mixed {
-		if !r.HandsFit(p.Hand, o, r.Stones) {
+	e := &engines[p.Game]
+	if e.mixed {
+		if !e.rules.HandsFit(p.Hand, o, e.rules.Stones) {
 			return buf
 		}
 	} else if p.Hand[o]|p.Hand[s] != 0 {
@@ -151,19 +147,14 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 	if to3 < 3 || p.Total(s) < 3 {
 		return buf
 	}
-	b := r.Board
-	empty := b.all &^ (own | p.Stones[s])
-	flying := to3 == 3 && r.Flying
+	empty := e.all &^ (own | p.Stones[s])
+	steps, mp, third := e.steps(to3), &e.partners, e.third
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
-		if b.ClosesMill(own&^to.Bit(), to) && p.Stones[s] != 0 {
+		if closes(&mp[to], own&^to.Bit(), third) && p.Stones[s] != 0 {
 			continue // that move closed a mill and must have removed a stone
 		}
-		froms := empty
-		if !flying {
-			froms &= b.neighbors[to]
-		}
-		for f := froms; f != 0; f &= f - 1 {
+		for f := empty & steps[to]; f != 0; f &= f - 1 {
 			buf = append(buf, Move{f.First(), to, NoPoint})
 		}
 	}
