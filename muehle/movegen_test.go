@@ -19,7 +19,7 @@ var gameFeatures = map[GameID][]string{
 // stones are in mills, full boards) common. Each sample must show every
 // feature of its game a number of times.
 func TestMovesAgainstNaive(t *testing.T) {
-	for _, r := range Games {
+	for _, r := range testGames() {
 		reachable, _ := gamePlayouts(r, 1, 5000)
 		for _, tc := range []struct {
 			name string
@@ -75,7 +75,7 @@ func TestMovesAgainstNaive(t *testing.T) {
 // game.
 func TestMovesDoNotAllocate(t *testing.T) {
 	var ps []Position
-	for _, r := range Games {
+	for _, r := range testGames() {
 		ps = append(ps, gameTestPositions(t, r, 200)...)
 	}
 	var buf [MaxUnmoves]Move
@@ -95,7 +95,7 @@ func TestMovesDoNotAllocate(t *testing.T) {
 // TestMaxMoves checks that no sampled position of any game has more moves
 // than MaxMoves.
 func TestMaxMoves(t *testing.T) {
-	for _, r := range Games {
+	for _, r := range testGames() {
 		most := 0
 		for _, p := range gameTestPositions(t, r, 4000) {
 			most = max(most, p.CountMoves(), len(naiveMoves(p)))
@@ -111,7 +111,7 @@ func TestMaxMoves(t *testing.T) {
 // the stones of random positions of every board, and the standard board's
 // package functions with its methods.
 func TestMillTargets(t *testing.T) {
-	for _, r := range Games {
+	for _, r := range testGames() {
 		b := r.Board
 		for _, p := range gameTestPositions(t, r, 2000) {
 			for c := White; c <= Black; c++ {

@@ -43,7 +43,9 @@ var naiveGames = map[GameID]*naiveGame{
 	Twelve: newNaiveGame(24, naiveEdgesText+" "+naiveDiagonalEdgesText, naiveMillsText+" "+naiveDiagonalMillsText,
 		12, true, true, false),
 	Lasker: newNaiveGame(24, naiveEdgesText, naiveMillsText, 10, true, false, true),
-	Six:    newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, false, false, false),
+	Six:    newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, true, false, false),
+	// A game of the tests only (rules_test.go): without flying.
+	testNoFlying: newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, false, false, false),
 }
 
 // newNaiveGame parses the edge and mill lists.

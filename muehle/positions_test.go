@@ -170,6 +170,16 @@ func testPositions(t testing.TB, n int) []Position {
 	return gameTestPositions(t, Games[Standard], n)
 }
 
+// sampleSize returns n, or a quarter of it for the games other than the
+// standard one under the race detector: the slow tests check the other
+// games in full in the pass without it (make test runs both).
+func sampleSize(r *Rules, n int) int {
+	if raceEnabled && r.game != Standard {
+		return n / 4
+	}
+	return n
+}
+
 // gameTestPositions returns playout positions and scattered ones of r.
 func gameTestPositions(t testing.TB, r *Rules, n int) []Position {
 	t.Helper()

@@ -57,7 +57,7 @@ var Games = []*Rules{
 	Standard: {ID: "standard", Name: "Nine Men's Morris", Board: StandardBoard, Stones: StonesPerSide, Flying: true},
 	Twelve:   {ID: "twelve", Name: "Twelve Men's Morris", Board: DiagonalBoard, Stones: 12, Flying: true, FullBoardDraw: true},
 	Lasker:   {ID: "lasker", Name: "Lasker Morris", Board: StandardBoard, Stones: 10, Flying: true, Mixed: true},
-	Six:      {ID: "six", Name: "Six Men's Morris", Board: SixBoard, Stones: 6},
+	Six:      {ID: "six", Name: "Six Men's Morris", Board: SixBoard, Stones: 6, Flying: true},
 }
 
 // engine is what the move and un-move generators read of a game: a copy

@@ -10,6 +10,21 @@ import (
 	"unsafe"
 )
 
+// testNoFlying is a game of the tests only: Six Men's Morris without
+// flying, so that the rules without it are checked too (no game of Games
+// is one). init registers it beside the games of Games.
+const testNoFlying GameID = 255
+
+func init() {
+	r := &Rules{ID: "six-no-flying", Name: "Six Men's Morris without flying", Board: SixBoard, Stones: 6, game: testNoFlying}
+	engines[testNoFlying] = r.engine()
+}
+
+// testGames returns the games of Games and the games of the tests only.
+func testGames() []*Rules {
+	return append(slices.Clone(Games), testNoFlying.Rules())
+}
+
 // TestPositionSize checks that naming the game kept a Position at 12 bytes.
 func TestPositionSize(t *testing.T) {
 	if got := unsafe.Sizeof(Position{}); got != 12 {
@@ -293,7 +308,7 @@ func countAutomorphisms(b *Board) int {
 // the position's board.
 func TestSymmetriesOfGames(t *testing.T) {
 	var buf, ibuf [MaxUnmoves]Move
-	for _, r := range Games {
+	for _, r := range testGames() {
 		b := r.Board
 		for i, p := range gameTestPositions(t, r, 600) {
 			s := Symmetry(i % b.NumSymmetries())
@@ -382,6 +397,8 @@ func TestFullBoardDraw(t *testing.T) {
 	}
 	if text := g.Record(); !strings.HasSuffix(text, "1/2-1/2\n") || !strings.HasPrefix(text, "[Variant \"twelve\"]\n") {
 		t.Errorf("Record: got %q", text)
+	} else if back, err := ParseRecord(text); err != nil || back.Position() != p {
+		t.Errorf("ParseRecord(%q): %v", text, err)
 	}
 	if err := p.CheckReachable(12); err != nil {
 		t.Errorf("CheckReachable(12) of the full board: %v", err)
@@ -502,11 +519,15 @@ func TestSixMensMorris(t *testing.T) {
 	if back, err := ParseRecord(g.Record()); err != nil || back.Position() != p {
 		t.Errorf("ParseRecord of the record: %v, %v", back, err)
 	}
-	// Three stones do not jump.
+	// Three stones jump; without flying they do not.
 	q := mustPosition(t, "W.WBBB.B.....W.. w 0 0 six")
 	if err := q.Validate(6); err != nil {
 		t.Fatal(err)
 	}
+	if !q.IsLegal(Slide(0, 6)) || !q.IsLegal(Slide(0, 14)) || q.Phase() != Flying {
+		t.Errorf("%s: a5-a3 %v, a5-c1 %v, phase %v; want true, true, flying", q, q.IsLegal(Slide(0, 6)), q.IsLegal(Slide(0, 14)), q.Phase())
+	}
+	q.Game = testNoFlying
 	if !q.IsLegal(Slide(0, 6)) || q.IsLegal(Slide(0, 14)) || q.Phase() != Moving {
 		t.Errorf("%s: a5-a3 %v, a5-c1 %v, phase %v; want true, false, moving", q, q.IsLegal(Slide(0, 6)), q.IsLegal(Slide(0, 14)), q.Phase())
 	}

@@ -11,7 +11,7 @@ import (
 // the diagonals of Twelve Men's Morris, its full board and Lasker's
 // place-or-move included.
 func TestUnmovesInverseMoves(t *testing.T) {
-	for _, r := range Games {
+	for _, r := range testGames() {
 		t.Run(r.ID, func(t *testing.T) { checkUnmovesInverseMoves(t, r) })
 	}
 }
@@ -20,7 +20,7 @@ func checkUnmovesInverseMoves(t *testing.T, r *Rules) {
 	var mbuf [MaxMoves]Move
 	var ubuf [MaxUnmoves]Move
 	nChildren, nParents := 0, 0
-	for _, p := range gameTestPositions(t, r, 4000) {
+	for _, p := range gameTestPositions(t, r, sampleSize(r, 4000)) {
 		for _, m := range p.AppendMoves(mbuf[:0]) {
 			c := p.Play(m)
 			nChildren++
@@ -55,7 +55,7 @@ func checkUnmovesInverseMoves(t *testing.T, r *Rules) {
 // TestUnslides checks that AppendUnslides gives exactly the un-moves
 // without removal that are slides or jumps, in every game.
 func TestUnslides(t *testing.T) {
-	for _, r := range Games {
+	for _, r := range testGames() {
 		t.Run(r.ID, func(t *testing.T) { checkUnslides(t, r) })
 	}
 }
@@ -91,7 +91,7 @@ func checkUnslides(t *testing.T, r *Rules) {
 // whose naive moves include the move, and compares them with
 // AppendUnmoves.
 func TestUnmovesAgainstBruteForce(t *testing.T) {
-	for _, r := range Games {
+	for _, r := range testGames() {
 		t.Run(r.ID, func(t *testing.T) { checkUnmovesAgainstBruteForce(t, r) })
 	}
 }
@@ -100,7 +100,7 @@ func checkUnmovesAgainstBruteForce(t *testing.T, r *Rules) {
 	var ubuf [MaxUnmoves]Move
 	total := 0
 	ng := naiveGames[r.game]
-	for _, p := range gameTestPositions(t, r, 1000) {
+	for _, p := range gameTestPositions(t, r, sampleSize(r, 1000)) {
 		var want []Move
 		o := p.Turn.Other()
 		empty := p.Empty()
@@ -166,7 +166,7 @@ func TestMaxUnmoves(t *testing.T) {
 		t.Logf("un-moves of %s: %d", worst, n)
 		most = max(most, n)
 	}
-	for _, r := range Games {
+	for _, r := range testGames() {
 		for _, p := range gameTestPositions(t, r, 4000) {
 			most = max(most, len(p.AppendUnmoves(buf[:0])))
 		}
