@@ -389,6 +389,10 @@ func TestFullBoardDraw(t *testing.T) {
 	if !p.IsDrawn() || p.IsOver() || len(p.Moves()) != 0 || !p.Blocked() {
 		t.Fatalf("full board %s: IsDrawn %v, IsOver %v, %d moves", p, p.IsDrawn(), p.IsOver(), len(p.Moves()))
 	}
+	var ubuf [MaxUnmoves]Move
+	if us := p.AppendUnmoves(ubuf[:0]); count(us, Place(last)) != 1 || p.Unplay(Place(last)) != before {
+		t.Errorf("un-moves of the full board %s: %v, want the last placement %s among them", p, us, Place(last))
+	}
 	if r, why := g.Result(); r != Draw || why != "the board is full" {
 		t.Errorf("Result of the full board: got %v (%q), want Draw", r, why)
 	}
