@@ -5,31 +5,18 @@ import (
 	"strings"
 )
 
-// diagramTemplate is the board drawn as in docs/rules.md, with a '*' where each
-// point's stone goes, points in order 0 to 23.
-const diagramTemplate = `7 *-----------*-----------*
-  |           |           |
-6 |   *-------*-------*   |
-  |   |       |       |   |
-5 |   |   *---*---*   |   |
-  |   |   |       |   |   |
-4 *---*---*       *---*---*
-  |   |   |       |   |   |
-3 |   |   *---*---*   |   |
-  |   |       |       |   |
-2 |   *-------*-------*   |
-  |           |           |
-1 *-----------*-----------*
-  a   b   c   d   e   f   g
-`
-
-// Diagram returns a drawing of the board in several lines, with 'W' and
-// 'B' for the stones, '.' for empty points and the coordinates at the
-// edges, followed by a line with the side to move and the stones in hand.
+// Diagram returns a drawing of the board in several lines (docs/rules.md
+// draws each), with 'W' and 'B' for the stones, '.' for empty points and
+// the coordinates at the edges, followed by a line with the side to move,
+// the stones in hand and, unless it is the standard game, the game's name.
 func (p Position) Diagram() string {
 	var b strings.Builder
 	i := Point(0)
-	for _, r := range diagramTemplate {
+	rules := p.Rules()
+	if rules == nil {
+		rules = Games[Standard]
+	}
+	for _, r := range rules.Board.diagram {
 		if r != '*' {
 			b.WriteRune(r)
 			continue
@@ -49,6 +36,11 @@ func (p Position) Diagram() string {
 	b.WriteString(strconv.Itoa(int(p.Hand[White])))
 	b.WriteString(", Black ")
 	b.WriteString(strconv.Itoa(int(p.Hand[Black])))
+	if p.Game != Standard {
+		b.WriteString(" (")
+		b.WriteString(rules.Name)
+		b.WriteByte(')')
+	}
 	b.WriteByte('\n')
 	return b.String()
 }

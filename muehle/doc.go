@@ -1,14 +1,19 @@
-// Package muehle implements the rules of Nine Men's Morris (Mühle) exactly as
-// docs/rules.md states them: the board, positions, moves and their
-// inverses (un-moves), symmetries, the game with its history, the Player
-// interface with a random player, the text formats and perft.
+// Package muehle implements the rules of Nine Men's Morris (Mühle) and of
+// the other games on the same engine (Twelve Men's Morris, Lasker Morris,
+// Six Men's Morris) exactly as docs/rules.md states them: the boards and the
+// rule sets as data, positions, moves and their inverses (un-moves),
+// symmetries, the game with its history, the Player interface with a random
+// player, the text formats and perft.
 //
 // It uses the standard library only, and its hot loops (move and un-move
 // generation, symmetry application) do not allocate.
 //
 // # Files
 //
-//	board.go     points, bitboards, edges, mills, removable stones
+//	board.go     points, bitboards, Board: a board as data and the tables
+//	             derived from it (neighbours, mill partners), removable stones
+//	boards.go    the boards: standard, with diagonals, six men's
+//	rules.go     Rules: a rule set as data; Games, the registry; GameID
 //	position.go  Color, Position, Phase, Validate, colour swap
 //	reachable.go CheckReachable: whether a game can reach a position (legal input)
 //	move.go      Move, Play, IsLegal
@@ -16,7 +21,7 @@
 //	unmove.go    Unplay, AppendUnmoves, AppendUnslides
 //	check.go     CheckMove: why a move is illegal, in words
 //	reason.go    Reason: an error of this package as a sentence for a person
-//	symmetry.go  the 16 board symmetries
+//	symmetry.go  the symmetries of each board (16 of the standard one)
 //	game.go      Game: history, undo/redo (UndoTurn: back to the person's
 //	             turn), repetition, result
 //	record.go    the game record text
@@ -26,9 +31,10 @@
 //	perft.go     perft
 //	sample.go    RandomPositions: seeded sample positions for tests and benchmarks
 //
-// The tests check move generation against a deliberately naive generator
-// written from docs/rules.md (naive_test.go), un-moves against moves and against
-// a brute-force search for parents, the symmetries as automorphisms, perft
+// The tests check move generation of every game against a deliberately
+// naive generator written from docs/rules.md (naive_test.go), un-moves
+// against moves and against a brute-force search for parents, the
+// symmetries as automorphisms and as all of them, perft of every game
 // against docs/rules.md (depth 7 without -short), the text formats by round
 // trips and fuzzing, the import graph of the whole module
 // (imports_test.go), and the documentation against the files: each
@@ -37,16 +43,26 @@
 //
 // # Glossary
 //
-//   - Point: one of the 24 intersections, numbered 0 to 23 row by row from
-//     the top left, named a1 to g7 by column and row (see the diagram).
+//   - Point: one of the intersections of a board, numbered row by row from
+//     the top left and named by column and row: on the standard board 0 to
+//     23, a1 to g7 (see the diagram).
+//   - Board: the points, edges, mills and symmetries of a board, as data
+//     (boards.go): the standard board, the one with diagonals, the small one
+//     of Six Men's Morris.
+//   - Rules: a game as data: its board, stones per side, and whether a side
+//     with three stones flies, a full board is drawn, and the phases are
+//     mixed (rules.go). Games lists them; a GameID is an entry's number.
 //   - Bitboard: a set of points in a uint32; bit i stands for point i.
 //   - Color: White or Black; White moves first.
-//   - Phase: what the side to move does: Placing (stones in hand), Moving
-//     (slide along an edge) or Flying (three stones, none in hand: jump).
-//   - Mill: three stones of one colour on one of the 16 lines of three.
+//   - Phase: what the side to move does: Placing (stones in hand; in a
+//     mixed game it may also move), Moving (slide along an edge) or Flying
+//     (three stones, none in hand, in a game with flying: jump).
+//   - Mill: three stones of one colour on one of the lines of three of the
+//     board (16 on the standard board, 20 with the diagonals).
 //   - Move: one ply: a placement, slide or jump, with the removal of an
 //     opponent stone when it closes a mill.
-//   - Position: both sides' stones, stones in hand and the side to move.
+//   - Position: both sides' stones, stones in hand, the side to move and
+//     the game (Position.Game; 0 is the standard game).
 //   - Game: a start position and the moves played since, with undo/redo
 //     and the draw rules.
 //   - Layer (package layers): the positions with given numbers of stones on
@@ -84,15 +100,26 @@
 // The 16 symmetries (Symmetry 0 to 15) are the 8 symmetries of the square,
 // optionally followed by the exchange of the outer and inner rings (8 to
 // 15). All of them map the middle ring {3,4,5,10,13,18,19,20} onto itself.
+// They are also the symmetries of the board with diagonals; the small board
+// of Six Men's Morris has 16 of its own, and docs/rules.md draws both.
 //
 // # Bit layout
 //
 // A Bitboard holds point i in bit i (bit 0 = a7, bit 23 = g1; bits 24 to 31
-// are always zero). A Position is
+// are always zero on the standard board; a board has at most 32 points). A
+// Position is 12 bytes:
 //
 //	Stones [2]Bitboard  Stones[White], Stones[Black]: disjoint sets of points
-//	Hand   [2]uint8     stones not yet placed, 0 to 9 each
+//	Hand   [2]uint8     stones not yet placed, 0 to 9 each (to 12 in Twelve Men's Morris)
 //	Turn   Color        the side to move: White = 0, Black = 1
+//	Game   GameID       the rule set, Games[Game]; 0 = Nine Men's Morris
+//
+// The move and un-move generators reach their game's tables by the Game
+// byte alone: engines (rules.go) is an array of 256 per-game copies of the
+// board's tables in fixed-size arrays (neighbours, mill partners, mills)
+// with the rules as plain values, indexed without a bounds check and
+// without a pointer to follow, so that the standard game runs as fast as
+// with the fixed tables it had before.
 //
 // and a Move is three Points (int8): From (NoPoint = -1 for a placement),
 // To, and Remove (NoPoint when nothing is removed).
@@ -113,20 +140,27 @@
 //
 //	........................ w 9 9
 //
-// and after 1. d6 d2 it is "....W..............B.... w 8 8". Position.String
-// writes it and ParsePosition reads it (spaces around and between fields
-// are ignored). ParsePosition checks the syntax; Position.Validate checks
-// that the position can occur in a game of k stones.
+// and after 1. d6 d2 it is "....W..............B.... w 8 8". A position of
+// another game has the points of its board (16 for Six Men's Morris) and a
+// fifth field, the game's ID: "........................ w 12 12 twelve".
+// Position.String writes it and ParsePosition reads it (spaces around and
+// between fields are ignored; Rules.ParsePosition takes a text of four
+// fields as one of its game). ParsePosition checks the syntax;
+// Position.Validate checks that the position can occur in a game of k
+// stones.
 //
 // # Game record text
 //
 // Optional header lines first, each [Name "value"]:
 //
+//	[Variant "<game ID>"]         the game: standard, twelve, lasker or six (default standard)
 //	[Position "<position text>"]  the start position (default: empty board)
-//	[Stones "k"]                  stones per side, 3 to 9 (default 9)
+//	[Stones "k"]                  stones per side, 3 to the game's (default the game's: 9)
 //	[NoRemovalLimit "n"]          draw after n plies without a removal (default off)
 //
-// then the moves in move text, numbered in pairs (White's move and Black's
+// in any order (without Variant, a Position text that names its game
+// names the record's), then the moves in move text with the point names of
+// the game's board, numbered in pairs (White's move and Black's
 // reply share a number, starting at 1; a record whose start position has
 // Black to move begins "1. ... d2"), a pair per line when written, any
 // whitespace when read; then optionally the result: "1-0" (White won),

@@ -52,13 +52,20 @@ type Game struct {
 	NoRemovalLimit int
 }
 
-// NewGame returns a game from the empty board with k stones per side, k
-// from 3 to 9 (StonesPerSide is the standard game).
+// NewGame returns a game of the standard rules from the empty board with k
+// stones per side, k from 3 to 9 (StonesPerSide is the standard game).
 func NewGame(k int) *Game {
 	return &Game{stones: k, positions: []Position{NewPosition(k)}}
 }
 
-// NewGameFrom returns a game of k stones per side that starts from p.
+// NewGame returns a game of r from the empty board with k stones per side,
+// k from 3 to r.Stones.
+func (r *Rules) NewGame(k int) *Game {
+	return &Game{stones: k, positions: []Position{r.NewPosition(k)}}
+}
+
+// NewGameFrom returns a game of k stones per side that starts from p, under
+// p's rules.
 func NewGameFrom(p Position, k int) (*Game, error) {
 	if err := p.Validate(k); err != nil {
 		return nil, err
@@ -77,6 +84,9 @@ func (g *Game) Clone() *Game {
 
 // Stones returns the number of stones per side.
 func (g *Game) Stones() int { return g.stones }
+
+// Rules returns the rule set of the game.
+func (g *Game) Rules() *Rules { return g.positions[0].Rules() }
 
 // Start returns the start position.
 func (g *Game) Start() Position { return g.positions[0] }
@@ -213,6 +223,9 @@ func (g *Game) Result() (Result, string) {
 	}
 	if t := p.Total(c); t < 3 {
 		return win, fmt.Sprintf("%s has fewer than three stones", c)
+	}
+	if p.IsDrawn() {
+		return Draw, "the board is full"
 	}
 	if p.Hand[c] == 0 && p.Blocked() {
 		return win, fmt.Sprintf("%s cannot move", c)

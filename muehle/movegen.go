@@ -1,33 +1,51 @@
 package muehle
 
-// MaxMoves bounds the number of legal moves in any position: 3 stones jumping
-// to 21 points, each closing a mill and removing one of 9 stones, is the
-// worst case; the constant leaves room to spare.
+// MaxMoves bounds the number of legal moves in any position of any game: 3
+// stones jumping to 21 points, each closing a mill and removing one of 9
+// stones, is far more than the worst case of the standard game, where of
+// each stone's jumps at most one closes a mill. In the other games the
+// moves that close a mill are as few: Twelve Men's Morris has at most
+// 3×21 jumps of which 3 close a mill, with at most 12 stones to remove, and
+// a Lasker position at most 4 slides per stone on the board and a placement
+// on each empty point, together fewer than 45 targets times at most 10
+// removals (TestMaxMoves checks every game's sample).
 const MaxMoves = 3 * 21 * 9
 
 // IsOver reports whether the side to move has lost: fewer than three stones
-// on the board and in hand, or no stones in hand and no legal move.
+// on the board and in hand, or no stones in hand and no legal move. A
+// position drawn by the rules alone (IsDrawn) is not over in this sense.
 func (p *Position) IsOver() bool {
 	c := p.Turn
 	if p.Total(c) < 3 {
 		return true
 	}
 	if p.Hand[c] > 0 {
-		return false
+		return false // 2×Stones ≤ points: a side with stones in hand can place
 	}
-	return p.Blocked()
+	return p.Blocked() && !p.IsDrawn()
 }
 
-// Blocked reports whether the side to move, having no stones in hand,
-// cannot slide any stone. A side with three stones can always jump.
+// IsDrawn reports whether the game has ended drawn by its rules alone: in a
+// game with FullBoardDraw, every point holds a stone. Such a position has
+// no moves and is not over (IsOver) for the side to move.
+func (p *Position) IsDrawn() bool {
+	e := &engines[p.Game]
+	return e.fullBoardDraw && p.Stones[0]|p.Stones[1] == e.all
+}
+
+// Blocked reports whether the side to move cannot slide or jump any of its
+// stones on the board (stones in hand aside). A side with three stones can
+// always jump in a game with flying, unless no point is empty.
 func (p *Position) Blocked() bool {
-	own := p.Stones[p.Turn]
-	if own.Count() <= 3 {
-		return own.Count() == 0
+	c := p.Turn
+	own := p.Stones[c]
+	e := &engines[p.Game]
+	empty := e.all &^ (own | p.Stones[c^1])
+	if e.flying && own.Count()+int(p.Hand[c]) <= 3 {
+		return own == 0 || empty == 0
 	}
-	empty := p.Empty()
-	for b := own; b != 0; b &= b - 1 {
-		if Neighbors[b.First()]&empty != 0 {
+	for f := own; f != 0; f &= f - 1 {
+		if e.neighbors[f.First()]&empty != 0 {
 			return false
 		}
 	}
@@ -39,15 +57,17 @@ func (p *Position) Blocked() bool {
 // side to move has lost has no moves. With a buffer of MaxMoves capacity it
 // does not allocate.
 func (p *Position) AppendMoves(buf []Move) []Move {
+	e := &engines[p.Game]
 	c := p.Turn
+	removable := e.removable(p.Stones[c^1]) // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
-	if p.Total(c) < 3 {
+	total := own.Count() + int(p.Hand[c])
+	if total < 3 {
 		return buf
 	}
-	empty := AllPoints &^ (own | opp)
-	removable := Removable(opp)
+	empty := e.all &^ (own | opp)
 	if p.Hand[c] > 0 {
-		closing := MillTargets(own, empty)
+		closing := e.millTargets(own, empty)
 		if removable == 0 {
 			closing = 0
 		}
@@ -57,36 +77,30 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 				buf = append(buf, Move{NoPoint, to, NoPoint})
 				continue
 			}
-			for r := removable; r != 0; r &= r - 1 {
-				buf = append(buf, Move{NoPoint, to, r.First()})
+			for x := removable; x != 0; x &= x - 1 {
+				buf = append(buf, Move{NoPoint, to, x.First()})
 			}
 		}
-		return buf
+		if !e.mixed {
+			return buf
+		}
 	}
-	flying := own.Count() == 3
+	steps, mp, third := e.steps(total), &e.partners, e.third
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
-		targets := empty
-		if !flying {
-			targets &= Neighbors[from]
-		}
 		rest := own &^ from.Bit()
-		for t := targets; t != 0; t &= t - 1 {
-			buf = appendWithRemovals(buf, Move{from, t.First(), NoPoint}, rest, removable)
+		for t := empty & steps[from]; t != 0; t &= t - 1 {
+			// The move, or the move with each removable stone when it
+			// closes a mill with the mover's other stones.
+			to := t.First()
+			if removable == 0 || !closes(&mp[to], rest, third) {
+				buf = append(buf, Move{from, to, NoPoint})
+				continue
+			}
+			for x := removable; x != 0; x &= x - 1 {
+				buf = append(buf, Move{from, to, x.First()})
+			}
 		}
-	}
-	return buf
-}
-
-// appendWithRemovals appends m, or m with each removable stone if m.To
-// closes a mill with own (the mover's other stones).
-func appendWithRemovals(buf []Move, m Move, own, removable Bitboard) []Move {
-	if removable == 0 || !ClosesMill(own, m.To) {
-		return append(buf, m)
-	}
-	for r := removable; r != 0; r &= r - 1 {
-		m.Remove = r.First()
-		buf = append(buf, m)
 	}
 	return buf
 }
@@ -98,31 +112,31 @@ func (p *Position) Moves() []Move {
 
 // CountMoves returns len(p.Moves()) without generating the moves.
 func (p *Position) CountMoves() int {
+	e := &engines[p.Game]
 	c := p.Turn
+	nRemove := e.removable(p.Stones[c^1]).Count() // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
-	if p.Total(c) < 3 {
+	total := own.Count() + int(p.Hand[c])
+	if total < 3 {
 		return 0
 	}
-	empty := AllPoints &^ (own | opp)
-	nRemove := Removable(opp).Count()
-	if p.Hand[c] > 0 {
-		n := empty.Count()
-		if nRemove > 0 {
-			n += (nRemove - 1) * MillTargets(own, empty).Count()
-		}
-		return n
-	}
+	empty := e.all &^ (own | opp)
 	n := 0
-	flying := own.Count() == 3
+	if p.Hand[c] > 0 {
+		n = empty.Count()
+		if nRemove > 0 {
+			n += (nRemove - 1) * e.millTargets(own, empty).Count()
+		}
+		if !e.mixed {
+			return n
+		}
+	}
+	steps, mp, third := e.steps(total), &e.partners, e.third
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
-		targets := empty
-		if !flying {
-			targets &= Neighbors[from]
-		}
 		rest := own &^ from.Bit()
-		for t := targets; t != 0; t &= t - 1 {
-			if nRemove > 0 && ClosesMill(rest, t.First()) {
+		for t := empty & steps[from]; t != 0; t &= t - 1 {
+			if nRemove > 0 && closes(&mp[t.First()], rest, third) {
 				n += nRemove
 			} else {
 				n++

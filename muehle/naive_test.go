@@ -8,51 +8,81 @@ import (
 
 // This file is a deliberately naive move generator written from docs/rules.md
 // alone: a board array, loops over points, the edge and mill lists copied
-// as text, no bitboards and no tables of this package. The differential
-// tests compare the fast generator against it.
+// as text, the rules of each game as four plain values, no bitboards and no
+// tables of this package. The differential tests compare the fast generator
+// against it.
 
-// naiveEdgesText and naiveMillsText are copied from docs/rules.md.
+// The edges and mills of each board, copied from docs/rules.md.
 const (
 	naiveEdgesText = "0-1 1-2 3-4 4-5 6-7 7-8 9-10 10-11 12-13 13-14 15-16 16-17 18-19 19-20 21-22 22-23 " +
 		"0-9 9-21 3-10 10-18 6-11 11-15 1-4 4-7 16-19 19-22 8-12 12-17 5-13 13-20 2-14 14-23"
 	naiveMillsText = "0,1,2 3,4,5 6,7,8 9,10,11 12,13,14 15,16,17 18,19,20 21,22,23 " +
 		"0,9,21 3,10,18 6,11,15 1,4,7 16,19,22 8,12,17 5,13,20 2,14,23"
+	naiveDiagonalEdgesText = "0-3 3-6 2-5 5-8 21-18 18-15 23-20 20-17"
+	naiveDiagonalMillsText = "0,3,6 2,5,8 21,18,15 23,20,17"
+	naiveSixEdgesText      = "0-1 1-2 3-4 4-5 6-7 8-9 10-11 11-12 13-14 14-15 " +
+		"0-6 6-13 3-7 7-10 1-4 11-14 5-8 8-12 2-9 9-15"
+	naiveSixMillsText = "0,1,2 3,4,5 10,11,12 13,14,15 0,6,13 3,7,10 5,8,12 2,9,15"
 )
 
-// naiveAdjacent and naiveMills are parsed from the text above.
-var (
-	naiveAdjacent [24][24]bool
-	naiveMills    [][3]int
-)
+// naiveGame is a game as docs/rules.md states it: the board's points,
+// lines and mills, and the rules.
+type naiveGame struct {
+	points   int
+	adjacent [32][32]bool
+	mills    [][3]int
+	stones   int
+	flying   bool // a side with three stones, on the board and in hand, jumps
+	fullDraw bool // a full board is drawn
+	mixed    bool // a side with stones in hand may place or move
+}
 
-func init() {
-	for _, e := range strings.Fields(naiveEdgesText) {
+// naiveGames are the games of docs/rules.md by their GameID.
+var naiveGames = map[GameID]*naiveGame{
+	Standard: newNaiveGame(24, naiveEdgesText, naiveMillsText, 9, true, false, false),
+	Twelve: newNaiveGame(24, naiveEdgesText+" "+naiveDiagonalEdgesText, naiveMillsText+" "+naiveDiagonalMillsText,
+		12, true, true, false),
+	Lasker: newNaiveGame(24, naiveEdgesText, naiveMillsText, 10, true, false, true),
+	Six:    newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, true, false, false),
+	// A game of the tests only (rules_test.go): without flying.
+	testNoFlying: newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, false, false, false),
+}
+
+// newNaiveGame parses the edge and mill lists.
+func newNaiveGame(points int, edges, mills string, stones int, flying, fullDraw, mixed bool) *naiveGame {
+	g := &naiveGame{points: points, stones: stones, flying: flying, fullDraw: fullDraw, mixed: mixed}
+	for _, e := range strings.Fields(edges) {
 		a, b, _ := strings.Cut(e, "-")
 		i, _ := strconv.Atoi(a)
 		j, _ := strconv.Atoi(b)
-		naiveAdjacent[i][j] = true
-		naiveAdjacent[j][i] = true
+		g.adjacent[i][j] = true
+		g.adjacent[j][i] = true
 	}
-	for _, m := range strings.Fields(naiveMillsText) {
+	for _, m := range strings.Fields(mills) {
 		f := strings.Split(m, ",")
 		var mill [3]int
 		for i := range 3 {
 			mill[i], _ = strconv.Atoi(f[i])
 		}
-		naiveMills = append(naiveMills, mill)
+		g.mills = append(g.mills, mill)
 	}
+	return g
 }
+
+// naiveAdjacent is the standard board's adjacency.
+var naiveAdjacent = naiveGames[Standard].adjacent
 
 // naivePos is a position as a board array: 0 empty, 1 White, 2 Black.
 type naivePos struct {
-	board [24]int
+	g     *naiveGame
+	board [32]int
 	hand  [2]int
 	turn  int // 0 White, 1 Black
 }
 
 func toNaive(p Position) naivePos {
-	var n naivePos
-	for i := range 24 {
+	n := naivePos{g: naiveGames[p.Game]}
+	for i := range n.g.points {
 		if p.Stones[White]&(1<<i) != 0 {
 			n.board[i] = 1
 		}
@@ -68,7 +98,7 @@ func toNaive(p Position) naivePos {
 // count returns the stones of side c (0 or 1) on the board.
 func (n *naivePos) count(c int) int {
 	k := 0
-	for i := range 24 {
+	for i := range n.g.points {
 		if n.board[i] == c+1 {
 			k++
 		}
@@ -76,9 +106,19 @@ func (n *naivePos) count(c int) int {
 	return k
 }
 
+// full reports whether every point holds a stone.
+func (n *naivePos) full() bool {
+	for i := range n.g.points {
+		if n.board[i] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // inMill reports whether the stone on point i is part of a complete mill.
 func (n *naivePos) inMill(i int) bool {
-	for _, m := range naiveMills {
+	for _, m := range n.g.mills {
 		if (m[0] == i || m[1] == i || m[2] == i) && n.board[m[0]] == n.board[i] && n.board[m[1]] == n.board[i] && n.board[m[2]] == n.board[i] {
 			return true
 		}
@@ -86,31 +126,39 @@ func (n *naivePos) inMill(i int) bool {
 	return false
 }
 
+// naiveDrawn reports whether p is drawn by the rules alone: a full board
+// in a game where that is a draw.
+func naiveDrawn(p Position) bool {
+	n := toNaive(p)
+	return n.g.fullDraw && n.full()
+}
+
 // naiveMoves lists the legal moves of p by the rules of docs/rules.md, in no
 // particular order.
 func naiveMoves(p Position) []Move {
 	n := toNaive(p)
 	me, them := n.turn+1, 2-n.turn
-	if n.count(n.turn)+n.hand[n.turn] < 3 {
+	stones := n.count(n.turn) + n.hand[n.turn]
+	if stones < 3 {
 		return nil // lost: fewer than three stones
 	}
 	type step struct{ from, to int } // from -1: placement
 	var steps []step
-	switch {
-	case n.hand[n.turn] > 0:
-		for to := range 24 {
+	if n.hand[n.turn] > 0 {
+		for to := range n.g.points {
 			if n.board[to] == 0 {
 				steps = append(steps, step{-1, to})
 			}
 		}
-	default:
-		flying := n.count(n.turn) == 3
-		for from := range 24 {
+	}
+	if n.hand[n.turn] == 0 || n.g.mixed {
+		flying := n.g.flying && stones == 3
+		for from := range n.g.points {
 			if n.board[from] != me {
 				continue
 			}
-			for to := range 24 {
-				if n.board[to] == 0 && (flying || naiveAdjacent[from][to]) {
+			for to := range n.g.points {
+				if n.board[to] == 0 && (flying || n.g.adjacent[from][to]) {
 					steps = append(steps, step{from, to})
 				}
 			}
@@ -129,7 +177,7 @@ func naiveMoves(p Position) []Move {
 			continue
 		}
 		var all, free []int
-		for i := range 24 {
+		for i := range n.g.points {
 			if after.board[i] == them {
 				all = append(all, i)
 				if !after.inMill(i) {
@@ -179,8 +227,8 @@ func naivePlay(p Position, m Move) Position {
 	if m.Remove != NoPoint {
 		n.board[m.Remove] = 0
 	}
-	var q Position
-	for i := range 24 {
+	q := Position{Game: p.Game}
+	for i := range n.g.points {
 		switch n.board[i] {
 		case 1:
 			q.Stones[White] |= 1 << i
@@ -195,8 +243,11 @@ func naivePlay(p Position, m Move) Position {
 
 // naivePerft counts move sequences of length depth with the naive generator.
 func naivePerft(p Position, depth int) uint64 {
-	if depth == 0 {
+	switch depth {
+	case 0:
 		return 1
+	case 1:
+		return uint64(len(naiveMoves(p)))
 	}
 	var n uint64
 	for _, m := range naiveMoves(p) {

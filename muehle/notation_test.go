@@ -74,6 +74,10 @@ func TestPositionText(t *testing.T) {
 		{"........................ w 9 9", start},
 		{"....W..............B.... w 8 8", after},
 		{"WWW..................BBB b 0 0", Position{Stones: [2]Bitboard{7, 7 << 21}, Turn: Black}},
+		{"........................ w 12 12 twelve", Games[Twelve].NewPosition(12)},
+		{"........................ w 10 10 lasker", Games[Lasker].NewPosition(10)},
+		{"W......W........B....... b 8 9 lasker", Position{Stones: [2]Bitboard{1 | 1<<7, 1 << 16}, Hand: [2]uint8{8, 9}, Turn: Black, Game: Lasker}},
+		{"WWW............. b 3 6 six", Position{Stones: [2]Bitboard{7, 0}, Hand: [2]uint8{3, 6}, Turn: Black, Game: Six}},
 	} {
 		if got := tc.pos.String(); got != tc.text {
 			t.Errorf("String(): got %q, want %q", got, tc.text)
@@ -92,7 +96,8 @@ func TestParsePositionErrors(t *testing.T) {
 	}{
 		{"", "4 fields"},
 		{"........................ w 9", "4 fields"},
-		{"........................ w 9 9 9", "4 fields"},
+		{"........................ w 9 9 9", "names no game"},
+		{"........................ w 9 9 twelve x", "4 fields"},
 		{"....................... w 9 9", "23 characters"},
 		{"......................... w 9 9", "25 characters"},
 		{"....x................... w 9 9", "character 5 (point d6)"},
@@ -102,11 +107,38 @@ func TestParsePositionErrors(t *testing.T) {
 		{"........................ w 10 9", "White's stones in hand"},
 		{"........................ w 9 -1", "Black's stones in hand"},
 		{"........................ w 9 a", "Black's stones in hand"},
+		{"........................ w 10 10", "want a number from 0 to 9"},
+		{"........................ w 13 12 twelve", "want a number from 0 to 12"},
+		{"........................ w 012 12 twelve", "White's stones in hand"},
+		{"........................ w +1 1 twelve", "White's stones in hand"},
+		{"........................ w 6 6 six", "board has 24 characters, want 16 (one per point, a5 first, e1 last)"},
+		{"................ w 9 9", "board has 16 characters, want 24"},
+		{"........................ w 9 9 morabaraba", "names no game (want one of standard, twelve, lasker, six)"},
 	} {
 		_, err := ParsePosition(tc.text)
 		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.mention) {
 			t.Errorf("ParsePosition(%q): got error %v, want ErrSyntax mentioning %q", tc.text, err, tc.mention)
 		}
+	}
+}
+
+// TestRulesParsePosition checks that a rule set's parser takes a text of
+// four fields as its own and refuses one of another game.
+func TestRulesParsePosition(t *testing.T) {
+	r := Games[Twelve]
+	for _, text := range []string{"........................ w 12 12", "........................ w 12 12 twelve", "........................ w 12 12 Twelve Men's Morris"} {
+		if text == "........................ w 12 12 Twelve Men's Morris" {
+			continue // a name with spaces is not one field
+		}
+		if p, err := r.ParsePosition(text); err != nil || p != r.NewPosition(12) {
+			t.Errorf("twelve: ParsePosition(%q): got %s, %v", text, p, err)
+		}
+	}
+	if _, err := r.ParsePosition("........................ w 9 9 lasker"); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "one of Lasker Morris, not of Twelve Men's Morris") {
+		t.Errorf("twelve: ParsePosition of a Lasker position: got %v", err)
+	}
+	if p, err := Games[Six].ParsePosition("................ w 6 6"); err != nil || p != Games[Six].NewPosition(6) {
+		t.Errorf("six: ParsePosition: got %s, %v", p, err)
 	}
 }
 
@@ -139,6 +171,14 @@ func TestValidateRejects(t *testing.T) {
 		{"WWW.BBB................. w 0 0", 9, ""},
 		{"WW..BBB................. w 0 0", 9, ""}, // White has lost: a possible end
 		{"W.W.BB.................. w 1 1", 3, ""}, // one white stone removed
+		// Other games: their stones, their boards.
+		{"........................ w 12 12 twelve", 12, ""},
+		{"........................ w 12 12 twelve", 13, "13 stones per side (want 3 to 12)"},
+		{"........................ w 10 10 lasker", 10, ""},
+		{"........................ w 10 9 lasker", 10, "with White to move, 10 and 9 stones in hand out of 10 cannot be"},
+		{"................ w 6 6 six", 6, ""},
+		{"WWWWWW.......... w 1 1 six", 6, "White has 7 stones"},
+		{"................ w 6 6 six", 7, "7 stones per side (want 3 to 6)"},
 	} {
 		p, err := ParsePosition(tc.text)
 		if err != nil {
@@ -157,23 +197,33 @@ func TestValidateRejects(t *testing.T) {
 }
 
 // TestTextRoundTripRandom checks String and Parse round trips on random
-// positions and their moves.
+// positions of every game and their moves, with the board's point names.
 func TestTextRoundTripRandom(t *testing.T) {
 	var buf [MaxMoves]Move
-	for _, p := range testPositions(t, 2000) {
-		if q, err := ParsePosition(p.String()); err != nil || q != p {
-			t.Fatalf("ParsePosition(%q): got %s, %v", p.String(), q, err)
-		}
-		for _, m := range p.AppendMoves(buf[:0]) {
-			if got, err := ParseMove(m.String()); err != nil || got != m {
-				t.Fatalf("ParseMove(%q): got %+v, %v, want %+v", m.String(), got, err, m)
+	for _, r := range Games {
+		b := r.Board
+		for _, p := range gameTestPositions(t, r, 2000) {
+			if q, err := ParsePosition(p.String()); err != nil || q != p {
+				t.Fatalf("ParsePosition(%q): got %s, %v", p.String(), q, err)
+			}
+			if q, err := r.ParsePosition(p.String()); err != nil || q != p {
+				t.Fatalf("%s: ParsePosition(%q): got %s, %v", r.ID, p.String(), q, err)
+			}
+			for _, m := range p.AppendMoves(buf[:0]) {
+				if got, err := b.ParseMove(b.MoveString(m)); err != nil || got != m {
+					t.Fatalf("%s: ParseMove(%q): got %+v, %v, want %+v", r.ID, b.MoveString(m), got, err, m)
+				}
+				if b.NumPoints() == NumPoints && m.String() != b.MoveString(m) {
+					t.Fatalf("%s: %+v: Move.String %q, MoveString %q", r.ID, m, m.String(), b.MoveString(m))
+				}
 			}
 		}
 	}
 }
 
 func FuzzParsePosition(f *testing.F) {
-	for _, s := range []string{"........................ w 9 9", "....W..............B.... w 8 8", "WWW..................BBB b 0 0", "", " w 9 9", "........................ w 9 99"} {
+	for _, s := range []string{"........................ w 9 9", "....W..............B.... w 8 8", "WWW..................BBB b 0 0", "", " w 9 9", "........................ w 9 99",
+		"........................ w 12 12 twelve", "W......W........B....... b 8 9 lasker", "WWW............. b 3 6 six", "........................ w 9 9 standard", "........................ w 9 9 x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -189,8 +239,63 @@ func FuzzParsePosition(f *testing.F) {
 		if err != nil || q != p || q.String() != text {
 			t.Fatalf("ParsePosition(%q) = %s; parsing that again: %s, %v", s, text, q, err)
 		}
-		_ = p.Validate(StonesPerSide) // must not panic
+		_ = p.Validate(p.Rules().Stones) // must not panic
 		_ = p.Diagram()
+	})
+}
+
+// FuzzRulesParsePosition checks each rule set's parser: it never panics,
+// what it accepts is a position of that game that reads back the same,
+// and it agrees with the package's parser on texts that name the game.
+func FuzzRulesParsePosition(f *testing.F) {
+	f.Add(uint8(Twelve), "........................ w 12 12")
+	f.Add(uint8(Lasker), "W......W........B....... b 8 9 lasker")
+	f.Add(uint8(Six), "WWW............. b 3 6")
+	f.Add(uint8(Six), "WWW............. b 3 6 twelve")
+	f.Add(uint8(Standard), "........................ w 9 9 standard")
+	f.Fuzz(func(t *testing.T, game uint8, s string) {
+		r := GameID(game).Rules()
+		if r == nil {
+			return
+		}
+		p, err := r.ParsePosition(s)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("%s: ParsePosition(%q): error %v does not wrap ErrSyntax", r.ID, s, err)
+			}
+			return
+		}
+		if p.Game != r.Game() {
+			t.Fatalf("%s: ParsePosition(%q) gives a position of %s", r.ID, s, p.Game)
+		}
+		q, err := ParsePosition(p.String())
+		if err != nil || q != p {
+			t.Fatalf("%s: ParsePosition(%q) = %s; the package's parser on that: %s, %v", r.ID, s, p, q, err)
+		}
+		_ = p.Validate(r.Stones) // must not panic
+		_ = p.Diagram()
+	})
+}
+
+// FuzzBoardParseMove checks the move parser of every board: no panic, and
+// what it accepts writes back to a text it reads as the same move.
+func FuzzBoardParseMove(f *testing.F) {
+	for i, s := range []string{"a5", "a5-c5", "c4-c5xa1", "e1xa5", "a7-b6", "g7", "d4", "x"} {
+		f.Add(uint8(i), s)
+	}
+	f.Fuzz(func(t *testing.T, board uint8, s string) {
+		b := Boards[int(board)%len(Boards)]
+		m, err := b.ParseMove(s)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("%s: ParseMove(%q): error %v does not wrap ErrSyntax", b, s, err)
+			}
+			return
+		}
+		text := b.MoveString(m)
+		if got, err := b.ParseMove(text); err != nil || got != m || b.MoveString(got) != text {
+			t.Fatalf("%s: ParseMove(%q) = %+v (%q); parsing that again: %+v, %v", b, s, m, text, got, err)
+		}
 	})
 }
 
@@ -219,11 +324,15 @@ func FuzzParseMove(f *testing.F) {
 // position it accepts has the properties it promises, and every child of an
 // accepted position that is not over is accepted too.
 func FuzzValidate(f *testing.F) {
-	f.Add(uint32(0), uint32(0), uint8(9), uint8(9), uint8(0), uint8(9))
-	f.Add(uint32(0b111), uint32(0b111000), uint8(0), uint8(0), uint8(1), uint8(3))
-	f.Add(uint32(1), uint32(0), uint8(8), uint8(9), uint8(1), uint8(9))
-	f.Fuzz(func(t *testing.T, w, b uint32, hw, hb, turn, k uint8) {
-		p := Position{Stones: [2]Bitboard{Bitboard(w), Bitboard(b)}, Hand: [2]uint8{hw, hb}, Turn: Color(turn)}
+	f.Add(uint32(0), uint32(0), uint8(9), uint8(9), uint8(0), uint8(9), uint8(0))
+	f.Add(uint32(0b111), uint32(0b111000), uint8(0), uint8(0), uint8(1), uint8(3), uint8(0))
+	f.Add(uint32(1), uint32(0), uint8(8), uint8(9), uint8(1), uint8(9), uint8(0))
+	f.Add(uint32(0), uint32(0), uint8(12), uint8(12), uint8(0), uint8(12), uint8(Twelve))
+	f.Add(uint32(1), uint32(1<<7), uint8(9), uint8(8), uint8(1), uint8(10), uint8(Lasker))
+	f.Add(uint32(7), uint32(0), uint8(3), uint8(6), uint8(1), uint8(6), uint8(Six))
+	f.Add(uint32(0), uint32(0), uint8(3), uint8(3), uint8(0), uint8(3), uint8(77))
+	f.Fuzz(func(t *testing.T, w, b uint32, hw, hb, turn, k, game uint8) {
+		p := Position{Stones: [2]Bitboard{Bitboard(w), Bitboard(b)}, Hand: [2]uint8{hw, hb}, Turn: Color(turn), Game: GameID(game)}
 		err := p.Validate(int(k))
 		if err != nil {
 			if !errors.Is(err, ErrPosition) {
@@ -231,8 +340,9 @@ func FuzzValidate(f *testing.F) {
 			}
 			return
 		}
-		if p.Stones[0]&p.Stones[1] != 0 || (p.Stones[0]|p.Stones[1])&^AllPoints != 0 || p.Turn > Black ||
-			p.Total(White) > int(k) || p.Total(Black) > int(k) || !HandsFit(p.Hand, p.Turn) || p.Total(p.Turn.Other()) < 3 {
+		r := p.Rules()
+		if r == nil || int(k) > r.Stones || p.Stones[0]&p.Stones[1] != 0 || (p.Stones[0]|p.Stones[1])&^r.Board.All() != 0 || p.Turn > Black ||
+			p.Total(White) > int(k) || p.Total(Black) > int(k) || !r.HandsFit(p.Hand, p.Turn, int(k)) || p.Total(p.Turn.Other()) < 3 {
 			t.Fatalf("Validate(%d) accepts %s", k, p)
 		}
 		if p.Total(p.Turn) < 3 {

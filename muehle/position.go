@@ -30,30 +30,42 @@ func (c Color) String() string {
 }
 
 // StonesPerSide is the number of stones each side starts with in the
-// standard game. Smaller games (3 to 9 stones) use the same rules.
+// standard game. Smaller games (3 to 9 stones) use the same rules; Rules.Stones
+// gives each game's.
 const StonesPerSide = 9
 
 // Position is a complete game state: the stones of both sides, the stones
-// each side still has in hand, and the side to move. It is a small value;
-// copy it freely.
+// each side still has in hand, the side to move and the rule set. It is a
+// small value (12 bytes); copy it freely.
 //
 //	Stones[White], Stones[Black]: bit i set = a stone of that colour on point i
 //	Hand[White], Hand[Black]:     stones not yet placed
 //	Turn:                         the side to move
+//	Game:                         the rule set (Games[Game]); 0 is the standard game
 type Position struct {
 	Stones [2]Bitboard
 	Hand   [2]uint8
 	Turn   Color
+	Game   GameID
 }
 
-// NewPosition returns the empty board with k stones in hand for each side
-// and White to move.
+// NewPosition returns the empty board of the standard game with k stones in
+// hand for each side and White to move (Rules.NewPosition for the others).
 func NewPosition(k int) Position {
 	return Position{Hand: [2]uint8{uint8(k), uint8(k)}}
 }
 
+// Rules returns the rule set of p, nil when p.Game names none (Validate
+// refuses such a position; no other method accepts it).
+func (p *Position) Rules() *Rules { return engines[p.Game].rules }
+
+// Board returns the board of p.
+func (p *Position) Board() *Board { return engines[p.Game].rules.Board }
+
 // Empty returns the empty points.
-func (p *Position) Empty() Bitboard { return AllPoints &^ (p.Stones[0] | p.Stones[1]) }
+func (p *Position) Empty() Bitboard {
+	return engines[p.Game].all &^ (p.Stones[0] | p.Stones[1])
+}
 
 // Mover returns the stones of the side to move.
 func (p *Position) Mover() Bitboard { return p.Stones[p.Turn] }
@@ -69,9 +81,9 @@ type Phase uint8
 
 // The three phases, from the view of the side to move.
 const (
-	Placing Phase = iota // stones in hand: place one
+	Placing Phase = iota // stones in hand: place one (in a Mixed game, or move a stone)
 	Moving               // slide a stone to an adjacent empty point
-	Flying               // exactly three stones, none in hand: jump anywhere
+	Flying               // exactly three stones, none in hand, in a game with flying: jump anywhere
 )
 
 // String returns the phase name in lower case.
@@ -87,12 +99,14 @@ func (ph Phase) String() string {
 	return "Phase(" + strconv.Itoa(int(ph)) + ")"
 }
 
-// Phase returns the phase of the side to move.
+// Phase returns the phase of the side to move. In a Mixed game a side
+// with stones in hand is Placing, though it may also move (and, with three
+// stones on the board and in hand together, jump).
 func (p *Position) Phase() Phase {
 	if p.Hand[p.Turn] > 0 {
 		return Placing
 	}
-	if p.Stones[p.Turn].Count() == 3 {
+	if p.Stones[p.Turn].Count() == 3 && engines[p.Game].flying {
 		return Flying
 	}
 	return Moving
@@ -105,6 +119,7 @@ func (p Position) SwapColors() Position {
 		Stones: [2]Bitboard{p.Stones[1], p.Stones[0]},
 		Hand:   [2]uint8{p.Hand[1], p.Hand[0]},
 		Turn:   p.Turn ^ 1,
+		Game:   p.Game,
 	}
 }
 
@@ -120,28 +135,34 @@ func (p Position) Normalize() Position {
 // ErrPosition is wrapped by every error that describes an impossible position.
 var ErrPosition = errors.New("muehle: impossible position")
 
-// Validate reports why p cannot occur in a game of k stones per side, or
-// nil. It is the one check of a position's possibility; every program part
-// that accepts a position from outside (text, set-up, file) uses it. It
-// checks that
+// Validate reports why p cannot occur in a game of k stones per side under
+// its rules, or nil. It is the one check of a position's possibility; every
+// program part that accepts a position from outside (text, set-up, file)
+// uses it. It checks that
 //
+//   - p.Game names a rule set, and k is from 3 to its Stones;
 //   - the stone sets are inside the board and disjoint, and a side is to move;
 //   - no side has more than k stones on the board and in hand together (the
 //     rest were removed, and removed stones never come back);
-//   - the hands fit the side to move (HandsFit): White places first, so while
-//     stones are in hand both sides have placed equally many with White to
-//     move, and White one more with Black to move;
+//   - the hands fit the side to move (Rules.HandsFit): with separate phases
+//     White places first, so while stones are in hand both sides have
+//     placed equally many with White to move, and White one more with
+//     Black to move;
 //   - the side that has just moved still has at least three stones (else
 //     the game ended before this position).
 func (p *Position) Validate(k int) error {
-	if k < 3 || k > StonesPerSide {
-		return fmt.Errorf("%w: %d stones per side (want 3 to 9)", ErrPosition, k)
+	r := p.Rules()
+	if r == nil {
+		return fmt.Errorf("%w: game number %d names no game", ErrPosition, p.Game)
 	}
-	if (p.Stones[0]|p.Stones[1])&^AllPoints != 0 {
+	if k < 3 || k > r.Stones {
+		return fmt.Errorf("%w: %d stones per side (want 3 to %d)", ErrPosition, k, r.Stones)
+	}
+	if (p.Stones[0]|p.Stones[1])&^r.Board.all != 0 {
 		return fmt.Errorf("%w: stones outside the board", ErrPosition)
 	}
 	if p.Stones[0]&p.Stones[1] != 0 {
-		return fmt.Errorf("%w: two stones on %s", ErrPosition, (p.Stones[0] & p.Stones[1]).First())
+		return fmt.Errorf("%w: two stones on %s", ErrPosition, r.Board.PointName((p.Stones[0] & p.Stones[1]).First()))
 	}
 	if p.Turn > Black {
 		return fmt.Errorf("%w: no side to move", ErrPosition)
@@ -151,7 +172,11 @@ func (p *Position) Validate(k int) error {
 			return fmt.Errorf("%w: %s has %d stones on the board and in hand (at most %d)", ErrPosition, c, t, k)
 		}
 	}
-	if !HandsFit(p.Hand, p.Turn) {
+	if !r.HandsFit(p.Hand, p.Turn, k) {
+		if r.Mixed {
+			return fmt.Errorf("%w: with %s to move, %d and %d stones in hand out of %d cannot be (White moves first, and a side holding all its stones has not moved yet)",
+				ErrPosition, p.Turn, p.Hand[White], p.Hand[Black], k)
+		}
 		placed := [2]int{k - int(p.Hand[White]), k - int(p.Hand[Black])}
 		want := placed[Black]
 		if p.Turn == Black {
@@ -167,10 +192,11 @@ func (p *Position) Validate(k int) error {
 }
 
 // HandsFit reports whether stones in hand hand (by colour) fit turn as the
-// side to move: with no stone in hand either side may be to move; else
-// White places first, so with White to move both hands are equal and with
-// Black to move Black holds one stone more. It does not depend on the
-// number of stones per side.
+// side to move in a game with separate phases (the standard game, Twelve
+// and Six Men's Morris): with no stone in hand either side may be to move;
+// else White places first, so with White to move both hands are equal and
+// with Black to move Black holds one stone more. It does not depend on the
+// number of stones per side. Rules.HandsFit covers the Mixed games too.
 func HandsFit(hand [2]uint8, turn Color) bool {
 	switch {
 	case hand[White] == 0 && hand[Black] == 0:

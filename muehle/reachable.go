@@ -17,7 +17,9 @@ var ErrUnreachable = errors.New("muehle: position cannot arise in a game")
 //
 //   - counting: during the placement phase a side has lost more stones
 //     than the other side can have removed, one for each of its
-//     placements from its third on;
+//     placements from its third on; in a Mixed game, where slides close
+//     mills too, a side has lost a stone though the other side has placed
+//     fewer than three;
 //   - the last move: p is the start, or some legal move of the side that
 //     is not to move leads to p from a position that passes Validate(k)
 //     and the counting test (AppendUnmoves). So a side with fewer than
@@ -34,7 +36,7 @@ func (p *Position) CheckReachable(k int) error {
 	if err := removalsPossible(p, k); err != nil {
 		return err
 	}
-	if *p == NewPosition(k) {
+	if *p == p.Rules().NewPosition(k) {
 		return nil
 	}
 	var buf [MaxUnmoves]Move
@@ -45,7 +47,7 @@ func (p *Position) CheckReachable(k int) error {
 		}
 	}
 	mover := p.Turn.Other()
-	if t := p.Total(p.Turn); t < 3 && InMill(p.Stones[mover]) == 0 {
+	if t := p.Total(p.Turn); t < 3 && p.Board().InMill(p.Stones[mover]) == 0 {
 		return fmt.Errorf("%w: %s has only %d stones, so %s has just closed a mill, but %s has no mill on the board",
 			ErrUnreachable, p.Turn, t, mover, mover)
 	}
@@ -54,8 +56,21 @@ func (p *Position) CheckReachable(k int) error {
 
 // removalsPossible checks the counting condition of CheckReachable: while
 // stones are in hand, each side can have removed at most one stone for
-// each of its placements from the third on.
+// each of its placements from the third on. In a Mixed game a side can
+// close a mill by a slide too, so only this holds: a side that has removed
+// a stone has placed at least three.
 func removalsPossible(p *Position, k int) error {
+	if p.Rules().Mixed {
+		for c := White; c <= Black; c++ {
+			o := c.Other()
+			lost := k - int(p.Hand[c]) - p.Stones[c].Count()
+			if placed := k - int(p.Hand[o]); lost > 0 && placed < 3 {
+				return fmt.Errorf("%w: %s has lost %d of its stones, but %s, with %d placed, cannot have closed a mill",
+					ErrUnreachable, c, lost, o, placed)
+			}
+		}
+		return nil
+	}
 	if p.Hand[White] == 0 && p.Hand[Black] == 0 {
 		return nil // the moving phase: any number of removals may have happened
 	}

@@ -6,43 +6,52 @@ import (
 )
 
 // TestCheckReachableAcceptsGames checks that CheckReachable never refuses
-// a position a game reaches: every position of 20,000 random playouts
-// with 3 to 9 stones, terminal and blocked ones included.
+// a position a game reaches: every position of 20,000 random playouts of
+// each game with 3 stones up to its number, terminal and blocked ones
+// included.
 func TestCheckReachableAcceptsGames(t *testing.T) {
-	ps, ks := playoutPositions(28, 20000)
-	for i, p := range ps {
-		if err := p.CheckReachable(ks[i]); err != nil {
-			t.Fatalf("CheckReachable(%d) of %s, reached in a game: got %v, want nil", ks[i], p, err)
+	for _, r := range testGames() {
+		ps, ks := gamePlayouts(r, 28, 20000)
+		for i, p := range ps {
+			if err := p.CheckReachable(ks[i]); err != nil {
+				t.Fatalf("CheckReachable(%d) of %s, reached in a game: got %v, want nil", ks[i], p, err)
+			}
 		}
 	}
 }
 
-// TestCheckReachableAcceptsPlacement checks every position of the
-// placement phase of the game of three stones a side, found by a
-// breadth-first search from the empty board: none is refused.
+// TestCheckReachableAcceptsPlacement checks every position of the first
+// six plies (the placement phase of three stones a side) of every game with
+// three stones a side, found by a breadth-first search from the empty
+// board: none is refused.
 func TestCheckReachableAcceptsPlacement(t *testing.T) {
 	const k = 3
-	ply := map[Position]bool{NewPosition(k): true}
-	var n int
-	for d := 0; d < 2*k; d++ {
-		next := map[Position]bool{}
-		for p := range ply {
-			n++
-			if err := p.CheckReachable(k); err != nil {
-				t.Fatalf("CheckReachable(%d) of %s, reached after %d plies: got %v, want nil", k, p, d, err)
-			}
-			if d == 2*k-1 || p.IsOver() {
-				continue
-			}
-			for _, m := range p.Moves() {
-				next[p.Play(m)] = true
-			}
+	for _, r := range Games {
+		if sampleSize(r, 4) < 4 {
+			continue // under the race detector only the standard game
 		}
-		ply = next
-	}
-	t.Logf("%d positions", n)
-	if n < 100000 {
-		t.Fatalf("checked %d positions, want the whole placement phase (more than 100,000)", n)
+		ply := map[Position]bool{r.NewPosition(k): true}
+		var n int
+		for d := 0; d < 2*k; d++ {
+			next := map[Position]bool{}
+			for p := range ply {
+				n++
+				if err := p.CheckReachable(k); err != nil {
+					t.Fatalf("CheckReachable(%d) of %s, reached after %d plies: got %v, want nil", k, p, d, err)
+				}
+				if d == 2*k-1 || p.IsOver() {
+					continue
+				}
+				for _, m := range p.Moves() {
+					next[p.Play(m)] = true
+				}
+			}
+			ply = next
+		}
+		t.Logf("%s: %d positions", r.ID, n)
+		if min := 100000; r.Board.NumPoints() == NumPoints && n < min {
+			t.Fatalf("%s: checked %d positions, want the first six plies (more than %d)", r.ID, n, min)
+		}
 	}
 }
 
@@ -89,12 +98,15 @@ func TestCheckReachableRefuses(t *testing.T) {
 // positions Validate accepts, and every child of an accepted position is
 // accepted too (a game from a reachable position stays reachable).
 func FuzzCheckReachable(f *testing.F) {
-	f.Add(uint32(0), uint32(0), uint8(3), uint8(3), uint8(0), uint8(4))
-	f.Add(uint32(0b11), uint32(0b11100000000), uint8(0), uint8(0), uint8(0), uint8(4))
-	f.Add(uint32(0b111), uint32(0b111000), uint8(0), uint8(0), uint8(1), uint8(3))
-	f.Add(uint32(1), uint32(0), uint8(8), uint8(9), uint8(1), uint8(9))
-	f.Fuzz(func(t *testing.T, w, b uint32, hw, hb, turn, k uint8) {
-		p := Position{Stones: [2]Bitboard{Bitboard(w), Bitboard(b)}, Hand: [2]uint8{hw, hb}, Turn: Color(turn)}
+	f.Add(uint32(0), uint32(0), uint8(3), uint8(3), uint8(0), uint8(4), uint8(0))
+	f.Add(uint32(0b11), uint32(0b11100000000), uint8(0), uint8(0), uint8(0), uint8(4), uint8(0))
+	f.Add(uint32(0b111), uint32(0b111000), uint8(0), uint8(0), uint8(1), uint8(3), uint8(0))
+	f.Add(uint32(1), uint32(0), uint8(8), uint8(9), uint8(1), uint8(9), uint8(0))
+	f.Add(uint32(0b111), uint32(0b111000), uint8(0), uint8(0), uint8(1), uint8(3), uint8(Twelve))
+	f.Add(uint32(1), uint32(1<<7), uint8(9), uint8(8), uint8(1), uint8(10), uint8(Lasker))
+	f.Add(uint32(7), uint32(1<<8), uint8(3), uint8(5), uint8(1), uint8(6), uint8(Six))
+	f.Fuzz(func(t *testing.T, w, b uint32, hw, hb, turn, k, game uint8) {
+		p := Position{Stones: [2]Bitboard{Bitboard(w), Bitboard(b)}, Hand: [2]uint8{hw, hb}, Turn: Color(turn), Game: GameID(game)}
 		err := p.CheckReachable(int(k))
 		if err != nil {
 			if !errors.Is(err, ErrPosition) && !errors.Is(err, ErrUnreachable) {

@@ -44,9 +44,10 @@ func resultOfToken(t string) (Result, bool) {
 }
 
 // Record returns the game record text of doc.go: the headers that differ
-// from the standard game (start position, stones per side, no-removal
-// limit), the moves played numbered in pairs, one pair a line, and the
-// result token. Undone moves are not part of it. ParseRecord reads it back.
+// from the defaults (the game when it is not the standard one, the start
+// position, stones per side, no-removal limit), the moves played numbered in
+// pairs, one pair a line, and the result token. Undone moves are not part
+// of it. ParseRecord reads it back.
 func (g *Game) Record() string { return g.RecordWithComments(nil) }
 
 // RecordWithComments returns the game record of Record with comments[i],
@@ -56,10 +57,14 @@ func (g *Game) Record() string { return g.RecordWithComments(nil) }
 // ParseRecordWithComments reads the comments back; ParseRecord skips them.
 func (g *Game) RecordWithComments(comments []string) string {
 	var b strings.Builder
-	if start := g.Start(); start != NewPosition(g.stones) {
+	r := g.Rules()
+	if r.game != Standard {
+		fmt.Fprintf(&b, "[Variant %q]\n", r.ID)
+	}
+	if start := g.Start(); start != r.NewPosition(g.stones) {
 		fmt.Fprintf(&b, "[Position %q]\n", start.String())
 	}
-	if g.stones != StonesPerSide {
+	if g.stones != r.Stones {
 		fmt.Fprintf(&b, "[Stones \"%d\"]\n", g.stones)
 	}
 	if g.NoRemovalLimit > 0 {
@@ -68,16 +73,17 @@ func (g *Game) RecordWithComments(comments []string) string {
 	for i, m := range g.moves {
 		p := g.positions[i]
 		n := g.moveNumber(i)
+		text := r.Board.MoveString(m)
 		switch {
 		case p.Turn == White:
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, "%d. %s", n, m)
+			fmt.Fprintf(&b, "%d. %s", n, text)
 		case i == 0:
-			fmt.Fprintf(&b, "%d. ... %s", n, m)
+			fmt.Fprintf(&b, "%d. ... %s", n, text)
 		default:
-			fmt.Fprintf(&b, " %s", m)
+			fmt.Fprintf(&b, " %s", text)
 		}
 		if i < len(comments) && comments[i] != "" {
 			fmt.Fprintf(&b, " {%s}", commentReplacer.Replace(comments[i]))
@@ -86,8 +92,8 @@ func (g *Game) RecordWithComments(comments []string) string {
 	if len(g.moves) > 0 {
 		b.WriteByte('\n')
 	}
-	r, _ := g.Result()
-	b.WriteString(r.Token())
+	res, _ := g.Result()
+	b.WriteString(res.Token())
 	b.WriteByte('\n')
 	return b.String()
 }
@@ -103,9 +109,11 @@ func (g *Game) moveNumber(i int) int {
 }
 
 // ParseRecord reads a game record (doc.go) and replays it: optional header
-// lines [Position "..."], [Stones "k"] and [NoRemovalLimit "n"], then the
-// moves, with or without their numbers ("1.", "1...", "1. ..."), then
-// optionally the result token, which must agree with the replayed game.
+// lines [Variant "game"], [Position "..."], [Stones "k"] and
+// [NoRemovalLimit "n"] in any order, then the moves, with or without their
+// numbers ("1.", "1...", "1. ..."), then optionally the result token, which
+// must agree with the replayed game. The game is the one the Variant header
+// names, else the one the Position text names, else the standard game.
 // Errors say on which line, at which move number and why: malformed text
 // wraps ErrSyntax, an illegal move ErrIllegalMove, a move after the end
 // ErrGameOver, an impossible start position ErrPosition.
@@ -121,8 +129,10 @@ func ParseRecord(s string) (*Game, error) {
 // closed, is a syntax error. A '{' inside a comment reads as '(', as
 // RecordWithComments writes it.
 func ParseRecordWithComments(s string) (*Game, []string, error) {
-	k := StonesPerSide
+	var rules *Rules
 	var start *Position
+	position, positionLine := "", 0
+	stones, stonesLine := "", 0
 	limit := 0
 	lines := strings.Split(s, "\n")
 	ln := 0
@@ -139,18 +149,16 @@ func ParseRecordWithComments(s string) (*Game, []string, error) {
 			return nil, nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
 		}
 		switch name {
+		case "Variant":
+			r, ok := GameByName(value)
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: record line %d: variant %q names no game (want one of %s)", ErrSyntax, ln+1, value, gameIDs())
+			}
+			rules = r
 		case "Position":
-			p, err := ParsePosition(value)
-			if err != nil {
-				return nil, nil, fmt.Errorf("muehle: record line %d: %w", ln+1, err)
-			}
-			start = &p
+			position, positionLine = value, ln+1
 		case "Stones":
-			n, err := strconv.Atoi(value)
-			if err != nil || n < 3 || n > StonesPerSide {
-				return nil, nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from 3 to 9", ErrSyntax, ln+1, value)
-			}
-			k = n
+			stones, stonesLine = value, ln+1
 		case "NoRemovalLimit":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 0 {
@@ -158,10 +166,29 @@ func ParseRecordWithComments(s string) (*Game, []string, error) {
 			}
 			limit = n
 		default:
-			return nil, nil, fmt.Errorf("%w: record line %d: unknown header %q (want Position, Stones or NoRemovalLimit)", ErrSyntax, ln+1, name)
+			return nil, nil, fmt.Errorf("%w: record line %d: unknown header %q (want Variant, Position, Stones or NoRemovalLimit)", ErrSyntax, ln+1, name)
 		}
 	}
-	g := NewGame(k)
+	if positionLine > 0 {
+		// Without a Variant header the position text names the game.
+		p, err := parsePosition(position, rules)
+		if err != nil {
+			return nil, nil, fmt.Errorf("muehle: record line %d: %w", positionLine, err)
+		}
+		start, rules = &p, p.Rules()
+	}
+	if rules == nil {
+		rules = Games[Standard]
+	}
+	k := rules.Stones
+	if stonesLine > 0 {
+		n, err := strconv.Atoi(stones)
+		if err != nil || n < 3 || n > rules.Stones {
+			return nil, nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from 3 to %d", ErrSyntax, stonesLine, stones, rules.Stones)
+		}
+		k = n
+	}
+	g := rules.NewGame(k)
 	if start != nil {
 		var err error
 		if g, err = NewGameFrom(*start, k); err != nil {
@@ -211,7 +238,7 @@ func ParseRecordWithComments(s string) (*Game, []string, error) {
 				continue
 			}
 		}
-		m, err := ParseMove(tok)
+		m, err := rules.Board.ParseMove(tok)
 		if err != nil {
 			return nil, nil, fmt.Errorf("muehle: %s: %w", where(), err)
 		}

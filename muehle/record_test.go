@@ -28,10 +28,11 @@ func randomGame(t testing.TB, g *Game, seed uint64, plies int) *Game {
 	return g
 }
 
-// sameGame fails t when two games differ in start, stones, rule or moves.
+// sameGame fails t when two games differ in start (and so in rules),
+// stones, draw rule or moves.
 func sameGame(t *testing.T, got, want *Game) {
 	t.Helper()
-	if got.Start() != want.Start() || got.Stones() != want.Stones() || got.NoRemovalLimit != want.NoRemovalLimit {
+	if got.Start() != want.Start() || got.Stones() != want.Stones() || got.NoRemovalLimit != want.NoRemovalLimit || got.Rules() != want.Rules() {
 		t.Fatalf("game: got start %s, %d stones, limit %d; want %s, %d, %d",
 			got.Start(), got.Stones(), got.NoRemovalLimit, want.Start(), want.Stones(), want.NoRemovalLimit)
 	}
@@ -70,16 +71,22 @@ func TestRecordText(t *testing.T) {
 	}
 }
 
-// TestRecordRoundTrip writes and reads back random games from the empty
-// board and from random start positions, with 3 to 9 stones and with and
-// without the no-removal rule.
+// TestRecordRoundTrip writes and reads back random games of every game
+// from the empty board and from random start positions, with 3 stones up to
+// the game's number and with and without the no-removal rule.
 func TestRecordRoundTrip(t *testing.T) {
+	for _, r := range Games {
+		t.Run(r.ID, func(t *testing.T) { checkRecordRoundTrip(t, r) })
+	}
+}
+
+func checkRecordRoundTrip(t *testing.T, r *Rules) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	starts, ks := playoutPositions(4, 300)
+	starts, ks := gamePlayouts(r, 4, 300)
 	for i := range 300 {
 		var g *Game
 		if i%2 == 0 {
-			g = NewGame(3 + i%7)
+			g = r.NewGame(3 + i%(r.Stones-2))
 		} else {
 			var err error
 			if g, err = NewGameFrom(starts[i], ks[i]); err != nil {
@@ -111,12 +118,39 @@ func TestParseRecordVariants(t *testing.T) {
 		"  1.d6 d2\n\n2.a7 g7\n*\n",
 		"1. D6 D2\r\n2. A7 G7\r\n",
 		"[Stones \"9\"]\n[Position \"........................ w 9 9\"]\n1. d6 d2 2. a7 g7",
+		"[Variant \"standard\"]\n1. d6 d2 2. a7 g7",
+		"[Position \"........................ w 9 9 standard\"]\n1. d6 d2 2. a7 g7",
 	} {
 		g, err := ParseRecord(text)
 		if err != nil {
 			t.Fatalf("ParseRecord(%q): %v", text, err)
 		}
 		sameGame(t, g, want)
+	}
+	// The game from the Variant header, or else from the Position text;
+	// a Position text without a game field is one of the Variant's.
+	lasker := Games[Lasker].NewGame(10)
+	playAll(t, lasker, "d6", "d2", "d6-d5")
+	for _, text := range []string{
+		"[Variant \"lasker\"]\n1. d6 d2 2. d6-d5",
+		"[Variant \"Lasker Morris\"]\n1. d6 d2 2. d6-d5",
+		"[Position \"........................ w 10 10 lasker\"]\n1. d6 d2 2. d6-d5",
+		"[Position \"........................ w 10 10\"]\n[Variant \"LASKER\"]\n1. d6 d2 2. d6-d5",
+		"[Variant \"lasker\"]\n[Stones \"10\"]\n1. d6 d2 2. d6-d5",
+	} {
+		g, err := ParseRecord(text)
+		if err != nil {
+			t.Fatalf("ParseRecord(%q): %v", text, err)
+		}
+		sameGame(t, g, lasker)
+	}
+	if got, want := lasker.Record(), "[Variant \"lasker\"]\n1. d6 d2\n2. d6-d5\n*\n"; got != want {
+		t.Errorf("Record: got %q, want %q", got, want)
+	}
+	twelve := Games[Twelve].NewGame(5)
+	playAll(t, twelve, "a7", "d7", "b6")
+	if got, want := twelve.Record(), "[Variant \"twelve\"]\n[Stones \"5\"]\n1. a7 d7\n2. b6\n*\n"; got != want {
+		t.Errorf("Record: got %q, want %q", got, want)
 	}
 }
 
@@ -140,6 +174,12 @@ func TestParseRecordErrors(t *testing.T) {
 		{"[Position \"WW w 0 0\"]", ErrSyntax, "board has 2 characters"},
 		{"[Position \"WWWWWWWWWW.............. b 0 9\"]", ErrPosition, "White has 10 stones"},
 		{"[Position \"WW..........W..BB.B..... w 0 0\"]\n1. e4-g7xb2 c3-c5", ErrGameOver, "move 1 (Black)"},
+		{"[Variant \"morabaraba\"]", ErrSyntax, "line 1: variant \"morabaraba\" names no game"},
+		{"[Variant \"twelve\"]\n[Stones \"13\"]", ErrSyntax, "line 2: stones per side \"13\", want a number from 3 to 12"},
+		{"[Variant \"six\"]\n[Position \"........................ w 9 9\"]", ErrSyntax, "line 2: muehle: syntax error: position"},
+		{"[Variant \"twelve\"]\n[Position \"........................ w 10 10 lasker\"]", ErrSyntax, "one of Lasker Morris, not of Twelve Men's Morris"},
+		{"[Variant \"six\"]\n1. a7", ErrSyntax, "(a1 to e5)"},
+		{"[Variant \"standard\"]\n1. d6 d2 2. d6-d5", ErrIllegalMove, "must place one"},
 	} {
 		_, err := ParseRecord(tc.text)
 		if !errors.Is(err, tc.target) || !strings.Contains(err.Error(), tc.mention) {
@@ -156,6 +196,10 @@ func FuzzParseRecord(f *testing.F) {
 		"[Position \"WW..........W..BB.B..... w 0 0\"]\n1. e4-g7xb2\n1-0\n",
 		"1.d6 2.", "[", "[a \"\\", "1... d6",
 		"1. d6 {drawn -> drawn} d2 {? won in 3 -> drawn; best a7 won in 3}\n*\n",
+		"[Variant \"twelve\"]\n1. a7 d7\n2. b6\n*\n",
+		"[Variant \"lasker\"]\n1. d6 d2\n2. d6-d5\n*\n",
+		"[Variant \"six\"]\n[Stones \"4\"]\n1. a5 e1\n2. c5 d2\n*\n",
+		"[Position \"WWW............. b 3 6 six\"]\n1. ... e1\n*\n",
 	} {
 		f.Add(s)
 	}

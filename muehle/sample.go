@@ -9,11 +9,18 @@ import "math/rand/v2"
 // collected; games are cut after 300 plies. Benchmarks and tests use them
 // as a sample of all phases.
 func RandomPositions(seed uint64, n int) []Position {
+	return Games[Standard].RandomPositions(StonesPerSide, seed, n)
+}
+
+// RandomPositions returns n positions from random games of r with k stones
+// a side, as the package function RandomPositions does for the standard
+// game.
+func (r *Rules) RandomPositions(k int, seed uint64, n int) []Position {
 	rng := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
 	ps := make([]Position, 0, n)
 	var buf [MaxMoves]Move
 	for len(ps) < n {
-		p := NewPosition(StonesPerSide)
+		p := r.NewPosition(k)
 		for ply := 0; ply < 300 && len(ps) < n; ply++ {
 			ps = append(ps, p)
 			ms := p.AppendMoves(buf[:0])

@@ -2,22 +2,26 @@ package muehle
 
 import "strconv"
 
-// Symmetry is one of the 16 automorphisms of the board: the 8 symmetries of
-// the square, optionally followed by the exchange of the outer and inner
-// rings. Symmetry 0 is the identity; symmetries 8 to 15 swap the rings.
-// Its methods take values below NumSymmetries only.
+// Symmetry is one of the automorphisms of a board: the 8 symmetries of the
+// square, optionally followed by the exchange of the outer and inner rings
+// (on the boards that have rings to exchange). Symmetry 0 is the identity;
+// symmetries 8 to 15 swap the rings. Its methods are those of the standard
+// board (whose 16 serve Twelve Men's Morris and Lasker Morris too) and take
+// values below NumSymmetries only; the Board methods Map, MapPoint,
+// MapMove, Inverse and Then serve every board.
 type Symmetry uint8
 
-// NumSymmetries is the number of board symmetries.
+// NumSymmetries is the number of symmetries of the standard board (the
+// most of any board; Board.NumSymmetries gives each board's).
 const NumSymmetries = 16
 
-// coords gives each point's column (a..g = 0..6) and row (1..7 = 0..6).
-var coords = [NumPoints][2]int8{
-	{0, 6}, {3, 6}, {6, 6}, {1, 5}, {3, 5}, {5, 5}, {2, 4}, {3, 4}, {4, 4},
-	{0, 3}, {1, 3}, {2, 3}, {4, 3}, {5, 3}, {6, 3},
-	{2, 2}, {3, 2}, {4, 2}, {1, 1}, {3, 1}, {5, 1}, {0, 0}, {3, 0}, {6, 0},
-}
+// coords gives each point's column (a..g = 0..6) and row (1..7 = 0..6) on
+// the standard board.
+var coords = [NumPoints][2]int8(StandardBoard.coords)
 
+// The standard board's symmetry tables in fixed-size arrays, for the
+// methods of Symmetry (the standard board's, and Twelve Men's Morris's,
+// whose diagonals they map onto each other).
 var (
 	// symPerm[s][p] is the image of point p under symmetry s.
 	symPerm = buildSymPerm()
@@ -28,99 +32,33 @@ var (
 	symCompose, symInverse = buildSymGroup()
 )
 
-// buildSymPerm computes the permutations from the coordinates: a
-// symmetry of the square on the coordinates centred on d4, then for 8 to
-// 15 the exchange of distance 3 and 1 from the centre (outer and inner
-// ring); distance 2 (the middle ring) stays.
+// buildSymPerm copies the standard board's permutations.
 func buildSymPerm() [NumSymmetries][NumPoints]Point {
-	var at [7][7]Point
-	for i := range at {
-		for j := range at[i] {
-			at[i][j] = NoPoint
-		}
-	}
-	for p, c := range coords {
-		at[c[0]][c[1]] = Point(p)
-	}
-	swapRing := func(t int8) int8 { // 3 <-> 1 from the centre, 2 and 0 stay
-		switch t {
-		case 3, -3:
-			return t / 3
-		case 1, -1:
-			return 3 * t
-		}
-		return t
-	}
 	var perm [NumSymmetries][NumPoints]Point
 	for s := range NumSymmetries {
-		for p, c := range coords {
-			u, v := c[0]-3, c[1]-3
-			switch s & 7 {
-			case 1:
-				u, v = -v, u
-			case 2:
-				u, v = -u, -v
-			case 3:
-				u, v = v, -u
-			case 4:
-				u = -u
-			case 5:
-				v = -v
-			case 6:
-				u, v = v, u
-			case 7:
-				u, v = -v, -u
-			}
-			if s >= 8 {
-				u, v = swapRing(u), swapRing(v)
-			}
-			perm[s][p] = at[u+3][v+3]
-		}
+		perm[s] = [NumPoints]Point(StandardBoard.syms[s])
 	}
 	return perm
 }
 
-// buildSymByte computes the byte tables of Symmetry.Bitboard from symPerm.
+// buildSymByte copies the first three bytes of the standard board's byte
+// tables.
 func buildSymByte() *[NumSymmetries][3][256]Bitboard {
 	t := new([NumSymmetries][3][256]Bitboard)
 	for s := range NumSymmetries {
 		for k := range 3 {
-			for v := range 256 {
-				var b Bitboard
-				for i := range 8 {
-					if v&(1<<i) != 0 {
-						b |= symPerm[s][8*k+i].Bit()
-					}
-				}
-				t[s][k][v] = b
-			}
+			t[s][k] = StandardBoard.symByte[s][k]
 		}
 	}
 	return t
 }
 
-// buildSymGroup computes the composition and inverse tables from symPerm.
+// buildSymGroup copies the standard board's composition and inverse tables.
 func buildSymGroup() (compose [NumSymmetries][NumSymmetries]Symmetry, inverse [NumSymmetries]Symmetry) {
 	for a := range NumSymmetries {
-		for b := range NumSymmetries {
-			for c := range NumSymmetries {
-				same := true
-				for p := range NumPoints {
-					if symPerm[b][symPerm[a][p]] != symPerm[c][p] {
-						same = false
-						break
-					}
-				}
-				if same {
-					compose[a][b] = Symmetry(c)
-					if c == 0 {
-						inverse[a] = Symmetry(b)
-					}
-				}
-			}
-		}
+		compose[a] = [NumSymmetries]Symmetry(StandardBoard.compose[a])
 	}
-	return compose, inverse
+	return compose, [NumSymmetries]Symmetry(StandardBoard.inverse)
 }
 
 // Point returns the image of p under s.
@@ -138,10 +76,17 @@ func (s Symmetry) Inverse() Symmetry { return symInverse[s] }
 // Then returns the symmetry that applies s first, then t.
 func (s Symmetry) Then(t Symmetry) Symmetry { return symCompose[s][t] }
 
-// Position returns the image of p under s.
+// Position returns the image of p under s, on p's board. s must be below
+// the board's NumSymmetries.
 func (s Symmetry) Position(p Position) Position {
-	p.Stones[0] = s.Bitboard(p.Stones[0])
-	p.Stones[1] = s.Bitboard(p.Stones[1])
+	if p.Game == Standard {
+		p.Stones[0] = s.Bitboard(p.Stones[0])
+		p.Stones[1] = s.Bitboard(p.Stones[1])
+		return p
+	}
+	b := engines[p.Game].rules.Board
+	p.Stones[0] = b.Map(s, p.Stones[0])
+	p.Stones[1] = b.Map(s, p.Stones[1])
 	return p
 }
 
@@ -162,7 +107,8 @@ func (s Symmetry) Move(m Move) Move {
 var symmetryNames = [8]string{"identity", "rot90", "rot180", "rot270", "flip-h", "flip-v", "flip-diag", "flip-anti"}
 
 // String names the symmetry, e.g. "rot90" or "flip-h+rings"; "rings" alone
-// is the exchange of the outer and inner rings.
+// is the exchange of the outer and inner rings. The names hold on every
+// board.
 func (s Symmetry) String() string {
 	switch {
 	case s >= NumSymmetries:
@@ -180,6 +126,47 @@ func (s Symmetry) String() string {
 func (b Bitboard) Symmetric() bool {
 	for s := Symmetry(1); s < NumSymmetries; s++ {
 		if s.Bitboard(b) == b {
+			return true
+		}
+	}
+	return false
+}
+
+// NumSymmetries returns the number of symmetries of b: 16 for boards with
+// two rings to exchange, 8 otherwise.
+func (b *Board) NumSymmetries() int { return len(b.syms) }
+
+// MapPoint returns the image of p under s on b.
+func (b *Board) MapPoint(s Symmetry, p Point) Point { return b.syms[s][p] }
+
+// Map returns the image of the set x under s on b.
+func (b *Board) Map(s Symmetry, x Bitboard) Bitboard {
+	t := &b.symByte[s]
+	return t[0][x&0xff] | t[1][x>>8&0xff] | t[2][x>>16&0xff] | t[3][x>>24]
+}
+
+// MapMove returns the image of m under s on b.
+func (b *Board) MapMove(s Symmetry, m Move) Move {
+	f := func(p Point) Point {
+		if p == NoPoint {
+			return p
+		}
+		return b.syms[s][p]
+	}
+	return Move{f(m.From), f(m.To), f(m.Remove)}
+}
+
+// Inverse returns the symmetry of b that undoes s.
+func (b *Board) Inverse(s Symmetry) Symmetry { return b.inverse[s] }
+
+// Then returns the symmetry of b that applies s first, then t.
+func (b *Board) Then(s, t Symmetry) Symmetry { return b.compose[s][t] }
+
+// Symmetric reports whether a symmetry of b other than the identity maps
+// the set x onto itself.
+func (b *Board) Symmetric(x Bitboard) bool {
+	for s := Symmetry(1); int(s) < len(b.syms); s++ {
+		if b.Map(s, x) == x {
 			return true
 		}
 	}

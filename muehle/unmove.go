@@ -18,61 +18,65 @@ func (p Position) Unplay(m Move) Position {
 	return p
 }
 
-// MaxUnmoves bounds the number of un-moves of any position: a side with
-// three stones in a mill, each of which may have been placed or may have
-// jumped from any of at most 21 empty points, with or without any of at most
-// 21 removals undone. Un-moves outnumber moves; size their buffers with this.
+// MaxUnmoves bounds the number of un-moves of any position of any game: a
+// side with three stones in a mill, each of which may have been placed or
+// may have jumped from any of at most 21 empty points, with or without any
+// of at most 21 removals undone. Un-moves outnumber moves; size their
+// buffers with this.
 const MaxUnmoves = 3 * 22 * 22
 
 // AppendUnmoves appends to buf every move m that leads to p from a
-// position q = p.Unplay(m) in which m is legal and which a game of 9 stones
-// can hold, and returns it: placements back into the hand, slides and jumps
-// back, removals undone. q's hands fit its side to move (HandsFit); q can hold at most 9 stones per side and the side
-// that has just moved in q has at least 3; for a game of k < 9 stones the
-// caller drops the un-moves whose removal would give that side more than k.
+// position q = p.Unplay(m) in which m is legal and which a game of
+// K = p.Rules().Stones stones can hold, and returns it: placements back
+// into the hand, slides and jumps back, removals undone. q's hands fit its
+// side to move (Rules.HandsFit with K); q can hold at most K stones per
+// side and the side that has just moved in q has at least 3; for a game of
+// k < K stones the caller drops the un-moves whose parent fails Validate(k).
 // When p passes Validate, this is the exact inverse of AppendMoves: every q
-// that passes Validate(9) and has p as a child is found, with each move
+// that passes Validate(K) and has p as a child is found, with each move
 // that leads there. It does not allocate when buf has room (MaxUnmoves).
 func (p *Position) AppendUnmoves(buf []Move) []Move {
+	e := &engines[p.Game]
+	r := e.rules
+	K := r.Stones
 	s := p.Turn
 	o := s ^ 1
 	own, opp := p.Stones[o], p.Stones[s] // own: the previous mover's stones
-	empty := AllPoints &^ (own | opp)
-	if p.Total(o) < 3 {
+	empty := e.all &^ (own | opp)
+	to3 := p.Total(o)
+	if to3 < 3 {
 		return buf // the previous mover would have had no move
 	}
 	// In q the side to move now (s) has just moved, so it held at least 3
-	// stones, and never more than StonesPerSide: a removal gave back one.
+	// stones, and never more than K: a removal gave back one.
 	ts := p.Total(s)
-	plain, removal := ts >= 3 && ts <= StonesPerSide, ts >= 2 && ts < StonesPerSide
+	plain, removal := ts >= 3 && ts <= K, ts >= 2 && ts < K
 	if !plain && !removal {
 		return buf
 	}
 	// In q the previous mover is to move; its hands must fit that (White
-	// places first): after a placement it held one stone more, after a slide
-	// or jump both hands were as now, and a side with stones in hand places.
+	// moves first): after a placement it held one stone more, after a slide
+	// or jump both hands were as now, and with separate phases a side with
+	// stones in hand places.
 	placeHand := p.Hand
 	placeHand[o]++
-	placed := HandsFit(placeHand, o)
-	slid := p.Hand[o] == 0 && HandsFit(p.Hand, o)
+	placed := r.HandsFit(placeHand, o, K)
+	slid := (p.Hand[o] == 0 || e.mixed) && r.HandsFit(p.Hand, o, K)
+	steps := e.steps(to3) // o's stones, on the board and in hand, are as many in q
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
 		rest := own &^ to.Bit()
-		mill := ClosesMill(rest, to)
+		mill := e.closesMill(rest, to)
 		// Placement: the stone came from the hand.
 		if placed {
-			buf = appendUnremovals(buf, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
+			buf = appendUnremovals(buf, e, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
 		}
 		if !slid {
 			continue
 		}
-		froms := empty
-		if own.Count() > 3 {
-			froms &= Neighbors[to]
-		}
-		for f := froms; f != 0; f &= f - 1 {
+		for f := empty & steps[to]; f != 0; f &= f - 1 {
 			from := f.First()
-			buf = appendUnremovals(buf, Move{from, to, NoPoint}, mill, plain, removal, opp, empty&^from.Bit())
+			buf = appendUnremovals(buf, e, Move{from, to, NoPoint}, mill, plain, removal, opp, empty&^from.Bit())
 		}
 	}
 	return buf
@@ -83,7 +87,7 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 // stone on a point of free that was removable next to the stones opp.
 // plain and removal say whether un-moves without and with a removal give a
 // possible parent.
-func appendUnremovals(buf []Move, m Move, mill, plain, removal bool, opp, free Bitboard) []Move {
+func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, opp, free Bitboard) []Move {
 	if !mill {
 		if plain {
 			buf = append(buf, m)
@@ -96,18 +100,21 @@ func appendUnremovals(buf []Move, m Move, mill, plain, removal bool, opp, free B
 	if !removal {
 		return buf
 	}
-	oppFree := opp &^ InMill(opp) // opp's stones outside its mills
+	oppFree := opp &^ e.inMill(opp) // opp's stones outside its mills
 	for r := free; r != 0; r &= r - 1 {
 		rm := r.First()
 		// rm was removable from opp+rm unless it stood in a mill there
 		// while some stone of opp+rm stood outside every mill.
-		mp := &millPartners[rm]
+		mp := &e.partners[rm]
 		var completed Bitboard // the mills through rm that opp completes
 		if opp&mp[0] == mp[0] {
 			completed |= mp[0]
 		}
 		if opp&mp[1] == mp[1] {
 			completed |= mp[1]
+		}
+		if e.third && opp&mp[2] == mp[2] {
+			completed |= mp[2]
 		}
 		if completed == 0 || oppFree&^completed == 0 {
 			m.Remove = rm
@@ -118,29 +125,36 @@ func appendUnremovals(buf []Move, m Move, mill, plain, removal bool, opp, free B
 }
 
 // AppendUnslides appends the un-moves of p that are slides or jumps without
-// removal: the parents of p in the moving phase that stay in the same pair of
-// layers. It is the solver's hot loop and allocates nothing. Like
-// AppendUnmoves, it gives only parents in which the side that has just
-// moved holds at least three stones.
+// removal: the parents of p in which the previous mover slid or jumped and
+// which stay in the same layer (the same stones on the board and in hand).
+// It is the solver's hot loop and allocates nothing. Like AppendUnmoves, it
+// gives only parents in which the side that has just moved holds at least
+// three stones and whose hands fit (Rules.HandsFit): with separate phases
+// only positions without stones in hand have un-slides.
 func (p *Position) AppendUnslides(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
 	own := p.Stones[o]
-	if p.Hand[o]|p.Hand[s] != 0 || p.Total(o) < 3 || p.Total(s) < 3 {
+	e := &engines[p.Game]
+	if e.mixed {
+		if !e.rules.HandsFit(p.Hand, o, e.rules.Stones) {
+			return buf
+		}
+	} else if p.Hand[o]|p.Hand[s] != 0 {
 		return buf // slides happen only when both hands are empty (HandsFit)
 	}
-	empty := AllPoints &^ (own | p.Stones[s])
-	flying := own.Count() == 3
+	to3 := p.Total(o)
+	if to3 < 3 || p.Total(s) < 3 {
+		return buf
+	}
+	empty := e.all &^ (own | p.Stones[s])
+	steps, mp, third := e.steps(to3), &e.partners, e.third
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
-		if ClosesMill(own&^to.Bit(), to) && p.Stones[s] != 0 {
+		if closes(&mp[to], own&^to.Bit(), third) && p.Stones[s] != 0 {
 			continue // that move closed a mill and must have removed a stone
 		}
-		froms := empty
-		if !flying {
-			froms &= Neighbors[to]
-		}
-		for f := froms; f != 0; f &= f - 1 {
+		for f := empty & steps[to]; f != 0; f &= f - 1 {
 			buf = append(buf, Move{f.First(), to, NoPoint})
 		}
 	}

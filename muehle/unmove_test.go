@@ -5,14 +5,22 @@ import (
 	"testing"
 )
 
-// TestUnmovesInverseMoves checks on random positions that every child
-// lists its parent among its un-moves, and that every un-move leads back
-// to a valid parent that lists the position among its children.
+// TestUnmovesInverseMoves checks on random positions of every game that
+// every child lists its parent among its un-moves, and that every un-move
+// leads back to a valid parent that lists the position among its children:
+// the diagonals of Twelve Men's Morris, its full board and Lasker's
+// place-or-move included.
 func TestUnmovesInverseMoves(t *testing.T) {
+	for _, r := range testGames() {
+		t.Run(r.ID, func(t *testing.T) { checkUnmovesInverseMoves(t, r) })
+	}
+}
+
+func checkUnmovesInverseMoves(t *testing.T, r *Rules) {
 	var mbuf [MaxMoves]Move
 	var ubuf [MaxUnmoves]Move
 	nChildren, nParents := 0, 0
-	for _, p := range testPositions(t, 4000) {
+	for _, p := range gameTestPositions(t, r, sampleSize(r, 4000)) {
 		for _, m := range p.AppendMoves(mbuf[:0]) {
 			c := p.Play(m)
 			nChildren++
@@ -27,7 +35,7 @@ func TestUnmovesInverseMoves(t *testing.T) {
 		for _, u := range unmoves {
 			q := p.Unplay(u)
 			nParents++
-			if err := q.Validate(StonesPerSide); err != nil {
+			if err := q.Validate(r.Stones); err != nil {
 				t.Fatalf("un-move %s of %s gives %s: %v", u, p, q, err)
 			}
 			if n := count(q.AppendMoves(mbuf[:0]), u); n != 1 {
@@ -45,12 +53,18 @@ func TestUnmovesInverseMoves(t *testing.T) {
 }
 
 // TestUnslides checks that AppendUnslides gives exactly the un-moves
-// without removal that are slides or jumps.
+// without removal that are slides or jumps, in every game.
 func TestUnslides(t *testing.T) {
+	for _, r := range testGames() {
+		t.Run(r.ID, func(t *testing.T) { checkUnslides(t, r) })
+	}
+}
+
+func checkUnslides(t *testing.T, r *Rules) {
 	var ubuf [MaxUnmoves]Move
 	var sbuf [MaxMoves]Move
 	nonEmpty := 0
-	for _, p := range testPositions(t, 6000) {
+	for _, p := range gameTestPositions(t, r, 6000) {
 		var want []Move
 		for _, u := range p.AppendUnmoves(ubuf[:0]) {
 			if !u.IsPlacement() && !u.IsRemoval() {
@@ -65,20 +79,28 @@ func TestUnslides(t *testing.T) {
 			nonEmpty++
 		}
 	}
-	if nonEmpty < 1000 {
-		t.Errorf("positions with unslides: got %d, want at least 1000", nonEmpty)
+	if nonEmpty < 600 {
+		t.Errorf("positions with unslides: got %d, want at least 600", nonEmpty)
 	}
 }
 
-// TestUnmovesAgainstBruteForce finds the parents of random positions by
-// trying every way a stone of the previous mover may have arrived (from the
-// hand or from any empty point, with or without any removal undone),
-// keeping the candidates that pass Validate(9) and whose naive moves
-// include the move, and compares them with AppendUnmoves.
+// TestUnmovesAgainstBruteForce finds the parents of random positions of
+// every game by trying every way a stone of the previous mover may have
+// arrived (from the hand or from any empty point, with or without any
+// removal undone), keeping the candidates that pass Validate(r.Stones) and
+// whose naive moves include the move, and compares them with
+// AppendUnmoves.
 func TestUnmovesAgainstBruteForce(t *testing.T) {
+	for _, r := range testGames() {
+		t.Run(r.ID, func(t *testing.T) { checkUnmovesAgainstBruteForce(t, r) })
+	}
+}
+
+func checkUnmovesAgainstBruteForce(t *testing.T, r *Rules) {
 	var ubuf [MaxUnmoves]Move
 	total := 0
-	for _, p := range testPositions(t, 1000) {
+	ng := naiveGames[r.game]
+	for _, p := range gameTestPositions(t, r, sampleSize(r, 1000)) {
 		var want []Move
 		o := p.Turn.Other()
 		empty := p.Empty()
@@ -102,12 +124,15 @@ func TestUnmovesAgainstBruteForce(t *testing.T) {
 					if rem != NoPoint {
 						q.Stones[p.Turn] |= rem.Bit()
 					}
-					if q.Validate(StonesPerSide) != nil {
+					if q.Validate(r.Stones) != nil {
 						continue
 					}
 					// A cheap necessary condition before the naive generator:
-					// a slide is along an edge unless the mover has three stones.
-					if from != NoPoint && (q.Hand[o] > 0 || (q.Stones[o].Count() > 3 && !naiveAdjacent[from][to])) {
+					// a side with stones in hand places, unless the game
+					// is mixed, and a slide is along an edge unless the
+					// mover flies.
+					flies := ng.flying && q.Total(o) == 3
+					if from != NoPoint && ((q.Hand[o] > 0 && !ng.mixed) || (!flies && !ng.adjacent[from][to])) {
 						continue
 					}
 					if count(naiveMoves(q), m) == 1 {
@@ -126,17 +151,25 @@ func TestUnmovesAgainstBruteForce(t *testing.T) {
 }
 
 // TestMaxUnmoves checks the bound on un-moves on the worst case it
-// describes and on random positions.
+// describes and on random positions of every game.
 func TestMaxUnmoves(t *testing.T) {
-	worst, err := ParsePosition("WWW..................... b 0 3") // White's mill a7 d7 g7 may have jumped in
-	if err != nil {
-		t.Fatal(err)
-	}
 	var buf [MaxUnmoves]Move
-	most := len(worst.AppendUnmoves(buf[:0]))
-	t.Logf("un-moves of %s: %d", worst, most)
-	for _, p := range testPositions(t, 4000) {
-		most = max(most, len(p.AppendUnmoves(buf[:0])))
+	most := 0
+	for _, text := range []string{
+		"WWW...................BB b 0 0",        // White's mill a7 d7 g7 may have jumped in and removed a stone
+		"WWW...................BB b 0 0 twelve", // the same with the diagonals
+		"WWW..................... b 0 3 lasker", // and with Black's hand
+		"WW...................... b 1 3 lasker", // two on the board and one in hand jump too
+	} {
+		worst := mustPosition(t, text)
+		n := len(worst.AppendUnmoves(buf[:0]))
+		t.Logf("un-moves of %s: %d", worst, n)
+		most = max(most, n)
+	}
+	for _, r := range testGames() {
+		for _, p := range gameTestPositions(t, r, 4000) {
+			most = max(most, len(p.AppendUnmoves(buf[:0])))
+		}
 	}
 	if most > MaxUnmoves {
 		t.Errorf("most un-moves: got %d, want at most MaxUnmoves = %d", most, MaxUnmoves)
