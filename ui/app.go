@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -189,7 +190,10 @@ func (u *App) restore() {
 	var g *muehle.Game
 	if rec != "" {
 		var err error
-		if g, err = muehle.ParseRecord(rec); err != nil {
+		if g, err = muehle.ParseRecord(rec); err == nil {
+			err = play.Supported(g.Rules())
+		}
+		if err != nil {
 			u.showError("The last game could not be restored", err)
 			g = nil
 		} else if r, _ := g.Result(); r == muehle.Ongoing && g.Ply() > 0 &&

@@ -126,3 +126,17 @@ func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
 		t.Errorf("paste of the start: got %q, want %q", what, "a position")
 	}
 }
+
+// TestPasteOtherGameRefused: a position or a game record of another game
+// (Twelve Men's Morris) is refused with a sentence naming it, until the
+// players and the database know the other games.
+func TestPasteOtherGameRefused(t *testing.T) {
+	for _, text := range []string{
+		"........................ w 12 12 twelve",
+		"[Variant \"twelve\"]\n\n1. d7 d6 *\n",
+	} {
+		if _, _, err := parsePasted(text, 9); err == nil || !strings.Contains(err.Error(), "Twelve Men's Morris") {
+			t.Errorf("pasting %q: got %v, want a refusal naming Twelve Men's Morris", text, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -63,6 +64,9 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 		return nil, "", fmt.Errorf("the clipboard is empty")
 	}
 	if p, perr := muehle.ParsePosition(s); perr == nil {
+		if err := play.Supported(p.Rules()); err != nil {
+			return nil, "", err
+		}
 		if err := checkSetup(p, stones); err != nil {
 			return nil, "", err
 		}
@@ -76,6 +80,9 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 		return nil, "", perr
 	}
 	g, err := muehle.ParseRecord(s)
+	if err == nil {
+		err = play.Supported(g.Rules())
+	}
 	if err != nil {
 		return nil, "", err
 	}

@@ -171,6 +171,9 @@ func (u *App) recordText() string {
 // verdicts is nil when the record has none (or other comments).
 func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
 	g, comments, err := muehle.ParseRecordWithComments(text)
+	if err == nil {
+		err = play.Supported(g.Rules())
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 )
 
 func init() {
@@ -65,6 +66,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *text != "" {
 		var err error
 		if start, err = muehle.ParsePosition(*text); err != nil {
+			return err
+		}
+		if err := play.Supported(start.Rules()); err != nil {
 			return err
 		}
 		if err := checkReachable(stdout, start, *stones, *unreachable); err != nil {

@@ -38,6 +38,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
+	if err := play.Supported(pos.Rules()); err != nil {
+		return err
+	}
 	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
 	}

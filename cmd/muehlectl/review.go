@@ -42,6 +42,9 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("reading the game: %w", err)
 	}
 	g, comments, err := muehle.ParseRecordWithComments(string(text))
+	if err == nil {
+		err = play.Supported(g.Rules())
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}

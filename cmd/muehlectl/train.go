@@ -140,6 +140,9 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 	if err != nil {
 		return err
 	}
+	if err := play.Supported(pos.Rules()); err != nil {
+		return err
+	}
 	if err := checkReachable(w, pos, *dbf.stones, unreachable); err != nil {
 		return err
 	}

@@ -40,6 +40,9 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if pos, err = muehle.ParsePosition(*text); err != nil {
 			return err
 		}
+		if err := play.Supported(pos.Rules()); err != nil {
+			return err
+		}
 	}
 	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err

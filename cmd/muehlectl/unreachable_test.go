@@ -79,3 +79,24 @@ func TestQueryUnreachableByReachData(t *testing.T) {
 		t.Errorf("query --unreachable %s: got exit %d, %q %s; want the placement search's value", pos, code, out, stderr)
 	}
 }
+
+// TestOtherGamesRefused: the commands that take a position or a game
+// record refuse one of another game (package muehle reads them; the
+// database and the players know the standard game only), with exit
+// status 1 and a sentence that names the game.
+func TestOtherGamesRefused(t *testing.T) {
+	const twelve = "........................ w 12 12 twelve"
+	if _, err := muehle.ParsePosition(twelve); err != nil {
+		t.Fatalf("the position text of Twelve Men's Morris: %v", err)
+	}
+	for _, args := range [][]string{
+		{"query", "--db", t.TempDir(), "--position", twelve},
+		{"play", "--position", twelve},
+		{"tree", "--depth", "1", "--position", twelve},
+	} {
+		_, stderr, code := runCmd(t, args...)
+		if code != 1 || !strings.Contains(stderr, "Twelve Men's Morris") {
+			t.Errorf("%s: exit %d, %q; want 1 and a sentence naming Twelve Men's Morris", args[0], code, stderr)
+		}
+	}
+}
