@@ -223,18 +223,26 @@ func (pc *parentCheck) found(w *childWork, pos muehle.Position) bool {
 	if pos.Hand[muehle.White] != pos.Hand[muehle.Black] {
 		pos = pos.SwapColors()
 	}
-	for _, m := range pos.AppendUnmoves(w.unmoves[:0]) {
-		if m.From != muehle.NoPoint {
-			continue // a slide or jump: not a placement
-		}
-		q := pos.Unplay(m)
-		if q.Validate(pc.stones) != nil {
-			continue
-		}
-		kq := layers.KeyOf(q)
-		for _, p := range pc.parents {
-			if p.key == kq && p.bits.Has(p.ix.Index(q)) {
-				return true
+	// Placements without a removal first: most positions have such a
+	// parent, and they are the cheaper ones.
+	ms := pos.AppendUnmoves(w.unmoves[:0])
+	for pass := range 2 {
+		for _, m := range ms {
+			if m.From != muehle.NoPoint || (m.Remove != muehle.NoPoint) != (pass == 1) {
+				continue // a slide or jump, or not of this pass
+			}
+			// AppendUnmoves gives parents whose hands fit and whose side
+			// that has just moved has three stones; a game of fewer than
+			// 9 stones drops those with too many.
+			q := pos.Unplay(m)
+			if q.Total(muehle.White) > pc.stones || q.Total(muehle.Black) > pc.stones {
+				continue
+			}
+			kq := layers.KeyOf(q)
+			for _, p := range pc.parents {
+				if p.key == kq && p.bits.Has(p.ix.Index(q)) {
+					return true
+				}
 			}
 		}
 	}
