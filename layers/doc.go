@@ -19,7 +19,8 @@
 //	convert.go    ConvertDense: a placement layer of one byte per slot
 //	              rewritten as a dense file
 //	writer.go     LayerWriter: a layer file written from its body in
-//	              pieces (an imported layer), as Write writes it
+//	              pieces (an imported layer), as Write, WriteDense or
+//	              WriteOld writes it
 //	checksum.go   the CRC-64 of a body, by blocks on all cores; combining
 //	blocks.go     the block file beside a layer: its blocks' CRC-64s, and
 //	              the checks of a body block by block

@@ -36,13 +36,19 @@ type dbImport struct {
 	dir      string // the folder it goes to
 	force    bool   // replacing verified layers was agreed to
 	finished bool   // the last run ended (done, paused or failed)
+	// convert, when not 0, is the stone count of a package of format 1
+	// whose layers are installed, in the format before, and not all
+	// converted yet: Resume converts the rest (retro.ConvertOld) instead
+	// of importing again.
+	convert int
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // the run under way; nil when none
 
 	// testProgress, when set, is called with every report, on the
-	// import's goroutine.
+	// import's goroutine; testConvert before each layer converted.
 	testProgress func(pack.Progress)
+	testConvert  func(k layers.Key, i int)
 }
 
 // importDatabase asks for a package file and offers to install it.
@@ -99,7 +105,7 @@ func (u *App) offerImport(path string) {
 
 // packageWords describes a package's contents in a few lines.
 func packageWords(m *pack.Manifest, size int64) string {
-	s := fmt.Sprintf("%d layers of the %d-stone game: %s of values in a package of %s.\nWritten %s by commit %s",
+	s := fmt.Sprintf("%d layers of the %d-stone game: %s of layers in a package of %s.\nWritten %s by commit %s",
 		len(m.Layers), m.Stones(), bytesText(m.Bytes()), bytesText(uint64(size)), m.Created, m.Exported.Commit)
 	if m.Exported.Host != "" {
 		s += fmt.Sprintf(" on %s (%s, %d cores)", m.Exported.Host, m.Exported.OS, m.Exported.Cores)
@@ -120,7 +126,7 @@ func (u *App) startImport(path, dir string, force bool) {
 		u.imp = newDBImport(u)
 	}
 	im := u.imp
-	im.path, im.dir, im.force = path, dir, force
+	im.path, im.dir, im.force, im.convert = path, dir, force, 0
 	im.what.SetText(fmt.Sprintf("%s\ninto %s", path, dir))
 	im.win.Show()
 	im.run()
@@ -161,22 +167,66 @@ func (im *dbImport) run() {
 	im.resume.Disable()
 	im.status.SetText("Checking the package…")
 	im.bar.SetValue(0)
-	path, dir, force, do := im.path, im.dir, im.force, im.u.do
+	path, dir, force, stones, do := im.path, im.dir, im.force, im.convert, im.u.do
 	go func() {
-		var installed int
-		res, err := pack.Import(ctx, dir, path, pack.ImportOptions{Force: force,
-			ClaimName: func(k layers.Key) string { return string(retro.NameOf(k)) },
-			Progress: func(p pack.Progress) {
-				if im.testProgress != nil {
-					im.testProgress(p)
+		var r importRun
+		var err error
+		if stones == 0 {
+			r.res, err = pack.Import(ctx, dir, path, pack.ImportOptions{Force: force,
+				ClaimName: func(k layers.Key) string { return string(retro.NameOf(k)) },
+				Progress: func(p pack.Progress) {
+					if im.testProgress != nil {
+						im.testProgress(p)
+					}
+					do(func() { im.show(p) })
+				}})
+			if r.res != nil {
+				r.installed = len(r.res.Installed)
+				if len(r.res.Old) > 0 {
+					stones = r.res.Manifest.Stones()
 				}
-				do(func() { im.show(p) })
-			}})
-		if res != nil {
-			installed = len(res.Installed)
+			}
 		}
-		do(func() { im.done(res, installed, err, ctx.Err() != nil) })
+		if err == nil && stones != 0 {
+			r.convert = stones
+			r.converted, err = convertOld(ctx, dir, stones, func(k layers.Key, i, n int) {
+				if im.testConvert != nil {
+					im.testConvert(k, i)
+				}
+				do(func() { im.showConvert(k, i, n) })
+			})
+		}
+		do(func() { im.done(r, err, ctx.Err() != nil) })
 	}()
+}
+
+// importRun is what a run of the import did.
+type importRun struct {
+	res       *pack.ImportResult // nil when the run only converted
+	installed int                // layers installed
+	convert   int                // the stone count of layers of the format before to convert; 0 for none
+	converted int                // layers converted
+}
+
+// convertOld rewrites the layers of the format before in dir (those of a
+// package of format 1) in this format, keeping their verification
+// (retro.ConvertOld); each is called before each layer.
+func convertOld(ctx context.Context, dir string, stones int, each func(k layers.Key, i, n int)) (int, error) {
+	db, err := layers.OpenDB(dir, stones)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	return retro.ConvertOld(ctx, db, each, nil)
+}
+
+// showConvert displays the conversion of layer k, the i-th of n.
+func (im *dbImport) showConvert(k layers.Key, i, n int) {
+	if im.finished {
+		return
+	}
+	im.status.SetText(fmt.Sprintf("Converting the layers of the format before: layer %d of %d (%s).", i+1, n, k))
+	im.bar.SetValue(float64(i) / float64(n))
 }
 
 // show displays a report of the import.
@@ -207,14 +257,18 @@ func (im *dbImport) stop() {
 
 // done shows how the import ended and makes the database's users see the
 // new layers.
-func (im *dbImport) done(res *pack.ImportResult, installed int, err error, paused bool) {
+func (im *dbImport) done(r importRun, err error, paused bool) {
 	im.mu.Lock()
 	im.cancel = nil
 	im.mu.Unlock()
 	im.finished = true
 	im.pause.Disable()
+	im.convert = 0
+	if err != nil && r.convert != 0 {
+		im.convert = r.convert // the package is in; Resume converts the rest
+	}
 	u := im.u
-	if installed > 0 && u.db != nil {
+	if (r.installed > 0 || r.converted > 0) && u.db != nil {
 		u.db.db.SetDir(im.dir) // opened again: the new layers are seen
 		u.db.refresh()
 		u.databaseChanged()
@@ -223,10 +277,20 @@ func (im *dbImport) done(res *pack.ImportResult, installed int, err error, pause
 	case err == nil:
 		im.resume.Disable()
 		im.bar.SetValue(1)
-		im.status.SetText(fmt.Sprintf("Done: %d layers installed, %d were there already.", len(res.Installed), len(res.Skipped)))
+		text := "Done"
+		if r.res != nil {
+			text = fmt.Sprintf("Done: %d layers installed, %d were there already", len(r.res.Installed), len(r.res.Skipped))
+		}
+		if r.converted > 0 {
+			text += fmt.Sprintf("; %d layers of the format before converted", r.converted)
+		}
+		im.status.SetText(text + ".")
+	case paused && im.convert != 0:
+		im.resume.Enable()
+		im.status.SetText(fmt.Sprintf("Paused while converting the package's layers of the format before; %d converted in this run are kept. Resume converts the rest (so does `muehlectl convert`).", r.converted))
 	case paused:
 		im.resume.Enable()
-		im.status.SetText(fmt.Sprintf("Paused; %d layers installed in this run are kept. Resume goes on from the next one, also after a restart (import the same package again).", installed))
+		im.status.SetText(fmt.Sprintf("Paused; %d layers installed in this run are kept. Resume goes on from the next one, also after a restart (import the same package again).", r.installed))
 	case errors.Is(err, pack.ErrConflict):
 		im.resume.Disable()
 		im.status.SetText("Not imported: the folder holds verified layers that differ from the package's.")

@@ -79,6 +79,53 @@ func TestImportPauseResume(t *testing.T) {
 	}
 }
 
+// TestImportOldPackage imports a package of format 1 (layer files of the
+// format before) through the import window: its layers are installed and
+// then converted; a pause during the conversion keeps the layers
+// converted, and Resume converts the rest instead of importing again. At
+// the end every layer is of this format and verified, the placement
+// layers dense, and their reach files gone.
+func TestImportOldPackage(t *testing.T) {
+	q := gametest.NewQueue()
+	u, dir := importApp(t, q)
+	u.imp = newDBImport(u)
+	paused := false
+	u.imp.testConvert = func(k layers.Key, i int) {
+		if i == 0 && !paused {
+			paused = true
+			u.imp.mu.Lock()
+			u.imp.cancel()
+			u.imp.mu.Unlock()
+		}
+	}
+	u.startImport("../layers/pack/testdata/k3-v1.mpk", dir, false)
+	q.Drain(t, 20*time.Second, func() bool { return u.imp.finished })
+	if got := u.imp.status.Text; !strings.HasPrefix(got, "Paused while converting") || u.imp.resume.Disabled() {
+		t.Fatalf("after the pause: got %q (Resume enabled: %v), want Paused while converting and Resume enabled", got, !u.imp.resume.Disabled())
+	}
+	test.Tap(u.imp.resume)
+	q.Drain(t, 20*time.Second, func() bool { return u.imp.finished })
+	if got, want := u.imp.status.Text, "Done; 6 layers of the format before converted."; got != want {
+		t.Errorf("after Resume: got %q, want %q", got, want)
+	}
+	db, err := layers.OpenDB(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, k := range layers.Order(3, true) {
+		if st, err := db.Check(k); st != layers.StatusVerified {
+			t.Errorf("layer %s: %v (%v), want verified", k, st, err)
+		}
+		if h, err := db.Header(k); err != nil || h.Dense() == k.IsMoving() {
+			t.Errorf("layer %s: %+v, %v; want dense for a placement layer only", k, h, err)
+		}
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "k3", "*.reach")); len(names) > 0 {
+		t.Errorf("reach files left: %v", names)
+	}
+}
+
 // TestImportRefusesDamage checks that a damaged package is reported in
 // the window and installs nothing.
 func TestImportRefusesDamage(t *testing.T) {

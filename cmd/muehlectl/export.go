@@ -184,7 +184,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "wrote %s%s: %s, %s of layer bodies in %s (%.2f %%, %.3f bits per slot) in %s\n",
 		a.out, parts, layerCount(len(keys)), sizeText(int64(body)), sizeText(res.Bytes), 100*float64(res.Bytes)/float64(body),
-		8*float64(res.Bytes)/float64(body), time.Since(start).Round(time.Millisecond))
+		8*float64(res.Bytes)/float64(res.Manifest.Slots()), time.Since(start).Round(time.Millisecond))
 	for _, kind := range []string{"moving", "placement"} {
 		var n, slots, values uint64
 		var packed int64

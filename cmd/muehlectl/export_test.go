@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/layers"
+	"muehle/layers/pack"
 )
 
 // folderFiles returns every file under root by its relative path.
@@ -46,10 +49,11 @@ func sameFiles(t *testing.T, what, a, b string) {
 }
 
 // TestExportImport solves the whole game with 3 stones (and with 4, unless
-// -short), exports it as one file and as parts, imports each into a fresh
-// folder, compares every file with the exported folder byte for byte
-// (layers, block files, reach files, verification records, solve record)
-// and runs verify on the copy; importing again installs nothing.
+// -short), exports it as one file and as parts (its placement layers
+// dense in the package, as solved), imports each into a fresh folder,
+// compares every file with the exported folder byte for byte (layers,
+// block files, verification records, solve record) and runs verify on the
+// copy; importing again installs nothing.
 func TestExportImport(t *testing.T) {
 	stones := []string{"3"}
 	if !testing.Short() {
@@ -76,6 +80,22 @@ func TestExportImport(t *testing.T) {
 					t.Errorf("%s: got %d parts, want several", what, len(names))
 				}
 			}
+			p, err := pack.Open(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dense := 0
+			for i := range p.Manifest.Layers {
+				if l := &p.Manifest.Layers[i]; l.Dense() {
+					dense++
+				} else if !p.Manifest.Key(i).IsMoving() {
+					t.Errorf("%s: placement layer %s in the package: not dense", what, l.Key)
+				}
+			}
+			p.Close()
+			if want := len(layers.PlacementLayers(p.Manifest.Stones())); dense != want {
+				t.Errorf("%s: %d dense layers in the package, want the %d placement layers", what, dense, want)
+			}
 			dst := filepath.Join(t.TempDir(), "db")
 			code, stdout, stderr = muehlectl("import", out, "--db", dst)
 			if code != 0 || !strings.Contains(stdout, "0 already there") {
@@ -92,6 +112,127 @@ func TestExportImport(t *testing.T) {
 				t.Errorf("%s: verify of the copy: exit %d: %s %s", what, code, stdout, stderr)
 			}
 		}
+	}
+}
+
+// oldLayers rewrites every layer of the game of stones in the folder dir
+// as the program before the layer format 2 wrote it (layers.DB.WriteOld:
+// the slots in the order before, one byte per slot, the placement layers'
+// unreachable classes Unused), verified.
+func oldLayers(t *testing.T, dir string, stones int) {
+	t.Helper()
+	db, err := layers.OpenDB(dir, stones)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, k := range layers.Order(stones, true) {
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := make([]byte, f.Header().Slots)
+		for i := range flat {
+			flat[i] = byte(f.Value(uint64(i)))
+		}
+		if err := db.WriteOld(k, flat); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkVerifiedOld(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// layerFiles returns the layer and block files under root by their
+// relative paths.
+func layerFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	m := folderFiles(t, root)
+	for name := range m {
+		if !strings.HasSuffix(name, ".layer") && !strings.HasSuffix(name, ".blocks") {
+			delete(m, name)
+		}
+	}
+	return m
+}
+
+// TestOldLayers checks the packages of layers of the format before
+// (layers.OldVersion). A folder of them is not exported: export says
+// that `muehlectl convert` rewrites it first, and the folder converted
+// goes through export and import byte for byte. The package of format 1
+// checked in (layers/pack/testdata/k3-v1.mpk, the 3-stone game as the
+// program before wrote it: layer files of the format before, placement
+// layers of one byte per slot with holes, reach files) is installed and
+// converted by import: its layer and block files are then those of a
+// fresh solve, byte for byte, every layer verified, no reach file left,
+// and verify passes; importing it again is refused, saying why.
+func TestOldLayers(t *testing.T) {
+	solved := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", solved, "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	want := layerFiles(t, solved)
+	if len(want) != 14 {
+		t.Fatalf("%d layer and block files solved, want 14", len(want))
+	}
+
+	old := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", old, "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	oldLayers(t, old, 3)
+	out := filepath.Join(t.TempDir(), "k3.mpk")
+	code, _, stderr := muehlectl("export", "--db", old, "--stones", "3", "--out", out)
+	if code != 1 || !strings.Contains(stderr, "muehlectl convert") {
+		t.Errorf("export of layers of the format before: exit %d, %q; want exit 1 naming muehlectl convert", code, stderr)
+	}
+	if code, stdout, stderr := muehlectl("convert", "--db", old, "--stones", "3"); code != 0 || !strings.Contains(stdout, "7 layers converted") {
+		t.Fatalf("convert: exit %d: %s %s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := muehlectl("export", "--db", old, "--stones", "3", "--out", out); code != 0 {
+		t.Fatalf("export after convert: exit %d: %s %s", code, stdout, stderr)
+	}
+	dst := filepath.Join(t.TempDir(), "db")
+	if code, stdout, stderr := muehlectl("import", out, "--db", dst); code != 0 || !strings.Contains(stdout, "7 layers installed") {
+		t.Fatalf("import: exit %d: %s %s", code, stdout, stderr)
+	}
+	sameFiles(t, "converted, exported, imported", old, dst)
+
+	v1 := filepath.Join(t.TempDir(), "db")
+	code, stdout, stderr := muehlectl("import", "../../layers/pack/testdata/k3-v1.mpk", "--db", v1)
+	if code != 0 || !strings.Contains(stdout, "holds 7 layers of the format before") || !strings.Contains(stdout, "converted 7 layers") {
+		t.Fatalf("import of a package of format 1: exit %d: %s %s; want 7 layers converted", code, stdout, stderr)
+	}
+	got := layerFiles(t, v1)
+	for name, w := range want {
+		if g, ok := got[name]; !ok || !bytes.Equal(g, w) {
+			t.Errorf("package of format 1, imported and converted: %s differs from a fresh solve's (%d bytes, want %d)", name, len(g), len(w))
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("package of format 1, imported and converted: %d layer and block files, want %d", len(got), len(want))
+	}
+	if names, _ := filepath.Glob(filepath.Join(v1, "k3", "*.reach")); len(names) > 0 {
+		t.Errorf("reach files left after the conversion: %v", names)
+	}
+	db, err := layers.OpenDB(v1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, k := range layers.Order(3, true) {
+		if st, err := db.Check(k); st != layers.StatusVerified {
+			t.Errorf("layer %s of the package of format 1, converted: %v (%v), want verified as exported", k, st, err)
+		}
+	}
+	code, stdout, stderr = muehlectl("verify", "--db", v1, "--stones", "3", "--all-phases")
+	if code != 0 || !strings.Contains(stdout, "layers verified") {
+		t.Errorf("verify of the package of format 1, converted: exit %d: %s %s", code, stdout, stderr)
+	}
+	code, _, stderr = muehlectl("import", "../../layers/pack/testdata/k3-v1.mpk", "--db", v1)
+	if code != 1 || !strings.Contains(stderr, "imported and converted before") || !strings.Contains(stderr, "--force") {
+		t.Errorf("importing the package of format 1 again: exit %d, %q; want exit 1 saying its layers may be converted already, and --force", code, stderr)
 	}
 }
 

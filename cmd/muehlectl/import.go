@@ -98,10 +98,39 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "imported into %s: %d layers installed, %d already there and identical, in %s\n",
 		a.dir, len(res.Installed), len(res.Skipped), time.Since(start).Round(time.Millisecond))
+	if len(res.Old) > 0 {
+		if err := convertImported(ctx, a.dir, m.Stones(), len(res.Old), stdout); err != nil {
+			return err
+		}
+	}
 	if !a.verify {
 		return nil
 	}
 	return verifyImported(ctx, a, m, stdout)
+}
+
+// convertImported rewrites the n layers of the format before that a
+// package of format 1 installed in dir in this format (retro.ConvertOld,
+// as convert does), keeping their verification.
+func convertImported(ctx context.Context, dir string, stones, n int, stdout io.Writer) error {
+	fmt.Fprintf(stdout, "the package (format 1) holds %d layers of the format before: converting them\n", n)
+	db, err := layers.OpenDB(dir, stones)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	done, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
+		fmt.Fprintf(stdout, "converting layer %d of %d  %s\n", i+1, n, k)
+	}, func(s string) { fmt.Fprintln(stdout, s) })
+	if err != nil {
+		return fmt.Errorf("converting the imported layers (%d converted; `muehlectl convert --db %s --stones %d` converts the rest): %w", done, dir, stones, err)
+	}
+	if left := db.OldLayers(); len(left) > 0 {
+		return fmt.Errorf("%d imported layers of the format before not converted (%s first): `muehlectl convert --db %s --stones %d` converts them", len(left), left[0], dir, stones)
+	}
+	fmt.Fprintf(stdout, "converted %d layers in %s\n", done, time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // machineText describes a machine of the manifest.

@@ -18,16 +18,27 @@
 //
 // # What a package holds
 //
-// For each layer: its body exactly as stored (one byte per slot, values
-// with their depths), from which the layer file and its block file are
-// written again byte for byte (the header and the block CRCs follow from
-// the body: layers.LayerWriter); its verification record (.verified)
-// verbatim; and for a placement layer its reach file (.reach), which is
-// derived from the body (bit i set when slot i is not Unused) when that
-// gives exactly the file, and stored otherwise. The folder's solve record
-// (solve-record.tsv) travels verbatim in the manifest. Nothing else of the
-// folder is exported (not the placement book, a cache; not claims or
-// temporary files).
+// For each layer: its body exactly as its file holds it (layers/doc.go):
+// one byte per slot (layout 0: every moving layer, the placement layers of
+// the full sweep), or a dense body (layout 1: the placement layers of the
+// reachable sweep), the bits of its stored slots, their rank directory
+// and their values. From the body and the manifest's entry the layer file
+// and its block file are written again byte for byte (the header and the
+// block CRCs follow from them: layers.LayerWriter). Its verification
+// record (.verified) travels verbatim. A placement layer's reach file
+// (.reach) travels when the folder has one: a dense layer holds its
+// reachable slots itself (its bits), and the solver removes the reach
+// files once every placement layer is dense and verified
+// (retro.RemoveReach), but a folder still being solved has them, and a
+// placement layer of one byte per slot with Unused holes needs its
+// reach file. A reach file is derived from the body when that
+// gives exactly the file (bit i set when slot i is not Unused; of a dense
+// body, its own bits, which are word for word the reach file's), and
+// stored otherwise. The folder's solve record (solve-record.tsv) travels
+// verbatim in the manifest. Nothing else of the folder is exported (not
+// the placement book, a cache; not claims or temporary files). A folder
+// with layer files of the format before (layers.OldVersion) is not
+// exported: `muehlectl convert` rewrites it first.
 //
 // # The format
 //
@@ -42,15 +53,19 @@
 //
 //	offset size  field
 //	 0      8    magic "MUEHLEPK"
-//	 8      4    package format version, 1
+//	 8      4    package format version: 2 (1 in a package of the
+//	             program before the layer format 2; Import reads both)
 //	12      4    m: the manifest's length in bytes (1 to 16 MiB)
 //	16      4    CRC-32C of the manifest
 //	20      4    CRC-32C of bytes 0-19
 //	24      m    the manifest: UTF-8 JSON (below)
 //
 // Then the blocks: for each layer in the manifest's order, the blocks of
-// its body (kind 0), then, when its reach file is stored, the blocks of
-// the reach file (kind 1). Each holds the next blockBytes bytes of its
+// its body (kind 0: the body as its file holds it, bytes 128 on of the
+// layer file; slots bytes for one byte per slot,
+// layers.DenseBodySize(slots, stored) for a dense layer), then, when its
+// reach file is stored, the
+// blocks of the reach file (kind 1). Each holds the next blockBytes bytes of its
 // data (the last one fewer) as one zstd frame
 // (github.com/klauspost/compress/zstd, without zstd's own checksum):
 //
@@ -83,8 +98,10 @@
 // comes next and how large its data is, and so finds a truncated package
 // (it ends inside a block or before the trailer), a missing or extra part
 // and blocks out of order. A layer's block CRC-64s need not be combined:
-// the layer written from the data must have the manifest's body checksum,
-// counts and depths, or it is not installed.
+// the layer written from the data must have the header the manifest
+// describes (layout, slots, stored, body checksum, counts and depths), and
+// a dense body's rank directory must match its bits, or it is not
+// installed.
 //
 // # The manifest
 //
@@ -92,13 +109,15 @@
 // zero):
 //
 //	format       "muehle database package"
-//	version      1, as in the preamble
+//	version      2, as in the preamble
 //	rules        the rules fingerprint: an object of names and values,
 //	             all strings (below)
 //	fingerprint  the first 16 bytes of the SHA-256 of the rules as one
 //	             line, in hex: "name=value" for each, sorted by name,
 //	             separated by one space
-//	layerFormat  the layer file format version (layers.FileVersion, 1)
+//	layerFormat  the format of the layer files (header bytes 8-11):
+//	             layers.FileVersion, 2 (a reader that does not know it
+//	             refuses the package before reading on)
 //	blockBytes   the data per block: a multiple of 64 KiB, at most
 //	             64 MiB (export writes 1 MiB)
 //	created      when it was written, RFC 3339, UTC
@@ -111,12 +130,35 @@
 //	solveRecord  k<stones>/solve-record.tsv verbatim, or absent
 //	layers       one object per layer, in the order of computation
 //	             (layers.Order), each at most once: key ("3-4",
-//	             "p5+2-4+2"), slots, crc64 (the header's body checksum,
-//	             16 hex digits), won, lost, drawn, deepestWin, deepestLoss
-//	             (the header's statistics), verified (the .verified record
-//	             verbatim, absent when not verified), reach (absent when
-//	             the layer has no reach file: bytes, crc64 of the whole
-//	             file, stored: whether its blocks follow the body's)
+//	             "p5+2-4+2"), layout (header byte 21: 0 one byte per
+//	             slot, 1 dense; absent for 0), slots (header bytes
+//	             24-31), stored (a dense layer: the slots holding a
+//	             value, header bytes 76-83; absent, or 0, for one byte
+//	             per slot), crc64 (the header's body checksum, 16 hex
+//	             digits), won, lost, drawn, deepestWin, deepestLoss (the
+//	             header's statistics; of a dense layer won + lost + drawn
+//	             = stored), verified (the .verified record verbatim,
+//	             absent when not verified; it must name the header these
+//	             fields give, its header checksum included), reach (absent
+//	             when the layer has no reach file: bytes, crc64 of the
+//	             whole file, stored: whether its blocks follow the body's)
+//
+// With layerFormat these fields are every field of the layer's 128-byte
+// header (the rules id, the stone count and the key follow from the rules
+// and the key), so that the header is rebuilt byte for byte, and with it
+// the header checksum a verification record names.
+//
+// A package of version 1 (the program before the layer format 2) has the
+// same preamble, blocks and trailer; its manifest says version 1 and
+// layerFormat 1 (layers.OldVersion: the slots in the order before, one
+// byte per slot, placement layers of the reachable sweep with Unused
+// holes and their reach files), and its layers have no layout or stored.
+// Import installs those files as they were (layers.DB.NewOldWriter) and
+// names them (ImportResult.Old); `muehlectl import` and the window then
+// rewrite them in this format (retro.ConvertOld: the placement layers
+// dense, the verification kept, the reach files removed). This program
+// reads a layer of the format before only to convert it, so Import never
+// skips one: run again, it installs it again.
 //
 // # The rules fingerprint
 //
@@ -139,7 +181,11 @@
 // rules for its game and stone count are exactly its rules, and a name or
 // value this program does not know is refused with a sentence naming it.
 // The fingerprint lets a person compare two packages at a glance; the
-// names and values are what is checked.
+// names and values are what is checked. How the layers are stored is not
+// a rule (a dense layer holds the values its file of one byte per slot
+// would, the unreachable classes left out): layerFormat and each layer's
+// layout say it, so that two packages of one database in different layer
+// formats or layouts have the same fingerprint.
 //
 // # Import
 //
@@ -149,12 +195,15 @@
 // that would replace a verified layer by a different one (unless forced).
 // It then installs the layers in order, each under the claim of its unit
 // (layers.DB.Claim, as a solver takes it): the blocks decompressed and
-// checked, the layer written to a temporary name, its header compared
-// with the manifest, then renamed into place (the block file first, as
-// layers.DB.Write does), followed by the reach file and the verification
-// record. A layer already there with the same checksum and a body that
-// passes its full check is skipped, its missing side files written: an
-// interrupted import, run again, resumes. A damaged or different
+// checked, the layer written to a temporary name (layers.DB.NewWriter,
+// NewDenseWriter for a dense layer, which checks the rank directory
+// against the bits as they come, or NewOldWriter for a layer of the format
+// before), its header compared field for field
+// with the one the manifest describes, then renamed into place (the block
+// file first, as layers.DB.Write does), followed by the reach file and the
+// verification record. A layer already there with that very header and a
+// body that passes its full check is skipped, its missing side files
+// written: an interrupted import, run again, resumes. A damaged or different
 // unverified layer is replaced, and the note says so. Finally the folder's
 // solve record gets the package's lines it lacks (all of it, in a folder
 // without one).

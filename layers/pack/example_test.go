@@ -11,70 +11,135 @@ import (
 
 // examplePath is a package checked in: the whole 3-stone game as
 // `muehlectl solve --stones 3 --all-phases` computed it and `muehlectl
-// export` wrote it (7 layers, 73 KB).
-const examplePath = "testdata/k3.mpk"
+// export` wrote it (7 layers, package format 2, its placement layers
+// dense). examplePathV1 is the same game as the program of package format
+// 1 wrote it: its layer files of the format before (layers.OldVersion),
+// the placement layers of one byte per slot with the unreachable classes
+// Unused, with their reach files.
+const (
+	examplePath   = "testdata/k3.mpk"
+	examplePathV1 = "testdata/k3-v1.mpk"
+)
 
-// TestExamplePackage reads the checked-in package: its manifest (rules,
-// layers, the statistics of 3-3 as the solver's own tests know them), its
-// blocks, and installs it: every layer verified, as exported.
+// TestExamplePackage reads the checked-in packages, of format 2 and of
+// format 1: the manifest (rules, layer format, layouts, the statistics of
+// 3-3 as the solver's own tests know them), the blocks, and installs
+// each. The layers of format 2 are verified, as exported, each of the
+// layout the manifest says. Those of format 1 are installed as they were
+// (ImportResult.Old; their headers the manifest's, their reach files
+// beside them) and, rewritten by layers.DB.ConvertOld (dense placement
+// layers, the folder being of the reachable sweep), are verified too and
+// hold the values of the package of format 2.
 func TestExamplePackage(t *testing.T) {
-	p, err := Open(examplePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	m := p.Manifest
-	if d := m.Rules.Differences(StandardRules(3)); d != "" || m.Fingerprint != StandardRules(3).Fingerprint() {
-		t.Errorf("rules: %s; fingerprint %s, want %s", d, m.Fingerprint, StandardRules(3).Fingerprint())
-	}
-	if len(m.Layers) != 7 {
-		t.Fatalf("got %d layers, want the 7 of the 3-stone game", len(m.Layers))
-	}
-	// cmd/muehlectl's TestReportsDamage: stats of 3-3 after a solve.
-	l := m.Layers[0]
-	if l.Key != "3-3" || l.Slots != 183512 || l.Won != 140621 || l.Lost != 28736 || l.Drawn != 269 || l.DeepestWin != 25 || l.DeepestLoss != 26 {
-		t.Errorf("layer 1: got %s %d slots %d/%d/%d deepest %d/%d; want 3-3 183512 slots 140621/28736/269 deepest 25/26",
-			l.Key, l.Slots, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss)
-	}
-	if err := p.Check(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	res, err := p.Import(context.Background(), dir, ImportOptions{ClaimName: testClaim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := layers.OpenDB(dir, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, k := range res.Installed {
-		if st, err := db.Check(k); st != layers.StatusVerified {
-			t.Errorf("layer %s after the import: %v (%v), want verified", k, st, err)
+	converted := map[layers.Key][]byte{} // the bodies installed from examplePath
+	for _, tc := range []struct {
+		path    string
+		version int
+	}{
+		{examplePath, 2},
+		{examplePathV1, 1},
+	} {
+		p, err := Open(tc.path)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(res.Installed) != 7 {
-		t.Errorf("installed %d layers, want 7", len(res.Installed))
+		defer p.Close()
+		m := p.Manifest
+		if d := m.Rules.Differences(StandardRules(3)); d != "" || m.Fingerprint != StandardRules(3).Fingerprint() {
+			t.Errorf("%s: rules: %s; fingerprint %s, want %s", tc.path, d, m.Fingerprint, StandardRules(3).Fingerprint())
+		}
+		if len(m.Layers) != 7 {
+			t.Fatalf("%s: got %d layers, want the 7 of the 3-stone game", tc.path, len(m.Layers))
+		}
+		if m.Version != tc.version || m.LayerFormat != tc.version {
+			t.Errorf("%s: package format %d, layer format %d; want %d and %d", tc.path, m.Version, m.LayerFormat, tc.version, tc.version)
+		}
+		// cmd/muehlectl's TestReportsDamage: stats of 3-3 after a solve.
+		l := m.Layers[0]
+		if l.Key != "3-3" || l.Slots != 183512 || l.Won != 140621 || l.Lost != 28736 || l.Drawn != 269 || l.DeepestWin != 25 || l.DeepestLoss != 26 {
+			t.Errorf("%s: layer 1: got %s %d slots %d/%d/%d deepest %d/%d; want 3-3 183512 slots 140621/28736/269 deepest 25/26",
+				tc.path, l.Key, l.Slots, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss)
+		}
+		if err := p.Check(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		res, err := p.Import(context.Background(), dir, ImportOptions{ClaimName: testClaim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Installed) != 7 {
+			t.Errorf("%s: installed %d layers, want 7", tc.path, len(res.Installed))
+		}
+		db, err := layers.OpenDB(dir, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if tc.version == 1 {
+			if len(res.Old) != 7 {
+				t.Errorf("%s: %d layers of the format before, want 7", tc.path, len(res.Old))
+			}
+			for i, k := range res.Installed {
+				if h, err := db.OldHeader(k); err != nil || h != m.Layers[i].header(3) {
+					t.Errorf("%s: layer %s installed: %+v (%v), want the old header %+v", tc.path, k, h, err, m.Layers[i].header(3))
+				}
+				if _, err := os.Stat(db.ReachPath(k)); err != nil && !k.IsMoving() {
+					t.Errorf("%s: layer %s installed without its reach file: %v", tc.path, k, err)
+				}
+				if ok, err := db.ConvertOld(k, !k.IsMoving()); !ok || err != nil {
+					t.Fatalf("%s: converting %s: %v, %v", tc.path, k, ok, err)
+				}
+			}
+		} else if len(res.Old) != 0 {
+			t.Errorf("%s: layers of the format before: %v, want none", tc.path, res.Old)
+		}
+		dense := 0
+		for _, k := range res.Installed {
+			if st, err := db.Check(k); st != layers.StatusVerified {
+				t.Errorf("%s: layer %s after the import: %v (%v), want verified", tc.path, k, st, err)
+			}
+			f, err := db.Layer(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Header().Dense() {
+				dense++
+			}
+			if tc.version == 2 {
+				converted[k] = bytes.Clone(f.Body())
+			} else if !bytes.Equal(f.Body(), converted[k]) {
+				t.Errorf("%s: layer %s converted: its body is not that of %s", tc.path, k, examplePath)
+			}
+		}
+		if dense != 6 {
+			t.Errorf("%s: %d dense layers, want the 6 placement layers", tc.path, dense)
+		}
 	}
 }
 
 // smallPath is a package of three small placement layers of the
 // 3-stone game (`muehlectl export --layer p0+3-0+3,p0+3-1+2,p1+2-1+2`),
-// the seed of FuzzPackage.
-const smallPath = "testdata/k3-small.mpk"
+// dense; smallPathV1 the same of package format 1: the seeds of
+// FuzzPackage.
+const (
+	smallPath   = "testdata/k3-small.mpk"
+	smallPathV1 = "testdata/k3-small-v1.mpk"
+)
 
 // FuzzPackage reads arbitrary bytes as a package: reading the manifest
 // and checking the blocks never panics, and what passes is a package
 // whose manifest reads again the same.
 func FuzzPackage(f *testing.F) {
-	good, err := os.ReadFile(smallPath)
-	if err != nil {
-		f.Fatal(err)
+	for _, path := range []string{smallPath, smallPathV1} {
+		good, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(good)
+		f.Add(good[:len(good)/2])
+		f.Add(good[:preambleSize+100])
 	}
-	f.Add(good)
-	f.Add(good[:len(good)/2])
-	f.Add(good[:preambleSize+100])
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := newPackage(bytes.NewReader(data), int64(len(data)), "fuzz")
@@ -95,18 +160,23 @@ func FuzzPackage(f *testing.F) {
 }
 
 // FuzzManifest parses arbitrary manifests: no panic, and an accepted one
-// lists valid layers of its game in order, each once.
+// lists valid layers of its game in order, each once, each of a known
+// layout (dense only in the format of today's layer files), only a dense
+// one with a stored count, never above its slots.
 func FuzzManifest(f *testing.F) {
-	good, err := os.ReadFile(examplePath)
-	if err != nil {
-		f.Fatal(err)
+	for _, path := range []string{examplePath, examplePathV1} {
+		good, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		_, n, _, err := parsePreamble(good)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(good[preambleSize : preambleSize+n])
 	}
-	n, _, err := parsePreamble(good)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(good[preambleSize : preambleSize+n])
 	f.Add([]byte(`{"format":"muehle database package","version":1}`))
+	f.Add([]byte(`{"format":"muehle database package","version":2}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, js []byte) {
 		m, err := parseManifest(js)
@@ -120,6 +190,9 @@ func FuzzManifest(f *testing.F) {
 				t.Errorf("accepted layer %v of the %d-stone game (twice: %v)", k, m.Stones(), seen[k])
 			}
 			seen[k] = true
+			if l := &m.Layers[i]; l.Stored > l.Slots || !l.Dense() && (l.Stored != 0 || l.Layout != 0) || l.Dense() && l.Old() || l.version != m.LayerFormat {
+				t.Errorf("accepted layer %v of format %d (package's %d), layout %d, %d slots storing %d", k, l.version, m.LayerFormat, l.Layout, l.Slots, l.Stored)
+			}
 		}
 	})
 }

@@ -59,7 +59,8 @@ type ExportResult struct {
 const maxRecordBytes = 64 << 20
 
 // Export writes layers keys of db (each checked in full first; a missing or
-// damaged one is an error) to a package, with their verification records,
+// damaged one is an error, and so is a file of the format before, which
+// `muehlectl convert` rewrites first) to a package, with their verification records,
 // reach files and the folder's solve record. It writes under a temporary
 // name and renames when complete; on an error or cancellation nothing is
 // left.
@@ -74,8 +75,8 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 	if rec, err := layers.ReadRegular(db.RecordPath(), maxRecordBytes); err == nil {
 		m.SolveRecord = string(rec)
 	}
-	files := make([]*layers.File, len(keys))
-	reach := make([][]byte, len(keys)) // stored reach files
+	bodies := make([][]byte, len(keys)) // the layer files' bodies, mapped
+	reach := make([][]byte, len(keys))  // stored reach files
 	for i, k := range keys {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -84,16 +85,17 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		if err != nil {
 			return nil, fmt.Errorf("pack: layer %s: %w", k, err)
 		}
-		files[i] = f
+		bodies[i] = f.Body()
 		h := f.Header()
-		l := Layer{Key: k.String(), Slots: h.Slots, CRC64: fmt.Sprintf("%016x", h.Checksum), Won: h.Won, Lost: h.Lost,
-			Drawn: h.Drawn, DeepestWin: h.DeepestWin, DeepestLoss: h.DeepestLoss, key: k, sum: h.Checksum}
+		l := Layer{Key: k.String(), Layout: int(h.Layout), Slots: h.Slots, Stored: h.Stored, CRC64: fmt.Sprintf("%016x", h.Checksum),
+			Won: h.Won, Lost: h.Lost, Drawn: h.Drawn, DeepestWin: h.DeepestWin, DeepestLoss: h.DeepestLoss,
+			key: k, sum: h.Checksum, version: h.Version}
 		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h) {
 			l.Verified = string(b)
 		}
 		if b, err := layers.ReadRegular(db.ReachPath(k), int64(reachBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == reachBytes(h.Slots) {
 			bits := make([]byte, len(b)-reachHead)
-			setBits(bits, 0, f.Body())
+			reachBits(bits, 0, f.Body(), h.Dense())
 			l.Reach = &Reach{Bytes: uint64(len(b)), CRC64: fmt.Sprintf("%016x", crc64.Checksum(b, ecma))}
 			if !bytes.Equal(deriveReach(db.Stones(), k, h.Slots, bits), b) {
 				l.Reach.Stored = true
@@ -102,6 +104,13 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		}
 		m.Layers = append(m.Layers, l)
 	}
+	return writePackage(ctx, m, bodies, reach, opts)
+}
+
+// writePackage writes the package of manifest m: the preamble and the
+// manifest, the blocks of each layer's body (bodies[i]) and stored reach
+// file (reach[i], nil when not stored), the trailer.
+func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts ExportOptions) (*ExportResult, error) {
 	js, err := jsonMarshal(m)
 	if err != nil {
 		return nil, err
@@ -123,18 +132,18 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		return nil, err
 	}
 	defer enc.Close()
-	e := &exporter{ctx: ctx, out: out, enc: enc, workers: opts.Workers, m: m, progress: opts.Progress, packed: make([]int64, len(keys))}
+	e := &exporter{ctx: ctx, out: out, enc: enc, workers: opts.Workers, m: m, progress: opts.Progress, packed: make([]int64, len(m.Layers))}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
 	e.total = m.Bytes()
 	err = e.write(append(marshalPreamble(js), js...))
-	for i, f := range files {
+	for i, body := range bodies {
 		if err != nil {
 			break
 		}
 		e.step = i
-		if err = e.blocks(i, kindBody, f.Body()); err == nil && reach[i] != nil {
+		if err = e.blocks(i, kindBody, body); err == nil && reach[i] != nil {
 			err = e.blocks(i, kindReach, reach[i])
 		}
 	}

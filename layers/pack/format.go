@@ -10,8 +10,11 @@ import (
 	"muehle/layers"
 )
 
-// Version is the package format this program writes and reads.
-const Version = 1
+// Version is the package format this program writes: 2, whose manifest
+// says each layer's file format (a dense layer's body travels as its file
+// holds it). It reads packages of version 1 too, which hold layer files
+// of format 1 only.
+const Version = 2
 
 // The framing of a package (doc.go gives every byte).
 const (
@@ -64,26 +67,27 @@ func marshalPreamble(manifest []byte) []byte {
 	return b
 }
 
-// parsePreamble checks the preamble and returns the manifest's length and
-// CRC-32C.
-func parsePreamble(b []byte) (int, uint32, error) {
+// parsePreamble checks the preamble and returns the package format
+// version and the manifest's length and CRC-32C.
+func parsePreamble(b []byte) (version, length int, sum uint32, err error) {
 	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
-		return 0, 0, fmt.Errorf("%w: it does not start with %q", ErrNotPackage, magic)
+		return 0, 0, 0, fmt.Errorf("%w: it does not start with %q", ErrNotPackage, magic)
 	}
 	if len(b) < preambleSize {
-		return 0, 0, fmt.Errorf("%w: %d bytes, shorter than the preamble", ErrTruncated, len(b))
+		return 0, 0, 0, fmt.Errorf("%w: %d bytes, shorter than the preamble", ErrTruncated, len(b))
 	}
 	if got, want := le.Uint32(b[20:]), crc32.Checksum(b[:20], castagnoli); got != want {
-		return 0, 0, fmt.Errorf("%w: the preamble's checksum is %08x, want %08x", ErrChecksum, got, want)
+		return 0, 0, 0, fmt.Errorf("%w: the preamble's checksum is %08x, want %08x", ErrChecksum, got, want)
 	}
-	if v := le.Uint32(b[8:]); v != Version {
-		return 0, 0, fmt.Errorf("%w: package format %d; this program reads format %d (a newer program wrote it?)", ErrVersion, v, Version)
+	v := le.Uint32(b[8:])
+	if v < 1 || v > Version {
+		return 0, 0, 0, fmt.Errorf("%w: package format %d; this program reads formats 1 to %d (a newer program wrote it?)", ErrVersion, v, Version)
 	}
 	n := le.Uint32(b[12:])
 	if n == 0 || n > maxManifest {
-		return 0, 0, fmt.Errorf("%w: a manifest of %d bytes", ErrFormat, n)
+		return 0, 0, 0, fmt.Errorf("%w: a manifest of %d bytes", ErrFormat, n)
 	}
-	return int(n), le.Uint32(b[16:]), nil
+	return int(v), int(n), le.Uint32(b[16:]), nil
 }
 
 // blockHeader is the header of a block.
@@ -190,5 +194,17 @@ func setBits(bits []byte, off uint64, p []byte) {
 			j := off + uint64(i)
 			bits[j>>3] |= 1 << (j & 7)
 		}
+	}
+}
+
+// reachBits gathers the bits a reach file derived from a layer's body
+// holds, from the bytes p at offset off of the body: for a body of one
+// byte per slot the slots not Unused (setBits); for a dense body its own
+// bits, which are its first bytes, word for word the reach file's.
+func reachBits(bits []byte, off uint64, p []byte, dense bool) {
+	if !dense {
+		setBits(bits, off, p)
+	} else if off < uint64(len(bits)) {
+		copy(bits[off:], p)
 	}
 }

@@ -37,6 +37,11 @@ type ImportResult struct {
 	Manifest  *Manifest
 	Installed []layers.Key // layers written
 	Skipped   []layers.Key // layers already there and identical
+	// Old are the layers written in the format before (a package of
+	// format 1): this program reads them only to rewrite them
+	// (layers.DB.ConvertOld, retro.ConvertOld), which the caller does
+	// next.
+	Old []layers.Key
 }
 
 // Import installs the package at path into the database folder dir.
@@ -54,6 +59,13 @@ type ImportResult struct {
 // where it stopped. The folder's solve record gets the package's lines it
 // lacks. Each layer is installed under the claim of its unit, so a solver
 // of the folder does not write it at the same time.
+//
+// A package of format 1 holds layer files of the format before
+// (layers.OldVersion): they are installed as they were, byte for byte,
+// and listed in ImportResult.Old, for the caller to rewrite them in this
+// format (retro.ConvertOld, which keeps their verification); until then
+// this program reads them as damaged. Such a layer is never skipped, as
+// this package does not read its body.
 func Import(ctx context.Context, dir, path string, opts ImportOptions) (*ImportResult, error) {
 	p, err := Open(path)
 	if err != nil {
@@ -103,15 +115,19 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 			// missing: installed
 		case err != nil:
 			// damaged: replaced, whatever its record says
-		case f.Header().Checksum == l.sum && f.Header().Slots == l.Slots:
+		case f.Header() == l.header(stones):
 			same[i] = true
 		case db.Verified(k) && !opts.Force:
 			conflicts = append(conflicts, k.String())
 		}
 	}
 	if len(conflicts) > 0 {
-		return nil, fmt.Errorf("pack: %w: %s holds verified layers that differ from the package's: %s; nothing was changed (--force replaces them)",
-			ErrConflict, dir, strings.Join(conflicts, ", "))
+		why := ""
+		if m.Version == 1 {
+			why = " (the package holds layer files of the format before, which an import converts: they may be its layers, imported and converted before)"
+		}
+		return nil, fmt.Errorf("pack: %w: %s holds verified layers that differ from the package's: %s%s; nothing was changed (--force replaces them)",
+			ErrConflict, dir, strings.Join(conflicts, ", "), why)
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(2*m.BlockBytes)))
 	if err != nil {
@@ -131,12 +147,20 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 			continue
 		}
 		replaced := db.Has(l.key) || db.Damage(l.key) != nil
+		oh, oerr := db.OldHeader(l.key)
+		again := l.Old() && oerr == nil && oh == l.header(stones)
 		if err := in.layer(i); err != nil {
 			return res, err
 		}
 		res.Installed = append(res.Installed, l.key)
+		if l.Old() {
+			res.Old = append(res.Old, l.key)
+		}
 		what := "installed"
-		if replaced {
+		switch {
+		case again:
+			what = "installed again (a file of the format before is checked when it is converted, not here)"
+		case replaced || oerr == nil:
 			what = "installed, replacing a different file"
 		}
 		note(fmt.Sprintf("layer %d of %d  %-10s %s (%d slots)", i+1, len(m.Layers), l.key, what, l.Slots))
@@ -192,7 +216,15 @@ func (in *installer) layer(i int) error {
 		return fmt.Errorf("pack: layer %s: a solver is working on it in this folder; try again when it has finished: %w", k, err)
 	}
 	defer claim.Release()
-	w, err := in.db.NewWriter(k)
+	var w *layers.LayerWriter
+	switch {
+	case l.Old():
+		w, err = in.db.NewOldWriter(k)
+	case l.Dense():
+		w, err = in.db.NewDenseWriter(k, l.Stored)
+	default:
+		w, err = in.db.NewWriter(k)
+	}
 	if err != nil {
 		return err
 	}
@@ -202,11 +234,12 @@ func (in *installer) layer(i int) error {
 		bits = make([]byte, l.Reach.Bytes-reachHead)
 	}
 	var off uint64
-	for seq := range in.p.blocksOf(l.Slots) {
+	size := l.BodyBytes()
+	for seq := range in.p.blocksOf(size) {
 		if err := in.ctx.Err(); err != nil {
 			return err
 		}
-		b, err := in.c.next(i, kindBody, seq, in.p.rawOf(l.Slots, seq), false)
+		b, err := in.c.next(i, kindBody, seq, in.p.rawOf(size, seq), false)
 		if err != nil {
 			return err
 		}
@@ -215,10 +248,10 @@ func (in *installer) layer(i int) error {
 			return err
 		}
 		if _, err := w.Write(raw); err != nil {
-			return err
+			return in.unpacked(k, err)
 		}
 		if bits != nil {
-			setBits(bits, off, raw)
+			reachBits(bits, off, raw, l.Dense())
 		}
 		off += uint64(len(raw))
 		in.done += uint64(len(raw))
@@ -228,11 +261,12 @@ func (in *installer) layer(i int) error {
 	}
 	h, err := w.Pending()
 	if err != nil {
-		return err
+		return in.unpacked(k, err)
 	}
-	if h.Checksum != l.sum || h.Won != l.Won || h.Lost != l.Lost || h.Drawn != l.Drawn || h.DeepestWin != l.DeepestWin || h.DeepestLoss != l.DeepestLoss {
-		return fmt.Errorf("pack: %s: %w: layer %s as unpacked has checksum %016x, won %d, lost %d, drawn %d, deepest %d/%d; the manifest says %s, %d, %d, %d, %d/%d",
-			in.p.name, ErrChecksum, k, h.Checksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, l.CRC64, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss)
+	if want := l.header(in.p.Manifest.Stones()); h != want {
+		return fmt.Errorf("pack: %s: %w: layer %s as unpacked has checksum %016x, won %d, lost %d, drawn %d, deepest %d/%d (format %d, %d stored); the manifest says %s, %d, %d, %d, %d/%d (format %d, %d stored)",
+			in.p.name, ErrChecksum, k, h.Checksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, h.Version, h.Stored,
+			l.CRC64, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss, want.Version, want.Stored)
 	}
 	reach, err := in.reach(i, bits)
 	if err != nil {
@@ -243,6 +277,16 @@ func (in *installer) layer(i int) error {
 	}
 	in.report(k)
 	return in.writeSides(i, reach)
+}
+
+// unpacked returns the error of a layer whose body, as unpacked, cannot
+// be written: one that does not hold together (a dense body whose bits and
+// rank directory disagree: layers.ErrChecksum) is a damaged package.
+func (in *installer) unpacked(k layers.Key, err error) error {
+	if errors.Is(err, layers.ErrChecksum) {
+		return fmt.Errorf("pack: %s: %w: layer %s as unpacked: %w", in.p.name, ErrChecksum, k, err)
+	}
+	return err
 }
 
 // reach returns the reach file of layer i: derived from the bits of its
@@ -280,11 +324,12 @@ func (in *installer) reach(i int, bits []byte) ([]byte, error) {
 // they are missing or different.
 func (in *installer) sides(i int) error {
 	l := &in.p.Manifest.Layers[i]
-	for seq := range in.p.blocksOf(l.Slots) {
-		if _, err := in.c.next(i, kindBody, seq, in.p.rawOf(l.Slots, seq), true); err != nil {
+	size := l.BodyBytes()
+	for seq := range in.p.blocksOf(size) {
+		if _, err := in.c.next(i, kindBody, seq, in.p.rawOf(size, seq), true); err != nil {
 			return err
 		}
-		in.done += uint64(in.p.rawOf(l.Slots, seq))
+		in.done += uint64(in.p.rawOf(size, seq))
 	}
 	var reach []byte
 	if l.Reach != nil {
@@ -298,7 +343,7 @@ func (in *installer) sides(i int) error {
 					return err
 				}
 				bits = make([]byte, l.Reach.Bytes-reachHead)
-				setBits(bits, 0, f.Body())
+				reachBits(bits, 0, f.Body(), l.Dense())
 			}
 			var err error
 			if reach, err = in.reach(i, bits); err != nil {

@@ -127,12 +127,15 @@ type Machine struct {
 	Units  int    `json:"units,omitempty"` // units of the solve record computed so
 }
 
-// Layer is what the manifest says of one layer: its header's figures, its
-// verification record and its reach file.
+// Layer is what the manifest says of one layer: its header's layout,
+// slots, stored count and figures, its verification record and its reach
+// file.
 type Layer struct {
 	Key         string `json:"key"`
+	Layout      int    `json:"layout,omitempty"` // the header's layout (layers.Layout): 0 one byte per slot, 1 dense
 	Slots       uint64 `json:"slots"`
-	CRC64       string `json:"crc64"` // the header's body checksum, 16 hex digits
+	Stored      uint64 `json:"stored,omitempty"` // a dense layer: the slots holding a value
+	CRC64       string `json:"crc64"`            // the header's body checksum, 16 hex digits
 	Won         uint64 `json:"won"`
 	Lost        uint64 `json:"lost"`
 	Drawn       uint64 `json:"drawn"`
@@ -141,8 +144,27 @@ type Layer struct {
 	Verified    string `json:"verified,omitempty"` // the .verified record, verbatim
 	Reach       *Reach `json:"reach,omitempty"`    // the .reach file, when there is one
 
-	key layers.Key // parsed
-	sum uint64     // parsed CRC64
+	key     layers.Key // parsed
+	sum     uint64     // parsed CRC64
+	version int        // the layer file format: the manifest's layerFormat
+}
+
+// Dense reports whether the layer's file is dense: its body the bits of
+// the stored slots, their rank directory and their values.
+func (l *Layer) Dense() bool { return layers.Layout(l.Layout) == layers.LayoutDense }
+
+// Old reports whether the layer's file is of the format before
+// (layers.OldVersion), as a package of format 1 holds it: the slots in
+// the order before, which layers.DB.ConvertOld rewrites.
+func (l *Layer) Old() bool { return l.version == layers.OldVersion }
+
+// BodyBytes returns the size of the layer's body as its file holds it:
+// one byte per slot, or a dense body.
+func (l *Layer) BodyBytes() uint64 {
+	if l.Dense() {
+		return layers.DenseBodySize(l.Slots, l.Stored)
+	}
+	return l.Slots
 }
 
 // Reach describes a placement layer's reach file (the bits of its
@@ -158,10 +180,10 @@ type Reach struct {
 // Manifest is the package's table of contents (doc.go).
 type Manifest struct {
 	Format      string    `json:"format"`  // manifestFormat
-	Version     int       `json:"version"` // Version
+	Version     int       `json:"version"` // Version (1 in an older package)
 	Rules       Rules     `json:"rules"`
 	Fingerprint string    `json:"fingerprint"` // Rules.Fingerprint()
-	LayerFormat int       `json:"layerFormat"` // layers.FileVersion
+	LayerFormat int       `json:"layerFormat"` // the layer files' format (layers.FileVersion; OldVersion in a package of version 1)
 	BlockBytes  int       `json:"blockBytes"`
 	Created     string    `json:"created"`
 	Exported    Machine   `json:"exported"`
@@ -176,8 +198,17 @@ func (m *Manifest) Key(i int) layers.Key { return m.Layers[i].key }
 // Stones returns the stones per side of the package's game.
 func (m *Manifest) Stones() int { return m.Rules.Stones() }
 
-// Bytes returns the bytes of all layer bodies.
+// Bytes returns the bytes of all layer bodies, as their files hold them.
 func (m *Manifest) Bytes() uint64 {
+	var n uint64
+	for i := range m.Layers {
+		n += m.Layers[i].BodyBytes()
+	}
+	return n
+}
+
+// Slots returns the slots of all layers, stored or not.
+func (m *Manifest) Slots() uint64 {
 	var n uint64
 	for _, l := range m.Layers {
 		n += l.Slots
@@ -202,11 +233,11 @@ func parseManifest(b []byte) (*Manifest, error) {
 	if m.Format != manifestFormat {
 		return nil, fmt.Errorf("%w: the manifest says format %q, want %q", ErrFormat, m.Format, manifestFormat)
 	}
-	if m.Version != Version {
-		return nil, fmt.Errorf("%w: the manifest says package format %d, this program reads %d", ErrVersion, m.Version, Version)
+	if m.Version < 1 || m.Version > Version {
+		return nil, fmt.Errorf("%w: the manifest says package format %d, this program reads formats 1 to %d", ErrVersion, m.Version, Version)
 	}
-	if m.LayerFormat != layers.FileVersion {
-		return nil, fmt.Errorf("%w: the package holds layer files of format %d, this program reads format %d", ErrVersion, m.LayerFormat, layers.FileVersion)
+	if want := layerFormat(m.Version); m.LayerFormat != want {
+		return nil, fmt.Errorf("%w: the package holds layer files of format %d, this program reads format %d in a package of format %d", ErrVersion, m.LayerFormat, want, m.Version)
 	}
 	if len(m.Rules) == 0 {
 		return nil, fmt.Errorf("%w: the manifest names no rules", ErrFormat)
@@ -244,6 +275,10 @@ func parseManifest(b []byte) (*Manifest, error) {
 		default:
 			last = pos
 		}
+		l.version = m.LayerFormat
+		if l.Layout != int(layers.LayoutFlat) && (l.Old() || !l.Dense()) {
+			return nil, fmt.Errorf("%w: layer %s: layout %d in a layer file of format %d", ErrFormat, k, l.Layout, l.version)
+		}
 		if l.Slots == 0 || l.Slots > maxSlots {
 			return nil, fmt.Errorf("%w: layer %s has %d slots", ErrFormat, k, l.Slots)
 		}
@@ -253,10 +288,16 @@ func parseManifest(b []byte) (*Manifest, error) {
 		if l.Won > l.Slots || l.Lost > l.Slots || l.Drawn > l.Slots || l.Won+l.Lost+l.Drawn > l.Slots {
 			return nil, fmt.Errorf("%w: layer %s: won, lost and drawn exceed its %d slots", ErrFormat, k, l.Slots)
 		}
+		switch {
+		case !l.Dense() && l.Stored != 0:
+			return nil, fmt.Errorf("%w: layer %s: %d stored in a layer of one byte per slot, which stores every slot", ErrFormat, k, l.Stored)
+		case l.Dense() && l.Won+l.Lost+l.Drawn != l.Stored:
+			return nil, fmt.Errorf("%w: layer %s: %d values won, lost or drawn, %d stored", ErrFormat, k, l.Won+l.Lost+l.Drawn, l.Stored)
+		}
 		if l.DeepestWin < -1 || l.DeepestWin > 253 || l.DeepestLoss < -1 || l.DeepestLoss > 253 {
 			return nil, fmt.Errorf("%w: layer %s: deepest win %d, loss %d, want -1 to 253", ErrFormat, k, l.DeepestWin, l.DeepestLoss)
 		}
-		if l.Verified != "" && !recordMatches(l.Verified, k, l.header(stones, m.LayerFormat)) {
+		if l.Verified != "" && !recordMatches(l.Verified, k, l.header(stones)) {
 			return nil, fmt.Errorf("%w: layer %s: its verification record %q is not of this layer", ErrFormat, k, l.Verified)
 		}
 		if r := l.Reach; r != nil {
@@ -269,6 +310,16 @@ func parseManifest(b []byte) (*Manifest, error) {
 		}
 	}
 	return &m, nil
+}
+
+// layerFormat returns the format of the layer files a package of format
+// version holds: the format before (layers.OldVersion) in a package of
+// version 1, this program's (layers.FileVersion) from version 2 on.
+func layerFormat(version int) int {
+	if version == 1 {
+		return layers.OldVersion
+	}
+	return layers.FileVersion
 }
 
 // parseHex parses 16 hex digits.
@@ -286,9 +337,11 @@ func recordMatches(text string, k layers.Key, h layers.Header) bool {
 }
 
 // header returns the header of the layer's file as the manifest describes
-// it, in the layer file format version.
-func (l *Layer) header(stones, version int) layers.Header {
-	return layers.Header{Version: version, Rules: layers.RulesID, Stones: stones, Key: l.key, Slots: l.Slots,
+// it: field for field the header its file holds, so that its header
+// checksum, which a verification record names, is that file's.
+func (l *Layer) header(stones int) layers.Header {
+	return layers.Header{Version: l.version, Rules: layers.RulesID, Stones: stones, Key: l.key, Slots: l.Slots,
+		Layout: layers.Layout(l.Layout), Stored: l.Stored,
 		Won: l.Won, Lost: l.Lost, Drawn: l.Drawn, DeepestWin: l.DeepestWin, DeepestLoss: l.DeepestLoss, Checksum: l.sum}
 }
 

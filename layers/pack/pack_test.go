@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/crc64"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -13,15 +14,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"muehle/layers"
 )
 
 // testDB writes a database of the 3-stone game in a new folder: every
-// layer of layers.Order(3, true) with random values (a fifth Unused),
-// each placement layer with a reach file (derived from its body, except
-// for one layer whose bits differ: stored), every other layer verified,
-// and a solve record. The values are not a solution: the package does not
-// care what they mean.
+// layer of layers.Order(3, true) with random values: the moving layers one
+// byte per slot (a fifth Unused); the placement layers alternately dense
+// (a fifth of the slots stored) and of one byte per slot with holes (as
+// the reachable sweep wrote them before the dense files, here in this
+// format). Each placement layer has a reach file derived from its
+// body (the slots not Unused, or the dense body's own bits), except that
+// one layer of each kind has one whose bits differ (stored) and one dense
+// layer has none (as after retro.RemoveReach). Two layers in three are
+// verified (of either kind), and the folder has a solve record. The values are not a
+// solution: the package does not care what they mean.
 func testDB(t *testing.T) (string, []layers.Key) {
 	t.Helper()
 	dir := t.TempDir()
@@ -32,32 +40,61 @@ func testDB(t *testing.T) (string, []layers.Key) {
 	defer db.Close()
 	rng := rand.New(rand.NewPCG(3, 3))
 	keys := layers.Order(3, true)
-	stored := false
+	stored := map[bool]bool{} // a stored reach file written, for dense and not
+	placement := 0
 	for i, k := range keys {
-		body := make([]byte, db.Indexer().Layer(k).Size())
-		for j := range body {
-			if rng.IntN(5) > 0 {
-				body[j] = byte(1 + rng.IntN(30))
+		n := db.Indexer().Layer(k).Size()
+		dense := !k.IsMoving() && placement%2 == 0
+		bits := make([]byte, reachBytes(n)-reachHead)
+		if dense {
+			words := make([]uint64, (n+63)/64)
+			var values []byte
+			for j := range n {
+				if rng.IntN(5) == 0 || j == 0 {
+					words[j/64] |= 1 << (j % 64)
+					values = append(values, byte(1+rng.IntN(30)))
+				}
 			}
+			d, err := layers.NewDense(n, words, values)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.WriteDense(k, d); err != nil {
+				t.Fatal(err)
+			}
+			for j, w := range words {
+				le.PutUint64(bits[8*j:], w)
+			}
+		} else {
+			body := make([]byte, n)
+			for j := range body {
+				if rng.IntN(5) > 0 {
+					body[j] = byte(1 + rng.IntN(30))
+				}
+			}
+			if err := db.Write(k, body); err != nil {
+				t.Fatal(err)
+			}
+			setBits(bits, 0, body)
 		}
-		if err := db.Write(k, body); err != nil {
-			t.Fatal(err)
-		}
-		if i%2 == 0 {
+		if i%3 != 1 {
 			if err := db.MarkVerified(k); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if !k.IsMoving() {
-			bits := make([]byte, reachBytes(uint64(len(body)))-reachHead)
-			setBits(bits, 0, body)
-			if !stored && len(body) > 100 {
-				bits[3] ^= 0x10 // a bit that does not follow from the body
-				stored = true
-			}
-			if err := os.WriteFile(strings.TrimSuffix(db.Path(k), ".layer")+".reach", deriveReach(3, k, uint64(len(body)), bits), 0o644); err != nil {
-				t.Fatal(err)
-			}
+		if k.IsMoving() {
+			continue
+		}
+		placement++
+		if placement == 5 {
+			continue // a dense layer without a reach file
+		}
+		if !stored[dense] && n > 100 {
+			bits[3] ^= 0x10 // a bit that does not follow from the body
+			stored[dense] = true
+		}
+		if err := os.WriteFile(db.ReachPath(k), deriveReach(3, k, n, bits), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	rec := "2026-11-26T06:18:57Z\t3-3\t183512\t0.417\tcount=0.029\t384\t2\t2\t012dcc6566fc\n"
@@ -137,8 +174,16 @@ func TestRoundTrip(t *testing.T) {
 				stored++
 			}
 		}
-		if stored != 1 {
-			t.Errorf("parts %d: %d reach files stored, want 1 (the others derived from the body)", parts, stored)
+		if stored != 2 {
+			t.Errorf("parts %d: %d reach files stored, want 2 (the others derived from the body)", parts, stored)
+		}
+		layouts := map[int]int{}
+		for _, l := range res.Manifest.Layers {
+			layouts[l.Layout]++
+		}
+		if res.Manifest.Version != 2 || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
+			t.Errorf("parts %d: package format %d, layer format %d, layers by layout %v; want 2, %d and 4 of one byte per slot, 3 dense",
+				parts, res.Manifest.Version, res.Manifest.LayerFormat, layouts, layers.FileVersion)
 		}
 		if parts > 0 && res.Parts < 2 {
 			t.Errorf("parts of %d bytes: got %d parts of a %d-byte package", parts, res.Parts, res.Bytes)
@@ -263,6 +308,16 @@ func TestBadPackages(t *testing.T) {
 	start := p.start
 	p.Close()
 	lastBlock := bytes.LastIndex(good, []byte(blockMagic))
+	if l := res.Manifest.Layers[3]; l.Key != "p1+2-2+1" || !l.Dense() || l.Verified == "" || l.Slots != 706 {
+		t.Fatalf("layer 4 of the test database: %s, dense %v, verified %v, %d slots; want p1+2-2+1 dense, verified, 706 slots", l.Key, l.Dense(), l.Verified != "", l.Slots)
+	}
+	// p1+2-2+1, its block rank of slots 512 to 705 made one more, the
+	// package's checksums fitted around it: the bits (12 words), the
+	// superblock rank (one), the rank of block 0, then that of block 1.
+	forged, err := os.ReadFile(repack(t, out, 3, func(body []byte) { body[8*12+8+2]++ }))
+	if err != nil {
+		t.Fatal(err)
+	}
 	withManifest := func(edit func(*Manifest)) []byte {
 		m, err := parseManifest(good[preambleSize:start])
 		if err != nil {
@@ -295,8 +350,23 @@ func TestBadPackages(t *testing.T) {
 		{"bytes after the end", append(bytes.Clone(good), 0), ImportOptions{ClaimName: testClaim}, ErrFormat, "after the trailer"},
 		{"not a package", []byte("PK\x03\x04 a zip file, say"), ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
 		{"an empty file", nil, ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
-		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 2); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, "package format 2"},
-		{"another layer format", withManifest(func(m *Manifest) { m.LayerFormat = 2 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 2"},
+		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 3); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, "package format 3"},
+		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, "the preamble says package format 1, the manifest 2"},
+		{"another layer format", withManifest(func(m *Manifest) { m.LayerFormat = 3 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 3"},
+		{"layers of this format in a package of version 1", withManifest(func(m *Manifest) { m.Version = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 2, this program reads format 1 in a package of format 1"},
+		{"layers of the format before in a package of version 2", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 1, this program reads format 2 in a package of format 2"},
+		{"dense layers of the format before", withManifest(func(m *Manifest) {
+			m.Version, m.LayerFormat = 1, 1
+			for i := range m.Layers {
+				m.Layers[i].Verified = "" // of files of format 2
+			}
+		}), ImportOptions{ClaimName: testClaim}, ErrFormat, "layer p2+1-3+0: layout 1 in a layer file of format 1"},
+		{"an unknown layout", withManifest(func(m *Manifest) { m.Layers[0].Layout = 2 }), ImportOptions{ClaimName: testClaim}, ErrFormat, "layer 3-3: layout 2 in a layer file of format 2"},
+		{"a dense layer said to have one byte per slot", withManifest(func(m *Manifest) { m.Layers[3].Layout = 0 }), ImportOptions{ClaimName: testClaim}, ErrFormat, "stored in a layer of one byte per slot"},
+		{"a stored count not the values'", withManifest(func(m *Manifest) { m.Layers[3].Stored++ }), ImportOptions{ClaimName: testClaim}, ErrFormat, "won, lost or drawn"},
+		{"a verified dense layer's stored count", withManifest(func(m *Manifest) { m.Layers[3].Stored++; m.Layers[3].Won++ }), ImportOptions{ClaimName: testClaim}, ErrFormat, "verification record"},
+		{"an unverified dense layer's stored count", withManifest(func(m *Manifest) { m.Layers[1].Stored++; m.Layers[1].Won++ }), ImportOptions{ClaimName: testClaim}, ErrFormat, "of the body of layer p2+1-3+0 holds"},
+		{"a forged dense body", forged, ImportOptions{ClaimName: testClaim}, ErrChecksum, "the rank directory does not match the bits (block 1)"},
 		{"other rules", withManifest(func(m *Manifest) { m.Rules["flyAt"] = "0"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, "flyAt is 0, this program's is 3"},
 		{"another game", withManifest(func(m *Manifest) { m.Rules["game"] = "lasker"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, `game "lasker"`},
 		{"a rule unknown", withManifest(func(m *Manifest) { m.Rules["diagonals"] = "4"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, "does not know"},
@@ -304,7 +374,7 @@ func TestBadPackages(t *testing.T) {
 		{"another stone count", good, ImportOptions{ClaimName: testClaim, Stones: 4}, ErrRules, "the 3-stone game, not the 4-stone game"},
 		{"a layer twice", withManifest(func(m *Manifest) { m.Layers[1] = m.Layers[0] }), ImportOptions{ClaimName: testClaim}, ErrFormat, "names layer 3-3 twice"},
 		{"layers out of order", withManifest(func(m *Manifest) { m.Layers[1], m.Layers[2] = m.Layers[2], m.Layers[1] }), ImportOptions{ClaimName: testClaim}, ErrFormat, "out of the order"},
-		{"a wrong layer checksum", withManifest(func(m *Manifest) { m.Layers[3].CRC64 = "0123456789abcdef" }), ImportOptions{ClaimName: testClaim}, ErrChecksum, "the manifest says 0123456789abcdef"},
+		{"a wrong layer checksum", withManifest(func(m *Manifest) { m.Layers[4].CRC64 = "0123456789abcdef" }), ImportOptions{ClaimName: testClaim}, ErrChecksum, "the manifest says 0123456789abcdef"},
 	} {
 		path := filepath.Join(t.TempDir(), "bad.mpk")
 		os.WriteFile(path, tc.data, 0o644)
@@ -313,7 +383,14 @@ func TestBadPackages(t *testing.T) {
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
 			t.Errorf("%s: got %v; want %v saying %q", tc.name, err, tc.want, tc.text)
 		}
-		if tc.name == "a wrong layer checksum" {
+		if tc.name == "a forged dense body" {
+			left, _ := filepath.Glob(filepath.Join(to, "k3", "p1+2-2+1.*"))
+			tmp, _ := filepath.Glob(filepath.Join(to, "k3", "*.tmp"))
+			if len(left)+len(tmp) > 0 {
+				t.Errorf("%s: the refused layer left %v %v", tc.name, left, tmp)
+			}
+		}
+		if tc.name == "a wrong layer checksum" || tc.name == "a forged dense body" {
 			continue // found only when the layer is unpacked; the layers before it are in
 		}
 		if names, _ := filepath.Glob(filepath.Join(to, "k3", "*")); len(names) > 0 {
@@ -336,6 +413,56 @@ func TestBadPackages(t *testing.T) {
 	if _, err := Import(context.Background(), t.TempDir(), parts, ImportOptions{ClaimName: testClaim}); err == nil {
 		t.Errorf("parts missing: got no error")
 	}
+}
+
+// repack writes the package at path again with the body of its layer
+// number target edited, the manifest's checksum of that layer fitted to
+// the edited body and its verification record dropped: a package whose
+// checksums all hold around a forged body. It returns the new package.
+func repack(t *testing.T, path string, target int, edit func(body []byte)) string {
+	t.Helper()
+	p, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m := p.Manifest
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	c := p.cursor()
+	read := func(i, kind int, n uint64) []byte {
+		var data []byte
+		for seq := range p.blocksOf(n) {
+			b, err := c.next(i, kind, seq, p.rawOf(n, seq), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, err = dec.DecodeAll(b.frame, data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return data
+	}
+	bodies, reach := make([][]byte, len(m.Layers)), make([][]byte, len(m.Layers))
+	for i := range m.Layers {
+		l := &m.Layers[i]
+		bodies[i] = read(i, kindBody, l.BodyBytes())
+		if l.Reach != nil && l.Reach.Stored {
+			reach[i] = read(i, kindReach, l.Reach.Bytes)
+		}
+	}
+	edit(bodies[target])
+	l := &m.Layers[target]
+	l.sum = crc64.Checksum(bodies[target], ecma)
+	l.CRC64, l.Verified = fmt.Sprintf("%016x", l.sum), ""
+	out := filepath.Join(t.TempDir(), "forged.mpk")
+	if _, err := writePackage(context.Background(), m, bodies, reach, ExportOptions{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // fixPreamble recomputes the preamble's own checksum after an edit.

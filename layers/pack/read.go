@@ -39,7 +39,7 @@ func Open(path string) (*Package, error) {
 func newPackage(r io.ReaderAt, size int64, name string) (*Package, error) {
 	pre := make([]byte, preambleSize)
 	n, _ := r.ReadAt(pre, 0)
-	mlen, mcrc, err := parsePreamble(pre[:n])
+	version, mlen, mcrc, err := parsePreamble(pre[:n])
 	if err != nil {
 		return nil, fmt.Errorf("pack: %s: %w", name, err)
 	}
@@ -56,6 +56,9 @@ func newPackage(r io.ReaderAt, size int64, name string) (*Package, error) {
 	m, err := parseManifest(js)
 	if err != nil {
 		return nil, fmt.Errorf("pack: %s: %w", name, err)
+	}
+	if m.Version != version {
+		return nil, fmt.Errorf("pack: %s: %w: the preamble says package format %d, the manifest %d", name, ErrFormat, version, m.Version)
 	}
 	return &Package{Manifest: m, r: r, size: size, start: int64(preambleSize + mlen), name: name}, nil
 }
@@ -164,7 +167,7 @@ func (p *Package) Check(ctx context.Context, progress func(Progress)) error {
 	var done uint64
 	total := m.Bytes()
 	for i, l := range m.Layers {
-		kinds := []uint64{l.Slots}
+		kinds := []uint64{l.BodyBytes()}
 		if l.Reach != nil && l.Reach.Stored {
 			kinds = append(kinds, l.Reach.Bytes)
 		}
