@@ -41,7 +41,9 @@ func (d *DB) OldLayers() []Key {
 // with the old one before it counts; a layer that was verified stays
 // verified, since its values are the verified ones. It returns false when
 // the file is not of the format before. An interrupted conversion leaves
-// the old file; converting again starts that layer over.
+// the old file; converting again starts that layer over. A reach file
+// beside the layer, which numbers the slots in the order before, is
+// removed.
 func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 	if _, err := d.OldHeader(k); err != nil {
 		return false, nil
@@ -81,6 +83,12 @@ func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 		return false, fmt.Errorf("layers: converting %v: %w", k, err)
 	}
 	d.forgetLocked(k)
+	// A reach file beside it numbers the slots in the order before; a
+	// dense layer holds its reachable slots itself, and the solver
+	// computes a missing reach file again.
+	if err := os.Remove(d.ReachPath(k)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, fmt.Errorf("layers: converting %v: %w", k, err)
+	}
 	nf, _, err := openFile(d.Path(k), d.stones, k, false, false)
 	if err != nil {
 		return false, fmt.Errorf("layers: converting %v: reading the new file: %w", k, err)

@@ -106,23 +106,28 @@
 // A database directory holds one file per layer in the sub-directory
 // k<stones>: m<w>-<b>.layer for moving layers, p<W>+<WH>-<B>+<BH>.layer for
 // placement layers (folder.go lists every file of the folder). A file is
-// a 128-byte header followed by the body. In a file of version 1 the body
-// is one Value per slot of the layer's index, in slot order: every moving
-// layer, and the placement layers of the full sweep. A file of version 2
-// is dense (below): the placement layers of the reachable sweep, which
-// store values only for the classes a game can reach. The header, all
-// integers little-endian:
+// a 128-byte header followed by the body. The format is version 2: the
+// slots in the order of the index above, the body of one of two layouts
+// (header byte 21). Layout 0 is one Value per slot of the layer's index,
+// in slot order: every moving layer, and the placement layers of the full
+// sweep. Layout 1 is dense (below): the placement layers of the reachable
+// sweep, which store values only for the classes a game can reach. Files
+// of version 1 (the format before: the A rank major, layout 0 only) are
+// read by ConvertOld alone, which rewrites them in version 2; to all else
+// they are damaged (ErrOldFormat). The header, all integers
+// little-endian:
 //
 //	offset size  field
 //	 0      8    magic "MUEHLEDB"
-//	 8      4    format version: 1, or 2 for a dense file
+//	 8      4    format version, 2 (1: the format before)
 //	12      4    rules id, 1 = the rules of docs/rules.md
 //	16      1    stones per side of the game (3 to 9)
 //	17      1    key W: stones of the side to move on the board
 //	18      1    key B: stones of the opponent on the board
 //	19      1    key WH: stones of the side to move in hand
 //	20      1    key BH: stones of the opponent in hand
-//	21      3    zero
+//	21      1    layout: 0 one byte per slot, 1 dense
+//	22      2    zero
 //	24      8    slots: the slots of the layer's index (version 1: the
 //	             body size in bytes)
 //	32      8    won: slots holding a win
