@@ -71,9 +71,9 @@ func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 			return false, fmt.Errorf("layers: converting %v: %w", k, err)
 		}
 	}
-	if err := d.removeVerified(k); err != nil {
-		return false, err
-	}
+	// The old record stays until the new one replaces it: it vouches
+	// only for the old header, so an interruption before leaves the old
+	// file verified as it was.
 	if dv != nil {
 		err = WriteDenseLayer(d.Path(k), d.stones, k, dv)
 	} else {
