@@ -48,11 +48,10 @@ func layerCount(n int) string {
 // Words says for the Database tab what the older layers mean and what
 // converting does, in one paragraph.
 func (o DBOld) Words() string {
-	return fmt.Sprintf("This folder holds %s in the older file format, which this version of the program does not read: "+
-		"until they are converted, the players treat them as missing. Converting rewrites them in the new format "+
-		"with the same values, verified as they were; nothing is computed again. It reads and writes each layer once "+
-		"(%s): about %s. Computing and repairing wait until the conversion is done.",
-		layerCount(o.Layers), bytesText(o.Bytes), roughDuration(o.Time()))
+	return fmt.Sprintf("This folder holds %s in the older file format, which this version does not read: "+
+		"the players treat them as missing. Converting keeps their values and verification, computes nothing again "+
+		"and takes about %s (it reads and writes their %s once). Computing and repairing wait until then.",
+		layerCount(o.Layers), roughDuration(o.Time()), bytesText(o.Bytes))
 }
 
 // dialogWords says the same for the dialog that offers the conversion,
@@ -146,7 +145,7 @@ func (p *dbPanel) oldBlocks() bool {
 	if p.db.Old().Layers == 0 {
 		return false
 	}
-	p.progress.SetText("Convert the older layers first (Convert older layers).")
+	p.say("Convert the older layers first (Convert older layers).")
 	return true
 }
 
@@ -163,13 +162,13 @@ func (p *dbPanel) askConvert() {
 		return
 	}
 	dir := p.db.Dir()
-	p.progress.SetText("Looking at the free disk space…")
+	p.say("Looking at the free disk space…")
 	go func() {
 		free, err := p.free(dir)
 		p.do(func() {
-			p.progress.SetText("")
+			p.say("")
 			if err == nil && free < old.Largest {
-				p.progress.SetText("Not enough disk space: nothing was converted.")
+				p.say("Not enough disk space: nothing was converted.")
 				dialog.ShowInformation("Not enough disk space", fmt.Sprintf("Not enough disk space in\n%s\n"+
 					"Converting writes each layer beside the old file before it\nreplaces it: the largest needs %s, and %s are free.\n"+
 					"Free some space, and convert again.", dir, bytesText(old.Largest), bytesText(free)), p.u.win)
@@ -200,14 +199,14 @@ func (p *dbPanel) convertFinished(err error) {
 	done := max(0, p.oldAtStart-left)
 	switch {
 	case errors.Is(err, context.Canceled):
-		p.progress.SetText(fmt.Sprintf("Paused. %s of %d converted, kept; Convert older layers does the rest.",
+		p.say(fmt.Sprintf("Paused. %s of %d converted, kept; Convert older layers does the rest.",
 			layerCount(done), p.oldAtStart))
 	case err != nil:
-		p.progress.SetText(fmt.Sprintf("Failed: %v. %s of %d converted, kept.", err, layerCount(done), p.oldAtStart))
+		p.say(fmt.Sprintf("Failed: %v. %s of %d converted, kept.", err, layerCount(done), p.oldAtStart))
 	default:
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)
-		p.progress.SetText(fmt.Sprintf("Done: %s converted, values and verification kept.", layerCount(done)))
+		p.say(fmt.Sprintf("Done: %s converted, values and verification kept.", layerCount(done)))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"muehle/layers"
@@ -37,11 +38,13 @@ func TestConvertOffered(t *testing.T) {
 		t.Errorf("offer:\ngot  %q\nwant %q", got, want)
 	}
 	p := u.db
-	if got, want := p.note.Text, "This folder holds 62 layers in the older file format, which this version of the program does not read: "+
-		"until they are converted, the players treat them as missing. Converting rewrites them in the new format with the same values, "+
-		"verified as they were; nothing is computed again. It reads and writes each layer once (26.8 GB): about 11 min. "+
-		"Computing and repairing wait until the conversion is done."; got != want {
+	if got, want := p.note.Text, "This folder holds 62 layers in the older file format, which this version does not read: "+
+		"the players treat them as missing. Converting keeps their values and verification, computes nothing again "+
+		"and takes about 11 min (it reads and writes their 26.8 GB once). Computing and repairing wait until then."; got != want {
 		t.Errorf("the tab's note:\ngot  %q\nwant %q", got, want)
+	}
+	if p.progress.Text != "" {
+		t.Errorf("with older layers, the progress line says %q, want nothing (the note says why computing waits)", p.progress.Text)
 	}
 	if !p.convert.Visible() || p.convert.Disabled() || !p.small.Disabled() || !p.all.Disabled() || !p.resume.Disabled() || p.change.Disabled() {
 		t.Errorf("with older layers: want Convert shown and enabled, Small, Complete and Resume disabled, Change folder enabled")
@@ -258,7 +261,20 @@ func TestConvertWords(t *testing.T) {
 		t.Errorf("time to convert the 9-stone game: got %s, want %s", got, want)
 	}
 	if got := (DBOld{Layers: 1, Bytes: 1e6}).Words(); !strings.HasPrefix(got, "This folder holds 1 layer in the older file format") ||
-		!strings.Contains(got, "(1.0 MB): about 1 s.") {
+		!strings.Contains(got, "takes about 1 s (it reads and writes their 1.0 MB once).") {
 		t.Errorf("one small layer: %q", got)
 	}
+}
+
+// TestConvertOfferImage draws the Database tab of a folder with layers of
+// the older format: the note and the button that converts them, computing
+// disabled.
+func TestConvertOfferImage(t *testing.T) {
+	q := gametest.NewQueue()
+	f := newFakeDB("/data/muehle")
+	f.old = DBOld{Layers: 546, Bytes: 25 << 30, Largest: 594e6}
+	u := newDBTestApp(t, test.NewTempApp(t), q, f, 1e12)
+	u.db.box.Show() // the tab, not chosen in the window
+	u.db.box.Resize(fyne.NewSize(500, 560))
+	test.AssertObjectRendersToImage(t, "dbpanel_old.png", u.db.box)
 }

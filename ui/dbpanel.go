@@ -75,6 +75,9 @@ const (
 	resumeSays   = "Resume continues, " // the start of the sentence on resuming
 )
 
+// progressIdle is the progress line before anything has run.
+const progressIdle = "Computing asks first, with its time and disk."
+
 // dbPanel shows which layers exist, the directory, and computes missing
 // layers in the background with progress, pause and resume.
 type dbPanel struct {
@@ -129,7 +132,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
-		progress: widget.NewLabel("Computing asks first, with its time and disk."),
+		progress: widget.NewLabel(progressIdle),
 		note:     widget.NewLabel(""),
 	}
 	if s := u.app.Preferences().Float(prefDBSpeed); s > 0 {
@@ -212,6 +215,9 @@ func (p *dbPanel) refresh() {
 	setEnabled(p.repair, !busy && damaged && !blocked)
 	setVisible(p.repair, damaged) // room for the layers when nothing is damaged
 	setEnabled(p.convert, !busy && blocked)
+	if blocked && p.progress.Text == progressIdle {
+		p.say("") // computing is disabled: the note says why
+	}
 	setVisible(p.convert, blocked || p.converting)
 	setEnabled(p.pause, busy && !p.pausing)
 	setEnabled(p.resume, !busy && run != "" && !blocked)
@@ -236,6 +242,13 @@ func (p *dbPanel) refresh() {
 	default:
 		p.setNote("")
 	}
+}
+
+// say shows s on the progress line, or nothing (and takes no room) when s
+// is "".
+func (p *dbPanel) say(s string) {
+	p.progress.SetText(s)
+	setVisible(p.progress, s != "")
 }
 
 // setNote shows s below the progress, or nothing (and takes no room) when
@@ -266,7 +279,7 @@ func runWords(run string) string {
 // the UI thread, then on the UI thread refuses (a message) or calls ok
 // with the estimate and a line about the disk.
 func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
-	p.progress.SetText("Looking at the layers present and the free disk space…")
+	p.say("Looking at the layers present and the free disk space…")
 	dir := p.db.Dir()
 	go func() {
 		est, err := p.db.Estimate(small)
@@ -276,10 +289,10 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 			free, ferr = p.free(dir)
 		}
 		p.do(func() {
-			p.progress.SetText("")
+			p.say("")
 			switch {
 			case err != nil:
-				p.progress.SetText("Failed: " + err.Error())
+				p.say("Failed: " + err.Error())
 				return
 			case est.Units == 0:
 				// Nothing left (another program may have finished it):
@@ -288,12 +301,12 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 					p.forgetRun()
 					p.refresh()
 				}
-				p.progress.SetText(est.String())
+				p.say(est.String())
 				return
 			}
 			refuse, warn := diskProblem(dir, est, free, ferr)
 			if refuse != "" {
-				p.progress.SetText("Not enough disk space: nothing was computed.")
+				p.say("Not enough disk space: nothing was computed.")
 				dialog.ShowInformation("Not enough disk space", refuse, p.u.win)
 				return
 			}
@@ -423,7 +436,7 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 	p.mu.Unlock()
 	p.bar.SetValue(0)
 	p.overall.SetValue(0)
-	p.progress.SetText("Starting…")
+	p.say("Starting…")
 	p.refresh()
 	go func() {
 		err := work(ctx, func(pr DBProgress) {
@@ -471,7 +484,7 @@ func (p *dbPanel) show(pr DBProgress) {
 	p.bar.SetValue(pr.Part)
 	p.overall.SetValue(pr.Overall)
 	if !p.pausing {
-		p.progress.SetText(pr.Lines())
+		p.say(pr.Lines())
 	}
 	if p.converting {
 		p.summary.SetText(p.db.Summary())
@@ -513,16 +526,16 @@ func (p *dbPanel) finished(err error) {
 		if p.running != "" {
 			p.saveRun()
 		}
-		p.progress.SetText("Paused. The finished parts are kept.")
+		p.say("Paused. The finished parts are kept.")
 	case err != nil:
-		p.progress.SetText("Failed: " + err.Error())
+		p.say("Failed: " + err.Error())
 	default:
 		if p.running != "" {
 			p.forgetRun()
 		}
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)
-		p.progress.SetText("Done.")
+		p.say("Done.")
 	}
 	p.running = ""
 	p.refresh()
@@ -581,9 +594,9 @@ func (p *dbPanel) pauseCompute() {
 	if p.stop != nil {
 		p.stop()
 		p.pausing = true
-		p.progress.SetText("Pausing: the solver stops at its next check…")
+		p.say("Pausing: the solver stops at its next check…")
 		if p.converting {
-			p.progress.SetText("Pausing: the layer being converted is finished first…")
+			p.say("Pausing: the layer being converted is finished first…")
 		}
 		p.pause.Disable()
 	}
@@ -593,14 +606,14 @@ func (p *dbPanel) pauseCompute() {
 func (p *dbPanel) chooseDir() {
 	dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
 		if err != nil {
-			p.progress.SetText("Folder: " + err.Error())
+			p.say("Folder: " + err.Error())
 			return
 		}
 		if l == nil {
 			return
 		}
 		if err := p.db.SetDir(l.Path()); err != nil {
-			p.progress.SetText(fmt.Sprintf("Cannot use %s: %v", l.Path(), err))
+			p.say(fmt.Sprintf("Cannot use %s: %v", l.Path(), err))
 			return
 		}
 		p.u.app.Preferences().SetString(prefDBDir, l.Path())
