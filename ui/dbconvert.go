@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2/dialog"
@@ -31,6 +32,13 @@ type DBOld struct {
 // 2.5 s; a 9-stone moving layer of 423 MB in 5 s, a placement layer of
 // 370 MB made dense in 10 to 12 s.
 const convertRate = 40e6
+
+// minMeasured is the bytes a conversion must have done before its speed
+// replaces convertRate in the time left: small layers take longer for
+// their size (each file is written, synced and renamed; the folder
+// scanned): muehlectl convert took 2 to 4 s for 3-3, 3-4 and 4-3 of the
+// 9-stone game, 1.8 MB, beside other work.
+const minMeasured = 100e6
 
 // Time returns about how long converting takes.
 func (o DBOld) Time() time.Duration {
@@ -86,56 +94,108 @@ func (e *DBEngines) Old() DBOld {
 
 // Convert rewrites the layers of the format before in this one
 // (retro.ConvertOld), calling progress before each layer with its number,
-// the share of the bytes done and the time left. Cancelled, it stops
-// after the layer being converted: each layer is replaced whole, and
+// and every second with the time, the share of the bytes done and the
+// time left, from the speed so far (convertRate at first). Cancelled, it
+// stops after the layer being converted: each layer is replaced whole, and
 // converting again does the rest. Layers another program is computing are
-// skipped, and the error says so.
+// skipped, and the error says so. No progress is reported after it
+// returns.
 func (e *DBEngines) Convert(ctx context.Context, progress func(DBProgress)) error {
 	db, err := e.database()
 	if err != nil {
 		return err
 	}
-	sizes := map[layers.Key]uint64{}
-	var total uint64
+	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}}
 	for _, k := range layers.Order(e.stones, true) {
 		if h, err := db.OldHeader(k); err == nil {
-			sizes[k] = layers.HeaderSize + h.BodySize()
-			total += sizes[k]
+			c.sizes[k] = layers.HeaderSize + h.BodySize()
+			c.total += c.sizes[k]
 		}
 	}
-	start := time.Now()
-	var done uint64
-	var prev layers.Key
-	var started bool
-	var skipped []string
 	defer e.notComputing(ctx)
-	each := func(k layers.Key, i, n int) {
-		if started {
-			done += sizes[prev] // converted, or skipped
+	stop, ticks := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ticks)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				if pr, ok := c.at(now); ok {
+					progress(pr)
+				}
+			}
 		}
-		prev, started = k, true
-		elapsed := time.Since(start)
-		left := max(0, total-done)
-		est := time.Duration(float64(left) / convertRate * float64(time.Second))
-		if done > 0 && elapsed > 5*time.Second {
-			est = time.Duration(float64(elapsed) * float64(left) / float64(done))
-		}
-		overall := 0.0
-		if total > 0 {
-			overall = min(1, float64(done)/float64(total))
-		}
+	}()
+	defer func() { close(stop); <-ticks }()
+	var skipped []string
+	_, err = retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
 		e.mu.Lock()
 		e.busy, e.busyOn, e.busyConvert = k, true, true
 		e.mu.Unlock()
-		progress(DBProgress{Converting: true, Unit: k.String(), Phase: "converting", Step: i + 1, Steps: n,
-			Overall: overall, Elapsed: elapsed, Left: est})
-	}
-	_, err = retro.ConvertOld(ctx, db, each, func(s string) { skipped = append(skipped, s) })
+		pr, _ := c.next(k, i, n, time.Now())
+		progress(pr)
+	}, func(s string) { skipped = append(skipped, s) })
 	if err == nil && len(skipped) > 0 {
 		err = fmt.Errorf("%s skipped: another program is computing in this folder (%s); convert again when it has finished",
 			layerCount(len(skipped)), skipped[0])
 	}
 	return err
+}
+
+// conversion is the progress of a Convert: the layers' sizes, the bytes
+// of the layers done, and the layer under way.
+type conversion struct {
+	start time.Time
+	sizes map[layers.Key]uint64
+	total uint64
+
+	mu      sync.Mutex
+	done    uint64    // bytes of the layers done (converted or skipped)
+	doneAt  time.Time // when the last of them was done
+	cur     layers.Key
+	curAt   time.Time // when cur was begun
+	i, n    int       // cur is layer i (from 0) of n
+	started bool
+}
+
+// next notes that layer k, number i of n, begins at now (the one before
+// is done), and returns the progress.
+func (c *conversion) next(k layers.Key, i, n int, now time.Time) (DBProgress, bool) {
+	c.mu.Lock()
+	if c.started {
+		c.done += c.sizes[c.cur]
+		c.doneAt = now
+	}
+	c.cur, c.curAt, c.i, c.n, c.started = k, now, i, n, true
+	c.mu.Unlock()
+	return c.at(now)
+}
+
+// at returns the progress at now, false before the first layer: the layer
+// under way is taken as converted at the speed so far (at most 95 % of
+// it, however long it takes), or at convertRate before minMeasured bytes
+// are done.
+func (c *conversion) at(now time.Time) (DBProgress, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.started {
+		return DBProgress{}, false
+	}
+	rate := convertRate
+	if d := c.doneAt.Sub(c.start).Seconds(); c.done >= minMeasured && d > 0 {
+		rate = float64(c.done) / d
+	}
+	size := float64(c.sizes[c.cur])
+	part := min(0.95*size, now.Sub(c.curAt).Seconds()*rate)
+	pr := DBProgress{Converting: true, Unit: c.cur.String(), Phase: "converting", Step: c.i + 1, Steps: c.n,
+		Elapsed: now.Sub(c.start), Left: time.Duration(max(0, float64(c.total)-float64(c.done)-part) / rate * float64(time.Second))}
+	if c.total > 0 {
+		pr.Overall = min(1, (float64(c.done)+part)/float64(c.total))
+	}
+	return pr, true
 }
 
 // oldBlocks reports whether the folder holds layers of the format before,
