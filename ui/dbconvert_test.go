@@ -325,3 +325,35 @@ func TestConversionProgress(t *testing.T) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// TestConvertBeforeResume: a computation interrupted in a folder that
+// now holds older layers is not offered on start (the solver would refuse
+// it) but named in the note, and Resume waits for the conversion.
+func TestConvertBeforeResume(t *testing.T) {
+	q := gametest.NewQueue()
+	a := test.NewTempApp(t)
+	prefs := a.Preferences()
+	prefs.SetBool(prefChosen, true)
+	f := newFakeDB(t.TempDir())
+	f.old = DBOld{Layers: 2, Bytes: 4e8, Largest: 3e8}
+	prefs.SetString(prefDBRun, runComplete)
+	prefs.SetString(prefDBRunDir, f.dir)
+	prefs.SetString(prefDBRedo, "computing 8-9 + 9-8 again from its start (1:02 h of work lost).")
+	u := newDBTestApp(t, a, q, f, 1e12)
+	u.Start()
+	if got := dialogText(u); !strings.Contains(got, "holds 2 layers in the older file format") {
+		t.Errorf("the offer on start: got %q, want the conversion", got)
+	}
+	if got, want := u.db.note.Text, "The computation of the complete database here was interrupted: Resume continues it after that."; !strings.HasSuffix(got, want) || !u.db.resume.Disabled() {
+		t.Errorf("note %q (want it to end %q), Resume enabled %v", got, want, !u.db.resume.Disabled())
+	}
+	u.db.resumeCompute()
+	if calls := f.computeCalls(); len(calls) != 0 {
+		t.Errorf("resumed with older layers: %v", calls)
+	}
+	tapDialogButton(t, u, "Convert")
+	q.Drain(t, 5*time.Second, func() bool { return f.convertCalls() == 1 && u.db.stop == nil })
+	if u.db.resume.Disabled() || !strings.HasPrefix(u.db.note.Text, "The computation of the complete database here was interrupted. Resume continues, ") {
+		t.Errorf("after converting: Resume enabled %v, note %q", !u.db.resume.Disabled(), u.db.note.Text)
+	}
+}
