@@ -39,6 +39,16 @@ type Database interface {
 	Damaged() string
 	// Repair recomputes the damaged layers, like Compute.
 	Repair(ctx context.Context, progress func(DBProgress)) error
+	// Old says what the folder holds of the layer format before: files
+	// the players do not read, and that Compute and Repair do not touch,
+	// until Convert has rewritten them.
+	Old() DBOld
+	// Convert rewrites the layers of the format before in this one, with
+	// the same values and verification, calling progress from any
+	// goroutine before each layer, until done or until ctx is cancelled:
+	// then it stops after the layer being converted (each is replaced
+	// whole), and converting again does the rest.
+	Convert(ctx context.Context, progress func(DBProgress)) error
 	// Estimate returns what Compute(small) would cost; it may read every
 	// layer file, so the panel calls it off the UI thread.
 	Estimate(small bool) (DBEstimate, error)
@@ -65,6 +75,9 @@ const (
 	resumeSays   = "Resume continues, " // the start of the sentence on resuming
 )
 
+// progressIdle is the progress line before anything has run.
+const progressIdle = "Computing asks first, with its time and disk."
+
 // dbPanel shows which layers exist, the directory, and computes missing
 // layers in the background with progress, pause and resume.
 type dbPanel struct {
@@ -81,6 +94,7 @@ type dbPanel struct {
 	small    *widget.Button
 	all      *widget.Button
 	repair   *widget.Button
+	convert  *widget.Button // converts the layers of the older format
 	pause    *widget.Button
 	resume   *widget.Button
 	change   *widget.Button
@@ -100,6 +114,12 @@ type dbPanel struct {
 	closed  bool               // the window is closing: no more progress for the widgets
 	stopped bool               // the program has stopped: nothing more for the widgets
 	cancel  context.CancelFunc // p.stop, for appStopped, which runs off the UI thread
+
+	// converting says the running computation is a conversion
+	// (Database.Convert), of oldAtStart layers of the older format.
+	converting bool
+	oldAtStart int
+	offeredOld string // the folder whose older layers were offered for conversion
 }
 
 func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
@@ -112,7 +132,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
-		progress: widget.NewLabel("Computing asks first, with its time and disk."),
+		progress: widget.NewLabel(progressIdle),
 		note:     widget.NewLabel(""),
 	}
 	if s := u.app.Preferences().Float(prefDBSpeed); s > 0 {
@@ -131,10 +151,16 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.small = widget.NewButton("Small endgames", func() { p.askCompute(true) })
 	p.all = widget.NewButton("Complete database", func() { p.askCompute(false) })
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
+	p.convert = widget.NewButton("Convert older layers", p.askConvert)
 	p.pause = widget.NewButton("Pause", p.pauseCompute)
 	p.resume = widget.NewButton("Resume", p.resumeCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
-	p.overall.TextFormatter = func() string { return "Whole computation: " + barPercent(p.overall.Value) }
+	p.overall.TextFormatter = func() string {
+		if p.converting {
+			return "Whole conversion: " + barPercent(p.overall.Value)
+		}
+		return "Whole computation: " + barPercent(p.overall.Value)
+	}
 	p.bar.TextFormatter = func() string { return "Current part: " + barPercent(p.bar.Value) }
 	// The buttons and the progress stay in view below the layers, which
 	// scroll; the buttons at the bottom, so that they stay in place when
@@ -144,7 +170,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 			widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			p.dir, p.change, widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(),
-			p.overall, p.bar, p.progress, p.note, p.repair,
+			p.overall, p.bar, p.progress, p.note, p.convert, p.repair,
 			container.NewGridWithColumns(2, p.small, p.all, p.pause, p.resume)),
 		nil, nil,
 		container.NewVScroll(container.NewVBox(
@@ -166,33 +192,63 @@ func (p *dbPanel) pending() (run, redo string) {
 }
 
 // refresh shows the directory, the layers and the buttons' state.
+//
+// While the folder holds layers of the older format, computing, resuming
+// and repairing are disabled, and the note says why beside the button that
+// converts them. The solver refuses such a folder anyway; and the
+// estimate a click on Complete database shows first would count those
+// layers as missing (hours of computing), where converting them takes
+// minutes and rewrites files the person computed, which deserves its own
+// button and confirmation rather than a step hidden behind another one.
 func (p *dbPanel) refresh() {
 	p.dir.SetText(p.db.Dir())
 	p.summary.SetText(p.db.Summary())
 	busy := p.stop != nil
 	run, redo := p.pending()
-	for _, b := range []*widget.Button{p.small, p.all, p.change} {
-		setEnabled(b, !busy)
+	old := p.db.Old()
+	blocked := old.Layers > 0
+	for _, b := range []*widget.Button{p.small, p.all} {
+		setEnabled(b, !busy && !blocked)
 	}
+	setEnabled(p.change, !busy)
 	damaged := p.db.Damaged() != ""
-	setEnabled(p.repair, !busy && damaged)
+	setEnabled(p.repair, !busy && damaged && !blocked)
 	setVisible(p.repair, damaged) // room for the layers when nothing is damaged
+	setEnabled(p.convert, !busy && blocked)
+	if blocked && p.progress.Text == progressIdle {
+		p.say("") // computing is disabled: the note says why
+	}
+	setVisible(p.convert, blocked || p.converting)
 	setEnabled(p.pause, busy && !p.pausing)
-	setEnabled(p.resume, !busy && run != "")
+	setEnabled(p.resume, !busy && run != "" && !blocked)
 	// The bars show a computation under way; idle, they would show the
 	// end of the last one (or nothing) as if it were the database's state.
-	setVisible(p.bar, busy)
+	// A conversion knows no share of its layer: only the whole is shown.
+	setVisible(p.bar, busy && !p.converting)
 	setVisible(p.overall, busy)
 	switch {
+	case busy && p.converting:
+		p.setNote(convertNote)
 	case busy && p.running != "":
 		p.setNote(p.busyNote())
 	case busy:
 		p.setNote("")
+	case blocked && run != "":
+		p.setNote(old.Words() + fmt.Sprintf(" The computation of %s here was interrupted: Resume continues it after that.", runWords(run)))
+	case blocked:
+		p.setNote(old.Words())
 	case run != "":
 		p.setNote(fmt.Sprintf("The computation of %s here was interrupted. %s%s", runWords(run), resumeSays, redo))
 	default:
 		p.setNote("")
 	}
+}
+
+// say shows s on the progress line, or nothing (and takes no room) when s
+// is "".
+func (p *dbPanel) say(s string) {
+	p.progress.SetText(s)
+	setVisible(p.progress, s != "")
 }
 
 // setNote shows s below the progress, or nothing (and takes no room) when
@@ -223,7 +279,7 @@ func runWords(run string) string {
 // the UI thread, then on the UI thread refuses (a message) or calls ok
 // with the estimate and a line about the disk.
 func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
-	p.progress.SetText("Looking at the layers present and the free disk space…")
+	p.say("Looking at the layers present and the free disk space…")
 	dir := p.db.Dir()
 	go func() {
 		est, err := p.db.Estimate(small)
@@ -233,10 +289,10 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 			free, ferr = p.free(dir)
 		}
 		p.do(func() {
-			p.progress.SetText("")
+			p.say("")
 			switch {
 			case err != nil:
-				p.progress.SetText("Failed: " + err.Error())
+				p.say("Failed: " + err.Error())
 				return
 			case est.Units == 0:
 				// Nothing left (another program may have finished it):
@@ -245,12 +301,12 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 					p.forgetRun()
 					p.refresh()
 				}
-				p.progress.SetText(est.String())
+				p.say(est.String())
 				return
 			}
 			refuse, warn := diskProblem(dir, est, free, ferr)
 			if refuse != "" {
-				p.progress.SetText("Not enough disk space: nothing was computed.")
+				p.say("Not enough disk space: nothing was computed.")
 				dialog.ShowInformation("Not enough disk space", refuse, p.u.win)
 				return
 			}
@@ -263,7 +319,7 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 // machine), refuses when the disk is too small, and computes when the
 // person agrees.
 func (p *dbPanel) askCompute(small bool) {
-	if p.stop != nil {
+	if p.stop != nil || p.oldBlocks() {
 		return
 	}
 	p.checked(small, func(est DBEstimate, disk string) {
@@ -289,7 +345,7 @@ func (p *dbPanel) askCompute(small bool) {
 // after the disk check.
 func (p *dbPanel) resumeCompute() {
 	run, _ := p.pending()
-	if p.stop != nil || run == "" {
+	if p.stop != nil || run == "" || p.oldBlocks() {
 		return
 	}
 	p.checked(run == runSmall, func(DBEstimate, string) { p.run(run == runSmall, true) })
@@ -321,6 +377,9 @@ func (p *dbPanel) compute(small bool) { p.run(small, false) }
 // preferences until it finishes; with resume it continues the computation
 // remembered, counting its parts and time on from there.
 func (p *dbPanel) run(small, resume bool) {
+	if p.stop != nil || p.oldBlocks() {
+		return
+	}
 	run := runOf(small)
 	prefs := p.u.app.Preferences()
 	p.base = runBase{}
@@ -342,6 +401,9 @@ func (p *dbPanel) run(small, resume bool) {
 
 // startRepair runs Database.Repair in the background.
 func (p *dbPanel) startRepair() {
+	if p.stop != nil || p.oldBlocks() {
+		return
+	}
 	p.running, p.base = "", runBase{}
 	p.start(p.db.Repair)
 }
@@ -374,13 +436,14 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 	p.mu.Unlock()
 	p.bar.SetValue(0)
 	p.overall.SetValue(0)
-	p.progress.SetText("Starting…")
+	p.say("Starting…")
 	p.refresh()
 	go func() {
 		err := work(ctx, func(pr DBProgress) {
 			p.mu.Lock()
 			now := time.Now()
-			if p.closed || now.Sub(p.last) < 100*time.Millisecond && pr.Fraction < 1 {
+			// A conversion reports once a layer: each is shown.
+			if p.closed || now.Sub(p.last) < 100*time.Millisecond && pr.Fraction < 1 && !pr.Converting {
 				p.mu.Unlock()
 				return
 			}
@@ -421,7 +484,11 @@ func (p *dbPanel) show(pr DBProgress) {
 	p.bar.SetValue(pr.Part)
 	p.overall.SetValue(pr.Overall)
 	if !p.pausing {
-		p.progress.SetText(pr.Lines())
+		p.say(pr.Lines())
+	}
+	if p.converting {
+		p.summary.SetText(p.db.Summary())
+		return
 	}
 	p.summary.SetText(p.db.Summary())
 	if p.running == "" {
@@ -452,20 +519,23 @@ func (p *dbPanel) finished(err error) {
 		prefs.SetFloat(prefDBSpeed, s)
 	}
 	switch {
+	case p.converting:
+		p.convertFinished(err)
+		p.converting = false
 	case errors.Is(err, context.Canceled):
 		if p.running != "" {
 			p.saveRun()
 		}
-		p.progress.SetText("Paused. The finished parts are kept.")
+		p.say("Paused. The finished parts are kept.")
 	case err != nil:
-		p.progress.SetText("Failed: " + err.Error())
+		p.say("Failed: " + err.Error())
 	default:
 		if p.running != "" {
 			p.forgetRun()
 		}
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)
-		p.progress.SetText("Done.")
+		p.say("Done.")
 	}
 	p.running = ""
 	p.refresh()
@@ -473,11 +543,22 @@ func (p *dbPanel) finished(err error) {
 	p.offerRepair()
 }
 
+// offerFolder offers what the folder needs: converting its layers of the
+// older format, else recomputing its damaged layers.
+func (p *dbPanel) offerFolder() {
+	if !p.offerConvert() {
+		p.offerRepair()
+	}
+}
+
 // offerRepair asks whether to recompute the damaged layers, once for each
 // set of damaged layers found.
+//
+// Not while the folder holds layers of the older format: they are
+// converted first (offerConvert), and the solver would refuse the folder.
 func (p *dbPanel) offerRepair() {
 	d := p.db.Damaged()
-	if d == "" || d == p.offered || p.stop != nil {
+	if d == "" || d == p.offered || p.stop != nil || p.db.Old().Layers > 0 {
 		return
 	}
 	p.offered = d
@@ -513,7 +594,10 @@ func (p *dbPanel) pauseCompute() {
 	if p.stop != nil {
 		p.stop()
 		p.pausing = true
-		p.progress.SetText("Pausing: the solver stops at its next check…")
+		p.say("Pausing: the solver stops at its next check…")
+		if p.converting {
+			p.say("Pausing: the layer being converted is finished first…")
+		}
 		p.pause.Disable()
 	}
 }
@@ -522,27 +606,32 @@ func (p *dbPanel) pauseCompute() {
 func (p *dbPanel) chooseDir() {
 	dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
 		if err != nil {
-			p.progress.SetText("Folder: " + err.Error())
+			p.say("Folder: " + err.Error())
 			return
 		}
 		if l == nil {
 			return
 		}
 		if err := p.db.SetDir(l.Path()); err != nil {
-			p.progress.SetText(fmt.Sprintf("Cannot use %s: %v", l.Path(), err))
+			p.say(fmt.Sprintf("Cannot use %s: %v", l.Path(), err))
 			return
 		}
 		p.u.app.Preferences().SetString(prefDBDir, l.Path())
 		p.refresh()
 		p.u.databaseChanged()
-		p.offerRepair()
+		p.offerFolder()
 	}, p.u.win)
 }
 
 // offerSmall asks, on the first start without any database, whether to
 // compute the small endgame layers now; on a start after an interrupted
-// computation, whether to resume it.
+// computation, whether to resume it; on a start in a folder with layers of
+// the older format, whether to convert them (first: nothing is computed
+// there before).
 func (p *dbPanel) offerSmall() {
+	if p.offerConvert() {
+		return
+	}
 	if run, redo := p.pending(); run != "" {
 		msg := fmt.Sprintf("The computation of %s in\n%s\nwas interrupted (paused, or the program was closed).\n"+
 			"Resume it now?\nIt continues, %s", runWords(run), p.db.Dir(), redo)

@@ -26,6 +26,8 @@ type fakeDB struct {
 	release  chan struct{}
 	returned chan error // what each Compute returned
 	speed    float64
+	old      DBOld // the layers of the older format; Convert converts them all
+	converts int   // the Convert calls
 }
 
 func newFakeDB(dir string) *fakeDB {
@@ -45,6 +47,15 @@ func (f *fakeDB) Estimate(small bool) (DBEstimate, error) { return f.est, nil }
 func (f *fakeDB) Speed() float64                          { f.mu.Lock(); defer f.mu.Unlock(); return f.speed }
 func (f *fakeDB) SetSpeed(s float64)                      { f.mu.Lock(); defer f.mu.Unlock(); f.speed = s }
 func (f *fakeDB) Repair(ctx context.Context, progress func(DBProgress)) error {
+	return nil
+}
+func (f *fakeDB) Old() DBOld        { f.mu.Lock(); defer f.mu.Unlock(); return f.old }
+func (f *fakeDB) convertCalls() int { f.mu.Lock(); defer f.mu.Unlock(); return f.converts }
+func (f *fakeDB) Convert(ctx context.Context, progress func(DBProgress)) error {
+	f.mu.Lock()
+	f.converts++
+	f.old = DBOld{}
+	f.mu.Unlock()
 	return nil
 }
 

@@ -88,6 +88,10 @@ type DBProgress struct {
 	// processor seconds: done (the finished parts and the share of this
 	// one), planned, and this part's (retro.Progress).
 	Work, WorkTotal, PartWork float64
+	// Converting says the run converts layers of the older format
+	// (Database.Convert): a part is one layer, Overall the share of the
+	// bytes done, and Fraction and Part are not known.
+	Converting bool
 }
 
 // runBase is what a computation did before it was paused or the program
@@ -145,6 +149,10 @@ func (p DBProgress) Lines() string {
 	left := "time left: measuring"
 	if p.Left >= 0 {
 		left = fmt.Sprintf("about %s left", roughDuration(p.Left))
+	}
+	if p.Converting {
+		return fmt.Sprintf("Converting layer %d of %d: %s\n%d done, %d to do · %s elapsed · %s",
+			p.Step, p.Steps, p.Unit, p.Step-1, p.Steps-p.Step+1, clock(p.Elapsed), left)
 	}
 	return fmt.Sprintf("Part %d of %d: %s, %s (%.0f %%)\n%d done, %d to do · %s elapsed · %s",
 		p.Step, p.Steps, p.Unit, p.Phase, 100*p.Fraction, p.Step-1, p.Steps-p.Step+1, clock(p.Elapsed), left)
@@ -266,11 +274,12 @@ func (e *DBEngines) SetSpeed(s float64) {
 	e.speed = s
 }
 
-// computing returns the layer being computed, ok false when none is.
-func (e *DBEngines) computing() (layers.Key, bool) {
+// computing returns the layer being computed, ok false when none is, and
+// whether it is being converted rather than computed.
+func (e *DBEngines) computing() (k layers.Key, ok, converting bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.busy, e.busyOn
+	return e.busy, e.busyOn, e.busyConvert
 }
 
 // minSpeedWork is the work, in the model's processor seconds, a run must
@@ -345,7 +354,7 @@ func phaseWords(p retro.Progress) string {
 func (e *DBEngines) notComputing(context.Context) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.busyOn = false
+	e.busyOn, e.busyConvert = false, false
 }
 
 // playerWords says what the perfect player does with the layers present:

@@ -40,7 +40,7 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 	if last < 0.99 {
 		t.Errorf("overall progress at the end: got %v, want 1", last)
 	}
-	if _, busy := e.computing(); busy {
+	if _, busy, _ := e.computing(); busy {
 		t.Errorf("a layer is still marked as computing after the run")
 	}
 	if s := e.Speed(); s != 0 {

@@ -52,6 +52,9 @@
 //	              endgames or the complete database, pause and resume
 //	dbwork.go     what a computation costs (time, disk), its progress,
 //	              what resuming redoes, what the perfect player does
+//	dbconvert.go  layers of the older file format: what the tab says of
+//	              them, their conversion in the background (retro.ConvertOld)
+//	              with progress per layer and Pause
 //	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
 //	              described, checked and installed in the background, with
 //	              progress, Pause and Resume

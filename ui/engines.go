@@ -34,6 +34,8 @@ type DBEngines struct {
 	speed  float64    // this machine's speed relative to the cost model, 0: not measured
 	busy   layers.Key // the layer being computed, when busyOn
 	busyOn bool
+	// busyConvert says busy is being converted (Convert), not computed.
+	busyConvert bool
 }
 
 // NewEngines opens the database of the standard game in dir (created by
@@ -131,7 +133,9 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 	}
 	mv, err := play.NewPerfect(pe.db, nil, nil).Evaluate(pos)
 	if err != nil {
-		if k, ok := layers.Damaged(err); ok {
+		if k, ok := layers.Damaged(err); ok && errors.Is(err, layers.ErrOldFormat) {
+			return nil, fmt.Errorf("this position needs layer %s, which is of the older file format: convert it in the Database tab", k)
+		} else if ok {
 			return nil, fmt.Errorf("this position needs layer %s, which is damaged: recompute it in the Database tab (%v)", k, err)
 		}
 		if errors.Is(err, layers.ErrMissing) {
@@ -181,7 +185,9 @@ func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
 		return "", fmt.Errorf("position %v has no index in layer %s", pos, k)
 	}
 	s := fmt.Sprintf("layer %s, index %d", k, i)
-	if err := db.Damage(k); err != nil {
+	if err := db.Damage(k); errors.Is(err, layers.ErrOldFormat) {
+		return s + " (layer of the older file format: convert it in the Database tab)", nil
+	} else if err != nil {
 		return s + " (layer damaged: recompute it in the Database tab)", nil
 	}
 	if db.Has(k) {
@@ -217,14 +223,16 @@ func (e *DBEngines) SetDir(dir string) error {
 }
 
 // Summary shows the moving layers as a table (rows: stones of the side to
-// move, columns: of the opponent) and counts the placement layers.
+// move, columns: of the opponent) and counts the placement layers. Layers
+// of the older file format are marked o: Convert rewrites them.
 func (e *DBEngines) Summary() string {
 	db, err := e.database()
 	if err != nil {
 		return err.Error()
 	}
 	var b strings.Builder
-	busy, busyOn := e.computing()
+	busy, busyOn, converting := e.computing()
+	anyOld := false
 	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n     ")
 	for o := 3; o <= e.stones; o++ {
 		fmt.Fprintf(&b, " %d", o)
@@ -236,13 +244,17 @@ func (e *DBEngines) Summary() string {
 		for o := 3; o <= e.stones; o++ {
 			k := layers.Moving(w, o)
 			movingAll++
-			if db.Damage(k) == nil && db.Has(k) {
+			damage := db.Damage(k)
+			if damage == nil && db.Has(k) {
 				moving++
 			}
 			switch {
-			case busyOn && (busy == k || busy == k.Partner()):
+			case busyOn && (busy == k || busy == k.Partner() && !converting):
 				b.WriteString(" *")
-			case db.Damage(k) != nil:
+			case errors.Is(damage, layers.ErrOldFormat):
+				b.WriteString(" o")
+				anyOld = true
+			case damage != nil:
 				b.WriteString(" !")
 			case db.Has(k):
 				b.WriteString(" #")
@@ -253,19 +265,36 @@ func (e *DBEngines) Summary() string {
 		b.WriteByte('\n')
 	}
 	pl := layers.PlacementLayers(e.stones)
-	n, bad := 0, 0
+	n, bad, old := 0, 0, 0
 	for _, k := range pl {
+		damage := db.Damage(k)
 		switch {
-		case db.Damage(k) != nil:
+		case errors.Is(damage, layers.ErrOldFormat):
+			old++
+		case damage != nil:
 			bad++
 		case db.Has(k):
 			n++
 		}
 	}
-	b.WriteString("\n# complete   · missing\n* computing  ! damaged\n\n")
-	fmt.Fprintf(&b, "Placement phase (opening):\n%d of %d layers complete", n, len(pl))
+	if busyOn && converting {
+		b.WriteString("\n# complete    · missing\n* converting  ! damaged\n")
+	} else {
+		b.WriteString("\n# complete   · missing\n* computing  ! damaged\n")
+	}
+	if anyOld || old > 0 {
+		b.WriteString("o older format, to convert\n")
+	}
+	fmt.Fprintf(&b, "\nPlacement phase (opening):\n%d of %d layers complete", n, len(pl))
 	if busyOn && !busy.IsMoving() {
-		fmt.Fprintf(&b, ", computing %s", busy)
+		if converting {
+			fmt.Fprintf(&b, ", converting %s", busy)
+		} else {
+			fmt.Fprintf(&b, ", computing %s", busy)
+		}
+	}
+	if old > 0 {
+		fmt.Fprintf(&b, ", %d of the older format", old)
 	}
 	if bad > 0 {
 		fmt.Fprintf(&b, ", %d damaged", bad)
@@ -278,11 +307,12 @@ func (e *DBEngines) Summary() string {
 }
 
 // damaged returns the layers of the database known to be damaged: those
-// whose header fails its checks, and those that failed when opened.
+// whose header fails its checks, and those that failed when opened. Files
+// of the older format are not among them: Convert rewrites them.
 func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
 	var keys []layers.Key
 	for _, k := range layers.Order(e.stones, true) {
-		if db.Damage(k) != nil {
+		if err := db.Damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
 			keys = append(keys, k)
 		}
 	}
@@ -325,7 +355,8 @@ func (e *DBEngines) Repair(ctx context.Context, progress func(DBProgress)) error
 	return e.solve(ctx, db, opts, progress)
 }
 
-// Empty reports whether no layer has been computed.
+// Empty reports whether no layer has been computed, in this format or the
+// one before.
 func (e *DBEngines) Empty() bool {
 	db, err := e.database()
 	if err != nil {
@@ -333,6 +364,9 @@ func (e *DBEngines) Empty() bool {
 	}
 	for _, k := range layers.Order(e.stones, true) {
 		if db.Has(k) {
+			return false
+		}
+		if _, err := db.OldHeader(k); err == nil {
 			return false
 		}
 	}

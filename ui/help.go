@@ -122,6 +122,9 @@ func (u *App) aboutText() (head, state string) {
 	if d := u.db.db.Damaged(); d != "" {
 		fmt.Fprintf(&b, "\nDamaged layers (used as missing): %s", d)
 	}
+	if o := u.db.db.Old(); o.Layers > 0 {
+		fmt.Fprintf(&b, "\nLayers of the older file format (used as missing until the Database tab converts them): %d", o.Layers)
+	}
 	return b.String(), u.db.db.Summary()
 }
 
