@@ -45,6 +45,7 @@
 //	shipped.go   NewShipped, the perfect player the desktop program ships
 //	             and muehlectl measures, with its defaults (placement time,
 //	             fallback depth, book); Env and Sources, what Spec.New reads
+//	games.go     Supported: the games the players and the database know
 //	spec.go      Spec, the one grammar of player names ("ab:4", "perfect",
 //	             "level:3", …), read by muehlectl and the desktop program
 //	fallible.go  Fallible, a player that errs with a given probability
