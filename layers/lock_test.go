@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -95,11 +96,17 @@ func TestLockTwoProcesses(t *testing.T) {
 // TestLockStale checks which lock files are taken over: those of a dead
 // process on this host, those of a live process that is not the holder
 // (another start time: its id reused), those with a heartbeat older than
-// LockStale whatever their process (issue 28), and unreadable ones.
+// LockStale whatever their process (issue 28), and unreadable ones; and
+// that the process ids of another system on this host are not taken for
+// this one's.
 func TestLockStale(t *testing.T) {
 	host, _ := os.Hostname()
 	now := time.Now()
 	parentStart, known := processStart(os.Getppid())
+	otherOS := "windows"
+	if runtime.GOOS == "windows" {
+		otherOS = "linux"
+	}
 	for _, tc := range []struct {
 		name     string
 		info     *LockInfo // nil: garbage in the file
@@ -116,11 +123,23 @@ func TestLockStale(t *testing.T) {
 		{"live pid, its start time", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now, ProcStart: parentStart}, false},
 		{"live pid, another start time (pid reused)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now, ProcStart: parentStart + 1}, known},
 		{"unreadable", nil, true},
+		// Another system's process ids on this host (a Windows program
+		// under Wine beside a Linux one) say nothing of this system's.
+		{"dead pid of another system", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now, OS: otherOS}, false},
+		// A lock without its system is of an older version, which ran on
+		// Unix only.
+		{"dead pid, no system named", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now, OS: "-"}, runtime.GOOS != "windows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			b := []byte("not json")
 			if tc.info != nil {
+				switch tc.info.OS {
+				case "":
+					tc.info.OS = runtime.GOOS
+				case "-":
+					tc.info.OS = ""
+				}
 				b, _ = json.Marshal(tc.info)
 			}
 			path := filepath.Join(dir, "x.claim")

@@ -41,5 +41,6 @@
 //	dbflags.go    --db and --stones, shared by the commands
 //	searchflags.go --book and --table-bits of the placement search
 //	unreachable.go --unreachable, and the refusal of positions no game reaches
-//	peakmem.go    peak memory of the process
+//	peakmem_*.go  peak memory of the process (Linux: /proc; Windows: its
+//	              peak working set, since the start)
 package main

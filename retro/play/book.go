@@ -231,7 +231,7 @@ func writeBook(path string, stones int, m map[classKey]layers.Value) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		err = layers.ReplaceFile(f.Name(), path)
 	}
 	if err != nil {
 		os.Remove(f.Name())
