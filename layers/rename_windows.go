@@ -45,6 +45,9 @@ func ReplaceFile(old, new string) error {
 		if err == nil || !inUse(err) {
 			return err
 		}
+		if fi, serr := os.Lstat(new); serr == nil && !fi.Mode().IsRegular() {
+			return err // a folder (or a link) is not moved aside
+		}
 		aside, aerr := moveAside(new)
 		if aerr != nil {
 			if errors.Is(aerr, os.ErrNotExist) {
@@ -69,6 +72,9 @@ func ReplaceFile(old, new string) error {
 // os.ErrNotExist, as os.Remove does.
 func removeFile(path string) error {
 	err := retryInUse(func() error {
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			return os.Remove(path) // a folder (or a link) is not moved aside
+		}
 		aside, err := moveAside(path)
 		if err != nil {
 			return err
