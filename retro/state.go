@@ -14,7 +14,8 @@ import (
 // allocState returns n zeroed state words, in memory (on huge pages where
 // the system has them: the words are changed at random) or, when spill is set,
 // in a memory-mapped file at path that the operating system pages in and
-// out; release frees them.
+// out; release frees them (and removes the file, and its folder when that
+// is left empty).
 func allocState(n uint64, spill bool, path string) (words []uint32, release func(), err error) {
 	if !spill {
 		mem, release, err := layers.AllocLarge(int(4 * n))
@@ -49,8 +50,10 @@ func allocState(n uint64, spill bool, path string) (words []uint32, release func
 	words = unsafe.Slice((*uint32)(unsafe.Pointer(&m[0])), n)
 	// The file stays open until the map is gone: on Windows, unmapping a
 	// writable map flushes it through the file's handle, and fails (and
-	// keeps the map, and so the file) when that handle is closed.
-	return words, func() { m.Unmap(); f.Close(); os.Remove(path) }, nil
+	// keeps the map, and so the file) when that handle is closed. Its
+	// folder goes too once empty: on Windows the solver's removal of the
+	// folder, while the state still lived, could not take the mapped file.
+	return words, func() { m.Unmap(); f.Close(); os.Remove(path); os.Remove(filepath.Dir(path)) }, nil
 }
 
 // defaultMemBytes returns three quarters of the machine's memory
