@@ -139,7 +139,7 @@ func refreshBlocks(path string, h Header, hcrc uint32, shift uint, sums []uint64
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), bpath)
+		err = ReplaceFile(f.Name(), bpath)
 	}
 	if err != nil {
 		os.Remove(f.Name())

@@ -59,7 +59,7 @@ func TestDBProbe(t *testing.T) {
 	if db.Has(Moving(4, 3)) {
 		t.Errorf("Has(4-3): got true, want false")
 	}
-	if want := dir + "/k4/m3-4.layer"; db.Path(k) != want {
+	if want := filepath.Join(dir, "k4", "m3-4.layer"); db.Path(k) != want {
 		t.Errorf("Path: got %s, want %s", db.Path(k), want)
 	}
 	r := rand.New(rand.NewPCG(5, 6))

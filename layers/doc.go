@@ -29,15 +29,19 @@
 //	folder.go     the layout of a database folder: every file and folder
 //	              in it and its path (GameDir, Path, ClaimPath, RecordPath,
 //	              BookPath, ReachPath, TempDir, JobsDir)
-//	dir.go        DefaultDir, the database folder of the programs
+//	dir*.go       DefaultDir, the database folder of the programs (each
+//	              system's in dir_windows.go and dir_other.go)
 //	status.go     damaged layers, layer status, verification records
 //	lock.go       lock files (owner, heartbeat, stale takeover)
 //	claim.go      the claim of a unit of work in a database folder
 //	errors.go     the error sentinels
-//	regular.go    OpenRegular and its kin: only regular files are opened,
-//	              never blocking on a FIFO or a device
+//	regular*.go   OpenRegular and its kin: only regular files are opened,
+//	              never blocking on a FIFO or a device; on Windows shared
+//	              for renaming and removal by other processes
+//	rename_*.go   ReplaceFile: a rename over a file that may be open or
+//	              mapped (on Windows: moved aside first)
 //	procstart_*.go the start time of a process, to tell a reused pid
-//	lock_*.go     the file lock of each system
+//	lock_*.go     whether a lock's holder still runs, on each system
 //	memory_*.go   AllocLarge and DropPages: large buffers (the group-B
 //	              table, copies of layer bodies), pages let go
 //	freespace*.go FreeBytes, the free space of a folder's disk
@@ -259,13 +263,16 @@
 // k<stones>/UNIT.claim is held by the one solver computing the unit of
 // work called UNIT (the solver names its units; this package only keeps
 // the name a file name): created with O_EXCL, one line of JSON {"host",
-// "pid", "command", "start", "heartbeat", "proc_start"} (proc_start: the
-// process's start in clock ticks since boot, where the system tells it),
-// the heartbeat rewritten every 15 seconds, removed when the unit is done.
-// It is stale, and taken over, when its heartbeat is over a minute old
-// (four beats missed), whatever its process, or, on the same host, when its
-// process has ended or the process of that id started at another time (the
-// id reused); the taker redoes the unit. Several solvers share a
+// "pid", "command", "start", "heartbeat", "proc_start", "os"} (proc_start:
+// the process's start where the system tells it, on Linux in clock ticks
+// since boot, on Windows in 100 ns since 1601; os: the holder's system,
+// absent before Windows joined), the heartbeat rewritten every 15 seconds,
+// removed when the unit is done. It is stale, and taken over, when its
+// heartbeat is over a minute old (four beats missed), whatever its
+// process, or, on the same host and system (a Windows program under Wine
+// has the host's name but other process ids), when its process has ended
+// or the process of that id started at another time (the id reused); the
+// taker redoes the unit. Several solvers share a
 // folder this way; readers never take a claim. The folder and k<stones> are
 // created by the first write or claim, never by opening.
 //

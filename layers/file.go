@@ -285,10 +285,10 @@ func installLayer(path string, h Header, hcrc uint32, sums []uint64) error {
 	bpath := blocksPath(path)
 	err := writeSynced(bpath+".tmp", marshalBlocks(h, hcrc, blockShift, sums))
 	if err == nil {
-		err = os.Rename(bpath+".tmp", bpath)
+		err = ReplaceFile(bpath+".tmp", bpath)
 	}
 	if err == nil {
-		err = os.Rename(path+".tmp", path)
+		err = ReplaceFile(path+".tmp", path)
 	}
 	if err != nil {
 		os.Remove(bpath + ".tmp")

@@ -37,6 +37,11 @@ import (
 //	    NAME.tmp, NAME.*.tmp, NAME.beat
 //	                           a file being written, renamed over NAME
 //	                           when complete; left only by a killed process
+//	    NAME.*.replaced        (Windows) the old NAME, replaced or removed
+//	                           while another program had it open or
+//	                           mapped; removed by the next ReplaceFile in
+//	                           the folder once that program let it go
+//	                           (rename_windows.go)
 //	  tmp/                     the solver's work lists and spilled state
 //	                           while it computes a unit (TempDir), removed
 //	                           when empty

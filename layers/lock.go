@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -44,9 +45,16 @@ type LockInfo struct {
 	Start     time.Time `json:"start"`
 	Heartbeat time.Time `json:"heartbeat"`
 	// ProcStart is when the holder's process started as the system
-	// counts it (Linux: clock ticks since boot, /proc/PID/stat), so that
-	// a reused process id is told from the holder; 0 where unknown.
+	// counts it (Linux: clock ticks since boot, /proc/PID/stat; Windows:
+	// its creation time in 100 ns since 1601), so that a reused process id
+	// is told from the holder; 0 where unknown.
 	ProcStart uint64 `json:"proc_start,omitempty"`
+	// OS is the holder's system (runtime.GOOS; absent in the locks of
+	// older versions, which ran on Unix only): process ids are compared
+	// only between processes of one kind, since a Windows program under
+	// Wine, or in WSL's neighbourhood, shares the host name but not the
+	// process ids of Linux.
+	OS string `json:"os,omitempty"`
 }
 
 // String names the holder: "pid 123 on host x (muehlectl solve), since
@@ -63,7 +71,7 @@ func (i LockInfo) stale(host string, now time.Time) bool {
 	if now.Sub(i.Heartbeat) > LockStale {
 		return true
 	}
-	if i.Host != host {
+	if i.Host != host || !samePIDs(i.OS) {
 		return false
 	}
 	if !processAlive(i.PID) {
@@ -71,6 +79,15 @@ func (i LockInfo) stale(host string, now time.Time) bool {
 	}
 	start, ok := processStart(i.PID)
 	return ok && i.ProcStart != 0 && start != i.ProcStart
+}
+
+// samePIDs reports whether the process ids of a lock holder on system
+// goos (as LockInfo.OS says it) are this process's kind.
+func samePIDs(goos string) bool {
+	if goos == "" { // written before the field: on Unix
+		return runtime.GOOS != "windows"
+	}
+	return goos == runtime.GOOS
 }
 
 // LockedError reports the holder of a lock.
@@ -108,7 +125,7 @@ func AcquireLock(ctx context.Context, path string, wait bool) (*Lock, error) {
 	now := time.Now()
 	l := &Lock{
 		path: path,
-		info: LockInfo{Host: host, PID: os.Getpid(), Command: commandLine(), Start: now, Heartbeat: now},
+		info: LockInfo{Host: host, PID: os.Getpid(), Command: commandLine(), Start: now, Heartbeat: now, OS: runtime.GOOS},
 		stop: make(chan struct{}),
 	}
 	l.info.ProcStart, _ = processStart(l.info.PID)
@@ -164,7 +181,7 @@ func (l *Lock) tryCreate() error {
 		// it): take it over, unless it changed since we read it (a live
 		// holder's heartbeat, or another process that took it over first).
 		if _, now, _ := readLock(l.path); string(now) == string(raw) {
-			os.Remove(l.path)
+			removeFile(l.path)
 		}
 	}
 	old, _, _ := readLock(l.path)
@@ -234,7 +251,7 @@ func (l *Lock) beat() {
 			tmp := l.path + ".beat"
 			b, _ := json.Marshal(l.info)
 			if WriteRegular(tmp, append(b, '\n')) == nil {
-				os.Rename(tmp, l.path)
+				ReplaceFile(tmp, l.path)
 			}
 		}
 	}
@@ -254,7 +271,7 @@ func (l *Lock) Release() error {
 		close(l.stop)
 		l.wg.Wait()
 		if l.ours() {
-			if e := os.Remove(l.path); e != nil {
+			if e := removeFile(l.path); e != nil {
 				err = fmt.Errorf("layers: unlocking: %w", e)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -95,32 +96,56 @@ func TestLockTwoProcesses(t *testing.T) {
 // TestLockStale checks which lock files are taken over: those of a dead
 // process on this host, those of a live process that is not the holder
 // (another start time: its id reused), those with a heartbeat older than
-// LockStale whatever their process (issue 28), and unreadable ones.
+// LockStale whatever their process (issue 28), and unreadable ones; and
+// that the process ids of another system on this host are not taken for
+// this one's.
 func TestLockStale(t *testing.T) {
 	host, _ := os.Hostname()
 	now := time.Now()
-	parentStart, known := processStart(os.Getppid())
+	// A live process: the parent, where it is one of this system's
+	// (under Wine a shell of Linux is not), else this one.
+	live := os.Getppid()
+	if !processAlive(live) {
+		live = os.Getpid()
+	}
+	parentStart, known := processStart(live)
+	otherOS := "windows"
+	if runtime.GOOS == "windows" {
+		otherOS = "linux"
+	}
 	for _, tc := range []struct {
 		name     string
 		info     *LockInfo // nil: garbage in the file
 		takeOver bool
 	}{
-		{"live holder", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now}, false},
+		{"live holder", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now}, false},
 		{"dead pid", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now}, true},
 		{"other host, fresh", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now}, false},
 		{"other host, old heartbeat", &LockInfo{Host: host + "-other", PID: 1, Start: now, Heartbeat: now.Add(-LockStale - time.Minute)}, true},
-		{"live pid, heartbeat a few beats old", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-2 * LockHeartbeat)}, false},
-		{"live pid, heartbeat missed longer than LockStale", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-LockStale - time.Second)}, true},
-		{"live pid, heartbeat hours old", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-3 * time.Hour)}, true},
-		{"live pid, heartbeat a day old (pid reused)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now.Add(-25 * time.Hour)}, true},
-		{"live pid, its start time", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now, ProcStart: parentStart}, false},
-		{"live pid, another start time (pid reused)", &LockInfo{Host: host, PID: os.Getppid(), Start: now, Heartbeat: now, ProcStart: parentStart + 1}, known},
+		{"live pid, heartbeat a few beats old", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now.Add(-2 * LockHeartbeat)}, false},
+		{"live pid, heartbeat missed longer than LockStale", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now.Add(-LockStale - time.Second)}, true},
+		{"live pid, heartbeat hours old", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now.Add(-3 * time.Hour)}, true},
+		{"live pid, heartbeat a day old (pid reused)", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now.Add(-25 * time.Hour)}, true},
+		{"live pid, its start time", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now, ProcStart: parentStart}, false},
+		{"live pid, another start time (pid reused)", &LockInfo{Host: host, PID: live, Start: now, Heartbeat: now, ProcStart: parentStart + 1}, known},
 		{"unreadable", nil, true},
+		// Another system's process ids on this host (a Windows program
+		// under Wine beside a Linux one) say nothing of this system's.
+		{"dead pid of another system", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now, OS: otherOS}, false},
+		// A lock without its system is of an older version, which ran on
+		// Unix only.
+		{"dead pid, no system named", &LockInfo{Host: host, PID: layerstest.DeadPID(t), Start: now, Heartbeat: now, OS: "-"}, runtime.GOOS != "windows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			b := []byte("not json")
 			if tc.info != nil {
+				switch tc.info.OS {
+				case "":
+					tc.info.OS = runtime.GOOS
+				case "-":
+					tc.info.OS = ""
+				}
 				b, _ = json.Marshal(tc.info)
 			}
 			path := filepath.Join(dir, "x.claim")

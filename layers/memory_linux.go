@@ -1,6 +1,10 @@
 package layers
 
 import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -41,4 +45,22 @@ func DropPages(b []byte) {
 		return
 	}
 	_ = unix.Madvise(b[lo-start:hi-start], unix.MADV_DONTNEED) // advice; fine if refused
+}
+
+// TotalMemory returns the machine's physical memory in bytes (MemTotal of
+// /proc/meminfo), and whether it could be read.
+func TotalMemory() (uint64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := bytes.Fields(sc.Bytes())
+		if len(f) >= 2 && string(f[0]) == "MemTotal:" {
+			kb, err := strconv.ParseUint(string(f[1]), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
 }

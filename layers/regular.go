@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 )
 
 // Every file of a database folder is opened through the functions below.
 // A FIFO, a device, a socket or a directory named like a layer, a block
 // file, a verification record or a claim would make a plain open or read
 // wait forever (a FIFO without a writer, deaf to signals) or read without
-// end (/dev/zero). So a file is opened without blocking (O_NONBLOCK, which
-// a regular file ignores) and used only when fstat says it is regular;
-// anything else gives an error wrapping ErrFormat, which readers of
-// layers treat as damage.
+// end (/dev/zero). So a file is opened without blocking (on Unix
+// O_NONBLOCK, which a regular file ignores: regular_unix.go) and used only
+// when fstat says it is regular; anything else gives an error wrapping
+// ErrFormat, which readers of layers treat as damage. On Windows, where a
+// folder holds no FIFOs, a file is opened so that other processes may
+// still rename and remove it (regular_windows.go): a reader never keeps a
+// writer from replacing a file (ReplaceFile).
 
 // OpenRegular opens the file at path for reading when it is a regular file.
 func OpenRegular(path string) (*os.File, error) {
@@ -27,10 +29,10 @@ func CreateRegular(path string) (*os.File, error) {
 	return openRegular(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
-// openRegular opens path with flag (and O_NONBLOCK) and perm, and returns
-// it when it is a regular file.
+// openRegular opens path with flag and perm (sysOpen) and returns it when
+// it is a regular file.
 func openRegular(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, perm)
+	f, err := sysOpen(path, flag, perm)
 	if err != nil {
 		return nil, err
 	}

@@ -164,7 +164,7 @@ func (d *DB) markVerifiedLocked(k Key, h Header) error {
 	if err := WriteRegular(tmp, []byte(text)); err != nil {
 		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := ReplaceFile(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
 	}
@@ -185,7 +185,7 @@ func (d *DB) Remove(k Key) error {
 	}
 	var errs []error
 	for _, p := range []string{d.VerifiedPath(k), d.Path(k), blocksPath(d.Path(k))} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeFile(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("layers: removing layer %v: %w", k, err))
 		}
 	}
@@ -194,7 +194,7 @@ func (d *DB) Remove(k Key) error {
 
 // removeVerified deletes the verification record of layer k, if any.
 func (d *DB) removeVerified(k Key) error {
-	err := os.Remove(d.VerifiedPath(k))
+	err := removeFile(d.VerifiedPath(k))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("layers: writing layer %v: %w", k, err)
 	}

@@ -209,7 +209,7 @@ func WriteAtomic(path string, data []byte) error {
 		err = os.Chmod(tmp, 0o644)
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = ReplaceFile(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)

@@ -1,12 +1,9 @@
 package retro
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	mmap "github.com/edsrzf/mmap-go"
@@ -17,7 +14,8 @@ import (
 // allocState returns n zeroed state words, in memory (on huge pages where
 // the system has them: the words are changed at random) or, when spill is set,
 // in a memory-mapped file at path that the operating system pages in and
-// out; release frees them.
+// out; release frees them (and removes the file, and its folder when that
+// is left empty).
 func allocState(n uint64, spill bool, path string) (words []uint32, release func(), err error) {
 	if !spill {
 		mem, release, err := layers.AllocLarge(int(4 * n))
@@ -45,33 +43,26 @@ func allocState(n uint64, spill bool, path string) (words []uint32, release func
 		return nil, nil, fmt.Errorf("retro: state file %s: %w", path, err)
 	}
 	m, err := mmap.Map(f, mmap.RDWR, 0)
-	f.Close()
 	if err != nil {
+		f.Close()
 		return nil, nil, fmt.Errorf("retro: state file %s: %w", path, err)
 	}
 	words = unsafe.Slice((*uint32)(unsafe.Pointer(&m[0])), n)
-	return words, func() { m.Unmap(); os.Remove(path) }, nil
+	// The file stays open until the map is gone: on Windows, unmapping a
+	// writable map flushes it through the file's handle, and fails (and
+	// keeps the map, and so the file) when that handle is closed. Its
+	// folder goes too once empty: on Windows the solver's removal of the
+	// folder, while the state still lived, could not take the mapped file.
+	return words, func() { m.Unmap(); f.Close(); os.Remove(path); os.Remove(filepath.Dir(path)) }, nil
 }
 
-// defaultMemBytes returns three quarters of the machine's memory as read
-// from /proc/meminfo, or 4 GiB when that cannot be read.
+// defaultMemBytes returns three quarters of the machine's memory
+// (layers.TotalMemory), or 4 GiB when the system does not tell it.
 func defaultMemBytes() int64 {
-	const fallback = 4 << 30
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return fallback
+	if n, ok := layers.TotalMemory(); ok {
+		return int64(n / 4 * 3)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemTotal:" {
-			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil {
-				return kb * 1024 * 3 / 4
-			}
-		}
-	}
-	return fallback
+	return 4 << 30
 }
 
 // copyLarge returns a copy of the mapped layer body b in memory for random

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -142,6 +143,9 @@ func TestCalibrate(t *testing.T) {
 // unit, each after the jobs of its dependencies, or one array per level;
 // after a unit is solved only the others are submitted.
 func TestSlurmDryRun(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Slurm's job scripts are for Linux")
+	}
 	dir := t.TempDir()
 	jobs := filepath.Join(dir, "jobs")
 	dry := func(extra ...string) []string {
@@ -186,6 +190,9 @@ func TestSlurmDryRun(t *testing.T) {
 // in as a dependency; then a written job script, run as Slurm runs it,
 // computes its unit with this program.
 func TestSlurmSubmit(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Slurm's job scripts are for Linux")
+	}
 	dir := t.TempDir()
 	bin := t.TempDir()
 	jobs := filepath.Join(dir, "jobs")

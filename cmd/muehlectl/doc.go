@@ -37,6 +37,8 @@
 //	train.go      train: training positions and the check of an answer
 //	tree.go       tree: the alpha-beta search tree beside minimax
 //	record.go     the solve record, k<stones>/solve-record.tsv
+//	peakmem_windows.go peakmem.go's on Windows: the peak working set
+//	              since the process started
 //	progress.go   what solve shows: a bar per phase on a terminal, else a
 //	              line per unit and a line a minute on the phase under way
 //	dbflags.go    --db and --stones, shared by the commands

@@ -79,7 +79,10 @@ func main() {
 	// the context (a file that blocks its open or read, a terminal): the
 	// process ends then with exit status 1. What the database holds
 	// survives that as it survives a kill (files are written under a
-	// temporary name and renamed when complete).
+	// temporary name and renamed when complete). On Windows, Ctrl-C and
+	// Ctrl-Break arrive as os.Interrupt; closing the console window,
+	// logging off and shutting down as SIGTERM (Windows ends the process
+	// a few seconds later whatever it does).
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

@@ -224,8 +224,8 @@ func writeUnits(w io.Writer, records []retro.Record) {
 	fmt.Fprintf(w, "| all | %d | %.1f | %.1f | %.1f |  |  |  |  |\n", slots, solving, verifying, all)
 }
 
-// machine describes the computer: processor model, cores and memory, from
-// /proc where the system has it.
+// machine describes the computer: processor model (from /proc where the
+// system has it), cores and memory (layers.TotalMemory).
 func machine() string {
 	model := ""
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
@@ -237,14 +237,8 @@ func machine() string {
 		}
 	}
 	mem := ""
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		var kb uint64
-		for line := range strings.Lines(string(b)) {
-			if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
-				mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
-				break
-			}
-		}
+	if n, ok := layers.TotalMemory(); ok {
+		mem = fmt.Sprintf(", %.0f GiB", float64(n)/(1<<30))
 	}
 	return fmt.Sprintf("%s%d cores%s", model, runtime.NumCPU(), mem)
 }

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -155,6 +154,7 @@ func TestSignalAndLock(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "solve", "--db", dir, "--stones", "4", "--workers", "1")
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	ownGroup(cmd)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestSignalAndLock(t *testing.T) {
 	}
 
 	time.Sleep(200 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGTERM)
+	interrupt(t, cmd.Process) // SIGTERM; on Windows Ctrl-Break
 	rest, _ := io.ReadAll(lines)
 	log.Write(rest)
 	err = cmd.Wait()

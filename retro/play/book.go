@@ -128,7 +128,7 @@ func (b *Book) Save() error {
 	if b.dirty == 0 {
 		return nil
 	}
-	if dir := filepath.Dir(b.path); b.path == BookPath(filepath.Dir(dir), b.stones) {
+	if dir := filepath.Dir(b.path); filepath.Clean(b.path) == BookPath(filepath.Dir(dir), b.stones) {
 		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("play: saving book: %w", err)
 		}
@@ -231,7 +231,7 @@ func writeBook(path string, stones int, m map[classKey]layers.Value) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		err = layers.ReplaceFile(f.Name(), path)
 	}
 	if err != nil {
 		os.Remove(f.Name())
