@@ -95,7 +95,7 @@ func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 	}
 	defer nf.Close()
 	if err := l.sameAsOld(nf, old); err != nil {
-		os.Remove(d.Path(k))
+		removeFile(d.Path(k))
 		return false, fmt.Errorf("layers: converting %v: %w; the new file was removed", k, err)
 	}
 	if verified {
