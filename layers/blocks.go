@@ -77,15 +77,16 @@ func parseBlocks(b []byte, h Header, hcrc uint32) (uint, []uint64, error) {
 	if le.Uint64(b[16:]) != h.Slots || le.Uint64(b[24:]) != h.Checksum || le.Uint32(b[32:]) != hcrc {
 		return 0, nil, errors.New("it belongs to another layer header")
 	}
-	blocks := (h.Slots + 1<<shift - 1) >> shift
+	size := h.BodySize()
+	blocks := (size + 1<<shift - 1) >> shift
 	if le.Uint64(b[40:]) != blocks || uint64(n-blocksHeaderSize) != 8*blocks {
-		return 0, nil, fmt.Errorf("%d blocks for %d slots", le.Uint64(b[40:]), h.Slots)
+		return 0, nil, fmt.Errorf("%d blocks for a body of %d bytes", le.Uint64(b[40:]), size)
 	}
 	sums := make([]uint64, blocks)
 	for i := range sums {
 		sums[i] = le.Uint64(b[blocksHeaderSize+8*i:])
 	}
-	if sum := combineBlocks(sums, shift, int(h.Slots)); sum != h.Checksum {
+	if sum := combineBlocks(sums, shift, int(size)); sum != h.Checksum {
 		return 0, nil, fmt.Errorf("its blocks combine to %016x, the header says %016x", sum, h.Checksum)
 	}
 	return shift, sums, nil
@@ -104,7 +105,7 @@ func readBlocks(path string, h Header, hcrc uint32) (uint, []uint64, error) {
 		return 0, nil, err
 	}
 	// The largest a block file of this header can be: blocks of 512 bytes.
-	if limit := blocksHeaderSize + 8*(h.Slots>>minBlockShift+1) + 4; !fi.Mode().IsRegular() || uint64(fi.Size()) > limit {
+	if limit := blocksHeaderSize + 8*(h.BodySize()>>minBlockShift+1) + 4; !fi.Mode().IsRegular() || uint64(fi.Size()) > limit {
 		return 0, nil, fmt.Errorf("%s: %d bytes, more than %d", f.Name(), fi.Size(), limit)
 	}
 	b := make([]byte, fi.Size())
@@ -206,6 +207,7 @@ func (c *blockChecks) check(path string, body []byte, off uint64) error {
 	if b >= len(c.sums) {
 		return nil
 	}
+	prefetch(body[b<<c.shift : min((b+1)<<c.shift, len(body))])
 	if err := c.checkBlock(path, body, b); err != nil {
 		return err
 	}

@@ -203,9 +203,10 @@
 //	24       8    body checksum of the layer (its header's bytes 64-71)
 //	32       4    header checksum of the layer (its header's bytes 72-75)
 //	36       4    zero
-//	40       8    n: number of blocks, ⌈slots / 2^s⌉
+//	40       8    n: number of blocks, ⌈body size / 2^s⌉ (the body size
+//	              is the slots of a flat layer; of a dense one, see above)
 //	48      8n    CRC-64 (ECMA) of each block of the body in order, the
-//	              last block shorter when 2^s does not divide slots
+//	              last block shorter when 2^s does not divide the body size
 //	48+8n    4    CRC-32C (Castagnoli) of bytes 0 to 47+8n
 //
 // Why 64 KiB: the block file is 1/8192 of the body (72 KB for the 594 MB

@@ -34,17 +34,39 @@ func AllocLarge(n int) (b []byte, release func(), err error) {
 // keeps the copy from being counted twice. Only the whole pages inside b
 // are dropped; b stays valid.
 func DropPages(b []byte) {
-	page := uintptr(unix.Getpagesize())
+	if p := pages(b, false); p != nil {
+		_ = unix.Madvise(p, unix.MADV_DONTNEED) // advice; fine if refused
+	}
+}
+
+// prefetch asks the kernel to read the part b of a mapped file in one
+// request, before it is read through: a block about to be checked. Left
+// to page faults, the first fault reads the read-around window around it
+// (8 MiB on the machine that computed the standard database: a cold probe
+// of a 3 MB layer read all of it; TestColdProbeReadsLittle).
+func prefetch(b []byte) {
+	if p := pages(b, true); p != nil {
+		_ = unix.Madvise(p, unix.MADV_WILLNEED) // advice; fine if refused
+	}
+}
+
+// pages returns the pages of the mapped region b: those that b overlaps
+// when outward (b must lie in one mapping, whose start is page-aligned),
+// else those that lie wholly inside b; nil when there are none.
+func pages(b []byte, outward bool) []byte {
 	if len(b) == 0 {
-		return
+		return nil
 	}
+	page := uintptr(unix.Getpagesize())
 	start := uintptr(unsafe.Pointer(&b[0]))
-	lo := (start + page - 1) &^ (page - 1)
-	hi := (start + uintptr(len(b))) &^ (page - 1)
-	if hi <= lo {
-		return
+	lo, hi := (start+page-1)&^(page-1), (start+uintptr(len(b)))&^(page-1)
+	if outward {
+		lo, hi = start&^(page-1), (start+uintptr(len(b))+page-1)&^(page-1)
 	}
-	_ = unix.Madvise(b[lo-start:hi-start], unix.MADV_DONTNEED) // advice; fine if refused
+	if hi <= lo {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(&b[0]), -int(start-lo))), hi-lo)
 }
 
 // TotalMemory returns the machine's physical memory in bytes (MemTotal of

@@ -70,3 +70,7 @@ func TotalMemory() (uint64, bool) {
 	}
 	return st.totalPhys, st.totalPhys > 0
 }
+
+// prefetch asks the system to read the part b of a mapped file in one
+// request; it is advice that only Linux takes here (memory_linux.go).
+func prefetch(b []byte) {}
