@@ -126,17 +126,18 @@ func denseOf(flat []byte) (*Dense, error) {
 	return NewDense(uint64(len(flat)), stored, values)
 }
 
+// oldSlot returns the slot of A rank r and B class c in the order before
+// (format 1): A rank major, B class minor; slot gives this format's.
+func (s *subLayer) oldSlot(r, c uint64) uint64 { return s.off + r*s.n + c }
+
 // fromOldOrder returns the body of one byte per slot in this order from
-// old, a body of the layer in the order before: within each sub-layer,
-// the slot of A rank r and B class c moves from r × classes + c to
-// c × configurations + r.
+// old, a body of the layer in the order before.
 func (l *LayerIndex) fromOldOrder(old []byte) []byte {
 	nb := make([]byte, len(old))
 	for _, s := range l.order {
 		for r := range s.na {
-			row := old[s.off+r*s.n : s.off+(r+1)*s.n]
-			for c, v := range row {
-				nb[s.off+uint64(c)*s.na+r] = v
+			for c, v := range old[s.oldSlot(r, 0):s.oldSlot(r+1, 0)] {
+				nb[s.slot(r, uint64(c))] = v
 			}
 		}
 	}
@@ -153,8 +154,8 @@ func (l *LayerIndex) sameAsOld(f *File, old []byte) error {
 	for _, s := range l.order {
 		for r := range s.na {
 			for c := range s.n {
-				i := s.off + r*s.n + c
-				if got := f.Value(s.off + c*s.na + r); got != Value(old[i]) {
+				i := s.oldSlot(r, c)
+				if got := f.Value(s.slot(r, c)); got != Value(old[i]) {
 					return fmt.Errorf("%w: the position of old slot %d reads %v, was %v", errConverted, i, got, Value(old[i]))
 				}
 			}
@@ -176,7 +177,7 @@ func (d *DB) WriteOld(k Key, flat []byte) error {
 	for _, s := range l.order {
 		for r := range s.na {
 			for c := range s.n {
-				old[s.off+r*s.n+c] = flat[s.off+c*s.na+r]
+				old[s.oldSlot(r, c)] = flat[s.slot(r, c)]
 			}
 		}
 	}

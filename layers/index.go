@@ -121,6 +121,11 @@ type subLayer struct {
 	ab  uint8  // opponent's stones in group A
 }
 
+// slot returns the slot of A rank r and B class c: B class major, A rank
+// minor, so that neighbouring slots share their B part (locate inverts
+// it; format 1 had the other order, convert.go).
+func (s *subLayer) slot(r, c uint64) uint64 { return s.off + c*s.na + r }
+
 // LayerIndex numbers the positions of one layer: index = sub-layer offset +
 // class(B) × configurations(A) + rank(A part after B's symmetry), the
 // smallest such index among the equivalent A parts being the canonical
@@ -188,7 +193,7 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	} else {
 		r = minRank(l.t.stabs[id&(maxStabs-1)], symA[s][wa], symA[s][ba])
 	}
-	return sub.off + uint64(e&classMask)*sub.na + uint64(r)
+	return sub.slot(uint64(r), uint64(e&classMask))
 }
 
 // IndexAll stores Index(ps[i]) in out[i] for every i < min(len(ps),

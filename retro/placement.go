@@ -3,7 +3,6 @@ package retro
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"sync/atomic"
 
 	"muehle/layers"
@@ -75,19 +74,16 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	return layerBody{dense: d}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
 		var w childWork
 		r := d.Before(lo)
-		for word := lo / 64; word*64 < hi; word++ {
-			for set := reach[word]; set != 0; set &= set - 1 {
-				i := word*64 + uint64(bits.TrailingZeros64(set))
-				v, err := value(&w, i)
-				if err != nil {
-					return err
-				}
-				if v == layers.Unused {
-					return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
-				}
-				values[r] = byte(v)
-				r++
+		for i := range reach.In(lo, hi) {
+			v, err := value(&w, i)
+			if err != nil {
+				return err
 			}
+			if v == layers.Unused {
+				return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
+			}
+			values[r] = byte(v)
+			r++
 		}
 		return nil
 	})

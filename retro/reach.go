@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math/bits"
 	"sync/atomic"
 
@@ -28,6 +29,26 @@ func (b ReachBits) Count() uint64 {
 		n += uint64(bits.OnesCount64(w))
 	}
 	return n
+}
+
+// In yields the reachable slots i with lo <= i < hi, in order.
+func (b ReachBits) In(lo, hi uint64) iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		for word := lo / 64; word*64 < hi; word++ {
+			set := b[word]
+			if word == lo/64 {
+				set &^= 1<<(lo%64) - 1
+			}
+			if end := word*64 + 64; end > hi {
+				set &= 1<<(64-(end-hi)) - 1
+			}
+			for ; set != 0; set &= set - 1 {
+				if !yield(word*64 + uint64(bits.TrailingZeros64(set))) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // set marks slot i; several goroutines may set bits of one word at once.
@@ -126,35 +147,32 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 		// Ranges of whole words (the chunk is a multiple of 64 slots).
 		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w childWork
-			for word := lo / 64; word*64 < hi; word++ {
-				for set := src[word]; set != 0; set &= set - 1 {
-					i := word*64 + uint64(bits.TrailingZeros64(set))
-					p, ok := ix.Position(i)
-					if !ok {
-						return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
+			for i := range src.In(lo, hi) {
+				p, ok := ix.Position(i)
+				if !ok {
+					return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
+				}
+				ns, nr := 0, 0
+				for _, m := range p.AppendMoves(w.moves[:0]) {
+					switch {
+					case !m.IsRemoval() && partBits != nil:
+						w.slide[ns] = p.Play(m)
+						ns++
+					case m.IsRemoval() && rmBits != nil:
+						w.removal[nr] = p.Play(m)
+						nr++
 					}
-					ns, nr := 0, 0
-					for _, m := range p.AppendMoves(w.moves[:0]) {
-						switch {
-						case !m.IsRemoval() && partBits != nil:
-							w.slide[ns] = p.Play(m)
-							ns++
-						case m.IsRemoval() && rmBits != nil:
-							w.removal[nr] = p.Play(m)
-							nr++
-						}
+				}
+				if ns > 0 {
+					partIx.IndexAll(w.slide[:ns], w.slideIx[:ns])
+					for _, c := range w.slideIx[:ns] {
+						partBits.set(c)
 					}
-					if ns > 0 {
-						partIx.IndexAll(w.slide[:ns], w.slideIx[:ns])
-						for _, c := range w.slideIx[:ns] {
-							partBits.set(c)
-						}
-					}
-					if nr > 0 {
-						rmIx.IndexAll(w.removal[:nr], w.rmIx[:nr])
-						for _, c := range w.rmIx[:nr] {
-							rmBits.set(c)
-						}
+				}
+				if nr > 0 {
+					rmIx.IndexAll(w.removal[:nr], w.rmIx[:nr])
+					for _, c := range w.rmIx[:nr] {
+						rmBits.set(c)
 					}
 				}
 			}

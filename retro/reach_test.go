@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -474,5 +475,38 @@ func TestReachableSweepAgainstFullDB(t *testing.T) {
 	t.Logf("k=%d: %d of %d placement classes stored, %d reachable, every one as the full sweep has it", k, nStored, total, reached)
 	if nStored != reached {
 		t.Errorf("k=%d: got %d classes stored, want the %d reachable", k, nStored, reached)
+	}
+}
+
+// TestReachBitsIn compares In with a plain scan of the bits, on ranges
+// within and across words, and stops early when asked.
+func TestReachBitsIn(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := newReachBits(1000)
+	for range 300 {
+		b.set(r.Uint64N(1000))
+	}
+	for _, rg := range [][2]uint64{{0, 1000}, {64, 640}, {128, 130}, {960, 1000}, {0, 0}, {5, 6}, {3, 200}, {70, 127}, {63, 65}} {
+		var got, want []uint64
+		for i := range b.In(rg[0], rg[1]) {
+			got = append(got, i)
+		}
+		for i := rg[0]; i < rg[1]; i++ {
+			if b.Has(i) {
+				want = append(want, i)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("In(%d, %d): got %v, want %v", rg[0], rg[1], got, want)
+		}
+	}
+	n := 0
+	for range b.In(0, 1000) {
+		if n++; n == 5 {
+			break
+		}
+	}
+	if n != 5 {
+		t.Errorf("break after 5: %d slots seen", n)
 	}
 }

@@ -3,7 +3,6 @@ package retro
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -116,14 +115,11 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		if perr != nil {
 			return nil, fmt.Errorf("retro: verify %s: %w", k, perr)
 		}
-		set := d.Bits()
+		set := ReachBits(d.Bits())
 		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w childWork
-			for word := lo / 64; word*64 < hi; word++ {
-				for s := set[word]; s != 0; s &= s - 1 {
-					i := word*64 + uint64(bits.TrailingZeros64(s))
-					check(&w, i, d.Value(i), parents)
-				}
+			for i := range set.In(lo, hi) {
+				check(&w, i, d.Value(i), parents)
 			}
 			return nil
 		})
