@@ -160,3 +160,35 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 	}
 	return buf
 }
+
+// AppendUnplacements appends the un-moves of p that are placements without
+// removal: the parents of p in which the previous mover placed a stone
+// from its hand and removed none, the stone back in its hand. Like
+// AppendUnmoves, it gives only parents whose hands fit (Rules.HandsFit)
+// and in which the side that has just moved holds 3 to K stones. The
+// placement verifier looks for a stored parent among these first: most
+// placement positions have one, and they need no removal undone.
+func (p *Position) AppendUnplacements(buf []Move) []Move {
+	e := &engines[p.Game]
+	K := e.rules.Stones
+	s := p.Turn
+	o := s ^ 1
+	own, opp := p.Stones[o], p.Stones[s]
+	if ts := p.Total(s); p.Total(o) < 3 || ts < 3 || ts > K {
+		return buf
+	}
+	hand := p.Hand
+	hand[o]++
+	if !e.rules.HandsFit(hand, o, K) {
+		return buf
+	}
+	mp, third := &e.partners, e.third
+	for t := own; t != 0; t &= t - 1 {
+		to := t.First()
+		if opp != 0 && closes(&mp[to], own&^to.Bit(), third) {
+			continue // that placement closed a mill and must have removed a stone
+		}
+		buf = append(buf, Move{NoPoint, to, NoPoint})
+	}
+	return buf
+}

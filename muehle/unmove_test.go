@@ -84,6 +84,36 @@ func checkUnslides(t *testing.T, r *Rules) {
 	}
 }
 
+// TestUnplacements checks that AppendUnplacements gives exactly the
+// un-moves without removal that are placements, in every game.
+func TestUnplacements(t *testing.T) {
+	for _, r := range testGames() {
+		t.Run(r.ID, func(t *testing.T) {
+			var ubuf [MaxUnmoves]Move
+			var pbuf [MaxMoves]Move
+			nonEmpty := 0
+			for _, p := range gameTestPositions(t, r, 6000) {
+				var want []Move
+				for _, u := range p.AppendUnmoves(ubuf[:0]) {
+					if u.IsPlacement() && !u.IsRemoval() {
+						want = append(want, u)
+					}
+				}
+				got := sortMoves(slices.Clone(p.AppendUnplacements(pbuf[:0])))
+				if sortMoves(want); !slices.Equal(got, want) {
+					t.Fatalf("unplacements of %s:\ngot  %v\nwant %v", p, got, want)
+				}
+				if len(got) > 0 {
+					nonEmpty++
+				}
+			}
+			if nonEmpty < 600 {
+				t.Errorf("positions with unplacements: got %d, want at least 600", nonEmpty)
+			}
+		})
+	}
+}
+
 // TestUnmovesAgainstBruteForce finds the parents of random positions of
 // every game by trying every way a stone of the previous mover may have
 // arrived (from the hand or from any empty point, with or without any

@@ -220,25 +220,37 @@ func (pc *parentCheck) found(w *childWork, pos muehle.Position) bool {
 		pos = pos.SwapColors()
 	}
 	// Placements without a removal first: most positions have such a
-	// parent, and they are the cheaper ones.
+	// parent, and they are the cheaper ones to find; then those with a
+	// removal undone.
+	if pc.anyStored(pos, pos.AppendUnplacements(w.unmoves[:0])) {
+		return true
+	}
 	ms := pos.AppendUnmoves(w.unmoves[:0])
-	for pass := range 2 {
-		for _, m := range ms {
-			if m.From != muehle.NoPoint || (m.Remove != muehle.NoPoint) != (pass == 1) {
-				continue // a slide or jump, or not of this pass
-			}
-			// AppendUnmoves gives parents whose hands fit and whose side
-			// that has just moved has three stones; a game of fewer than
-			// 9 stones drops those with too many.
-			q := pos.Unplay(m)
-			if q.Total(muehle.White) > pc.stones || q.Total(muehle.Black) > pc.stones {
-				continue
-			}
-			kq := layers.KeyOf(q)
-			for _, p := range pc.parents {
-				if p.key == kq && p.bits.Has(p.ix.Index(q)) {
-					return true
-				}
+	n := 0
+	for _, m := range ms {
+		if m.From == muehle.NoPoint && m.Remove != muehle.NoPoint {
+			ms[n] = m
+			n++
+		}
+	}
+	return pc.anyStored(pos, ms[:n])
+}
+
+// anyStored reports whether one of the un-moves ms of pos leads to a
+// parent stored in the parents' layers.
+func (pc *parentCheck) anyStored(pos muehle.Position, ms []muehle.Move) bool {
+	for _, m := range ms {
+		// AppendUnmoves gives parents whose hands fit and whose side that
+		// has just moved has three stones; a game of fewer than 9 stones
+		// drops those with too many.
+		q := pos.Unplay(m)
+		if q.Total(muehle.White) > pc.stones || q.Total(muehle.Black) > pc.stones {
+			continue
+		}
+		kq := layers.KeyOf(q)
+		for _, p := range pc.parents {
+			if p.key == kq && p.bits.Has(p.ix.Index(q)) {
+				return true
 			}
 		}
 	}
