@@ -1,0 +1,172 @@
+package retro
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// TestDontCareTrial is the "don't care" trial of the package format
+// (docs/export.md): how much smaller a moving layer compresses when the
+// values that one ply of look-up gives back are left free, as Syzygy's
+// tables leave the positions a capture decides, and what giving them
+// back would cost.
+//
+// A slot is "don't care" when a removal reaches its value: the best of
+// its children in the removal layer, seen from the slot, equals the
+// stored value (or a removal wins at once, the opponent keeping two
+// stones). A reader that takes the better of the stored byte and that
+// best removal gets the value back from any stored byte that is not
+// better than it; the trial stores there the byte before it when that is
+// allowed (runs compress), else the value. Slots that hold no position
+// (not canonical) are free too, in a second variant. Each body is
+// compressed as a package compresses it (blocks of pack.BlockBytes, zstd
+// at the default level), and the time of finding the removals' best for
+// every slot, which an import would spend to give the values back, is
+// the processor time of the first pass.
+//
+//	MUEHLE_DC_DB=DIR [MUEHLE_DC_LAYERS=6-6,7-7] go test -run DontCareTrial -v ./retro/
+func TestDontCareTrial(t *testing.T) {
+	dir := os.Getenv("MUEHLE_DC_DB")
+	if dir == "" {
+		t.Skip("MUEHLE_DC_DB names no database folder")
+	}
+	db, err := layers.OpenDB(dir, muehle.StonesPerSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	names := os.Getenv("MUEHLE_DC_LAYERS")
+	if names == "" {
+		names = "5-5,6-6"
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	packed := func(b []byte) int {
+		n := 0
+		for lo := 0; lo < len(b); lo += 1 << 20 {
+			n += len(enc.EncodeAll(b[lo:min(lo+1<<20, len(b))], nil))
+		}
+		return n
+	}
+	for name := range strings.SplitSeq(names, ",") {
+		var w, b int
+		if _, err := fmtSscan(name, &w, &b); err != nil {
+			t.Fatalf("layer %q: %v", name, err)
+		}
+		k := layers.Moving(w, b)
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := f.Body()
+		c, err := newChildTables(db, k, 1<<40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := db.Indexer().Layer(k)
+		free := make([]uint64, (len(body)+63)/64) // don't care: a removal gives the value back
+		cpu0, _ := layers.CPUTime()
+		start := time.Now()
+		err = forRanges(context.Background(), Workers(0), ix.Size(), 1<<14, new(atomic.Uint64), func(_ int, lo, hi uint64) error {
+			var cw childWork
+			for i := lo; i < hi; i++ {
+				v := layers.Value(body[i])
+				if v == layers.Unused {
+					continue
+				}
+				p, _ := ix.Position(i)
+				if rv, ok := c.bestRemoval(&cw, p); ok && rv == v {
+					atomic.OrUint64(&free[i/64], 1<<(i%64))
+				}
+			}
+			return nil
+		})
+		cpu1, _ := layers.CPUTime()
+		cpu, wall := cpu1-cpu0, time.Since(start)
+		c.release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fill := func(unusedFree bool) ([]byte, int) {
+			out := make([]byte, len(body))
+			prev, n := layers.Unused, 0
+			for i, x := range body {
+				v := layers.Value(x)
+				switch {
+				case v == layers.Unused && unusedFree:
+					out[i] = byte(prev)
+				case free[i/64]>>(i%64)&1 != 0 && prev != layers.Unused && !prev.Better(v):
+					out[i], n = byte(prev), n+1
+				default:
+					out[i] = x
+				}
+				prev = layers.Value(out[i])
+			}
+			return out, n
+		}
+		var stored, dc int
+		for i, x := range body {
+			if x != byte(layers.Unused) {
+				stored++
+				dc += int(free[i/64] >> (i % 64) & 1)
+			}
+		}
+		a, na := fill(false)
+		bb, _ := fill(true)
+		p0, pa, pb := packed(body), packed(a), packed(bb)
+		t.Logf("%s: %d slots, %d stored, %.1f %% don't care (%d of them changed); packed %d B, don't care %d B (%.1f %%), and the holes too %d B (%.1f %%); giving the values back: %.0f ns of CPU per slot (%.1f s, %.1f s wall)",
+			k, len(body), stored, 100*float64(dc)/float64(stored), na, p0, pa, 100*float64(pa)/float64(p0), pb, 100*float64(pb)/float64(p0),
+			cpu.Seconds()*1e9/float64(len(body)), cpu.Seconds(), wall.Seconds())
+	}
+}
+
+// bestRemoval returns the best value the removals of pos reach, seen from
+// pos (WinIn(1) when a removal leaves the opponent two stones), and
+// false when pos has no removal.
+func (c *childTables) bestRemoval(w *childWork, pos muehle.Position) (layers.Value, bool) {
+	nr := 0
+	for _, m := range pos.AppendMoves(w.moves[:0]) {
+		if m.IsRemoval() {
+			if c.rmBody == nil {
+				return layers.WinIn(1), true
+			}
+			w.removal[nr] = pos.Play(m)
+			nr++
+		}
+	}
+	if nr == 0 {
+		return layers.Unused, false
+	}
+	c.rm.IndexAll(w.removal[:nr], w.rmIx[:nr])
+	best := layers.Unused
+	for _, i := range w.rmIx[:nr] {
+		if pv := c.rmBody.Value(i).Parent(); pv.Better(best) {
+			best = pv
+		}
+	}
+	return best, true
+}
+
+// fmtSscan reads a moving layer's name, "W-B".
+func fmtSscan(name string, w, b *int) (int, error) {
+	ws, bs, ok := strings.Cut(strings.TrimSpace(name), "-")
+	var err error
+	if *w, err = strconv.Atoi(ws); err != nil || !ok {
+		return 0, err
+	}
+	*b, err = strconv.Atoi(bs)
+	return 2, err
+}
