@@ -40,7 +40,9 @@ func (t *synTree) Outcome(p int) (int8, error) { return int8(t.negamax(p)), nil 
 
 type synStrategies struct{ *synTree }
 
-func (t synStrategies) Children(p int, dst []int) ([]int, error) { return append(dst, t.kids[p]...), nil }
+func (t synStrategies) Children(p int, dst []int) ([]int, error) {
+	return append(dst, t.kids[p]...), nil
+}
 
 // negamax returns the true value of p for its side to move.
 func (t *synTree) negamax(p int) int32 {
@@ -467,5 +469,26 @@ func TestCCNSDatabaseK3(t *testing.T) {
 	}
 	if checked < 30 {
 		t.Errorf("got %d positions checked, want 30", checked)
+	}
+}
+
+// TestSpecNewCCNS: "ccns:DUR" makes the conspiracy number player with that
+// time, reading Env.Probe; "ccns" takes DefaultMoveTime.
+func TestSpecNewCCNS(t *testing.T) {
+	db := retrotest.Solved(t, 3)
+	src := func(stream uint64) rand.Source { return rand.NewPCG(1, stream) }
+	for _, tc := range []struct {
+		name string
+		want time.Duration
+		str  string
+	}{{"ccns:50ms", 50 * time.Millisecond, "Conspiracy numbers (50ms)"}, {"ccns", DefaultMoveTime, "Conspiracy numbers (1s)"}} {
+		sp, err := ParseSpec(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := sp.New(Env{Probe: db}, src).(*CCNS)
+		if !ok || c.limit() != tc.want || c.probe != layers.Prober(db) || c.Name() != tc.str {
+			t.Errorf("%s: got %#v, want a CCNS player of %s reading the database, named %q", tc.name, c, tc.want, tc.str)
+		}
 	}
 }
