@@ -312,7 +312,14 @@ func TestStrategiesBruteForce(t *testing.T) {
 				if (ge && x == -1) || (!ge && x == 1) {
 					continue // no leaf can break "at least lost" or "at most won"
 				}
-				got, err := countStrategies[int](st, 0, depth, ge, x, 5)
+				got, err := countStrategies[int](st, 0, depth, ge, x, 5, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				memoGot, err := countStrategies[int](st, 0, depth, ge, x, 5, strategyMemo[int]{})
+				if err != nil || memoGot != got {
+					t.Fatalf("tree %d: got %d strategies with the memo, %d without (%v)", i, memoGot, got, err)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -490,5 +497,42 @@ func TestSpecNewCCNS(t *testing.T) {
 		if !ok || c.limit() != tc.want || c.probe != layers.Prober(db) || c.Name() != tc.str {
 			t.Errorf("%s: got %#v, want a CCNS player of %s reading the database, named %q", tc.name, c, tc.want, tc.str)
 		}
+	}
+}
+
+// TestStrategiesDepthOne: one ply deep, a won position holds one strategy
+// per winning move, a lost or drawn one exactly one (every move must keep
+// "at most lost", and "at most drawn", which the opponent's side shows with
+// all the moves as leaves of one strategy).
+func TestStrategiesDepthOne(t *testing.T) {
+	db := retrotest.Solved(t, 3)
+	ix := db.Indexer().Layer(layers.Moving(3, 3))
+	rng := rand.New(rand.NewPCG(31, 6))
+	seen := map[layers.Outcome]int{}
+	for range 2000 {
+		pos, ok := ix.Position(rng.Uint64N(ix.Size()))
+		if v, err := db.Probe(pos); !ok || err != nil || v == layers.Unused {
+			continue
+		}
+		v, n, err := Strategies(db, pos, 1, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if v == layers.Win {
+			want = 0
+			for _, m := range pos.Moves() {
+				if o, err := Outcome(db, pos.Play(m)); err == nil && o == layers.Loss {
+					want++
+				}
+			}
+		}
+		if n != want {
+			t.Fatalf("%s (%s): got %d strategies one ply deep, want %d", pos, v, n, want)
+		}
+		seen[v]++
+	}
+	if seen[layers.Win] == 0 || seen[layers.Draw] == 0 || seen[layers.Loss] == 0 {
+		t.Errorf("got outcomes %v, want each of won, drawn and lost", seen)
 	}
 }

@@ -45,10 +45,37 @@ type strategyTree[P any] interface {
 	Outcome(p P) (int8, error)
 }
 
+// strategyKey names a count of countStrategies: the position, the depth
+// below it, the bound.
+type strategyKey[P comparable] struct {
+	p     P
+	depth int
+	ge    bool
+	x     int8
+}
+
+// strategyMemo remembers counts within one tree, which transposes often
+// (three-stone sides jump anywhere).
+type strategyMemo[P comparable] map[strategyKey[P]]strategyCount
+
+// strategyCount is a remembered count: exact, or, when it reached the
+// limit it was made with, "at least n".
+type strategyCount struct {
+	n     int
+	exact bool
+}
+
 // countStrategies returns the number of leaf-disjoint strategies, at most
 // limit, that show "at least x" (ge) or "at most x" for p's side to move in
-// t's tree depth plies deep below p.
-func countStrategies[P any](t strategyTree[P], p P, depth int, ge bool, x int8, limit int) (int, error) {
+// t's tree depth plies deep below p. memo may be nil.
+func countStrategies[P comparable](t strategyTree[P], p P, depth int, ge bool, x int8, limit int, memo strategyMemo[P]) (int, error) {
+	if limit <= 0 {
+		return 0, nil
+	}
+	key := strategyKey[P]{p, depth, ge, x}
+	if c, ok := memo[key]; ok && (c.exact || c.n >= limit) {
+		return min(c.n, limit), nil
+	}
 	v, err := t.Outcome(p)
 	if err != nil {
 		return 0, err
@@ -56,8 +83,8 @@ func countStrategies[P any](t strategyTree[P], p P, depth int, ge bool, x int8, 
 	if (ge && v < x) || (!ge && v > x) {
 		return 0, nil
 	}
-	if depth <= 0 || limit <= 0 {
-		return min(1, limit), nil
+	if depth <= 0 {
+		return 1, nil
 	}
 	kids, err := t.Children(p, nil)
 	if err != nil {
@@ -66,28 +93,32 @@ func countStrategies[P any](t strategyTree[P], p P, depth int, ge bool, x int8, 
 	if len(kids) == 0 {
 		return 1, nil
 	}
+	var k int
 	if ge { // CUT: any child keeping the bound starts strategies
-		k := 0
 		for _, c := range kids {
-			n, err := countStrategies(t, c, depth-1, false, -x, limit-k)
+			n, err := countStrategies(t, c, depth-1, false, -x, limit-k, memo)
 			if err != nil {
 				return 0, err
 			}
 			if k += n; k >= limit {
-				return limit, nil
+				break
 			}
 		}
-		return k, nil
+	} else { // ALL: every child must keep it
+		k = limit
+		for _, c := range kids {
+			n, err := countStrategies(t, c, depth-1, true, -x, k, memo)
+			if err != nil {
+				return 0, err
+			}
+			if k = min(k, n); k <= 1 {
+				break
+			}
+		}
 	}
-	k := limit // ALL: every child must keep it
-	for _, c := range kids {
-		n, err := countStrategies(t, c, depth-1, true, -x, k)
-		if err != nil {
-			return 0, err
-		}
-		if k = min(k, n); k <= 1 {
-			break
-		}
+	k = min(k, limit)
+	if memo != nil {
+		memo[key] = strategyCount{k, k < limit}
 	}
 	return k, nil
 }
@@ -122,6 +153,17 @@ func (d dbTree) Outcome(p muehle.Position) (int8, error) {
 	return 0, fmt.Errorf("play: strategies: %v: %w", layers.KeyOf(p), layers.ErrMissing)
 }
 
+// Outcome returns the true value of pos for its side to move: lost when
+// that side has lost by the rules, drawn on a full board where that is a
+// draw, else db's outcome.
+func Outcome(db layers.Prober, pos muehle.Position) (layers.Outcome, error) {
+	v, err := dbTree{db}.Outcome(pos)
+	if err != nil {
+		return layers.NoOutcome, err
+	}
+	return layers.Outcome(v), nil
+}
+
 // Strategies returns the true value of pos from db (for its side to move)
 // and the number of leaf-disjoint strategies for it, at most limit, in the
 // full-width tree depth plies deep below pos (see the comment above
@@ -137,7 +179,7 @@ func Strategies(db layers.Prober, pos muehle.Position, depth, limit int) (layers
 		if (ge && v == -1) || (!ge && v == 1) {
 			continue // "at least lost", "at most won": no bound
 		}
-		k, err := countStrategies[muehle.Position](t, pos, depth, ge, v, n)
+		k, err := countStrategies(t, pos, depth, ge, v, n, strategyMemo[muehle.Position]{})
 		if err != nil {
 			return layers.NoOutcome, 0, err
 		}
