@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"muehle/layers"
@@ -19,7 +22,7 @@ func init() {
 	register("searcherrors", "Lorenz's search-with-errors experiment: how often alpha-beta over our evaluation keeps the database's value, split by leaf-disjoint strategies", runSearchErrors)
 }
 
-const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--seed S] [--depth T | T1..T2]
+const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--seed S] [--depth T | T1..T2] [--jobs J]
 
 The search-with-errors experiment of U. Lorenz's thesis (§4.5), on our
 database. From each moving layer L (3-7 or m3-7: stones of the side to move,
@@ -46,12 +49,13 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	n := fs.Int("positions", 1000, "positions drawn from each layer")
 	seed := fs.Uint64("seed", 1, "seed of the draw and of alpha-beta's ties")
 	depthText := fs.String("depth", "0..6", "search depth t below each move, or a range T1..T2 (0 to 6)")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "positions searched at the same time (the table does not depend on it)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	lo, hi, derr := parseDepthRange(*depthText)
 	keys, lerr := movingLayers(*layerList, *dbf.stones)
-	if err := errors.Join(dbf.check(), inRange("--positions", *n, 1, 10_000_000, ""), derr, lerr); err != nil {
+	if err := errors.Join(dbf.check(), inRange("--positions", *n, 1, 10_000_000, ""), inRange("--jobs", *jobs, 1, 1024, ""), derr, lerr); err != nil {
 		return flagError(fs, err)
 	}
 	db, err := dbf.openExisting()
@@ -71,7 +75,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		for t := lo; t <= hi; t++ {
 			start := time.Now()
-			row, err := searchErrors(ctx, db, db.Stones(), ps, t, *seed)
+			row, err := searchErrors(ctx, db, db.Stones(), ps, t, *seed, *jobs)
 			if err != nil {
 				return fmt.Errorf("layer %s, depth %d: %w", k, t, err)
 			}
@@ -89,45 +93,78 @@ type errorsRow struct{ positions, kept, safe, keptSafe int }
 
 // searchErrors searches each position with alpha-beta t+1 plies deep
 // without the database and counts the moves that keep the database's
-// outcome, split by the strategies the searched tree holds.
-func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle.Position, t int, seed uint64) (errorsRow, error) {
+// outcome, split by the strategies the searched tree holds. jobs positions
+// are searched at a time; each position's player breaks its ties from its
+// own stream of seed, so the table does not depend on jobs.
+func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle.Position, t int, seed uint64, jobs int) (errorsRow, error) {
+	type result struct {
+		kept, safe bool
+		err        error
+	}
+	results := make([]result, len(ps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ps) || ctx.Err() != nil {
+					return
+				}
+				r := &results[i]
+				r.kept, r.safe, r.err = searchError(ctx, db, stones, ps[i], t, rand.NewPCG(seed, uint64(i)<<4|uint64(t)))
+			}
+		}()
+	}
+	wg.Wait()
 	var row errorsRow
-	ab := play.NewAlphaBeta(play.Limits{Depth: t + 1}, rand.NewPCG(seed, uint64(t)), nil)
-	ab.SetOptions(play.SearchOptions{TTBits: 16})
-	for _, pos := range ps {
-		if err := ctx.Err(); err != nil {
-			return row, err
+	if err := ctx.Err(); err != nil {
+		return row, err
+	}
+	for _, r := range results {
+		if r.err != nil {
+			return row, r.err
 		}
-		g, err := muehle.NewGameFrom(pos, stones)
-		if err != nil {
-			return row, err
-		}
-		ab.Reset()
-		r, err := ab.Search(ctx, g)
-		if err != nil {
-			return row, err
-		}
-		v, strategies, err := play.Strategies(db, pos, t+1, 2)
-		if err != nil {
-			return row, err
-		}
-		after, err := play.Outcome(db, pos.Play(r.Move))
-		if err != nil {
-			return row, err
-		}
-		kept := -after == v
 		row.positions++
-		if kept {
+		if r.kept {
 			row.kept++
 		}
-		if strategies >= 2 {
+		if r.safe {
 			row.safe++
-			if kept {
+			if r.kept {
 				row.keptSafe++
 			}
 		}
 	}
 	return row, nil
+}
+
+// searchError searches pos t+1 plies deep with a fresh alpha-beta player
+// breaking ties from src, and reports whether its move keeps the
+// database's outcome and whether the tree holds two or more strategies
+// for it.
+func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.Position, t int, src rand.Source) (kept, safe bool, err error) {
+	g, err := muehle.NewGameFrom(pos, stones)
+	if err != nil {
+		return false, false, err
+	}
+	ab := play.NewAlphaBeta(play.Limits{Depth: t + 1}, src, nil)
+	ab.SetOptions(play.SearchOptions{TTBits: 16})
+	r, err := ab.Search(ctx, g)
+	if err != nil {
+		return false, false, err
+	}
+	v, strategies, err := play.Strategies(db, pos, t+1, 2)
+	if err != nil {
+		return false, false, err
+	}
+	after, err := play.Outcome(db, pos.Play(r.Move))
+	if err != nil {
+		return false, false, err
+	}
+	return -after == v, strategies >= 2, nil
 }
 
 // drawMoving draws up to n distinct positions of moving layer k at random:

@@ -9,10 +9,10 @@ import (
 // TestSearchErrorsCommand runs the experiment on the 3-stone game's 3-3
 // layer: a row per depth with the positions asked for, the split adding
 // up, shares that are percentages of the counts; the same seed gives the
-// same table.
+// same table, with any number of jobs.
 func TestSearchErrorsCommand(t *testing.T) {
 	dir := solvedK3(t)
-	args := []string{"searcherrors", "--db", dir, "--stones", "3", "--layer", "m3-3", "--positions", "25", "--depth", "0..2", "--seed", "5"}
+	args := []string{"searcherrors", "--db", dir, "--stones", "3", "--layer", "m3-3", "--positions", "25", "--depth", "0..2", "--seed", "5", "--jobs", "3"}
 	out, errs, code := runCmd(t, args...)
 	if code != 0 {
 		t.Fatalf("status %d, stderr %q", code, errs)
@@ -40,7 +40,7 @@ func TestSearchErrorsCommand(t *testing.T) {
 	if len(table) != 3 {
 		t.Fatalf("got %d rows, want depths 0 to 2:\n%s", len(table), out)
 	}
-	again, _, _ := runCmd(t, args...)
+	again, _, _ := runCmd(t, append(args, "--jobs", "1")...)
 	for _, row := range table {
 		if !strings.Contains(strings.Join(strings.Fields(again), " "), row) {
 			t.Errorf("second run lacks row %q:\n%s", row, again)
