@@ -139,6 +139,17 @@ const (
 	cnAbort                 // the search was stopped
 )
 
+// String returns "OK", "NOT_OK" or "abort".
+func (r cnResult) String() string {
+	switch r {
+	case cnOK:
+		return "OK"
+	case cnNotOK:
+		return "NOT_OK"
+	}
+	return "abort"
+}
+
 // cnSearch is one conspiracy number search: the tree, kept across the
 // iterations of the root safety sequence, and the tables.
 type cnSearch[P any] struct {
