@@ -72,6 +72,13 @@ func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
 	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
 }
 
+// CCNS returns the conspiracy number player with play.DefaultMoveTime a
+// move, reading the database where it has the layer, as alpha-beta does.
+func (e *DBEngines) CCNS(src rand.Source) (muehle.Player, error) {
+	sp := play.Spec{Kind: play.KindCCNS}
+	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
+}
+
 // Perfect returns the perfect player of variant v: the shipped perfect
 // player (play.NewShipped, as muehlectl's match plays it), with the
 // placement search and the book beside the layers where the database has

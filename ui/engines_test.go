@@ -208,3 +208,27 @@ func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
 		t.Errorf("after thinking: %d plies, want 2", g.Ply())
 	}
 }
+
+// TestCCNSFromMenu: the players' menus offer the conspiracy number
+// player; chosen for Black, it answers White's first move with a legal
+// move of its own.
+func TestCCNSFromMenu(t *testing.T) {
+	e := NewEngines(t.TempDir())
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	m := u.Window().MainMenu()
+	it := menuItem(t, m, "Black", "Conspiracy numbers")
+	if it.Disabled {
+		t.Fatal("conspiracy numbers disabled with engines")
+	}
+	it.Action()
+	if got := u.ctrl.Player(muehle.Black); got == nil || !strings.HasPrefix(got.Name(), "Conspiracy numbers") || !menuItem(t, m, "Black", "Conspiracy numbers").Checked {
+		t.Fatalf("Black after choosing conspiracy numbers: got %v, want the CCNS player, checked in the menu", got)
+	}
+	g := u.ctrl.Game()
+	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
+	q.Drain(t, 20*time.Second, func() bool { return g.Ply() == 2 })
+	if ps := g.Positions(); len(ps) != 3 || ps[2].Turn != muehle.White {
+		t.Fatalf("after Black's answer: got positions %v, want three, White to move", ps)
+	}
+}

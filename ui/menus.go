@@ -192,7 +192,8 @@ func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
 		levels = append(levels, add(game.PlayerSpec{Kind: game.LevelPlayer, Level: n}, levelLabel(n)))
 	}
 	level.ChildMenu = fyne.NewMenu("", levels...)
-	items = append(items, ab, level, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
+	items = append(items, ab, add(game.PlayerSpec{Kind: game.CCNSPlayer}, "Conspiracy numbers"),
+		level, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
 		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectTrap}, "Perfect (trap share)"),
 		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectBahnsen}, "Perfect (Bahnsen)"))
 	return fyne.NewMenu(col.String(), items...)

@@ -79,8 +79,8 @@ func (u *App) askBranch(m muehle.Move, later int, play func()) {
 func (u *App) newGame() { u.showNewGame(false, nil) }
 
 // offeredSpecs returns the players the New Game dialog offers: people and
-// random always; the perfect player, alpha-beta and the difficulty levels
-// when the engines are there.
+// random always; the perfect player, alpha-beta, the conspiracy number
+// player and the difficulty levels when the engines are there.
 func (u *App) offeredSpecs() []game.PlayerSpec {
 	specs := []game.PlayerSpec{{Kind: game.Human}, {Kind: game.RandomPlayer}}
 	if u.engines == nil {
@@ -90,6 +90,7 @@ func (u *App) offeredSpecs() []game.PlayerSpec {
 	for d := 1; d <= game.MaxDepth; d++ {
 		specs = append(specs, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d})
 	}
+	specs = append(specs, game.PlayerSpec{Kind: game.CCNSPlayer})
 	for n := 1; n <= play.Levels; n++ {
 		specs = append(specs, game.PlayerSpec{Kind: game.LevelPlayer, Level: n})
 	}

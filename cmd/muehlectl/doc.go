@@ -36,6 +36,8 @@
 //	review.go     review: the database's verdict on every move of a game
 //	train.go      train: training positions and the check of an answer
 //	tree.go       tree: the alpha-beta search tree beside minimax
+//	searcherrors.go searcherrors: Lorenz's search-with-errors experiment
+//	              (docs/search.md)
 //	record.go     the solve record, k<stones>/solve-record.tsv
 //	peakmem_windows.go peakmem.go's on Windows: the peak working set
 //	              since the process started

@@ -39,7 +39,9 @@ to 3 own moves ahead; 0: at random among the moves of the best value),
 perfect:bahnsen or perfect:bahnsen:DEPTH (among drawing moves Bahnsen's win
 probability, DEPTH 1 to 4 own moves, 2 by default),
 level:N (difficulty level N, 1 to 10: the perfect player, playing a random
-move instead with the level's probability; see muehlectl levels).
+move instead with the level's probability; see muehlectl levels), ccns or
+ccns:DURATION (controlled conspiracy number search by time per move, 1s by
+default; it reads the database as alpha-beta does, see docs/search.md).
 Games run --jobs at a time, each with fresh players; the results carry 95 %
 Wilson intervals. The two players alternate colours: the --white player has White in
 the odd-numbered games, Black in the even-numbered ones. Games that reach
@@ -56,7 +58,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dir := fs.String("db", layers.DefaultDir(), "database `directory`, used when it holds the game's layers")
 	plies := fs.Int("plies", 400, "plies after which a game is drawn")
 	seed := fs.Uint64("seed", 1, "seed of the players' random choices")
-	abDB := fs.Bool("ab-db", true, "let alpha-beta players read exact values from the database")
+	abDB := fs.Bool("ab-db", true, "let alpha-beta and conspiracy number players read exact values from the database")
 	verbose := fs.Bool("v", false, "print each game's result")
 	placementTime := fs.Duration("placement-time", play.PlacementTime, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "games played at the same time")

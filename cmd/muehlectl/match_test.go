@@ -45,6 +45,20 @@ func TestMatchCommand(t *testing.T) {
 	}
 }
 
+// TestMatchCCNS: the conspiracy number player plays a match by time per
+// move and beats the random player in the 3-stone game.
+func TestMatchCCNS(t *testing.T) {
+	dir := t.TempDir() // no database
+	out, errs, code := runCmd(t, "match", "--white", "ccns:20ms", "--black", "random", "--games", "4", "--stones", "3", "--plies", "120", "--jobs", "1", "--db", dir)
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	w, d, l := matchCounts(t, out, "ccns:20ms")
+	if w+d+l != 4 || l > 0 || w < 2 {
+		t.Errorf("got ccns:20ms %d won, %d drawn, %d lost against random, want 4 games, at least 2 won, none lost:\n%s", w, d, l, out)
+	}
+}
+
 func TestMatchErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -55,6 +69,7 @@ func TestMatchErrors(t *testing.T) {
 		{[]string{"--white", "nobody"}, 1, "unknown player"},
 		{[]string{"--white", "ab:x"}, 1, "depth"},
 		{[]string{"--white", "ab:auto:soon"}, 1, "time per move"},
+		{[]string{"--white", "ccns:soon"}, 1, "time per move"},
 		{[]string{"--white", "perfect"}, 1, "needs a database"},
 		{[]string{"--white", "fallible:4"}, 1, "fallible:DEPTH:PERCENT"},
 		{[]string{"--white", "fallible:4:101"}, 1, "fallible:DEPTH:PERCENT"},

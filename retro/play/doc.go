@@ -1,8 +1,9 @@
 // Package play holds the computer players that read the database: the
-// alpha-beta player and the perfect player. It reads the database through
-// layers.Prober, layer headers (LayerSource) and, for training, TrainingDB,
-// and never imports the solver (package retro), as a tablebase probing
-// library never imports the generator. Its tests play on small games the
+// alpha-beta player, the conspiracy number player and the perfect player.
+// It reads the database through layers.Prober, layer headers
+// (LayerSource) and, for training, TrainingDB, and never imports the
+// solver (package retro), as a tablebase probing library never imports
+// the generator. Its tests play on small games the
 // solver computed once per test run through retro/retrotest, a helper only
 // tests may import; TestImportGraph in package muehle enforces both.
 //
@@ -13,6 +14,16 @@
 //	alphabeta.go AlphaBeta, the player: iterative deepening, aspiration
 //	             windows, ties at the root
 //	tt.go        the transposition table (16-byte entries)
+//	ccns.go      controlled conspiracy number search (Cc2s) on any game
+//	             with cnGame: values, targets, UpdateValue, PartialExpansion,
+//	             Split, the root's DetermineMove, conspiracy numbers, the
+//	             tables of fulfilled targets
+//	ccns_player.go CCNS, the conspiracy number player: Cc2s on our move
+//	             generator, evaluated by the alpha-beta searcher, reading
+//	             the database (docs/search.md)
+//	strategies.go leaf-disjoint strategies for a position's true value in
+//	             its tree t plies deep: the measure of the search-with-errors
+//	             experiment
 //	zobrist.go   Zobrist keys (board, side to move, stones in hand)
 //	evaluate.go  the static evaluation (material, mills, mobility)
 //	probe.go     database values as search scores; MovingOnly

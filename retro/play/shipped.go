@@ -71,8 +71,8 @@ type Sources func(stream uint64) rand.Source
 type Env struct {
 	// DB is the database of the game; perfect players and levels need it.
 	DB *layers.DB
-	// Probe is where alpha-beta players (and fallible ones) read exact
-	// values; nil: nowhere, they search.
+	// Probe is where alpha-beta players (fallible ones, the conspiracy
+	// number player) read exact values; nil: nowhere, they search.
 	Probe layers.Prober
 	// Book is the placement book of perfect players and levels (see
 	// ShippedBook); nil: none.
@@ -94,6 +94,8 @@ func (s Spec) New(env Env, src Sources) muehle.Player {
 		return muehle.NewRandom(src(0))
 	case KindAlphaBeta:
 		return NewAlphaBeta(s.Limits, src(0), env.Probe)
+	case KindCCNS:
+		return NewCCNS(s.Limits.MoveTime, src(0), env.Probe)
 	case KindFallible:
 		ab := NewAlphaBeta(Limits{Depth: s.Limits.Depth}, src(0), env.Probe)
 		return NewFallible(ab, float64(s.Percent)/100, src(2))

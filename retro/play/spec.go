@@ -17,6 +17,7 @@ const (
 	KindFallible                  // fallible: AlphaBeta erring at a rate (Fallible)
 	KindPerfect                   // perfect: the shipped perfect player (NewShipped)
 	KindLevel                     // level: a difficulty level (Level)
+	KindCCNS                      // ccns: the conspiracy number player (CCNS)
 )
 
 // Spec is a computer player as a name gives it: the one grammar of player
@@ -39,12 +40,15 @@ const (
 //	perfect:bahnsen[:DEPTH]  Bahnsen's win probability among drawing moves,
 //	                         DEPTH 1 to 4 own moves (BahnsenDepth by default)
 //	level:N                  KindLevel N, 1 to Levels
+//	ccns, ccns:DUR           KindCCNS: controlled conspiracy number search
+//	                         with Limits.MoveTime DUR (a Go duration) per
+//	                         move, the player's default without it
 //
 // String gives the canonical name; ParseSpec(s.String()) returns s.
 type Spec struct {
 	Kind Kind
 	// Limits are the alpha-beta player's; a fallible player's depth is
-	// Limits.Depth.
+	// Limits.Depth; the conspiracy number player's time is Limits.MoveTime.
 	Limits Limits
 	// Percent is the share of a fallible player's moves played at random.
 	Percent int
@@ -61,7 +65,7 @@ type Spec struct {
 var DefaultPerfect = Spec{Kind: KindPerfect, Lookahead: 1, Draws: DrawSector, DrawDepth: SectorPlies}
 
 // specGrammar lists the names for error messages.
-const specGrammar = "random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:sector[:PLIES]], perfect:trap, perfect:LOOKAHEAD, perfect:bahnsen[:DEPTH], level:N"
+const specGrammar = "random, ab:DEPTH, ab:auto[:DURATION], fallible:DEPTH:PERCENT, perfect[:sector[:PLIES]], perfect:trap, perfect:LOOKAHEAD, perfect:bahnsen[:DEPTH], level:N, ccns[:DURATION]"
 
 // ParseSpec reads a player name (see Spec). The error names s and what
 // was wanted.
@@ -99,6 +103,15 @@ func ParseSpec(s string) (Spec, error) {
 			return Spec{}, fmt.Errorf("player %q: want level:N, N 1 to %d", s, Levels)
 		}
 		return Spec{Kind: KindLevel, Level: n}, nil
+	case "ccns":
+		if s == "ccns" {
+			return Spec{Kind: KindCCNS}, nil
+		}
+		t, err := time.ParseDuration(arg)
+		if err != nil || t <= 0 {
+			return Spec{}, fmt.Errorf("player %q: bad time per move %q (want ccns or ccns:DURATION)", s, arg)
+		}
+		return Spec{Kind: KindCCNS, Limits: Limits{MoveTime: t}}, nil
 	}
 	return Spec{}, fmt.Errorf("unknown player %q (want %s)", s, specGrammar)
 }
@@ -159,7 +172,7 @@ func parseLimits(arg string) (Limits, error) {
 // String returns the canonical name of s: "random", "ab:4", "ab:auto",
 // "ab:auto:1.5s", "fallible:4:10", "perfect", "perfect:sector:6",
 // "perfect:trap", "perfect:2", "perfect:bahnsen", "perfect:bahnsen:3",
-// "level:7"; "" for the zero Spec.
+// "level:7", "ccns", "ccns:100ms"; "" for the zero Spec.
 func (s Spec) String() string {
 	switch s.Kind {
 	case KindRandom:
@@ -190,6 +203,11 @@ func (s Spec) String() string {
 		return "perfect:" + strconv.Itoa(s.Lookahead)
 	case KindLevel:
 		return "level:" + strconv.Itoa(s.Level)
+	case KindCCNS:
+		if s.Limits.MoveTime > 0 {
+			return "ccns:" + s.Limits.MoveTime.String()
+		}
+		return "ccns"
 	}
 	return ""
 }

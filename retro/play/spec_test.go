@@ -42,6 +42,12 @@ func TestParseSpec(t *testing.T) {
 		{"level:10", Spec{Kind: KindLevel, Level: Levels}, "level:10"},
 		{"level:0", Spec{}, ""},
 		{"level:11", Spec{}, ""},
+		{"ccns", Spec{Kind: KindCCNS}, "ccns"},
+		{"ccns:100ms", Spec{Kind: KindCCNS, Limits: Limits{MoveTime: 100 * time.Millisecond}}, "ccns:100ms"},
+		{"ccns:1000ms", Spec{Kind: KindCCNS, Limits: Limits{MoveTime: time.Second}}, "ccns:1s"},
+		{"ccns:0s", Spec{}, ""},
+		{"ccns:soon", Spec{}, ""},
+		{"ccns:", Spec{}, ""},
 		{"nobody", Spec{}, ""},
 		{"", Spec{}, ""},
 	} {
@@ -66,7 +72,7 @@ func TestParseSpec(t *testing.T) {
 // its own.
 func FuzzParseSpec(f *testing.F) {
 	for _, s := range []string{"random", "ab:4", "ab:auto", "ab:auto:2s", "fallible:3:25", "perfect", "perfect:sector:2",
-		"perfect:trap", "perfect:0", "perfect:bahnsen:4", "level:7", "perfect::5", "ab:auto:-1s", "level:+3"} {
+		"perfect:trap", "perfect:0", "perfect:bahnsen:4", "level:7", "perfect::5", "ab:auto:-1s", "level:+3", "ccns", "ccns:250ms"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {

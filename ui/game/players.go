@@ -19,6 +19,7 @@ const (
 	AlphaBetaPlayer
 	PerfectPlayer
 	LevelPlayer // a difficulty level: the perfect player erring on purpose
+	CCNSPlayer  // controlled conspiracy number search, by time (play.CCNS)
 )
 
 // MaxDepth is the deepest fixed alpha-beta depth the menus offer.
@@ -49,9 +50,9 @@ type PlayerSpec struct {
 }
 
 // NeedsEngines reports whether the player needs the search or the
-// database (alpha-beta, perfect, a level).
+// database (alpha-beta, conspiracy numbers, perfect, a level).
 func (s PlayerSpec) NeedsEngines() bool {
-	return s.Kind == AlphaBetaPlayer || s.Kind == PerfectPlayer || s.Kind == LevelPlayer
+	return s.Kind == AlphaBetaPlayer || s.Kind == PerfectPlayer || s.Kind == LevelPlayer || s.Kind == CCNSPlayer
 }
 
 // String returns the name shown in menus and the side panel.
@@ -74,6 +75,8 @@ func (s PlayerSpec) String() string {
 		return "Perfect"
 	case LevelPlayer:
 		return fmt.Sprintf("Level %d", s.Level)
+	case CCNSPlayer:
+		return "Conspiracy numbers"
 	}
 	return "Human"
 }
@@ -97,13 +100,15 @@ func (s PlayerSpec) Spec() play.Spec {
 		return sp
 	case LevelPlayer:
 		return play.Spec{Kind: play.KindLevel, Level: s.Level}
+	case CCNSPlayer:
+		return play.Spec{Kind: play.KindCCNS}
 	}
 	return play.Spec{}
 }
 
 // Encode returns the spec as a preference string: the player's name as
 // muehlectl takes it ("random", "ab:4", "ab:auto", "perfect",
-// "perfect:trap", "perfect:bahnsen", "level:3"), or "human".
+// "perfect:trap", "perfect:bahnsen", "level:3", "ccns"), or "human".
 func (s PlayerSpec) Encode() string {
 	if s.Kind == Human {
 		return "human"
@@ -115,7 +120,8 @@ func (s PlayerSpec) Encode() string {
 // versions ("alphabeta:4", "alphabeta:0" for automatic, "perfect:sector").
 // A player the menus do not offer reads as the nearest one they do (a
 // deeper or timed alpha-beta as automatic, another perfect variant by its
-// rule among drawing moves); an unreadable perfect player as the default,
+// rule among drawing moves, a timed conspiracy number player as the
+// menus' one); an unreadable perfect player as the default,
 // an unreadable level as the middle level; anything else is a person.
 func DecodeSpec(s string) PlayerSpec {
 	name, arg, _ := strings.Cut(s, ":")
@@ -156,6 +162,8 @@ func DecodeSpec(s string) PlayerSpec {
 		return PlayerSpec{Kind: PerfectPlayer}
 	case play.KindLevel:
 		return PlayerSpec{Kind: LevelPlayer, Level: sp.Level}
+	case play.KindCCNS:
+		return PlayerSpec{Kind: CCNSPlayer}
 	}
 	return PlayerSpec{Kind: Human} // a fallible player: not offered
 }
@@ -169,6 +177,8 @@ func DecodeSpec(s string) PlayerSpec {
 type Engines interface {
 	// AlphaBeta returns an alpha-beta player searching to depth (0: automatic).
 	AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
+	// CCNS returns the conspiracy number player with its default time per move.
+	CCNS(src rand.Source) (muehle.Player, error)
 	// Perfect returns the perfect player of variant v, falling back to
 	// alpha-beta outside the computed layers.
 	Perfect(v PerfectVariant, src rand.Source) (muehle.Player, error)
@@ -192,6 +202,11 @@ func NewPlayer(spec PlayerSpec, e Engines, src rand.Source) (muehle.Player, erro
 			return nil, fmt.Errorf("game: alpha-beta player: no engines")
 		}
 		return e.AlphaBeta(spec.Depth, src)
+	case CCNSPlayer:
+		if e == nil {
+			return nil, fmt.Errorf("game: conspiracy number player: no engines")
+		}
+		return e.CCNS(src)
 	case PerfectPlayer:
 		if e == nil {
 			return nil, fmt.Errorf("game: perfect player: no engines")

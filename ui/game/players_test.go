@@ -23,6 +23,7 @@ func TestPlayerSpecEncoding(t *testing.T) {
 		{PlayerSpec{Kind: LevelPlayer, Level: 1}, "level:1", "Level 1"},
 		{PlayerSpec{Kind: LevelPlayer, Level: 7}, "level:7", "Level 7"},
 		{PlayerSpec{Kind: LevelPlayer, Level: play.Levels}, "level:10", "Level 10"},
+		{PlayerSpec{Kind: CCNSPlayer}, "ccns", "Conspiracy numbers"},
 	} {
 		if got := tc.spec.Encode(); got != tc.enc {
 			t.Errorf("%+v: got encoding %q, want %q", tc.spec, got, tc.enc)
@@ -53,6 +54,7 @@ func TestPlayerSpecEncoding(t *testing.T) {
 		"perfect:2":         {Kind: PerfectPlayer, Variant: PerfectTrap},
 		"perfect:sector:6":  {Kind: PerfectPlayer},
 		"fallible:4:10":     {Kind: Human},
+		"ccns:250ms":        {Kind: CCNSPlayer},
 		"nobody":            {Kind: Human},
 	} {
 		if got := DecodeSpec(s); got != want {
@@ -76,6 +78,7 @@ func TestNewPlayerNeedsEngines(t *testing.T) {
 		{PlayerSpec{Kind: AlphaBetaPlayer, Depth: 2}, true},
 		{PlayerSpec{Kind: PerfectPlayer}, true},
 		{PlayerSpec{Kind: LevelPlayer, Level: 4}, true},
+		{PlayerSpec{Kind: CCNSPlayer}, true},
 	} {
 		if got := tc.spec.NeedsEngines(); got != tc.needs {
 			t.Errorf("%v: got NeedsEngines %v, want %v", tc.spec, got, tc.needs)

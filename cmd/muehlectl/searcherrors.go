@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+)
+
+func init() {
+	register("searcherrors", "Lorenz's search-with-errors experiment: how often alpha-beta over our evaluation keeps the database's value, split by leaf-disjoint strategies", runSearchErrors)
+}
+
+const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--seed S] [--depth T | T1..T2] [--jobs J]
+
+The search-with-errors experiment of U. Lorenz's thesis (§4.5), on our
+database. From each moving layer L (3-7 or m3-7: stones of the side to move,
+then of the opponent) it draws N positions at random (stored, reachable,
+with at least two legal moves; the same positions for every depth). For
+each position and depth t it searches every legal move's position t plies
+deep with the alpha-beta player and our evaluation, without the database
+(muehlectl match's ab:t+1, its ties broken from --seed), and counts the
+position as kept when the chosen move keeps the database's outcome (won,
+drawn or lost; the distance does not count). It splits the positions by
+whether the full-width tree the search spans, t+1 plies deep from the
+position with the database's outcomes at its leaves, holds two or more
+leaf-disjoint strategies for the position's outcome (docs/search.md
+defines them). Every layer the trees reach must be in the database.
+
+Columns: layer, depth t, positions, share kept, positions with two or more
+strategies and the share of them kept, positions with fewer and the share
+of them kept, and the time the row took.`
+
+func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("searcherrors", searchErrorsUsage, stderr)
+	dbf := addDBFlags(fs)
+	layerList := fs.String("layer", "", "moving layers, comma separated: 3-7,m8-8")
+	n := fs.Int("positions", 1000, "positions drawn from each layer")
+	seed := fs.Uint64("seed", 1, "seed of the draw and of alpha-beta's ties")
+	depthText := fs.String("depth", "0..6", "search depth t below each move, or a range T1..T2 (0 to 6)")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "positions searched at the same time (the table does not depend on it)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	lo, hi, derr := parseDepthRange(*depthText)
+	keys, lerr := movingLayers(*layerList, *dbf.stones)
+	if err := errors.Join(dbf.check(), inRange("--positions", *n, 1, 10_000_000, ""), inRange("--jobs", *jobs, 1, 1024, ""), derr, lerr); err != nil {
+		return flagError(fs, err)
+	}
+	db, err := dbf.openExisting()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	fmt.Fprintf(stdout, "search with errors: %d positions a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", *n, *seed)
+	fmt.Fprintf(stdout, "%-6s %5s %9s %7s %9s %7s %9s %7s %9s\n", "layer", "depth", "positions", "kept", "≥2 strat", "kept", "<2 strat", "kept", "time")
+	for li, k := range keys {
+		ps, err := drawMoving(ctx, db, k, *n, rand.New(rand.NewPCG(*seed, uint64(li))))
+		if err != nil {
+			return err
+		}
+		if len(ps) < *n {
+			fmt.Fprintf(stdout, "layer %s: only %d positions found\n", k, len(ps))
+		}
+		for t := lo; t <= hi; t++ {
+			start := time.Now()
+			row, err := searchErrors(ctx, db, db.Stones(), ps, t, *seed, *jobs)
+			if err != nil {
+				return fmt.Errorf("layer %s, depth %d: %w", k, t, err)
+			}
+			fmt.Fprintf(stdout, "%-6s %5d %9d %7s %9d %7s %9d %7s %9s\n", k, t, row.positions, share(row.kept, row.positions),
+				row.safe, share(row.keptSafe, row.safe), row.positions-row.safe, share(row.kept-row.keptSafe, row.positions-row.safe),
+				time.Since(start).Round(time.Millisecond))
+		}
+	}
+	return nil
+}
+
+// errorsRow is one row of the table: positions, those kept, those whose
+// tree holds two or more strategies, and those of them kept.
+type errorsRow struct{ positions, kept, safe, keptSafe int }
+
+// searchErrors searches each position with alpha-beta t+1 plies deep
+// without the database and counts the moves that keep the database's
+// outcome, split by the strategies the searched tree holds. jobs positions
+// are searched at a time; each position's player breaks its ties from its
+// own stream of seed, so the table does not depend on jobs.
+func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle.Position, t int, seed uint64, jobs int) (errorsRow, error) {
+	type result struct {
+		kept, safe bool
+		err        error
+	}
+	results := make([]result, len(ps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ps) || ctx.Err() != nil {
+					return
+				}
+				r := &results[i]
+				r.kept, r.safe, r.err = searchError(ctx, db, stones, ps[i], t, rand.NewPCG(seed, uint64(i)<<4|uint64(t)))
+			}
+		}()
+	}
+	wg.Wait()
+	var row errorsRow
+	if err := ctx.Err(); err != nil {
+		return row, err
+	}
+	for _, r := range results {
+		if r.err != nil {
+			return row, r.err
+		}
+		row.positions++
+		if r.kept {
+			row.kept++
+		}
+		if r.safe {
+			row.safe++
+			if r.kept {
+				row.keptSafe++
+			}
+		}
+	}
+	return row, nil
+}
+
+// searchError searches pos t+1 plies deep with a fresh alpha-beta player
+// breaking ties from src, and reports whether its move keeps the
+// database's outcome and whether the tree holds two or more strategies
+// for it.
+func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.Position, t int, src rand.Source) (kept, safe bool, err error) {
+	g, err := muehle.NewGameFrom(pos, stones)
+	if err != nil {
+		return false, false, err
+	}
+	ab := play.NewAlphaBeta(play.Limits{Depth: t + 1}, src, nil)
+	ab.SetOptions(play.SearchOptions{TTBits: 16})
+	r, err := ab.Search(ctx, g)
+	if err != nil {
+		return false, false, err
+	}
+	v, strategies, err := play.Strategies(db, pos, t+1, 2)
+	if err != nil {
+		return false, false, err
+	}
+	after, err := play.Outcome(db, pos.Play(r.Move))
+	if err != nil {
+		return false, false, err
+	}
+	return -after == v, strategies >= 2, nil
+}
+
+// drawMoving draws up to n distinct positions of moving layer k at random:
+// stored (not an unused slot), reachable in a game, with two legal moves or
+// more. It gives up after 100·n tries.
+func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, rng *rand.Rand) ([]muehle.Position, error) {
+	ix := db.Indexer().Layer(k)
+	if ix == nil || ix.Size() == 0 {
+		return nil, fmt.Errorf("layer %s: not a layer of the %d-stone game", k, db.Stones())
+	}
+	seen := map[uint64]bool{}
+	var ps []muehle.Position
+	for try := 0; len(ps) < n && try < 100*n; try++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		i := rng.Uint64N(ix.Size())
+		if seen[i] {
+			continue
+		}
+		pos, ok := ix.Position(i)
+		if !ok {
+			continue
+		}
+		v, err := db.Probe(pos)
+		if err != nil {
+			return nil, fmt.Errorf("layer %s: %w", k, err)
+		}
+		if v == layers.Unused || pos.CheckReachable(db.Stones()) != nil || pos.CountMoves() < 2 {
+			continue
+		}
+		seen[i] = true
+		ps = append(ps, pos)
+	}
+	return ps, nil
+}
+
+// movingLayers parses a comma-separated list of moving layers ("3-7",
+// "m3-7") of the game with stones per side.
+func movingLayers(list string, stones int) ([]layers.Key, error) {
+	if list == "" {
+		return nil, errors.New("--layer: name at least one moving layer, e.g. 3-7")
+	}
+	var ks []layers.Key
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimPrefix(strings.TrimSpace(s), "m")
+		k, err := layers.ParseKey(s)
+		if err != nil {
+			return nil, fmt.Errorf("--layer: %w", err)
+		}
+		if !k.IsMoving() || !k.Valid(stones) {
+			return nil, fmt.Errorf("--layer: %v is not a moving layer of the %d-stone game", k, stones)
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
+// parseDepthRange reads "T" or "T1..T2", depths 0 to 6.
+func parseDepthRange(s string) (int, int, error) {
+	a, b, isRange := strings.Cut(s, "..")
+	if !isRange {
+		b = a
+	}
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || lo < 0 || hi > 6 || lo > hi {
+		return 0, 0, fmt.Errorf("--depth %q: want T or T1..T2, 0 ≤ T1 ≤ T2 ≤ 6", s)
+	}
+	return lo, hi, nil
+}
+
+// share formats k of n as a percentage, "-" when n is 0.
+func share(k, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))
+}
