@@ -13,9 +13,11 @@ import (
 //
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
-// solve-record-k9-idle.tsv, the standard game computed on the otherwise
-// idle machine, its 28 moving units (8.95 billion slots) in one run and
-// its 497 placement units in the next; and solve-record-k5.tsv, the k=5
+// solve-record-k9-idle.tsv, the standard game computed from an empty
+// folder on the otherwise idle machine in one run of 1 h 51 min
+// (2026-11-26, layer format 2, dense placement layers), its 28 moving
+// units (8.95 billion slots) and its 497 placement units; and
+// solve-record-k5.tsv, the k=5
 // game with its 67 placement layers. solve-record-k9.tsv, an earlier
 // campaign on a shared machine, is kept for muehlectl plan --calibrate.
 // docs/cluster.md ("What each unit costs") tells the runs and how well
@@ -51,14 +53,16 @@ const (
 	// million in 516). The reachable sweep computes a share of the
 	// classes (ReachableShare) at costReachableRate reachable classes per
 	// core-second, verification included (the 9-stone sweep's 497 units
-	// on the idle machine: 3.20 billion reachable classes in 2,935 s of
-	// wall time on 2 workers, 549,000; the share of a single layer ranges
-	// from almost none to all, which the model does not know, so only the
-	// sum fits), and its first unit runs the forward pass first, at
-	// costReachPassRate reachable classes of the whole game per
-	// core-second (the 9-stone game's pass: 3.20 billion reachable
-	// classes in 2,148 s of wall time on 2 workers, 744,000, which the
-	// constant rounds to 750,000; docs/placement.md).
+	// on the idle machine: 3.20 billion reachable classes in 1,979 s of
+	// wall time on 2 workers, 808,000, which the constant rounds to
+	// 800,000; 549,000 with the flat layers of format 1; the share of a
+	// single layer ranges from almost none to all, which the model does
+	// not know, so only the sum fits), and its first unit runs the
+	// forward pass first, at costReachPassRate reachable classes of the
+	// whole game per core-second (the 9-stone game's pass: 3.20 billion
+	// reachable classes in 394 s of wall time on 2 workers, 4,056,000,
+	// which the constant rounds to 4,000,000; 744,000 before the pass
+	// kept no maps; docs/placement.md).
 	costFlyingRate       = 860_000
 	costFlyingLargeRate  = 715_000
 	costFlyingLargeSlots = 40_000_000
@@ -66,8 +70,8 @@ const (
 	costLargeRate        = 1_010_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 549_000
-	costReachPassRate    = 750_000
+	costReachableRate    = 800_000
+	costReachPassRate    = 4_000_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02

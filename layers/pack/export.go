@@ -104,13 +104,14 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		}
 		m.Layers = append(m.Layers, l)
 	}
-	return writePackage(ctx, m, bodies, reach, opts)
+	return writePackage(ctx, m, bodies, reach, opts, true)
 }
 
 // writePackage writes the package of manifest m: the preamble and the
 // manifest, the blocks of each layer's body (bodies[i]) and stored reach
-// file (reach[i], nil when not stored), the trailer.
-func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts ExportOptions) (*ExportResult, error) {
+// file (reach[i], nil when not stored), the trailer. mapped says that the
+// bodies are mapped files, whose pages it lets go once written.
+func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts ExportOptions, mapped bool) (*ExportResult, error) {
 	js, err := jsonMarshal(m)
 	if err != nil {
 		return nil, err
@@ -145,6 +146,11 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 		e.step = i
 		if err = e.blocks(i, kindBody, body); err == nil && reach[i] != nil {
 			err = e.blocks(i, kindReach, reach[i])
+		}
+		if mapped {
+			// The pages, read through once, leave the process's resident
+			// memory (else it grew to the whole database: 14 GB).
+			layers.DropPages(body)
 		}
 	}
 	if err == nil {

@@ -459,7 +459,7 @@ func repack(t *testing.T, path string, target int, edit func(body []byte)) strin
 	l.sum = crc64.Checksum(bodies[target], ecma)
 	l.CRC64, l.Verified = fmt.Sprintf("%016x", l.sum), ""
 	out := filepath.Join(t.TempDir(), "forged.mpk")
-	if _, err := writePackage(context.Background(), m, bodies, reach, ExportOptions{Out: out}); err != nil {
+	if _, err := writePackage(context.Background(), m, bodies, reach, ExportOptions{Out: out}, false); err != nil {
 		t.Fatal(err)
 	}
 	return out
