@@ -19,7 +19,7 @@ func TestOldRecordsParse(t *testing.T) {
 		lines  int
 		stones int
 	}{
-		{"testdata/solve-record-k9-idle.tsv", 525, 9},
+		{"testdata/solve-record-k9-idle-2026-11-24.tsv", 525, 9},
 		{"testdata/solve-record-k9.tsv", 525, 9},
 		{"testdata/solve-record-k5.tsv", 73, 5},
 	} {
@@ -38,7 +38,7 @@ func TestOldRecordsParse(t *testing.T) {
 			}
 		}
 	}
-	recs, _ := ReadRecordFile("testdata/solve-record-k9-idle.tsv")
+	recs, _ := ReadRecordFile("testdata/solve-record-k9-idle-2026-11-24.tsv")
 	r := recs[1] // 2026-11-24T13:23:05Z 3-4+4-3 1592772 0.796 count=0.163 propagate=0.075 write=0.006 verify:3-4=0.384 verify:4-3=0.073 403 2 2 cc0ed0b8118f
 	want := Record{Finished: time.Date(2026, 11, 24, 13, 23, 5, 0, time.UTC), Unit: "m3-4", Slots: 1592772, Seconds: 0.796,
 		Phases: []PhaseTime{{PhaseCount, layers.Key{}, 0.163}, {PhasePropagate, layers.Key{}, 0.075}, {PhaseWrite, layers.Key{}, 0.006},

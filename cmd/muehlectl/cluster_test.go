@@ -125,14 +125,14 @@ func TestCalibrate(t *testing.T) {
 	// A solve record says its workers: 3-3 on 2 (0.02 s + 183,512 slots at
 	// 860,000 a core-second, halved: 0.117 s, printed to the 100 ms,
 	// measured 1.57 s: 13.45), p4+1-5+0 on 1 (0.02 s +
-	// the reachable 53.97 % of 10,498,440 slots at 549,000: 10.3 s; this
-	// record's run was the full sweep, 13.63 times as long). The units
+	// the reachable 53.97 % of 10,498,440 slots at 800,000: 7.1 s; this
+	// record's run was the full sweep, 19.84 times as long). The units
 	// are written as records before the unit's name were: 3-3 for m3-3.
 	record := filepath.Join(dir, "solve-record.tsv")
 	os.WriteFile(record, []byte("2026-11-23T14:43:06Z\t3-3\t183512\t1.570\tcount=0.187 propagate=0.716 write=0.004 verify:3-3=0.548\t188\t2\t2\tunknown\n"+
 		"2026-11-23T14:49:02Z\tp4+1-5+0\t10498440\t140.900\tcount=100.176 write=0.024 verify:p4+1-5+0=40.972\t279\t1\t2\tunknown\n"), 0o644)
 	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
-	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+13\.45\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+10\.3s\s+13\.63\s`} {
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+13\.45\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+7\.1s\s+19\.84\s`} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("plan --calibrate with a record: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
 		}

@@ -1,10 +1,10 @@
-package retro
+package pack
 
 import (
-	"context"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,12 +29,12 @@ import (
 // better than it; the trial stores there the byte before it when that is
 // allowed (runs compress), else the value. Slots that hold no position
 // (not canonical) are free too, in a second variant. Each body is
-// compressed as a package compresses it (blocks of pack.BlockBytes, zstd
-// at the default level), and the time of finding the removals' best for
+// compressed as a package compresses it (blocks of BlockBytes, zstd at
+// the default level), and the time of finding the removals' best for
 // every slot, which an import would spend to give the values back, is
 // the processor time of the first pass.
 //
-//	MUEHLE_DC_DB=DIR [MUEHLE_DC_LAYERS=6-6,7-7] go test -run DontCareTrial -v ./retro/
+//	MUEHLE_DC_DB=DIR [MUEHLE_DC_LAYERS=6-6,7-7] go test -run DontCareTrial -v ./layers/pack/
 func TestDontCareTrial(t *testing.T) {
 	dir := os.Getenv("MUEHLE_DC_DB")
 	if dir == "" {
@@ -56,14 +56,14 @@ func TestDontCareTrial(t *testing.T) {
 	defer enc.Close()
 	packed := func(b []byte) int {
 		n := 0
-		for lo := 0; lo < len(b); lo += 1 << 20 {
-			n += len(enc.EncodeAll(b[lo:min(lo+1<<20, len(b))], nil))
+		for lo := 0; lo < len(b); lo += BlockBytes {
+			n += len(enc.EncodeAll(b[lo:min(lo+BlockBytes, len(b))], nil))
 		}
 		return n
 	}
 	for name := range strings.SplitSeq(names, ",") {
-		var w, b int
-		if _, err := fmtSscan(name, &w, &b); err != nil {
+		w, b, err := movingKey(name)
+		if err != nil {
 			t.Fatalf("layer %q: %v", name, err)
 		}
 		k := layers.Moving(w, b)
@@ -72,34 +72,44 @@ func TestDontCareTrial(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := f.Body()
-		c, err := newChildTables(db, k, 1<<40)
-		if err != nil {
-			t.Fatal(err)
+		var rm *layers.File // nil: a removal wins at once
+		var rmIx *layers.LayerIndex
+		if rk, ok := k.RemovalLayer(); ok {
+			if rm, err = db.Layer(rk); err != nil {
+				t.Fatal(err)
+			}
+			rmIx = db.Indexer().Layer(rk)
 		}
 		ix := db.Indexer().Layer(k)
 		free := make([]uint64, (len(body)+63)/64) // don't care: a removal gives the value back
 		cpu0, _ := layers.CPUTime()
 		start := time.Now()
-		err = forRanges(context.Background(), Workers(0), ix.Size(), 1<<14, new(atomic.Uint64), func(_ int, lo, hi uint64) error {
-			var cw childWork
-			for i := lo; i < hi; i++ {
-				v := layers.Value(body[i])
-				if v == layers.Unused {
-					continue
+		var next atomic.Uint64
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				var buf [muehle.MaxMoves]muehle.Move
+				for {
+					lo := next.Add(1<<14) - 1<<14
+					if lo >= ix.Size() {
+						return
+					}
+					for i := lo; i < min(lo+1<<14, ix.Size()); i++ {
+						v := layers.Value(body[i])
+						if v == layers.Unused {
+							continue
+						}
+						p, _ := ix.Position(i)
+						if rv, ok := bestRemoval(p, buf[:0], rm, rmIx); ok && rv == v {
+							atomic.OrUint64(&free[i/64], 1<<(i%64))
+						}
+					}
 				}
-				p, _ := ix.Position(i)
-				if rv, ok := c.bestRemoval(&cw, p); ok && rv == v {
-					atomic.OrUint64(&free[i/64], 1<<(i%64))
-				}
-			}
-			return nil
-		})
+			})
+		}
+		wg.Wait()
 		cpu1, _ := layers.CPUTime()
 		cpu, wall := cpu1-cpu0, time.Since(start)
-		c.release()
-		if err != nil {
-			t.Fatal(err)
-		}
 		fill := func(unusedFree bool) ([]byte, int) {
 			out := make([]byte, len(body))
 			prev, n := layers.Unused, 0
@@ -134,39 +144,33 @@ func TestDontCareTrial(t *testing.T) {
 }
 
 // bestRemoval returns the best value the removals of pos reach, seen from
-// pos (WinIn(1) when a removal leaves the opponent two stones), and
-// false when pos has no removal.
-func (c *childTables) bestRemoval(w *childWork, pos muehle.Position) (layers.Value, bool) {
-	nr := 0
-	for _, m := range pos.AppendMoves(w.moves[:0]) {
-		if m.IsRemoval() {
-			if c.rmBody == nil {
-				return layers.WinIn(1), true
-			}
-			w.removal[nr] = pos.Play(m)
-			nr++
+// pos, their children read from rm (nil: a removal leaves the opponent two
+// stones and wins at once), and false when pos has no removal.
+func bestRemoval(pos muehle.Position, buf []muehle.Move, rm *layers.File, rmIx *layers.LayerIndex) (layers.Value, bool) {
+	best, any := layers.Unused, false
+	for _, m := range pos.AppendMoves(buf) {
+		if !m.IsRemoval() {
+			continue
 		}
-	}
-	if nr == 0 {
-		return layers.Unused, false
-	}
-	c.rm.IndexAll(w.removal[:nr], w.rmIx[:nr])
-	best := layers.Unused
-	for _, i := range w.rmIx[:nr] {
-		if pv := c.rmBody.Value(i).Parent(); pv.Better(best) {
+		if rm == nil {
+			return layers.WinIn(1), true
+		}
+		any = true
+		if pv := rm.Value(rmIx.Index(pos.Play(m))).Parent(); pv.Better(best) {
 			best = pv
 		}
 	}
-	return best, true
+	return best, any
 }
 
-// fmtSscan reads a moving layer's name, "W-B".
-func fmtSscan(name string, w, b *int) (int, error) {
+// movingKey reads a moving layer's name, "W-B".
+func movingKey(name string) (w, b int, err error) {
 	ws, bs, ok := strings.Cut(strings.TrimSpace(name), "-")
-	var err error
-	if *w, err = strconv.Atoi(ws); err != nil || !ok {
-		return 0, err
+	if !ok {
+		return 0, 0, strconv.ErrSyntax
 	}
-	*b, err = strconv.Atoi(bs)
-	return 2, err
+	if w, err = strconv.Atoi(ws); err == nil {
+		b, err = strconv.Atoi(bs)
+	}
+	return w, b, err
 }
