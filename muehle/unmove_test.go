@@ -56,31 +56,10 @@ func checkUnmovesInverseMoves(t *testing.T, r *Rules) {
 // without removal that are slides or jumps, in every game.
 func TestUnslides(t *testing.T) {
 	for _, r := range testGames() {
-		t.Run(r.ID, func(t *testing.T) { checkUnslides(t, r) })
-	}
-}
-
-func checkUnslides(t *testing.T, r *Rules) {
-	var ubuf [MaxUnmoves]Move
-	var sbuf [MaxMoves]Move
-	nonEmpty := 0
-	for _, p := range gameTestPositions(t, r, 6000) {
-		var want []Move
-		for _, u := range p.AppendUnmoves(ubuf[:0]) {
-			if !u.IsPlacement() && !u.IsRemoval() {
-				want = append(want, u)
-			}
-		}
-		got := sortMoves(slices.Clone(p.AppendUnslides(sbuf[:0])))
-		if sortMoves(want); !slices.Equal(got, want) {
-			t.Fatalf("unslides of %s:\ngot  %v\nwant %v", p, got, want)
-		}
-		if len(got) > 0 {
-			nonEmpty++
-		}
-	}
-	if nonEmpty < 600 {
-		t.Errorf("positions with unslides: got %d, want at least 600", nonEmpty)
+		t.Run(r.ID, func(t *testing.T) {
+			checkUnmoveSubset(t, r, "unslides", func(u Move) bool { return !u.IsPlacement() && !u.IsRemoval() },
+				func(p *Position, buf []Move) []Move { return p.AppendUnslides(buf) })
+		})
 	}
 }
 
@@ -89,28 +68,36 @@ func checkUnslides(t *testing.T, r *Rules) {
 func TestUnplacements(t *testing.T) {
 	for _, r := range testGames() {
 		t.Run(r.ID, func(t *testing.T) {
-			var ubuf [MaxUnmoves]Move
-			var pbuf [MaxMoves]Move
-			nonEmpty := 0
-			for _, p := range gameTestPositions(t, r, 6000) {
-				var want []Move
-				for _, u := range p.AppendUnmoves(ubuf[:0]) {
-					if u.IsPlacement() && !u.IsRemoval() {
-						want = append(want, u)
-					}
-				}
-				got := sortMoves(slices.Clone(p.AppendUnplacements(pbuf[:0])))
-				if sortMoves(want); !slices.Equal(got, want) {
-					t.Fatalf("unplacements of %s:\ngot  %v\nwant %v", p, got, want)
-				}
-				if len(got) > 0 {
-					nonEmpty++
-				}
-			}
-			if nonEmpty < 600 {
-				t.Errorf("positions with unplacements: got %d, want at least 600", nonEmpty)
-			}
+			checkUnmoveSubset(t, r, "unplacements", func(u Move) bool { return u.IsPlacement() && !u.IsRemoval() },
+				func(p *Position, buf []Move) []Move { return p.AppendUnplacements(buf) })
 		})
+	}
+}
+
+// checkUnmoveSubset checks that gen gives exactly the un-moves of
+// AppendUnmoves that keep selects, on the test positions of r, and that
+// at least 600 of them have some.
+func checkUnmoveSubset(t *testing.T, r *Rules, name string, keep func(Move) bool, gen func(*Position, []Move) []Move) {
+	var ubuf [MaxUnmoves]Move
+	var gbuf [MaxMoves]Move
+	nonEmpty := 0
+	for _, p := range gameTestPositions(t, r, 6000) {
+		var want []Move
+		for _, u := range p.AppendUnmoves(ubuf[:0]) {
+			if keep(u) {
+				want = append(want, u)
+			}
+		}
+		got := sortMoves(slices.Clone(gen(&p, gbuf[:0])))
+		if sortMoves(want); !slices.Equal(got, want) {
+			t.Fatalf("%s of %s:\ngot  %v\nwant %v", name, p, got, want)
+		}
+		if len(got) > 0 {
+			nonEmpty++
+		}
+	}
+	if nonEmpty < 600 {
+		t.Errorf("positions with %s: got %d, want at least 600", name, nonEmpty)
 	}
 }
 
