@@ -32,7 +32,7 @@ func smallBlocks(t *testing.T) {
 func blocksDB(t *testing.T) (*DB, Key) {
 	t.Helper()
 	smallBlocks(t)
-	db, err := OpenDB(t.TempDir(), 4)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func blocksDB(t *testing.T) (*DB, Key) {
 func reopen(t *testing.T, db *DB) *DB {
 	t.Helper()
 	db.Close()
-	db, err := OpenDB(db.Dir(), db.Stones())
+	db, err := OpenDB(db.Dir(), muehle.Standard.With(db.Stones()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestWriteLayerBlocks(t *testing.T) {
 		for i := range body {
 			body[i] = byte(rng.Uint32())
 		}
-		if err := WriteLayer(path, 3, Moving(3, 3), body); err != nil {
+		if err := WriteLayer(path, muehle.Standard.With(3), Moving(3, 3), body); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(path), "m3-3.blocks"))
@@ -107,7 +107,7 @@ func TestWriteLayerBlocks(t *testing.T) {
 		if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.tmp")); len(left) > 0 {
 			t.Errorf("%d bytes: left behind: %v", n, left)
 		}
-		h, err := ReadHeader(path, 3, Moving(3, 3))
+		h, err := ReadHeader(path, muehle.Standard.With(3), Moving(3, 3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,7 +476,7 @@ func TestDBHeader(t *testing.T) {
 // combine to the header's checksum.
 func FuzzParseBlocks(f *testing.F) {
 	body := []byte("a body of thirty-seven bytes or so...")
-	h, _ := headerOf(3, Moving(3, 3), body, nil)
+	h, _ := headerOf(muehle.Standard.With(3), Moving(3, 3), body, nil)
 	hcrc := binary.LittleEndian.Uint32(h.marshal()[72:])
 	f.Add(marshalBlocks(h, hcrc, minBlockShift, blockSums(body, minBlockShift)))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -491,7 +491,7 @@ func FuzzParseBlocks(f *testing.F) {
 // folder of its own and returns its block file.
 func otherBlocks(t *testing.T, db *DB, k Key) string {
 	t.Helper()
-	other, err := OpenDB(t.TempDir(), db.Stones())
+	other, err := OpenDB(t.TempDir(), muehle.Standard.With(db.Stones()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +571,7 @@ func TestDamagedNotReread(t *testing.T) {
 	if _, err := db.Probe(bad); !isDamaged(err) {
 		t.Fatalf("Probe into the damaged block: got %v, want the damage", err)
 	}
-	other, err := OpenDB(db.Dir(), db.Stones())
+	other, err := OpenDB(db.Dir(), muehle.Standard.With(db.Stones()))
 	if err != nil {
 		t.Fatal(err)
 	}

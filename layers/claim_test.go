@@ -6,12 +6,14 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"muehle/muehle"
 )
 
 // TestClaim claims a unit, checks that a second claim is refused and that
 // Claims lists the holder, then releases it.
 func TestClaim(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 3)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +47,12 @@ func TestClaim(t *testing.T) {
 // Recheck, though the first DB found it missing a moment before.
 func TestRecheck(t *testing.T) {
 	dir := t.TempDir()
-	a, err := OpenDB(dir, 3)
+	a, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := OpenDB(dir, 3)
+	b, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,14 +18,14 @@ import (
 // OldHeader returns the header of layer k's file when it is of the
 // format before, and an error otherwise (ErrMissing when there is none).
 func (d *DB) OldHeader(k Key) (Header, error) {
-	return readHeader(d.Path(k), d.stones, k, true)
+	return readHeader(d.Path(k), d.v, k, true)
 }
 
 // OldLayers returns the layers of the game whose files are of the format
 // before: the layers ConvertOld rewrites. It reads their headers only.
 func (d *DB) OldLayers() []Key {
 	var ks []Key
-	for _, k := range Order(d.stones, true) {
+	for _, k := range Order(d.v.Stones, true) {
 		if _, err := d.OldHeader(k); err == nil {
 			ks = append(ks, k)
 		}
@@ -53,7 +53,7 @@ func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 	if d.closed {
 		return false, fmt.Errorf("layers: database %s is closed", d.dir)
 	}
-	f, _, err := openFile(d.Path(k), d.stones, k, false, true)
+	f, _, err := openFile(d.Path(k), d.v, k, false, true)
 	if err != nil {
 		return false, err
 	}
@@ -75,9 +75,9 @@ func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 	// only for the old header, so an interruption before leaves the old
 	// file verified as it was.
 	if dv != nil {
-		err = WriteDenseLayer(d.Path(k), d.stones, k, dv)
+		err = WriteDenseLayer(d.Path(k), d.v, k, dv)
 	} else {
-		err = WriteLayer(d.Path(k), d.stones, k, flat)
+		err = WriteLayer(d.Path(k), d.v, k, flat)
 	}
 	if err != nil {
 		return false, fmt.Errorf("layers: converting %v: %w", k, err)
@@ -89,7 +89,7 @@ func (d *DB) ConvertOld(k Key, dense bool) (bool, error) {
 	if err := os.Remove(d.ReachPath(k)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, fmt.Errorf("layers: converting %v: %w", k, err)
 	}
-	nf, _, err := openFile(d.Path(k), d.stones, k, false, false)
+	nf, _, err := openFile(d.Path(k), d.v, k, false, false)
 	if err != nil {
 		return false, fmt.Errorf("layers: converting %v: reading the new file: %w", k, err)
 	}
@@ -181,7 +181,7 @@ func (d *DB) WriteOld(k Key, flat []byte) error {
 			}
 		}
 	}
-	h, sums := headerOf(d.stones, k, old, nil)
+	h, sums := headerOf(d.v, k, old, nil)
 	h.Version = OldVersion
 	head := h.marshal()
 	d.mu.Lock()

@@ -17,16 +17,16 @@ import (
 // since (see dbLayer.seen).
 const missingRecheck = time.Second
 
-// DB is the database directory of one stone count: one file per layer in
-// dir/k<stones>/. Layers are opened lazily and cached; it is safe for
+// DB is the database of one variant (a game and its stones per side): one
+// file per layer in its GameDir. Layers are opened lazily and cached; it is safe for
 // concurrent use.
 type DB struct {
-	dir    string // the directory given to OpenDB
-	sub    string // dir/k<stones>
-	stones int
-	x      *Indexer
+	dir string // the directory given to OpenDB
+	sub string // GameDir(dir, v)
+	v   muehle.Variant
+	x   *Indexer
 
-	slots [10 * 10 * 10 * 10]atomic.Pointer[dbLayer] // by keySlot
+	slots [keySlots]atomic.Pointer[dbLayer] // by keySlot
 
 	mu     sync.Mutex // serialises opening, writing and closing
 	closed bool
@@ -73,37 +73,48 @@ func (e *dbLayer) ready(full bool) bool {
 	return time.Since(e.at) < missingRecheck
 }
 
-// keySlot numbers the keys whose counts are all at most 9.
+// keySlots is the number of keys whose counts are all at most
+// muehle.MaxStones, numbered by keySlot.
+const keySlots = (muehle.MaxStones + 1) * (muehle.MaxStones + 1) * (muehle.MaxStones + 1) * (muehle.MaxStones + 1)
+
+// keySlot numbers the keys whose counts are all at most muehle.MaxStones.
 func keySlot(k Key) (int, bool) {
-	if k.W > 9 || k.B > 9 || k.WH > 9 || k.BH > 9 {
+	const n = muehle.MaxStones + 1
+	if k.W >= n || k.B >= n || k.WH >= n || k.BH >= n {
 		return 0, false
 	}
-	return ((int(k.W)*10+int(k.B))*10+int(k.WH))*10 + int(k.BH), true
+	return ((int(k.W)*n+int(k.B))*n+int(k.WH))*n + int(k.BH), true
 }
 
-// OpenDB opens the database of the game with stones per side in dir. It
+// OpenDB opens the database of variant v in the database folder dir. It
 // creates nothing: a missing directory is an empty database, created by the
 // first Write. It uses the DefaultIndexer.
-func OpenDB(dir string, stones int) (*DB, error) {
-	if stones < 3 || stones > muehle.StonesPerSide {
-		return nil, fmt.Errorf("layers: opening database %s: %d stones per side (want 3 to 9)", dir, stones)
+func OpenDB(dir string, v muehle.Variant) (*DB, error) {
+	if err := CheckVariant(v); err != nil {
+		return nil, fmt.Errorf("layers: opening database %s: %w", dir, err)
 	}
 	x, err := DefaultIndexer()
 	if err != nil {
 		return nil, err
 	}
-	sub := GameDir(dir, stones)
+	sub := GameDir(dir, v)
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("layers: opening database %s: not a directory", dir)
 	}
-	return &DB{dir: dir, sub: sub, stones: stones, x: x}, nil
+	return &DB{dir: dir, sub: sub, v: v, x: x}, nil
 }
 
 // Dir returns the directory given to OpenDB.
 func (d *DB) Dir() string { return d.dir }
 
+// Variant returns the game and stones per side of the database.
+func (d *DB) Variant() muehle.Variant { return d.v }
+
 // Stones returns the stones per side of the database's game.
-func (d *DB) Stones() int { return d.stones }
+func (d *DB) Stones() int { return d.v.Stones }
+
+// Rules returns the rule set of the database's game.
+func (d *DB) Rules() *muehle.Rules { return d.v.Rules() }
 
 // Indexer returns the indexer that numbers the layers' slots.
 func (d *DB) Indexer() *Indexer { return d.x }
@@ -140,10 +151,10 @@ func (d *DB) Header(k Key) (Header, error) {
 // readHeader reads and checks the header of layer k's file, its slot count
 // against the index included; a bad one gives a *DamagedError.
 func (d *DB) readHeader(k Key) (Header, error) {
-	if !k.Valid(d.stones) {
-		return Header{}, fmt.Errorf("layers: layer %v is not of the %d-stone game: %w", k, d.stones, ErrMissing)
+	if !k.Valid(d.v.Stones) {
+		return Header{}, fmt.Errorf("layers: layer %v is not of %s: %w", k, d.v.Name(), ErrMissing)
 	}
-	h, err := ReadHeader(d.Path(k), d.stones, k)
+	h, err := ReadHeader(d.Path(k), d.v, k)
 	switch {
 	case errors.Is(err, ErrMissing):
 		return h, err
@@ -187,8 +198,8 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		return e, e.err
 	}
 	s, ok := keySlot(k)
-	if !ok || !k.Valid(d.stones) {
-		return nil, fmt.Errorf("layers: layer %v is not of the %d-stone game: %w", k, d.stones, ErrMissing)
+	if !ok || !k.Valid(d.v.Stones) {
+		return nil, fmt.Errorf("layers: layer %v is not of %s: %w", k, d.v.Name(), ErrMissing)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -220,7 +231,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	}
 	lazy := !full && (old == nil || !old.full)
 	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
-	e.f, e.lazy, e.err = openFile(d.Path(k), d.stones, k, lazy, false)
+	e.f, e.lazy, e.err = openFile(d.Path(k), d.v, k, lazy, false)
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
 		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
 		e.f.Close()
@@ -263,7 +274,7 @@ func (d *DB) Write(k Key, body []byte) error {
 	if n := d.x.Layer(k).Size(); uint64(len(body)) != n {
 		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, len(body), n)
 	}
-	return d.write(k, func(path string) error { return WriteLayer(path, d.stones, k, body) })
+	return d.write(k, func(path string) error { return WriteLayer(path, d.v, k, body) })
 }
 
 // WriteDense stores layer k as a dense file holding dv (WriteDenseLayer),
@@ -272,15 +283,15 @@ func (d *DB) WriteDense(k Key, dv *Dense) error {
 	if n := d.x.Layer(k).Size(); dv.Slots() != n {
 		return fmt.Errorf("layers: writing layer %v: %d slots, want %d", k, dv.Slots(), n)
 	}
-	return d.write(k, func(path string) error { return WriteDenseLayer(path, d.stones, k, dv) })
+	return d.write(k, func(path string) error { return WriteDenseLayer(path, d.v, k, dv) })
 }
 
 // write writes the file of layer k with writeFile, given its path, for
 // Write and WriteDense.
 func (d *DB) write(k Key, writeFile func(path string) error) error {
 	_, ok := keySlot(k)
-	if !ok || !k.Valid(d.stones) {
-		return fmt.Errorf("layers: writing layer %v: not a layer of the %d-stone game", k, d.stones)
+	if !ok || !k.Valid(d.v.Stones) {
+		return fmt.Errorf("layers: writing layer %v: not a layer of %s", k, d.v.Name())
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -327,6 +338,9 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 	m, o := p.Stones[t], p.Stones[t^1]
 	if m&o != 0 || (m|o)&^muehle.AllPoints != 0 {
 		return Unused, fmt.Errorf("layers: probing %v: %w: overlapping stones", p, muehle.ErrPosition)
+	}
+	if p.Game != d.v.Game {
+		return Unused, fmt.Errorf("layers: probing %v: %w: a position of %s in the database of %s", p, muehle.ErrPosition, p.Game, d.v)
 	}
 	if m.Count()+int(p.Hand[t]) < 3 {
 		return LossIn(0), nil

@@ -34,7 +34,7 @@ func fingerprintBody(t *testing.T, l *LayerIndex) []byte {
 
 func TestDBProbe(t *testing.T) {
 	dir := t.TempDir()
-	db, err := OpenDB(dir, 4)
+	db, err := OpenDB(dir, muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestDBProbe(t *testing.T) {
 }
 
 func TestDBBadFile(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 3)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestDBBadFile(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(db.Path(k)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteLayer(db.Path(k), 3, k, []byte{1, 2, 3}); err != nil {
+	if err := WriteLayer(db.Path(k), muehle.Standard.With(3), k, []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
 	if db.Has(k) {
@@ -130,5 +130,76 @@ func TestDBBadFile(t *testing.T) {
 	}
 	if _, err := os.Stat(db.Path(k) + ".tmp"); err == nil {
 		t.Errorf("temporary file left behind")
+	}
+}
+
+// TestDBGames: each variant has its own folder, its files name their game,
+// and a database of one game neither reads another's files nor probes its
+// positions; the games the index cannot number are refused.
+func TestDBGames(t *testing.T) {
+	dir := t.TempDir()
+	twelve, err := OpenDB(dir, muehle.Twelve.With(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer twelve.Close()
+	if got, want := twelve.GameDir(), filepath.Join(dir, "twelve", "k12"); got != want {
+		t.Errorf("GameDir = %s, want %s", got, want)
+	}
+	if got, want := JobsDir(dir, muehle.Twelve.With(12)), filepath.Join(dir, "twelve", "slurm-k12"); got != want {
+		t.Errorf("JobsDir = %s, want %s", got, want)
+	}
+	// The largest layers of Twelve Men's Morris: a full board, and a
+	// placement layer with every count above 9.
+	for _, k := range []Key{Moving(12, 12), {W: 10, B: 11, WH: 1, BH: 0}, {W: 0, B: 0, WH: 12, BH: 12}} {
+		if !k.Valid(12) {
+			t.Errorf("%v not valid in the 12-stone game", k)
+		}
+		if _, ok := keySlot(k); !ok {
+			t.Errorf("keySlot(%v) not ok", k)
+		}
+	}
+	k := Moving(4, 3)
+	if err := twelve.Write(k, fingerprintBody(t, twelve.Indexer().Layer(k))); err != nil {
+		t.Fatal(err)
+	}
+	h, err := twelve.Header(k)
+	if err != nil || h.Game != muehle.Twelve || h.Stones != 12 {
+		t.Fatalf("Header = %+v, %v; want a file of twelve k12", h, err)
+	}
+	p := muehle.Position{Stones: [2]muehle.Bitboard{0b111 << 9, 0b1111}, Turn: muehle.Black, Game: muehle.Twelve}
+	if v, err := twelve.Probe(p); err != nil || v != fingerprint(p) {
+		t.Errorf("Probe = %v, %v; want %v", v, err, fingerprint(p))
+	}
+	p.Game = muehle.Standard
+	if _, err := twelve.Probe(p); !errors.Is(err, muehle.ErrPosition) || !strings.Contains(err.Error(), "a position of standard in the database of twelve k12") {
+		t.Errorf("Probe of a standard position: got %v, want ErrPosition naming both games", err)
+	}
+	// The file in the standard game's folder is refused for its game.
+	std, err := OpenDB(dir, muehle.Standard.With(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer std.Close()
+	if err := os.MkdirAll(std.GameDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(twelve.Path(k), std.Path(k)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := std.Header(k); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "a file of Twelve Men's Morris, want Nine Men's Morris") {
+		t.Errorf("a twelve file in the standard folder: got %v", err)
+	}
+	for _, c := range []struct {
+		v    muehle.Variant
+		want string
+	}{
+		{muehle.Six.With(6), "no database for Six Men's Morris: the index numbers the positions of the 24-point board"},
+		{muehle.Lasker.With(10), "no database for Lasker Morris yet: its placements and moves mix"},
+		{muehle.Standard.With(10), "Nine Men's Morris with 10 stones per side (want 3 to 9)"},
+	} {
+		if _, err := OpenDB(dir, c.v); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("OpenDB(%v): got %v, want an error saying %q", c.v, err, c.want)
+		}
 	}
 }

@@ -150,7 +150,7 @@ func denseFingerprint(l *LayerIndex) *Dense {
 // with the blocks checked lazily.
 func TestDenseLayerFile(t *testing.T) {
 	smallBlocks(t)
-	db, err := OpenDB(t.TempDir(), 4)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestDenseDamage(t *testing.T) {
 	for _, part := range []string{"bits", "superblock entry", "block entry", "value"} {
 		t.Run(part, func(t *testing.T) {
 			smallBlocks(t)
-			db, err := OpenDB(t.TempDir(), 4)
+			db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,9 +267,9 @@ func TestDenseDamage(t *testing.T) {
 // stored count within the slots and equal to the values' outcomes.
 func TestDenseHeaderChecks(t *testing.T) {
 	k := Key{W: 2, B: 2, WH: 2, BH: 2}
-	h := Header{Version: FileVersion, Rules: RulesID, Stones: 4, Key: k, Slots: 1000, Layout: LayoutDense, Stored: 10, Won: 4, Lost: 3, Drawn: 3}
+	h := Header{Version: FileVersion, Stones: 4, Key: k, Slots: 1000, Layout: LayoutDense, Stored: 10, Won: 4, Lost: 3, Drawn: 3}
 	size := int64(HeaderSize + h.BodySize())
-	if err := h.check("f", 4, k, size); err != nil {
+	if err := h.check("f", muehle.Standard.With(4), k, size); err != nil {
 		t.Fatalf("a sound header: %v", err)
 	}
 	for name, change := range map[string]func(*Header){
@@ -278,11 +278,11 @@ func TestDenseHeaderChecks(t *testing.T) {
 	} {
 		bad := h
 		change(&bad)
-		if err := bad.check("f", 4, k, int64(HeaderSize+bad.BodySize())); !errors.Is(err, ErrFormat) {
+		if err := bad.check("f", muehle.Standard.With(4), k, int64(HeaderSize+bad.BodySize())); !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: got %v, want ErrFormat", name, err)
 		}
 	}
-	if err := h.check("f", 4, k, size-1); !errors.Is(err, ErrFormat) {
+	if err := h.check("f", muehle.Standard.With(4), k, size-1); !errors.Is(err, ErrFormat) {
 		t.Errorf("a short file: got %v, want ErrFormat", err)
 	}
 	b := h.marshal()
@@ -356,7 +356,7 @@ func TestConvertOld(t *testing.T) {
 		{"placement, one byte per slot", Key{W: 2, B: 3, WH: 2, BH: 1}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db, err := OpenDB(t.TempDir(), 4)
+			db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -419,7 +419,7 @@ func TestDenseExample(t *testing.T) {
 	l := x.Layer(k)
 	path := filepath.Join("testdata", "dense.layer")
 	if *update {
-		if err := WriteDenseLayer(path, 4, k, denseFingerprint(l)); err != nil {
+		if err := WriteDenseLayer(path, muehle.Standard.With(4), k, denseFingerprint(l)); err != nil {
 			t.Fatal(err)
 		}
 		os.Remove(blocksPath(path))
@@ -440,7 +440,7 @@ func TestDenseExample(t *testing.T) {
 	if uint64(len(values)) != stored || stored < n/4 {
 		t.Fatalf("%d bytes of values, the header says %d stored of %d slots; want the same, at least a quarter", len(values), stored, n)
 	}
-	f, err := OpenFile(path, 4, k)
+	f, err := OpenFile(path, muehle.Standard.With(4), k)
 	if err != nil {
 		t.Fatal(err)
 	}

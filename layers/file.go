@@ -27,8 +27,6 @@ const (
 	// per slot. Only ConvertOld reads it, to rewrite the file in this
 	// format; to everything else such a file is damaged (ErrOldFormat).
 	OldVersion = 1
-	// RulesID names the rules of docs/rules.md (standard rules, no removal limit).
-	RulesID = 1
 	// HeaderSize is the size of the header in front of the body.
 	HeaderSize = 128
 )
@@ -37,27 +35,27 @@ var crc64Table = crc64.MakeTable(crc64.ECMA)
 
 // Header describes a layer file.
 type Header struct {
-	Version     int    // format version
-	Rules       int    // rules id
-	Stones      int    // stones per side of the game
-	Key         Key    // the layer
-	Slots       uint64 // slots of the layer's index
-	Layout      Layout // one byte per slot, or dense
-	Stored      uint64 // a dense file: the slots holding a value
-	Won         uint64 // canonical slots won for the side to move
-	Lost        uint64 // canonical slots lost
-	Drawn       uint64 // canonical slots drawn
-	DeepestWin  int    // largest depth of a win, -1 when there is none
-	DeepestLoss int    // largest depth of a loss, -1 when there is none
-	Checksum    uint64 // CRC-64 (ECMA) of the body
+	Version     int           // format version
+	Game        muehle.GameID // the rule set (bytes 12-15: RulesID)
+	Stones      int           // stones per side of the game
+	Key         Key           // the layer
+	Slots       uint64        // slots of the layer's index
+	Layout      Layout        // one byte per slot, or dense
+	Stored      uint64        // a dense file: the slots holding a value
+	Won         uint64        // canonical slots won for the side to move
+	Lost        uint64        // canonical slots lost
+	Drawn       uint64        // canonical slots drawn
+	DeepestWin  int           // largest depth of a win, -1 when there is none
+	DeepestLoss int           // largest depth of a loss, -1 when there is none
+	Checksum    uint64        // CRC-64 (ECMA) of the body
 }
 
 // headerOf computes the header of a layer body: counts, depths, checksum;
 // and the CRC-64 of each block of 1<<blockShift bytes, which combine to
 // the checksum. With d nil the body has one byte per slot; otherwise it
 // is d's encoding, and the counts are d's values'.
-func headerOf(stones int, key Key, body []byte, d *Dense) (Header, []uint64) {
-	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: uint64(len(body))}
+func headerOf(v muehle.Variant, key Key, body []byte, d *Dense) (Header, []uint64) {
+	h := Header{Version: FileVersion, Game: v.Game, Stones: v.Stones, Key: key, Slots: uint64(len(body))}
 	if d != nil {
 		h.Layout, h.Slots, h.Stored = LayoutDense, d.slots, d.Stored()
 	}
@@ -71,8 +69,8 @@ func headerOf(stones int, key Key, body []byte, d *Dense) (Header, []uint64) {
 // headerOfCounts computes the header of a layer body of one byte per
 // slot from the number of slots holding each value and the CRC-64s of its
 // blocks.
-func headerOfCounts(stones int, key Key, slots uint64, count *[256]uint64, sums []uint64) Header {
-	h := Header{Version: FileVersion, Rules: RulesID, Stones: stones, Key: key, Slots: slots}
+func headerOfCounts(v muehle.Variant, key Key, slots uint64, count *[256]uint64, sums []uint64) Header {
+	h := Header{Version: FileVersion, Game: v.Game, Stones: v.Stones, Key: key, Slots: slots}
 	h.setFigures(count)
 	h.Checksum = combineBlocks(sums, blockShift, int(slots))
 	return h
@@ -148,7 +146,7 @@ func (h *Header) marshal() []byte {
 	le := binary.LittleEndian
 	copy(b, fileMagic)
 	le.PutUint32(b[8:], uint32(h.Version))
-	le.PutUint32(b[12:], uint32(h.Rules))
+	le.PutUint32(b[12:], RulesID(h.Game))
 	b[16] = uint8(h.Stones)
 	b[17], b[18], b[19], b[20] = h.Key.W, h.Key.B, h.Key.WH, h.Key.BH
 	b[21] = byte(h.Layout)
@@ -190,7 +188,6 @@ func parseHeader(b []byte, name string) (Header, error) {
 	}
 	h = Header{
 		Version:     int(le.Uint32(b[8:])),
-		Rules:       int(le.Uint32(b[12:])),
 		Stones:      int(b[16]),
 		Key:         Key{b[17], b[18], b[19], b[20]},
 		Slots:       le.Uint64(b[24:]),
@@ -205,9 +202,11 @@ func parseHeader(b []byte, name string) (Header, error) {
 	if h.Dense() {
 		h.Stored = le.Uint64(b[76:])
 	}
-	if h.Rules != RulesID {
-		return h, fmt.Errorf("layers: %s: %w: rules %d, want %d", name, ErrFormat, h.Rules, RulesID)
+	g, ok := gameOfRulesID(le.Uint32(b[12:]))
+	if !ok {
+		return h, fmt.Errorf("layers: %s: %w: rules id %d names no game this program knows", name, ErrFormat, le.Uint32(b[12:]))
 	}
+	h.Game = g
 	if h.Layout > LayoutDense || h.Version == OldVersion && h.Layout != LayoutFlat {
 		return h, fmt.Errorf("layers: %s: %w: layout %d in a file of version %d", name, ErrFormat, h.Layout, h.Version)
 	}
@@ -216,9 +215,9 @@ func parseHeader(b []byte, name string) (Header, error) {
 
 // check compares a parsed header with what the caller expects and the file
 // size.
-func (h *Header) check(name string, stones int, key Key, size int64) error {
-	if h.Stones != stones {
-		return fmt.Errorf("layers: %s: %w: a file of the %d-stone game, want %d", name, ErrFormat, h.Stones, stones)
+func (h *Header) check(name string, v muehle.Variant, key Key, size int64) error {
+	if got := h.Game.With(h.Stones); got != v {
+		return fmt.Errorf("layers: %s: %w: a file of %s, want %s", name, ErrFormat, got.Name(), v.Name())
 	}
 	if h.Key != key {
 		return fmt.Errorf("layers: %s: %w: layer %v, want %v", name, ErrFormat, h.Key, key)
@@ -247,22 +246,22 @@ func (h *Header) check(name string, stones int, key Key, size int64) error {
 // and renames them, the block file first, so that path is either absent,
 // the old file or the complete new one; on an error it is unchanged. (A
 // block file that does not belong to the layer file beside it is ignored.)
-func WriteLayer(path string, stones int, key Key, body []byte) error {
-	return writeLayer(path, stones, key, body, nil)
+func WriteLayer(path string, v muehle.Variant, key Key, body []byte) error {
+	return writeLayer(path, v, key, body, nil)
 }
 
 // WriteDenseLayer writes a dense layer file (version 2) holding d, and its
 // block file, as WriteLayer writes a layer file.
-func WriteDenseLayer(path string, stones int, key Key, d *Dense) error {
-	return writeLayer(path, stones, key, d.encode(), d)
+func WriteDenseLayer(path string, v muehle.Variant, key Key, d *Dense) error {
+	return writeLayer(path, v, key, d.encode(), d)
 }
 
 // writeLayer is WriteLayer for the body, the encoding of d when d is not nil.
-func writeLayer(path string, stones int, key Key, body []byte, d *Dense) error {
-	if stones < 3 || stones > muehle.StonesPerSide {
-		return fmt.Errorf("layers: writing %s: %d stones per side (want 3 to 9)", path, stones)
+func writeLayer(path string, v muehle.Variant, key Key, body []byte, d *Dense) error {
+	if err := CheckVariant(v); err != nil {
+		return fmt.Errorf("layers: writing %s: %w", path, err)
 	}
-	h, sums := headerOf(stones, key, body, d)
+	h, sums := headerOf(v, key, body, d)
 	head := h.marshal()
 	err := writeSynced(path+".tmp", head, body)
 	if err == nil {
@@ -324,13 +323,13 @@ func writeSynced(path string, parts ...[]byte) error {
 
 // ReadHeader reads and checks the header of the layer file at path against
 // the stone count, the key and the file size, without reading the body.
-func ReadHeader(path string, stones int, key Key) (Header, error) {
-	return readHeader(path, stones, key, false)
+func ReadHeader(path string, v muehle.Variant, key Key) (Header, error) {
+	return readHeader(path, v, key, false)
 }
 
 // readHeader is ReadHeader; with old set it reads a file of OldVersion
 // (for ConvertOld) and refuses the others, else the reverse.
-func readHeader(path string, stones int, key Key, old bool) (Header, error) {
+func readHeader(path string, v muehle.Variant, key Key, old bool) (Header, error) {
 	f, err := OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -355,7 +354,7 @@ func readHeader(path string, stones int, key Key, old bool) (Header, error) {
 	if err := h.checkVersion(path, old); err != nil {
 		return h, err
 	}
-	return h, h.check(path, stones, key, fi.Size())
+	return h, h.check(path, v, key, fi.Size())
 }
 
 // checkVersion refuses a file of OldVersion unless old is set, and with
@@ -387,8 +386,8 @@ type File struct {
 // size, maps the file and verifies the body checksum. It writes the
 // layer's block file when it is missing or wrong, if the folder allows. A
 // missing file gives an error wrapping ErrMissing.
-func OpenFile(path string, stones int, key Key) (*File, error) {
-	f, _, err := openFile(path, stones, key, false, false)
+func OpenFile(path string, v muehle.Variant, key Key) (*File, error) {
+	f, _, err := openFile(path, v, key, false, false)
 	return f, err
 }
 
@@ -398,8 +397,8 @@ func OpenFile(path string, stones int, key Key) (*File, error) {
 // blockChecks when it checked the whole body.
 //
 // With old set it opens a file of OldVersion (for ConvertOld) in full.
-func openFile(path string, stones int, key Key, lazy, old bool) (*File, *blockChecks, error) {
-	h, err := readHeader(path, stones, key, old)
+func openFile(path string, v muehle.Variant, key Key, lazy, old bool) (*File, *blockChecks, error) {
+	h, err := readHeader(path, v, key, old)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -415,7 +414,7 @@ func openFile(path string, stones int, key Key, lazy, old bool) (*File, *blockCh
 	// Check again on the mapped bytes: the file may have been replaced.
 	h2, err := parseHeader(m, path)
 	if err == nil {
-		err = h2.check(path, stones, key, int64(len(m)))
+		err = h2.check(path, v, key, int64(len(m)))
 	}
 	if err == nil && h2 != h {
 		err = fmt.Errorf("layers: %s: %w: changed while opening", path, ErrFormat)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/muehle"
 )
 
 var update = flag.Bool("update", false, "rewrite the files in testdata")
@@ -19,19 +21,19 @@ var sampleBody = []byte{0, 1, 3, 3, 9, 2, 1, 14, 0, 1}
 
 func TestWriteOpenLayer(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m3-3.layer")
-	if err := WriteLayer(path, 3, Moving(3, 3), sampleBody); err != nil {
+	if err := WriteLayer(path, muehle.Standard.With(3), Moving(3, 3), sampleBody); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path + ".tmp"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("temporary file left behind: %v", err)
 	}
-	f, err := OpenFile(path, 3, Moving(3, 3))
+	f, err := OpenFile(path, muehle.Standard.With(3), Moving(3, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	h := f.Header()
-	want := Header{Version: FileVersion, Rules: 1, Stones: 3, Key: Moving(3, 3), Slots: 10, Won: 3, Lost: 2, Drawn: 3,
+	want := Header{Version: FileVersion, Stones: 3, Key: Moving(3, 3), Slots: 10, Won: 3, Lost: 2, Drawn: 3,
 		DeepestWin: 7, DeepestLoss: 12, Checksum: h.Checksum}
 	if h != want {
 		t.Errorf("header: got %+v, want %+v", h, want)
@@ -51,10 +53,10 @@ func TestWriteOpenLayer(t *testing.T) {
 
 func TestEmptyLayerDepths(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.layer")
-	if err := WriteLayer(path, 9, Moving(3, 4), []byte{1, 1, 0}); err != nil {
+	if err := WriteLayer(path, muehle.Standard.With(9), Moving(3, 4), []byte{1, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := ReadHeader(path, 9, Moving(3, 4))
+	h, err := ReadHeader(path, muehle.Standard.With(9), Moving(3, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +86,10 @@ var corruptions = []struct {
 	{"flipped-count", func(b []byte) []byte { b[33] ^= 0x10; return b }, ErrChecksum, "header checksum"},
 	{"flipped-reserved", func(b []byte) []byte { b[100] ^= 0x80; return b }, ErrChecksum, "header checksum"},
 	{"flipped-body", func(b []byte) []byte { b[HeaderSize+4] ^= 4; return b }, ErrChecksum, "body checksum"},
-	{"other-stones", func(b []byte) []byte { return resign(b, func(b []byte) { b[16] = 4 }) }, ErrFormat, "4-stone game"},
+	{"other-stones", func(b []byte) []byte { return resign(b, func(b []byte) { b[16] = 4 }) }, ErrFormat, "a file of Nine Men's Morris with 4 stones, want Nine Men's Morris with 3 stones"},
 	{"other-key", func(b []byte) []byte { return resign(b, func(b []byte) { b[17] = 4 }) }, ErrFormat, "layer 4-3"},
-	{"other-rules", func(b []byte) []byte { return resign(b, func(b []byte) { b[12] = 7 }) }, ErrFormat, "rules 7"},
+	{"other-rules", func(b []byte) []byte { return resign(b, func(b []byte) { b[12] = 7 }) }, ErrFormat, "rules id 7 names no game"},
+	{"other-game", func(b []byte) []byte { return resign(b, func(b []byte) { b[12] = 2 }) }, ErrFormat, "a file of Twelve Men's Morris with 3 stones, want Nine Men's Morris with 3 stones"},
 	{"huge-slots", func(b []byte) []byte { return resign(b, func(b []byte) { b[31] = 0x7f }) }, ErrFormat, "truncated"},
 }
 
@@ -101,7 +104,7 @@ func resign(b []byte, f func([]byte)) []byte {
 func TestCorruptFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.layer")
-	if err := WriteLayer(good, 3, Moving(3, 3), sampleBody); err != nil {
+	if err := WriteLayer(good, muehle.Standard.With(3), Moving(3, 3), sampleBody); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(good)
@@ -119,7 +122,7 @@ func TestCorruptFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		f, err := OpenFile(path, 3, Moving(3, 3))
+		f, err := OpenFile(path, muehle.Standard.With(3), Moving(3, 3))
 		if err == nil {
 			f.Close()
 			t.Errorf("%s: OpenFile: got no error, want %v", c.name, c.err)
@@ -134,7 +137,7 @@ func TestCorruptFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err = OpenFile(filepath.Join(dir, "absent.layer"), 3, Moving(3, 3))
+	_, err = OpenFile(filepath.Join(dir, "absent.layer"), muehle.Standard.With(3), Moving(3, 3))
 	if !errors.Is(err, ErrMissing) {
 		t.Errorf("absent file: got %v, want ErrMissing", err)
 	}
@@ -158,7 +161,7 @@ func FuzzOpenFile(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		file, err := OpenFile(path, 3, Moving(3, 3))
+		file, err := OpenFile(path, muehle.Standard.With(3), Moving(3, 3))
 		if err != nil {
 			return
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"muehle/muehle"
 )
 
 // The layout of a database folder. This file is the one place that names
@@ -12,7 +14,10 @@ import (
 // (retro/play) and the programs ask it for their paths.
 //
 //	DIR/                       the database folder (DefaultDir, or --db)
-//	  k<stones>/               the game of stones per side: GameDir
+//	  k<stones>/               Nine Men's Morris with stones per side:
+//	                           GameDir (another game's is DIR/<game>/k<stones>,
+//	                           e.g. DIR/twelve/k12, its jobs in
+//	                           DIR/<game>/slurm-k<stones>)
 //	    m3-4.layer             moving layer 3-4 (Path; the format in doc.go)
 //	    p5+2-4+2.layer         placement layer 5+2-4+2
 //	    m3-4.blocks            the CRC-64 of each 64 KiB block of the body
@@ -61,10 +66,20 @@ const (
 	tempName       = "tmp"
 )
 
-// GameDir returns the folder of the game of stones per side in the
-// database folder dir: dir/k<stones>.
-func GameDir(dir string, stones int) string {
-	return filepath.Join(dir, fmt.Sprintf("k%d", stones))
+// GameDir returns the folder of variant v in the database folder dir:
+// dir/k<stones> for the standard game (as before there were others), and
+// dir/<game>/k<stones> for another, e.g. dir/twelve/k5.
+func GameDir(dir string, v muehle.Variant) string {
+	return filepath.Join(gameRoot(dir, v.Game), fmt.Sprintf("k%d", v.Stones))
+}
+
+// gameRoot returns the folder of game g's variants: dir for the standard
+// game, dir/<game> for another.
+func gameRoot(dir string, g muehle.GameID) string {
+	if g == muehle.Standard {
+		return dir
+	}
+	return filepath.Join(dir, g.String())
 }
 
 // GameDir returns the folder of the database's game: Dir()/k<stones>.
@@ -109,20 +124,21 @@ func (d *DB) ClaimPath(name string) string {
 // dir/k<stones>/solve-record.tsv.
 func (d *DB) RecordPath() string { return filepath.Join(d.sub, recordName) }
 
-// BookPath returns the perfect player's book of the game with stones per
-// side in the database folder dir: dir/k<stones>/placement.book.
-func BookPath(dir string, stones int) string {
-	return filepath.Join(GameDir(dir, stones), bookName)
+// BookPath returns the perfect player's book of variant v in the database
+// folder dir: GameDir/placement.book.
+func BookPath(dir string, v muehle.Variant) string {
+	return filepath.Join(GameDir(dir, v), bookName)
 }
 
 // TempDir returns the folder of the solver's work files in the database
 // folder dir: dir/tmp.
 func TempDir(dir string) string { return filepath.Join(dir, tempName) }
 
-// JobsDir returns the folder of the batch jobs of the game with stones
-// per side in the database folder dir: dir/slurm-k<stones>.
-func JobsDir(dir string, stones int) string {
-	return filepath.Join(dir, fmt.Sprintf("slurm-k%d", stones))
+// JobsDir returns the folder of the batch jobs of variant v in the
+// database folder dir: dir/slurm-k<stones> for the standard game,
+// dir/<game>/slurm-k<stones> for another.
+func JobsDir(dir string, v muehle.Variant) string {
+	return filepath.Join(gameRoot(dir, v.Game), fmt.Sprintf("slurm-k%d", v.Stones))
 }
 
 // FileKind names the kinds of files of a game's folder, for a report of

@@ -195,7 +195,7 @@ func Order(stones int, placement bool) []Key {
 
 // Valid reports whether k is a layer of the game with stones per side.
 func (k Key) Valid(stones int) bool {
-	if stones < 3 || stones > muehle.StonesPerSide {
+	if stones < 3 || stones > muehle.MaxStones {
 		return false
 	}
 	if int(k.W)+int(k.WH) > stones || int(k.B)+int(k.BH) > stones ||

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"muehle/muehle"
 )
 
 // TestColdProbeReadsLittle evicts a layer file of 3.3 MB from the page
@@ -13,7 +15,7 @@ import (
 // probe checks to have been read, not the file (as when a layer whose
 // block file is not trusted is checked in full on opening).
 func TestColdProbeReadsLittle(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 4)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"muehle/muehle"
 )
 
 // within fails the test when f does not return within five seconds: the
@@ -36,7 +38,7 @@ func within(t *testing.T, what string, f func()) {
 func TestFIFOsAreDamage(t *testing.T) {
 	k := Moving(3, 3)
 	setup := func(t *testing.T) *DB {
-		db, err := OpenDB(t.TempDir(), 3)
+		db, err := OpenDB(t.TempDir(), muehle.Standard.With(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +50,7 @@ func TestFIFOsAreDamage(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.Close()
-		db, err = OpenDB(db.Dir(), 3)
+		db, err = OpenDB(db.Dir(), muehle.Standard.With(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +84,7 @@ func TestFIFOsAreDamage(t *testing.T) {
 			}
 		})
 		within(t, "ReadHeader", func() {
-			if _, err := ReadHeader(db.Path(k), 3, k); !errors.Is(err, ErrFormat) {
+			if _, err := ReadHeader(db.Path(k), muehle.Standard.With(3), k); !errors.Is(err, ErrFormat) {
 				t.Errorf("ReadHeader: got %v, want ErrFormat", err)
 			}
 		})

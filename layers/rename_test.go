@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/muehle"
 )
 
 // TestReplaceMappedLayer writes and removes a layer while DBs have it
@@ -21,12 +23,12 @@ import (
 func TestReplaceMappedLayer(t *testing.T) {
 	dir := t.TempDir()
 	k := Moving(3, 3)
-	db, err := OpenDB(dir, 3)
+	db, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	other, err := OpenDB(dir, 3)
+	other, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func TestReplaceMappedLayer(t *testing.T) {
 	db.Close()
 	other.Close()
 	// The files moved aside go with the next replacement in the folder.
-	if err := WriteLayer(db.Path(k), 3, k, old); err != nil {
+	if err := WriteLayer(db.Path(k), muehle.Standard.With(3), k, old); err != nil {
 		t.Fatal(err)
 	}
 	ents, err := os.ReadDir(db.GameDir())

@@ -140,7 +140,7 @@ func headerSum(h Header) uint32 { return binary.LittleEndian.Uint32(h.marshal()[
 // verified (by MarkVerified). It reads the header, not the body: Check
 // checks both.
 func (d *DB) Verified(k Key) bool {
-	h, err := ReadHeader(d.Path(k), d.stones, k)
+	h, err := ReadHeader(d.Path(k), d.v, k)
 	return err == nil && d.verifiedRecord(k, h)
 }
 
@@ -176,7 +176,7 @@ func (d *DB) markVerifiedLocked(k Key, h Header) error {
 func (d *DB) Remove(k Key) error {
 	s, ok := keySlot(k)
 	if !ok {
-		return fmt.Errorf("layers: removing layer %v: not a layer of the %d-stone game", k, d.stones)
+		return fmt.Errorf("layers: removing layer %v: not a layer of %s", k, d.v.Name())
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/muehle"
 )
 
 // TestOpenDBCreatesNothing checks that opening a database only reads: a
 // missing folder is an empty database, and only Write creates it.
 func TestOpenDBCreatesNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sub")
-	db, err := OpenDB(dir, 3)
+	db, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestStatusDamage(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db, err := OpenDB(t.TempDir(), 4)
+			db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +86,7 @@ func TestStatusDamage(t *testing.T) {
 			db.Close()
 			tc.harm(t, db, db.Path(k))
 
-			db, err = OpenDB(db.Dir(), 4)
+			db, err = OpenDB(db.Dir(), muehle.Standard.With(4))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +113,7 @@ func TestStatusDamage(t *testing.T) {
 
 // TestVerifiedRecord checks that a rewritten layer loses its record.
 func TestVerifiedRecord(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 3)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +183,7 @@ func forgeFigures(t *testing.T, path string) {
 // stats and verify run, finds the damage by recounting the body (issue 28).
 func TestHeaderFiguresChecked(t *testing.T) {
 	dir := t.TempDir()
-	db, err := OpenDB(dir, 3)
+	db, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +197,7 @@ func TestHeaderFiguresChecked(t *testing.T) {
 	db.Close()
 	forgeFigures(t, db.Path(k))
 
-	db, err = OpenDB(dir, 3)
+	db, err = OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +214,7 @@ func TestHeaderFiguresChecked(t *testing.T) {
 	}
 	// A layer opened for probes is checked in full, figures too, when a
 	// whole layer is asked for.
-	db2, err := OpenDB(dir, 3)
+	db2, err := OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +230,7 @@ func TestHeaderFiguresChecked(t *testing.T) {
 // before the header checksum was added still counts while the body
 // checksum and slots match.
 func TestVerifiedRecordOldForm(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 3)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

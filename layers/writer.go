@@ -54,7 +54,7 @@ func (d *DB) NewOldWriter(k Key) (*LayerWriter, error) { return d.newWriter(k, t
 // set bits against stored, so that a body whose parts disagree is never
 // installed.
 func (d *DB) NewDenseWriter(k Key, stored uint64) (*LayerWriter, error) {
-	if _, ok := keySlot(k); ok && k.Valid(d.stones) {
+	if _, ok := keySlot(k); ok && k.Valid(d.v.Stones) {
 		if slots := d.x.Layer(k).Size(); stored > slots {
 			return nil, fmt.Errorf("layers: writing layer %v: %d values stored in %d slots", k, stored, slots)
 		}
@@ -66,8 +66,8 @@ func (d *DB) NewDenseWriter(k Key, stored uint64) (*LayerWriter, error) {
 // format before), or with stored not nil a dense one storing *stored
 // values.
 func (d *DB) newWriter(k Key, old bool, stored *uint64) (*LayerWriter, error) {
-	if _, ok := keySlot(k); !ok || !k.Valid(d.stones) {
-		return nil, fmt.Errorf("layers: writing layer %v: not a layer of the %d-stone game", k, d.stones)
+	if _, ok := keySlot(k); !ok || !k.Valid(d.v.Stones) {
+		return nil, fmt.Errorf("layers: writing layer %v: not a layer of %s", k, d.v.Name())
 	}
 	if err := d.ensureDir(); err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func (w *LayerWriter) complete() error {
 func (w *LayerWriter) header(sums []uint64) Header {
 	// headerOfCounts takes the body's size for the slots of a file of one
 	// byte per slot; a dense file's header then says its slots and stored.
-	h := headerOfCounts(w.d.stones, w.k, w.size, &w.count, sums)
+	h := headerOfCounts(w.d.v, w.k, w.size, &w.count, sums)
 	if w.dense != nil {
 		h.Layout, h.Slots, h.Stored = LayoutDense, w.dense.slots, w.dense.stored
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/muehle"
 )
 
 // TestLayerWriterSameFiles writes random bodies of layer 3-4 through a
@@ -21,11 +23,11 @@ func TestLayerWriterSameFiles(t *testing.T) {
 	for _, shift := range []uint{minBlockShift, 16} {
 		old := blockShift
 		blockShift = shift
-		a, err := OpenDB(t.TempDir(), 4)
+		a, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := OpenDB(t.TempDir(), 4)
+		b, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +97,7 @@ func TestLayerWriterSameFiles(t *testing.T) {
 // refused by Commit and leaves neither the file nor a temporary one, and
 // that Abort removes the temporary file.
 func TestLayerWriterShort(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 3)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +148,11 @@ func TestLayerWriterDense(t *testing.T) {
 	for _, shift := range []uint{minBlockShift, 16} {
 		old := blockShift
 		blockShift = shift
-		a, err := OpenDB(t.TempDir(), 4)
+		a, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := OpenDB(t.TempDir(), 4)
+		b, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +212,7 @@ func TestLayerWriterDense(t *testing.T) {
 // a bit beyond the layer's slots, a stored value Unused. Each leaves
 // neither the layer file nor a temporary one.
 func TestLayerWriterDenseRefuses(t *testing.T) {
-	db, err := OpenDB(t.TempDir(), 4)
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,12 +267,12 @@ func TestLayerWriterDenseRefuses(t *testing.T) {
 // ConvertOld rewrites it with the same values as the body it was made
 // from.
 func TestLayerWriterOld(t *testing.T) {
-	a, err := OpenDB(t.TempDir(), 4)
+	a, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := OpenDB(t.TempDir(), 4)
+	b, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}

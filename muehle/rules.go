@@ -80,7 +80,7 @@ var engines = buildEngines()
 func buildEngines() [256]engine {
 	var t [256]engine
 	for i, r := range Games {
-		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > 99 || 2*r.Stones > r.Board.n {
+		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > MaxStones || 2*r.Stones > r.Board.n {
 			panic("muehle: bad entry " + strconv.Itoa(i) + " of Games")
 		}
 		r.game = GameID(i)

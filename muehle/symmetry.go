@@ -1,6 +1,9 @@
 package muehle
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Symmetry is one of the automorphisms of a board: the 8 symmetries of the
 // square, optionally followed by the exchange of the outer and inner rings
@@ -171,4 +174,20 @@ func (b *Board) Symmetric(x Bitboard) bool {
 		}
 	}
 	return false
+}
+
+// SameSymmetries reports whether b and o have the same points and the same
+// symmetries in the same order: a numbering of positions by their
+// symmetry classes on one serves the other (the standard board and the
+// board with diagonals).
+func (b *Board) SameSymmetries(o *Board) bool {
+	if b.n != o.n || len(b.syms) != len(o.syms) {
+		return false
+	}
+	for s := range b.syms {
+		if !slices.Equal(b.syms[s], o.syms[s]) {
+			return false
+		}
+	}
+	return true
 }

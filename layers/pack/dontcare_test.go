@@ -40,7 +40,7 @@ func TestDontCareTrial(t *testing.T) {
 	if dir == "" {
 		t.Skip("MUEHLE_DC_DB names no database folder")
 	}
-	db, err := layers.OpenDB(dir, muehle.StonesPerSide)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(muehle.StonesPerSide))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // examplePath is a package checked in: the whole 3-stone game as
@@ -45,8 +46,8 @@ func TestExamplePackage(t *testing.T) {
 		}
 		defer p.Close()
 		m := p.Manifest
-		if d := m.Rules.Differences(StandardRules(3)); d != "" || m.Fingerprint != StandardRules(3).Fingerprint() {
-			t.Errorf("%s: rules: %s; fingerprint %s, want %s", tc.path, d, m.Fingerprint, StandardRules(3).Fingerprint())
+		if d := m.Rules.Differences(RulesOf(muehle.Standard.With(3))); d != "" || m.Fingerprint != RulesOf(muehle.Standard.With(3)).Fingerprint() {
+			t.Errorf("%s: rules: %s; fingerprint %s, want %s", tc.path, d, m.Fingerprint, RulesOf(muehle.Standard.With(3)).Fingerprint())
 		}
 		if len(m.Layers) != 7 {
 			t.Fatalf("%s: got %d layers, want the 7 of the 3-stone game", tc.path, len(m.Layers))
@@ -71,7 +72,7 @@ func TestExamplePackage(t *testing.T) {
 		if len(res.Installed) != 7 {
 			t.Errorf("%s: installed %d layers, want 7", tc.path, len(res.Installed))
 		}
-		db, err := layers.OpenDB(dir, 3)
+		db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,8 +82,8 @@ func TestExamplePackage(t *testing.T) {
 				t.Errorf("%s: %d layers of the format before, want 7", tc.path, len(res.Old))
 			}
 			for i, k := range res.Installed {
-				if h, err := db.OldHeader(k); err != nil || h != m.Layers[i].header(3) {
-					t.Errorf("%s: layer %s installed: %+v (%v), want the old header %+v", tc.path, k, h, err, m.Layers[i].header(3))
+				if h, err := db.OldHeader(k); err != nil || h != m.Layers[i].header(muehle.Standard.With(3)) {
+					t.Errorf("%s: layer %s installed: %+v (%v), want the old header %+v", tc.path, k, h, err, m.Layers[i].header(muehle.Standard.With(3)))
 				}
 				if _, err := os.Stat(db.ReachPath(k)); err != nil && !k.IsMoving() {
 					t.Errorf("%s: layer %s installed without its reach file: %v", tc.path, k, err)
@@ -186,8 +187,8 @@ func FuzzManifest(f *testing.F) {
 		seen := map[layers.Key]bool{}
 		for i := range m.Layers {
 			k := m.Key(i)
-			if !k.Valid(m.Stones()) || seen[k] {
-				t.Errorf("accepted layer %v of the %d-stone game (twice: %v)", k, m.Stones(), seen[k])
+			if !k.Valid(m.Variant().Stones) || seen[k] {
+				t.Errorf("accepted layer %v of %s (twice: %v)", k, m.Variant().Name(), seen[k])
 			}
 			seen[k] = true
 			if l := &m.Layers[i]; l.Stored > l.Slots || !l.Dense() && (l.Stored != 0 || l.Layout != 0) || l.Dense() && l.Old() || l.version != m.LayerFormat {

@@ -68,7 +68,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 	if len(keys) == 0 {
 		return nil, errors.New("pack: no layer to export")
 	}
-	m := &Manifest{Format: manifestFormat, Version: Version, Rules: StandardRules(db.Stones()),
+	m := &Manifest{Format: manifestFormat, Version: Version, Rules: RulesOf(db.Variant()),
 		LayerFormat: layers.FileVersion, BlockBytes: blockBytes, Created: time.Now().UTC().Format(time.RFC3339),
 		Exported: opts.Exported, Computed: opts.Computed}
 	m.Fingerprint = m.Rules.Fingerprint()

@@ -12,13 +12,14 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // ImportOptions say how Import installs a package.
 type ImportOptions struct {
-	// Stones, when not 0, is the game the caller expects: a package of
-	// another stone count is refused.
-	Stones int
+	// Variant, when its Stones are not 0, is the game the caller expects:
+	// a package of another game or stone count is refused.
+	Variant muehle.Variant
 	// Force replaces verified layers that differ from the package's.
 	Force bool
 	// Progress receives the progress of the check and the install.
@@ -81,14 +82,11 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		return nil, errors.New("pack: ImportOptions.ClaimName is not set")
 	}
 	m := p.Manifest
-	stones := m.Stones()
-	if opts.Stones != 0 && opts.Stones != stones {
-		return nil, fmt.Errorf("pack: %s: %w: this package holds the %d-stone game, not the %d-stone game asked for", p.name, ErrRules, stones, opts.Stones)
+	v := m.Variant()
+	if opts.Variant.Stones != 0 && opts.Variant != v {
+		return nil, fmt.Errorf("pack: %s: %w: this package holds %s, not %s as asked", p.name, ErrRules, v.Name(), opts.Variant.Name())
 	}
-	if d := m.Rules.Differences(StandardRules(stones)); d != "" {
-		return nil, fmt.Errorf("pack: %s: %w: %s", p.name, ErrRules, d)
-	}
-	db, err := layers.OpenDB(dir, stones) // creates nothing
+	db, err := layers.OpenDB(dir, v) // creates nothing
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +113,7 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 			// missing: installed
 		case err != nil:
 			// damaged: replaced, whatever its record says
-		case f.Header() == l.header(stones):
+		case f.Header() == l.header(v):
 			same[i] = true
 		case db.Verified(k) && !opts.Force:
 			conflicts = append(conflicts, k.String())
@@ -148,7 +146,7 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		}
 		replaced := db.Has(l.key) || db.Damage(l.key) != nil
 		oh, oerr := db.OldHeader(l.key)
-		again := l.Old() && oerr == nil && oh == l.header(stones)
+		again := l.Old() && oerr == nil && oh == l.header(v)
 		if err := in.layer(i); err != nil {
 			return res, err
 		}
@@ -263,7 +261,7 @@ func (in *installer) layer(i int) error {
 	if err != nil {
 		return in.unpacked(k, err)
 	}
-	if want := l.header(in.p.Manifest.Stones()); h != want {
+	if want := l.header(in.p.Manifest.Variant()); h != want {
 		return fmt.Errorf("pack: %s: %w: layer %s as unpacked has checksum %016x, won %d, lost %d, drawn %d, deepest %d/%d (format %d, %d stored); the manifest says %s, %d, %d, %d, %d/%d (format %d, %d stored)",
 			in.p.name, ErrChecksum, k, h.Checksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, h.Version, h.Stored,
 			l.CRC64, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss, want.Version, want.Stored)
@@ -311,7 +309,7 @@ func (in *installer) reach(i int, bits []byte) ([]byte, error) {
 			file = append(file, raw...)
 		}
 	} else {
-		file = deriveReach(in.p.Manifest.Stones(), l.key, l.Slots, bits)
+		file = deriveReach(in.p.Manifest.Variant().Stones, l.key, l.Slots, bits)
 	}
 	if sum := crc64.Checksum(file, ecma); sum != l.Reach.sum {
 		return nil, fmt.Errorf("pack: %s: %w: the reach file of layer %s has CRC-64 %016x, the manifest says %s", in.p.name, ErrChecksum, l.key, sum, l.Reach.CRC64)

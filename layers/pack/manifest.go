@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // Rules is the rules fingerprint of a package: every rule the stored values
@@ -19,23 +20,37 @@ import (
 // and boards slot in as new names and values.
 type Rules map[string]string
 
-// StandardRules returns the rules of docs/rules.md with stones per side:
-// the only rule set this program solves today (layers.RulesID).
-func StandardRules(stones int) Rules {
+// RulesOf returns the rules of variant v, written from its entry of
+// muehle.Games (docs/rules.md): the board's counts, the flying, phase and
+// full-board rules, and the rules id of its layer files (layers.RulesID).
+// The rules every game shares are named too, so that a package states all
+// its values depend on.
+func RulesOf(v muehle.Variant) Rules {
+	r := v.Rules()
+	fly, phases, full := "0", "separate", "blocked-loses"
+	if r.Flying {
+		fly = "3"
+	}
+	if r.Mixed {
+		phases = "mixed"
+	}
+	if r.FullBoardDraw {
+		full = "drawn"
+	}
 	return Rules{
-		"game":            "standard",
-		"board":           "standard",
-		"points":          "24",
-		"lines":           "32",
-		"mills":           "16",
-		"stones":          strconv.Itoa(stones),
-		"flyAt":           "3",
+		"game":            r.ID,
+		"board":           r.Board.ID(),
+		"points":          strconv.Itoa(r.Board.NumPoints()),
+		"lines":           strconv.Itoa(len(r.Board.Edges())),
+		"mills":           strconv.Itoa(len(r.Board.Mills())),
+		"stones":          strconv.Itoa(v.Stones),
+		"flyAt":           fly,
 		"loseBelow":       "3",
-		"phases":          "separate",
+		"phases":          phases,
 		"millRemoval":     "unless-all-in-mills",
 		"removalsPerMove": "1",
-		"fullBoard":       "blocked-loses",
-		"rulesId":         strconv.Itoa(layers.RulesID),
+		"fullBoard":       full,
+		"rulesId":         strconv.FormatUint(uint64(layers.RulesID(v.Game)), 10),
 	}
 }
 
@@ -63,14 +78,17 @@ func (r Rules) Fingerprint() string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// Stones returns the stones per side the rules name, 0 when they name none
-// or a number outside 3 to 9.
-func (r Rules) Stones() int {
-	n, err := strconv.Atoi(r["stones"])
-	if err != nil || n < 3 || n > 9 {
-		return 0
+// Variant returns the game and stones per side the rules name; ok is
+// false when they name a game this program does not know or a stone count
+// that game does not allow.
+func (r Rules) Variant() (v muehle.Variant, ok bool) {
+	g, ok := muehle.GameByName(r["game"])
+	if !ok {
+		return v, false
 	}
-	return n
+	n, err := strconv.Atoi(r["stones"])
+	v = g.Game().With(n)
+	return v, err == nil && v.Check() == nil
 }
 
 // Differences returns a sentence naming how the rules r of a package
@@ -195,8 +213,13 @@ type Manifest struct {
 // Key returns layer i's key.
 func (m *Manifest) Key(i int) layers.Key { return m.Layers[i].key }
 
-// Stones returns the stones per side of the package's game.
-func (m *Manifest) Stones() int { return m.Rules.Stones() }
+// Variant returns the game and stones per side of the package (the zero
+// Variant when its rules name none this program knows; Read refuses such
+// a manifest).
+func (m *Manifest) Variant() muehle.Variant {
+	v, _ := m.Rules.Variant()
+	return v
+}
 
 // Bytes returns the bytes of all layer bodies, as their files hold them.
 func (m *Manifest) Bytes() uint64 {
@@ -245,10 +268,20 @@ func parseManifest(b []byte) (*Manifest, error) {
 	if f := m.Rules.Fingerprint(); m.Fingerprint != f {
 		return nil, fmt.Errorf("%w: the manifest's rules fingerprint is %q, its rules give %q", ErrFormat, m.Fingerprint, f)
 	}
-	stones := m.Rules.Stones()
-	if stones == 0 {
-		return nil, fmt.Errorf("%w: the package is for %q stones per side; this program plays 3 to 9", ErrRules, m.Rules["stones"])
+	v, ok := m.Rules.Variant()
+	if !ok {
+		if _, known := muehle.GameByName(m.Rules["game"]); !known {
+			return nil, fmt.Errorf("%w: the package is for the game %q, which this program does not know", ErrRules, m.Rules["game"])
+		}
+		return nil, fmt.Errorf("%w: the package is for %s with %q stones per side, which it does not allow", ErrRules, m.Rules["game"], m.Rules["stones"])
 	}
+	if d := m.Rules.Differences(RulesOf(v)); d != "" {
+		return nil, fmt.Errorf("%w: %s", ErrRules, d)
+	}
+	if err := layers.CheckVariant(v); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRules, err)
+	}
+	stones := v.Stones
 	if m.BlockBytes < minBlockBytes || m.BlockBytes > maxBlockBytes || m.BlockBytes%minBlockBytes != 0 {
 		return nil, fmt.Errorf("%w: blocks of %d bytes, want a multiple of %d up to %d", ErrFormat, m.BlockBytes, minBlockBytes, maxBlockBytes)
 	}
@@ -264,7 +297,7 @@ func parseManifest(b []byte) (*Manifest, error) {
 		l := &m.Layers[i]
 		k, err := layers.ParseKey(l.Key)
 		if err != nil || !k.Valid(stones) {
-			return nil, fmt.Errorf("%w: layer %d of the manifest, %q, is not a layer of the %d-stone game", ErrFormat, i+1, l.Key, stones)
+			return nil, fmt.Errorf("%w: layer %d of the manifest, %q, is not a layer of %s", ErrFormat, i+1, l.Key, v.Name())
 		}
 		l.key = k
 		switch pos := order[k]; {
@@ -297,7 +330,7 @@ func parseManifest(b []byte) (*Manifest, error) {
 		if l.DeepestWin < -1 || l.DeepestWin > 253 || l.DeepestLoss < -1 || l.DeepestLoss > 253 {
 			return nil, fmt.Errorf("%w: layer %s: deepest win %d, loss %d, want -1 to 253", ErrFormat, k, l.DeepestWin, l.DeepestLoss)
 		}
-		if l.Verified != "" && !recordMatches(l.Verified, k, l.header(stones)) {
+		if l.Verified != "" && !recordMatches(l.Verified, k, l.header(v)) {
 			return nil, fmt.Errorf("%w: layer %s: its verification record %q is not of this layer", ErrFormat, k, l.Verified)
 		}
 		if r := l.Reach; r != nil {
@@ -339,8 +372,8 @@ func recordMatches(text string, k layers.Key, h layers.Header) bool {
 // header returns the header of the layer's file as the manifest describes
 // it: field for field the header its file holds, so that its header
 // checksum, which a verification record names, is that file's.
-func (l *Layer) header(stones int) layers.Header {
-	return layers.Header{Version: l.version, Rules: layers.RulesID, Stones: stones, Key: l.key, Slots: l.Slots,
+func (l *Layer) header(v muehle.Variant) layers.Header {
+	return layers.Header{Version: l.version, Game: v.Game, Stones: v.Stones, Key: l.key, Slots: l.Slots,
 		Layout: layers.Layout(l.Layout), Stored: l.Stored,
 		Won: l.Won, Lost: l.Lost, Drawn: l.Drawn, DeepestWin: l.DeepestWin, DeepestLoss: l.DeepestLoss, Checksum: l.sum}
 }

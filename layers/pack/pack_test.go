@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // testDB writes a database of the 3-stone game in a new folder: every
@@ -33,7 +34,7 @@ import (
 func testDB(t *testing.T) (string, []layers.Key) {
 	t.Helper()
 	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func smallBlocks(t *testing.T) {
 // export writes the layers keys of the database in dir to a package.
 func export(t *testing.T, dir string, keys []layers.Key, out string, partBytes int64) *ExportResult {
 	t.Helper()
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestResume(t *testing.T) {
 	b, _ := os.ReadFile(p1)
 	b[len(b)-1] ^= 1
 	os.WriteFile(p1, b, 0o644)
-	db, err := layers.OpenDB(to, 3)
+	db, err := layers.OpenDB(to, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,10 +369,24 @@ func TestBadPackages(t *testing.T) {
 		{"an unverified dense layer's stored count", withManifest(func(m *Manifest) { m.Layers[1].Stored++; m.Layers[1].Won++ }), ImportOptions{ClaimName: testClaim}, ErrFormat, "of the body of layer p2+1-3+0 holds"},
 		{"a forged dense body", forged, ImportOptions{ClaimName: testClaim}, ErrChecksum, "the rank directory does not match the bits (block 1)"},
 		{"other rules", withManifest(func(m *Manifest) { m.Rules["flyAt"] = "0"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, "flyAt is 0, this program's is 3"},
-		{"another game", withManifest(func(m *Manifest) { m.Rules["game"] = "lasker"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, `game "lasker"`},
+		{"another game", withManifest(func(m *Manifest) { m.Rules["game"] = "lasker"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, "phases is separate, this program's is mixed; rulesId is 1, this program's is 3"},
+		{"another game's layers", withManifest(func(m *Manifest) {
+			for n, v := range RulesOf(muehle.Twelve.With(3)) {
+				m.Rules[n] = v
+			}
+			m.Fingerprint = m.Rules.Fingerprint()
+		}), ImportOptions{ClaimName: testClaim}, ErrFormat, "verification record"},
+		{"a game unknown", withManifest(func(m *Manifest) { m.Rules["game"] = "backgammon"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, `the game "backgammon", which this program does not know`},
+		{"a game without layers", withManifest(func(m *Manifest) {
+			for n, v := range RulesOf(muehle.Six.With(3)) {
+				m.Rules[n] = v
+			}
+			m.Fingerprint = m.Rules.Fingerprint()
+		}), ImportOptions{ClaimName: testClaim}, ErrRules, "no database for Six Men's Morris"},
+		{"too many stones", withManifest(func(m *Manifest) { m.Rules["stones"] = "10"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, `standard with "10" stones per side`},
 		{"a rule unknown", withManifest(func(m *Manifest) { m.Rules["diagonals"] = "4"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, "does not know"},
 		{"a wrong fingerprint", withManifest(func(m *Manifest) { m.Fingerprint = strings.Repeat("0", 32) }), ImportOptions{ClaimName: testClaim}, ErrFormat, "fingerprint"},
-		{"another stone count", good, ImportOptions{ClaimName: testClaim, Stones: 4}, ErrRules, "the 3-stone game, not the 4-stone game"},
+		{"another stone count", good, ImportOptions{ClaimName: testClaim, Variant: muehle.Standard.With(4)}, ErrRules, "holds Nine Men's Morris with 3 stones, not Nine Men's Morris with 4 stones"},
 		{"a layer twice", withManifest(func(m *Manifest) { m.Layers[1] = m.Layers[0] }), ImportOptions{ClaimName: testClaim}, ErrFormat, "names layer 3-3 twice"},
 		{"layers out of order", withManifest(func(m *Manifest) { m.Layers[1], m.Layers[2] = m.Layers[2], m.Layers[1] }), ImportOptions{ClaimName: testClaim}, ErrFormat, "out of the order"},
 		{"a wrong layer checksum", withManifest(func(m *Manifest) { m.Layers[4].CRC64 = "0123456789abcdef" }), ImportOptions{ClaimName: testClaim}, ErrChecksum, "the manifest says 0123456789abcdef"},
@@ -476,7 +491,7 @@ func fixPreamble(b []byte) []byte {
 func TestCancel(t *testing.T) {
 	smallBlocks(t)
 	dir, keys := testDB(t)
-	db, _ := layers.OpenDB(dir, 3)
+	db, _ := layers.OpenDB(dir, muehle.Standard.With(3))
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := filepath.Join(t.TempDir(), "k3.mpk")
