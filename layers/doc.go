@@ -24,7 +24,9 @@
 //	checksum.go   the CRC-64 of a body, by blocks on all cores; combining
 //	blocks.go     the block file beside a layer: its blocks' CRC-64s, and
 //	              the checks of a body block by block
-//	db.go         DB, a database directory, and Probe
+//	games.go      the games a database holds: RulesID in the header,
+//	              CheckVariant
+//	db.go         DB, the database of one variant, and Probe
 //	prober.go     Prober, what the solver and the players read through
 //	folder.go     the layout of a database folder: every file and folder
 //	              in it and its path (GameDir, Path, ClaimPath, RecordPath,

@@ -1,6 +1,10 @@
 package layers
 
-import "fmt"
+import (
+	"fmt"
+
+	"muehle/muehle"
+)
 
 // Value is the one-byte database entry of a position, from the view of the
 // side to move:
@@ -126,4 +130,14 @@ func (v Value) String() string {
 		return "drawn"
 	}
 	return "unused"
+}
+
+// NoMoves returns the value of position p whose side to move has no legal
+// move: drawn when the rules draw it (a full board in Twelve Men's Morris:
+// muehle.Position.IsDrawn), lost at depth 0 otherwise.
+func NoMoves(p *muehle.Position) Value {
+	if p.IsDrawn() {
+		return Drawn
+	}
+	return LossIn(0)
 }

@@ -14,6 +14,8 @@
 //	             derived from it (neighbours, mill partners), removable stones
 //	boards.go    the boards: standard, with diagonals, six men's
 //	rules.go     Rules: a rule set as data; Games, the registry; GameID
+//	variant.go   Variant: a game and its stones per side, as a database
+//	             holds it; MaxStones
 //	position.go  Color, Position, Phase, Validate, colour swap
 //	reachable.go CheckReachable: whether a game can reach a position (legal input)
 //	move.go      Move, Play, IsLegal

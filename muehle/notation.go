@@ -183,7 +183,7 @@ func parsePosition(s string, def *Rules) (Position, error) {
 	if len(f) == 5 {
 		g, ok := GameByName(f[4])
 		if !ok {
-			return p, fmt.Errorf("%w: position %q: the fifth field %q names no game (want one of %s)", ErrSyntax, s, f[4], gameIDs())
+			return p, fmt.Errorf("%w: position %q: the fifth field %q names no game (want one of %s)", ErrSyntax, s, f[4], GameIDs())
 		}
 		if def != nil && g != def {
 			return p, fmt.Errorf("%w: position %q is one of %s, not of %s", ErrSyntax, s, g.Name, def.Name)

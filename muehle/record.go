@@ -152,7 +152,7 @@ func ParseRecordWithComments(s string) (*Game, []string, error) {
 		case "Variant":
 			r, ok := GameByName(value)
 			if !ok {
-				return nil, nil, fmt.Errorf("%w: record line %d: variant %q names no game (want one of %s)", ErrSyntax, ln+1, value, gameIDs())
+				return nil, nil, fmt.Errorf("%w: record line %d: variant %q names no game (want one of %s)", ErrSyntax, ln+1, value, GameIDs())
 			}
 			rules = r
 		case "Position":

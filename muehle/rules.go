@@ -137,8 +137,9 @@ func GameByName(s string) (*Rules, bool) {
 	return nil, false
 }
 
-// gameIDs returns the IDs of all games, for messages: "standard, twelve, ...".
-func gameIDs() string {
+// GameIDs returns the IDs of all games, for messages and help: "standard,
+// twelve, lasker, six".
+func GameIDs() string {
 	ids := make([]string, len(Games))
 	for i, r := range Games {
 		ids[i] = r.ID

@@ -29,7 +29,7 @@ func (v Variant) Rules() *Rules { return v.Game.Rules() }
 func (v Variant) Check() error {
 	r := v.Rules()
 	if r == nil {
-		return fmt.Errorf("%w: game number %d names no game (want one of %s)", ErrPosition, v.Game, gameIDs())
+		return fmt.Errorf("%w: game number %d names no game (want one of %s)", ErrPosition, v.Game, GameIDs())
 	}
 	if v.Stones < 3 || v.Stones > r.Stones {
 		return fmt.Errorf("%w: %s with %d stones per side (want 3 to %d)", ErrPosition, r.Name, v.Stones, r.Stones)

@@ -80,7 +80,7 @@ func (c *childTables) release() {
 
 // best returns BestChild(db, pos) for a position of the tables' layer,
 // with the mover in Stones[White]: the best of the children's values seen
-// from pos, LossIn(0) without moves, WinIn(1) when a removal leaves the
+// from pos, layers.NoMoves without moves, WinIn(1) when a removal leaves the
 // opponent fewer than three stones. missing is true when some child's
 // slot holds no value (a dense layer that does not store it): the layer
 // below lacks a position that a game reaches, and the value is not to be
@@ -88,7 +88,7 @@ func (c *childTables) release() {
 func (c *childTables) best(w *childWork, pos muehle.Position) (v layers.Value, missing bool) {
 	ms := pos.AppendMoves(w.moves[:0])
 	if len(ms) == 0 {
-		return layers.LossIn(0), false
+		return layers.NoMoves(&pos), false
 	}
 	ns, nr := 0, 0
 	for _, m := range ms {

@@ -104,5 +104,5 @@ func errOldLayers(db *layers.DB) error {
 		return nil
 	}
 	return fmt.Errorf("retro: %s holds %d layers of the format before (%s first): `muehlectl convert` rewrites them in format %d, keeping their values; solving would compute them again: %w",
-		layers.GameDir(db.Dir(), db.Stones()), len(old), old[0], layers.FileVersion, layers.ErrOldFormat)
+		db.GameDir(), len(old), old[0], layers.FileVersion, layers.ErrOldFormat)
 }

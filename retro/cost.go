@@ -188,7 +188,7 @@ func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 		c.CPUSeconds = costUnitSeconds + share*float64(slots)/costReachableRate
 		if u.Reach {
 			var all uint64
-			var ply [2 * muehle.StonesPerSide]uint64
+			var ply [2 * muehle.MaxStones]uint64
 			for _, k := range layers.PlacementLayers(u.stones) {
 				all += ix.Layer(k).Size()
 				ply[PlyOf(u.stones, k)] += ix.Layer(k).Size()

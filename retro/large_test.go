@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // TestSameAsDatabase recomputes every moving pair of the database folder
@@ -32,7 +33,7 @@ func TestSameAsDatabase(t *testing.T) {
 		}
 		maxStones = n
 	}
-	from, err := layers.OpenDB(src, 9)
+	from, err := layers.OpenDB(src, muehle.Standard.With(9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,12 +107,12 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 	if src == "" {
 		b.Skip("MUEHLE_BENCH_DB names no database folder")
 	}
-	from, err := layers.OpenDB(src, 9)
+	from, err := layers.OpenDB(src, muehle.Standard.With(9))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer from.Close()
-	db, err := layers.OpenDB(b.TempDir(), 9)
+	db, err := layers.OpenDB(b.TempDir(), muehle.Standard.With(9))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 //
 // Words change only through compare-and-swap, so workers share them freely.
 type pair struct {
+	game   muehle.GameID        // the game of the positions
 	keys   []layers.Key         // one key, or two for w ≠ b
 	index  []*layers.LayerIndex // numbering of each layer
 	state  [][]uint32           // state words of each layer
@@ -110,6 +111,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				state[i] = uint32(layers.Unused)
 				continue
 			}
+			pos.Game = pr.game
 			s, list, seed, err := c.count(pos)
 			if err != nil {
 				return fmt.Errorf("retro: layer %s slot %d: %w", pr.keys[l], i, err)
@@ -150,6 +152,11 @@ type counter struct {
 func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool, err error) {
 	ms := pos.AppendMoves(c.cw.moves[:0])
 	if len(ms) == 0 {
+		if v := layers.NoMoves(&pos); v == layers.Drawn {
+			// A draw by the rules: one unit that is never counted
+			// down, as for a removal into a draw.
+			return uint32(layers.Drawn) | 1<<counterShift, -1, false, nil
+		}
 		return uint32(layers.LossIn(0)), 0, false, nil
 	}
 	// Two moves without removal reach children of the same slot only when a

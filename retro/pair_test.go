@@ -1,6 +1,11 @@
 package retro
 
-import "testing"
+import (
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
 
 // TestRemovalsCounter checks the successor counter against the rules: a
 // position is lost only when every move loses, so after all its children
@@ -36,5 +41,37 @@ func TestRemovalsCounter(t *testing.T) {
 		if lost := left == 0; lost != c.canLose {
 			t.Errorf("%s: counter %d reaches zero: %v, want %v", c.name, count, lost, c.canLose)
 		}
+	}
+}
+
+// TestFullBoardDrawn: in Twelve Men's Morris a full board (the position
+// after the last placement when it closed no mill) is drawn, not lost for
+// the blocked side to move: the count phase leaves it drawn for good, the
+// verifier's rule (BestChild) agrees, and a full board of the standard
+// rules stays lost.
+func TestFullBoardDrawn(t *testing.T) {
+	var full muehle.Position
+	for p := range muehle.Point(muehle.NumPoints) {
+		full.Stones[p%2] |= p.Bit()
+	}
+	full.Game = muehle.Twelve
+	if ms := full.Moves(); len(ms) != 0 || !full.IsDrawn() {
+		t.Fatalf("a full board of twelve: %d moves, drawn %v; want none, drawn", len(ms), full.IsDrawn())
+	}
+	var c counter
+	state, list, seed, err := c.count(full)
+	if err != nil || state != uint32(layers.Drawn)|1<<counterShift || list != -1 || seed {
+		t.Errorf("count(full board of twelve) = %#x, %d, %v, %v; want %#x, -1, false, nil", state, list, seed, err, uint32(layers.Drawn)|1<<counterShift)
+	}
+	if v, err := BestChild(nil, full); v != layers.Drawn || err != nil {
+		t.Errorf("BestChild(full board of twelve) = %v, %v; want drawn", v, err)
+	}
+	full.Game = muehle.Standard
+	state, list, _, err = c.count(full)
+	if err != nil || state != uint32(layers.LossIn(0)) || list != 0 {
+		t.Errorf("count(full board of the standard game) = %#x, %d, %v; want lost in 0 on list 0", state, list, err)
+	}
+	if v, _ := BestChild(nil, full); v != layers.LossIn(0) {
+		t.Errorf("BestChild(full board of the standard game) = %v, want lost in 0", v)
 	}
 }

@@ -25,7 +25,7 @@ import (
 //
 // The children's layers are copied into memory when they fit in memBytes.
 func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, memBytes int64, done *atomic.Uint64) (layerBody, error) {
-	ix := db.Indexer().Layer(k)
+	ix, game := db.Indexer().Layer(k), db.Variant().Game
 	if reach == nil {
 		for _, s := range k.Successors() {
 			if err := storesEveryClass(db, s); err != nil {
@@ -44,6 +44,7 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 		if !ok {
 			return layers.Unused, nil
 		}
+		pos.Game = game
 		v, missing := c.best(w, pos)
 		if missing {
 			return v, fmt.Errorf("retro: layer %s slot %d (%v): %w: a child is not stored in the layers below", k, i, pos, ErrNotSolved)

@@ -34,7 +34,7 @@ func (r *placementReference) value(p muehle.Position) layers.Value {
 		}
 	}
 	if best == layers.Unused {
-		best = layers.LossIn(0)
+		best = layers.NoMoves(&p)
 	}
 	r.memo[p] = best
 	return best
@@ -47,15 +47,25 @@ func TestPlacementReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: the reference placement solver takes over a minute; skipped with -short")
 	}
-	comparePlacement(t, 3)
+	comparePlacement(t, muehle.Standard.With(3))
 }
 
-func comparePlacement(t *testing.T, k int) {
-	db := openDB(t, t.TempDir(), k)
+// TestPlacementReferenceTwelve is TestPlacementReference for Twelve Men's
+// Morris with three stones a side.
+func TestPlacementReferenceTwelve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the reference placement solver takes over a minute; skipped with -short")
+	}
+	comparePlacement(t, muehle.Twelve.With(3))
+}
+
+func comparePlacement(t *testing.T, v muehle.Variant) {
+	k := v.Stones
+	db := openVariant(t, t.TempDir(), v)
 	solve(t, db, SolveOptions{Placement: true})
-	moving, _ := referenceTable(k)
+	moving, _ := referenceTable(v)
 	ref := &placementReference{moving: moving, memo: map[muehle.Position]layers.Value{}}
-	reachable := reachByClasses(k)
+	reachable := reachByClasses(v)
 	checked := 0
 	for _, key := range layers.PlacementLayers(k) {
 		ix := db.Indexer().Layer(key)
@@ -64,6 +74,7 @@ func comparePlacement(t *testing.T, k int) {
 			if !ok {
 				continue
 			}
+			p.Game = v.Game
 			got, err := db.Probe(p)
 			if err != nil {
 				t.Fatal(err)
@@ -78,7 +89,7 @@ func comparePlacement(t *testing.T, k int) {
 			}
 		}
 	}
-	start, err := db.Probe(muehle.NewPosition(k))
+	start, err := db.Probe(v.NewPosition())
 	if err != nil {
 		t.Fatal(err)
 	}

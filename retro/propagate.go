@@ -97,6 +97,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 						pr.errs.Add(1)
 						continue
 					}
+					pos.Game = pr.game
 					p := pr.partner(l)
 					if bufs[p].full() {
 						err = pr.settleParents(&bufs[p], p, d, out)

@@ -90,8 +90,8 @@ func (r ReachPly) Count() uint64 {
 }
 
 // reachStart returns ply 0: the empty board, the one position of its layer.
-func reachStart(x *layers.Indexer, stones int) ReachPly {
-	p := muehle.NewPosition(stones)
+func reachStart(x *layers.Indexer, v muehle.Variant) ReachPly {
+	p := v.NewPosition()
 	k := layers.KeyOf(p)
 	ix := x.Layer(k)
 	b := newReachBits(ix.Size())
@@ -110,9 +110,9 @@ func reachStart(x *layers.Indexer, stones int) ReachPly {
 // phase, and a removal without a layer has ended the game. For each
 // class the children of each layer are ranked together (IndexAll), so
 // that their cache misses overlap.
-func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from ReachPly, workers int, done *atomic.Uint64) (ReachPly, error) {
+func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int, from ReachPly, workers int, done *atomic.Uint64) (ReachPly, error) {
 	next := ReachPly{}
-	for _, k := range PlyLayers(stones, ply+1) {
+	for _, k := range PlyLayers(v.Stones, ply+1) {
 		next[k] = newReachBits(x.Layer(k).Size())
 	}
 	// target returns the index and the bits of layer t of the next ply,
@@ -127,7 +127,7 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 		}
 		return x.Layer(t), b, nil
 	}
-	for _, k := range PlyLayers(stones, ply) {
+	for _, k := range PlyLayers(v.Stones, ply) {
 		src := from[k]
 		if src == nil {
 			return nil, fmt.Errorf("retro: reach: ply %d lacks layer %s", ply, k)
@@ -152,6 +152,7 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 				if !ok {
 					return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
 				}
+				p.Game = v.Game
 				ns, nr := 0, 0
 				for _, m := range p.AppendMoves(w.moves[:0]) {
 					switch {
@@ -185,28 +186,28 @@ func reachNext(ctx context.Context, x *layers.Indexer, stones, ply int, from Rea
 	return next, nil
 }
 
-// Reach marks the placement classes of the game with stones per side that
-// a game can reach from the empty board, ply by ply, and calls each with
-// every ply's bits in order, from ply 0 (the empty board) to 2·stones−1.
+// Reach marks the placement classes of variant v that a game can reach
+// from the empty board, ply by ply, and calls each with every ply's bits
+// in order, from ply 0 (the empty board) to 2·stones−1.
 // Only two plies are held at once. It is the one definition of a
 // reachable placement class: the solver stores exactly these, and
 // `muehlectl reach` counts them.
-func Reach(ctx context.Context, x *layers.Indexer, stones, workers int, each func(ply int, r ReachPly) error) error {
-	return reachFrom(ctx, x, stones, 0, reachStart(x, stones), workers, nil, each)
+func Reach(ctx context.Context, x *layers.Indexer, v muehle.Variant, workers int, each func(ply int, r ReachPly) error) error {
+	return reachFrom(ctx, x, v, 0, reachStart(x, v), workers, nil, each)
 }
 
 // reachFrom is Reach from the bits r of ply onwards (each is called for
 // ply too); done counts the slots gone through.
-func reachFrom(ctx context.Context, x *layers.Indexer, stones, ply int, r ReachPly, workers int, done *atomic.Uint64, each func(int, ReachPly) error) error {
+func reachFrom(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int, r ReachPly, workers int, done *atomic.Uint64, each func(int, ReachPly) error) error {
 	for {
 		if err := each(ply, r); err != nil {
 			return err
 		}
-		if ply == 2*stones-1 {
+		if ply == 2*v.Stones-1 {
 			return nil
 		}
 		var err error
-		if r, err = reachNext(ctx, x, stones, ply, r, workers, done); err != nil {
+		if r, err = reachNext(ctx, x, v, ply, r, workers, done); err != nil {
 			return err
 		}
 		ply++

@@ -29,10 +29,10 @@ func canonicalClass(p muehle.Position) muehle.Position {
 	return best
 }
 
-// reachByClasses returns the reachable placement classes of the game with
-// k stones by a plain depth-first search over canonicalClass, sharing
-// nothing with Reach but the move generator.
-func reachByClasses(k int) map[muehle.Position]bool {
+// reachByClasses returns the reachable placement classes of variant v by
+// a plain depth-first search over canonicalClass, sharing nothing with
+// Reach but the move generator.
+func reachByClasses(v muehle.Variant) map[muehle.Position]bool {
 	seen := map[muehle.Position]bool{}
 	var visit func(p muehle.Position)
 	visit = func(p muehle.Position) {
@@ -47,7 +47,7 @@ func reachByClasses(k int) map[muehle.Position]bool {
 			}
 		}
 	}
-	visit(muehle.NewPosition(k))
+	visit(v.NewPosition())
 	return seen
 }
 
@@ -55,7 +55,7 @@ func reachByClasses(k int) map[muehle.Position]bool {
 func allReach(t *testing.T, x *layers.Indexer, k, workers int) map[layers.Key]ReachBits {
 	t.Helper()
 	all := map[layers.Key]ReachBits{}
-	err := Reach(context.Background(), x, k, workers, func(_ int, r ReachPly) error {
+	err := Reach(context.Background(), x, muehle.Standard.With(k), workers, func(_ int, r ReachPly) error {
 		maps.Copy(all, r)
 		return nil
 	})
@@ -83,7 +83,7 @@ func TestReachMatchesClassSearch(t *testing.T) {
 		for _, b := range bits {
 			got += b.Count()
 		}
-		classes := reachByClasses(tt.k)
+		classes := reachByClasses(muehle.Standard.With(tt.k))
 		if got != uint64(len(classes)) || got != uint64(tt.want) {
 			t.Errorf("k=%d: got %d reachable classes, the class search finds %d, want %d", tt.k, got, len(classes), tt.want)
 		}
@@ -152,7 +152,7 @@ func TestReachableSweep(t *testing.T) {
 			total += ix.Classes()
 		}
 		t.Logf("k=%d: %d of %d placement classes stored", k, stored, total)
-		if n := uint64(len(reachByClasses(k))); stored != n {
+		if n := uint64(len(reachByClasses(muehle.Standard.With(k)))); stored != n {
 			t.Errorf("k=%d: got %d classes stored, want the %d reachable ones", k, stored, n)
 		}
 		start, err := reach.Probe(muehle.NewPosition(k))
@@ -444,7 +444,7 @@ func TestReachableSweepAgainstFullDB(t *testing.T) {
 	}
 	solve(t, db, SolveOptions{Placement: true})
 	var nStored, reached, total uint64
-	err = Reach(context.Background(), db.Indexer(), k, 0, func(_ int, r ReachPly) error {
+	err = Reach(context.Background(), db.Indexer(), muehle.Standard.With(k), 0, func(_ int, r ReachPly) error {
 		for key, bits := range r {
 			ff, err := full.Layer(key)
 			if err != nil {

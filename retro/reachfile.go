@@ -192,7 +192,7 @@ func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.U
 		return nil
 	}
 	x := db.Indexer()
-	ply, start := 0, reachStart(x, db.Stones())
+	ply, start := 0, reachStart(x, db.Variant())
 	if first > 0 {
 		ply, start = first-1, ReachPly{}
 		for _, k := range PlyLayers(db.Stones(), ply) {
@@ -201,7 +201,7 @@ func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.U
 			}
 		}
 	}
-	err = reachFrom(ctx, x, db.Stones(), ply, start, workers, done, func(p int, r ReachPly) error {
+	err = reachFrom(ctx, x, db.Variant(), ply, start, workers, done, func(p int, r ReachPly) error {
 		if p < first {
 			return nil // read from the files
 		}

@@ -1,6 +1,10 @@
 package retro
 
-import "testing"
+import (
+	"testing"
+
+	"muehle/muehle"
+)
 
 // TestReferenceFourStones compares the whole game of four stones a side,
 // moving (78 million raw positions) and placement, with the reference.
@@ -13,6 +17,6 @@ func TestReferenceFourStones(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: the reference solver on four stones takes over an hour; skipped with -short")
 	}
-	compareWithReference(t, 4)
-	comparePlacement(t, 4)
+	compareWithReference(t, muehle.Standard.With(4))
+	comparePlacement(t, muehle.Standard.With(4))
 }

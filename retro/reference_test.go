@@ -15,7 +15,9 @@ import (
 // (no symmetry, side to move as White), in rounds. Round r decides exactly
 // the positions of depth r: won if some child is lost in r-1, lost if every
 // child is won in at most r-1 plies. A child where the side to move has
-// fewer than three stones is lost in 0. What no round decides is drawn.
+// fewer than three stones is lost in 0; one without moves is lost in 0
+// unless the rules draw it (a full board in Twelve Men's Morris). What no
+// round decides is drawn.
 // It shares nothing with the solver but the move generator.
 
 // comboRank numbers the sets of n points among 24 (combinatorial number system).
@@ -65,8 +67,9 @@ func (t *rawTable) slot(p muehle.Position) uint64 {
 	return t.offset[own.Count()][opp.Count()] + comboRank(own)*binom(24, opp.Count()) + comboRank(opp)
 }
 
-// forEachRaw calls fn with every position of w and b stones, White to move.
-func forEachRaw(w, b int, fn func(p muehle.Position)) {
+// forEachRaw calls fn with every position of game g with w and b stones,
+// White to move.
+func forEachRaw(g muehle.GameID, w, b int, fn func(p muehle.Position)) {
 	var rec func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard)
 	rec = func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard) {
 		if left == 0 {
@@ -83,7 +86,7 @@ func forEachRaw(w, b int, fn func(p muehle.Position)) {
 	for _, x := range ws {
 		for _, y := range bs {
 			if x&y == 0 {
-				fn(muehle.Position{Stones: [2]muehle.Bitboard{x, y}})
+				fn(muehle.Position{Stones: [2]muehle.Bitboard{x, y}, Game: g})
 			}
 		}
 	}
@@ -96,14 +99,14 @@ func (t *rawTable) get(c muehle.Position) layers.Value {
 	return t.value[t.slot(c)]
 }
 
-// solve runs the rounds over all layers of k stones, on all cores; it
+// solve runs the rounds over all layers of variant v, on all cores; it
 // returns the number of raw positions. Each round reads only values of
 // earlier rounds and applies its decisions when it ends.
-func (t *rawTable) solve(k int) int {
+func (t *rawTable) solve(v muehle.Variant) int {
 	var all []muehle.Position
-	for w := 3; w <= k; w++ {
-		for b := 3; b <= k; b++ {
-			forEachRaw(w, b, func(p muehle.Position) { all = append(all, p) })
+	for w := 3; w <= v.Stones; w++ {
+		for b := 3; b <= v.Stones; b++ {
+			forEachRaw(v.Game, w, b, func(p muehle.Position) { all = append(all, p) })
 		}
 	}
 	for _, p := range all {
@@ -127,7 +130,11 @@ func (t *rawTable) solve(k int) int {
 				var buf [muehle.MaxMoves]muehle.Move
 				for _, p := range undecided[lo:hi] {
 					won, allWon := false, true
-					for _, m := range p.AppendMoves(buf[:0]) {
+					ms := p.AppendMoves(buf[:0])
+					if len(ms) == 0 && p.IsDrawn() {
+						allWon = false // drawn by the rules
+					}
+					for _, m := range ms {
 						v := t.get(p.Play(m))
 						switch {
 						case v.Outcome() == layers.Loss && v.Depth() == r-1:
@@ -167,18 +174,31 @@ func (t *rawTable) solve(k int) int {
 	return len(all)
 }
 
+// rawReference is the solved reference of a variant.
+type rawReference struct {
+	once  sync.Once
+	table *rawTable
+	size  int
+}
+
 var (
-	referenceOnce [10]sync.Once
-	referenceFor  [10]*rawTable
-	referenceSize [10]int
+	referencesMu sync.Mutex
+	references   = map[muehle.Variant]*rawReference{}
 )
 
-// referenceTable returns the solved reference for k stones, computed once
+// referenceTable returns the solved reference for variant v, computed once
 // per test binary.
-func referenceTable(k int) (*rawTable, int) {
-	referenceOnce[k].Do(func() {
-		referenceFor[k] = newRawTable(k)
-		referenceSize[k] = referenceFor[k].solve(k)
+func referenceTable(v muehle.Variant) (*rawTable, int) {
+	referencesMu.Lock()
+	r := references[v]
+	if r == nil {
+		r = &rawReference{}
+		references[v] = r
+	}
+	referencesMu.Unlock()
+	r.once.Do(func() {
+		r.table = newRawTable(v.Stones)
+		r.size = r.table.solve(v)
 	})
-	return referenceFor[k], referenceSize[k]
+	return r.table, r.size
 }

@@ -591,7 +591,7 @@ func (r *run) compute(ctx context.Context) (bodies []layerBody, release func(), 
 // that the bodies live in the state's memory until release.
 func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), err error) {
 	keys := r.unit.Keys
-	pr := &pair{keys: keys}
+	pr := &pair{game: r.db.Variant().Game, keys: keys}
 	ix := r.db.Indexer()
 	budget := r.opts.MemBytes
 	if budget <= 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // BenchmarkSolvePair solves the pair 4-5 + 5-4 again and again (all layers
@@ -22,7 +23,7 @@ func BenchmarkSolvePair36(b *testing.B) {
 }
 
 func benchPair(b *testing.B, k layers.Key, maxStones int) {
-	db, err := layers.OpenDB(b.TempDir(), 9)
+	db, err := layers.OpenDB(b.TempDir(), muehle.Standard.With(9))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func benchPair(b *testing.B, k layers.Key, maxStones int) {
 // four-stone game (its children are all moving positions) and reports
 // placement positions (classes) per second.
 func BenchmarkPlacementLayer(b *testing.B) {
-	db, err := layers.OpenDB(b.TempDir(), 4)
+	db, err := layers.OpenDB(b.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func BenchmarkPlacementLayer(b *testing.B) {
 // the moving layers solved once; it reports reachable classes per second
 // of processor time.
 func BenchmarkReachableSweep(b *testing.B) {
-	db, err := layers.OpenDB(b.TempDir(), 5)
+	db, err := layers.OpenDB(b.TempDir(), muehle.Standard.With(5))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func BenchmarkReachableSweep(b *testing.B) {
 	var keys []layers.Key
 	var reach []ReachBits
 	var classes uint64
-	err = Reach(context.Background(), db.Indexer(), 5, 0, func(ply int, r ReachPly) error {
+	err = Reach(context.Background(), db.Indexer(), muehle.Standard.With(5), 0, func(ply int, r ReachPly) error {
 		if ply != 2*5-1 {
 			return nil
 		}
@@ -131,7 +132,7 @@ func BenchmarkReachPass(b *testing.B) {
 	cpu0, _ := layers.CPUTime()
 	for b.Loop() {
 		classes = 0
-		err := Reach(context.Background(), x, 5, 0, func(_ int, r ReachPly) error {
+		err := Reach(context.Background(), x, muehle.Standard.With(5), 0, func(_ int, r ReachPly) error {
 			classes += r.Count()
 			return nil
 		})

@@ -13,7 +13,14 @@ import (
 
 func openDB(t *testing.T, dir string, k int) *layers.DB {
 	t.Helper()
-	db, err := layers.OpenDB(dir, k)
+	return openVariant(t, dir, muehle.Standard.With(k))
+}
+
+// openVariant opens the database of variant v in dir, closed when the
+// test ends.
+func openVariant(t *testing.T, dir string, v muehle.Variant) *layers.DB {
+	t.Helper()
+	db, err := layers.OpenDB(dir, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,19 +78,38 @@ func TestReference(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
 	}
-	compareWithReference(t, 3)
+	counts := compareWithReference(t, muehle.Standard.With(3))
+	if counts[layers.Win] != 2232160 || counts[layers.Loss] != 455648 || counts[layers.Draw] != 4112 {
+		t.Errorf("raw 3-3 counts: got won %d lost %d drawn %d, want 2232160 455648 4112",
+			counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
+	}
 }
 
-func compareWithReference(t *testing.T, k int) {
-	db := openDB(t, t.TempDir(), k)
+// TestReferenceTwelve compares every raw position of Twelve Men's Morris
+// with three stones a side with the reference: the diagonals' moves and
+// mills.
+func TestReferenceTwelve(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
+	}
+	counts := compareWithReference(t, muehle.Twelve.With(3))
+	t.Logf("twelve, raw 3-3: won %d lost %d drawn %d", counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
+}
+
+// compareWithReference solves the moving layers of v and compares every
+// raw position with the reference; it returns the reference's outcomes of
+// layer 3-3.
+func compareWithReference(t *testing.T, v muehle.Variant) map[layers.Outcome]int {
+	k := v.Stones
+	db := openVariant(t, t.TempDir(), v)
 	solve(t, db, SolveOptions{})
-	ref, n := referenceTable(k)
+	ref, n := referenceTable(v)
 	t.Logf("reference: %d raw positions", n)
 	counts := map[layers.Outcome]int{}
 	bad := 0
 	for w := 3; w <= k; w++ {
 		for b := 3; b <= k; b++ {
-			forEachRaw(w, b, func(p muehle.Position) {
+			forEachRaw(v.Game, w, b, func(p muehle.Position) {
 				want := ref.get(p)
 				if w == 3 && b == 3 {
 					counts[want.Outcome()]++
@@ -99,10 +125,7 @@ func compareWithReference(t *testing.T, k int) {
 			})
 		}
 	}
-	if counts[layers.Win] != 2232160 || counts[layers.Loss] != 455648 || counts[layers.Draw] != 4112 {
-		t.Errorf("raw 3-3 counts: got won %d lost %d drawn %d, want 2232160 455648 4112",
-			counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
-	}
+	return counts
 }
 
 // TestResume interrupts a run after its first unit and checks that a second

@@ -69,7 +69,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	if err != nil {
 		return nil, err
 	}
-	ix := db.Indexer().Layer(k)
+	ix, game := db.Indexer().Layer(k), db.Variant().Game
 	c, err := newChildTables(db, k, memBytes)
 	if err != nil {
 		return nil, err
@@ -91,6 +91,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	// check verifies the stored slot i, canonical or not.
 	check := func(w *childWork, i uint64, got layers.Value, parents *parentCheck) {
 		pos, ok := ix.Position(i)
+		pos.Game = game
 		switch {
 		case !ok:
 			if got != layers.Unused {
@@ -144,6 +145,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 					check(&w, i, got, nil)
 				} else if got != layers.Unused {
 					pos, _ := ix.Position(i)
+					pos.Game = game
 					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: layers.Unused})
 				}
 			}
@@ -187,7 +189,7 @@ type parentLayer struct {
 // before the placement layer k that lead to it.
 func newParentCheck(db *layers.DB, k layers.Key) (*parentCheck, error) {
 	stones := db.Stones()
-	pc := &parentCheck{stones: stones, start: muehle.NewPosition(stones)}
+	pc := &parentCheck{stones: stones, start: db.Variant().NewPosition()}
 	ply := PlyOf(stones, k)
 	if ply == 0 {
 		pc.first = true

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
-	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -191,7 +190,7 @@ func (u *App) restore() {
 	if rec != "" {
 		var err error
 		if g, err = muehle.ParseRecord(rec); err == nil {
-			err = play.Supported(g.Rules())
+			err = supported(g.Rules())
 		}
 		if err != nil {
 			u.showError("The last game could not be restored", err)

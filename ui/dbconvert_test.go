@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/ui/game/gametest"
 )
 
@@ -98,7 +99,7 @@ func oldFolder(t *testing.T) (string, []layers.Key) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, 9)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(9))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"muehle/layers"
 	"muehle/layers/pack"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -105,8 +106,8 @@ func (u *App) offerImport(path string) {
 
 // packageWords describes a package's contents in a few lines.
 func packageWords(m *pack.Manifest, size int64) string {
-	s := fmt.Sprintf("%d layers of the %d-stone game: %s of layers in a package of %s.\nWritten %s by commit %s",
-		len(m.Layers), m.Stones(), bytesText(m.Bytes()), bytesText(uint64(size)), m.Created, m.Exported.Commit)
+	s := fmt.Sprintf("%d layers of %s: %s of layers in a package of %s.\nWritten %s by commit %s",
+		len(m.Layers), m.Variant().Name(), bytesText(m.Bytes()), bytesText(uint64(size)), m.Created, m.Exported.Commit)
 	if m.Exported.Host != "" {
 		s += fmt.Sprintf(" on %s (%s, %d cores)", m.Exported.Host, m.Exported.OS, m.Exported.Cores)
 	}
@@ -183,7 +184,7 @@ func (im *dbImport) run() {
 			if r.res != nil {
 				r.installed = len(r.res.Installed)
 				if len(r.res.Old) > 0 {
-					stones = r.res.Manifest.Stones()
+					stones = r.res.Manifest.Variant().Stones // packages of format 1 hold the standard game
 				}
 			}
 		}
@@ -212,7 +213,7 @@ type importRun struct {
 // package of format 1) in this format, keeping their verification
 // (retro.ConvertOld); each is called before each layer.
 func convertOld(ctx context.Context, dir string, stones int, each func(k layers.Key, i, n int)) (int, error) {
-	db, err := layers.OpenDB(dir, stones)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(stones))
 	if err != nil {
 		return 0, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"muehle/layers"
 	"muehle/layers/pack"
+	"muehle/muehle"
 	"muehle/ui/game/gametest"
 )
 
@@ -67,7 +68,7 @@ func TestImportPauseResume(t *testing.T) {
 	if got, want := u.imp.status.Text, "Done: 6 layers installed, 1 were there already."; got != want {
 		t.Errorf("after Resume: got %q, want %q", got, want)
 	}
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestImportOldPackage(t *testing.T) {
 	if got, want := u.imp.status.Text, "Done; 6 layers of the format before converted."; got != want {
 		t.Errorf("after Resume: got %q, want %q", got, want)
 	}
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func buttonIn(w fyne.Window, label string) *widget.Button {
 func TestImportAsksBeforeReplacingVerified(t *testing.T) {
 	q := gametest.NewQueue()
 	u, dir := importApp(t, q)
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +213,7 @@ func TestImportAsksBeforeReplacingVerified(t *testing.T) {
 	if got, want := u.imp.status.Text, "Done: 7 layers installed, 0 were there already."; got != want {
 		t.Errorf("after Yes: got %q, want %q", got, want)
 	}
-	db, err = layers.OpenDB(dir, 3)
+	db, err = layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

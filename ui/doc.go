@@ -65,6 +65,8 @@
 //	hint.go       Game ▸ Hint: the perfect player's move shown once, noted
 //	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions
+//	games.go      supported: the games the window plays (the standard
+//	              one so far)
 //	engines.go    DBEngines: the players and marks from retro/play and the
 //	              database, and the solver behind the database tab
 package ui

@@ -217,7 +217,7 @@ func (e *DBEngines) Dir() string {
 // SetDir switches to the database in dir. The old database stays open:
 // players in other goroutines may still read it.
 func (e *DBEngines) SetDir(dir string) error {
-	db, err := layers.OpenDB(dir, e.stones)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(e.stones))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.dir = dir

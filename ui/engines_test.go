@@ -41,7 +41,7 @@ func (s *solvedDB) engines(t *testing.T) *DBEngines {
 		if s.err != nil {
 			return
 		}
-		db, err := layers.OpenDB(s.dir, 9)
+		db, err := layers.OpenDB(s.dir, muehle.Standard.With(9))
 		if err != nil {
 			s.err = err
 			return

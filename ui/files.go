@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"muehle/muehle"
-	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -64,7 +63,7 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 		return nil, "", fmt.Errorf("the clipboard is empty")
 	}
 	if p, perr := muehle.ParsePosition(s); perr == nil {
-		if err := play.Supported(p.Rules()); err != nil {
+		if err := supported(p.Rules()); err != nil {
 			return nil, "", err
 		}
 		if err := checkSetup(p, stones); err != nil {
@@ -81,7 +80,7 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 	}
 	g, err := muehle.ParseRecord(s)
 	if err == nil {
-		err = play.Supported(g.Rules())
+		err = supported(g.Rules())
 	}
 	if err != nil {
 		return nil, "", err

@@ -172,7 +172,7 @@ func (u *App) recordText() string {
 func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
 	g, comments, err := muehle.ParseRecordWithComments(text)
 	if err == nil {
-		err = play.Supported(g.Rules())
+		err = supported(g.Rules())
 	}
 	if err != nil {
 		return nil, nil, err

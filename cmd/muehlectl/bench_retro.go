@@ -22,7 +22,7 @@ func init() {
 			return 0
 		}
 		defer os.RemoveAll(dir)
-		db, err := layers.OpenDB(dir, 4)
+		db, err := layers.OpenDB(dir, muehle.Standard.With(4))
 		if err != nil {
 			return 0
 		}
@@ -68,7 +68,7 @@ var benchDB = sync.OnceValues(func() (*layers.DB, error) {
 		return nil, err
 	}
 	benchCleanups = append(benchCleanups, func() { os.RemoveAll(dir) })
-	db, err := layers.OpenDB(dir, 9)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(9))
 	if err != nil {
 		return nil, err
 	}

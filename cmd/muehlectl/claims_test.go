@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -16,7 +17,7 @@ import (
 // interrupted, and writes its line to the solve record (issue 28).
 func TestSolveBlockedKeepsFinishedUnit(t *testing.T) {
 	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -40,7 +41,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}, func(s string) { fmt.Fprintln(stdout, s) })
 	after := layerBytes(db)
 	if n == 0 && err == nil {
-		fmt.Fprintf(stdout, "nothing to convert: no layer of the format before in %s\n", layers.GameDir(db.Dir(), db.Stones()))
+		fmt.Fprintf(stdout, "nothing to convert: no layer of the format before in %s\n", layers.GameDir(db.Dir(), muehle.Standard.With(db.Stones())))
 		return nil
 	}
 	fmt.Fprintf(stdout, "%d layers converted; layer files %s before, %s now\n", n, sizeText(int64(before)), sizeText(int64(after)))

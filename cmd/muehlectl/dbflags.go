@@ -8,34 +8,85 @@ import (
 	"runtime"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
 // dbFlags are the flags of the commands that read or write the database:
-// its directory and the stones per side of the game.
+// its directory, the game and the stones per side.
 type dbFlags struct {
 	dir    *string
+	game   *string
 	stones *int
 }
 
-// addDBFlags declares --db and --stones on fs.
+// addDBFlags declares --db, --game and --stones on fs.
 func addDBFlags(fs *flag.FlagSet) dbFlags {
 	return dbFlags{
 		dir:    fs.String("db", layers.DefaultDir(), "database `directory`"),
-		stones: fs.Int("stones", 9, "stones per side (3 to 9)"),
+		game:   fs.String("game", "standard", "the game: "+muehle.GameIDs()),
+		stones: fs.Int("stones", 0, "stones per side, 3 up to the game's (0 = the game's: 9 for standard, 12 for twelve)"),
 	}
 }
 
-// check reports a bad --db or --stones.
+// check reports a bad --db, --game or --stones, and sets --stones 0 to
+// the game's own count.
 func (f dbFlags) check() error {
 	if *f.dir == "" {
 		return errors.New("--db: want a directory")
 	}
-	return inRange("--stones", *f.stones, 3, 9, "")
+	r, ok := muehle.GameByName(*f.game)
+	if !ok {
+		return fmt.Errorf("--game %q: want one of %s", *f.game, muehle.GameIDs())
+	}
+	if *f.stones == 0 {
+		*f.stones = r.Stones
+	}
+	if err := inRange("--stones", *f.stones, 3, r.Stones, " for "+r.Name); err != nil {
+		return err
+	}
+	return layers.CheckVariant(f.variant())
+}
+
+// adopt makes the game of a position or record the flags' game when
+// --game was left at its default: a position text names its game, so
+// `query --position "... twelve"` needs no --game. Call it before check.
+func (f dbFlags) adopt(g muehle.GameID) {
+	if *f.game == "standard" && g.Rules() != nil {
+		*f.game = g.String()
+	}
+}
+
+// agrees returns an error when the game of a position or record is not
+// the flags' game.
+func (f dbFlags) agrees(g muehle.GameID) error {
+	if v := f.variant(); v.Game != g {
+		return fmt.Errorf("the position is of %s, and --game names %s", g, v.Game)
+	}
+	return nil
+}
+
+// perSide returns the stones per side the flags name, before check too:
+// --stones, or the game's own count when it is 0 (9 when --game names
+// no game; check reports that).
+func (f dbFlags) perSide() int {
+	if *f.stones != 0 {
+		return *f.stones
+	}
+	if r, ok := muehle.GameByName(*f.game); ok {
+		return r.Stones
+	}
+	return muehle.StonesPerSide
+}
+
+// variant returns the game and stones the flags name (after check).
+func (f dbFlags) variant() muehle.Variant {
+	r, _ := muehle.GameByName(*f.game)
+	return r.Game().With(*f.stones)
 }
 
 // open opens the database the flags name. It creates nothing.
-func (f dbFlags) open() (*layers.DB, error) { return layers.OpenDB(*f.dir, *f.stones) }
+func (f dbFlags) open() (*layers.DB, error) { return layers.OpenDB(*f.dir, f.variant()) }
 
 // openExisting opens the database for a command that only reads it: a
 // missing folder is an error that says so.

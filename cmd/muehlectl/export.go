@@ -47,7 +47,7 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
-	opts, err := sel.options(*a.db.stones)
+	opts, err := sel.options(a.db.perSide())
 	if err == nil {
 		err = a.db.check()
 	}
@@ -138,7 +138,7 @@ func exportKeys(db *layers.DB, a exportArgs) ([]layers.Key, error) {
 		}
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("no layer of the %d-stone game in %s", db.Stones(), db.Dir())
+		return nil, fmt.Errorf("no layer of %s in %s", db.Variant().Name(), db.GameDir())
 	}
 	return keys, nil
 }
@@ -167,7 +167,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	opts.Computed = computedBy(recs)
 	show := newPackProgress(stderr)
 	opts.Progress = show.update
-	fmt.Fprintf(stdout, "exporting %s of the %d-stone game from %s to %s\n", layerCount(len(keys)), db.Stones(), db.Dir(), a.out)
+	fmt.Fprintf(stdout, "exporting %s of %s from %s to %s\n", layerCount(len(keys)), db.Variant().Name(), db.Dir(), a.out)
 	start := time.Now()
 	res, err := pack.Export(ctx, db, keys, opts)
 	show.finish()

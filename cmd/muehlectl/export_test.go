@@ -11,6 +11,7 @@ import (
 
 	"muehle/layers"
 	"muehle/layers/pack"
+	"muehle/muehle"
 )
 
 // folderFiles returns every file under root by its relative path.
@@ -94,7 +95,7 @@ func TestExportImport(t *testing.T) {
 				}
 			}
 			p.Close()
-			if want := len(layers.PlacementLayers(p.Manifest.Stones())); dense != want {
+			if want := len(layers.PlacementLayers(p.Manifest.Variant().Stones)); dense != want {
 				t.Errorf("%s: %d dense layers in the package, want the %d placement layers", what, dense, want)
 			}
 			dst := filepath.Join(t.TempDir(), "db")
@@ -122,7 +123,7 @@ func TestExportImport(t *testing.T) {
 // unreachable classes Unused), verified.
 func oldLayers(t *testing.T, dir string, stones int) {
 	t.Helper()
-	db, err := layers.OpenDB(dir, stones)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(stones))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestOldLayers(t *testing.T) {
 	if names, _ := filepath.Glob(filepath.Join(v1, "k3", "*.reach")); len(names) > 0 {
 		t.Errorf("reach files left after the conversion: %v", names)
 	}
-	db, err := layers.OpenDB(v1, 3)
+	db, err := layers.OpenDB(v1, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestImportRefuses(t *testing.T) {
 		{[]string{"import", write("flipped.mpk", flipped)}, 1, "checksum"},
 		{[]string{"import", write("short.mpk", b[:len(b)*2/3])}, 1, "truncated"},
 		{[]string{"import", write("text.mpk", []byte("hello"))}, 1, "not a database package"},
-		{[]string{"import", good, "--stones", "4"}, 1, "holds the 3-stone game, not the 4-stone game"},
+		{[]string{"import", good, "--stones", "4"}, 1, "holds Nine Men's Morris with 3 stones, not Nine Men's Morris with 4 stones"},
 		{[]string{"import", filepath.Join(dir, "none.mpk")}, 1, errors.Unwrap(missing).Error()},
 		{[]string{"import"}, 2, "name the package FILE"},
 		{[]string{"import", good, "--stones", "12"}, 2, "--stones 12"},
@@ -284,7 +285,7 @@ func TestImportRefuses(t *testing.T) {
 		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--level", "ultra"}, 2, "--level"},
 		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--part-size", "1K"}, 2, "--part-size"},
 		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--layer", "4-4"}, 2, "not a layer of the 3-stone game"},
-		{[]string{"export", "--db", src, "--stones", "4", "--out", filepath.Join(dir, "k4.mpk")}, 1, "no layer of the 4-stone game"},
+		{[]string{"export", "--db", src, "--stones", "4", "--out", filepath.Join(dir, "k4.mpk")}, 1, "no layer of Nine Men's Morris with 4 stones"},
 	} {
 		dst := filepath.Join(t.TempDir(), "db")
 		args := tc.args

@@ -10,6 +10,7 @@ import (
 
 	"muehle/layers"
 	"muehle/layers/pack"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -32,7 +33,7 @@ type importArgs struct {
 func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 	fs := newFlags("import", "FILE [--db DIR] [--stones K] [--force] [--verify]", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory` to install into")
-	stones := fs.Int("stones", 0, "refuse a package of another game than K stones per side (0: take the package's)")
+	stones := fs.Int("stones", 0, "refuse a package of another game than Nine Men's Morris with K stones per side (0: take the package's)")
 	force := fs.Bool("force", false, "replace verified layers that differ from the package's (else the import is refused, nothing changed)")
 	verify := fs.Bool("verify", false, "after the import, re-derive every value of the package's layers from its children (muehlectl verify)")
 	workers := addWorkers(fs)
@@ -76,15 +77,15 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer p.Close()
 	m := p.Manifest
-	fmt.Fprintf(stdout, "package %s: %s of the %d-stone game, %s of layer bodies in %s; rules %s\n",
-		a.file, layerCount(len(m.Layers)), m.Stones(), sizeText(int64(m.Bytes())), sizeText(p.Size()), m.Fingerprint)
+	fmt.Fprintf(stdout, "package %s: %s of %s, %s of layer bodies in %s; rules %s\n",
+		a.file, layerCount(len(m.Layers)), m.Variant().Name(), sizeText(int64(m.Bytes())), sizeText(p.Size()), m.Fingerprint)
 	fmt.Fprintf(stdout, "written %s by %s\n", m.Created, machineText(m.Exported))
 	for _, c := range m.Computed {
 		fmt.Fprintf(stdout, "computed: %d units by commit %s on %d cores\n", c.Units, c.Commit, c.Cores)
 	}
 	show := newPackProgress(stderr)
 	start := time.Now()
-	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Stones: a.stones, Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName})
+	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Variant: muehle.Standard.With(a.stones), Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName})
 	show.finish()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -99,7 +100,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "imported into %s: %d layers installed, %d already there and identical, in %s\n",
 		a.dir, len(res.Installed), len(res.Skipped), time.Since(start).Round(time.Millisecond))
 	if len(res.Old) > 0 {
-		if err := convertImported(ctx, a.dir, m.Stones(), len(res.Old), stdout); err != nil {
+		if err := convertImported(ctx, a.dir, m.Variant().Stones, len(res.Old), stdout); err != nil {
 			return err
 		}
 	}
@@ -114,7 +115,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // as convert does), keeping their verification.
 func convertImported(ctx context.Context, dir string, stones, n int, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "the package (format 1) holds %d layers of the format before: converting them\n", n)
-	db, err := layers.OpenDB(dir, stones)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(stones))
 	if err != nil {
 		return err
 	}
@@ -150,7 +151,7 @@ func machineText(m pack.Machine) string {
 
 // verifyImported verifies every layer of the package, as verify does.
 func verifyImported(ctx context.Context, a importArgs, m *pack.Manifest, stdout io.Writer) error {
-	db, err := layers.OpenDB(a.dir, m.Stones())
+	db, err := layers.OpenDB(a.dir, m.Variant())
 	if err != nil {
 		return err
 	}

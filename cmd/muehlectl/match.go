@@ -109,11 +109,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // openGameDB opens the database of the game of stones in dir when dir
 // holds that game's folder, and returns nil (no error) when it does not.
 func openGameDB(dir string, stones int) (*layers.DB, error) {
-	st, err := os.Stat(layers.GameDir(dir, stones))
+	st, err := os.Stat(layers.GameDir(dir, muehle.Standard.With(stones)))
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}
-	return layers.OpenDB(dir, stones)
+	return layers.OpenDB(dir, muehle.Standard.With(stones))
 }
 
 // matchRanges checks the flags of a series of games: --stones, --games,

@@ -40,7 +40,7 @@ func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
-	opts, err := sel.options(*a.db.stones)
+	opts, err := sel.options(a.db.perSide())
 	if err == nil {
 		err = a.db.check()
 	}

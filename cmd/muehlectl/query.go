@@ -31,15 +31,19 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if *text == "" {
 		return flagError(fs, fmt.Errorf("--position: want a position text"))
 	}
-	if err := errors.Join(dbf.check(), sf.check()); err != nil {
-		return flagError(fs, err)
-	}
 	pos, err := muehle.ParsePosition(*text)
 	if err != nil {
 		return err
 	}
 	if err := play.Supported(pos.Rules()); err != nil {
 		return err
+	}
+	dbf.adopt(pos.Game)
+	if err := errors.Join(dbf.check(), sf.check()); err != nil {
+		return flagError(fs, err)
+	}
+	if err := dbf.agrees(pos.Game); err != nil {
+		return flagError(fs, err)
 	}
 	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err

@@ -48,7 +48,7 @@ func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, k int,
 	for _, key := range layers.PlacementLayers(k) {
 		total += x.Layer(key).Classes()
 	}
-	err := retro.Reach(ctx, x, k, 0, func(ply int, r retro.ReachPly) error {
+	err := retro.Reach(ctx, x, muehle.Standard.With(k), 0, func(ply int, r retro.ReachPly) error {
 		n := r.Count()
 		fmt.Fprintf(stdout, "ply %2d: %d classes reached\n", ply, n)
 		count += n

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -24,7 +25,7 @@ func TestReachForwardBackward(t *testing.T) {
 	}
 	for _, k := range ks {
 		fwd := map[layers.Key]retro.ReachBits{}
-		err := retro.Reach(context.Background(), x, k, 0, func(_ int, r retro.ReachPly) error {
+		err := retro.Reach(context.Background(), x, muehle.Standard.With(k), 0, func(_ int, r retro.ReachPly) error {
 			maps.Copy(fwd, r)
 			return nil
 		})

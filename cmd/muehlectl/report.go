@@ -30,7 +30,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	opts, err := sel.options(*dbf.stones)
+	opts, err := sel.options(dbf.perSide())
 	if err == nil {
 		err = dbf.check()
 	}
@@ -46,7 +46,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	fmt.Fprintf(w, "# The database of the %d-stone game\n\n", db.Stones())
+	fmt.Fprintf(w, "# The database of %s\n\n", db.Variant().Name())
 	fmt.Fprintf(w, "Folder `%s`; report made %s by muehlectl %s on %s.\n\n",
 		db.Dir(), time.Now().UTC().Format("2006-01-02 15:04 MST"), commit(), machine())
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -54,7 +55,7 @@ func TestReportPlacementPlies(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report: status %d, %s", code, errs)
 	}
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

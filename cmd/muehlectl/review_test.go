@@ -83,7 +83,7 @@ func TestReviewFindsBlunders(t *testing.T) {
 	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3", "--all-phases"); code != 0 {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

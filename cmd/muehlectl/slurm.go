@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -57,7 +58,7 @@ func parseSlurm(args []string, stderr io.Writer) (slurmArgs, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
-	opts, err := sel.options(*a.db.stones)
+	opts, err := sel.options(a.db.perSide())
 	if err == nil {
 		err = a.db.check()
 	}
@@ -78,7 +79,7 @@ func parseSlurm(args []string, stderr io.Writer) (slurmArgs, error) {
 	a.extra = strings.Fields(*extra)
 	a.jobs, a.program = *jobs, *program
 	if a.jobs == "" {
-		a.jobs = layers.JobsDir(*a.db.dir, *a.db.stones)
+		a.jobs = layers.JobsDir(*a.db.dir, muehle.Standard.With(*a.db.stones))
 	}
 	if a.program == "" {
 		if a.program, err = os.Executable(); err != nil {

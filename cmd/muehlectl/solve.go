@@ -37,7 +37,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
-	opts, err := sel.options(*a.db.stones)
+	opts, err := sel.options(a.db.perSide())
 	if err == nil {
 		err = a.db.check()
 	}

@@ -81,22 +81,26 @@ func TestQueryUnreachableByReachData(t *testing.T) {
 }
 
 // TestOtherGamesRefused: the commands that take a position or a game
-// record refuse one of another game (package muehle reads them; the
-// database and the players know the standard game only), with exit
-// status 1 and a sentence that names the game.
+// record refuse one of a game the database cannot hold (package muehle
+// reads them; the database and the players know Nine and Twelve Men's
+// Morris), with exit status 1 and a sentence that names the game.
 func TestOtherGamesRefused(t *testing.T) {
-	const twelve = "........................ w 12 12 twelve"
-	if _, err := muehle.ParsePosition(twelve); err != nil {
-		t.Fatalf("the position text of Twelve Men's Morris: %v", err)
-	}
-	for _, args := range [][]string{
-		{"query", "--db", t.TempDir(), "--position", twelve},
-		{"play", "--position", twelve},
-		{"tree", "--depth", "1", "--position", twelve},
+	for _, c := range []struct{ text, name string }{
+		{"........................ w 10 10 lasker", "Lasker Morris"},
+		{"................ w 6 6 six", "Six Men's Morris"},
 	} {
-		_, stderr, code := runCmd(t, args...)
-		if code != 1 || !strings.Contains(stderr, "Twelve Men's Morris") {
-			t.Errorf("%s: exit %d, %q; want 1 and a sentence naming Twelve Men's Morris", args[0], code, stderr)
+		if _, err := muehle.ParsePosition(c.text); err != nil {
+			t.Fatalf("the position text of %s: %v", c.name, err)
+		}
+		for _, args := range [][]string{
+			{"query", "--db", t.TempDir(), "--position", c.text},
+			{"play", "--position", c.text},
+			{"tree", "--depth", "1", "--position", c.text},
+		} {
+			_, stderr, code := runCmd(t, args...)
+			if code != 1 || !strings.Contains(stderr, c.name) {
+				t.Errorf("%s: exit %d, %q; want 1 and a sentence naming %s", args[0], code, stderr, c.name)
+			}
 		}
 	}
 }

@@ -35,7 +35,7 @@ func parseVerify(args []string, stderr io.Writer) (verifyArgs, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
-	opts, err := sel.options(*a.db.stones)
+	opts, err := sel.options(a.db.perSide())
 	if err == nil {
 		err = a.db.check()
 	}

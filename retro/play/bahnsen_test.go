@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 func TestBahnsenD(t *testing.T) {
@@ -72,7 +73,7 @@ func TestBahnsenF(t *testing.T) {
 // positions come from the layer's header alone: a layer whose body fails
 // its checksum, which a full check would find, still gives them.
 func TestWonShareReadsTheHeader(t *testing.T) {
-	db, err := layers.OpenDB(t.TempDir(), 3)
+	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // A Book is the persistent cache of a PlacementSearch: the exact values of
@@ -62,7 +63,7 @@ var bookCRC = crc64.MakeTable(crc64.ECMA)
 // BookPath returns the default book file of the game with stones per side
 // in the database directory dir.
 func BookPath(dir string, stones int) string {
-	return layers.BookPath(dir, stones)
+	return layers.BookPath(dir, muehle.Standard.With(stones))
 }
 
 // OpenBook returns the book of the game with stones per side stored at

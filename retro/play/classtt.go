@@ -26,7 +26,7 @@ func makeClassKey(k layers.Key, i uint64) classKey {
 // board counts (the only counts the numbering depends on).
 type classIndexer struct {
 	x   *layers.Indexer
-	idx [10][10]*layers.LayerIndex
+	idx [muehle.MaxStones + 1][muehle.MaxStones + 1]*layers.LayerIndex
 }
 
 // key returns the class key of p, whose counts must be those of a layer.

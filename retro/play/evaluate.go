@@ -17,6 +17,28 @@ const (
 	evalThreats   = 80  // the opponent threatens to close mills on two points or more
 )
 
+// evalBoard is what the evaluation and the move ordering read of a game's
+// board: its points, mills and each point's neighbours.
+type evalBoard struct {
+	all       muehle.Bitboard
+	mills     []muehle.Bitboard
+	neighbors [muehle.MaxPoints]muehle.Bitboard
+}
+
+// evalBoards holds the board of each game by muehle.GameID, built once
+// from muehle.Games, so that a position reaches its board by its Game
+// byte alone.
+var evalBoards = func() (t [256]*evalBoard) {
+	for g, r := range muehle.Games {
+		b := &evalBoard{all: r.Board.All(), mills: r.Board.Mills()}
+		for p := range muehle.Point(r.Board.NumPoints()) {
+			b.neighbors[p] = r.Board.Neighbors(p)
+		}
+		t[g] = b
+	}
+	return t
+}()
+
 // evalPosition returns the static evaluation of p for the side to move, in
 // the units of SearchResult.Score (a stone is worth 100): material on the
 // board and in hand, closed mills, potential mills (two stones and an empty
@@ -38,16 +60,17 @@ func evalPosition(p *muehle.Position) int32 {
 // reachable by a placement, a jump, or a slide of a stone from outside
 // that mill. It ignores whether the opponent has a stone to remove.
 func millTargets(p *muehle.Position, c muehle.Color) muehle.Bitboard {
+	b := evalBoards[p.Game]
 	own := p.Stones[c]
-	empty := muehle.AllPoints &^ (own | p.Stones[c^1])
+	empty := b.all &^ (own | p.Stones[c^1])
 	anywhere := p.Hand[c] > 0 || (own.Count() == 3 && p.Hand[c] == 0)
 	var t muehle.Bitboard
-	for _, m := range muehle.Mills {
+	for _, m := range b.mills {
 		e := m & empty
 		if e == 0 || e&(e-1) != 0 || own&m != m&^e || t&e != 0 {
 			continue
 		}
-		if anywhere || muehle.Neighbors[e.First()]&own&^m != 0 {
+		if anywhere || b.neighbors[e.First()]&own&^m != 0 {
 			t |= e
 		}
 	}
@@ -56,11 +79,12 @@ func millTargets(p *muehle.Position, c muehle.Color) muehle.Bitboard {
 
 // evalSide returns the terms of the evaluation that belong to side c.
 func evalSide(p *muehle.Position, c muehle.Color) int32 {
+	bd := evalBoards[p.Game]
 	own, opp := p.Stones[c], p.Stones[c^1]
-	empty := muehle.AllPoints &^ (own | opp)
+	empty := bd.all &^ (own | opp)
 	n := own.Count()
 	s := int32(evalStone * (n + int(p.Hand[c])))
-	for _, m := range muehle.Mills {
+	for _, m := range bd.mills {
 		switch bits.OnesCount32(uint32(own & m)) {
 		case 3:
 			s += evalMill
@@ -75,7 +99,7 @@ func evalSide(p *muehle.Position, c muehle.Color) int32 {
 	}
 	mob := 0
 	for b := own; b != 0; b &= b - 1 {
-		k := bits.OnesCount32(uint32(muehle.Neighbors[b.First()] & empty))
+		k := bits.OnesCount32(uint32(bd.neighbors[b.First()] & empty))
 		mob += k
 		if k == 0 {
 			s -= evalBlocked

@@ -3,20 +3,41 @@ package play
 import (
 	"fmt"
 
+	"muehle/layers"
 	"muehle/muehle"
 )
 
-// Supported returns nil when the players, the database and the window of
-// this program know the game with rule set r, and otherwise an error that
-// says so in words. Package muehle defines other games (Twelve Men's
-// Morris, Lasker Morris, Six Men's Morris) and reads their positions and
-// records, but the index of the database, the solver and the players know
-// the standard game only, with any number of stones from 3 to 9: every
-// place where a position or a game record comes in from outside asks this
-// first.
+// Supported returns nil when the players and the database of this program
+// know the game with rule set r, and otherwise an error that says so in
+// words. Package muehle defines more games than the database holds: the
+// players play the games whose layers the database can hold
+// (layers.CheckVariant: Nine and Twelve Men's Morris, each with any number
+// of stones from 3 up), and every place where a position or a game record
+// comes in from outside asks this first.
 func Supported(r *muehle.Rules) error {
-	if r == muehle.Games[muehle.Standard] {
-		return nil
+	if r == nil {
+		return fmt.Errorf("%w: a position of no game", muehle.ErrPosition)
 	}
-	return fmt.Errorf("%w: a position of %s; this program plays and solves only %s so far", muehle.ErrPosition, r.Name, muehle.Games[muehle.Standard].Name)
+	if err := layers.CheckVariant(r.Game().With(r.Stones)); err != nil {
+		return fmt.Errorf("%w: a position of %s; this program plays and solves %s so far (%v)", muehle.ErrPosition, r.Name, supportedNames(), err)
+	}
+	return nil
+}
+
+// supportedNames lists the games Supported accepts: "Nine Men's Morris and
+// Twelve Men's Morris".
+func supportedNames() string {
+	var s string
+	n := 0
+	for _, r := range muehle.Games {
+		if layers.CheckVariant(r.Game().With(r.Stones)) != nil {
+			continue
+		}
+		if n > 0 {
+			s += " and "
+		}
+		s += r.Name
+		n++
+	}
+	return s
 }

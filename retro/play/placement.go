@@ -18,7 +18,7 @@ var ErrBudget = errors.New("placement search budget exhausted")
 
 // maxPlacementPly bounds the plies from a placement position to the moving
 // phase: 2 × 9 placements, and one more for the moving position reached.
-const maxPlacementPly = 2*muehle.StonesPerSide + 1
+const maxPlacementPly = 2*muehle.MaxStones + 1
 
 // scoreInf is beyond every score: the window of an unbounded search.
 const scoreInf = winScore + 1
@@ -66,7 +66,7 @@ type PlacementSearch struct {
 	nodes    uint64
 	total    uint64
 	err      error
-	layer    [10][10][10][10]uint8
+	layer    layerMarks
 	moves    [maxPlacementPly + 1][muehle.MaxMoves]muehle.Move
 	order    [maxPlacementPly + 1][muehle.MaxMoves]int32
 }
@@ -113,7 +113,7 @@ func (s *PlacementSearch) begin(ctx context.Context) {
 	if s.MaxTime > 0 {
 		s.deadline = time.Now().Add(s.MaxTime)
 	}
-	s.layer = [10][10][10][10]uint8{}
+	s.layer = layerMarks{}
 }
 
 // end adds the call's nodes to the total.
@@ -138,13 +138,17 @@ func (s *PlacementSearch) poll() bool {
 	return s.err != nil
 }
 
+// layerMarks marks the layers a search found missing, by the counts of
+// their keys.
+type layerMarks [muehle.MaxStones + 1][muehle.MaxStones + 1][muehle.MaxStones + 1][muehle.MaxStones + 1]uint8
+
 // probe returns the stored value of p when its layer is in the database
 // and stores p's class (a placement layer holds only the classes reachable
 // from the empty board). A failed probe of a missing layer is remembered
 // for the rest of the call; other errors stop the search.
 func (s *PlacementSearch) probe(p *muehle.Position) (layers.Value, bool) {
 	k := layers.KeyOf(*p)
-	if k.W > 9 || k.B > 9 || k.WH > 9 || k.BH > 9 {
+	if n := uint8(muehle.MaxStones); k.W > n || k.B > n || k.WH > n || k.BH > n {
 		s.err = fmt.Errorf("play: placement search: %v: %w", *p, muehle.ErrPosition)
 		return layers.Unused, false
 	}
@@ -311,13 +315,14 @@ func (s *PlacementSearch) node(p *muehle.Position, ply int, alpha, beta int32) i
 func (s *PlacementSearch) orderMoves(p *muehle.Position, ms []muehle.Move, idx []int32) {
 	own, opp := p.Mover(), p.Opponent()
 	free := p.Empty()
-	block := muehle.MillTargets(opp, free)
+	board := p.Rules().Board
+	block := board.MillTargets(opp, free)
 	for j, i := range idx {
 		m := ms[i]
 		sc := int32(0)
 		if m.IsRemoval() {
 			sc += 1000
-			if muehle.MillTargets(opp, free|m.Remove.Bit())&^m.To.Bit() != 0 {
+			if board.MillTargets(opp, free|m.Remove.Bit())&^m.To.Bit() != 0 {
 				sc += 100 // the removed stone was part of a threat
 			}
 		}
@@ -325,8 +330,8 @@ func (s *PlacementSearch) orderMoves(p *muehle.Position, ms []muehle.Move, idx [
 			sc += 500
 		}
 		after := own | m.To.Bit()
-		sc += 50 * int32(bits.OnesCount32(uint32(muehle.MillTargets(after, free&^m.To.Bit()))))
-		sc += 10 * int32(muehle.Neighbors[m.To].Count())
+		sc += 50 * int32(bits.OnesCount32(uint32(board.MillTargets(after, free&^m.To.Bit()))))
+		sc += 10 * int32(board.Neighbors(m.To).Count())
 		idx[j] = -(sc<<16 | int32(0xffff-i)) // ascending sort: highest score, then lowest move number
 	}
 	slices.Sort(idx)

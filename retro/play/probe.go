@@ -28,7 +28,7 @@ func probeScore(v layers.Value, ply int) (score int32, ok bool) {
 // could not answer for, so that a missing layer costs one failed probe and
 // not one per node. A layer is named from the side to move: stones on the
 // board and in hand of the mover and of the opponent.
-type probeLayerCache [10][10][10][10]bool
+type probeLayerCache [muehle.MaxStones + 1][muehle.MaxStones + 1][muehle.MaxStones + 1][muehle.MaxStones + 1]bool
 
 // missing returns the flag of the layer of p, or nil when the counts are
 // out of range (an impossible position: never probed).
@@ -36,7 +36,7 @@ func (c *probeLayerCache) missing(p *muehle.Position) *bool {
 	t := p.Turn
 	a, b := p.Stones[t].Count(), p.Stones[t^1].Count()
 	ha, hb := int(p.Hand[t]), int(p.Hand[t^1])
-	if a > 9 || b > 9 || ha > 9 || hb > 9 {
+	if n := muehle.MaxStones; a > n || b > n || ha > n || hb > n {
 		return nil
 	}
 	return &c[a][b][ha][hb]

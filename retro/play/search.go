@@ -224,6 +224,9 @@ func (s *searcher) search(pos *muehle.Position, depth, ply int, alpha, beta int3
 	}
 	moves := pos.AppendMoves(s.moves[ply][:0])
 	if len(moves) == 0 {
+		if pos.IsDrawn() {
+			return 0 // a full board drawn by the rules
+		}
 		return -winScore + int32(ply) // blocked
 	}
 	s.order(pos, moves, ply, ttMove)
@@ -308,10 +311,13 @@ func (s *searcher) qsearch(pos *muehle.Position, ply, qleft int, alpha, beta int
 }
 
 // leaf scores a position at the horizon: lost when the side to move is
-// blocked, otherwise the evaluation, or, when the side to move can close a
+// blocked (drawn when the rules draw it: a full board), otherwise the evaluation, or, when the side to move can close a
 // mill, the better of the evaluation and the removals (quiescence).
 func (s *searcher) leaf(pos *muehle.Position, ply, qleft int, alpha, beta int32) int32 {
 	if pos.Hand[pos.Turn] == 0 && pos.Blocked() {
+		if pos.IsDrawn() {
+			return 0
+		}
 		return -winScore + int32(ply)
 	}
 	stand := evalPosition(pos)
@@ -386,7 +392,7 @@ func (s *searcher) order(pos *muehle.Position, moves []muehle.Move, ply int, ttM
 		return
 	}
 	c := pos.Turn
-	threats := muehle.MillTargets(pos.Stones[c^1], pos.Empty())
+	threats := pos.Rules().Board.MillTargets(pos.Stones[c^1], pos.Empty())
 	k0, k1 := s.killers[ply][0], s.killers[ply][1]
 	hist := &s.history[c]
 	for i, m := range moves {

@@ -17,7 +17,7 @@ import (
 // move with the book given and a table of 2^22, the fallback alpha-beta
 // to depth 6 reading the database.
 func TestShippedDefaults(t *testing.T) {
-	db, err := layers.OpenDB(t.TempDir(), 3)
+	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

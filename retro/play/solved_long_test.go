@@ -268,7 +268,7 @@ func TestPerfectStandardGame(t *testing.T) {
 			t.Fatalf("MUEHLE_TEST_GAMES=%q: want a positive number", s)
 		}
 	}
-	db, err := layers.OpenDB(dir, muehle.StonesPerSide)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(muehle.StonesPerSide))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,7 +139,7 @@ func TestCheckAnswer(t *testing.T) {
 
 func TestDrawTrainingSkipsAbsentAndDamagedLayers(t *testing.T) {
 	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, 3)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,12 @@ import "muehle/muehle"
 
 // zobrist holds the random keys of the Zobrist hash of a position: one per
 // stone of each colour on each point, one for Black to move, and one for
-// each count 0..9 of stones in hand of each side. The key of a position is
+// each count 0..12 of stones in hand of each side (muehle.MaxStones). The key of a position is
 // the exclusive or of the keys of its parts.
 var zobrist struct {
 	stone [2][muehle.NumPoints]uint64
 	black uint64
-	hand  [2][muehle.StonesPerSide + 1]uint64
+	hand  [2][muehle.MaxStones + 1]uint64
 }
 
 func init() {
@@ -23,26 +23,34 @@ func init() {
 		z = (z ^ z>>27) * 0x94d049bb133111eb
 		return z ^ z>>31
 	}
+	// The keys of the hands above 9 (Twelve Men's Morris) are drawn
+	// last, so that the keys of the standard game, and with them its
+	// node counts (TestSearchBench), stay those of before.
 	for c := range 2 {
 		for p := range muehle.NumPoints {
 			zobrist.stone[c][p] = next()
 		}
-		for h := range zobrist.hand[c] {
+		for h := range muehle.StonesPerSide + 1 {
 			zobrist.hand[c][h] = next()
 		}
 	}
 	zobrist.black = next()
+	for c := range 2 {
+		for h := muehle.StonesPerSide + 1; h <= muehle.MaxStones; h++ {
+			zobrist.hand[c][h] = next()
+		}
+	}
 }
 
 // zobristKey returns the Zobrist hash of p: stones, side to move and stones
-// in hand. Hands above 9 (impossible positions) share the key of 9.
+// in hand. Hands above 12 (impossible positions) share the key of 12.
 func zobristKey(p *muehle.Position) uint64 {
 	var k uint64
 	for c := range 2 {
 		for b := p.Stones[c]; b != 0; b &= b - 1 {
 			k ^= zobrist.stone[c][b.First()]
 		}
-		k ^= zobrist.hand[c][min(p.Hand[c], muehle.StonesPerSide)]
+		k ^= zobrist.hand[c][min(p.Hand[c], muehle.MaxStones)]
 	}
 	if p.Turn == muehle.Black {
 		k ^= zobrist.black
@@ -54,7 +62,7 @@ func zobristKey(p *muehle.Position) uint64 {
 func zobristAfter(k uint64, p *muehle.Position, m muehle.Move) uint64 {
 	c := p.Turn
 	if m.From == muehle.NoPoint {
-		h := min(p.Hand[c], muehle.StonesPerSide)
+		h := min(p.Hand[c], muehle.MaxStones)
 		k ^= zobrist.hand[c][h] ^ zobrist.hand[c][h-1]
 	} else {
 		k ^= zobrist.stone[c][m.From]

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -82,7 +83,7 @@ func SolveAllIn(tb testing.TB, dir string, k int) *layers.DB {
 // already is kept) and returns the database, closed when tb ends.
 func SolveIn(tb testing.TB, dir string, k int, opts retro.SolveOptions) *layers.DB {
 	tb.Helper()
-	db, err := layers.OpenDB(dir, k)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(k))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func SolveIn(tb testing.TB, dir string, k int, opts retro.SolveOptions) *layers.
 // solve solves the game of k stones in dir with opts and keeps the
 // database open for Main to close.
 func solve(dir string, k int, opts retro.SolveOptions) (*layers.DB, error) {
-	db, err := layers.OpenDB(dir, k)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(k))
 	if err != nil {
 		return nil, err
 	}

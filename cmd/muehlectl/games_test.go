@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTwelveEndToEnd: --game twelve solves Twelve Men's Morris in its own
+// folder, verify and report read it there, query takes the game from the
+// position text, and a position of one game is not looked up in the
+// database of another. (The values are checked against the reference
+// solver in package retro: TestReferenceTwelve and
+// TestPlacementReferenceTwelve.)
+func TestTwelveEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve --game twelve: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "twelve", "k3", "p0+3-0+3.layer")); err != nil {
+		t.Errorf("the empty board's layer is not in twelve/k3: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "k3")); !os.IsNotExist(err) {
+		t.Errorf("solving twelve made the standard game's folder k3 (%v)", err)
+	}
+	if code, out, stderr := muehlectl("verify", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases"); code != 0 || !strings.Contains(out, "all 7 layers verified") {
+		t.Errorf("verify --game twelve: exit %d: %s %s", code, out, stderr)
+	}
+	if code, out, stderr := muehlectl("report", "--db", dir, "--game", "twelve", "--stones", "3"); code != 0 || !strings.Contains(out, "# The database of Twelve Men's Morris with 3 stones") {
+		t.Errorf("report --game twelve: exit %d: %.200s %s", code, out, stderr)
+	}
+	const empty = "........................ w 3 3 twelve"
+	code, out, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--book", "", "--position", empty)
+	if code != 0 || !strings.Contains(out, "layer    p0+3-0+3 index 0\nvalue    won in") {
+		t.Errorf("query of the empty board of twelve: exit %d: %s %s", code, out, stderr)
+	}
+	code, _, stderr = muehlectl("query", "--db", dir, "--game", "twelve", "--stones", "3", "--position", "........................ w 3 3")
+	if code != 2 || !strings.Contains(stderr, "the position is of standard, and --game names twelve") {
+		t.Errorf("query of a standard position with --game twelve: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = muehlectl("query", "--db", dir, "--stones", "3", "--book", "", "--position", "........................ w 3 3")
+	if code != 1 || !strings.Contains(stderr, "layer missing") {
+		t.Errorf("query of the standard game in a folder of twelve only: exit %d: %s; want a missing layer", code, stderr)
+	}
+}
