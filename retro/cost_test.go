@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // readRecord reads the solve record in file (ReadRecordFile); a unit
@@ -47,7 +48,7 @@ func TestCostModelFitsRecords(t *testing.T) {
 		// layers are the only ones measured.
 		{"testdata/solve-record-k5.tsv", 5, []string{"placement"}, true},
 	} {
-		units := Units(tc.stones, SolveOptions{Placement: true, PlacementAll: tc.every})
+		units := Units(muehle.Standard.With(tc.stones), SolveOptions{Placement: true, PlacementAll: tc.every})
 		measured, model := map[string]float64{}, map[string]float64{}
 		for _, r := range readRecord(t, tc.file) {
 			u, err := FindUnit(units, string(r.Unit))
@@ -111,7 +112,7 @@ func TestUnitDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units := Units(9, SolveOptions{Placement: true})
+	units := Units(muehle.Standard.With(9), SolveOptions{Placement: true})
 	pair, err := FindUnit(units, "m5-6")
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestUnitDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	every, err := FindUnit(Units(9, SolveOptions{Placement: true, PlacementAll: true}), "p8+1-9+0")
+	every, err := FindUnit(Units(muehle.Standard.With(9), SolveOptions{Placement: true, PlacementAll: true}), "p8+1-9+0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestReachUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, every := range []bool{false, true} {
-		units := Units(9, SolveOptions{Placement: true, PlacementAll: every})
+		units := Units(muehle.Standard.With(9), SolveOptions{Placement: true, PlacementAll: every})
 		var reach []UnitName
 		var first UnitName
 		for _, u := range units {
@@ -184,7 +185,7 @@ func TestReachUnit(t *testing.T) {
 	// The pass costs the reachable classes of the whole game at its rate,
 	// and holds the two largest neighbouring plies' bits: for 9 stones
 	// plies 16 and 17, 4.83 and 6.70 billion slots (docs/placement.md).
-	units := Units(9, SolveOptions{Placement: true})
+	units := Units(muehle.Standard.With(9), SolveOptions{Placement: true})
 	var pass, next Unit
 	for i, u := range units {
 		if u.Reach {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // TestOldRecordsParse reads the solve records checked in under testdata,
@@ -27,7 +28,7 @@ func TestOldRecordsParse(t *testing.T) {
 		if err != nil || len(recs) != tc.lines {
 			t.Fatalf("%s: got %d records, %v; want %d", tc.file, len(recs), err, tc.lines)
 		}
-		units := Units(tc.stones, SolveOptions{Placement: true})
+		units := Units(muehle.Standard.With(tc.stones), SolveOptions{Placement: true})
 		for _, r := range recs {
 			if _, err := FindUnit(units, string(r.Unit)); err != nil {
 				t.Errorf("%s: unit %q: %v", tc.file, r.Unit, err)

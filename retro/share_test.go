@@ -14,6 +14,7 @@ import (
 
 	"muehle/layers"
 	"muehle/layers/layerstest"
+	"muehle/muehle"
 )
 
 // TestSolveShared solves the placement layers of the k=4 game with two
@@ -30,7 +31,7 @@ func TestSolveShared(t *testing.T) {
 	solve(t, ref, opts)
 	dir := t.TempDir()
 	db := openDB(t, dir, 4)
-	for _, u := range Units(4, SolveOptions{}) { // the moving layers, from the reference
+	for _, u := range Units(muehle.Standard.With(4), SolveOptions{}) { // the moving layers, from the reference
 		for _, k := range u.Keys {
 			f, err := ref.Layer(k)
 			if err != nil {
@@ -78,7 +79,7 @@ func TestSolveShared(t *testing.T) {
 			t.Fatalf("solver %d: %v", i, err)
 		}
 	}
-	for _, u := range Units(4, opts) {
+	for _, u := range Units(muehle.Standard.With(4), opts) {
 		if n := btoi(did[0][u.Name]) + btoi(did[1][u.Name]); n != btoi(u.Placement) {
 			t.Errorf("unit %s: done by %d solvers, want %d", u.Name, n, btoi(u.Placement))
 		}
@@ -153,7 +154,7 @@ func TestSolveUnit(t *testing.T) {
 	dir := t.TempDir()
 	opts := SolveOptions{Workers: 2}
 	ctx := context.Background()
-	units := Units(3, faultOpts())
+	units := Units(muehle.Standard.With(3), faultOpts())
 	first := UnitName("m3-3")
 	if len(units) > 1 {
 		first = units[1].Name // a placement layer that reads 3-3

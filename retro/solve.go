@@ -69,7 +69,7 @@ var ErrNotSolved = errors.New("retro: layer not solved")
 // Layers returns every layer opts asks for, in order of computation.
 func Layers(db *layers.DB, opts SolveOptions) []layers.Key {
 	var keys []layers.Key
-	for _, u := range Units(db.Stones(), opts) {
+	for _, u := range Units(db.Variant(), opts) {
 		keys = append(keys, u.Keys...)
 	}
 	return keys
@@ -99,7 +99,7 @@ type Task struct {
 // relied upon. Solve makes it once and passes each task in its Progress.
 func Plan(db *layers.DB, opts SolveOptions) []Task {
 	var tasks []Task
-	for _, u := range Units(db.Stones(), opts) {
+	for _, u := range Units(db.Variant(), opts) {
 		if t := check(db, u, opts); t.Compute || len(t.Verify) > 0 {
 			tasks = append(tasks, t)
 		}
@@ -161,7 +161,7 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	}
 	s := newSolver(db, opts)
 	defer s.close()
-	units := Units(db.Stones(), opts)
+	units := Units(db.Variant(), opts)
 	s.plan = opts.Plan
 	if s.plan == nil {
 		s.plan = Plan(db, opts)
@@ -361,7 +361,7 @@ func SolveUnit(ctx context.Context, db *layers.DB, name string, opts SolveOption
 		return false, err
 	}
 	opts.MaxStones, opts.Placement = 0, true
-	u, err := FindUnit(Units(db.Stones(), opts), name)
+	u, err := FindUnit(Units(db.Variant(), opts), name)
 	if err != nil {
 		return false, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // Unit is one step of the computation, the smallest piece of work a solver
@@ -32,7 +33,7 @@ type Unit struct {
 	// game before its layer.
 	Reachable, Reach bool
 
-	stones int // stones per side of the unit's game, for the cost model
+	variant muehle.Variant // the unit's game, for the cost model
 }
 
 // String returns the unit's layers: "3-4 + 4-3", "p5+2-4+2".
@@ -116,9 +117,10 @@ func layersText(k layers.Key) string {
 	return k.String()
 }
 
-// Units returns the units of opts for a game of stones per side, in order
-// of computation, with their levels and dependencies.
-func Units(stones int, opts SolveOptions) []Unit {
+// Units returns the units of opts for variant v, in order of computation,
+// with their levels and dependencies.
+func Units(v muehle.Variant, opts SolveOptions) []Unit {
+	stones := v.Stones
 	var units []Unit
 	seen := map[layers.Key]bool{}
 	reach := false // the unit that runs the forward pass is chosen
@@ -126,7 +128,7 @@ func Units(stones int, opts SolveOptions) []Unit {
 		if seen[k] {
 			continue
 		}
-		u := Unit{Name: NameOf(k), Keys: []layers.Key{k}, Placement: !k.IsMoving(), stones: stones}
+		u := Unit{Name: NameOf(k), Keys: []layers.Key{k}, Placement: !k.IsMoving(), variant: v}
 		seen[k] = true
 		if k.IsMoving() {
 			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {

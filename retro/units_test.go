@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // TestUnits checks named units of the k=4 game and, for every game, that
 // each unit's dependencies come before it at a lower level and cover every
 // layer its moves lead to.
 func TestUnits(t *testing.T) {
-	units := Units(4, SolveOptions{Placement: true})
+	units := Units(muehle.Standard.With(4), SolveOptions{Placement: true})
 	if got, want := len(units), 30; got != want {
 		t.Errorf("k=4 units: got %d, want %d", got, want)
 	}
@@ -48,7 +49,7 @@ func TestUnits(t *testing.T) {
 		}
 	}
 	for k := 3; k <= 9; k++ {
-		units := Units(k, SolveOptions{Placement: true})
+		units := Units(muehle.Standard.With(k), SolveOptions{Placement: true})
 		level := map[UnitName]int{}
 		for i, u := range units {
 			if i > 0 && u.Level < units[i-1].Level {
@@ -80,7 +81,7 @@ func TestUnitCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units := Units(9, SolveOptions{Placement: true})
+	units := Units(muehle.Standard.With(9), SolveOptions{Placement: true})
 	size := func(w, b int) uint64 { return ix.Layer(layers.Moving(w, b)).Size() }
 	placeSize := ix.Layer(layers.Key{W: 8, WH: 1, B: 9}).Size()
 	plyBits := func(ply int) (n uint64) {

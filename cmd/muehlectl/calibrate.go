@@ -8,18 +8,19 @@ import (
 	"slices"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
 // calibrate compares the cost model with the units of the solve records
-// files (retro/record.go), of the game of ix's database: stones per side.
+// files (retro/record.go), of variant v, the game of ix's database.
 // A unit recorded more than once counts with its last line; each record
 // says the workers of its run. For each unit it prints the measured and
 // the expected wall time and peak memory, and the ratio; then the median
 // and the worst ratio of each.
-func calibrate(w io.Writer, ix *layers.Indexer, files []string, stones int) error {
+func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant) error {
 	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio")
-	units := retro.Units(stones, retro.SolveOptions{Placement: true})
+	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var timeRatios, memRatios, bigRatios []float64
 	for _, name := range files {
 		recs, err := retro.ReadRecordFile(name)
@@ -32,7 +33,7 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, stones int) erro
 		for _, r := range retro.Latest(recs) {
 			u, err := retro.FindUnit(units, string(r.Unit))
 			if err != nil || u.Slots(ix) != r.Slots {
-				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of the k=%d game", name, r.Unit, r.Slots, stones)
+				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())
 			}
 			c := retro.UnitCost(ix, u)
 			model := c.CPUSeconds / float64(max(1, r.Workers))
@@ -42,7 +43,7 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, stones int) erro
 			if r.Slots >= bigUnit {
 				bigRatios = append(bigRatios, tr)
 			}
-			fmt.Fprintf(w, "%-3d %-14s %12d %10s %10s %6.2f %9s %9s %6.2f\n", stones, r.Unit, r.Slots,
+			fmt.Fprintf(w, "%-3d %-14s %12d %10s %10s %6.2f %9s %9s %6.2f\n", v.Stones, r.Unit, r.Slots,
 				seconds(r.Seconds), seconds(model), tr, mib(peak), mib(c.MemBytes), mr)
 		}
 	}

@@ -22,7 +22,7 @@ func TestSolveBlockedKeepsFinishedUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	units := retro.Units(3, retro.SolveOptions{Placement: true})
+	units := retro.Units(muehle.Standard.With(3), retro.SolveOptions{Placement: true})
 	if len(units) < 2 || units[0].Name != "m3-3" {
 		t.Fatalf("units of k=3: got %v, want m3-3 first and more", units)
 	}

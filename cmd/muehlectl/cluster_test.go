@@ -116,7 +116,7 @@ func TestCalibrate(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.tsv")
 	os.WriteFile(bad, []byte("2026-11-23T14:43:06Z\tm3-3\t1000\t1.570\tcount=0.187\t188\t2\t2\tunknown\n"), 0o644)
-	if code, _, errOut := muehlectl("plan", "--calibrate", bad, "--stones", "5", "--db", dir); code != 1 || !strings.Contains(errOut, "not a unit of the k=5 game") {
+	if code, _, errOut := muehlectl("plan", "--calibrate", bad, "--stones", "5", "--db", dir); code != 1 || !strings.Contains(errOut, "not a unit of Nine Men's Morris with 5 stones") {
 		t.Errorf("plan --calibrate with a wrong unit: got exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := muehlectl("plan", "--calibrate", filepath.Join(dir, "none.tsv"), "--stones", "5", "--db", dir); code != 1 || !strings.Contains(errOut, "no solve records") {

@@ -108,7 +108,7 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 	ix := db.Indexer()
 	claims, _ := db.Claims()
 	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus}
-	for _, u := range retro.Units(db.Stones(), opts) {
+	for _, u := range retro.Units(db.Variant(), opts) {
 		c := retro.UnitCost(ix, u)
 		pu := plannedUnit{Name: string(u.Name), Level: u.Level, Slots: u.Slots(ix), Deps: []string{},
 			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, DiskBytes: c.DiskBytes, TempBytes: c.TempBytes,
@@ -207,7 +207,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer db.Close()
 	if a.calibrate != nil {
-		return calibrate(stdout, db.Indexer(), a.calibrate, db.Stones())
+		return calibrate(stdout, db.Indexer(), a.calibrate, db.Variant())
 	}
 	p := makePlan(db, a.opts, a.nodes, a.cpus)
 	if a.json {

@@ -19,14 +19,26 @@ func init() {
 }
 
 func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("reach", "[--stones K] [--samples N] [--seed S]", stderr)
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
+	fs := newFlags("reach", "[--game G] [--stones K] [--samples N] [--seed S]", stderr)
+	game := fs.String("game", "standard", "the game: "+muehle.GameIDs())
+	stones := fs.Int("stones", 0, "stones per side, 3 up to the game's (0 = the game's)")
 	samples := fs.Int("samples", 0, "estimate from this many uniformly random placement classes, each tested backwards (0: count exactly, forwards from the empty board)")
 	seed := fs.Uint64("seed", 1, "seed of the samples")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := errors.Join(inRange("--stones", *stones, 3, muehle.StonesPerSide, ""), inRange("--samples", *samples, 0, 100_000_000, "")); err != nil {
+	r, ok := muehle.GameByName(*game)
+	if !ok {
+		return flagError(fs, fmt.Errorf("--game %q: want one of %s", *game, muehle.GameIDs()))
+	}
+	if *stones == 0 {
+		*stones = r.Stones
+	}
+	v := r.Game().With(*stones)
+	if err := errors.Join(inRange("--stones", *stones, 3, r.Stones, " for "+r.Name), inRange("--samples", *samples, 0, 100_000_000, "")); err != nil {
+		return flagError(fs, err)
+	}
+	if err := layers.CheckVariant(v); err != nil {
 		return flagError(fs, err)
 	}
 	x, err := layers.DefaultIndexer()
@@ -35,20 +47,20 @@ func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	start := time.Now()
 	if *samples > 0 {
-		return reachSampled(ctx, stdout, x, *stones, *samples, *seed, start)
+		return reachSampled(ctx, stdout, x, v, *samples, *seed, start)
 	}
-	return reachExact(ctx, stdout, x, *stones, start)
+	return reachExact(ctx, stdout, x, v, start)
 }
 
-// reachExact counts the reachable placement classes of the game with k
-// stones forwards (retro.Reach, as the solver marks them) and prints them
-// by ply.
-func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, k int, start time.Time) error {
+// reachExact counts the reachable placement classes of variant v forwards
+// (retro.Reach, as the solver marks them) and prints them by ply.
+func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, v muehle.Variant, start time.Time) error {
+	k := v.Stones
 	var count, total uint64
 	for _, key := range layers.PlacementLayers(k) {
 		total += x.Layer(key).Classes()
 	}
-	err := retro.Reach(ctx, x, muehle.Standard.With(k), 0, func(ply int, r retro.ReachPly) error {
+	err := retro.Reach(ctx, x, v, 0, func(ply int, r retro.ReachPly) error {
 		n := r.Count()
 		fmt.Fprintf(stdout, "ply %2d: %d classes reached\n", ply, n)
 		count += n
@@ -57,8 +69,8 @@ func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, k int,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "k=%d: %d of %d placement classes reachable from the empty board (%.2f%%), counted in %.1f s\n",
-		k, count, total, 100*float64(count)/float64(total), time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%s: %d of %d placement classes reachable from the empty board (%.2f%%), counted in %.1f s\n",
+		v, count, total, 100*float64(count)/float64(total), time.Since(start).Seconds())
 	return nil
 }
 
@@ -66,7 +78,8 @@ func reachExact(ctx context.Context, stdout io.Writer, x *layers.Indexer, k int,
 // draws classes uniformly (a uniform slot over all placement layers,
 // drawn again when not canonical) and tests each backwards, by un-moves
 // to the empty board.
-func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, k, n int, seed uint64, start time.Time) error {
+func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, v muehle.Variant, n int, seed uint64, start time.Time) error {
+	k := v.Stones
 	keys := layers.PlacementLayers(k)
 	var slots, classes uint64
 	cum := make([]uint64, len(keys))
@@ -76,7 +89,7 @@ func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, k, n
 		cum[i] = slots
 	}
 	rng := rand.New(rand.NewPCG(seed, 13))
-	r := newBackReach(k, x)
+	r := newBackReach(v, x)
 	yes := 0
 	for s := 0; s < n; s++ {
 		if err := ctx.Err(); err != nil {
@@ -95,6 +108,7 @@ func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, k, n
 			}
 			var ok bool
 			if p, ok = x.Layer(keys[j]).Position(u - lo); ok {
+				p.Game = v.Game
 				break
 			}
 		}
@@ -110,8 +124,8 @@ func reachSampled(ctx context.Context, stdout io.Writer, x *layers.Indexer, k, n
 	}
 	share := float64(yes) / float64(n)
 	half := 1.96 * math.Sqrt(share*(1-share)/float64(n))
-	fmt.Fprintf(stdout, "k=%d: %d of %d sampled placement classes reachable: %.2f%% ± %.2f%% (95%%), about %.3g ± %.2g of %d classes; %.1f s\n",
-		k, yes, n, 100*share, 100*half, share*float64(classes), half*float64(classes), classes, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%s: %d of %d sampled placement classes reachable: %.2f%% ± %.2f%% (95%%), about %.3g ± %.2g of %d classes; %.1f s\n",
+		v, yes, n, 100*share, 100*half, share*float64(classes), half*float64(classes), classes, time.Since(start).Seconds())
 	return nil
 }
 
@@ -143,10 +157,9 @@ type backReach struct {
 	memo map[backKey]bool
 }
 
-// newBackReach returns a backwards reachability test for the game with k
-// stones.
-func newBackReach(k int, x *layers.Indexer) *backReach {
-	return &backReach{k: k, ci: x, memo: map[backKey]bool{}}
+// newBackReach returns a backwards reachability test for variant v.
+func newBackReach(v muehle.Variant, x *layers.Indexer) *backReach {
+	return &backReach{k: v.Stones, ci: x, memo: map[backKey]bool{}}
 }
 
 // reachable reports whether a game of k stones can reach p, a placement

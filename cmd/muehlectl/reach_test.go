@@ -32,7 +32,7 @@ func TestReachForwardBackward(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back := newBackReach(k, x)
+		back := newBackReach(muehle.Standard.With(k), x)
 		reached, classes := 0, 0
 		for _, key := range layers.PlacementLayers(k) {
 			ix := x.Layer(key)

@@ -47,7 +47,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	if err == nil && *unit != "" {
 		if opts.MaxStones != 0 || opts.Placement {
 			err = errors.New("--unit with --max-stones, --placement or --all-phases: --unit names the one unit to compute")
-		} else if _, err = retro.FindUnit(retro.Units(*a.db.stones, retro.SolveOptions{Placement: true}), *unit); err != nil {
+		} else if _, err = retro.FindUnit(retro.Units(a.db.variant(), retro.SolveOptions{Placement: true}), *unit); err != nil {
 			err = fmt.Errorf("--unit: %w", err)
 		}
 	}
