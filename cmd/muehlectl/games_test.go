@@ -44,3 +44,20 @@ func TestTwelveEndToEnd(t *testing.T) {
 		t.Errorf("query of the standard game in a folder of twelve only: exit %d: %s; want a missing layer", code, stderr)
 	}
 }
+
+// TestSlurmTwelve: the job scripts of Twelve Men's Morris go to its
+// folder, name the game in the jobs' names and pass --game to solve.
+func TestSlurmTwelve(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := muehlectl("slurm", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases", "--muehlectl", "/bin/muehlectl")
+	if code != 0 || !strings.Contains(out, "--job-name=muehle-twelve-k3-m3-3") {
+		t.Fatalf("slurm --game twelve: exit %d: %s %s", code, out, stderr)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "twelve", "slurm-k3", "m3-3.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "solve --db '" + dir + "' --game twelve --stones 3 --unit m3-3"; !strings.Contains(string(script), want) {
+		t.Errorf("m3-3.sh: got %q, want it to contain %q", script, want)
+	}
+}

@@ -79,7 +79,7 @@ func parseSlurm(args []string, stderr io.Writer) (slurmArgs, error) {
 	a.extra = strings.Fields(*extra)
 	a.jobs, a.program = *jobs, *program
 	if a.jobs == "" {
-		a.jobs = layers.JobsDir(*a.db.dir, muehle.Standard.With(*a.db.stones))
+		a.jobs = layers.JobsDir(*a.db.dir, a.db.variant())
 	}
 	if a.program == "" {
 		if a.program, err = os.Executable(); err != nil {
@@ -111,7 +111,7 @@ func (a slurmArgs) slurmJobs(p plan) []slurmJob {
 	if a.array {
 		prev := ""
 		for level := range maxLevel(p.Units) + 1 {
-			j := slurmJob{name: fmt.Sprintf("muehle-k%d-level%02d", p.Stones, level), file: fmt.Sprintf("level%02d.sh", level)}
+			j := slurmJob{name: fmt.Sprintf("%s-level%02d", a.jobPrefix(p.Stones), level), file: fmt.Sprintf("level%02d.sh", level)}
 			for _, u := range p.Units {
 				if u.Level == level && !a.done(u) {
 					j.units = append(j.units, u)
@@ -123,7 +123,7 @@ func (a slurmArgs) slurmJobs(p plan) []slurmJob {
 			if prev != "" {
 				j.deps = []string{prev} // the levels form a chain: afterok on it is afterok on all before
 			}
-			j.script = a.script(p.Stones, j.units)
+			j.script = a.script(a.db.variant().Game.With(p.Stones), j.units)
 			jobs = append(jobs, j)
 			prev = j.name
 		}
@@ -134,17 +134,26 @@ func (a slurmArgs) slurmJobs(p plan) []slurmJob {
 		if a.done(u) {
 			continue
 		}
-		j := slurmJob{name: fmt.Sprintf("muehle-k%d-%s", p.Stones, u.Name), file: u.Name + ".sh", units: []plannedUnit{u}}
+		j := slurmJob{name: fmt.Sprintf("%s-%s", a.jobPrefix(p.Stones), u.Name), file: u.Name + ".sh", units: []plannedUnit{u}}
 		for _, d := range u.Deps {
 			if name, ok := jobOf[d]; ok {
 				j.deps = append(j.deps, name)
 			}
 		}
-		j.script = a.script(p.Stones, j.units)
+		j.script = a.script(a.db.variant().Game.With(p.Stones), j.units)
 		jobs = append(jobs, j)
 		jobOf[u.Name] = j.name
 	}
 	return jobs
+}
+
+// jobPrefix returns the start of the jobs' names: muehle-k9 for the
+// standard game, muehle-twelve-k12 for another.
+func (a slurmArgs) jobPrefix(stones int) string {
+	if g := a.db.variant().Game; g != muehle.Standard {
+		return fmt.Sprintf("muehle-%s-k%d", g, stones)
+	}
+	return fmt.Sprintf("muehle-k%d", stones)
 }
 
 // done reports whether unit u needs no job.
@@ -154,7 +163,12 @@ func (a slurmArgs) done(u plannedUnit) bool {
 
 // script returns the job script that computes units: one unit, or as a job
 // array task the unit of its index.
-func (a slurmArgs) script(stones int, units []plannedUnit) string {
+func (a slurmArgs) script(v muehle.Variant, units []plannedUnit) string {
+	stones := v.Stones
+	game := "" // the standard game's command lines name no game, as before there were others
+	if v.Game != muehle.Standard {
+		game = " --game " + v.Game.String()
+	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	unit := units[0].Name
@@ -169,7 +183,7 @@ func (a slurmArgs) script(stones int, units []plannedUnit) string {
 	} else {
 		fmt.Fprintf(&b, "# muehlectl slurm: unit %s (%s) of the k=%d game.\n", unit, strings.Join(units[0].Layers, " + "), stones)
 	}
-	fmt.Fprintf(&b, "exec %s solve --db %s --stones %d --unit %s --workers \"${SLURM_CPUS_PER_TASK:-%d}\" --wait", shellQuote(a.program), shellQuote(*a.db.dir), stones, unit, a.cpus)
+	fmt.Fprintf(&b, "exec %s solve --db %s%s --stones %d --unit %s --workers \"${SLURM_CPUS_PER_TASK:-%d}\" --wait", shellQuote(a.program), shellQuote(*a.db.dir), game, stones, unit, a.cpus)
 	if a.noVerify {
 		b.WriteString(" --no-verify")
 	}
