@@ -61,3 +61,17 @@ func TestSlurmTwelve(t *testing.T) {
 		t.Errorf("m3-3.sh: got %q, want it to contain %q", script, want)
 	}
 }
+
+// TestMatchTwelve: match --game plays Twelve Men's Morris with its
+// database: the perfect player beats random and gives up no value.
+func TestMatchTwelve(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := muehlectl("match", "--db", dir, "--game", "twelve", "--stones", "3", "--white", "perfect", "--black", "random", "--games", "6")
+	if code != 0 || !strings.Contains(out, "6 games of Twelve Men's Morris with 3 stones") ||
+		!strings.Contains(out, "perfect             6 won    0 drawn    0 lost") || !strings.Contains(out, "perfect          blunders: 0 of") {
+		t.Errorf("match --game twelve: exit %d: %s %s", code, out, stderr)
+	}
+}

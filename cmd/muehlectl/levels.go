@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro/play"
 )
 
@@ -46,7 +48,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	err := matchRanges(*stones, *games, *jobs, *plies)
+	err := errors.Join(inRange("--stones", *stones, 3, muehle.StonesPerSide, ""), matchRanges(*games, *jobs, *plies))
 	var ns []int
 	if err == nil {
 		ns, err = parseLevelList(*which)
@@ -61,7 +63,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return flagError(fs, err)
 	}
-	db, err := openGameDB(*dir, *stones)
+	db, err := openGameDB(*dir, muehle.Standard.With(*stones))
 	if err != nil {
 		return fmt.Errorf("levels: %w", err)
 	}
@@ -87,7 +89,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		var mean meanScore
 		moves, lost := 0, 0
 		for i, o := range opponents {
-			m := &match{stones: *stones, plies: *plies, db: db}
+			m := &match{variant: muehle.Standard.With(*stones), plies: *plies, db: db}
 			if m.side[0], err = newMatchPlayer(fmt.Sprintf("level:%d", n), *stones, *seed+uint64(n)*10000, levelEnv); err != nil {
 				return fmt.Errorf("levels: %w", err)
 			}

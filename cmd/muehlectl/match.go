@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -54,8 +55,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	white := fs.String("white", "ab:4", "first player (White in game 1)")
 	black := fs.String("black", "random", "second player (Black in game 1)")
 	games := fs.Int("games", 10, "number of games")
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
-	dir := fs.String("db", layers.DefaultDir(), "database `directory`, used when it holds the game's layers")
+	dbf := addDBFlags(fs)
+	fs.Lookup("db").Usage = "database `directory`, used when it holds the game's layers"
 	plies := fs.Int("plies", 400, "plies after which a game is drawn")
 	seed := fs.Uint64("seed", 1, "seed of the players' random choices")
 	abDB := fs.Bool("ab-db", true, "let alpha-beta and conspiracy number players read exact values from the database")
@@ -65,17 +66,18 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := matchRanges(*stones, *games, *jobs, *plies); err != nil {
+	if err := errors.Join(dbf.check(), matchRanges(*games, *jobs, *plies)); err != nil {
 		return flagError(fs, err)
 	}
-	db, err := openGameDB(*dir, *stones)
+	v, stones := dbf.variant(), dbf.stones
+	db, err := openGameDB(*dbf.dir, v)
 	if err != nil {
 		return err
 	}
 	if db != nil {
 		defer db.Close()
 	}
-	m := &match{stones: *stones, plies: *plies, db: db}
+	m := &match{variant: v, plies: *plies, db: db}
 	env := playerEnv(db, *abDB)
 	env.PlacementTime = *placementTime
 	if *placementTime == 0 {
@@ -88,7 +90,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "%s against %s, %d games of %d stones", m.side[0].spec, m.side[1].spec, *games, *stones)
+	if v.Game == muehle.Standard {
+		fmt.Fprintf(stdout, "%s against %s, %d games of %d stones", m.side[0].spec, m.side[1].spec, *games, *stones)
+	} else {
+		fmt.Fprintf(stdout, "%s against %s, %d games of %s", m.side[0].spec, m.side[1].spec, *games, v.Name())
+	}
 	if db != nil {
 		fmt.Fprintf(stdout, ", database %s", db.Dir())
 	}
@@ -106,23 +112,20 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// openGameDB opens the database of the game of stones in dir when dir
-// holds that game's folder, and returns nil (no error) when it does not.
-func openGameDB(dir string, stones int) (*layers.DB, error) {
-	st, err := os.Stat(layers.GameDir(dir, muehle.Standard.With(stones)))
+// openGameDB opens the database of variant v in dir when dir holds that
+// variant's folder, and returns nil (no error) when it does not.
+func openGameDB(dir string, v muehle.Variant) (*layers.DB, error) {
+	st, err := os.Stat(layers.GameDir(dir, v))
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}
-	return layers.OpenDB(dir, muehle.Standard.With(stones))
+	return layers.OpenDB(dir, v)
 }
 
-// matchRanges checks the flags of a series of games: --stones, --games,
-// --jobs and --plies.
-func matchRanges(stones, games, jobs, plies int) error {
-	err := inRange("--stones", stones, 3, 9, "")
-	if err == nil {
-		err = inRange("--games", games, 1, math.MaxInt32, "")
-	}
+// matchRanges checks the flags of a series of games: --games, --jobs and
+// --plies.
+func matchRanges(games, jobs, plies int) error {
+	err := inRange("--games", games, 1, math.MaxInt32, "")
 	if err == nil {
 		err = inRange("--jobs", jobs, 1, 1024, "")
 	}
@@ -223,7 +226,8 @@ func matchSource(seed uint64, c muehle.Color, game int, stream uint64) rand.Sour
 
 // match is a series of games between two players.
 type match struct {
-	stones, plies int
+	variant       muehle.Variant
+	plies         int
 	db            *layers.DB
 	side          [2]*matchPlayer
 	mu            sync.Mutex // guards the counts below and in side
@@ -235,7 +239,7 @@ type match struct {
 func (m *match) play(ctx context.Context, g int) (string, error) {
 	first := g % 2 // the side that has White
 	colour := [2]*matchPlayer{m.side[first], m.side[1-first]}
-	game := muehle.NewGame(m.stones)
+	game := m.variant.Rules().NewGame(m.variant.Stones)
 	inst := [2]muehle.Player{colour[0].newPlayer(muehle.White, g), colour[1].newPlayer(muehle.Black, g)}
 	capped := false
 	result, why := game.Result()

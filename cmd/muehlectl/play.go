@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
 )
@@ -34,19 +33,36 @@ closes a mill the stone to remove: "d6xa1", "b4-b6xd7". Other commands:
 `
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[--color white|black] [--opponent P [--db DIR]] [--seed N] [--stones K] [--position TEXT [--unreachable]] [--no-removal-limit N]", stderr)
+	fs := newFlags("play", "[--color white|black] [--opponent P [--db DIR]] [--seed N] [--game G] [--stones K] [--position TEXT [--unreachable]] [--no-removal-limit N]", stderr)
 	color := fs.String("color", "white", "your `colour`: white (moves first) or black")
 	opponent := fs.String("opponent", "random", "the computer player, as match takes it: random, ab:DEPTH, level:N (1 to 10), perfect, ...")
-	dir := fs.String("db", layers.DefaultDir(), "database `directory`, used when it holds the game's layers")
+	dbf := addDBFlags(fs)
+	fs.Lookup("db").Usage = "database `directory`, used when it holds the game's layers"
 	seed := fs.Uint64("seed", 0, "seed of the computer's random choices (0: a different game each time)")
-	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
 	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
 	limit := fs.Int("no-removal-limit", 0, "draw after this many moves without a removal (0: off)")
 	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := inRange("--stones", *stones, 3, muehle.StonesPerSide, ""); err != nil {
+	var start muehle.Position
+	if *text != "" {
+		var err error
+		if start, err = muehle.ParsePosition(*text); err != nil {
+			return err
+		}
+		if err := play.Supported(start.Rules()); err != nil {
+			return err
+		}
+		dbf.adopt(start.Game)
+	}
+	if err := dbf.check(); err != nil {
+		return flagError(fs, err)
+	}
+	stones := dbf.stones
+	if *text == "" {
+		start = dbf.variant().NewPosition()
+	} else if err := dbf.agrees(start.Game); err != nil {
 		return flagError(fs, err)
 	}
 	if err := inRange("--no-removal-limit", *limit, 0, math.MaxInt32, " (0: off)"); err != nil {
@@ -62,15 +78,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stderr, "--color must be white or black, not %q\n", *color)
 		return errUsage
 	}
-	start := muehle.NewPosition(*stones)
 	if *text != "" {
-		var err error
-		if start, err = muehle.ParsePosition(*text); err != nil {
-			return err
-		}
-		if err := play.Supported(start.Rules()); err != nil {
-			return err
-		}
 		if err := checkReachable(stdout, start, *stones, *unreachable); err != nil {
 			return err
 		}
@@ -85,7 +93,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var computer muehle.Player = muehle.NewSeededRandom(*seed)
 	if *opponent != "random" {
-		db, err := openGameDB(*dir, *stones)
+		db, err := openGameDB(*dbf.dir, dbf.variant())
 		if err != nil {
 			return err
 		}
