@@ -126,8 +126,9 @@
 //	offset size  field
 //	 0      8    magic "MUEHLEDB"
 //	 8      4    format version, 2 (1: the format before)
-//	12      4    rules id, 1 = the rules of docs/rules.md
-//	16      1    stones per side of the game (3 to 9)
+//	12      4    rules id: the game, its GameID+1 (games.go): 1 = Nine
+//	             Men's Morris, 2 = Twelve Men's Morris (docs/rules.md)
+//	16      1    stones per side of the game (3 to 9; to 12 in Twelve)
 //	17      1    key W: stones of the side to move on the board
 //	18      1    key B: stones of the opponent on the board
 //	19      1    key WH: stones of the side to move in hand

@@ -43,7 +43,9 @@
 // propagate.go, the rest in solve.go):
 //
 //  1. count: every canonical slot is unranked; a position without moves is
-//     lost in 0, and one whose removal leaves the opponent two stones is won
+//     lost in 0 (drawn where the rules draw it, layers.NoMoves: the full
+//     board of Twelve Men's Morris, one counter unit that never counts
+//     down), and one whose removal leaves the opponent two stones is won
 //     in one ply. Every other position gets its successor counter: its distinct
 //     children inside the pair, plus one if a removal reaches a drawn
 //     position (it can then never be lost), plus one standing for all
@@ -156,6 +158,22 @@
 // position stored and a stored parent for every stored position one
 // placement earlier (the empty board alone in the first layer), which
 // over all layers proves that they store exactly the reachable classes.
+//
+// # Games
+//
+// The solver reads a game's rules only through package muehle (moves,
+// un-moves, the position's Game byte, which every unranked position gets
+// from the database's variant) and layers.NoMoves, so Twelve Men's Morris
+// needs nothing of its own: its board has the standard board's points and
+// symmetries, hence the same index, and the same phases. Lasker Morris
+// does not fit yet: a side with stones in hand may place or move, so the
+// hands change inside the cycles of moves, and a layer (one phase, fixed
+// hands) cannot hold a cycle. Its solver would take as a unit the
+// positions of fixed board and hand counts that moves connect: the
+// layers of equal hands with both sides' stones on the board, solved as
+// one cyclic unit like a moving pair, with placements leading to units of
+// one stone fewer in hand (finished earlier, as removals lead to smaller
+// layers here). layers.CheckVariant refuses it until then.
 //
 // # Units, claims and clusters
 //
