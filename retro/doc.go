@@ -166,14 +166,15 @@
 // from the database's variant) and layers.NoMoves, so Twelve Men's Morris
 // needs nothing of its own: its board has the standard board's points and
 // symmetries, hence the same index, and the same phases. Lasker Morris
-// does not fit yet: a side with stones in hand may place or move, so the
-// hands change inside the cycles of moves, and a layer (one phase, fixed
-// hands) cannot hold a cycle. Its solver would take as a unit the
-// positions of fixed board and hand counts that moves connect: the
-// layers of equal hands with both sides' stones on the board, solved as
-// one cyclic unit like a moving pair, with placements leading to units of
-// one stone fewer in hand (finished earlier, as removals lead to smaller
-// layers here). layers.CheckVariant refuses it until then.
+// does not fit yet: a side with stones in hand may slide as well as
+// place, so the layers with stones in hand have cycles of moves of their
+// own, which the placement sweep (each class once, from its children)
+// cannot solve. Its solver would treat the two layers of fixed hands that
+// slides connect (W+WH-B+BH and its partner) like a moving pair, by
+// retrograde analysis, with a placement leading, as a removal does here,
+// into a layer of one stone fewer in hand, finished before. The hands
+// only fall, so the units still form levels. layers.CheckVariant refuses
+// the game until then.
 //
 // # Units, claims and clusters
 //
