@@ -79,6 +79,15 @@ func (f dbFlags) perSide() int {
 	return muehle.StonesPerSide
 }
 
+// label names the flags' game in messages: "k=9" for the standard game
+// (as before there were others), "twelve k=12" for another.
+func (f dbFlags) label() string {
+	if v := f.variant(); v.Game != muehle.Standard {
+		return fmt.Sprintf("%s k=%d", v.Game, v.Stones)
+	}
+	return fmt.Sprintf("k=%d", *f.stones)
+}
+
 // variant returns the game and stones the flags name (after check).
 func (f dbFlags) variant() muehle.Variant {
 	r, _ := muehle.GameByName(*f.game)

@@ -79,7 +79,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tasks := retro.Plan(db, opts)
 	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
-		fmt.Fprintf(stdout, "database %s (k=%d): nothing to do, every requested layer is complete and verified\n", *a.db.dir, *a.db.stones)
+		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *a.db.dir, a.db.label())
 		return nil
 	}
 	compute := 0
@@ -88,7 +88,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			compute++
 		}
 	}
-	fmt.Fprintf(stdout, "database %s (k=%d): %d units to compute, %d to verify only\n", *a.db.dir, *a.db.stones, compute, len(tasks)-compute)
+	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *a.db.dir, a.db.label(), compute, len(tasks)-compute)
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
@@ -152,9 +152,9 @@ func solveUnit(ctx context.Context, db *layers.DB, a solveArgs, stdout, stderr i
 		if opts.SkipVerify {
 			state = "complete"
 		}
-		fmt.Fprintf(stdout, "database %s (k=%d): unit %s is %s; nothing to do\n", *a.db.dir, *a.db.stones, a.unit, state)
+		fmt.Fprintf(stdout, "database %s (%s): unit %s is %s; nothing to do\n", *a.db.dir, a.db.label(), a.unit, state)
 		return nil
 	}
-	fmt.Fprintf(stdout, "database %s (k=%d): unit %s done in %s\n", *a.db.dir, *a.db.stones, a.unit, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "database %s (%s): unit %s done in %s\n", *a.db.dir, a.db.label(), a.unit, time.Since(start).Round(time.Millisecond))
 	return nil
 }
