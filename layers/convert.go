@@ -25,7 +25,7 @@ func (d *DB) OldHeader(k Key) (Header, error) {
 // before: the layers ConvertOld rewrites. It reads their headers only.
 func (d *DB) OldLayers() []Key {
 	var ks []Key
-	for _, k := range Order(d.v.Stones, true) {
+	for _, k := range OrderIn(d.v, true) {
 		if _, err := d.OldHeader(k); err == nil {
 			ks = append(ks, k)
 		}

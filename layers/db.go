@@ -151,7 +151,7 @@ func (d *DB) Header(k Key) (Header, error) {
 // readHeader reads and checks the header of layer k's file, its slot count
 // against the index included; a bad one gives a *DamagedError.
 func (d *DB) readHeader(k Key) (Header, error) {
-	if !k.Valid(d.v.Stones) {
+	if !ValidIn(d.v, k) {
 		return Header{}, fmt.Errorf("layers: layer %v is not of %s: %w", k, d.v.Name(), ErrMissing)
 	}
 	h, err := ReadHeader(d.Path(k), d.v, k)
@@ -198,7 +198,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		return e, e.err
 	}
 	s, ok := keySlot(k)
-	if !ok || !k.Valid(d.v.Stones) {
+	if !ok || !ValidIn(d.v, k) {
 		return nil, fmt.Errorf("layers: layer %v is not of %s: %w", k, d.v.Name(), ErrMissing)
 	}
 	d.mu.Lock()
@@ -290,7 +290,7 @@ func (d *DB) WriteDense(k Key, dv *Dense) error {
 // Write and WriteDense.
 func (d *DB) write(k Key, writeFile func(path string) error) error {
 	_, ok := keySlot(k)
-	if !ok || !k.Valid(d.v.Stones) {
+	if !ok || !ValidIn(d.v, k) {
 		return fmt.Errorf("layers: writing layer %v: not a layer of %s", k, d.v.Name())
 	}
 	d.mu.Lock()

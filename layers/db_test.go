@@ -190,12 +190,24 @@ func TestDBGames(t *testing.T) {
 	if _, err := std.Header(k); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "a file of Twelve Men's Morris, want Nine Men's Morris") {
 		t.Errorf("a twelve file in the standard folder: got %v", err)
 	}
+	// Lasker Morris: every split of the hands is a layer, and only there.
+	lasker, err := OpenDB(dir, muehle.Lasker.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lasker.Close()
+	split := Key{W: 2, B: 1, WH: 1, BH: 2}
+	if !ValidIn(lasker.Variant(), split) || ValidIn(std.Variant(), split) {
+		t.Errorf("layer %v: valid in lasker %v, in the standard game %v; want true, false", split, ValidIn(lasker.Variant(), split), ValidIn(std.Variant(), split))
+	}
+	if got, want := lasker.GameDir(), filepath.Join(dir, "lasker", "k3"); got != want {
+		t.Errorf("GameDir = %s, want %s", got, want)
+	}
 	for _, c := range []struct {
 		v    muehle.Variant
 		want string
 	}{
 		{muehle.Six.With(6), "no database for Six Men's Morris: the index numbers the positions of the 24-point board"},
-		{muehle.Lasker.With(10), "no database for Lasker Morris yet: its placements and moves mix"},
 		{muehle.Standard.With(10), "Nine Men's Morris with 10 stones per side (want 3 to 9)"},
 	} {
 		if _, err := OpenDB(dir, c.v); err == nil || !strings.Contains(err.Error(), c.want) {

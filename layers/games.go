@@ -11,8 +11,8 @@ import (
 // variant (GameDir). The index (index.go) numbers the positions of the 24
 // points up to the standard board's 16 symmetries, so it serves every game
 // on a board with those points and symmetries: Nine and Twelve Men's
-// Morris. A layer holds the positions of one phase, so a game whose
-// placements and moves mix (Lasker Morris) has no layers yet.
+// Morris, and Lasker Morris, whose placements and moves mix (its layers:
+// Key.ValidMixed, MixedOrder).
 
 // RulesID returns the number that names game g in a layer file's header
 // (bytes 12-15): g+1, so that the standard game is 1, as in every file
@@ -35,11 +35,36 @@ func CheckVariant(v muehle.Variant) error {
 		return err
 	}
 	r := v.Rules()
-	switch {
-	case !r.Board.SameSymmetries(muehle.StandardBoard):
+	if !r.Board.SameSymmetries(muehle.StandardBoard) {
 		return fmt.Errorf("layers: no database for %s: the index numbers the positions of the 24-point board, and its board (%s) has %d points", r.Name, r.Board.Name(), r.Board.NumPoints())
-	case r.Mixed:
-		return fmt.Errorf("layers: no database for %s yet: its placements and moves mix, and a layer holds the positions of one phase", r.Name)
 	}
 	return nil
+}
+
+// ValidIn reports whether k is a layer of variant v (Key.Valid, or
+// Key.ValidMixed in a game whose phases mix).
+func ValidIn(v muehle.Variant, k Key) bool {
+	if r := v.Rules(); r != nil && r.Mixed {
+		return k.ValidMixed(v.Stones)
+	}
+	return k.Valid(v.Stones)
+}
+
+// OrderIn returns the layers of variant v in an order of computation:
+// Order, or MixedOrder in a game whose phases mix.
+func OrderIn(v muehle.Variant, placement bool) []Key {
+	if r := v.Rules(); r != nil && r.Mixed {
+		return MixedOrder(v.Stones, placement)
+	}
+	return Order(v.Stones, placement)
+}
+
+// SuccessorsIn returns the layers one move from layer k of variant v can
+// lead to: Key.Successors, or Key.MixedSuccessors in a game whose phases
+// mix.
+func SuccessorsIn(v muehle.Variant, k Key) []Key {
+	if r := v.Rules(); r != nil && r.Mixed {
+		return k.MixedSuccessors()
+	}
+	return k.Successors()
 }

@@ -207,3 +207,131 @@ func (k Key) Valid(stones int) bool {
 	return muehle.HandsFit([2]uint8{k.WH, k.BH}, muehle.White) ||
 		muehle.HandsFit([2]uint8{k.BH, k.WH}, muehle.Black)
 }
+
+// Child returns the layer a move from layer k leads to, seen from the
+// opponent, who moves next: a placement (place) or a slide or jump, with a
+// removal (remove) or without. ok is false when the removal leaves the
+// opponent fewer than three stones on the board and in hand, which ends
+// the game. Partner is Child(false, false) of a moving layer and
+// Child(true, false) of a placement layer; RemovalLayer the same with a
+// removal.
+func (k Key) Child(place, remove bool) (c Key, ok bool) {
+	c = Key{W: k.B, B: k.W, WH: k.BH, BH: k.WH}
+	if place {
+		c.B, c.BH = c.B+1, c.BH-1
+	}
+	if remove {
+		if c.W == 0 || int(c.W)-1+int(c.WH) < 3 {
+			return Key{}, false
+		}
+		c.W--
+	}
+	return c, true
+}
+
+// The layers of a game whose phases mix (Lasker Morris): a side with
+// stones in hand may place one or move a stone on the board. A layer is
+// still named by the stones on the board and in hand of each side, but
+// any split of a side's stones between board and hand can meet any split
+// of the other's, and moves without removal (slides and jumps) connect a
+// layer with stones in hand to its partner, so these layers are solved in
+// pairs like the moving ones; placements lead, as removals do, to layers
+// solved before (one stone fewer in hand).
+
+// ValidMixed reports whether k is a layer of the mixed game with stones
+// per side: each side has 3 to stones stones on the board and in hand.
+// Every split of the hands is a layer, also those no game reaches (the
+// side to move holding all its stones while the other has moved, for
+// one): the solver computes them with the rest, which is simpler than
+// telling them apart.
+func (k Key) ValidMixed(stones int) bool {
+	tw, tb := int(k.W)+int(k.WH), int(k.B)+int(k.BH)
+	return stones >= 3 && stones <= muehle.MaxStones && tw >= 3 && tw <= stones && tb >= 3 && tb <= stones &&
+		int(k.W)+int(k.B) <= muehle.NumPoints
+}
+
+// MixedPartner returns the layer a slide or jump without removal from k
+// leads to, which k is solved with: Child(false, false).
+func (k Key) MixedPartner() Key {
+	c, _ := k.Child(false, false)
+	return c
+}
+
+// MixedSuccessors returns the layers one move from layer k of a mixed game
+// can lead to: the partner, and where k's mover has stones in hand the
+// layer after a placement; each with a removal too where one leaves the
+// opponent three stones or more.
+func (k Key) MixedSuccessors() []Key {
+	var s []Key
+	for _, place := range []bool{false, true} {
+		if place && k.WH == 0 {
+			continue
+		}
+		for _, remove := range []bool{false, true} {
+			if c, ok := k.Child(place, remove); ok && !slices.Contains(s, c) {
+				s = append(s, c)
+			}
+		}
+	}
+	return s
+}
+
+// MixedOrder returns an order of computation of the layers of the mixed
+// game with stones per side: the moving layers as Order gives them (with
+// empty hands the game is the standard one's moving phase), then, if
+// placement is set, the layers with stones in hand by the stones in both
+// hands (fewest first: a placement leads to one stone fewer), then by the
+// stones on the board (a removal leads to one fewer), the two layers of a
+// pair adjacent.
+func MixedOrder(stones int, placement bool) []Key {
+	ks := Order(stones, false)
+	if !placement {
+		return ks
+	}
+	var hands []Key
+	for wh := 0; wh <= stones; wh++ {
+		for bh := 0; bh <= stones; bh++ {
+			for w := 0; w+wh <= stones; w++ {
+				for b := 0; b+bh <= stones; b++ {
+					k := Key{W: uint8(w), B: uint8(b), WH: uint8(wh), BH: uint8(bh)}
+					if !k.IsMoving() && k.ValidMixed(stones) {
+						hands = append(hands, k)
+					}
+				}
+			}
+		}
+	}
+	// pairKey orders a pair by its smaller layer, so that both sort together.
+	pairKey := func(k Key) Key {
+		if p := k.MixedPartner(); KeyLess(p, k) {
+			return p
+		}
+		return k
+	}
+	slices.SortStableFunc(hands, func(x, y Key) int {
+		px, py := pairKey(x), pairKey(y)
+		return cmp.Or(
+			cmp.Compare(x.WH+x.BH, y.WH+y.BH),
+			cmp.Compare(x.W+x.B, y.W+y.B),
+			cmp.Compare(px.W, py.W), cmp.Compare(px.WH, py.WH), cmp.Compare(px.B, py.B), cmp.Compare(px.BH, py.BH),
+			boolCompare(x != px, y != py))
+	})
+	return append(ks, hands...)
+}
+
+// KeyLess orders keys by W, WH, B, BH: the smaller of a pair of layers
+// names its unit.
+func KeyLess(x, y Key) bool {
+	return cmp.Or(cmp.Compare(x.W, y.W), cmp.Compare(x.WH, y.WH), cmp.Compare(x.B, y.B), cmp.Compare(x.BH, y.BH)) < 0
+}
+
+// boolCompare orders false before true.
+func boolCompare(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case !x:
+		return -1
+	}
+	return 1
+}

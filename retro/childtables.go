@@ -9,19 +9,26 @@ import (
 )
 
 // childTables looks up the values of the children of one layer's
-// positions in memory. The children of a layer k lie in two layers at
-// most: those of moves without removal in k.Partner(), those of removals
-// in k.RemovalLayer(), or the removal ends the game. Both layers are
-// copied into memory once (layers.File.Copy), so that the look-ups of a
-// whole layer cost no page faults and no layer-cache traffic; for each
-// position the children's slots are computed together (IndexAll) and
-// their values loaded together, so that the cache misses overlap.
+// positions in memory. The children of a layer k lie in one layer for
+// each kind of move (kindChild: a slide's in k's partner, a removal's in
+// the layer of one stone fewer, a placement's in the layer of one stone
+// fewer in hand), or the move ends the game. These layers are copied into
+// memory once (layers.File.Copy), so that the look-ups of a whole layer
+// cost no page faults and no layer-cache traffic; for each position the
+// children's slots are computed together (IndexAll) and their values
+// loaded together, so that the cache misses overlap.
 //
 // It serves the moving verifier, the placement sweep and the placement
 // verifier alike: best is BestChild without the probes.
 type childTables struct {
-	part, rm         *layers.LayerIndex
-	partBody, rmBody *layers.Copy // rmBody nil: a removal wins (the opponent keeps two stones)
+	t [moveKinds]kindTable
+}
+
+// kindTable is the layer the moves of one kind lead to.
+type kindTable struct {
+	ix   *layers.LayerIndex // nil: the layer's positions make no such move
+	body *layers.Copy
+	ends bool // such a move ends the game: its removal leaves the opponent two stones
 }
 
 // newChildTables copies the layers the children of layer k's positions
@@ -30,9 +37,11 @@ type childTables struct {
 // copies.
 func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, error) {
 	c := &childTables{}
+	v := db.Variant()
+	succ := layers.SuccessorsIn(v, k)
 	var files []*layers.File
 	var size int64
-	for _, x := range k.Successors() {
+	for _, x := range succ {
 		f, err := db.Layer(x)
 		if err != nil {
 			return nil, fmt.Errorf("retro: %s needs %s: %w", k, x, err)
@@ -40,27 +49,22 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 		files = append(files, f)
 		size += int64(len(f.Body()))
 	}
-	load := func(x layers.Key) (*layers.Copy, error) {
-		for _, f := range files {
-			if f.Header().Key != x {
-				continue
-			}
-			if size > memBytes {
-				return f.View(), nil
-			}
-			return f.Copy()
+	for _, kind := range kindsOf(v, k) {
+		x, ok := kindChild(k, kind)
+		t := &c.t[kind]
+		if !ok {
+			t.ends = true
+			continue
 		}
-		return nil, fmt.Errorf("retro: %s: its children's layer %s is not among its successors", k, x)
-	}
-	p := k.Partner()
-	c.part = db.Indexer().Layer(p)
-	var err error
-	if c.partBody, err = load(p); err != nil {
-		return nil, err
-	}
-	if rm, ok := k.RemovalLayer(); ok && slices.Contains(k.Successors(), rm) {
-		c.rm = db.Indexer().Layer(rm)
-		if c.rmBody, err = load(rm); err != nil {
+		i := slices.Index(succ, x)
+		if i < 0 {
+			continue // no such move (a placement that cannot close a mill yet)
+		}
+		t.ix = db.Indexer().Layer(x)
+		var err error
+		if size > memBytes {
+			t.body = files[i].View()
+		} else if t.body, err = files[i].Copy(); err != nil {
 			c.release()
 			return nil, err
 		}
@@ -70,11 +74,10 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 
 // release frees the copies.
 func (c *childTables) release() {
-	if c.partBody != nil {
-		c.partBody.Release()
-	}
-	if c.rmBody != nil {
-		c.rmBody.Release()
+	for i := range c.t {
+		if c.t[i].body != nil {
+			c.t[i].body.Release()
+		}
 	}
 }
 
@@ -90,36 +93,30 @@ func (c *childTables) best(w *childWork, pos muehle.Position) (v layers.Value, m
 	if len(ms) == 0 {
 		return layers.NoMoves(&pos), false
 	}
-	ns, nr := 0, 0
+	var n [moveKinds]int
 	for _, m := range ms {
-		if !m.IsRemoval() {
-			w.slide[ns] = pos.Play(m)
-			ns++
-			continue
-		}
-		if c.rmBody == nil {
+		kind := moveKind(m)
+		if c.t[kind].ends {
 			return layers.WinIn(1), false
 		}
-		w.removal[nr] = pos.Play(m)
-		nr++
-	}
-	c.part.IndexAll(w.slide[:ns], w.slideIx[:ns])
-	if nr > 0 {
-		c.rm.IndexAll(w.removal[:nr], w.rmIx[:nr])
+		w.kids[kind][n[kind]] = pos.Play(m)
+		n[kind]++
 	}
 	best := layers.Unused
-	for _, i := range w.rmIx[:nr] {
-		cv := c.rmBody.Value(i)
-		missing = missing || cv == layers.Unused
-		if pv := cv.Parent(); pv.Better(best) {
-			best = pv
+	for kind, t := range &c.t {
+		if n[kind] == 0 {
+			continue
 		}
-	}
-	for _, i := range w.slideIx[:ns] {
-		cv := c.partBody.Value(i)
-		missing = missing || cv == layers.Unused
-		if pv := cv.Parent(); pv.Better(best) {
-			best = pv
+		if t.ix == nil {
+			return layers.Unused, true // a move the layer's successors do not provide for
+		}
+		t.ix.IndexAll(w.kids[kind][:n[kind]], w.kidIx[kind][:n[kind]])
+		for _, i := range w.kidIx[kind][:n[kind]] {
+			cv := t.body.Value(i)
+			missing = missing || cv == layers.Unused
+			if pv := cv.Parent(); pv.Better(best) {
+				best = pv
+			}
 		}
 	}
 	return best, missing

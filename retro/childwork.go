@@ -1,14 +1,61 @@
 package retro
 
-import "muehle/muehle"
+import (
+	"muehle/layers"
+	"muehle/muehle"
+)
 
 // childWork is one worker's scratch space for the children of a position:
-// the children are gathered first, then ranked together (IndexAll) and
-// their values or states loaded together, so that the cache misses of one
-// position's children overlap instead of following one another.
+// the children are gathered first, by the kind of move that reaches them,
+// then ranked together (IndexAll) and their values or states loaded
+// together, so that the cache misses of one position's children overlap
+// instead of following one another.
 type childWork struct {
-	moves          [muehle.MaxMoves]muehle.Move
-	slide, removal [muehle.MaxMoves]muehle.Position // children without and with a removal
-	slideIx, rmIx  [muehle.MaxMoves]uint64          // their slots
-	unmoves        [muehle.MaxUnmoves]muehle.Move   // the verifier's search for a parent
+	moves   [muehle.MaxMoves]muehle.Move
+	kids    [moveKinds][muehle.MaxMoves]muehle.Position // the children, by the kind of move
+	kidIx   [moveKinds][muehle.MaxMoves]uint64          // their slots
+	unmoves [muehle.MaxUnmoves]muehle.Move              // the verifier's search for a parent
+}
+
+// The kinds of moves, by the layer they lead to (layers.Key.Child): a
+// slide or jump, or a placement, each without or with a removal. A
+// moving layer's moves are slides; a placement layer's placements; in a
+// game whose phases mix a layer with stones in hand has both.
+const (
+	kindSlide = iota
+	kindSlideRemove
+	kindPlace
+	kindPlaceRemove
+	moveKinds
+)
+
+// moveKind returns the kind of move m.
+func moveKind(m muehle.Move) int {
+	k := kindSlide
+	if m.From == muehle.NoPoint {
+		k = kindPlace
+	}
+	if m.IsRemoval() {
+		k++
+	}
+	return k
+}
+
+// kindChild returns the layer the moves of a kind lead to from layer k:
+// layers.Key.Child. ok is false when such a move's removal ends the game.
+func kindChild(k layers.Key, kind int) (layers.Key, bool) {
+	return k.Child(kind >= kindPlace, kind&1 == 1)
+}
+
+// kindsOf returns the kinds of moves the positions of layer k of variant v
+// make: placements where the side to move has stones in hand, slides
+// where it has none, both in a game whose phases mix.
+func kindsOf(v muehle.Variant, k layers.Key) []int {
+	switch {
+	case k.WH == 0:
+		return []int{kindSlide, kindSlideRemove}
+	case v.Rules().Mixed:
+		return []int{kindSlide, kindSlideRemove, kindPlace, kindPlaceRemove}
+	}
+	return []int{kindPlace, kindPlaceRemove}
 }

@@ -23,14 +23,24 @@ import (
 //
 // Words change only through compare-and-swap, so workers share them freely.
 type pair struct {
-	game   muehle.GameID        // the game of the positions
-	keys   []layers.Key         // one key, or two for w ≠ b
-	index  []*layers.LayerIndex // numbering of each layer
-	state  [][]uint32           // state words of each layer
-	rmBody [][]byte             // its values, copied to memory for random access
-	rmIdx  []*layers.LayerIndex // its numbering
-	lists  *worklists
-	errs   atomic.Uint64 // inconsistencies met (index or counter errors)
+	game  muehle.GameID        // the game of the positions
+	keys  []layers.Key         // one key, or two for w ≠ b
+	index []*layers.LayerIndex // numbering of each layer
+	state [][]uint32           // state words of each layer
+	// out holds, for each layer, the layers outside the pair that its
+	// moves of each kind lead to (a slide's child is in the pair)
+	out   [][moveKinds]outLayer
+	lists *worklists
+	errs  atomic.Uint64 // inconsistencies met (index or counter errors)
+}
+
+// outLayer is a finished layer that moves of one kind lead to from a
+// layer of the pair: a removal's, or in a game whose phases mix a
+// placement's.
+type outLayer struct {
+	ix   *layers.LayerIndex // nil: the layer's positions make no such move
+	body []byte             // its values, copied to memory for random access where they fit
+	ends bool               // such a move ends the game: the opponent keeps two stones
 }
 
 // partner returns the layer of the pair that a move without removal from
@@ -97,14 +107,14 @@ var errCorrupt = errors.New("retro: inconsistent successor counts or index")
 func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint64) error {
 	ix, part := pr.index[l], pr.index[pr.partner(l)]
 	state := pr.state[l]
-	rmBody, rmIdx := pr.rmBody[l], pr.rmIdx[l]
+	out := &pr.out[l]
 	pushers := make([]*pusher, workers)
 	for w := range pushers {
 		pushers[w] = newPusher(pr.lists, w)
 	}
 	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
-		out := pushers[w]
-		c := counter{part: part, rmBody: rmBody, rmIdx: rmIdx}
+		push := pushers[w]
+		c := counter{part: part, out: out}
 		for i := lo; i < hi; i++ {
 			pos, ok := ix.Position(i)
 			if !ok {
@@ -118,7 +128,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 			}
 			state[i] = s
 			if list >= 0 {
-				if err := out.push(list, makeEntry(l, i, seed)); err != nil {
+				if err := push.push(list, makeEntry(l, i, seed)); err != nil {
 					return err
 				}
 			}
@@ -138,11 +148,10 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 
 // counter is one worker's count phase of a layer of the pair.
 type counter struct {
-	part   *layers.LayerIndex // the partner, where moves without removal lead
-	rmBody []byte             // values of the layer removals lead to; nil: a removal wins
-	rmIdx  *layers.LayerIndex
-	cw     childWork
-	seen   distinct
+	part *layers.LayerIndex // the partner, where slides without removal lead
+	out  *[moveKinds]outLayer
+	cw   childWork
+	seen distinct
 }
 
 // count returns the first state word of pos (mover in Stones[White]) and
@@ -165,57 +174,66 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 	// move is a child of its own, and no index is needed.
 	dedupe := pos.Stones[muehle.Black].Symmetric()
 	n := 0 // distinct children inside the pair
-	ns, nr := 0, 0
+	var no [moveKinds]int
 	for _, m := range ms {
+		kind := moveKind(m)
 		switch {
-		case !m.IsRemoval() && dedupe:
-			c.cw.slide[ns] = pos.Play(m)
-			ns++
-		case !m.IsRemoval():
+		case kind == kindSlide && dedupe:
+			c.cw.kids[kind][no[kind]] = pos.Play(m)
+			no[kind]++
+		case kind == kindSlide:
 			n++
-		case c.rmBody == nil: // the opponent is left with two stones
+		case c.out[kind].ends: // the opponent is left with two stones
 			return uint32(layers.WinIn(1)), 1, false, nil
 		default:
-			c.cw.removal[nr] = pos.Play(m)
-			nr++
+			c.cw.kids[kind][no[kind]] = pos.Play(m)
+			no[kind]++
 		}
 	}
-	if ns > 0 {
-		c.part.IndexAll(c.cw.slide[:ns], c.cw.slideIx[:ns])
+	if ns := no[kindSlide]; ns > 0 {
+		c.part.IndexAll(c.cw.kids[kindSlide][:ns], c.cw.kidIx[kindSlide][:ns])
 		c.seen.reset()
-		for _, j := range c.cw.slideIx[:ns] {
+		for _, j := range c.cw.kidIx[kindSlide][:ns] {
 			if c.seen.add(j) {
 				n++
 			}
 		}
 	}
 	r := removals{minLoss: -1, maxWin: -1}
-	if nr > 0 {
-		c.rmIdx.IndexAll(c.cw.removal[:nr], c.cw.rmIx[:nr])
-	}
-	for _, j := range c.cw.rmIx[:nr] {
-		v := layers.Value(c.rmBody[j])
-		switch v.Outcome() {
-		case layers.Loss:
-			if r.minLoss < 0 || v.Depth() < r.minLoss {
-				r.minLoss = v.Depth()
+	for kind := kindSlideRemove; kind < moveKinds; kind++ {
+		nk := no[kind]
+		if nk == 0 {
+			continue
+		}
+		o := &c.out[kind]
+		if o.ix == nil {
+			return 0, -1, false, fmt.Errorf("a move of kind %d leads to no layer of the unit's: %w", kind, errCorrupt)
+		}
+		o.ix.IndexAll(c.cw.kids[kind][:nk], c.cw.kidIx[kind][:nk])
+		for _, j := range c.cw.kidIx[kind][:nk] {
+			v := layers.Value(o.body[j])
+			switch v.Outcome() {
+			case layers.Loss:
+				if r.minLoss < 0 || v.Depth() < r.minLoss {
+					r.minLoss = v.Depth()
+				}
+			case layers.Win:
+				r.maxWin = max(r.maxWin, v.Depth())
+			case layers.Draw:
+				r.draw = true
+			default:
+				return 0, -1, false, fmt.Errorf("a move leads to slot %d of layer %s, which has no value: %w", j, o.ix.Key(), errCorrupt)
 			}
-		case layers.Win:
-			r.maxWin = max(r.maxWin, v.Depth())
-		case layers.Draw:
-			r.draw = true
-		default:
-			return 0, -1, false, fmt.Errorf("a removal leads to slot %d of layer %s, which has no value: %w", j, c.rmIdx.Key(), errCorrupt)
 		}
 	}
 	count, d := r.counter(n)
 	return uint32(layers.Drawn) | uint32(count)<<counterShift, d, d >= 0, nil
 }
 
-// removals sums up what a position's moves with a removal lead to, as
-// depths in the smaller layer, -1 where there is none: the fastest loss
-// for the opponent, the slowest win for the opponent, and whether any is a
-// draw.
+// removals sums up what a position's moves out of the pair lead to (its
+// removals; in a game whose phases mix its placements too), as depths in
+// the finished layers, -1 where there is none: the fastest loss for the
+// opponent, the slowest win for the opponent, and whether any is a draw.
 type removals struct {
 	minLoss, maxWin int
 	draw            bool

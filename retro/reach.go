@@ -157,22 +157,22 @@ func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int
 				for _, m := range p.AppendMoves(w.moves[:0]) {
 					switch {
 					case !m.IsRemoval() && partBits != nil:
-						w.slide[ns] = p.Play(m)
+						w.kids[kindPlace][ns] = p.Play(m)
 						ns++
 					case m.IsRemoval() && rmBits != nil:
-						w.removal[nr] = p.Play(m)
+						w.kids[kindPlaceRemove][nr] = p.Play(m)
 						nr++
 					}
 				}
 				if ns > 0 {
-					partIx.IndexAll(w.slide[:ns], w.slideIx[:ns])
-					for _, c := range w.slideIx[:ns] {
+					partIx.IndexAll(w.kids[kindPlace][:ns], w.kidIx[kindPlace][:ns])
+					for _, c := range w.kidIx[kindPlace][:ns] {
 						partBits.set(c)
 					}
 				}
 				if nr > 0 {
-					rmIx.IndexAll(w.removal[:nr], w.rmIx[:nr])
-					for _, c := range w.rmIx[:nr] {
+					rmIx.IndexAll(w.kids[kindPlaceRemove][:nr], w.kidIx[kindPlaceRemove][:nr])
+					for _, c := range w.kidIx[kindPlaceRemove][:nr] {
 						rmBits.set(c)
 					}
 				}

@@ -43,20 +43,31 @@ var binomTable = func() (t [25][25]uint64) {
 
 func binom(n, k int) uint64 { return binomTable[n][k] }
 
-// rawTable holds a value for every raw position, numbered densely by layer.
+// rawTable holds a value for every raw position of some layers, numbered
+// densely by layer.
 type rawTable struct {
-	offset [10][10]uint64 // first slot of the layer with w and b stones
+	keys   []layers.Key
+	offset map[layers.Key]uint64 // first slot of each layer
 	value  []layers.Value
 }
 
-func newRawTable(k int) *rawTable {
-	t := &rawTable{}
+// referenceKeys returns the layers the reference solves for variant v:
+// the moving layers, and in a game whose phases mix the layers with
+// stones in hand too (there is no separate placement phase to leave to
+// the placement reference).
+func referenceKeys(v muehle.Variant) []layers.Key {
+	if v.Rules().Mixed {
+		return layers.MixedOrder(v.Stones, true)
+	}
+	return layers.Order(v.Stones, false)
+}
+
+func newRawTable(keys []layers.Key) *rawTable {
+	t := &rawTable{keys: keys, offset: map[layers.Key]uint64{}}
 	var n uint64
-	for w := 3; w <= k; w++ {
-		for b := 3; b <= k; b++ {
-			t.offset[w][b] = n
-			n += binom(24, w) * binom(24, b)
-		}
+	for _, k := range keys {
+		t.offset[k] = n
+		n += binom(24, int(k.W)) * binom(24, int(k.B))
 	}
 	t.value = make([]layers.Value, n)
 	return t
@@ -64,12 +75,19 @@ func newRawTable(k int) *rawTable {
 
 func (t *rawTable) slot(p muehle.Position) uint64 {
 	own, opp := p.Stones[p.Turn], p.Stones[p.Turn^1]
-	return t.offset[own.Count()][opp.Count()] + comboRank(own)*binom(24, opp.Count()) + comboRank(opp)
+	return t.offset[layers.KeyOf(p)] + comboRank(own)*binom(24, opp.Count()) + comboRank(opp)
 }
 
 // forEachRaw calls fn with every position of game g with w and b stones,
 // White to move.
 func forEachRaw(g muehle.GameID, w, b int, fn func(p muehle.Position)) {
+	forEachRawIn(g, layers.Moving(w, b), fn)
+}
+
+// forEachRawIn calls fn with every position of game g in layer k, White
+// to move.
+func forEachRawIn(g muehle.GameID, k layers.Key, fn func(p muehle.Position)) {
+	w, b := int(k.W), int(k.B)
 	var rec func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard)
 	rec = func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard) {
 		if left == 0 {
@@ -86,7 +104,7 @@ func forEachRaw(g muehle.GameID, w, b int, fn func(p muehle.Position)) {
 	for _, x := range ws {
 		for _, y := range bs {
 			if x&y == 0 {
-				fn(muehle.Position{Stones: [2]muehle.Bitboard{x, y}, Game: g})
+				fn(muehle.Position{Stones: [2]muehle.Bitboard{x, y}, Hand: [2]uint8{k.WH, k.BH}, Game: g})
 			}
 		}
 	}
@@ -104,10 +122,8 @@ func (t *rawTable) get(c muehle.Position) layers.Value {
 // earlier rounds and applies its decisions when it ends.
 func (t *rawTable) solve(v muehle.Variant) int {
 	var all []muehle.Position
-	for w := 3; w <= v.Stones; w++ {
-		for b := 3; b <= v.Stones; b++ {
-			forEachRaw(v.Game, w, b, func(p muehle.Position) { all = append(all, p) })
-		}
+	for _, k := range t.keys {
+		forEachRawIn(v.Game, k, func(p muehle.Position) { all = append(all, p) })
 	}
 	for _, p := range all {
 		t.value[t.slot(p)] = layers.Drawn
@@ -197,7 +213,7 @@ func referenceTable(v muehle.Variant) (*rawTable, int) {
 	}
 	referencesMu.Unlock()
 	r.once.Do(func() {
-		r.table = newRawTable(v.Stones)
+		r.table = newRawTable(referenceKeys(v))
 		r.size = r.table.solve(v)
 	})
 	return r.table, r.size

@@ -296,15 +296,10 @@ func (s *solver) describe(blocked error, claims map[string]layers.LockInfo) erro
 // verified, unless SkipVerify is set); if not, it names the first missing
 // one.
 func (s *solver) depsReady(u Unit) (string, bool) {
-	for _, k := range u.Keys {
-		for _, d := range k.Successors() {
-			if u.has(d) {
-				continue
-			}
-			s.db.Recheck(d)
-			if !s.db.Has(d) || !s.opts.SkipVerify && !s.db.Verified(d) {
-				return d.String(), false
-			}
+	for _, d := range u.Needs {
+		s.db.Recheck(d)
+		if !s.db.Has(d) || !s.opts.SkipVerify && !s.db.Verified(d) {
+			return d.String(), false
 		}
 	}
 	return "", true
@@ -365,20 +360,16 @@ func SolveUnit(ctx context.Context, db *layers.DB, name string, opts SolveOption
 	if err != nil {
 		return false, err
 	}
-	for _, k := range u.Keys {
-		for _, d := range k.Successors() {
-			if u.has(d) {
-				continue
-			}
-			st, err := db.Check(d)
-			switch {
-			case st == layers.StatusMissing:
-				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is missing: %w", u.Name, d, NameOf(d), ErrNotSolved)
-			case st == layers.StatusDamaged:
-				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is damaged (%w): %w", u.Name, d, NameOf(d), err, ErrNotSolved)
-			case st == layers.StatusUnverified && !opts.SkipVerify:
-				return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is not verified yet: %w", u.Name, d, NameOf(d), ErrNotSolved)
-			}
+	v := db.Variant()
+	for _, d := range u.Needs {
+		st, err := db.Check(d)
+		switch {
+		case st == layers.StatusMissing:
+			return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is missing: %w", u.Name, d, unitName(v, d), ErrNotSolved)
+		case st == layers.StatusDamaged:
+			return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is damaged (%w): %w", u.Name, d, unitName(v, d), err, ErrNotSolved)
+		case st == layers.StatusUnverified && !opts.SkipVerify:
+			return false, fmt.Errorf("retro: unit %s needs layer %s (unit %s), which is not verified yet: %w", u.Name, d, unitName(v, d), ErrNotSolved)
 		}
 	}
 	s := newSolver(db, opts)
@@ -510,11 +501,9 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 
 // solve computes the unit and writes its layers.
 func (r *run) solve(ctx context.Context) error {
-	for _, k := range r.unit.Keys {
-		for _, s := range k.Successors() {
-			if !r.unit.has(s) && !r.db.Has(s) {
-				return fmt.Errorf("retro: %s needs layer %s first: %w", k, s, ErrNotSolved)
-			}
+	for _, s := range r.unit.Needs {
+		if !r.db.Has(s) {
+			return fmt.Errorf("retro: %s needs layer %s first: %w", r.unit, s, ErrNotSolved)
 		}
 	}
 	bodies, release, err := r.compute(ctx)
@@ -598,40 +587,62 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 		budget = defaultMemBytes()
 	}
 	// The memory plan: the state words, then copies of the layers the
-	// removals lead to. Within the budget both are in memory; otherwise the
-	// removals read the mapped files, and a state larger than the budget
-	// itself lives in a mapped file too.
+	// moves out of the pair lead to (removals; in a game whose phases mix
+	// placements too). Within the budget both are in memory; otherwise
+	// those moves read the mapped files, and a state larger than the
+	// budget itself lives in a mapped file too.
+	v := r.db.Variant()
+	pr.out = make([][moveKinds]outLayer, len(keys))
 	var copies uint64
-	for _, k := range keys {
+	outKeys := map[layers.Key]bool{}
+	for l, k := range keys {
 		pr.index = append(pr.index, ix.Layer(k))
-		var rmIdx *layers.LayerIndex // nil: a removal ends the game
-		if rm, ok := k.RemovalLayer(); ok {
-			rmIdx = ix.Layer(rm)
-			copies += rmIdx.Size()
-		}
-		pr.rmIdx = append(pr.rmIdx, rmIdx)
-	}
-	copyRemovals := int64(4*pr.slots()+copies) <= budget
-	spill := int64(4*pr.slots()) > budget
-	for _, rmIdx := range pr.rmIdx {
-		if rmIdx == nil {
-			pr.rmBody = append(pr.rmBody, nil)
-			continue
-		}
-		rm := rmIdx.Key()
-		f, err := r.db.Layer(rm)
-		if err != nil {
-			return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, rm, err)
-		}
-		body := f.Body()
-		if copyRemovals {
-			var release func()
-			if body, release, err = copyLarge(body); err != nil {
-				return nil, nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, rm, err)
+		for _, kind := range kindsOf(v, k) {
+			if kind == kindSlide {
+				continue // into the pair
 			}
-			defer release()
+			x, ok := kindChild(k, kind)
+			o := &pr.out[l][kind]
+			switch {
+			case !ok:
+				o.ends = true
+			case slices.Contains(r.unit.Needs, x):
+				o.ix = ix.Layer(x)
+				if !outKeys[x] {
+					outKeys[x] = true
+					copies += o.ix.Size()
+				}
+			}
 		}
-		pr.rmBody = append(pr.rmBody, body)
+	}
+	copyOut := int64(4*pr.slots()+copies) <= budget
+	spill := int64(4*pr.slots()) > budget
+	bodies0 := map[layers.Key][]byte{} // each layer read or copied once
+	for l := range keys {
+		for kind := range pr.out[l] {
+			o := &pr.out[l][kind]
+			if o.ix == nil {
+				continue
+			}
+			x := o.ix.Key()
+			if b, ok := bodies0[x]; ok {
+				o.body = b
+				continue
+			}
+			f, err := r.db.Layer(x)
+			if err != nil {
+				return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, x, err)
+			}
+			body := f.Body()
+			if copyOut {
+				var release func()
+				if body, release, err = copyLarge(body); err != nil {
+					return nil, nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, x, err)
+				}
+				defer release()
+			}
+			bodies0[x], o.body = body, body
+		}
 	}
 	work := filepath.Join(r.tmp, "pair-"+keys[0].String())
 	if err := os.RemoveAll(work); err != nil {

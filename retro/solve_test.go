@@ -96,34 +96,42 @@ func TestReferenceTwelve(t *testing.T) {
 	t.Logf("twelve, raw 3-3: won %d lost %d drawn %d", counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
 }
 
-// compareWithReference solves the moving layers of v and compares every
-// raw position with the reference; it returns the reference's outcomes of
-// layer 3-3.
+// TestReferenceLasker compares every raw position of Lasker Morris with
+// three stones a side, in every layer (with stones in hand or not), with
+// the reference: placing or moving from the first turn.
+func TestReferenceLasker(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
+	}
+	counts := compareWithReference(t, muehle.Lasker.With(3))
+	t.Logf("lasker, raw 3-3: won %d lost %d drawn %d", counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
+}
+
+// compareWithReference solves the layers of v the reference solves
+// (referenceKeys) and compares every raw position with the reference; it
+// returns the reference's outcomes of layer 3-3.
 func compareWithReference(t *testing.T, v muehle.Variant) map[layers.Outcome]int {
-	k := v.Stones
 	db := openVariant(t, t.TempDir(), v)
-	solve(t, db, SolveOptions{})
+	solve(t, db, SolveOptions{Placement: v.Rules().Mixed})
 	ref, n := referenceTable(v)
-	t.Logf("reference: %d raw positions", n)
+	t.Logf("reference: %d raw positions in %d layers", n, len(ref.keys))
 	counts := map[layers.Outcome]int{}
 	bad := 0
-	for w := 3; w <= k; w++ {
-		for b := 3; b <= k; b++ {
-			forEachRaw(v.Game, w, b, func(p muehle.Position) {
-				want := ref.get(p)
-				if w == 3 && b == 3 {
-					counts[want.Outcome()]++
-				}
-				got, err := db.Probe(p)
-				if err != nil {
-					t.Fatalf("probe %v: %v", p, err)
-				}
-				if got != want && bad < 10 {
-					bad++
-					t.Errorf("%v: got %v, want %v", p, got, want)
-				}
-			})
-		}
+	for _, k := range ref.keys {
+		forEachRawIn(v.Game, k, func(p muehle.Position) {
+			want := ref.get(p)
+			if k == layers.Moving(3, 3) {
+				counts[want.Outcome()]++
+			}
+			got, err := db.Probe(p)
+			if err != nil {
+				t.Fatalf("probe %v: %v", p, err)
+			}
+			if got != want && bad < 10 {
+				bad++
+				t.Errorf("%v: got %v, want %v", p, got, want)
+			}
+		})
 	}
 	return counts
 }

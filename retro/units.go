@@ -2,6 +2,7 @@ package retro
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"muehle/layers"
@@ -24,8 +25,9 @@ type Unit struct {
 	// independent of each other.
 	Level int
 	// Deps names the units whose layers this one reads: those its moves
-	// and removals lead to.
-	Deps []UnitName
+	// and removals lead to; Needs lists those layers.
+	Deps  []UnitName
+	Needs []layers.Key
 	// Reachable marks a placement unit of the reachable sweep (the
 	// default; not SolveOptions.PlacementAll): it computes only the
 	// classes a game can reach from the empty board. Reach marks the
@@ -121,16 +123,18 @@ func layersText(k layers.Key) string {
 // with their levels and dependencies.
 func Units(v muehle.Variant, opts SolveOptions) []Unit {
 	stones := v.Stones
+	mixed := v.Rules().Mixed
 	var units []Unit
 	seen := map[layers.Key]bool{}
 	reach := false // the unit that runs the forward pass is chosen
-	for _, k := range layers.Order(stones, opts.Placement) {
+	for _, k := range layers.OrderIn(v, opts.Placement) {
 		if seen[k] {
 			continue
 		}
-		u := Unit{Name: NameOf(k), Keys: []layers.Key{k}, Placement: !k.IsMoving(), variant: v}
+		u := Unit{Name: unitName(v, k), Keys: []layers.Key{k}, Placement: !k.IsMoving() && !mixed, variant: v}
 		seen[k] = true
-		if k.IsMoving() {
+		switch {
+		case k.IsMoving():
 			if opts.MaxStones > 0 && int(k.W)+int(k.B) > opts.MaxStones {
 				continue
 			}
@@ -139,7 +143,15 @@ func Units(v muehle.Variant, opts SolveOptions) []Unit {
 				seen[p] = true
 			}
 			u.Level = int(k.W) + int(k.B) - 6
-		} else {
+		case mixed:
+			// A pair of layers with stones in hand: after every level of
+			// fewer stones in hand, and of fewer on the board.
+			if p := k.MixedPartner(); p != k {
+				u.Keys = append(u.Keys, p)
+				seen[p] = true
+			}
+			u.Level = (int(k.WH)+int(k.BH))*(2*stones+1) + int(k.W) + int(k.B) - 6
+		default:
 			u.Level = 2*stones - 6 + int(k.WH) + int(k.BH)
 			u.Reachable = !opts.PlacementAll
 			u.Reach = u.Reachable && !reach
@@ -147,8 +159,12 @@ func Units(v muehle.Variant, opts SolveOptions) []Unit {
 		}
 		deps := map[UnitName]bool{}
 		for _, k := range u.Keys {
-			for _, s := range k.Successors() {
-				if n := NameOf(s); !u.has(s) && !deps[n] {
+			for _, s := range layers.SuccessorsIn(v, k) {
+				if u.has(s) || slices.Contains(u.Needs, s) {
+					continue
+				}
+				u.Needs = append(u.Needs, s)
+				if n := unitName(v, s); !deps[n] {
 					deps[n] = true
 					u.Deps = append(u.Deps, n)
 				}
@@ -157,6 +173,19 @@ func Units(v muehle.Variant, opts SolveOptions) []Unit {
 		units = append(units, u)
 	}
 	return units
+}
+
+// unitName returns the name of the unit of variant v that computes layer
+// k: NameOf, but in a game whose phases mix a layer with stones in hand is
+// computed with its partner, in the unit named after the smaller of the
+// two, e.g. p2+1-3+0 for p2+1-3+0 and p3+0-2+1.
+func unitName(v muehle.Variant, k layers.Key) UnitName {
+	if !k.IsMoving() && v.Rules().Mixed {
+		if p := k.MixedPartner(); layers.KeyLess(p, k) {
+			k = p
+		}
+	}
+	return NameOf(k)
 }
 
 // FindUnit returns the unit of units called name: a unit's name ("m3-4",

@@ -124,7 +124,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			}
 			return nil
 		})
-	case k.IsMoving() || fullPlacement(f.Header(), ix):
+	case k.IsMoving() || db.Rules().Mixed || fullPlacement(f.Header(), ix):
 		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w childWork
 			for i := lo; i < hi; i++ {

@@ -75,3 +75,26 @@ func TestMatchTwelve(t *testing.T) {
 		t.Errorf("match --game twelve: exit %d: %s %s", code, out, stderr)
 	}
 }
+
+// TestLaskerEndToEnd: --game lasker solves Lasker Morris with its layers
+// of stones in hand solved in pairs, verify passes, query answers the
+// empty board from the layer of the full hands, and the perfect player
+// gives up no value against random. (The values are checked against the
+// reference solver in package retro: TestReferenceLasker.)
+func TestLaskerEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, stderr := muehlectl("solve", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 || !strings.Contains(out, "(lasker k=3): 10 units to compute") {
+		t.Fatalf("solve --game lasker: exit %d: %s %s", code, out, stderr)
+	}
+	if code, out, stderr := muehlectl("verify", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 || !strings.Contains(out, "all 16 layers verified") {
+		t.Errorf("verify --game lasker: exit %d: %s %s", code, out, stderr)
+	}
+	code, out, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--book", "", "--position", "........................ w 3 3 lasker")
+	if code != 0 || !strings.Contains(out, "layer    p0+3-0+3 index 0\nvalue    won in") {
+		t.Errorf("query of the empty board of lasker: exit %d: %s %s", code, out, stderr)
+	}
+	code, out, stderr = muehlectl("match", "--db", dir, "--game", "lasker", "--stones", "3", "--white", "perfect", "--black", "random", "--games", "4")
+	if code != 0 || !strings.Contains(out, "perfect          blunders: 0 of") || !strings.Contains(out, "0 moves by the fallback") {
+		t.Errorf("match --game lasker: exit %d: %s %s", code, out, stderr)
+	}
+}

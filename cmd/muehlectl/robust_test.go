@@ -55,7 +55,7 @@ func TestFlagsChecked(t *testing.T) {
 		{[]string{"query", "--stones", "2", "--position", "........................ w 9 9"}, "--stones 2: want 3 to 9 for Nine Men's Morris"},
 		{[]string{"solve", "--game", "twelve", "--stones", "13"}, "--stones 13: want 3 to 12 for Twelve Men's Morris"},
 		{[]string{"solve", "--game", "go"}, `--game "go": want one of standard, twelve, lasker, six`},
-		{[]string{"solve", "--game", "lasker"}, "no database for Lasker Morris yet"},
+		{[]string{"solve", "--game", "six"}, "no database for Six Men's Morris"},
 		{[]string{"plan", "--game", "six"}, "no database for Six Men's Morris"},
 		{[]string{"solve", "--game", "twelve", "--max-stones", "25"}, "--max-stones 25: want 6 to 24"},
 		{[]string{"query"}, "--position"},
