@@ -194,7 +194,7 @@ func (u *App) showNewGame(first bool, then func()) {
 // startNewGame sets the players and the rule and starts a new game.
 func (u *App) startNewGame(white, black game.PlayerSpec, noRemoval bool) {
 	u.setPaused(false) // the new opponent moves at once
-	u.ctrl.NewGame()
+	u.ctrl.NewGame(muehle.Standard.With(muehle.StonesPerSide))
 	u.setPlayer(muehle.White, white)
 	u.setPlayer(muehle.Black, black)
 	u.setNoRemovalRule(noRemoval)
