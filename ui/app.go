@@ -29,6 +29,8 @@ const (
 	prefNoRem   = "rules.noremoval" // the no-removal draw rule is on
 	prefPaused  = "game.paused"     // the computer players are paused
 	prefFlip    = "view.flipped"    // the board is turned, Black at the bottom
+	prefVariant = "game.variant"    // the game chosen in New Game, its ID ("standard", "twelve")
+	prefStones  = "game.stones"     // the stones per side chosen in New Game
 )
 
 // eventNone is a change without a move to animate.
