@@ -13,6 +13,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -293,5 +294,41 @@ func TestTwelvePerfectPlayer(t *testing.T) {
 	}
 	if m := g.History()[0]; !slices.Contains(p.Moves(), m) {
 		t.Errorf("the fallback's move %s is not legal in %v", m, p)
+	}
+}
+
+// TestTrainingFromTwelve: training draws positions of Nine Men's Morris
+// (the Database tab's) whatever game is on the board, and says so; the
+// engines follow the training position, and ending training brings back
+// the game of Twelve, its database and its computer player.
+func TestTrainingFromTwelve(t *testing.T) {
+	e := solvedEngines(t)
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	u.startNewGame(muehle.Twelve.With(12), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: 1}, false)
+	twelve := u.ctrl.Game()
+	u.showTraining()
+	if want := "Positions of Nine Men's Morris from the database"; !strings.Contains(dialogText(u), want) ||
+		!strings.Contains(dialogText(u), "The game of Twelve Men's Morris on the board waits until training ends.") {
+		t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", dialogText(u))
+	}
+	tapDialogButton(t, u, "Cancel")
+	u.startTraining(play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	if got, want := e.Variant(), muehle.Standard.With(9); got != want {
+		t.Errorf("engines in training: got %v, want %v", got, want)
+	}
+	first := u.learn.train.run.Current().Pos
+	gametest.TapMove(u.board.TapPoint, first.Moves()[0])
+	q.Drain(t, 10*time.Second, func() bool { _, ok := u.learn.train.run.Answer(); return ok })
+	u.endTraining()
+	if u.ctrl.Game() != twelve {
+		t.Errorf("after training: got the game %v, want the game of Twelve back", u.ctrl.Game().Position())
+	}
+	if got, want := e.Variant(), muehle.Twelve.With(12); got != want {
+		t.Errorf("engines after training: got %v, want %v", got, want)
+	}
+	if p := u.ctrl.Player(muehle.Black); p == nil || p.Name() != "Alpha-beta (depth 1)" {
+		t.Errorf("Black after training: got %v, want alpha-beta depth 1 again", p)
 	}
 }
