@@ -344,6 +344,9 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	var b strings.Builder
+	if w := e.variantWords(); w != "" {
+		b.WriteString(w + "\n\n")
+	}
 	busy, busyOn, converting := e.computing()
 	anyOld := false
 	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n     ")
@@ -416,16 +419,13 @@ func (e *DBEngines) Summary() string {
 		b.WriteString("\n! damaged, used as missing: " + d)
 	}
 	b.WriteString("\n\n" + playerWords(moving, movingAll, n, len(pl)))
-	if w := e.variantWords(); w != "" {
-		b.WriteString("\n\n" + w)
-	}
 	return b.String()
 }
 
 // variantWords says, when the game on the board is not the one this
 // panel computes (Nine Men's Morris with nine stones), which database its
-// players and marks read, what the perfect player finds there and what
-// computes it; "" when it is.
+// players and marks read, how much of it there is and what computes it; ""
+// when it is.
 func (e *DBEngines) variantWords() string {
 	db, v, err := e.gameDatabase()
 	if v == muehle.Standard.With(e.stones) {
@@ -451,11 +451,11 @@ func (e *DBEngines) variantWords() string {
 			n++
 		}
 	}
-	return fmt.Sprintf("The game on the board is %s. Its players and marks read its own database, in %s "+
-		"(%d of %d moving layers, %d of %d placement layers); the layers above and the buttons below are "+
-		"those of Nine Men's Morris with %d stones. %s computes the other.\n\n",
-		v.Name(), db.GameDir(), moving, movingAll, n, len(pl), e.stones, solveCommand(v, e.Dir())) +
-		playerWords(moving, movingAll, n, len(pl))
+	return fmt.Sprintf("The game on the board is %s: its players and marks read its own database, in %s "+
+		"(%d of %d moving layers, %d of %d placement layers; where a layer is missing the perfect player plays "+
+		"alpha-beta and says so). The layers below and the buttons are those of Nine Men's Morris with %d stones; "+
+		"%s computes the other.",
+		v.Name(), db.GameDir(), moving, movingAll, n, len(pl), e.stones, solveCommand(v, e.Dir()))
 }
 
 // damaged returns the layers of the database known to be damaged: those

@@ -235,7 +235,8 @@ func TestTwelvePerfectPlayer(t *testing.T) {
 	if want := "State number: layer 3-3, index"; !strings.HasPrefix(u.side.state.Text, want) {
 		t.Errorf("state number: got %q, want it to start with %q", u.side.state.Text, want)
 	}
-	for _, want := range []string{"The game on the board is Twelve Men's Morris.", "1 of 100 moving layers",
+	for _, want := range []string{"The game on the board is Twelve Men's Morris: its players and marks read its own database, in " +
+		filepath.Join(e.Dir(), "twelve", "k12") + " (1 of 100 moving layers, 0 of ",
 		"muehlectl solve --game twelve --stones 12 --all-phases --db " + e.Dir()} {
 		if s := e.Summary(); !strings.Contains(s, want) {
 			t.Errorf("Database tab: got %q, want it to contain %q", s, want)
