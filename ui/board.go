@@ -388,7 +388,10 @@ func (r *boardRenderer) updateMill(g geometry, animating bool) {
 // in the game shown and the room the name leaves.
 func (r *boardRenderer) updateHands(g geometry) {
 	v := r.board.view
-	most := v.Pos.Rules().Stones
+	most := v.Stones
+	if most == 0 {
+		most = v.Pos.Rules().Stones
+	}
 	for col := muehle.White; col <= muehle.Black; col++ {
 		t := r.names[col]
 		t.Text = col.String()

@@ -87,6 +87,11 @@ func TestNewGameTwelve(t *testing.T) {
 	if got, want := u.ctrl.Game().Position().String(), "........................ w 5 5 twelve"; got != want {
 		t.Errorf("Twelve Men's Morris with 5 stones: got %q, want %q", got, want)
 	}
+	// Five stones in hand lie as far apart as nine do, not squeezed as twelve.
+	hand := test.WidgetRenderer(u.Board()).(*boardRenderer).hand[muehle.White]
+	if got, want := hand[0].Position().X-hand[1].Position().X, handStep*u.Board().geometry().cell; got-want > 0.01 || want-got > 0.01 {
+		t.Errorf("stones in hand with 5 a side: got %v pixels apart, want %v", got, want)
+	}
 	u.ctrl.Close()
 	u2 := New(u.app, Options{Do: q.Do})
 	t.Cleanup(u2.ctrl.Close)

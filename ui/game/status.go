@@ -17,6 +17,7 @@ func (c *Controller) View() View {
 	}
 	v.Selected = c.sel
 	v.Players = [2]string{c.playerName(muehle.White), c.playerName(muehle.Black)}
+	v.Stones = g.Stones()
 	over := false
 	if r, _ := g.Result(); r != muehle.Ongoing {
 		over = true
