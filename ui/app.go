@@ -29,6 +29,8 @@ const (
 	prefNoRem   = "rules.noremoval" // the no-removal draw rule is on
 	prefPaused  = "game.paused"     // the computer players are paused
 	prefFlip    = "view.flipped"    // the board is turned, Black at the bottom
+	prefVariant = "game.variant"    // the game chosen in New Game, its ID ("standard", "twelve")
+	prefStones  = "game.stones"     // the stones per side chosen in New Game
 )
 
 // eventNone is a change without a move to animate.
@@ -51,13 +53,14 @@ type App struct {
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
 	do      func(func())
-	review  gameReview    // the database's verdicts on the game's moves
-	treeWin *treeView     // the search tree window, nil when closed
-	learn   learnBars     // training mode and the line of moves on the board
-	rules   string        // the rules of the game in Markdown, for Help
-	hinted  hints         // the hints taken in the game on the board
-	helpDlg dialog.Dialog // the help dialog shown, nil when none
-	imp     *dbImport     // Database ▸ Import…, nil until first used
+	review  gameReview     // the database's verdicts on the game's moves
+	treeWin *treeView      // the search tree window, nil when closed
+	learn   learnBars      // training mode and the line of moves on the board
+	rules   string         // the rules of the game in Markdown, for Help
+	hinted  hints          // the hints taken in the game on the board
+	helpDlg dialog.Dialog  // the help dialog shown, nil when none
+	imp     *dbImport      // Database ▸ Import…, nil until first used
+	variant muehle.Variant // the game on the board the engines and the title follow (followVariant)
 }
 
 // Options are what the program passes to New.
@@ -104,6 +107,10 @@ func New(a fyne.App, opt Options) *App {
 		trace:   opt.Trace,
 		do:      do,
 		rules:   opt.Rules,
+	}
+	u.variant = u.ctrl.Variant()
+	if f, ok := u.engines.(variantFollower); ok {
+		f.SetVariant(u.variant)
 	}
 	u.status.Wrapping = fyne.TextWrapWord
 	u.board.OnTapped = u.tapped
@@ -319,6 +326,7 @@ func (u *App) setShowPerfect(on bool) {
 // changed redraws the board, the panels, the status line and the menus,
 // and saves the game, to be restored on the next start.
 func (u *App) changed(ev game.Event) {
+	u.followVariant()
 	u.keepGame(false)
 	u.trainingMoved(ev)
 	u.redraw(ev)

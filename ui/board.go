@@ -22,10 +22,12 @@ type stoneAnim struct {
 	anim  *fyne.Animation
 }
 
-// Board is the widget that draws the three rings, the stones, the legal
-// targets, the last move and the mill it closed, the perfect-move marks, and
-// for each side its player's name and its stones in hand. It scales with its
-// size (square, centred). A tap near a point calls OnTapped with that point.
+// Board is the widget that draws the board of the game shown (the three
+// rings, with the four diagonals in Twelve Men's Morris), the stones, the
+// legal targets, the last move and the mill it closed, the perfect-move
+// marks, and for each side its player's name and its stones in hand. It
+// scales with its size (square, centred). A tap near a point calls
+// OnTapped with that point.
 type Board struct {
 	widget.BaseWidget
 
@@ -224,16 +226,20 @@ func ring(c color.Color) *canvas.Circle {
 	return o
 }
 
+// maxEdges is the most edges a board has (the diagonal board of Twelve
+// Men's Morris: 40); the renderer has a line for each.
+const maxEdges = 40
+
 // boardRenderer lays out and refreshes the board's objects; all drawing
 // decisions come from the board's view and animation.
 type boardRenderer struct {
 	board     *Board
 	objects   []fyne.CanvasObject
 	bg        *canvas.Rectangle
-	lines     [32]*canvas.Line
-	millLines [32]*canvas.Line // the edges of the mill just closed, drawn over lines
-	names     [2]*canvas.Text  // "White · Human" in the strips
-	hand      [2][muehle.StonesPerSide]*canvas.Circle
+	lines     [maxEdges]*canvas.Line // the board's edges; those of a board with fewer hidden
+	millLines [maxEdges]*canvas.Line // the edges of the mill just closed, drawn over lines
+	names     [2]*canvas.Text        // "White · Human" in the strips
+	hand      [2][muehle.MaxStones]*canvas.Circle
 	labels    [14]*canvas.Text // a..g along the bottom, 7..1 along the left
 	dots      [muehle.NumPoints]*canvas.Circle
 	stones    [muehle.NumPoints]*canvas.Circle
@@ -274,8 +280,10 @@ func (r *boardRenderer) update() {
 	r.updateAnimation(g)
 }
 
-// layoutBoard places what depends on the size alone: the background, the
-// lines, the coordinates and the dots of the points.
+// layoutBoard places what depends on the size and the board alone: the
+// background, the lines (the edges of the board of the game shown: the
+// diagonals of Twelve Men's Morris too), the coordinates and the dots of
+// the points.
 func (r *boardRenderer) layoutBoard(g geometry) {
 	pos, size := g.panel()
 	r.bg.Move(pos)
@@ -283,10 +291,15 @@ func (r *boardRenderer) layoutBoard(g geometry) {
 	r.bg.CornerRadius = g.cell * 0.15
 
 	width := max(1.5, g.cell*0.05)
-	for i, e := range muehle.Edges() {
-		l := r.lines[i]
+	edges := r.board.view.Pos.Board().Edges()
+	for i, l := range r.lines {
+		if i >= len(edges) {
+			l.Hide()
+			continue
+		}
 		l.StrokeWidth = width
-		l.Position1, l.Position2 = g.center(e[0]), g.center(e[1])
+		l.Position1, l.Position2 = g.center(edges[i][0]), g.center(edges[i][1])
+		l.Show()
 	}
 	for i, l := range r.labels {
 		l.TextSize = max(8, g.cell*0.3)
@@ -358,22 +371,27 @@ func (r *boardRenderer) updatePoints(g geometry) {
 // stone is still on its way to close it.
 func (r *boardRenderer) updateMill(g geometry, animating bool) {
 	mill := r.board.view.Mill
-	for i, e := range muehle.Edges() {
-		l := r.millLines[i]
-		if animating || !mill.Has(e[0]) || !mill.Has(e[1]) {
+	edges := r.board.view.Pos.Board().Edges()
+	for i, l := range r.millLines {
+		if i >= len(edges) || animating || !mill.Has(edges[i][0]) || !mill.Has(edges[i][1]) {
 			l.Hide()
 			continue
 		}
 		l.StrokeWidth = max(4, g.cell*0.14)
-		l.Position1, l.Position2 = g.center(e[0]), g.center(e[1])
+		l.Position1, l.Position2 = g.center(edges[i][0]), g.center(edges[i][1])
 		l.Show()
 	}
 }
 
 // updateHands writes each side's player in its strip (bold for the side
-// to move) and draws its stones in hand.
+// to move) and draws its stones in hand, spaced for the most a hand holds
+// in the game shown and the room the name leaves.
 func (r *boardRenderer) updateHands(g geometry) {
 	v := r.board.view
+	most := v.Stones
+	if most == 0 {
+		most = v.Pos.Rules().Stones
+	}
 	for col := muehle.White; col <= muehle.Black; col++ {
 		t := r.names[col]
 		t.Text = col.String()
@@ -385,6 +403,7 @@ func (r *boardRenderer) updateHands(g geometry) {
 		sz := t.MinSize()
 		t.Move(fyne.NewPos(g.origin.X+g.cell*0.3, g.handY(col)-sz.Height/2))
 		t.Resize(sz)
+		step := g.handStep(most, t.Position().X+sz.Width)
 		fill, rim := stoneColors(col)
 		for i, s := range r.hand[col] {
 			if i >= int(v.Pos.Hand[col]) {
@@ -393,7 +412,7 @@ func (r *boardRenderer) updateHands(g geometry) {
 			}
 			s.FillColor, s.StrokeColor = fill, rim
 			s.StrokeWidth = max(1, g.cell*0.03)
-			place(s, g.handStone(col, i), g.cell*0.24)
+			place(s, g.handStone(col, i, step), g.cell*handRadius)
 			s.Show()
 		}
 	}

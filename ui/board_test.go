@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"muehle/layers"
@@ -159,5 +160,87 @@ func TestBoardBestRemoval(t *testing.T) {
 	b.SetView(v)
 	if ring.Visible() {
 		t.Errorf("a best move without removal: the removal ring is shown")
+	}
+}
+
+// shownLines counts the visible lines among ls.
+func shownLines(ls []*canvas.Line) int {
+	n := 0
+	for _, l := range ls {
+		if l.Visible() {
+			n++
+		}
+	}
+	return n
+}
+
+// TestBoardLinesFollowGame: the board draws the edges of the board of the
+// game shown: 32 lines for Nine Men's Morris, 40 for Twelve Men's Morris
+// (its four diagonals are two edges each), among them a7-b6; and a mill
+// closed on a diagonal is drawn over its two edges.
+func TestBoardLinesFollowGame(t *testing.T) {
+	b := renderBoard(t, game.EmptyView(muehle.NewPosition(9)))
+	r := test.WidgetRenderer(b).(*boardRenderer)
+	if got, want := shownLines(r.lines[:]), 32; got != want {
+		t.Errorf("Nine Men's Morris: got %d lines, want %d", got, want)
+	}
+	// White has just closed the diagonal mill a7-b6-c5.
+	p, err := muehle.ParsePosition("W..W..W.............B... b 9 10 twelve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := game.EmptyView(p)
+	v.Last = gametest.MustMove(t, "c5xg1")
+	v.Mill = muehle.Point(0).Bit() | muehle.Point(3).Bit() | muehle.Point(6).Bit()
+	b.SetView(v)
+	if got, want := shownLines(r.lines[:]), 40; got != want {
+		t.Errorf("Twelve Men's Morris: got %d lines, want %d", got, want)
+	}
+	g := b.geometry()
+	a7, b6 := g.center(0), g.center(3)
+	diagonal := false
+	for _, l := range r.lines {
+		if l.Visible() && (l.Position1 == a7 && l.Position2 == b6 || l.Position1 == b6 && l.Position2 == a7) {
+			diagonal = true
+		}
+	}
+	if !diagonal {
+		t.Errorf("Twelve Men's Morris: no line from a7 %v to b6 %v", a7, b6)
+	}
+	if got, want := shownLines(r.millLines[:]), 2; got != want {
+		t.Errorf("the diagonal mill a7-b6-c5: got %d edges highlighted, want %d", got, want)
+	}
+	b.SetView(game.EmptyView(muehle.NewPosition(9)))
+	if got, want := shownLines(r.lines[:]), 32; got != want {
+		t.Errorf("Nine Men's Morris again: got %d lines, want %d", got, want)
+	}
+}
+
+// TestBoardTwelveInHand: twelve stones in hand are all drawn in the strip,
+// right of the player's name, however long, and inside the board's panel.
+func TestBoardTwelveInHand(t *testing.T) {
+	v := game.EmptyView(muehle.Games[muehle.Twelve].NewPosition(12))
+	v.Players = [2]string{"Alpha-beta (automatic)", "Perfect (trap share)"}
+	b := renderBoard(t, v)
+	test.AssertObjectRendersToImage(t, "board_twelve.png", b)
+	r := test.WidgetRenderer(b).(*boardRenderer)
+	pos, size := b.geometry().panel()
+	for col := range r.hand {
+		name := r.names[col]
+		shown := 0
+		for i, s := range r.hand[col] {
+			if !s.Visible() {
+				continue
+			}
+			shown++
+			left, right := s.Position().X, s.Position().X+s.Size().Width
+			if left <= name.Position().X+name.Size().Width || right > pos.X+size.Width {
+				t.Errorf("%s's stone %d in hand spans x %v to %v; want it right of the name (ends at %v) and inside the panel (ends at %v)",
+					muehle.Color(col), i+1, left, right, name.Position().X+name.Size().Width, pos.X+size.Width)
+			}
+		}
+		if shown != 12 {
+			t.Errorf("%s: got %d stones drawn in hand, want 12", muehle.Color(col), shown)
+		}
 	}
 }

@@ -174,7 +174,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 			container.NewGridWithColumns(2, p.small, p.all, p.pause, p.resume)),
 		nil, nil,
 		container.NewVScroll(container.NewVBox(
-			widget.NewLabelWithStyle("Layers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			widget.NewLabelWithStyle("Layers of Nine Men's Morris", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			p.summary)))
 	p.refresh()
 	return p

@@ -19,9 +19,10 @@
 //	              the last game, pause, the flipped board), redrawing on
 //	              change, keys for review and pause, the board's share of
 //	              the width
-//	board.go      the board widget and its renderer (layout, per-point
-//	              state, the mill just closed, names and stones in hand,
-//	              the animation of a moving stone)
+//	board.go      the board widget and its renderer (the edges of the
+//	              game's board, per-point state, the mill just closed,
+//	              names and stones in hand, the animation of a moving
+//	              stone)
 //	geometry.go   points ↔ pixels, the strips for the stones in hand
 //	theme.go      colours of stones, marks and values
 //	appearance.go the light, dark or system theme of the window
@@ -46,8 +47,9 @@
 //	training.go   Analysis ▸ Training…: positions from the database
 //	              (play.DrawTraining) answered on the board, right or wrong
 //	              (play.CheckAnswer), the training bar
-//	newgame.go    New Game (the choice of players and the draw rule), the
-//	              questions before a game is given up or a new line started
+//	newgame.go    New Game (the game and its stones, the players and the
+//	              draw rule), the questions before a game is given up or a
+//	              new line started
 //	dbpanel.go    the database tab: layers present, computing the small
 //	              endgames or the complete database, pause and resume
 //	dbwork.go     what a computation costs (time, disk), its progress,
@@ -65,8 +67,10 @@
 //	hint.go       Game ▸ Hint: the perfect player's move shown once, noted
 //	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions
-//	games.go      supported: the games the window plays (the standard
-//	              one so far)
+//	games.go      the games the window plays (Nine and Twelve Men's
+//	              Morris), the one last chosen, and following the game on
+//	              the board: the engines' database, the players, the title
 //	engines.go    DBEngines: the players and marks from retro/play and the
-//	              database, and the solver behind the database tab
+//	              database of the game on the board, and the solver of Nine
+//	              Men's Morris behind the database tab
 package ui

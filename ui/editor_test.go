@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"muehle/muehle"
+	"muehle/ui/game"
 )
 
 func TestCheckSetup(t *testing.T) {
@@ -115,28 +116,55 @@ func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
 		t.Fatalf("the editor refused %v: %s", e.pos, e.message.Text)
 	}
 
-	g, what, err := parsePasted("........................ w 8 8", 9)
+	g, what, err := parsePasted("........................ w 8 8", muehle.Standard.With(9))
 	if err != nil || g == nil {
 		t.Fatalf("paste: got %v, want the position accepted", err)
 	}
 	if !strings.Contains(what, "cannot arise in a game") {
 		t.Errorf("paste: got %q, want the warning that it cannot arise in a game", what)
 	}
-	if _, what, _ := parsePasted("........................ w 9 9", 9); what != "a position" {
+	if _, what, _ := parsePasted("........................ w 9 9", muehle.Standard.With(9)); what != "a position" {
 		t.Errorf("paste of the start: got %q, want %q", what, "a position")
 	}
 }
 
-// TestPasteOtherGameRefused: a position or a game record of another game
-// (Twelve Men's Morris) is refused with a sentence naming it, until the
-// players and the database know the other games.
-func TestPasteOtherGameRefused(t *testing.T) {
-	for _, text := range []string{
-		"........................ w 12 12 twelve",
-		"[Variant \"twelve\"]\n\n1. d7 d6 *\n",
+// TestPasteOtherGames: a position or a game record of Twelve Men's Morris
+// starts a game of Twelve (a position of the game on the board keeps its
+// stones per side); one of Lasker Morris or Six Men's Morris is refused
+// with a sentence naming the game.
+func TestPasteOtherGames(t *testing.T) {
+	nine, twelve5 := muehle.Standard.With(9), muehle.Twelve.With(5)
+	for _, tc := range []struct {
+		text     string
+		cur      muehle.Variant
+		want     muehle.Variant
+		wantWhat string
+	}{
+		{"........................ w 12 12 twelve", nine, muehle.Twelve.With(12), "a position of Twelve Men's Morris"},
+		{"W....................... b 11 12 twelve", nine, muehle.Twelve.With(12), "a position of Twelve Men's Morris"},
+		{"W....................... b 4 5 twelve", twelve5, twelve5, "a position of Twelve Men's Morris"},
+		{"[Variant \"twelve\"]\n\n1. d7 d6 *\n", nine, muehle.Twelve.With(12), "a game of Twelve Men's Morris (2 plies)"},
+		{"[Variant \"twelve\"]\n[Stones \"5\"]\n\n1. a7 *\n", nine, twelve5, "a game of Twelve Men's Morris with 5 stones (1 ply)"},
 	} {
-		if _, _, err := parsePasted(text, 9); err == nil || !strings.Contains(err.Error(), "Twelve Men's Morris") {
-			t.Errorf("pasting %q: got %v, want a refusal naming Twelve Men's Morris", text, err)
+		g, what, err := parsePasted(tc.text, tc.cur)
+		if err != nil {
+			t.Errorf("pasting %q: got %v, want a game of %v", tc.text, err, tc.want)
+			continue
+		}
+		if got := game.VariantOf(g); got != tc.want || g.Position().Game != muehle.Twelve {
+			t.Errorf("pasting %q: got a game of %v (position of %v), want %v", tc.text, got, g.Position().Game, tc.want)
+		}
+		if what != tc.wantWhat {
+			t.Errorf("pasting %q: got %q, want %q", tc.text, what, tc.wantWhat)
+		}
+	}
+	for _, tc := range []struct{ text, name string }{
+		{"........................ w 10 10 lasker", "Lasker Morris"},
+		{"[Variant \"lasker\"]\n\n1. d7 d6 *\n", "Lasker Morris"},
+		{"................ w 6 6 six", "Six Men's Morris"},
+	} {
+		if _, _, err := parsePasted(tc.text, nine); err == nil || !strings.Contains(err.Error(), "a position of "+tc.name+"; this program plays and solves Nine Men's Morris and Twelve Men's Morris") {
+			t.Errorf("pasting %q: got %v, want a refusal naming %s and the games played", tc.text, err, tc.name)
 		}
 	}
 }

@@ -25,15 +25,27 @@ const SmallMaxStones = 7
 // DBEngines makes the alpha-beta and perfect players and the perfect-move
 // marks from a database directory, and is the database behind the
 // database panel. It implements Engines and Database.
+//
+// A database folder holds one database per variant (a game and its stones
+// per side, layers.GameDir). The players, the marks, the state number, the
+// review and the search tree read the one of the game on the board, which
+// the window names with SetVariant; the database panel and training work
+// on Nine Men's Morris with nine stones.
 type DBEngines struct {
 	mu     sync.Mutex
-	db     *layers.DB
+	db     *layers.DB // Nine Men's Morris with stones a side: the panel's
 	dir    string
 	stones int
-	err    error      // why the database could not be opened
-	speed  float64    // this machine's speed relative to the cost model, 0: not measured
-	busy   layers.Key // the layer being computed, when busyOn
-	busyOn bool
+	err    error // why the database could not be opened
+	// variant is the game on the board (SetVariant); dbs holds the
+	// databases of the variants opened in dir, db among them, and errs
+	// why one could not be opened.
+	variant muehle.Variant
+	dbs     map[muehle.Variant]*layers.DB
+	errs    map[muehle.Variant]error
+	speed   float64    // this machine's speed relative to the cost model, 0: not measured
+	busy    layers.Key // the layer being computed, when busyOn
+	busyOn  bool
 	// busyConvert says busy is being converted (Convert), not computed.
 	busyConvert bool
 }
@@ -44,11 +56,13 @@ type DBEngines struct {
 // error is reported where the database is needed.
 func NewEngines(dir string) *DBEngines {
 	e := &DBEngines{stones: muehle.StonesPerSide}
+	e.variant = muehle.Standard.With(e.stones)
 	e.SetDir(dir)
 	return e
 }
 
-// database returns the open database, or the error of opening it.
+// database returns the open database of the panel (Nine Men's Morris), or
+// the error of opening it.
 func (e *DBEngines) database() (*layers.DB, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -58,15 +72,77 @@ func (e *DBEngines) database() (*layers.DB, error) {
 	return e.db, nil
 }
 
-// prober returns the database as a prober, nil when it is not open.
+// SetVariant makes the players, the marks and the rest that read the
+// database of the game on the board read the database of v. Players made
+// before keep the database they were made with.
+func (e *DBEngines) SetVariant(v muehle.Variant) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.variant = v
+	e.openLocked(v)
+}
+
+// Variant returns the variant of the game on the board (SetVariant).
+func (e *DBEngines) Variant() muehle.Variant {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.variant
+}
+
+// openLocked opens the database of v in e.dir unless it is open or failed
+// already. e.mu is held.
+func (e *DBEngines) openLocked(v muehle.Variant) {
+	if _, ok := e.dbs[v]; ok {
+		return
+	}
+	if _, ok := e.errs[v]; ok {
+		return
+	}
+	db, err := layers.OpenDB(e.dir, v)
+	if err != nil {
+		e.errs[v] = err
+		return
+	}
+	e.dbs[v] = db
+}
+
+// gameDatabase returns the database of the game on the board, its
+// variant, or the error of opening it.
+func (e *DBEngines) gameDatabase() (*layers.DB, muehle.Variant, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.databaseLocked(e.variant)
+}
+
+// databaseOf returns the database of variant v, opening it if need be.
+func (e *DBEngines) databaseOf(v muehle.Variant) (*layers.DB, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	db, _, err := e.databaseLocked(v)
+	return db, err
+}
+
+// databaseLocked returns the database of v, opening it if need be. e.mu is
+// held.
+func (e *DBEngines) databaseLocked(v muehle.Variant) (*layers.DB, muehle.Variant, error) {
+	e.openLocked(v)
+	if db := e.dbs[v]; db != nil {
+		return db, v, nil
+	}
+	return nil, v, fmt.Errorf("ui: database of %s in %s: %w", v.Name(), e.dir, e.errs[v])
+}
+
+// prober returns the database of the game on the board as a prober, nil
+// when it is not open.
 func (e *DBEngines) prober() layers.Prober {
-	if db, err := e.database(); err == nil {
+	if db, _, err := e.gameDatabase(); err == nil {
 		return db
 	}
 	return nil
 }
 
-// AlphaBeta returns an alpha-beta player; depth 0 deepens for a second.
+// AlphaBeta returns an alpha-beta player, reading the database of the game
+// on the board where it has the layer; depth 0 deepens for a second.
 func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error) {
 	sp := play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: depth}}
 	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
@@ -79,12 +155,13 @@ func (e *DBEngines) CCNS(src rand.Source) (muehle.Player, error) {
 	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
 }
 
-// Perfect returns the perfect player of variant v: the shipped perfect
-// player (play.NewShipped, as muehlectl's match plays it), with the
-// placement search and the book beside the layers where the database has
-// no placement layer and alpha-beta to play.FallbackDepth where the search
-// cannot decide (a moving layer missing, play.PlacementTime spent). The
-// draw rules look as deep as retro/play's defaults (SectorPlies,
+// Perfect returns the perfect player of variant v on the database of the
+// game on the board: the shipped perfect player (play.NewShipped, as
+// muehlectl's match plays it), with the placement search and the book
+// beside the layers where the database has no placement layer and
+// alpha-beta to play.FallbackDepth where the search cannot decide (a
+// moving layer missing, play.PlacementTime spent), saying so. The draw
+// rules look as deep as retro/play's defaults (SectorPlies,
 // BahnsenDepth); outside drawn positions all break ties by the trap share.
 func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Player, error) {
 	return e.player(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: v}, src)
@@ -97,13 +174,21 @@ func (e *DBEngines) Level(n int, src rand.Source) (muehle.Player, error) {
 	return e.player(game.PlayerSpec{Kind: game.LevelPlayer, Level: min(max(n, 1), play.Levels)}, src)
 }
 
-// player returns the player of spec, which reads the database.
+// player returns the player of spec, which reads the database of the game
+// on the board. Only Nine Men's Morris has a placement book
+// (play.ShippedBook names the file by the stones alone, as the standard
+// game's): another game's perfect player searches without one, exact but
+// slower, rather than mix its positions into that file.
 func (e *DBEngines) player(spec game.PlayerSpec, src rand.Source) (muehle.Player, error) {
-	db, err := e.database()
+	db, v, err := e.gameDatabase()
 	if err != nil {
 		return nil, err
 	}
-	return spec.Spec().New(play.Env{DB: db, Probe: db, Book: play.ShippedBook(db)}, sources(src)), nil
+	env := play.Env{DB: db, Probe: db}
+	if v.Game == muehle.Standard {
+		env.Book = play.ShippedBook(db)
+	}
+	return spec.Spec().New(env, sources(src)), nil
 }
 
 // sources returns the streams of a player (play.Sources) from src: src
@@ -119,18 +204,22 @@ func sources(src rand.Source) play.Sources {
 	}
 }
 
-// Evaluator returns the source of perfect-move marks.
+// Evaluator returns the source of perfect-move marks, on the database of
+// the game on the board.
 func (e *DBEngines) Evaluator() (game.Evaluator, error) {
-	db, err := e.database()
+	db, v, err := e.gameDatabase()
 	if err != nil {
 		return nil, err
 	}
-	return perfectEvaluator{db}, nil
+	return perfectEvaluator{db, v}, nil
 }
 
 // perfectEvaluator evaluates with a new perfect player per call: the
 // player is not safe for concurrent use, the database is.
-type perfectEvaluator struct{ db *layers.DB }
+type perfectEvaluator struct {
+	db *layers.DB
+	v  muehle.Variant // the database's
+}
 
 // Evaluate returns every legal move's value and reply counts, with the
 // default perfect player's win chance for the drawing moves and its picks.
@@ -146,7 +235,7 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 			return nil, fmt.Errorf("this position needs layer %s, which is damaged: recompute it in the Database tab (%v)", k, err)
 		}
 		if errors.Is(err, layers.ErrMissing) {
-			return nil, errors.New(missingWords(layers.KeyOf(pos)))
+			return nil, errors.New(missingWords(layers.KeyOf(pos), pe.v, pe.db.Dir()))
 		}
 		return nil, err
 	}
@@ -162,26 +251,44 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 	return out, ctx.Err()
 }
 
-// missingWords says in a person's terms which part of the database a
-// position of layer k needs: "the opening is not in the database yet …".
-func missingWords(k layers.Key) string {
-	const compute = " (the Database tab computes it)"
-	if k.IsMoving() {
-		return fmt.Sprintf("the endgame of %d against %d stones, or one it leads to, is not in the database yet", k.W, k.B) + compute
+// missingWords says in a person's terms which part of the database of
+// variant v in folder dir a position of layer k needs: "the opening is
+// not in the database yet …", and what computes it: the Database tab for
+// Nine Men's Morris with nine stones, muehlectl for the others.
+func missingWords(k layers.Key, v muehle.Variant, dir string) string {
+	where, compute := "the database", " (the Database tab computes it)"
+	if v != muehle.Standard.With(muehle.StonesPerSide) {
+		where = "the database of " + v.Name()
+		compute = fmt.Sprintf(" (%s computes it)", solveCommand(v, dir))
 	}
-	placed := 2*muehle.StonesPerSide - int(k.WH) - int(k.BH)
-	if placed == 0 {
-		return "the opening is not in the database yet" + compute
+	var what string
+	switch placed := 2*v.Stones - int(k.WH) - int(k.BH); {
+	case k.IsMoving():
+		what = fmt.Sprintf("the endgame of %d against %d stones, or one it leads to,", k.W, k.B)
+	case placed == 0:
+		what = "the opening"
+	default:
+		what = fmt.Sprintf("the placement phase after %d stones placed", placed)
 	}
-	return fmt.Sprintf("the placement phase after %d stones placed is not in the database yet", placed) + compute
+	return what + " is not in " + where + " yet" + compute
+}
+
+// solveCommand returns the command that computes the database of v in
+// folder dir: "muehlectl solve --game twelve --stones 5 --all-phases --db
+// DIR". The Database tab computes Nine Men's Morris with nine stones only.
+func solveCommand(v muehle.Variant, dir string) string {
+	return fmt.Sprintf("muehlectl solve --game %s --stones %d --all-phases --db %s", v.Rules().ID, v.Stones, dir)
 }
 
 // StateNumber returns the layer and index of pos, and whether the layer is
-// in the database.
+// in the database of the game on the board.
 func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
-	db, err := e.database()
+	db, v, err := e.gameDatabase()
 	if err != nil {
 		return "", err
+	}
+	if pos.Game != v.Game {
+		return "", fmt.Errorf("a position of %s; the database open is the one of %s", pos.Rules().Name, v.Name())
 	}
 	if pos.Total(pos.Turn) < 3 || pos.Total(pos.Turn.Other()) < 3 {
 		return "", fmt.Errorf("the game is over: a side has fewer than three stones, so the position has no layer")
@@ -214,19 +321,18 @@ func (e *DBEngines) Dir() string {
 	return e.dir
 }
 
-// SetDir switches to the database in dir. The old database stays open:
-// players in other goroutines may still read it.
+// SetDir switches to the databases in dir. The old databases stay open:
+// players in other goroutines may still read them.
 func (e *DBEngines) SetDir(dir string) error {
-	db, err := layers.OpenDB(dir, muehle.Standard.With(e.stones))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.dir = dir
-	if err != nil {
-		e.db, e.err = nil, err
-		return err
-	}
-	e.db, e.err = db, nil
-	return nil
+	e.dbs, e.errs = map[muehle.Variant]*layers.DB{}, map[muehle.Variant]error{}
+	e.openLocked(e.variant)
+	v := muehle.Standard.With(e.stones)
+	e.openLocked(v)
+	e.db, e.err = e.dbs[v], e.errs[v]
+	return e.err
 }
 
 // Summary shows the moving layers as a table (rows: stones of the side to
@@ -238,6 +344,9 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	var b strings.Builder
+	if w := e.variantWords(); w != "" {
+		b.WriteString(w + "\n\n")
+	}
 	busy, busyOn, converting := e.computing()
 	anyOld := false
 	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n     ")
@@ -311,6 +420,42 @@ func (e *DBEngines) Summary() string {
 	}
 	b.WriteString("\n\n" + playerWords(moving, movingAll, n, len(pl)))
 	return b.String()
+}
+
+// variantWords says, when the game on the board is not the one this
+// panel computes (Nine Men's Morris with nine stones), which database its
+// players and marks read, how much of it there is and what computes it; ""
+// when it is.
+func (e *DBEngines) variantWords() string {
+	db, v, err := e.gameDatabase()
+	if v == muehle.Standard.With(e.stones) {
+		return ""
+	}
+	if err != nil {
+		return fmt.Sprintf("The game on the board, %s, has no database here: %v", v.Name(), err)
+	}
+	moving, movingAll := 0, 0
+	for w := 3; w <= v.Stones; w++ {
+		for o := 3; o <= v.Stones; o++ {
+			k := layers.Moving(w, o)
+			movingAll++
+			if db.Damage(k) == nil && db.Has(k) {
+				moving++
+			}
+		}
+	}
+	pl := layers.PlacementLayers(v.Stones)
+	n := 0
+	for _, k := range pl {
+		if db.Damage(k) == nil && db.Has(k) {
+			n++
+		}
+	}
+	return fmt.Sprintf("The game on the board is %s: its players and marks read its own database, in %s "+
+		"(%d of %d moving layers, %d of %d placement layers; where a layer is missing the perfect player plays "+
+		"alpha-beta and says so). The layers below and the buttons are those of Nine Men's Morris with %d stones; "+
+		"%s computes the other.",
+		v.Name(), db.GameDir(), moving, movingAll, n, len(pl), e.stones, solveCommand(v, e.Dir()))
 }
 
 // damaged returns the layers of the database known to be damaged: those

@@ -15,21 +15,24 @@ import (
 	"muehle/ui/game/gametest"
 )
 
-// solvedDB is a database folder of the standard game holding the moving
-// layers of at most stones stones, solved once for the tests that need it
-// and removed by TestMain.
+// solvedDB is a database folder holding the moving layers of at most
+// stones stones of variant (the standard game with nine stones when
+// zero), solved once for the tests that need it and removed by TestMain.
 type solvedDB struct {
-	stones int
-	once   sync.Once
-	dir    string
-	err    error
+	stones  int
+	variant muehle.Variant
+	once    sync.Once
+	dir     string
+	err     error
 }
 
 // solved33 holds layer 3-3; solved43 also 4-3 and 3-4, where a drawing
-// line can reach a removal (into 3-3).
+// line can reach a removal (into 3-3); solvedTwelve33 layer 3-3 of Twelve
+// Men's Morris with twelve stones.
 var (
-	solved33 = &solvedDB{stones: 6}
-	solved43 = &solvedDB{stones: 7}
+	solved33       = &solvedDB{stones: 6}
+	solved43       = &solvedDB{stones: 7}
+	solvedTwelve33 = &solvedDB{stones: 6, variant: muehle.Twelve.With(12)}
 )
 
 // engines returns engines on the database, solving it on first use.
@@ -41,20 +44,27 @@ func (s *solvedDB) engines(t *testing.T) *DBEngines {
 		if s.err != nil {
 			return
 		}
-		db, err := layers.OpenDB(s.dir, muehle.Standard.With(9))
+		v := s.variant
+		if v == (muehle.Variant{}) {
+			v = muehle.Standard.With(9)
+		}
+		db, err := layers.OpenDB(s.dir, v)
 		if err != nil {
 			s.err = err
 			return
 		}
 		defer db.Close()
 		s.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: s.stones, SkipVerify: true})
-		t.Logf("layers of up to %d stones solved in %v", s.stones, time.Since(start))
+		t.Logf("layers of %s of up to %d stones solved in %v", v.Name(), s.stones, time.Since(start))
 	})
 	if s.err != nil {
 		t.Fatal(s.err)
 	}
 	e := NewEngines(s.dir)
-	db, err := e.database()
+	if s.variant != (muehle.Variant{}) {
+		e.SetVariant(s.variant)
+	}
+	db, _, err := e.gameDatabase()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,21 +158,27 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 }
 
 func TestMissingWords(t *testing.T) {
+	nine, twelve := muehle.Standard.With(9), muehle.Twelve.With(12)
 	tests := []struct {
 		key  string
+		v    muehle.Variant
 		want string
 	}{
-		{"p0+9-0+9", "the opening is not in the database yet"},
-		{"p4+5-4+5", "the placement phase after 8 stones placed"},
-		{"5-4", "the endgame of 5 against 4 stones"},
+		{"p0+9-0+9", nine, "the opening is not in the database yet (the Database tab computes it)"},
+		{"p4+5-4+5", nine, "the placement phase after 8 stones placed"},
+		{"5-4", nine, "the endgame of 5 against 4 stones"},
+		{"p4+8-4+8", twelve, "the placement phase after 8 stones placed is not in the database of Twelve Men's Morris yet " +
+			"(muehlectl solve --game twelve --stones 12 --all-phases --db /x/db computes it)"},
+		{"p2+3-2+3", muehle.Twelve.With(5), "the placement phase after 4 stones placed is not in the database of Twelve Men's Morris with 5 stones yet"},
+		{"4-3", twelve, "the endgame of 4 against 3 stones, or one it leads to, is not in the database of Twelve Men's Morris yet"},
 	}
 	for _, tt := range tests {
 		k, err := layers.ParseKey(tt.key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := missingWords(k); !strings.HasPrefix(got, tt.want) {
-			t.Errorf("layer %s: got %q, want it to start with %q", tt.key, got, tt.want)
+		if got := missingWords(k, tt.v, "/x/db"); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("layer %s of %v: got %q, want it to start with %q", tt.key, tt.v, got, tt.want)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func (u *App) copyGame() {
 
 // paste reads a position or a game record from the clipboard.
 func (u *App) paste() {
-	g, what, err := parsePasted(u.app.Clipboard().Content(), u.ctrl.Game().Stones())
+	g, what, err := parsePasted(u.app.Clipboard().Content(), u.ctrl.Variant())
 	if err != nil {
 		u.showError("Paste", err)
 		return
@@ -56,8 +56,11 @@ func (u *App) paste() {
 	})
 }
 
-// parsePasted reads s as a position text, or else as a game record.
-func parsePasted(s string, stones int) (*muehle.Game, string, error) {
+// parsePasted reads s as a position text, or else as a game record. A
+// position of the game on the board, whose variant is cur, continues with
+// its stones per side; a position of another game (" twelve" at the end)
+// starts a game of that one with its own stones.
+func parsePasted(s string, cur muehle.Variant) (*muehle.Game, string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, "", fmt.Errorf("the clipboard is empty")
@@ -66,16 +69,23 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 		if err := supported(p.Rules()); err != nil {
 			return nil, "", err
 		}
+		stones := cur.Stones
+		if p.Game != cur.Game {
+			stones = p.Rules().Stones
+		}
 		if err := checkSetup(p, stones); err != nil {
 			return nil, "", err
 		}
 		g, err := muehle.NewGameFrom(p, stones)
 		what := "a position"
+		if p.Game != muehle.Standard {
+			what += " of " + p.Rules().Name
+		}
 		if note := unreachableNote(p, stones); note != "" {
 			what += ". " + strings.TrimSuffix(note, ".") // Say adds the period
 		}
 		return g, what, err
-	} else if !strings.ContainsAny(s, "\n[") && len(strings.Fields(s)) == 4 {
+	} else if n := len(strings.Fields(s)); !strings.ContainsAny(s, "\n[") && (n == 4 || n == 5) {
 		return nil, "", perr
 	}
 	g, err := muehle.ParseRecord(s)
@@ -85,7 +95,11 @@ func parsePasted(s string, stones int) (*muehle.Game, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return g, "a game of " + game.Plies(g.Ply()), nil
+	what := "a game of " + game.Plies(g.Ply())
+	if v := game.VariantOf(g); v != muehle.Standard.With(muehle.StonesPerSide) {
+		what = "a game of " + v.Name() + " (" + game.Plies(g.Ply()) + ")"
+	}
+	return g, what, nil
 }
 
 // saveGame writes the game record to a file the person chooses.

@@ -54,10 +54,37 @@ func (g geometry) handY(col muehle.Color) float32 {
 	return g.origin.Y + g.side + handStrip*g.cell/2
 }
 
+// The stones in hand, in cells: the radius of one, the distance of two
+// stones' centres, the most a full hand's centres span (nine stones
+// handStep apart), the least distance when the name leaves little room,
+// and the first stone's centre from the right edge.
+const (
+	handRadius  = 0.24
+	handStep    = 0.34
+	handSpan    = 8 * handStep
+	handStepMin = 0.1
+	handRight   = 0.45
+)
+
+// handStep returns the distance in pixels of two stones' centres in a
+// hand of at most n stones whose strip holds the player's name up to x:
+// handStep cells; closer for more than nine stones (Twelve Men's Morris),
+// which span what nine do; and closer still, down to handStepMin, when the
+// name leaves less room, so that no stone covers it.
+func (g geometry) handStep(n int, x float32) float32 {
+	step := float32(handStep) * g.cell
+	if n > 1 {
+		room := g.origin.X + g.side - handRight*g.cell - (x + (0.1+handRadius)*g.cell)
+		step = min(step, handSpan*g.cell/float32(n-1), room/float32(n-1))
+	}
+	return max(step, handStepMin*g.cell)
+}
+
 // handStone returns the centre of the i-th stone in col's hand, counted
-// from the right edge; the stones overlap a little, as a pile would.
-func (g geometry) handStone(col muehle.Color, i int) fyne.Position {
-	return fyne.NewPos(g.origin.X+g.side-g.cell*(0.45+0.34*float32(i)), g.handY(col))
+// from the right edge, step pixels apart (handStep); the stones overlap a
+// little, as a pile would.
+func (g geometry) handStone(col muehle.Color, i int, step float32) fyne.Position {
+	return fyne.NewPos(g.origin.X+g.side-handRight*g.cell-step*float32(i), g.handY(col))
 }
 
 // gridOf returns the column (0 = a) and row (0 = top, row 7) of p.

@@ -39,8 +39,14 @@ func TestGeometryHandStrips(t *testing.T) {
 	}{
 		{"Black's strip", g.handY(muehle.Black), 37.5},
 		{"White's strip", g.handY(muehle.White), 912.5},
-		{"first stone in hand", g.handStone(muehle.White, 0).X, 755},
-		{"ninth stone in hand", g.handStone(muehle.White, 8).X, 483},
+		{"first stone in hand", g.handStone(muehle.White, 0, g.handStep(9, 100)).X, 755},
+		{"ninth stone in hand", g.handStone(muehle.White, 8, g.handStep(9, 100)).X, 483},
+		{"fifth of five stones in hand", g.handStone(muehle.White, 4, g.handStep(5, 100)).X, 619},
+		{"twelfth of twelve stones in hand", g.handStone(muehle.White, 11, g.handStep(12, 100)).X, 483},
+		{"second of twelve stones in hand", g.handStone(muehle.White, 1, g.handStep(12, 100)).X, 755 - 272.0/11},
+		// A name up to x = 500 leaves the centres 755 - (500 + 34*100) = 221 pixels.
+		{"ninth stone in hand beside a long name", g.handStone(muehle.White, 8, g.handStep(9, 500)).X, 755 - 221},
+		{"the least distance beside a longer name", g.handStep(9, 700), 10},
 	}
 	for _, tt := range tests {
 		if d := tt.got - tt.want; d > 0.01 || d < -0.01 {

@@ -26,7 +26,7 @@ func TestLevelsOffered(t *testing.T) {
 			t.Errorf("New Game dialog, %q chosen: got %+v, want %+v", spec.String(), got, spec)
 		}
 	}
-	u.startNewGame(game.PlayerSpec{Kind: game.Human}, f.chosen(muehle.Black), false)
+	u.startNewGame(muehle.Standard.With(9), game.PlayerSpec{Kind: game.Human}, f.chosen(muehle.Black), false)
 	if got := u.ctrl.Player(muehle.Black); got == nil || got.Name() != "Level 10" {
 		t.Errorf("Black after New Game with Level 10: got %v, want Level 10", got)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -122,17 +123,30 @@ func (u *App) defaultOpponent() game.PlayerSpec {
 
 // newGameForm is the content of the New Game dialog.
 type newGameForm struct {
+	game    *widget.Select // the games the window plays (playedGames)
+	stones  *widget.Select // 3 to the chosen game's own stones
 	sides   [2]*widget.Select
 	rule    *widget.Check
 	specs   []game.PlayerSpec
+	games   []*muehle.Rules
 	content fyne.CanvasObject
 }
 
-// newGameForm returns the dialog's form: a choice of player for each
-// side (the current ones; Black the default opponent when both are people)
-// and the no-removal rule, with a warning when a game would be given up.
+// newGameForm returns the dialog's form: the game and its stones per side
+// (the last ones chosen), a choice of player for each side (the current
+// ones; Black the default opponent when both are people) and the
+// no-removal rule, with a warning when a game would be given up.
 func (u *App) newGameForm(first bool) *newGameForm {
-	f := &newGameForm{specs: u.offeredSpecs()}
+	f := &newGameForm{specs: u.offeredSpecs(), games: playedGames()}
+	var gameNames []string
+	for _, r := range f.games {
+		gameNames = append(gameNames, r.Name)
+	}
+	f.stones = widget.NewSelect(nil, nil)
+	f.game = widget.NewSelect(gameNames, func(string) { f.offerStones(0) })
+	v := u.lastVariant()
+	f.game.SetSelected(v.Rules().Name)
+	f.offerStones(v.Stones)
 	var names []string
 	for _, s := range f.specs {
 		names = append(names, s.String())
@@ -155,7 +169,8 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	}
 	items := []fyne.CanvasObject{
 		widget.NewLabel(intro),
-		widget.NewForm(widget.NewFormItem("White", f.sides[muehle.White]), widget.NewFormItem("Black", f.sides[muehle.Black])),
+		widget.NewForm(widget.NewFormItem("Game", f.game), widget.NewFormItem("Stones per side", f.stones),
+			widget.NewFormItem("White", f.sides[muehle.White]), widget.NewFormItem("Black", f.sides[muehle.Black])),
 		f.rule,
 	}
 	if u.unfinished() {
@@ -167,6 +182,39 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	return f
 }
 
+// offerStones offers the stones per side of the chosen game, 3 to its own,
+// and selects k, or the game's own when k is out of its range.
+func (f *newGameForm) offerStones(k int) {
+	r := f.rules()
+	if k < 3 || k > r.Stones {
+		k = r.Stones
+	}
+	var opts []string
+	for n := 3; n <= r.Stones; n++ {
+		opts = append(opts, strconv.Itoa(n))
+	}
+	f.stones.SetOptions(opts)
+	f.stones.SetSelected(strconv.Itoa(k))
+}
+
+// rules returns the rules of the game chosen.
+func (f *newGameForm) rules() *muehle.Rules {
+	if i := f.game.SelectedIndex(); i >= 0 {
+		return f.games[i]
+	}
+	return muehle.Games[muehle.Standard]
+}
+
+// variant returns the game and stones chosen.
+func (f *newGameForm) variant() muehle.Variant {
+	r := f.rules()
+	k, err := strconv.Atoi(f.stones.Selected)
+	if err != nil || k < 3 || k > r.Stones {
+		k = r.Stones
+	}
+	return r.Game().With(k)
+}
+
 // chosen returns the player chosen for col.
 func (f *newGameForm) chosen(col muehle.Color) game.PlayerSpec {
 	i := f.sides[col].SelectedIndex()
@@ -176,13 +224,14 @@ func (f *newGameForm) chosen(col muehle.Color) game.PlayerSpec {
 	return f.specs[i]
 }
 
-// showNewGame shows the New Game dialog; Start sets the players and the
-// rule and starts a new game. then, if set, runs when the dialog closes.
+// showNewGame shows the New Game dialog; Start sets the game, the players
+// and the rule and starts a new game. then, if set, runs when the dialog
+// closes.
 func (u *App) showNewGame(first bool, then func()) {
 	f := u.newGameForm(first)
 	d := dialog.NewCustomConfirm("New Game", "Start", "Cancel", f.content, func(ok bool) {
 		if ok {
-			u.startNewGame(f.chosen(muehle.White), f.chosen(muehle.Black), f.rule.Checked)
+			u.startNewGame(f.variant(), f.chosen(muehle.White), f.chosen(muehle.Black), f.rule.Checked)
 		}
 		if then != nil {
 			then()
@@ -191,10 +240,12 @@ func (u *App) showNewGame(first bool, then func()) {
 	d.Show()
 }
 
-// startNewGame sets the players and the rule and starts a new game.
-func (u *App) startNewGame(white, black game.PlayerSpec, noRemoval bool) {
+// startNewGame sets the players and the rule and starts a new game of
+// variant v, remembered for the next New Game.
+func (u *App) startNewGame(v muehle.Variant, white, black game.PlayerSpec, noRemoval bool) {
 	u.setPaused(false) // the new opponent moves at once
-	u.ctrl.NewGame()
+	u.setLastVariant(v)
+	u.ctrl.NewGame(v)
 	u.setPlayer(muehle.White, white)
 	u.setPlayer(muehle.Black, black)
 	u.setNoRemovalRule(noRemoval)

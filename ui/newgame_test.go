@@ -86,7 +86,7 @@ func TestAskBeforeDiscarding(t *testing.T) {
 		t.Fatalf("after Replace It: got moves %v, want a7 a1", h)
 	}
 	// A game without moves goes without a question.
-	u.ctrl.NewGame()
+	u.ctrl.NewGame(muehle.Standard.With(9))
 	u.paste()
 	if u.Window().Canvas().Overlays().Top() != nil || u.ctrl.Game().Ply() != 2 {
 		t.Errorf("paste over an empty game: a dialog %v, %d plies; want no question and 2 plies",

@@ -31,11 +31,12 @@ type reviewer interface {
 // refutationMax bounds the refutation lines the window shows.
 const refutationMax = 40
 
-// Review returns the database's verdict on every move of g (play.Review)
+// Review returns the verdict of g's database (its game and stones) on
+// every move of g (play.Review)
 // and, for each move that gave up value, its refutation (play.Refutation;
 // nil for the other moves, and where a layer along the line is missing).
 func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, [][]play.Step, error) {
-	db, err := e.database()
+	db, err := e.databaseOf(game.VariantOf(g))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -50,7 +51,7 @@ func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict,
 // by its verdict in vs (play.Refutation); nil for the other moves, where a
 // layer along the line is missing, and without a database.
 func (e *DBEngines) Refutations(g *muehle.Game, vs []play.Verdict) [][]play.Step {
-	db, err := e.database()
+	db, err := e.databaseOf(game.VariantOf(g))
 	if err != nil {
 		return nil
 	}

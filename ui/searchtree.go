@@ -47,10 +47,12 @@ type treeSearcher interface {
 	SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error)
 }
 
-// SearchTree traces the search of g (play.TraceTree) with the database's
-// values beside the search's where it is open.
+// SearchTree traces the search of g (play.TraceTree) with the values of
+// g's database (its game and stones) beside the search's where it is open.
 func (e *DBEngines) SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error) {
-	o.DB = e.prober()
+	if db, err := e.databaseOf(game.VariantOf(g)); err == nil {
+		o.DB = db
+	}
 	return play.TraceTree(ctx, g, o)
 }
 

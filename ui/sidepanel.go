@@ -128,7 +128,11 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	g := c.Game()
 	pos := c.View().Pos
 	r, why := g.Result()
-	s.turn.SetText(c.Headline())
+	head := c.Headline()
+	if v := c.Variant(); v != muehle.Standard.With(muehle.StonesPerSide) {
+		head = v.Name() + " · " + head
+	}
+	s.turn.SetText(head)
 	for col := muehle.White; col <= muehle.Black; col++ {
 		s.sides[col].SetText(fmt.Sprintf("%s · %s: %d on the board, %d in hand",
 			col, c.View().Players[col], pos.Stones[col].Count(), pos.Hand[col]))

@@ -18,14 +18,15 @@ import (
 )
 
 // This file holds training mode: Analysis ▸ Training… asks for the stones on
-// the board, the difficulty, what to find and a seed, draws positions from
-// the database (play.DrawTraining, in the background) and puts the first
-// on the board with people on both sides. The player answers with a move
-// on the board; the database says right or wrong (play.CheckAnswer), and a
-// wrong answer's refutation opens on the board as a line to step through
-// (walk.go). The bar above the side panel goes to the previous or next
-// position, tries a position again, and ends training, which brings back
-// the game and the players from before.
+// the board, the difficulty, what to find and a seed, draws positions of
+// Nine Men's Morris from the database the Database tab computes
+// (play.DrawTraining, in the background; whatever game is on the board)
+// and puts the first on the board with people on both sides. The player
+// answers with a move on the board; the database says right or wrong
+// (play.CheckAnswer), and a wrong answer's refutation opens on the board
+// as a line to step through (walk.go). The bar above the side panel goes
+// to the previous or next position, tries a position again, and ends
+// training, which brings back the game and the players from before.
 
 // trainer is what training needs from the engines; DBEngines implements it.
 type trainer interface {
@@ -115,6 +116,13 @@ func (u *App) showTraining() {
 		}
 	}
 	goals := []string{"A win or the only drawing move", "A win", "The only drawing move"}
+	// Training draws from the database the Database tab computes, Nine
+	// Men's Morris with nine stones: the game on the board, of another
+	// game, waits until training ends.
+	otherGameNote := ""
+	if v := u.ctrl.Variant(); v != muehle.Standard.With(muehle.StonesPerSide) {
+		otherGameNote = fmt.Sprintf("\nThe game of %s on the board waits until training ends.", v.Name())
+	}
 	sOn, sBand, sGoal := widget.NewSelect(onBoard, nil), widget.NewSelect(bands, nil), widget.NewSelect(goals, nil)
 	sOn.SetSelectedIndex(0)
 	sBand.SetSelectedIndex(0)
@@ -122,8 +130,8 @@ func (u *App) showTraining() {
 	seed := widget.NewEntry()
 	seed.SetText(strconv.FormatUint(u.learn.trainSeed+1, 10))
 	form := container.NewVBox(
-		widget.NewLabel(fmt.Sprintf("Positions from the database where exactly one move keeps the value.\n"+
-			"%d positions; the same seed gives the same positions, so a set can be shared.", trainingCount)),
+		widget.NewLabel(fmt.Sprintf("Positions of Nine Men's Morris from the database where exactly one move keeps the value.\n"+
+			"%d positions; the same seed gives the same positions, so a set can be shared.", trainingCount)+otherGameNote),
 		widget.NewForm(widget.NewFormItem("Stones on the board", sOn), widget.NewFormItem("Difficulty", sBand),
 			widget.NewFormItem("Find", sGoal), widget.NewFormItem("Seed", seed)))
 	dialog.NewCustomConfirm("Training", "Start", "Cancel", form, func(ok bool) {

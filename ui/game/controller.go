@@ -98,6 +98,12 @@ func NewController(do func(func())) *Controller {
 // Game returns the game. Callers must not change it; they read it to draw.
 func (c *Controller) Game() *muehle.Game { return c.game }
 
+// Variant returns the variant of the game: its rules and stones per side.
+func (c *Controller) Variant() muehle.Variant { return VariantOf(c.game) }
+
+// VariantOf returns the variant of g: its rules and stones per side.
+func VariantOf(g *muehle.Game) muehle.Variant { return g.Rules().Game().With(g.Stones()) }
+
 // Position returns the position whose moves the board offers: the game's,
 // or the reviewed one; with a removal pending, the position before the
 // move that closed the mill (View.Pos shows that move made).
@@ -150,10 +156,11 @@ func (c *Controller) Evaluating() bool { return c.evaluating }
 // and the error of the evaluation, if any.
 func (c *Controller) Marks() ([]MoveMark, error) { return c.marks, c.evalErr }
 
-// NewGame starts a new game of nine stones.
-func (c *Controller) NewGame() {
+// NewGame starts a new game of variant v: its rules, with v.Stones stones
+// a side.
+func (c *Controller) NewGame(v muehle.Variant) {
 	limit := c.game.NoRemovalLimit
-	c.game = muehle.NewGame(muehle.StonesPerSide)
+	c.game = v.Rules().NewGame(v.Stones)
 	c.game.NoRemovalLimit = limit
 	c.fellBack = [2]fellBack{}
 	c.paused, c.stepping = false, false // a new game starts with its players moving

@@ -239,7 +239,7 @@ func TestComputerCancelledAndStaleDropped(t *testing.T) {
 		t.Errorf("tap while the computer thinks: status %q", c.Status())
 	}
 	// A new game cancels the thinking player.
-	c.NewGame()
+	c.NewGame(muehle.Standard.With(9))
 	select {
 	case <-bp.Cancelled:
 	case <-time.After(5 * time.Second):
@@ -256,4 +256,57 @@ func TestComputerCancelledAndStaleDropped(t *testing.T) {
 	close(bp.Release)
 	q.Drain(t, 5*time.Second, func() bool { return c.Game().Ply() == 1 })
 	c.SetPlayer(muehle.White, nil)
+}
+
+// TestTwelveByTaps plays Twelve Men's Morris by taps: the new game is one of
+// Twelve with twelve stones a side, a diagonal mill closes and is shown as
+// the mill, and a whole game of random moves plays to its end.
+func TestTwelveByTaps(t *testing.T) {
+	q := gametest.NewQueue()
+	c := newTestController(t, q)
+	c.NewGame(muehle.Twelve.With(12))
+	if got, want := c.Variant(), muehle.Twelve.With(12); got != want {
+		t.Fatalf("variant after NewGame: got %v, want %v", got, want)
+	}
+	if got, want := c.View().Pos.Hand, [2]uint8{12, 12}; got != want {
+		t.Errorf("stones in hand: got %v, want %v", got, want)
+	}
+	// a7, b6 and c5 are a mill on the diagonal board only.
+	for _, s := range []string{"a7", "g1", "b6", "f2"} {
+		tapMove(c, mustMove(t, s))
+	}
+	c.Tap(6) // c5
+	v := c.View()
+	mill := muehle.Point(0).Bit() | muehle.Point(3).Bit() | muehle.Point(6).Bit()
+	if !v.Removing || v.Mill != mill {
+		t.Fatalf("after c5: Removing %v, mill %v; want true and the diagonal a7-b6-c5 (%v); status %q", v.Removing, v.Mill.Points(), mill.Points(), c.Status())
+	}
+	c.Tap(23) // g1
+	if got, want := c.Game().Position().String(), "W..W..W.............B... b 9 10 twelve"; got != want {
+		t.Errorf("after a7 g1 b6 f2 c5xg1: got %q, want %q", got, want)
+	}
+
+	g := c.Game()
+	chooser := muehle.NewSeededRandom(12)
+	for ply := g.Ply(); ply < 1000; ply++ {
+		if r, _ := g.Result(); r != muehle.Ongoing {
+			break
+		}
+		m, err := chooser.Move(t.Context(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tapMove(c, m)
+		if got, want := g.Ply(), ply+1; got != want || g.History()[ply] != m {
+			t.Fatalf("ply %d: after tapping %s: got %d plies, want %d ending with %s; status %q", ply, m, got, want, m, c.Status())
+		}
+	}
+	if r, why := g.Result(); r == muehle.Ongoing {
+		t.Errorf("game still running after %d plies", g.Ply())
+	} else {
+		t.Logf("Twelve Men's Morris of %d plies: %s, %s", g.Ply(), r, why)
+	}
+	if got := g.Position().Game; got != muehle.Twelve {
+		t.Errorf("the game's positions: got game %v, want twelve", got)
+	}
 }

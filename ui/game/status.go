@@ -17,6 +17,7 @@ func (c *Controller) View() View {
 	}
 	v.Selected = c.sel
 	v.Players = [2]string{c.playerName(muehle.White), c.playerName(muehle.Black)}
+	v.Stones = g.Stones()
 	over := false
 	if r, _ := g.Result(); r != muehle.Ongoing {
 		over = true
@@ -34,7 +35,7 @@ func (c *Controller) View() View {
 		v.Pos = pos.Play(c.pending)
 		v.Pos.Turn = pos.Turn
 		v.Removing = true
-		v.Mill = millsThrough(v.Pos.Stones[pos.Turn], c.pending.To)
+		v.Mill = millsThrough(pos.Board(), v.Pos.Stones[pos.Turn], c.pending.To)
 		key = func(m muehle.Move) muehle.Point {
 			if m.From == c.pending.From && m.To == c.pending.To {
 				return m.Remove
@@ -54,7 +55,7 @@ func (c *Controller) View() View {
 		key = func(m muehle.Move) muehle.Point { return m.From }
 	}
 	if c.pending.To == muehle.NoPoint && v.Last.IsRemoval() {
-		v.Mill = millsThrough(pos.Stones[pos.Turn.Other()], v.Last.To)
+		v.Mill = millsThrough(pos.Board(), pos.Stones[pos.Turn.Other()], v.Last.To)
 	}
 	// Every empty point takes a placement: marking them all would say nothing.
 	placing := c.pending.To == muehle.NoPoint && pos.Phase() == muehle.Placing
@@ -97,15 +98,16 @@ func (c *Controller) playerName(col muehle.Color) string {
 	return "Human"
 }
 
-// millsThrough returns the stones of the complete mills of own through p.
-func millsThrough(own muehle.Bitboard, p muehle.Point) muehle.Bitboard {
-	var b muehle.Bitboard
-	for _, m := range muehle.Mills {
+// millsThrough returns the stones of the complete mills of own through p
+// on board b.
+func millsThrough(b *muehle.Board, own muehle.Bitboard, p muehle.Point) muehle.Bitboard {
+	var mill muehle.Bitboard
+	for _, m := range b.Mills() {
 		if m.Has(p) && own&m == m {
-			b |= m
+			mill |= m
 		}
 	}
-	return b
+	return mill
 }
 
 // Headline returns the short state of the game above the side panel:

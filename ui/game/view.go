@@ -15,6 +15,7 @@ type View struct {
 	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
 	Mill     muehle.Bitboard // the stones of the mill just closed, by Last or by a move waiting for its removal
 	Players  [2]string       // the names of White's and Black's players
+	Stones   int             // the stones per side of the game; 0: its rules' own
 	// Marks holds, when perfect moves are shown, the value of the best move
 	// that chooses each target, from the view of the side to move.
 	Marks map[muehle.Point]layers.Value

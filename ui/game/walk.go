@@ -79,7 +79,7 @@ func (w *Walk) View() View {
 	if w.at > 0 {
 		v.Last = w.steps[w.at-1].Move
 		if v.Last.IsRemoval() {
-			v.Mill = millsThrough(pos.Stones[pos.Turn.Other()], v.Last.To)
+			v.Mill = millsThrough(pos.Board(), pos.Stones[pos.Turn.Other()], v.Last.To)
 		}
 	}
 	return v

@@ -1,0 +1,340 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro/play"
+	"muehle/ui/game"
+	"muehle/ui/game/gametest"
+)
+
+// boardLines returns the number of lines the board draws.
+func boardLines(u *App) int {
+	return shownLines(test.WidgetRenderer(u.Board()).(*boardRenderer).lines[:])
+}
+
+// newGameSelect returns the select of the open New Game dialog that offers
+// option.
+func newGameSelect(t *testing.T, u *App, option string) *widget.Select {
+	t.Helper()
+	s := findInDialog(u, func(s *widget.Select) bool { return slices.Contains(s.Options, option) })
+	if s == nil {
+		t.Fatalf("the New Game dialog has no choice offering %q", option)
+	}
+	return s
+}
+
+// TestNewGameTwelve: New Game offers the games the window plays with the
+// stones of the chosen game (3 to 9, 3 to 12, the game's own by default);
+// Twelve Men's Morris started from the dialog is on the board, drawn with
+// its diagonals, named in the title, and the choice is remembered, also
+// after a restart.
+func TestNewGameTwelve(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.newGame()
+	games := newGameSelect(t, u, "Twelve Men's Morris")
+	if got, want := games.Options, []string{"Nine Men's Morris", "Twelve Men's Morris"}; !slices.Equal(got, want) {
+		t.Errorf("games offered: got %q, want %q", got, want)
+	}
+	stones := newGameSelect(t, u, "3")
+	if got, want := games.Selected+" "+stones.Selected, "Nine Men's Morris 9"; got != want {
+		t.Errorf("the first New Game: got %q, want %q", got, want)
+	}
+	if got, want := len(stones.Options), 7; got != want {
+		t.Errorf("stones offered for Nine Men's Morris: got %d (%q), want %d (3 to 9)", got, stones.Options, want)
+	}
+	games.SetSelected("Twelve Men's Morris")
+	if got, want := strings.Join(stones.Options, " "), "3 4 5 6 7 8 9 10 11 12"; got != want {
+		t.Errorf("stones offered for Twelve Men's Morris: got %q, want %q", got, want)
+	}
+	if got, want := stones.Selected, "12"; got != want {
+		t.Errorf("stones chosen with Twelve Men's Morris: got %q, want the game's own %q", got, want)
+	}
+	tapDialogButton(t, u, "Start")
+
+	if got, want := u.ctrl.Game().Position().String(), "........................ w 12 12 twelve"; got != want {
+		t.Errorf("the new game: got %q, want %q", got, want)
+	}
+	if got, want := game.VariantOf(u.ctrl.Game()), muehle.Twelve.With(12); got != want {
+		t.Errorf("the new game's variant: got %v, want %v", got, want)
+	}
+	if got, want := boardLines(u), 40; got != want {
+		t.Errorf("lines on the board of Twelve Men's Morris: got %d, want %d", got, want)
+	}
+	if got, want := u.Window().Title(), "Mühle · Twelve Men's Morris"; got != want {
+		t.Errorf("window title: got %q, want %q", got, want)
+	}
+
+	// The dialog remembers the choice, and a restart too; fewer stones.
+	u.newGame()
+	games, stones = newGameSelect(t, u, "Twelve Men's Morris"), newGameSelect(t, u, "3")
+	if got, want := games.Selected+" "+stones.Selected, "Twelve Men's Morris 12"; got != want {
+		t.Errorf("New Game after a game of Twelve: got %q, want %q", got, want)
+	}
+	stones.SetSelected("5")
+	tapDialogButton(t, u, "Start")
+	if got, want := u.ctrl.Game().Position().String(), "........................ w 5 5 twelve"; got != want {
+		t.Errorf("Twelve Men's Morris with 5 stones: got %q, want %q", got, want)
+	}
+	// Five stones in hand lie as far apart as nine do, not squeezed as twelve.
+	hand := test.WidgetRenderer(u.Board()).(*boardRenderer).hand[muehle.White]
+	if got, want := hand[0].Position().X-hand[1].Position().X, handStep*u.Board().geometry().cell; got-want > 0.01 || want-got > 0.01 {
+		t.Errorf("stones in hand with 5 a side: got %v pixels apart, want %v", got, want)
+	}
+	u.ctrl.Close()
+	u2 := New(u.app, Options{Do: q.Do})
+	t.Cleanup(u2.ctrl.Close)
+	u2.newGame()
+	games, stones = newGameSelect(t, u2, "Twelve Men's Morris"), newGameSelect(t, u2, "3")
+	if got, want := games.Selected+" "+stones.Selected, "Twelve Men's Morris 5"; got != want {
+		t.Errorf("New Game after a restart: got %q, want %q", got, want)
+	}
+	if got, want := u2.ctrl.Game().Position().String(), "........................ w 5 5 twelve"; got != want {
+		t.Errorf("the game restored: got %q, want %q", got, want)
+	}
+	// Back to Nine Men's Morris: its own stones, its 32 lines.
+	games.SetSelected("Nine Men's Morris")
+	if got, want := stones.Selected+" of "+strings.Join(stones.Options, " "), "9 of 3 4 5 6 7 8 9"; got != want {
+		t.Errorf("stones with Nine Men's Morris chosen again: got %q, want %q", got, want)
+	}
+	tapDialogButton(t, u2, "Start")
+	if got, want := u2.ctrl.Game().Position().String(), "........................ w 9 9"; got != want {
+		t.Errorf("Nine Men's Morris again: got %q, want %q", got, want)
+	}
+	if got, want := boardLines(u2), 32; got != want {
+		t.Errorf("lines on the board of Nine Men's Morris: got %d, want %d", got, want)
+	}
+	if got, want := u2.Window().Title(), "Mühle"; got != want {
+		t.Errorf("window title: got %q, want %q", got, want)
+	}
+}
+
+// TestTwelveByTapsInWindow: taps on the board play Twelve Men's Morris: a
+// mill on a diagonal (a7-b6-c5) asks for a removal, and a random computer
+// player answers a placement with a legal move.
+func TestTwelveByTapsInWindow(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.startNewGame(muehle.Twelve.With(12), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.Human}, false)
+	for _, s := range []string{"a7", "g1", "b6", "f2"} {
+		gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, s))
+	}
+	u.Board().TapPoint(6) // c5
+	if got, want := u.side.turn.Text, "Twelve Men's Morris · White removes a stone"; got != want {
+		t.Errorf("after c5: headline got %q, want %q", got, want)
+	}
+	if got, want := shownLines(test.WidgetRenderer(u.Board()).(*boardRenderer).millLines[:]), 2; got != want {
+		t.Errorf("mill edges highlighted: got %d, want %d (a7-b6, b6-c5)", got, want)
+	}
+	u.Board().TapPoint(23) // g1
+	if got, want := u.ctrl.Game().Position().String(), "W..W..W.............B... b 9 10 twelve"; got != want {
+		t.Fatalf("after a7 g1 b6 f2 c5xg1: got %q, want %q", got, want)
+	}
+
+	u.setSpeed(100 * time.Millisecond)
+	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.RandomPlayer})
+	g := u.ctrl.Game()
+	u.Board().TapPoint(17) // Black places on e3
+	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 7 })
+	if got, want := g.History()[5], gametest.MustMove(t, "e3"); got != want {
+		t.Errorf("Black's tap on e3: got %s, want %s", got, want)
+	}
+	before := g.Positions()[6]
+	if m := g.History()[6]; !slices.Contains(before.Moves(), m) {
+		t.Errorf("White's random reply %s is not a legal move of %v", m, before)
+	}
+	if got := g.Position().Game; got != muehle.Twelve {
+		t.Errorf("the game after the computer's move: got game %v, want twelve", got)
+	}
+}
+
+// TestPasteAndOpenTwelve: a position text of Twelve Men's Morris pasted,
+// or a record with [Variant "twelve"] opened, starts a game of Twelve; a
+// position of Lasker Morris is refused with a sentence, and the game stays.
+func TestPasteAndOpenTwelve(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.app.Clipboard().SetContent("W....................... b 11 12 twelve")
+	u.paste()
+	if got, want := u.ctrl.Game().Position().String(), "W....................... b 11 12 twelve"; got != want {
+		t.Errorf("pasted: got %q, want %q", got, want)
+	}
+	if got, want := u.status.Text, "Pasted a position of Twelve Men's Morris."; got != want {
+		t.Errorf("status after the paste: got %q, want %q", got, want)
+	}
+	if got, want := boardLines(u), 40; got != want {
+		t.Errorf("lines after pasting Twelve: got %d, want %d", got, want)
+	}
+
+	u.app.Clipboard().SetContent("........................ w 10 10 lasker")
+	u.paste()
+	if got, want := u.ctrl.Game().Position().String(), "W....................... b 11 12 twelve"; got != want {
+		t.Errorf("after pasting Lasker Morris: got %q, want the game kept, %q", got, want)
+	}
+	for _, want := range []string{"Paste: ", "a position of Lasker Morris", "plays and solves Nine Men's Morris and Twelve Men's Morris"} {
+		if !strings.Contains(u.status.Text, want) {
+			t.Errorf("status after pasting Lasker Morris: got %q, want it to contain %q", u.status.Text, want)
+		}
+	}
+
+	u.ctrl.NewGame(muehle.Standard.With(9))
+	path := filepath.Join(t.TempDir(), "twelve.txt")
+	if err := os.WriteFile(path, []byte("[Variant \"twelve\"]\n\n1. a7 d7\n2. b6 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.OpenFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := u.ctrl.Game().Position().String(), "WB.W.................... b 10 11 twelve"; got != want {
+		t.Errorf("opened: got %q, want %q", got, want)
+	}
+	if got, want := u.Window().Title(), "Mühle · Twelve Men's Morris"; got != want {
+		t.Errorf("window title after opening: got %q, want %q", got, want)
+	}
+}
+
+// TestTwelvePerfectPlayer: on a database holding layer 3-3 of Twelve
+// Men's Morris, the marks and the perfect player read it (the jump that
+// closes the diagonal mill wins), as do the hint and the review; the state
+// number names its layer, and the Database tab's text says which database
+// the game reads; in a layer
+// it lacks the player plays alpha-beta and the status says so, and the
+// marks say what computes it.
+func TestTwelvePerfectPlayer(t *testing.T) {
+	e := solvedTwelve33.engines(t)
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	// White a7, b6, g4; Black d2, e3, a1: White jumps g4-c5 into the mill
+	// a7-b6-c5 and takes a stone, leaving Black two.
+	start := "W..W..........W..B.BB... w 0 0 twelve"
+	p, err := muehle.ParsePosition(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := muehle.NewGameFrom(p, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(g)
+	if got, want := e.Variant(), muehle.Twelve.With(12); got != want {
+		t.Fatalf("engines' variant after a game of Twelve: got %v, want %v", got, want)
+	}
+	marks := shownMarks(t, u, q)
+	if got, want := len(marks), len(p.Moves()); got != want {
+		t.Errorf("marks: got %d, want one for each of the %d legal moves", got, want)
+	}
+	if m := marks[0]; m.Value != layers.WinIn(1) || m.Move.From != 14 || m.Move.To != 6 {
+		t.Errorf("best mark: got %s %s, want g4-c5 (closing a7-b6-c5) winning in 1", m.Move, m.Value)
+	}
+	if want := "State number: layer 3-3, index"; !strings.HasPrefix(u.side.state.Text, want) {
+		t.Errorf("state number: got %q, want it to start with %q", u.side.state.Text, want)
+	}
+	for _, want := range []string{"The game on the board is Twelve Men's Morris: its players and marks read its own database, in " +
+		filepath.Join(e.Dir(), "twelve", "k12") + " (1 of 100 moving layers, 0 of ",
+		"muehlectl solve --game twelve --stones 12 --all-phases --db " + e.Dir()} {
+		if s := e.Summary(); !strings.Contains(s, want) {
+			t.Errorf("Database tab: got %q, want it to contain %q", s, want)
+		}
+	}
+
+	// A hint shows the winning jump; Review Game marks a move that gives
+	// the win away, with the jump as the best move.
+	u.hint()
+	q.Drain(t, 10*time.Second, func() bool { return u.board.View().Best.To != muehle.NoPoint })
+	if b := u.board.View().Best; b.From != 14 || b.To != 6 {
+		t.Errorf("hint: got %s, want g4-c5 and a removal", b)
+	}
+	bad := marks[len(marks)-1].Move
+	reviewed := g.Clone()
+	if err := reviewed.Play(bad); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(reviewed)
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Review Game").Action()
+	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
+	if rows := strings.Split(u.side.moves.Text(), "\n"); len(rows) != 2 || !strings.Contains(rows[1], "?  best g4-c5x") {
+		t.Errorf("move list after the review: got %q, want %s marked with the best move g4-c5x…", rows, bad)
+	}
+	u.ctrl.SetGame(g)
+
+	db, _, err := e.gameDatabase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.setSpeed(100 * time.Millisecond)
+	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 1 })
+	checkBestReply(t, db, g, "perfect")
+
+	// Four White stones: layer 4-3 is not in the folder.
+	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.Human})
+	p, err = muehle.ParsePosition("W..W.........WW..B.BB... w 0 0 twelve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err = muehle.NewGameFrom(p, 12); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(g)
+	q.Drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
+	if want := "the endgame of 4 against 3 stones, or one it leads to, is not in the database of Twelve Men's Morris yet (muehlectl solve --game twelve"; !strings.Contains(u.side.value.Text, want) {
+		t.Errorf("marks outside the layers: side panel says %q, want %q", u.side.value.Text, want)
+	}
+	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+	q.Drain(t, 20*time.Second, func() bool { return g.Ply() == 1 })
+	for _, want := range []string{"White (Perfect) played its last move outside the database", "so it played alpha-beta"} {
+		if !strings.Contains(u.status.Text, want) {
+			t.Errorf("status after the perfect player's move outside the layers: got %q, want it to contain %q", u.status.Text, want)
+		}
+	}
+	if m := g.History()[0]; !slices.Contains(p.Moves(), m) {
+		t.Errorf("the fallback's move %s is not legal in %v", m, p)
+	}
+}
+
+// TestTrainingFromTwelve: training draws positions of Nine Men's Morris
+// (the Database tab's) whatever game is on the board, and says so; the
+// engines follow the training position, and ending training brings back
+// the game of Twelve, its database and its computer player.
+func TestTrainingFromTwelve(t *testing.T) {
+	e := solvedEngines(t)
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	u.startNewGame(muehle.Twelve.With(12), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: 1}, false)
+	twelve := u.ctrl.Game()
+	u.showTraining()
+	if want := "Positions of Nine Men's Morris from the database"; !strings.Contains(dialogText(u), want) ||
+		!strings.Contains(dialogText(u), "The game of Twelve Men's Morris on the board waits until training ends.") {
+		t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", dialogText(u))
+	}
+	tapDialogButton(t, u, "Cancel")
+	u.startTraining(play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	if got, want := e.Variant(), muehle.Standard.With(9); got != want {
+		t.Errorf("engines in training: got %v, want %v", got, want)
+	}
+	first := u.learn.train.run.Current().Pos
+	gametest.TapMove(u.board.TapPoint, first.Moves()[0])
+	q.Drain(t, 10*time.Second, func() bool { _, ok := u.learn.train.run.Answer(); return ok })
+	u.endTraining()
+	if u.ctrl.Game() != twelve {
+		t.Errorf("after training: got the game %v, want the game of Twelve back", u.ctrl.Game().Position())
+	}
+	if got, want := e.Variant(), muehle.Twelve.With(12); got != want {
+		t.Errorf("engines after training: got %v, want %v", got, want)
+	}
+	if p := u.ctrl.Player(muehle.Black); p == nil || p.Name() != "Alpha-beta (depth 1)" {
+		t.Errorf("Black after training: got %v, want alpha-beta depth 1 again", p)
+	}
+}
