@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"strings"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -11,9 +12,9 @@ import (
 // know the game with rule set r, and otherwise an error that says so in
 // words. Package muehle defines more games than the database holds: the
 // players play the games whose layers the database can hold
-// (layers.CheckVariant: Nine and Twelve Men's Morris, each with any number
-// of stones from 3 up), and every place where a position or a game record
-// comes in from outside asks this first.
+// (layers.CheckVariant: Nine and Twelve Men's Morris and Lasker Morris,
+// each with any number of stones from 3 up), and every place where a
+// position or a game record comes in from outside asks this first.
 func Supported(r *muehle.Rules) error {
 	if r == nil {
 		return fmt.Errorf("%w: a position of no game", muehle.ErrPosition)
@@ -24,20 +25,17 @@ func Supported(r *muehle.Rules) error {
 	return nil
 }
 
-// supportedNames lists the games Supported accepts: "Nine Men's Morris and
-// Twelve Men's Morris".
+// supportedNames lists the games Supported accepts: "Nine Men's Morris,
+// Twelve Men's Morris and Lasker Morris".
 func supportedNames() string {
-	var s string
-	n := 0
+	var names []string
 	for _, r := range muehle.Games {
-		if layers.CheckVariant(r.Game().With(r.Stones)) != nil {
-			continue
+		if layers.CheckVariant(r.Game().With(r.Stones)) == nil {
+			names = append(names, r.Name)
 		}
-		if n > 0 {
-			s += " and "
-		}
-		s += r.Name
-		n++
 	}
-	return s
+	if n := len(names); n > 1 {
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return strings.Join(names, "")
 }
