@@ -42,7 +42,7 @@ func (f searchFlags) openBook(db *layers.DB) (*play.Book, error) {
 	case "":
 		return nil, nil
 	case "default":
-		path = play.BookPath(db.Dir(), db.Stones())
+		path = play.BookPath(db.Dir(), db.Variant())
 	}
 	return play.OpenBook(path, db.Stones())
 }

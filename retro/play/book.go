@@ -60,10 +60,10 @@ const (
 
 var bookCRC = crc64.MakeTable(crc64.ECMA)
 
-// BookPath returns the default book file of the game with stones per side
-// in the database directory dir.
-func BookPath(dir string, stones int) string {
-	return layers.BookPath(dir, muehle.Standard.With(stones))
+// BookPath returns the default book file of variant v in the database
+// directory dir: placement.book in the variant's folder.
+func BookPath(dir string, v muehle.Variant) string {
+	return layers.BookPath(dir, v)
 }
 
 // OpenBook returns the book of the game with stones per side stored at
@@ -129,7 +129,8 @@ func (b *Book) Save() error {
 	if b.dirty == 0 {
 		return nil
 	}
-	if dir := filepath.Dir(b.path); filepath.Clean(b.path) == BookPath(filepath.Dir(dir), b.stones) {
+	// A default book is X/k<stones>/placement.book in every game's folder.
+	if dir := filepath.Dir(b.path); filepath.Clean(b.path) == BookPath(filepath.Dir(dir), muehle.Standard.With(b.stones)) {
 		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("play: saving book: %w", err)
 		}

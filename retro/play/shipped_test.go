@@ -23,8 +23,8 @@ func TestShippedDefaults(t *testing.T) {
 	}
 	defer db.Close()
 	book := ShippedBook(db)
-	if book == nil || book.Path() != BookPath(db.Dir(), 3) {
-		t.Fatalf("ShippedBook: got %v, want the book at %s", book, BookPath(db.Dir(), 3))
+	if book == nil || book.Path() != BookPath(db.Dir(), db.Variant()) {
+		t.Fatalf("ShippedBook: got %v, want the book at %s", book, BookPath(db.Dir(), db.Variant()))
 	}
 	p := NewShipped(db, book, rand.NewPCG(1, 2), rand.NewPCG(3, 4))
 	if p.Draws != DrawSector || p.DrawDepth != 4 || p.Lookahead != 1 {
