@@ -165,16 +165,21 @@
 // un-moves, the position's Game byte, which every unranked position gets
 // from the database's variant) and layers.NoMoves, so Twelve Men's Morris
 // needs nothing of its own: its board has the standard board's points and
-// symmetries, hence the same index, and the same phases. Lasker Morris
-// does not fit yet: a side with stones in hand may slide as well as
-// place, so the layers with stones in hand have cycles of moves of their
-// own, which the placement sweep (each class once, from its children)
-// cannot solve. Its solver would treat the two layers of fixed hands that
-// slides connect (W+WH-B+BH and its partner) like a moving pair, by
-// retrograde analysis, with a placement leading, as a removal does here,
-// into a layer of one stone fewer in hand, finished before. The hands
-// only fall, so the units still form levels. layers.CheckVariant refuses
-// the game until then.
+// symmetries, hence the same index, and the same phases.
+//
+// Lasker Morris mixes the phases: a side with stones in hand may slide as
+// well as place, so the layers with stones in hand have cycles of moves of
+// their own, which the placement sweep (each class once, from its
+// children) cannot solve. The solver treats the two layers of fixed hands
+// that slides connect (a layer and its partner, layers.Key.MixedPartner)
+// like a moving pair: count and propagate as above, the moves out of the
+// pair read from finished layers by their kind (childwork.go: a removal's
+// child, a placement's, a placement's with a removal; layers.Key.Child).
+// The hands only fall, so the units form levels: by the stones in both
+// hands, then on the board (Units). Every split of the hands is a layer
+// (layers.Key.ValidMixed), also those no game reaches, and the un-slides
+// of a mixed game give parents whatever their hands, so that every stored
+// value follows from its children and the verifier checks them all.
 //
 // # Units, claims and clusters
 //
