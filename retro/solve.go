@@ -606,7 +606,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 			switch {
 			case !ok:
 				o.ends = true
-			case slices.Contains(r.unit.Needs, x):
+			case slices.Contains(layers.SuccessorsIn(v, k), x):
 				o.ix = ix.Layer(x)
 				if !outKeys[x] {
 					outKeys[x] = true
