@@ -211,17 +211,7 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 		}
 		o.ix.IndexAll(c.cw.kids[kind][:nk], c.cw.kidIx[kind][:nk])
 		for _, j := range c.cw.kidIx[kind][:nk] {
-			v := layers.Value(o.body[j])
-			switch v.Outcome() {
-			case layers.Loss:
-				if r.minLoss < 0 || v.Depth() < r.minLoss {
-					r.minLoss = v.Depth()
-				}
-			case layers.Win:
-				r.maxWin = max(r.maxWin, v.Depth())
-			case layers.Draw:
-				r.draw = true
-			default:
+			if !r.add(layers.Value(o.body[j])) {
 				return 0, -1, false, fmt.Errorf("a move leads to slot %d of layer %s, which has no value: %w", j, o.ix.Key(), errCorrupt)
 			}
 		}
@@ -237,6 +227,24 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 type removals struct {
 	minLoss, maxWin int
 	draw            bool
+}
+
+// add takes in the value v of a child out of the pair, seen from the
+// child's side to move; it reports false when v is no value (Unused).
+func (r *removals) add(v layers.Value) bool {
+	switch v.Outcome() {
+	case layers.Loss:
+		if r.minLoss < 0 || v.Depth() < r.minLoss {
+			r.minLoss = v.Depth()
+		}
+	case layers.Win:
+		r.maxWin = max(r.maxWin, v.Depth())
+	case layers.Draw:
+		r.draw = true
+	default:
+		return false
+	}
+	return true
 }
 
 // counter returns the successor counter of a position with n distinct

@@ -61,17 +61,7 @@ func plainPair(t *testing.T, db *layers.DB, keys []layers.Key) (counted [][]uint
 					wonIn1 = true
 					break
 				}
-				v := rm.Value(rmIdx.Index(c))
-				switch v.Outcome() {
-				case layers.Loss:
-					if r.minLoss < 0 || v.Depth() < r.minLoss {
-						r.minLoss = v.Depth()
-					}
-				case layers.Win:
-					r.maxWin = max(r.maxWin, v.Depth())
-				case layers.Draw:
-					r.draw = true
-				default:
+				if !r.add(rm.Value(rmIdx.Index(c))) {
 					t.Fatalf("layer %s slot %d: a removal reaches an unused slot", k, i)
 				}
 			}
