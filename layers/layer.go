@@ -17,7 +17,8 @@ import (
 // Placement layers have the side to move with WH ≥ 1 stones in hand and
 // WH == BH (White to move) or WH == BH+1 (Black to move, having placed one
 // stone fewer). A placement layer with WH == 1 and BH == 0 leads to moving
-// layers.
+// layers. In a game whose phases mix (Lasker Morris) every split of the
+// hands is a layer (ValidMixed), e.g. p3+0-2+1.
 type Key struct{ W, B, WH, BH uint8 }
 
 // Moving returns the key of the moving layer M(w,b): w stones of the side to
@@ -69,8 +70,9 @@ func ParseKey(s string) (Key, error) {
 	k := Key{W: uint8(n[0]), B: uint8(n[1])}
 	if want == 4 {
 		k = Key{W: uint8(n[0]), WH: uint8(n[1]), B: uint8(n[2]), BH: uint8(n[3])}
-		if k.WH == 0 {
-			return Key{}, fmt.Errorf("layers: bad layer key %q: a placement layer needs stones in the mover's hand", s)
+		if k.WH == 0 && k.BH == 0 {
+			// p3+0-4+0 is the moving layer 3-4, and has one name.
+			return Key{}, fmt.Errorf("layers: bad layer key %q: a layer named with p needs stones in a hand", s)
 		}
 	}
 	if int(k.W)+int(k.B) > muehle.NumPoints {

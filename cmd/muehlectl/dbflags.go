@@ -90,8 +90,11 @@ func (f dbFlags) label() string {
 
 // variant returns the game and stones the flags name (after check).
 func (f dbFlags) variant() muehle.Variant {
-	r, _ := muehle.GameByName(*f.game)
-	return r.Game().With(*f.stones)
+	r, ok := muehle.GameByName(*f.game)
+	if !ok {
+		return muehle.Variant{Stones: f.perSide()} // check names the bad --game
+	}
+	return r.Game().With(f.perSide())
 }
 
 // open opens the database the flags name. It creates nothing.

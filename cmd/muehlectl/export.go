@@ -76,7 +76,7 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 		}
 		for _, s := range strings.Split(*only, ",") {
 			var k layers.Key
-			if k, err = layers.ParseKey(strings.TrimSpace(s)); err == nil && !k.Valid(*a.db.stones) {
+			if k, err = layers.ParseKey(strings.TrimSpace(s)); err == nil && !layers.ValidIn(a.db.variant(), k) {
 				err = fmt.Errorf("--layer %s: not a layer of the %d-stone game", k, *a.db.stones)
 			}
 			if err != nil {
@@ -115,7 +115,7 @@ func parseSize(s string) (int64, error) {
 // those named, else those the layer flags choose (all of them must be
 // there), else every layer the folder has.
 func exportKeys(db *layers.DB, a exportArgs) ([]layers.Key, error) {
-	order := layers.Order(db.Stones(), true)
+	order := layers.OrderIn(db.Variant(), true)
 	if a.keys != nil {
 		var keys []layers.Key
 		for _, k := range order {

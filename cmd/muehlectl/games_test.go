@@ -98,3 +98,37 @@ func TestLaskerEndToEnd(t *testing.T) {
 		t.Errorf("match --game lasker: exit %d: %s %s", code, out, stderr)
 	}
 }
+
+// TestExportImportGames: a package of Twelve Men's Morris and one of
+// Lasker Morris (whose layer names include p3+0-2+1) install byte for
+// byte into their games' folders; import --game refuses another game's.
+func TestExportImportGames(t *testing.T) {
+	for _, game := range []string{"twelve", "lasker"} {
+		src, dst := t.TempDir(), t.TempDir()
+		pkg := filepath.Join(t.TempDir(), game+".mpk")
+		if code, _, stderr := muehlectl("solve", "--db", src, "--game", game, "--stones", "3", "--all-phases"); code != 0 {
+			t.Fatalf("solve --game %s: exit %d: %s", game, code, stderr)
+		}
+		if code, _, stderr := muehlectl("export", "--db", src, "--game", game, "--stones", "3", "--all-phases", "--out", pkg); code != 0 {
+			t.Fatalf("export --game %s: exit %d: %s", game, code, stderr)
+		}
+		other := map[string]string{"twelve": "lasker", "lasker": "twelve"}[game]
+		if code, _, stderr := muehlectl("import", pkg, "--db", dst, "--game", other, "--stones", "3"); code != 1 || !strings.Contains(stderr, "package for other rules") {
+			t.Errorf("import of %s as %s: exit %d: %s", game, other, code, stderr)
+		}
+		if code, _, stderr := muehlectl("import", pkg, "--db", dst, "--game", game, "--stones", "3"); code != 0 {
+			t.Fatalf("import --game %s: exit %d: %s", game, code, stderr)
+		}
+		files, _ := filepath.Glob(filepath.Join(src, game, "k3", "*.layer"))
+		if len(files) < 7 {
+			t.Fatalf("%s: %d layer files solved, want 7 or more", game, len(files))
+		}
+		for _, f := range files {
+			a, _ := os.ReadFile(f)
+			b, err := os.ReadFile(filepath.Join(dst, game, "k3", filepath.Base(f)))
+			if err != nil || string(a) != string(b) {
+				t.Errorf("%s: %s not installed byte for byte (%v)", game, filepath.Base(f), err)
+			}
+		}
+	}
+}

@@ -22,7 +22,7 @@ func init() {
 type importArgs struct {
 	file    string
 	dir     string
-	stones  int
+	expect  muehle.Variant // the game asked for (Stones 0: the package's)
 	force   bool
 	verify  bool
 	workers int
@@ -31,9 +31,10 @@ type importArgs struct {
 // parseImport parses and checks the flags of import; the package comes
 // before or after the flags.
 func parseImport(args []string, stderr io.Writer) (importArgs, error) {
-	fs := newFlags("import", "FILE [--db DIR] [--stones K] [--force] [--verify]", stderr)
+	fs := newFlags("import", "FILE [--db DIR] [--game G] [--stones K] [--force] [--verify]", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory` to install into")
-	stones := fs.Int("stones", 0, "refuse a package of another game than Nine Men's Morris with K stones per side (0: take the package's)")
+	game := fs.String("game", "", "refuse a package of another game than G: "+muehle.GameIDs()+` ("": take the package's)`)
+	stones := fs.Int("stones", 0, "refuse a package of another stone count than K (0: take the package's, or with --game the game's own)")
 	force := fs.Bool("force", false, "replace verified layers that differ from the package's (else the import is refused, nothing changed)")
 	verify := fs.Bool("verify", false, "after the import, re-derive every value of the package's layers from its children (muehlectl verify)")
 	workers := addWorkers(fs)
@@ -53,8 +54,22 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 		err = errors.New("name the package FILE to import")
 	case *dir == "":
 		err = errors.New("--db: want a directory")
-	case *stones != 0:
-		err = inRange("--stones", *stones, 3, 9, "; 0 = the package's")
+	case *game != "" || *stones != 0:
+		name := *game
+		if name == "" {
+			name = muehle.Games[muehle.Standard].ID
+		}
+		r, ok := muehle.GameByName(name)
+		if !ok {
+			err = fmt.Errorf("--game %q: want one of %s", *game, muehle.GameIDs())
+			break
+		}
+		if *stones == 0 {
+			*stones = r.Stones
+		}
+		if err = inRange("--stones", *stones, 3, r.Stones, "; 0 = the package's"); err == nil {
+			a.expect = r.Game().With(*stones)
+		}
 	}
 	if err == nil {
 		err = checkWorkers(*workers)
@@ -62,7 +77,7 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 	if err != nil {
 		return a, flagError(fs, err)
 	}
-	a.dir, a.stones, a.force, a.verify, a.workers = *dir, *stones, *force, *verify, *workers
+	a.dir, a.force, a.verify, a.workers = *dir, *force, *verify, *workers
 	return a, nil
 }
 
@@ -85,7 +100,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	show := newPackProgress(stderr)
 	start := time.Now()
-	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Variant: muehle.Standard.With(a.stones), Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName})
+	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Variant: a.expect, Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName})
 	show.finish()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -281,7 +281,6 @@ func parseManifest(b []byte) (*Manifest, error) {
 	if err := layers.CheckVariant(v); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRules, err)
 	}
-	stones := v.Stones
 	if m.BlockBytes < minBlockBytes || m.BlockBytes > maxBlockBytes || m.BlockBytes%minBlockBytes != 0 {
 		return nil, fmt.Errorf("%w: blocks of %d bytes, want a multiple of %d up to %d", ErrFormat, m.BlockBytes, minBlockBytes, maxBlockBytes)
 	}
@@ -289,14 +288,14 @@ func parseManifest(b []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%w: the manifest lists no layer", ErrFormat)
 	}
 	order := map[layers.Key]int{}
-	for i, k := range layers.Order(stones, true) {
+	for i, k := range layers.OrderIn(v, true) {
 		order[k] = i
 	}
 	last := -1
 	for i := range m.Layers {
 		l := &m.Layers[i]
 		k, err := layers.ParseKey(l.Key)
-		if err != nil || !k.Valid(stones) {
+		if err != nil || !layers.ValidIn(v, k) {
 			return nil, fmt.Errorf("%w: layer %d of the manifest, %q, is not a layer of %s", ErrFormat, i+1, l.Key, v.Name())
 		}
 		l.key = k
