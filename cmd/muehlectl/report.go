@@ -77,7 +77,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	bad := missing + damaged
 	fmt.Fprintf(w, "| all | %d | %d | %d | %d |  |  |  |  |\n\n", total, won, lost, drawn)
-	if len(placement) > 0 {
+	if len(placement) > 0 && !db.Rules().Mixed { // a mixed game's hands do not count its plies
 		writePlies(w, db.Stones(), placement, records)
 	}
 	writeDisk(w, db, placement)
