@@ -343,11 +343,26 @@ func (s *PlacementSearch) orderMoves(p *muehle.Position, ms []muehle.Move, idx [
 // Value returns the exact value of pos for its side to move. pos may be any
 // position of the game; positions the database answers cost one probe. The
 // error wraps layers.ErrMissing when a moving layer the search needs is
-// absent, ErrBudget when the budget ran out, or ctx's error.
+// absent, ErrBudget when the budget ran out, or ctx's error. In a game
+// whose phases mix (Lasker Morris) the search does not run: its slides
+// with stones in hand have no end in plies; the error wraps
+// layers.ErrMissing, so that a player falls back as for a missing layer.
 func (s *PlacementSearch) Value(ctx context.Context, pos muehle.Position) (layers.Value, error) {
+	if err := separatePhases(&pos); err != nil {
+		return layers.Unused, err
+	}
 	s.begin(ctx)
 	defer s.end()
 	return s.value(&pos)
+}
+
+// separatePhases returns nil for a position of a game with separate
+// phases, the one kind the search answers.
+func separatePhases(p *muehle.Position) error {
+	if r := p.Rules(); r != nil && r.Mixed {
+		return fmt.Errorf("play: placement search: %s mixes placing and moving, and the search needs a placement phase: %w", r.Name, layers.ErrMissing)
+	}
+	return nil
 }
 
 // value is Value within a call.
@@ -412,6 +427,9 @@ func (s *PlacementSearch) BestMoves(ctx context.Context, pos muehle.Position) (l
 // side making it, in generation order. Replies are not counted (zero).
 // Errors as Value.
 func (s *PlacementSearch) MoveValues(ctx context.Context, pos muehle.Position) ([]MoveValue, error) {
+	if err := separatePhases(&pos); err != nil {
+		return nil, err
+	}
 	s.begin(ctx)
 	defer s.end()
 	var buf [muehle.MaxMoves]muehle.Move

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -341,5 +342,23 @@ func TestPerfectPlacementSearchCancels(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("the search did not stop within 2 s of the cancellation")
+	}
+}
+
+// TestPlacementSearchMixedPhases: in Lasker Morris the search does not run
+// (slides with stones in hand have no end in plies); it says so with an
+// error wrapping layers.ErrMissing, so that a player falls back.
+func TestPlacementSearchMixedPhases(t *testing.T) {
+	x, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewPlacementSearch(nil, x, nil, 10)
+	pos := muehle.Lasker.With(4).NewPosition()
+	if _, err := s.Value(context.Background(), pos); !errors.Is(err, layers.ErrMissing) || !strings.Contains(err.Error(), "Lasker Morris mixes placing and moving") {
+		t.Errorf("Value of Lasker's empty board: got %v, want ErrMissing saying the phases mix", err)
+	}
+	if _, err := s.MoveValues(context.Background(), pos); !errors.Is(err, layers.ErrMissing) {
+		t.Errorf("MoveValues of Lasker's empty board: got %v, want ErrMissing", err)
 	}
 }
