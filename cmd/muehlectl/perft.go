@@ -16,10 +16,11 @@ func init() {
 }
 
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("perft", "--depth N [--position TEXT] [--stones K] [--workers N] [--time] [--divide]", stderr)
+	fs := newFlags("perft", "--depth N [--position TEXT] [--game G] [--stones K] [--workers N] [--time] [--divide]", stderr)
 	depth := fs.Int("depth", 0, "count to this `depth` (1 to 12), printing each depth from 1")
-	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
-	stones := fs.Int("stones", muehle.StonesPerSide, "stones per side (3 to 9)")
+	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go; its game is the game)")
+	game := fs.String("game", "standard", "the game of the empty board: "+muehle.GameIDs())
+	stones := fs.Int("stones", 0, "stones per side, 3 up to the game's (0 = the game's)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
 	timed := fs.Bool("time", false, "also print the time and speed of each depth on stderr")
 	divide := fs.Bool("divide", false, "then print the count below each first move at the last depth (to find where two generators part)")
@@ -34,12 +35,23 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := inRange("--workers", *workers, 1, maxWorkersPerCore*runtime.NumCPU(), fmt.Sprintf("; at most %d per core", maxWorkersPerCore)); err != nil {
 		return flagError(fs, err)
 	}
-	pos := muehle.NewPosition(*stones)
+	r, ok := muehle.GameByName(*game)
+	if !ok {
+		return flagError(fs, fmt.Errorf("--game %q: want one of %s", *game, muehle.GameIDs()))
+	}
+	var pos muehle.Position
 	if *text != "" {
 		var err error
 		if pos, err = muehle.ParsePosition(*text); err != nil {
 			return err
 		}
+		r = pos.Rules()
+	}
+	if *stones == 0 {
+		*stones = r.Stones
+	}
+	if *text == "" {
+		pos = r.NewPosition(*stones)
 	}
 	if err := pos.Validate(*stones); err != nil {
 		return err

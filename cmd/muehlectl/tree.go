@@ -30,11 +30,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := errors.Join(dbf.check(), inRange("--depth", *depth, 1, play.MaxTreeDepth, ""),
-		inRange("--limit", *limit, 1, 10_000_000, "")); err != nil {
-		return flagError(fs, err)
-	}
-	pos := muehle.NewPosition(*dbf.stones)
+	var pos muehle.Position
 	if *text != "" {
 		var err error
 		if pos, err = muehle.ParsePosition(*text); err != nil {
@@ -43,6 +39,16 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := play.Supported(pos.Rules()); err != nil {
 			return err
 		}
+		dbf.adopt(pos.Game)
+	}
+	if err := errors.Join(dbf.check(), inRange("--depth", *depth, 1, play.MaxTreeDepth, ""),
+		inRange("--limit", *limit, 1, 10_000_000, "")); err != nil {
+		return flagError(fs, err)
+	}
+	if *text == "" {
+		pos = dbf.variant().NewPosition()
+	} else if err := dbf.agrees(pos.Game); err != nil {
+		return flagError(fs, err)
 	}
 	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
