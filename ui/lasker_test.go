@@ -197,7 +197,9 @@ func TestPasteAndOpenLasker(t *testing.T) {
 // stones a side, solved for the test, the marks and the perfect player
 // read it: with stones in hand and on the board, the placement that
 // closes a mill wins, and the marks of the moves sit on their stones; the
-// state number names the layer, the Database tab the game's folder. With
+// hint and the review find it too; the state number names the layer, the
+// Database tab the game's folder; training says it is of Nine Men's
+// Morris. With
 // four stones a side, whose database the folder lacks, the perfect player
 // plays alpha-beta and says so.
 func TestLaskerPerfectPlayer(t *testing.T) {
@@ -241,6 +243,34 @@ func TestLaskerPerfectPlayer(t *testing.T) {
 			t.Errorf("Database tab: got %q, want it to contain %q", s, want)
 		}
 	}
+
+	// A hint shows the winning placement; Review Game marks a move that
+	// gives the win away, with the placement as the best move.
+	u.hint()
+	q.Drain(t, 10*time.Second, func() bool { return u.board.View().Best.To != muehle.NoPoint })
+	if b := u.board.View().Best; b.From != muehle.NoPoint || b.To != 2 {
+		t.Errorf("hint: got %s, want g7 and a removal", b)
+	}
+	bad := marks[len(marks)-1].Move
+	reviewed := g.Clone()
+	if err := reviewed.Play(bad); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(reviewed)
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Review Game").Action()
+	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
+	if rows := strings.Split(u.side.moves.Text(), "\n"); len(rows) != 2 || !strings.Contains(rows[1], "?  best g7x") {
+		t.Errorf("move list after the review: got %q, want %s marked with the best move g7x…", rows, bad)
+	}
+	u.ctrl.SetGame(g)
+
+	// Training draws positions of Nine Men's Morris and says so.
+	u.showTraining()
+	if text := dialogText(u); !strings.Contains(text, "Positions of Nine Men's Morris from the database") ||
+		!strings.Contains(text, "The game of "+muehle.Lasker.With(3).Name()+" on the board waits until training ends.") {
+		t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", text)
+	}
+	tapDialogButton(t, u, "Cancel")
 
 	db, _, err := e.gameDatabase()
 	if err != nil {
