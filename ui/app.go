@@ -114,6 +114,7 @@ func New(a fyne.App, opt Options) *App {
 	}
 	u.status.Wrapping = fyne.TextWrapWord
 	u.board.OnTapped = u.tapped
+	u.board.OnHandTapped = u.handTapped
 	u.ctrl.OnChange = u.changed
 	u.ctrl.OnBranch = u.askBranch
 	u.side.onReview = u.reviewTo

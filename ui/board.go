@@ -25,14 +25,18 @@ type stoneAnim struct {
 // Board is the widget that draws the board of the game shown (the three
 // rings, with the four diagonals in Twelve Men's Morris), the stones, the
 // legal targets, the last move and the mill it closed, the perfect-move
-// marks, and for each side its player's name and its stones in hand. It
-// scales with its size (square, centred). A tap near a point calls
-// OnTapped with that point.
+// marks, and for each side its player's name and its stones in hand,
+// framed when the view's Hand chose them. It scales with its size (square,
+// centred). A tap near a point calls OnTapped with that point, a tap on a
+// side's strip OnHandTapped with that side.
 type Board struct {
 	widget.BaseWidget
 
 	// OnTapped is called with the point under a tap.
 	OnTapped func(muehle.Point)
+	// OnHandTapped is called with the side whose strip, its name and its
+	// stones in hand, is under a tap.
+	OnHandTapped func(muehle.Color)
 
 	view    game.View
 	anim    *stoneAnim
@@ -121,17 +125,30 @@ func (b *Board) stopAnim() {
 	}
 }
 
-// Tapped hit-tests the tap and reports the point under it.
+// Tapped hit-tests the tap and reports the point under it, or the side
+// whose strip is under it.
 func (b *Board) Tapped(ev *fyne.PointEvent) {
-	p := b.geometry().pointAt(ev.Position)
-	if p != muehle.NoPoint && b.OnTapped != nil {
-		b.OnTapped(p)
+	g := b.geometry()
+	if p := g.pointAt(ev.Position); p != muehle.NoPoint {
+		if b.OnTapped != nil {
+			b.OnTapped(p)
+		}
+		return
+	}
+	if col, ok := g.handAt(ev.Position); ok && b.OnHandTapped != nil {
+		b.OnHandTapped(col)
 	}
 }
 
 // TapPoint taps point p as a person would; tests and scripts use it.
 func (b *Board) TapPoint(p muehle.Point) {
 	b.Tapped(&fyne.PointEvent{Position: b.geometry().center(p)})
+}
+
+// TapHand taps the first of col's stones in hand (where it would lie when
+// the hand is empty) as a person would; tests use it.
+func (b *Board) TapHand(col muehle.Color) {
+	b.Tapped(&fyne.PointEvent{Position: b.geometry().handStone(col, 0, 0)})
 }
 
 // MinSize keeps the board large enough to hit a point.
@@ -149,6 +166,10 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 		r.millLines[i] = canvas.NewLine(millColor)
 		r.objects = append(r.objects, r.millLines[i])
 	}
+	r.handFrame = canvas.NewRectangle(transparent)
+	r.handFrame.StrokeColor = selectColor
+	r.handFrame.Hide()
+	r.objects = append(r.objects, r.handFrame)
 	for col := range r.names {
 		r.names[col] = canvas.NewText("", labelColor)
 		r.objects = append(r.objects, r.names[col])
@@ -240,7 +261,8 @@ type boardRenderer struct {
 	millLines [maxEdges]*canvas.Line // the edges of the mill just closed, drawn over lines
 	names     [2]*canvas.Text        // "White · Human" in the strips
 	hand      [2][muehle.MaxStones]*canvas.Circle
-	labels    [14]*canvas.Text // a..g along the bottom, 7..1 along the left
+	handFrame *canvas.Rectangle // around the stones in hand of the side to move when the view's Hand chose them
+	labels    [14]*canvas.Text  // a..g along the bottom, 7..1 along the left
 	dots      [muehle.NumPoints]*canvas.Circle
 	stones    [muehle.NumPoints]*canvas.Circle
 	targets   [muehle.NumPoints]*canvas.Circle
@@ -385,8 +407,10 @@ func (r *boardRenderer) updateMill(g geometry, animating bool) {
 
 // updateHands writes each side's player in its strip (bold for the side
 // to move) and draws its stones in hand, spaced for the most a hand holds
-// in the game shown and the room the name leaves.
+// in the game shown and the room the name leaves, framed when the view's
+// Hand chose them.
 func (r *boardRenderer) updateHands(g geometry) {
+	r.handFrame.Hide()
 	v := r.board.view
 	most := v.Stones
 	if most == 0 {
@@ -415,7 +439,22 @@ func (r *boardRenderer) updateHands(g geometry) {
 			place(s, g.handStone(col, i, step), g.cell*handRadius)
 			s.Show()
 		}
+		if n := int(v.Pos.Hand[col]); v.Hand && col == v.Pos.Turn && n > 0 {
+			r.frameHand(g, g.handStone(col, n-1, step), g.handStone(col, 0, step))
+		}
 	}
+}
+
+// frameHand draws the frame around the stones in hand from the centre of
+// the leftmost, left, to that of the rightmost, right.
+func (r *boardRenderer) frameHand(g geometry, left, right fyne.Position) {
+	f := r.handFrame
+	pad := g.cell * (handRadius + 0.07)
+	f.StrokeWidth = max(2, g.cell*0.06)
+	f.CornerRadius = pad
+	f.Move(fyne.NewPos(left.X-pad, left.Y-pad))
+	f.Resize(fyne.NewSize(right.X-left.X+2*pad, 2*pad))
+	f.Show()
 }
 
 // updateStone shows the stone on p, centred at c, unless p is empty or

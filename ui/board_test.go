@@ -244,3 +244,66 @@ func TestBoardTwelveInHand(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardHandTaps: a tap on a side's strip, on its name or its stones in
+// hand, reports that side (on a flipped board too); a tap beside the
+// panel reports nothing, and a tap on a point only the point.
+func TestBoardHandTaps(t *testing.T) {
+	v := game.EmptyView(gametest.MustGame(t, "....W..................B w 9 9 lasker", 10).Position())
+	b := renderBoard(t, v)
+	var hands []muehle.Color
+	var points []muehle.Point
+	b.OnHandTapped = func(c muehle.Color) { hands = append(hands, c) }
+	b.OnTapped = func(p muehle.Point) { points = append(points, p) }
+	g := b.geometry()
+	test.TapAt(b, g.handStone(muehle.White, 0, 0))                       // White's first stone in hand
+	test.TapAt(b, fyne.NewPos(g.origin.X+g.cell, g.handY(muehle.Black))) // Black's name
+	test.TapAt(b, fyne.NewPos(g.origin.X-2, g.handY(muehle.White)))      // left of the panel
+	test.TapAt(b, g.center(4))
+	if want := []muehle.Color{muehle.White, muehle.Black}; len(hands) != 2 || hands[0] != want[0] || hands[1] != want[1] {
+		t.Errorf("hands tapped: got %v, want %v", hands, want)
+	}
+	if len(points) != 1 || points[0] != 4 {
+		t.Errorf("points tapped: got %v, want [d6]", points)
+	}
+	b.SetFlipped(true)
+	hands = nil
+	b.TapHand(muehle.Black)
+	if len(hands) != 1 || hands[0] != muehle.Black {
+		t.Errorf("Black's hand tapped on the flipped board: got %v, want [Black]", hands)
+	}
+}
+
+// TestBoardImageLasker draws a position of Lasker Morris whose side to
+// move, White, has stones on the board and in hand and chose its hand:
+// the stones in hand are framed in the selection's colour; a stone picked
+// up instead is ringed, and the frame goes.
+func TestBoardImageLasker(t *testing.T) {
+	p := gametest.MustGame(t, "W.W.B..B..W..........B.. w 7 7 lasker", 10).Position()
+	v := game.EmptyView(p)
+	v.Players = [2]string{"Human", "Perfect"}
+	v.Hand = true
+	b := renderBoard(t, v)
+	test.AssertObjectRendersToImage(t, "board_lasker.png", b)
+	r := test.WidgetRenderer(b).(*boardRenderer)
+	g := b.geometry()
+	first, last := g.handStone(muehle.White, 0, 0), g.handStone(muehle.White, 0, 0)
+	for i := range 7 {
+		if s := r.hand[muehle.White][i]; i == 6 {
+			last = s.Position().AddXY(s.Size().Width/2, s.Size().Height/2)
+		} else if i == 0 {
+			first = s.Position().AddXY(s.Size().Width/2, s.Size().Height/2)
+		}
+	}
+	f := r.handFrame
+	if !f.Visible() || f.Position().X > last.X-g.cell*handRadius || f.Position().X+f.Size().Width < first.X+g.cell*handRadius ||
+		f.Position().Y > first.Y-g.cell*handRadius || f.Position().Y+f.Size().Height < first.Y+g.cell*handRadius {
+		t.Errorf("frame of White's hand: got visible %v at %v size %v, want it around the stones from %v to %v",
+			f.Visible(), f.Position(), f.Size(), last, first)
+	}
+	v.Hand, v.Selected = false, 0
+	b.SetView(v)
+	if f.Visible() || !r.selected.Visible() {
+		t.Errorf("a7 picked up instead: got frame visible %v, selection ring visible %v; want no frame and the ring", f.Visible(), r.selected.Visible())
+	}
+}

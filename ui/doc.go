@@ -8,9 +8,11 @@
 // undo/redo, pause and step, review, the move speed, the perfect-move
 // marks) is in the Fyne-free
 // package ui/game, which builds and tests without cgo. This package wires
-// it to widgets: a tap on the board becomes one call of
-// game.Controller.Tap, and the controller's OnChange redraws the board from
-// its View, the panels and the menus. Results of computer players reach
+// it to widgets: a tap on a point of the board becomes one call of
+// game.Controller.Tap, a tap on a side's stones in hand one of
+// game.Controller.TapHand (placing chosen in Lasker Morris), and the
+// controller's OnChange redraws the board from its View, the panels and
+// the menus. Results of computer players reach
 // the controller through fyne.Do.
 //
 // One concern per file:
@@ -21,9 +23,11 @@
 //	              the width
 //	board.go      the board widget and its renderer (the edges of the
 //	              game's board, per-point state, the mill just closed,
-//	              names and stones in hand, the animation of a moving
-//	              stone)
-//	geometry.go   points ↔ pixels, the strips for the stones in hand
+//	              names and stones in hand, framed when chosen for placing
+//	              in Lasker Morris, the animation of a moving stone); taps
+//	              on a point or on a side's strip
+//	geometry.go   points ↔ pixels, the strips for the stones in hand and
+//	              which side's strip a tap hits
 //	theme.go      colours of stones, marks and values
 //	appearance.go the light, dark or system theme of the window
 //	sidepanel.go  the game tab: headline, players, state number, the
@@ -43,7 +47,8 @@
 //	              expand, the node of a line found and revealed
 //	walk.go       a line of moves on the board (game.Walk): the refutation
 //	              of a marked move or of a wrong answer, stepped through
-//	              with buttons and keys while the game waits
+//	              with buttons and keys while the game waits; taps on the
+//	              board passed to the game unless a line is open
 //	training.go   Analysis ▸ Training…: positions from the database
 //	              (play.DrawTraining) answered on the board, right or wrong
 //	              (play.CheckAnswer), the training bar
@@ -68,8 +73,9 @@
 //	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions
 //	games.go      the games the window plays (Nine and Twelve Men's
-//	              Morris), the one last chosen, and following the game on
-//	              the board: the engines' database, the players, the title
+//	              Morris, Lasker Morris), the one last chosen, and
+//	              following the game on the board: the engines' database,
+//	              the players, the title
 //	engines.go    DBEngines: the players and marks from retro/play and the
 //	              database of the game on the board, and the solver of Nine
 //	              Men's Morris behind the database tab

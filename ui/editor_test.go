@@ -129,8 +129,8 @@ func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
 }
 
 // TestPasteOtherGames: a position or a game record of Twelve Men's Morris
-// starts a game of Twelve (a position of the game on the board keeps its
-// stones per side); one of Lasker Morris or Six Men's Morris is refused
+// or Lasker Morris starts a game of that one (a position of the game on
+// the board keeps its stones per side); one of Six Men's Morris is refused
 // with a sentence naming the game.
 func TestPasteOtherGames(t *testing.T) {
 	nine, twelve5 := muehle.Standard.With(9), muehle.Twelve.With(5)
@@ -145,13 +145,16 @@ func TestPasteOtherGames(t *testing.T) {
 		{"W....................... b 4 5 twelve", twelve5, twelve5, "a position of Twelve Men's Morris"},
 		{"[Variant \"twelve\"]\n\n1. d7 d6 *\n", nine, muehle.Twelve.With(12), "a game of Twelve Men's Morris (2 plies)"},
 		{"[Variant \"twelve\"]\n[Stones \"5\"]\n\n1. a7 *\n", nine, twelve5, "a game of Twelve Men's Morris with 5 stones (1 ply)"},
+		{"........................ w 10 10 lasker", nine, muehle.Lasker.With(10), "a position of Lasker Morris"},
+		{"W....................... b 2 3 lasker", muehle.Lasker.With(3), muehle.Lasker.With(3), "a position of Lasker Morris"},
+		{"[Variant \"lasker\"]\n\n1. d7 d6 2. d7-a7 *\n", twelve5, muehle.Lasker.With(10), "a game of Lasker Morris (3 plies)"},
 	} {
 		g, what, err := parsePasted(tc.text, tc.cur)
 		if err != nil {
 			t.Errorf("pasting %q: got %v, want a game of %v", tc.text, err, tc.want)
 			continue
 		}
-		if got := game.VariantOf(g); got != tc.want || g.Position().Game != muehle.Twelve {
+		if got := game.VariantOf(g); got != tc.want || g.Position().Game != tc.want.Game {
 			t.Errorf("pasting %q: got a game of %v (position of %v), want %v", tc.text, got, g.Position().Game, tc.want)
 		}
 		if what != tc.wantWhat {
@@ -159,8 +162,6 @@ func TestPasteOtherGames(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ text, want string }{
-		{"........................ w 10 10 lasker", "a position of Lasker Morris; the window does not play it yet (muehlectl play --game lasker does)"},
-		{"[Variant \"lasker\"]\n\n1. d7 d6 *\n", "a position of Lasker Morris; the window does not play it yet"},
 		{"................ w 6 6 six", "a position of Six Men's Morris; this program plays and solves Nine Men's Morris, Twelve Men's Morris and Lasker Morris"},
 	} {
 		if _, _, err := parsePasted(tc.text, nine); err == nil || !strings.Contains(err.Error(), tc.want) {

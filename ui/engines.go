@@ -267,6 +267,10 @@ func missingWords(k layers.Key, v muehle.Variant, dir string) string {
 		what = fmt.Sprintf("the endgame of %d against %d stones, or one it leads to,", k.W, k.B)
 	case placed == 0:
 		what = "the opening"
+	case v.Rules().Mixed:
+		// No placement phase: a layer of stones on the board and in hand.
+		what = fmt.Sprintf("the layer of %d on the board and %d in hand against %d and %d (%s), or one it leads to,",
+			k.W, k.WH, k.B, k.BH, k)
 	default:
 		what = fmt.Sprintf("the placement phase after %d stones placed", placed)
 	}
@@ -444,18 +448,30 @@ func (e *DBEngines) variantWords() string {
 			}
 		}
 	}
-	pl := layers.PlacementLayers(v.Stones)
+	// The layers with stones in hand: those of the placement phase, or in
+	// a game whose phases mix every split of the stones between board and
+	// hand.
+	var pl []layers.Key
+	for _, k := range layers.OrderIn(v, true) {
+		if !k.IsMoving() {
+			pl = append(pl, k)
+		}
+	}
 	n := 0
 	for _, k := range pl {
 		if db.Damage(k) == nil && db.Has(k) {
 			n++
 		}
 	}
+	kind := "placement layers"
+	if v.Rules().Mixed {
+		kind = "layers with stones in hand"
+	}
 	return fmt.Sprintf("The game on the board is %s: its players and marks read its own database, in %s "+
-		"(%d of %d moving layers, %d of %d placement layers; where a layer is missing the perfect player plays "+
+		"(%d of %d moving layers, %d of %d %s; where a layer is missing the perfect player plays "+
 		"alpha-beta and says so). The layers below and the buttons are those of Nine Men's Morris with %d stones; "+
 		"%s computes the other.",
-		v.Name(), db.GameDir(), moving, movingAll, n, len(pl), e.stones, solveCommand(v, e.Dir()))
+		v.Name(), db.GameDir(), moving, movingAll, n, len(pl), kind, e.stones, solveCommand(v, e.Dir()))
 }
 
 // damaged returns the layers of the database known to be damaged: those

@@ -17,22 +17,26 @@ import (
 
 // solvedDB is a database folder holding the moving layers of at most
 // stones stones of variant (the standard game with nine stones when
-// zero), solved once for the tests that need it and removed by TestMain.
+// zero), and with placement its layers with stones in hand too, solved
+// once for the tests that need it and removed by TestMain.
 type solvedDB struct {
-	stones  int
-	variant muehle.Variant
-	once    sync.Once
-	dir     string
-	err     error
+	stones    int
+	variant   muehle.Variant
+	placement bool
+	once      sync.Once
+	dir       string
+	err       error
 }
 
 // solved33 holds layer 3-3; solved43 also 4-3 and 3-4, where a drawing
 // line can reach a removal (into 3-3); solvedTwelve33 layer 3-3 of Twelve
-// Men's Morris with twelve stones.
+// Men's Morris with twelve stones; solvedLasker3 the whole of Lasker
+// Morris with three stones a side (16 layers, about a second).
 var (
 	solved33       = &solvedDB{stones: 6}
 	solved43       = &solvedDB{stones: 7}
 	solvedTwelve33 = &solvedDB{stones: 6, variant: muehle.Twelve.With(12)}
+	solvedLasker3  = &solvedDB{stones: 6, variant: muehle.Lasker.With(3), placement: true}
 )
 
 // engines returns engines on the database, solving it on first use.
@@ -54,7 +58,7 @@ func (s *solvedDB) engines(t *testing.T) *DBEngines {
 			return
 		}
 		defer db.Close()
-		s.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: s.stones, SkipVerify: true})
+		s.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: s.stones, Placement: s.placement, SkipVerify: true})
 		t.Logf("layers of %s of up to %d stones solved in %v", v.Name(), s.stones, time.Since(start))
 	})
 	if s.err != nil {

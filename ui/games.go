@@ -9,19 +9,16 @@ import (
 
 // supported returns nil when the window plays the game with rule set r,
 // and otherwise an error that says so in words: the window plays the
-// games whose database the players can read (play.Supported), on the board
-// of three squares, with or without diagonals, with separate phases
-// (Nine and Twelve Men's Morris): its taps do not yet offer the choice of
-// placing or moving that Lasker Morris gives.
+// games whose database the players can read (play.Supported) on the board
+// of three squares, with or without diagonals: Nine and Twelve Men's
+// Morris, and Lasker Morris, whose side with stones in hand places or
+// moves (game.Controller.TapHand).
 func supported(r *muehle.Rules) error {
 	if err := play.Supported(r); err != nil {
 		return err
 	}
-	switch {
-	case r.Board.NumPoints() != muehle.NumPoints:
+	if r.Board.NumPoints() != muehle.NumPoints {
 		return fmt.Errorf("%w: a position of %s; the window draws the board of 24 points only", muehle.ErrPosition, r.Name)
-	case r.Mixed:
-		return fmt.Errorf("%w: a position of %s; the window does not play it yet (muehlectl play --game %s does)", muehle.ErrPosition, r.Name, r.ID)
 	}
 	return nil
 }

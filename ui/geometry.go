@@ -87,6 +87,20 @@ func (g geometry) handStone(col muehle.Color, i int, step float32) fyne.Position
 	return fyne.NewPos(g.origin.X+g.side-handRight*g.cell-step*float32(i), g.handY(col))
 }
 
+// handAt returns the side whose strip (its name and its stones in hand)
+// holds pos, and false when pos is in neither.
+func (g geometry) handAt(pos fyne.Position) (muehle.Color, bool) {
+	if g.cell <= 0 || pos.X < g.origin.X || pos.X > g.origin.X+g.side {
+		return muehle.White, false
+	}
+	for col := muehle.White; col <= muehle.Black; col++ {
+		if y := g.handY(col); pos.Y >= y-handStrip*g.cell/2 && pos.Y <= y+handStrip*g.cell/2 {
+			return col, true
+		}
+	}
+	return muehle.White, false
+}
+
 // gridOf returns the column (0 = a) and row (0 = top, row 7) of p.
 func gridOf(p muehle.Point) (col, row int) {
 	s := p.String()

@@ -207,7 +207,10 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 	switch {
 	case err != nil:
 		msg := "Database: " + err.Error() + "."
-		if cur := c.Position(); cur.Phase() == muehle.Placing {
+		if cur := c.Position(); cur.Phase() == muehle.Placing && !cur.Rules().Mixed {
+			// In Lasker Morris the search meets the layers with stones
+			// in hand of the other side too: the player falls back, and
+			// says so in the status line.
 			msg += fmt.Sprintf(" The perfect player plays on without it: in the opening it searches the placements "+
 				"itself (up to %s a move, alpha-beta where the search does not finish); "+
 				"the marks show only what the database holds.", roughSeconds(play.PlacementTime))

@@ -44,7 +44,7 @@ func TestNewGameTwelve(t *testing.T) {
 	u := newTestApp(t, q, nil)
 	u.newGame()
 	games := newGameSelect(t, u, "Twelve Men's Morris")
-	if got, want := games.Options, []string{"Nine Men's Morris", "Twelve Men's Morris"}; !slices.Equal(got, want) {
+	if got, want := games.Options, []string{"Nine Men's Morris", "Twelve Men's Morris", "Lasker Morris"}; !slices.Equal(got, want) {
 		t.Errorf("games offered: got %q, want %q", got, want)
 	}
 	stones := newGameSelect(t, u, "3")
@@ -161,7 +161,8 @@ func TestTwelveByTapsInWindow(t *testing.T) {
 
 // TestPasteAndOpenTwelve: a position text of Twelve Men's Morris pasted,
 // or a record with [Variant "twelve"] opened, starts a game of Twelve; a
-// position of Lasker Morris is refused with a sentence, and the game stays.
+// position of Six Men's Morris is refused with a sentence, and the game
+// stays.
 func TestPasteAndOpenTwelve(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
@@ -177,14 +178,14 @@ func TestPasteAndOpenTwelve(t *testing.T) {
 		t.Errorf("lines after pasting Twelve: got %d, want %d", got, want)
 	}
 
-	u.app.Clipboard().SetContent("........................ w 10 10 lasker")
+	u.app.Clipboard().SetContent("................ w 6 6 six")
 	u.paste()
 	if got, want := u.ctrl.Game().Position().String(), "W....................... b 11 12 twelve"; got != want {
-		t.Errorf("after pasting Lasker Morris: got %q, want the game kept, %q", got, want)
+		t.Errorf("after pasting Six Men's Morris: got %q, want the game kept, %q", got, want)
 	}
-	for _, want := range []string{"Paste: ", "a position of Lasker Morris", "the window does not play it yet"} {
+	for _, want := range []string{"Paste: ", "a position of Six Men's Morris", "this program plays and solves"} {
 		if !strings.Contains(u.status.Text, want) {
-			t.Errorf("status after pasting Lasker Morris: got %q, want it to contain %q", u.status.Text, want)
+			t.Errorf("status after pasting Six Men's Morris: got %q, want it to contain %q", u.status.Text, want)
 		}
 	}
 

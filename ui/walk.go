@@ -181,6 +181,19 @@ func (u *App) tapped(p muehle.Point) {
 	u.ctrl.Tap(p)
 }
 
+// handTapped passes a tap on a side's stones in hand to the game (placing
+// chosen in Lasker Morris), unless a line is open.
+func (u *App) handTapped(col muehle.Color) {
+	if u.learn.walk != nil {
+		if pos := u.ctrl.Position(); !pos.Rules().Mixed {
+			return // the hand means nothing in the other games
+		}
+		u.ctrl.Say("The board shows a line of moves: step through it with the arrow keys, or Close Line (Escape) to play on.")
+		return
+	}
+	u.ctrl.TapHand(col)
+}
+
 // refutationTitle names the refutation of move m by mover, worth after
 // to mover.
 func refutationTitle(mover muehle.Color, m muehle.Move, after layers.Value) string {

@@ -30,6 +30,7 @@ type Controller struct {
 	speed   time.Duration
 
 	sel     muehle.Point // the stone picked up, or NoPoint
+	hand    bool         // a stone in hand is chosen (a game whose phases mix): the next tap places it
 	pending muehle.Move  // a move waiting for its removal; To == NoPoint for none
 	status  string       // an explanation that overrides the default status
 
@@ -243,7 +244,7 @@ func (c *Controller) stop() {
 func (c *Controller) restart(ev Event) {
 	c.gen++
 	c.stop()
-	c.sel, c.pending, c.status = muehle.NoPoint, muehle.NoMove, ""
+	c.sel, c.hand, c.pending, c.status = muehle.NoPoint, false, muehle.NoMove, ""
 	c.marks, c.evalErr = nil, nil
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel

@@ -18,7 +18,10 @@
 //
 //	controller.go the Controller: the game, the players, computer moves in
 //	              goroutines, undo and redo, the move speed
-//	tap.go        a person's taps: place, pick up, move, remove
+//	tap.go        a person's taps: place, pick up, move, remove; in Lasker
+//	              Morris, whose phases mix, a tap on an empty point places
+//	              and a stone picked up moves, and a tap on the hand
+//	              chooses placing (TapHand)
 //	review.go     pause and step; reviewing an earlier position while the
 //	              game waits, and a new line played from it
 //	walk.go       a line of moves stepped through on the board apart from

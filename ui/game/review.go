@@ -104,7 +104,7 @@ func (c *Controller) endReview() { c.review, c.reviewGame = -1, nil }
 // game are dropped, after OnBranch agreed, and the game goes on from m.
 func (c *Controller) branch(me muehle.Color, m muehle.Move) {
 	ply, later := c.review, c.game.Ply()-c.review
-	c.pending, c.sel = muehle.NoMove, muehle.NoPoint
+	c.pending, c.sel, c.hand = muehle.NoMove, muehle.NoPoint, false
 	playIt := func() {
 		if c.review != ply || c.game.Ply()-ply != later {
 			return // the game changed while the question was open

@@ -16,6 +16,7 @@ func (c *Controller) View() View {
 		v.Last = h[len(h)-1]
 	}
 	v.Selected = c.sel
+	v.Hand = c.hand
 	v.Players = [2]string{c.playerName(muehle.White), c.playerName(muehle.Black)}
 	v.Stones = g.Stones()
 	over := false
@@ -42,8 +43,6 @@ func (c *Controller) View() View {
 			}
 			return muehle.NoPoint
 		}
-	case pos.Phase() == muehle.Placing:
-		key = func(m muehle.Move) muehle.Point { return m.To }
 	case c.sel != muehle.NoPoint:
 		key = func(m muehle.Move) muehle.Point {
 			if m.From == c.sel {
@@ -51,16 +50,33 @@ func (c *Controller) View() View {
 			}
 			return muehle.NoPoint
 		}
+	case c.hand:
+		key = func(m muehle.Move) muehle.Point {
+			if m.From == muehle.NoPoint {
+				return m.To
+			}
+			return muehle.NoPoint
+		}
 	default:
-		key = func(m muehle.Move) muehle.Point { return m.From }
+		// A placement by its point, a move by its stone: in a game whose
+		// phases mix, a side with stones in hand has both.
+		key = func(m muehle.Move) muehle.Point {
+			if m.From == muehle.NoPoint {
+				return m.To
+			}
+			return m.From
+		}
 	}
 	if c.pending.To == muehle.NoPoint && v.Last.IsRemoval() {
 		v.Mill = millsThrough(pos.Board(), pos.Stones[pos.Turn.Other()], v.Last.To)
 	}
-	// Every empty point takes a placement: marking them all would say nothing.
-	placing := c.pending.To == muehle.NoPoint && pos.Phase() == muehle.Placing
-	if human && !placing {
+	if human {
 		for _, m := range moves {
+			// Every empty point takes a placement: marking them all would
+			// say nothing.
+			if m.From == muehle.NoPoint && c.pending.To == muehle.NoPoint {
+				continue
+			}
 			if k := key(m); k != muehle.NoPoint {
 				v.Targets |= k.Bit()
 			}
@@ -111,8 +127,9 @@ func millsThrough(b *muehle.Board, own muehle.Bitboard, p muehle.Point) muehle.B
 }
 
 // Headline returns the short state of the game above the side panel:
-// "White to move · placing", "White removes a stone", "Game over: …",
-// and whether the computer is paused or an earlier position is shown.
+// "White to move · placing", "White to move · placing or moving" (Lasker
+// Morris), "White removes a stone", "Game over: …", and whether the
+// computer is paused or an earlier position is shown.
 func (c *Controller) Headline() string {
 	g := c.current()
 	pos := g.Position()
@@ -123,7 +140,7 @@ func (c *Controller) Headline() string {
 	case c.pending.To != muehle.NoPoint:
 		s = fmt.Sprintf("%s removes a stone", pos.Turn)
 	default:
-		s = fmt.Sprintf("%s to move · %s", pos.Turn, pos.Phase())
+		s = fmt.Sprintf("%s to move · %s", pos.Turn, phaseWords(&pos))
 	}
 	switch {
 	case c.Reviewing():
@@ -134,6 +151,20 @@ func (c *Controller) Headline() string {
 	return s
 }
 
+// phaseWords returns what the side to move of pos may do, in the words of
+// the headline: its phase ("placing", "moving", "flying"), or in a game
+// whose phases mix, when it has stones in hand and a stone on the board
+// that can move, "placing or moving" ("placing or flying" when it jumps).
+func phaseWords(pos *muehle.Position) string {
+	if pos.Rules().Mixed && pos.Hand[pos.Turn] > 0 && mayMove(pos) {
+		if flies(pos) {
+			return "placing or flying"
+		}
+		return "placing or moving"
+	}
+	return pos.Phase().String()
+}
+
 // Status returns the line that tells the person what to do or why a tap
 // was refused.
 func (c *Controller) Status() string {
@@ -141,7 +172,7 @@ func (c *Controller) Status() string {
 		return c.status
 	}
 	g := c.current()
-	if c.Reviewing() && c.pending.To == muehle.NoPoint && c.sel == muehle.NoPoint {
+	if c.Reviewing() && c.pending.To == muehle.NoPoint && c.sel == muehle.NoPoint && !c.hand {
 		return fmt.Sprintf("Reviewing the position after ply %d of %d: the arrow keys step, Home and End jump, "+
 			"a click on a move shows it; a move played here starts a new line from this position.", c.review, c.game.Ply())
 	}
@@ -167,6 +198,16 @@ func (c *Controller) Status() string {
 	switch {
 	case c.pending.To != muehle.NoPoint:
 		return prefix + fmt.Sprintf("%s closed a mill and removes a stone: tap a %s stone (ringed in red).", me, opp)
+	case c.hand:
+		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand); tap the stones in hand again to move a stone on the board instead.", me, pos.Hand[me])
+	case c.sel != muehle.NoPoint && pos.Hand[me] > 0 && flies(&pos):
+		return prefix + fmt.Sprintf("%s to move: tap any empty point for the stone on %s to jump to, or tap it again to place a stone instead.", me, c.sel)
+	case c.sel != muehle.NoPoint && pos.Hand[me] > 0:
+		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s, or tap it again to place a stone instead.", me, c.sel)
+	case pos.Hand[me] > 0 && pos.Rules().Mixed && mayMove(&pos) && flies(&pos):
+		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand), or pick up a stone on the board: with three stones left it may jump.", me, pos.Hand[me])
+	case pos.Hand[me] > 0 && pos.Rules().Mixed && mayMove(&pos):
+		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand), or pick up a stone to slide it.", me, pos.Hand[me])
 	case pos.Phase() == muehle.Placing:
 		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand).", me, pos.Hand[me])
 	case c.sel != muehle.NoPoint && pos.Phase() == muehle.Flying:

@@ -5,27 +5,26 @@ import (
 )
 
 // Tap handles a tap on point p by the person to move: place, pick up a
-// stone, move it, or remove an opponent stone after a mill. An illegal tap
-// changes nothing and explains itself in the status line.
+// stone, move it, or remove an opponent stone after a mill. In a game
+// whose phases mix (Lasker Morris) a side with stones in hand places on
+// the empty point tapped, unless it picked up a stone of the board first,
+// which then moves there. An illegal tap changes nothing and explains
+// itself in the status line.
 func (c *Controller) Tap(p muehle.Point) {
 	g := c.current()
-	if r, why := g.Result(); r != muehle.Ongoing {
-		c.Say("The game is over: %s, %s. Game ▸ New Game starts another.", r, why)
+	if !c.mayTap(g) {
 		return
 	}
 	pos := g.Position()
 	me, opp := pos.Turn, pos.Turn.Other()
-	if c.isComputer(me) && !c.Reviewing() {
-		c.Say("It is %s's turn (%s); please wait.", me, c.players[me].Name())
-		return
-	}
 	moves := pos.Moves()
 	if c.pending.To != muehle.NoPoint {
 		c.tapRemoval(pos, moves, p)
 		return
 	}
+	inHand := pos.Hand[me] > 0
 	switch {
-	case pos.Phase() == muehle.Placing:
+	case pos.Phase() == muehle.Placing && !pos.Rules().Mixed:
 		if !pos.Empty().Has(p) {
 			c.Say("%s is occupied: place your stone on an empty point.", p)
 			return
@@ -33,6 +32,10 @@ func (c *Controller) Tap(p muehle.Point) {
 		c.choose(me, filter(moves, muehle.NoPoint, p))
 	case pos.Stones[me].Has(p):
 		if len(filter(moves, p, muehle.NoPoint)) == 0 {
+			if inHand {
+				c.Say("The stone on %s cannot move: no empty point next to it. Tap an empty point to place a stone instead.", p)
+				return
+			}
 			c.Say("The stone on %s cannot move: no empty point next to it.", p)
 			return
 		}
@@ -41,20 +44,71 @@ func (c *Controller) Tap(p muehle.Point) {
 		} else {
 			c.sel = p
 		}
+		c.hand = false
 		c.status = ""
 		c.notify(Event{Move: muehle.NoMove})
+	case pos.Stones[opp].Has(p) && inHand:
+		c.Say("%s is a %s stone: place a stone on an empty point, or pick up one of your own (%s) to move it.", p, opp, me)
 	case pos.Stones[opp].Has(p):
 		c.Say("%s is a %s stone: pick up one of your own (%s).", p, opp, me)
+	case inHand && c.sel == muehle.NoPoint:
+		// A game whose phases mix: the stone in hand, chosen or not.
+		c.choose(me, placements(moves, p))
 	case c.sel == muehle.NoPoint:
 		c.Say("First pick up one of your stones, then tap where it goes.")
 	default:
 		ms := filter(moves, c.sel, p)
+		if len(ms) == 0 && inHand {
+			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (it may jump only when its side has three stones left). To place a stone there instead, tap the stone on %s again to put it down.", p, c.sel, c.sel)
+			return
+		}
 		if len(ms) == 0 {
 			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (it may jump only when its side has three stones left).", p, c.sel)
 			return
 		}
 		c.choose(me, ms)
 	}
+}
+
+// TapHand handles a tap on the stones in hand of side col. In a game whose
+// phases mix the side to move chooses with it to place a stone rather than
+// move one: the next tap on an empty point places it, and a second tap on
+// the hand takes the choice back. In the other games a side with stones in
+// hand can only place, and the tap changes nothing.
+func (c *Controller) TapHand(col muehle.Color) {
+	g := c.current()
+	if pos := g.Position(); !pos.Rules().Mixed || !c.mayTap(g) {
+		return
+	}
+	pos := g.Position()
+	me := pos.Turn
+	switch {
+	case c.pending.To != muehle.NoPoint:
+		c.Say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", me.Other(), c.pending.To)
+	case col != me:
+		c.Say("Those are %s's stones in hand; it is %s's turn.", col, me)
+	case pos.Hand[me] == 0:
+		c.Say("%s has no stones in hand: pick up a stone on the board to move it.", me)
+	default:
+		c.hand = !c.hand
+		c.sel = muehle.NoPoint
+		c.status = ""
+		c.notify(Event{Move: muehle.NoMove})
+	}
+}
+
+// mayTap reports whether the person may play in game g (the game, or the
+// reviewed one) now; when not, it says why.
+func (c *Controller) mayTap(g *muehle.Game) bool {
+	if r, why := g.Result(); r != muehle.Ongoing {
+		c.Say("The game is over: %s, %s. Game ▸ New Game starts another.", r, why)
+		return false
+	}
+	if me := g.Position().Turn; c.isComputer(me) && !c.Reviewing() {
+		c.Say("It is %s's turn (%s); please wait.", me, c.players[me].Name())
+		return false
+	}
+	return true
 }
 
 // tapRemoval handles a tap while a move waits for the stone it removes.
@@ -68,7 +122,7 @@ func (c *Controller) tapRemoval(pos muehle.Position, moves []muehle.Move, p mueh
 	}
 	switch {
 	case p == c.pending.To || p == c.pending.From:
-		c.pending, c.sel, c.status = muehle.NoMove, muehle.NoPoint, ""
+		c.pending, c.sel, c.hand, c.status = muehle.NoMove, muehle.NoPoint, false, ""
 		c.notify(Event{Move: muehle.NoMove})
 	case pos.Stones[opp].Has(p):
 		c.Say("The %s stone on %s is in a mill: remove one that is not (stones in a mill may be taken only when all are).", opp, p)
@@ -87,7 +141,7 @@ func (c *Controller) choose(me muehle.Color, ms []muehle.Move) {
 		c.play(me, ms[0])
 	default:
 		c.pending = muehle.Move{From: ms[0].From, To: ms[0].To, Remove: muehle.NoPoint}
-		c.sel = muehle.NoPoint
+		c.sel, c.hand = muehle.NoPoint, false
 		c.status = ""
 		c.notify(Event{Move: muehle.NoMove})
 	}
@@ -115,4 +169,32 @@ func filter(ms []muehle.Move, from, to muehle.Point) []muehle.Move {
 		}
 	}
 	return out
+}
+
+// placements returns the placements among ms on point to.
+func placements(ms []muehle.Move, to muehle.Point) []muehle.Move {
+	var out []muehle.Move
+	for _, m := range ms {
+		if m.From == muehle.NoPoint && m.To == to {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// mayMove reports whether the side to move of pos has a move of a stone on
+// the board (a slide or a jump), whatever it holds in hand.
+func mayMove(pos *muehle.Position) bool {
+	for _, m := range pos.Moves() {
+		if m.From != muehle.NoPoint {
+			return true
+		}
+	}
+	return false
+}
+
+// flies reports whether the side to move of pos jumps: its game has
+// flying, and its stones on the board and in hand are three together.
+func flies(pos *muehle.Position) bool {
+	return pos.Rules().Flying && pos.Total(pos.Turn) == 3
 }

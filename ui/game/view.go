@@ -10,6 +10,7 @@ import (
 type View struct {
 	Pos      muehle.Position // the stones to draw
 	Selected muehle.Point    // the stone picked up to move, or NoPoint
+	Hand     bool            // the stones in hand of the side to move are chosen: a tap places one (Lasker Morris)
 	Targets  muehle.Bitboard // the points a tap may choose now
 	Removing bool            // Targets are opponent stones to remove
 	Last     muehle.Move     // the last move played; Last.To == NoPoint for none
