@@ -175,20 +175,13 @@ func (e *DBEngines) Level(n int, src rand.Source) (muehle.Player, error) {
 }
 
 // player returns the player of spec, which reads the database of the game
-// on the board. Only Nine Men's Morris has a placement book
-// (play.ShippedBook names the file by the stones alone, as the standard
-// game's): another game's perfect player searches without one, exact but
-// slower, rather than mix its positions into that file.
+// on the board and its placement book (in the game's folder).
 func (e *DBEngines) player(spec game.PlayerSpec, src rand.Source) (muehle.Player, error) {
-	db, v, err := e.gameDatabase()
+	db, _, err := e.gameDatabase()
 	if err != nil {
 		return nil, err
 	}
-	env := play.Env{DB: db, Probe: db}
-	if v.Game == muehle.Standard {
-		env.Book = play.ShippedBook(db)
-	}
-	return spec.Spec().New(env, sources(src)), nil
+	return spec.Spec().New(play.Env{DB: db, Probe: db, Book: play.ShippedBook(db)}, sources(src)), nil
 }
 
 // sources returns the streams of a player (play.Sources) from src: src

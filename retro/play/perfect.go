@@ -78,6 +78,7 @@ type Perfect struct {
 	fellBack bool
 	why      error // why the last move came from the fallback player
 	searched bool  // the last move came from the placement search
+	tried    bool  // the last move asked the placement search first
 
 	// Placement, when set, decides placement positions whose layer the
 	// database lacks by searching down to the moving layers (see
@@ -177,8 +178,10 @@ func (p *Perfect) FallbackReason() string {
 	switch {
 	case errors.Is(p.why, ErrBudget):
 		return "the placement search ran out of time before proving a move, so it played alpha-beta"
-	case p.Placement != nil && errors.Is(p.why, layers.ErrMissing):
+	case p.tried && errors.Is(p.why, layers.ErrMissing):
 		return "the placement search needs moving layers that are not computed, so it played alpha-beta"
+	case errors.Is(p.why, layers.ErrMissing):
+		return "the position's layer is not computed, so it played alpha-beta"
 	}
 	return "the position was outside the computed layers, so it played alpha-beta"
 }
@@ -368,7 +371,7 @@ func (p *Perfect) trapAhead(pos muehle.Position, mv *MoveValue, n int) (float64,
 // the database lacks a layer it asks the fallback player and LastFellBack
 // reports true until the next call.
 func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
-	p.fellBack, p.why, p.searched = false, nil, false
+	p.fellBack, p.why, p.searched, p.tried = false, nil, false, false
 	if err := ctx.Err(); err != nil {
 		return muehle.Move{}, err
 	}
@@ -377,7 +380,8 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 	}
 	pos := g.Position()
 	mvs, err := p.rank(pos, g.History())
-	if errors.Is(err, layers.ErrMissing) && p.Placement != nil && pos.Hand[pos.Turn] > 0 {
+	if errors.Is(err, layers.ErrMissing) && p.Placement != nil && pos.Hand[pos.Turn] > 0 && separatePhases(&pos) == nil {
+		p.tried = true
 		m, serr := p.searchMove(ctx, pos)
 		if serr == nil {
 			p.searched = true

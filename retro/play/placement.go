@@ -396,6 +396,9 @@ func (s *PlacementSearch) value(p *muehle.Position) (layers.Value, error) {
 // positions reached by the best moves go into the book too. Errors as
 // Value.
 func (s *PlacementSearch) BestMoves(ctx context.Context, pos muehle.Position) (layers.Value, []muehle.Move, error) {
+	if err := separatePhases(&pos); err != nil {
+		return layers.Unused, nil, err
+	}
 	s.begin(ctx)
 	defer s.end()
 	v, err := s.value(&pos)
