@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -119,7 +120,13 @@ func (t *rawTable) get(c muehle.Position) layers.Value {
 
 // solve runs the rounds over all layers of variant v, on all cores; it
 // returns the number of raw positions. Each round reads only values of
-// earlier rounds and applies its decisions when it ends.
+// earlier rounds and applies its decisions when it ends. Rounds 0 and 1
+// look at every undecided position (round 1 finds the wins by a removal
+// that ends the game, whose children are in no layer); a later round r
+// only at the undecided parents of the positions round r-1 decided, found
+// by muehle's un-move generator (AppendUnmoves, checked against moves and
+// brute force in package muehle): a position's value can change in round
+// r only when one of its children's did in round r-1.
 func (t *rawTable) solve(v muehle.Variant) int {
 	var all []muehle.Position
 	for _, k := range t.keys {
@@ -128,14 +135,17 @@ func (t *rawTable) solve(v muehle.Variant) int {
 	for _, p := range all {
 		t.value[t.slot(p)] = layers.Drawn
 	}
-	type decision struct {
-		slot uint64
-		v    layers.Value
-	}
 	undecided := all
 	workers := runtime.GOMAXPROCS(0)
-	for r := 0; len(undecided) > 0; r++ {
-		decided := make([][]decision, workers)
+	var last [][]decisionAt // the decisions of the round before
+	for r := 0; ; r++ {
+		if r >= 2 {
+			undecided = t.parents(v, last, workers)
+		}
+		if len(undecided) == 0 {
+			break
+		}
+		decided := make([][]decisionAt, workers)
 		left := make([][]muehle.Position, workers)
 		var wg sync.WaitGroup
 		for w := range workers {
@@ -165,9 +175,9 @@ func (t *rawTable) solve(v muehle.Variant) int {
 					}
 					switch {
 					case won:
-						decided[w] = append(decided[w], decision{t.slot(p), layers.WinIn(r)})
+						decided[w] = append(decided[w], decisionAt{p, t.slot(p), layers.WinIn(r)})
 					case allWon: // also a blocked position (no moves) in round 0
-						decided[w] = append(decided[w], decision{t.slot(p), layers.LossIn(r)})
+						decided[w] = append(decided[w], decisionAt{p, t.slot(p), layers.LossIn(r)})
 					default:
 						left[w] = append(left[w], p)
 					}
@@ -182,12 +192,58 @@ func (t *rawTable) solve(v muehle.Variant) int {
 			}
 			n += len(decided[w])
 		}
-		undecided = slices.Concat(left...)
+		undecided, last = slices.Concat(left...), decided
 		if n == 0 && r > 0 {
 			break
 		}
 	}
 	return len(all)
+}
+
+// decisionAt is a value a round decides, for the position at a slot.
+type decisionAt struct {
+	pos  muehle.Position
+	slot uint64
+	v    layers.Value
+}
+
+// parents returns the undecided positions of the table one move before a
+// position decided: the candidates of the next round, each once.
+func (t *rawTable) parents(v muehle.Variant, decided [][]decisionAt, workers int) []muehle.Position {
+	seen := make([]atomic.Uint64, (len(t.value)+63)/64)
+	found := make([][]muehle.Position, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf [muehle.MaxUnmoves]muehle.Move
+			for _, ds := range decided {
+				for i := w; i < len(ds); i += workers {
+					p := ds[i].pos
+					for _, u := range p.AppendUnmoves(buf[:0]) {
+						q := p.Unplay(u)
+						if q.Total(muehle.White) > v.Stones || q.Total(muehle.Black) > v.Stones {
+							continue
+						}
+						if _, ok := t.offset[layers.KeyOf(q)]; !ok {
+							continue
+						}
+						s := t.slot(q)
+						if t.value[s] != layers.Drawn {
+							continue
+						}
+						bit := uint64(1) << (s % 64)
+						if seen[s/64].Or(bit)&bit == 0 {
+							found[w] = append(found[w], q)
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(found...)
 }
 
 // rawReference is the solved reference of a variant.
