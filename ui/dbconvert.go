@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -73,15 +74,17 @@ func (o DBOld) dialogWords(dir string) string {
 		"Convert them now?", dir, layerCount(o.Layers), bytesText(o.Bytes), roughDuration(o.Time()))
 }
 
-// Old returns what the folder holds of the layer format before. It reads
-// the headers of the layer files, as Summary does.
+// Old returns what the folder of the panel's game holds of the layer
+// format before. It reads the headers of the layer files, as Summary does.
+// Only folders of Nine Men's Morris hold such layers: the other games'
+// databases came with this format.
 func (e *DBEngines) Old() DBOld {
 	db, err := e.database()
-	if err != nil {
+	if err != nil || db.Variant().Game != muehle.Standard {
 		return DBOld{}
 	}
 	var o DBOld
-	for _, k := range layers.Order(e.stones, true) {
+	for _, k := range layers.Order(db.Stones(), true) {
 		if h, err := db.OldHeader(k); err == nil {
 			n := layers.HeaderSize + h.BodySize()
 			o.Layers++
@@ -105,8 +108,11 @@ func (e *DBEngines) Convert(ctx context.Context, progress func(DBProgress)) erro
 	if err != nil {
 		return err
 	}
+	if v := db.Variant(); v.Game != muehle.Standard {
+		return fmt.Errorf("ui: the database of %s holds no layers of the older format: only Nine Men's Morris had it", v.Name())
+	}
 	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}}
-	for _, k := range layers.Order(e.stones, true) {
+	for _, k := range layers.Order(db.Stones(), true) {
 		if h, err := db.OldHeader(k); err == nil {
 			c.sizes[k] = layers.HeaderSize + h.BodySize()
 			c.total += c.sizes[k]
@@ -133,7 +139,7 @@ func (e *DBEngines) Convert(ctx context.Context, progress func(DBProgress)) erro
 	var skipped []string
 	_, err = retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
 		e.mu.Lock()
-		e.busy, e.busyOn, e.busyConvert = k, true, true
+		e.busy, e.busyOn, e.busyConvert, e.busyIn = k, true, true, db.Variant()
 		e.mu.Unlock()
 		pr, _ := c.next(k, i, n, time.Now())
 		progress(pr)

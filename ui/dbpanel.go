@@ -14,12 +14,19 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // Database is what the database panel shows and computes. The program
 // passes one backed by packages layers and retro.
 type Database interface {
-	// Dir returns the database directory.
+	// Game returns the game and stones whose database the panel shows and
+	// the other methods compute; SetGame switches to another. The panel
+	// follows the game on the board while it computes nothing.
+	Game() muehle.Variant
+	SetGame(v muehle.Variant)
+	// Dir returns the database directory (the folder of every game's
+	// database, layers.GameDir).
 	Dir() string
 	// SetDir switches to the database in dir.
 	SetDir(dir string) error
@@ -63,16 +70,18 @@ type Database interface {
 // Compute is remembered until it finishes, so that Resume, also after a
 // restart of the program, continues it.
 const (
-	prefDBSpeed  = "database.speed"     // Database.Speed of the last long computation
-	prefDBRun    = "database.run"       // "small" or "complete": a computation not finished
-	prefDBRunDir = "database.run.dir"   // its folder
-	prefDBRedo   = "database.run.redo"  // what resuming it redoes, a sentence
-	prefDBParts  = "database.run.parts" // its parts finished (runBase)
-	prefDBTime   = "database.run.time"  // the seconds it ran
-	prefDBWork   = "database.run.work"  // the model's processor seconds of the parts finished
-	runSmall     = "small"              // the values of prefDBRun
-	runComplete  = "complete"           //
-	resumeSays   = "Resume continues, " // the start of the sentence on resuming
+	prefDBSpeed     = "database.speed"      // Database.Speed of the last long computation
+	prefDBRun       = "database.run"        // "small" or "complete": a computation not finished
+	prefDBRunDir    = "database.run.dir"    // its folder
+	prefDBRunGame   = "database.run.game"   // its game's ID ("standard" when not set)
+	prefDBRunStones = "database.run.stones" // and stones per side (the game's when not set)
+	prefDBRedo      = "database.run.redo"   // what resuming it redoes, a sentence
+	prefDBParts     = "database.run.parts"  // its parts finished (runBase)
+	prefDBTime      = "database.run.time"   // the seconds it ran
+	prefDBWork      = "database.run.work"   // the model's processor seconds of the parts finished
+	runSmall        = "small"               // the values of prefDBRun
+	runComplete     = "complete"            //
+	resumeSays      = "Resume continues, "  // the start of the sentence on resuming
 )
 
 // progressIdle is the progress line before anything has run.
@@ -86,6 +95,8 @@ type dbPanel struct {
 	do       func(func())
 	free     func(dir string) (uint64, error) // the free disk space; layers.FreeBytes
 	dir      *widget.Label
+	heading  *widget.Label // "Layers of Twelve Men's Morris"
+	other    *widget.Label // says the layers shown are not the board's game's, while they are computed
 	summary  *widget.Label
 	bar      *widget.ProgressBar // the current part
 	overall  *widget.ProgressBar // the whole run
@@ -101,6 +112,7 @@ type dbPanel struct {
 	box      fyne.CanvasObject
 
 	stop    context.CancelFunc // cancels the running computation; nil when idle
+	hold    bool               // a computation is asked for: the panel keeps its game until it starts or is refused
 	running string             // runSmall or runComplete while Compute runs, "" for a repair
 	redo    string             // what resuming the running computation would redo
 	redoAt  string             // the part and phase p.redo was last saved for
@@ -110,6 +122,8 @@ type dbPanel struct {
 	pausing bool               // Pause was pressed; the computation has not stopped yet
 	offered string             // the damaged layers last offered for repair
 	last    time.Time          // when progress was last passed to the UI
+	drawn   time.Time          // when the running computation's layers were last drawn
+	drawnAt string             // and the part they were drawn for
 	mu      sync.Mutex         // guards last, closed and cancel (progress comes from any goroutine)
 	closed  bool               // the window is closing: no more progress for the widgets
 	stopped bool               // the program has stopped: nothing more for the widgets
@@ -129,6 +143,8 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 		do:       do,
 		free:     layers.FreeBytes,
 		dir:      widget.NewLabel(""),
+		heading:  widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		other:    widget.NewLabel(""),
 		summary:  widget.NewLabel(""),
 		bar:      widget.NewProgressBar(),
 		overall:  widget.NewProgressBar(),
@@ -144,6 +160,8 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	// computation here too, and sends nothing to the widgets after it.
 	u.app.Lifecycle().SetOnStopped(p.appStopped)
 	p.dir.Wrapping = fyne.TextWrapBreak
+	p.heading.Wrapping = fyne.TextWrapWord
+	p.other.Wrapping = fyne.TextWrapWord
 	p.summary.TextStyle.Monospace = true
 	p.summary.Wrapping = fyne.TextWrapWord
 	p.progress.Wrapping = fyne.TextWrapWord
@@ -173,15 +191,14 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 			p.overall, p.bar, p.progress, p.note, p.convert, p.repair,
 			container.NewGridWithColumns(2, p.small, p.all, p.pause, p.resume)),
 		nil, nil,
-		container.NewVScroll(container.NewVBox(
-			widget.NewLabelWithStyle("Layers of Nine Men's Morris", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-			p.summary)))
+		container.NewVScroll(container.NewVBox(p.heading, p.other, p.summary)))
 	p.refresh()
 	return p
 }
 
 // pending returns the computation of this folder that was started and did
-// not finish ("": none), and what resuming it redoes.
+// not finish ("": none), and what resuming it redoes. pendingGame says
+// which game's database it computes.
 func (p *dbPanel) pending() (run, redo string) {
 	prefs := p.u.app.Preferences()
 	run = prefs.String(prefDBRun)
@@ -189,6 +206,69 @@ func (p *dbPanel) pending() (run, redo string) {
 		return "", ""
 	}
 	return run, prefs.String(prefDBRedo)
+}
+
+// pendingGame returns the game whose computation pending returns: Nine
+// Men's Morris with nine stones for one remembered before the panel
+// computed other games, or when the game remembered is not known.
+func (p *dbPanel) pendingGame() muehle.Variant {
+	prefs := p.u.app.Preferences()
+	r, ok := muehle.GameByName(prefs.StringWithFallback(prefDBRunGame, muehle.Games[muehle.Standard].ID))
+	if !ok {
+		return muehle.Standard.With(muehle.StonesPerSide)
+	}
+	v := r.Game().With(prefs.IntWithFallback(prefDBRunStones, r.Stones))
+	if v.Check() != nil {
+		return muehle.Standard.With(muehle.StonesPerSide)
+	}
+	return v
+}
+
+// runNamed names a computation of run for a person, with its game when
+// that is not the game of the layers shown: "the small endgames of Lasker
+// Morris with 3 stones".
+func (p *dbPanel) runNamed(run string, v muehle.Variant) string {
+	if v == p.db.Game() {
+		return runWords(run)
+	}
+	return runWords(run) + " of " + v.Name()
+}
+
+// follow makes the panel show the database of the game on the board,
+// unless a computation runs or is being asked for: then it keeps the
+// layers of that computation's game until it ends.
+func (p *dbPanel) follow() {
+	if p.stop != nil || p.hold {
+		return
+	}
+	if v := p.u.variant; v.Check() == nil && v != p.db.Game() {
+		p.db.SetGame(v)
+	}
+}
+
+// release ends the hold of a computation asked for that does not start
+// (refused, or the person said no): the panel follows the board again.
+func (p *dbPanel) release() {
+	p.hold = false
+	p.refresh()
+}
+
+// otherWords says, when the layers shown are not those of the game on the
+// board, whose they are and why; "" when they are the board's.
+func (p *dbPanel) otherWords() string {
+	v, board := p.db.Game(), p.u.variant
+	if v == board || board.Check() != nil {
+		return ""
+	}
+	if p.stop != nil {
+		verb := "being computed"
+		if p.converting {
+			verb = "being converted"
+		}
+		return fmt.Sprintf("These are %s's layers, %s; the game on the board is %s. "+
+			"The tab shows that game's layers when this computation ends or is paused.", v.Name(), verb, board.Name())
+	}
+	return fmt.Sprintf("These are %s's layers, whose computation is asked for; the game on the board is %s.", v.Name(), board.Name())
 }
 
 // refresh shows the directory, the layers and the buttons' state.
@@ -201,8 +281,14 @@ func (p *dbPanel) pending() (run, redo string) {
 // minutes and rewrites files the person computed, which deserves its own
 // button and confirmation rather than a step hidden behind another one.
 func (p *dbPanel) refresh() {
+	p.follow()
 	p.dir.SetText(p.db.Dir())
+	p.heading.SetText("Layers of " + p.db.Game().Name())
+	other := p.otherWords()
+	p.other.SetText(other)
+	setVisible(p.other, other != "")
 	p.summary.SetText(p.db.Summary())
+	p.drawn = time.Now()
 	busy := p.stop != nil
 	run, redo := p.pending()
 	old := p.db.Old()
@@ -234,11 +320,11 @@ func (p *dbPanel) refresh() {
 	case busy:
 		p.setNote("")
 	case blocked && run != "":
-		p.setNote(old.Words() + fmt.Sprintf(" The computation of %s here was interrupted: Resume continues it after that.", runWords(run)))
+		p.setNote(old.Words() + fmt.Sprintf(" The computation of %s here was interrupted: Resume continues it after that.", p.runNamed(run, p.pendingGame())))
 	case blocked:
 		p.setNote(old.Words())
 	case run != "":
-		p.setNote(fmt.Sprintf("The computation of %s here was interrupted. %s%s", runWords(run), resumeSays, redo))
+		p.setNote(fmt.Sprintf("The computation of %s here was interrupted. %s%s", p.runNamed(run, p.pendingGame()), resumeSays, redo))
 	default:
 		p.setNote("")
 	}
@@ -277,8 +363,10 @@ func runWords(run string) string {
 
 // checked estimates Compute(small) and measures the free disk space off
 // the UI thread, then on the UI thread refuses (a message) or calls ok
-// with the estimate and a line about the disk.
+// with the estimate and a line about the disk. The panel keeps its game
+// meanwhile (hold): ok starts the computation or calls release.
 func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
+	p.hold = true
 	p.say("Looking at the layers present and the free disk space…")
 	dir := p.db.Dir()
 	go func() {
@@ -292,20 +380,22 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 			p.say("")
 			switch {
 			case err != nil:
+				p.release()
 				p.say("Failed: " + err.Error())
 				return
 			case est.Units == 0:
 				// Nothing left (another program may have finished it):
 				// an interrupted computation of this kind is done too.
-				if run, _ := p.pending(); run == runOf(small) {
+				if run, _ := p.pending(); run == runOf(small) && p.pendingGame() == p.db.Game() {
 					p.forgetRun()
-					p.refresh()
 				}
+				p.release()
 				p.say(est.String())
 				return
 			}
 			refuse, warn := diskProblem(dir, est, free, ferr)
 			if refuse != "" {
+				p.release()
 				p.say("Not enough disk space: nothing was computed.")
 				dialog.ShowInformation("Not enough disk space", refuse, p.u.win)
 				return
@@ -323,29 +413,54 @@ func (p *dbPanel) askCompute(small bool) {
 		return
 	}
 	p.checked(small, func(est DBEstimate, disk string) {
-		what := "the complete database (every layer still missing:\nthe moving phase, then the opening's positions\nthat a game can reach)"
 		title := "Compute the complete database"
 		if small {
-			what = "the small endgames (" + p.db.SmallDescription() + ")"
 			title = "Compute the small endgames"
 		}
 		msg := fmt.Sprintf("Compute %s in\n%s?\n\n%s\n%s\n\n"+
 			"It runs in the background. Pause (or closing the program)\n"+
 			"stops at once and keeps the finished parts; Resume continues,\n"+
-			"also after a restart.", what, p.db.Dir(), est, disk)
+			"also after a restart.", computeWhat(p.db.Game(), small, p.db.SmallDescription()), p.db.Dir(), est, disk)
 		dialog.ShowConfirm(title, msg, func(yes bool) {
 			if yes {
 				p.compute(small)
+			} else {
+				p.release()
 			}
 		}, p.u.win)
 	})
 }
 
+// computeWhat says what Compute(small) computes for a game of v, in lines
+// short enough for a dialog; the small endgames are the layers named
+// small.
+func computeWhat(v muehle.Variant, small bool, names string) string {
+	switch {
+	case small:
+		return fmt.Sprintf("the small endgames (%s)\nof %s", names, v.Name())
+	case v.Rules().Mixed:
+		return fmt.Sprintf("the complete database of %s\n(every layer still missing: the moving phase,\nthen the layers with stones in hand)", v.Name())
+	}
+	return fmt.Sprintf("the complete database of %s\n(every layer still missing: the moving phase,\nthen the opening's positions that a game can reach)", v.Name())
+}
+
 // resumeCompute continues the interrupted computation of this folder,
 // after the disk check.
+//
+// The computation may be one of another game than the board's: the panel
+// shows that game's layers from now until it ends.
 func (p *dbPanel) resumeCompute() {
 	run, _ := p.pending()
-	if p.stop != nil || run == "" || p.oldBlocks() {
+	if p.stop != nil || run == "" {
+		return
+	}
+	if v := p.pendingGame(); v != p.db.Game() {
+		p.db.SetGame(v)
+		p.hold = true
+		p.refresh()
+	}
+	if p.oldBlocks() {
+		p.release()
 		return
 	}
 	p.checked(run == runSmall, func(DBEstimate, string) { p.run(run == runSmall, true) })
@@ -364,6 +479,8 @@ func (p *dbPanel) forgetRun() {
 	prefs := p.u.app.Preferences()
 	prefs.RemoveValue(prefDBRun)
 	prefs.RemoveValue(prefDBRunDir)
+	prefs.RemoveValue(prefDBRunGame)
+	prefs.RemoveValue(prefDBRunStones)
 	prefs.RemoveValue(prefDBRedo)
 	prefs.RemoveValue(prefDBParts)
 	prefs.RemoveValue(prefDBTime)
@@ -392,6 +509,8 @@ func (p *dbPanel) run(small, resume bool) {
 	}
 	prefs.SetString(prefDBRun, run)
 	prefs.SetString(prefDBRunDir, p.db.Dir())
+	prefs.SetString(prefDBRunGame, p.db.Game().Rules().ID)
+	prefs.SetInt(prefDBRunStones, p.db.Game().Stones)
 	p.running, p.redoAt = run, ""
 	p.saveRun()
 	p.start(func(ctx context.Context, progress func(DBProgress)) error {
@@ -429,7 +548,7 @@ func (p *dbPanel) start(work func(ctx context.Context, progress func(DBProgress)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p.stop, p.seen = cancel, false
+	p.stop, p.seen, p.hold = cancel, false, false
 	p.mu.Lock()
 	p.cancel = cancel
 	p.last = time.Time{} // the run's first progress is shown
@@ -486,12 +605,14 @@ func (p *dbPanel) show(pr DBProgress) {
 	if !p.pausing {
 		p.say(pr.Lines())
 	}
-	if p.converting {
+	// The layers are drawn again when the part changes, else once a
+	// second: a game of many layers (Lasker Morris) reads thousands of
+	// headers for them.
+	if time.Since(p.drawn) >= time.Second || pr.Unit != p.drawnAt {
 		p.summary.SetText(p.db.Summary())
-		return
+		p.drawn, p.drawnAt = time.Now(), pr.Unit
 	}
-	p.summary.SetText(p.db.Summary())
-	if p.running == "" {
+	if p.converting || p.running == "" {
 		return
 	}
 	p.redo = pr.RedoWords()
@@ -518,6 +639,12 @@ func (p *dbPanel) finished(err error) {
 	if s := p.db.Speed(); s > 0 {
 		prefs.SetFloat(prefDBSpeed, s)
 	}
+	// The tab follows the board again below: a computation of another
+	// game says whose it was.
+	of := ""
+	if v := p.db.Game(); v != p.u.variant {
+		of = " (" + v.Name() + ")"
+	}
 	switch {
 	case p.converting:
 		p.convertFinished(err)
@@ -526,16 +653,16 @@ func (p *dbPanel) finished(err error) {
 		if p.running != "" {
 			p.saveRun()
 		}
-		p.say("Paused. The finished parts are kept.")
+		p.say("Paused" + of + ". The finished parts are kept.")
 	case err != nil:
-		p.say("Failed: " + err.Error())
+		p.say("Failed" + of + ": " + err.Error())
 	default:
 		if p.running != "" {
 			p.forgetRun()
 		}
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)
-		p.say("Done.")
+		p.say("Done" + of + ".")
 	}
 	p.running = ""
 	p.refresh()
@@ -634,7 +761,7 @@ func (p *dbPanel) offerSmall() {
 	}
 	if run, redo := p.pending(); run != "" {
 		msg := fmt.Sprintf("The computation of %s in\n%s\nwas interrupted (paused, or the program was closed).\n"+
-			"Resume it now?\nIt continues, %s", runWords(run), p.db.Dir(), redo)
+			"Resume it now?\nIt continues, %s", p.runNamed(run, p.pendingGame()), p.db.Dir(), redo)
 		dialog.ShowConfirm("Resume the computation?", msg, func(yes bool) {
 			if yes {
 				p.resumeCompute()
@@ -648,10 +775,14 @@ func (p *dbPanel) offerSmall() {
 		return
 	}
 	prefs.SetBool(prefOffered, true)
-	msg := fmt.Sprintf("There is no database in\n%s\nyet. Compute the small endgame layers (%s) now?\n"+
+	of := ""
+	if v := p.db.Game(); v != muehle.Standard.With(muehle.StonesPerSide) {
+		of = " of " + v.Name()
+	}
+	msg := fmt.Sprintf("There is no database%s in\n%s\nyet. Compute the small endgame layers (%s) now?\n"+
 		"This takes under a minute; the perfect player and the perfect-move marks\n"+
 		"then work in those endgames. The Database tab computes the rest.",
-		p.db.Dir(), p.db.SmallDescription())
+		of, p.db.Dir(), p.db.SmallDescription())
 	dialog.ShowConfirm("No database yet", strings.TrimSpace(msg), func(yes bool) {
 		if yes {
 			p.compute(true)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"muehle/muehle"
 	"muehle/ui/game/gametest"
 )
 
@@ -28,6 +29,7 @@ type fakeDB struct {
 	speed    float64
 	old      DBOld // the layers of the older format; Convert converts them all
 	converts int   // the Convert calls
+	game     muehle.Variant
 }
 
 func newFakeDB(dir string) *fakeDB {
@@ -37,6 +39,15 @@ func newFakeDB(dir string) *fakeDB {
 			Part: 0.4, Overall: 0.3, Elapsed: time.Hour, PartElapsed: 4 * time.Minute, Left: 5 * time.Hour}}
 }
 
+func (f *fakeDB) Game() muehle.Variant {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.game.Check() != nil {
+		return muehle.Standard.With(muehle.StonesPerSide)
+	}
+	return f.game
+}
+func (f *fakeDB) SetGame(v muehle.Variant)                { f.mu.Lock(); defer f.mu.Unlock(); f.game = v }
 func (f *fakeDB) Dir() string                             { return f.dir }
 func (f *fakeDB) SetDir(dir string) error                 { f.dir = dir; return nil }
 func (f *fakeDB) Summary() string                         { return "layers of " + f.dir }
@@ -133,7 +144,7 @@ func TestCompletePauseResume(t *testing.T) {
 	test.Tap(u.db.all)
 	q.Drain(t, 5*time.Second, func() bool { return openDialog(u) })
 	text := dialogText(u)
-	for _, want := range []string{"Compute the complete database (every layer still missing:\nthe moving phase, then the opening's positions\nthat a game can reach) in\n" + f.dir + "?",
+	for _, want := range []string{"Compute the complete database of Nine Men's Morris\n(every layer still missing: the moving phase,\nthen the opening's positions that a game can reach) in\n" + f.dir + "?",
 		"27 parts to compute", "Free there: 16.0 GB.", "Pause (or closing the program)\nstops at once"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, text)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 	"muehle/retro/play"
 )
@@ -282,6 +283,14 @@ func (e *DBEngines) computing() (k layers.Key, ok, converting bool) {
 	return e.busy, e.busyOn, e.busyConvert
 }
 
+// computingIn is computing for the layers of variant v: ok is false while
+// the layer computed is one of another variant.
+func (e *DBEngines) computingIn(v muehle.Variant) (k layers.Key, ok, converting bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.busy, e.busyOn && e.busyIn == v, e.busyConvert
+}
+
 // minSpeedWork is the work, in the model's processor seconds, a run must
 // have done before its speed replaces the model's: the small endgames
 // (about 8) and other short runs are mostly start-up, and one slowed
@@ -293,7 +302,7 @@ const minSpeedWork = 300
 // the parts' expected time, retro.Progress) with the time left, notes the
 // layer being computed, and measures this machine's speed against the
 // model.
-func (e *DBEngines) progressFunc(opts retro.SolveOptions, progress func(DBProgress)) func(retro.Progress) {
+func (e *DBEngines) progressFunc(v muehle.Variant, opts retro.SolveOptions, progress func(DBProgress)) func(retro.Progress) {
 	cores := retro.Workers(opts.Workers)
 	speed := e.Speed()
 	start := time.Now()
@@ -314,7 +323,7 @@ func (e *DBEngines) progressFunc(opts retro.SolveOptions, progress func(DBProgre
 			left = time.Duration(max(0, p.WorkTotal-p.WorkDone) / float64(cores) / cmp.Or(speed, 1.0) * float64(time.Second))
 		}
 		e.mu.Lock()
-		e.busy, e.busyOn = p.Layer, true
+		e.busy, e.busyOn, e.busyIn = p.Layer, true, v
 		if p.WorkDone >= minSpeedWork {
 			e.speed = p.WorkDone / float64(cores) / elapsed.Seconds()
 		}
@@ -357,10 +366,11 @@ func (e *DBEngines) notComputing(context.Context) {
 	e.busyOn, e.busyConvert = false, false
 }
 
-// playerWords says what the perfect player does with the layers present:
-// moving of movingAll moving layers and placement of placementAll
-// placement layers (damaged ones not counted). The panel wraps the lines.
-func playerWords(moving, movingAll, placement, placementAll int) string {
+// playerWords says what the perfect player of variant v does with the
+// layers present: moving of movingAll moving layers and placement of
+// placementAll layers with stones in hand (damaged ones not counted). The
+// panel wraps the lines.
+func playerWords(v muehle.Variant, moving, movingAll, placement, placementAll int) string {
 	var b strings.Builder
 	b.WriteString("The perfect player:\n")
 	switch moving {
@@ -373,6 +383,13 @@ func playerWords(moving, movingAll, placement, placementAll int) string {
 			moving, movingAll)
 	}
 	switch {
+	case v.Rules().Mixed && placement == placementAll:
+		b.WriteString("- Stones in hand: complete; every placement and move comes from the database.\n")
+	case v.Rules().Mixed:
+		// No placement phase to search over: the layers with stones in
+		// hand are solved in pairs like the moving ones.
+		fmt.Fprintf(&b, "- Stones in hand: %d of %d layers. Its moves are perfect where the position's layer is present; elsewhere it plays alpha-beta.\n",
+			placement, placementAll)
 	case placement == placementAll:
 		b.WriteString("- Opening: stored; every placement comes from the database (a position set up by hand that no game can reach is searched over the layers).\n")
 	case moving == movingAll:

@@ -55,13 +55,16 @@
 //	newgame.go    New Game (the game and its stones, the players and the
 //	              draw rule), the questions before a game is given up or a
 //	              new line started
-//	dbpanel.go    the database tab: layers present, computing the small
-//	              endgames or the complete database, pause and resume
+//	dbpanel.go    the database tab: the layers present of the game on the
+//	              board (or of the game whose computation runs, which
+//	              keeps its lines until it ends), computing its small
+//	              endgames or complete database, pause and resume
 //	dbwork.go     what a computation costs (time, disk), its progress,
 //	              what resuming redoes, what the perfect player does
-//	dbconvert.go  layers of the older file format: what the tab says of
-//	              them, their conversion in the background (retro.ConvertOld)
-//	              with progress per layer and Pause
+//	dbconvert.go  layers of the older file format (folders of Nine Men's
+//	              Morris only): what the tab says of them, their conversion
+//	              in the background (retro.ConvertOld) with progress per
+//	              layer and Pause
 //	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
 //	              described, checked and installed in the background, with
 //	              progress, Pause and Resume
@@ -77,6 +80,8 @@
 //	              following the game on the board: the engines' database,
 //	              the players, the title
 //	engines.go    DBEngines: the players and marks from retro/play and the
-//	              database of the game on the board, and the solver of Nine
-//	              Men's Morris behind the database tab
+//	              database of the game on the board, and the solver and
+//	              the tables of layers behind the database tab, for every
+//	              game (Lasker Morris's layers with stones in hand grouped
+//	              by the stones in each hand)
 package ui

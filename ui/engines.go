@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,23 +30,24 @@ const SmallMaxStones = 7
 // A database folder holds one database per variant (a game and its stones
 // per side, layers.GameDir). The players, the marks, the state number, the
 // review and the search tree read the one of the game on the board, which
-// the window names with SetVariant; the database panel and training work
-// on Nine Men's Morris with nine stones.
+// the window names with SetVariant; the database panel shows and computes
+// the one it names with SetGame (the game on the board, or the one whose
+// computation runs); training draws from Nine Men's Morris with nine
+// stones.
 type DBEngines struct {
-	mu     sync.Mutex
-	db     *layers.DB // Nine Men's Morris with stones a side: the panel's
-	dir    string
-	stones int
-	err    error // why the database could not be opened
-	// variant is the game on the board (SetVariant); dbs holds the
-	// databases of the variants opened in dir, db among them, and errs
-	// why one could not be opened.
+	mu  sync.Mutex
+	dir string
+	// variant is the game on the board (SetVariant), game the database
+	// panel's (SetGame); dbs holds the databases of the variants opened
+	// in dir, and errs why one could not be opened.
 	variant muehle.Variant
+	game    muehle.Variant
 	dbs     map[muehle.Variant]*layers.DB
 	errs    map[muehle.Variant]error
 	speed   float64    // this machine's speed relative to the cost model, 0: not measured
 	busy    layers.Key // the layer being computed, when busyOn
 	busyOn  bool
+	busyIn  muehle.Variant // the variant of the layer being computed
 	// busyConvert says busy is being converted (Convert), not computed.
 	busyConvert bool
 }
@@ -55,21 +57,43 @@ type DBEngines struct {
 // without exact values; the perfect player falls back to alpha-beta) and the
 // error is reported where the database is needed.
 func NewEngines(dir string) *DBEngines {
-	e := &DBEngines{stones: muehle.StonesPerSide}
-	e.variant = muehle.Standard.With(e.stones)
+	e := &DBEngines{}
+	e.variant = muehle.Standard.With(muehle.StonesPerSide)
+	e.game = e.variant
 	e.SetDir(dir)
 	return e
 }
 
-// database returns the open database of the panel (Nine Men's Morris), or
+// database returns the open database of the panel's game (SetGame), or
 // the error of opening it.
 func (e *DBEngines) database() (*layers.DB, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.db == nil {
-		return nil, fmt.Errorf("ui: database %s: %w", e.dir, e.err)
-	}
-	return e.db, nil
+	db, _, err := e.databaseLocked(e.game)
+	return db, err
+}
+
+// standard returns the database of Nine Men's Morris with nine stones,
+// which training draws from.
+func (e *DBEngines) standard() (*layers.DB, error) {
+	return e.databaseOf(muehle.Standard.With(muehle.StonesPerSide))
+}
+
+// Game returns the variant whose database the panel shows and computes.
+func (e *DBEngines) Game() muehle.Variant {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.game
+}
+
+// SetGame makes the panel show and compute the database of v: the game on
+// the board, or the one whose computation is resumed. The panel calls it
+// only while it computes nothing.
+func (e *DBEngines) SetGame(v muehle.Variant) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.game = v
+	e.openLocked(v)
 }
 
 // SetVariant makes the players, the marks and the rest that read the
@@ -246,13 +270,13 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 
 // missingWords says in a person's terms which part of the database of
 // variant v in folder dir a position of layer k needs: "the opening is
-// not in the database yet …", and what computes it: the Database tab for
-// Nine Men's Morris with nine stones, muehlectl for the others.
+// not in the database yet …", and what computes it: the Database tab, and
+// for another game than Nine Men's Morris with nine stones also muehlectl.
 func missingWords(k layers.Key, v muehle.Variant, dir string) string {
 	where, compute := "the database", " (the Database tab computes it)"
 	if v != muehle.Standard.With(muehle.StonesPerSide) {
 		where = "the database of " + v.Name()
-		compute = fmt.Sprintf(" (%s computes it)", solveCommand(v, dir))
+		compute = fmt.Sprintf(" (the Database tab computes it, as does %s)", solveCommand(v, dir))
 	}
 	var what string
 	switch placed := 2*v.Stones - int(k.WH) - int(k.BH); {
@@ -272,7 +296,7 @@ func missingWords(k layers.Key, v muehle.Variant, dir string) string {
 
 // solveCommand returns the command that computes the database of v in
 // folder dir: "muehlectl solve --game twelve --stones 5 --all-phases --db
-// DIR". The Database tab computes Nine Men's Morris with nine stones only.
+// DIR".
 func solveCommand(v muehle.Variant, dir string) string {
 	return fmt.Sprintf("muehlectl solve --game %s --stones %d --all-phases --db %s", v.Rules().ID, v.Stones, dir)
 }
@@ -318,76 +342,135 @@ func (e *DBEngines) Dir() string {
 	return e.dir
 }
 
-// SetDir switches to the databases in dir. The old databases stay open:
-// players in other goroutines may still read them.
+// SetDir switches to the databases in dir, and returns the error of
+// opening the panel's (SetGame). The old databases stay open: players in
+// other goroutines may still read them.
 func (e *DBEngines) SetDir(dir string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.dir = dir
 	e.dbs, e.errs = map[muehle.Variant]*layers.DB{}, map[muehle.Variant]error{}
 	e.openLocked(e.variant)
-	v := muehle.Standard.With(e.stones)
-	e.openLocked(v)
-	e.db, e.err = e.dbs[v], e.errs[v]
-	return e.err
+	e.openLocked(e.game)
+	return e.errs[e.game]
 }
 
-// Summary shows the moving layers as a table (rows: stones of the side to
-// move, columns: of the opponent) and counts the placement layers. Layers
-// of the older file format are marked o: Convert rewrites them.
+// layerMark returns the mark of layer k in db in the panel's tables: *
+// being computed (or converted), o of the older format, ! damaged, #
+// complete, · missing; and whether it counts as complete.
+func (e *DBEngines) layerMark(db *layers.DB, k layers.Key) (mark string, complete bool) {
+	busy, busyOn, converting := e.computingIn(db.Variant())
+	damage := db.Damage(k)
+	has := damage == nil && db.Has(k)
+	switch {
+	case busyOn && (busy == k || busy == partnerIn(db.Variant(), k) && !converting):
+		return "*", has
+	case errors.Is(damage, layers.ErrOldFormat):
+		return "o", false
+	case damage != nil:
+		return "!", false
+	case has:
+		return "#", true
+	}
+	return "·", false
+}
+
+// partnerIn returns the layer solved together with layer k of variant v:
+// a moving layer's or, in a game whose phases mix, a layer with stones in
+// hand's partner (Key.MixedPartner); k itself for a placement layer of a
+// game with a placement phase, which is solved alone.
+func partnerIn(v muehle.Variant, k layers.Key) layers.Key {
+	switch {
+	case k.IsMoving():
+		return k.Partner()
+	case v.Rules().Mixed:
+		return k.MixedPartner()
+	}
+	return k
+}
+
+// writeTable writes a table of marks: a header of the column numbers
+// cols, then a row for each number in rows, its label and the mark of
+// every cell. The columns are wider when a number has two digits.
+func writeTable(b *strings.Builder, rows, cols []int, cell func(r, c int) string) {
+	w := 2
+	if slices.Max(rows) >= 10 || slices.Max(cols) >= 10 {
+		w = 3
+	}
+	b.WriteString("     ")
+	for _, c := range cols {
+		fmt.Fprintf(b, "%*d", w, c)
+	}
+	b.WriteByte('\n')
+	for _, r := range rows {
+		if w == 2 {
+			fmt.Fprintf(b, "  %d  ", r)
+		} else {
+			fmt.Fprintf(b, " %2d  ", r)
+		}
+		for _, c := range cols {
+			b.WriteString(strings.Repeat(" ", w-1) + cell(r, c))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// span returns the numbers from lo to hi.
+func span(lo, hi int) []int {
+	var s []int
+	for i := lo; i <= hi; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// Summary shows the moving layers of the panel's game as a table (rows:
+// stones of the side to move, columns: of the opponent) and counts the
+// placement layers; in a game whose phases mix, a second table groups the
+// layers with stones in hand by the stones in each hand. Layers of the
+// older file format are marked o: Convert rewrites them.
 func (e *DBEngines) Summary() string {
 	db, err := e.database()
 	if err != nil {
 		return err.Error()
 	}
+	v := db.Variant()
 	var b strings.Builder
-	if w := e.variantWords(); w != "" {
-		b.WriteString(w + "\n\n")
-	}
-	busy, busyOn, converting := e.computing()
+	fmt.Fprintf(&b, "In %s\n\n", db.GameDir())
+	_, busyOn, converting := e.computingIn(v)
 	anyOld := false
-	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n     ")
-	for o := 3; o <= e.stones; o++ {
-		fmt.Fprintf(&b, " %d", o)
-	}
-	b.WriteByte('\n')
+	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n")
+	stones := span(3, v.Stones)
 	moving, movingAll := 0, 0
-	for w := 3; w <= e.stones; w++ {
-		fmt.Fprintf(&b, "  %d  ", w)
-		for o := 3; o <= e.stones; o++ {
-			k := layers.Moving(w, o)
-			movingAll++
-			damage := db.Damage(k)
-			if damage == nil && db.Has(k) {
-				moving++
-			}
-			switch {
-			case busyOn && (busy == k || busy == k.Partner() && !converting):
-				b.WriteString(" *")
-			case errors.Is(damage, layers.ErrOldFormat):
-				b.WriteString(" o")
-				anyOld = true
-			case damage != nil:
-				b.WriteString(" !")
-			case db.Has(k):
-				b.WriteString(" #")
-			default:
-				b.WriteString(" ·")
-			}
+	writeTable(&b, stones, stones, func(w, o int) string {
+		m, ok := e.layerMark(db, layers.Moving(w, o))
+		movingAll++
+		if ok {
+			moving++
 		}
-		b.WriteByte('\n')
+		anyOld = anyOld || m == "o"
+		return m
+	})
+	var hands []layers.Key // the layers with stones in hand
+	for _, k := range layers.OrderIn(v, true) {
+		if !k.IsMoving() {
+			hands = append(hands, k)
+		}
 	}
-	pl := layers.PlacementLayers(e.stones)
 	n, bad, old := 0, 0, 0
-	for _, k := range pl {
-		damage := db.Damage(k)
-		switch {
-		case errors.Is(damage, layers.ErrOldFormat):
-			old++
-		case damage != nil:
-			bad++
-		case db.Has(k):
+	var busyHere []string
+	for _, k := range hands {
+		m, ok := e.layerMark(db, k)
+		if ok {
 			n++
+		}
+		switch m {
+		case "o":
+			old++
+		case "!":
+			bad++
+		case "*":
+			busyHere = append(busyHere, k.String())
 		}
 	}
 	if busyOn && converting {
@@ -398,13 +481,18 @@ func (e *DBEngines) Summary() string {
 	if anyOld || old > 0 {
 		b.WriteString("o older format, to convert\n")
 	}
-	fmt.Fprintf(&b, "\nPlacement phase (opening):\n%d of %d layers complete", n, len(pl))
-	if busyOn && !busy.IsMoving() {
+	if v.Rules().Mixed {
+		e.writeHands(&b, db, hands)
+		fmt.Fprintf(&b, "%d of %d layers with stones in hand complete", n, len(hands))
+	} else {
+		fmt.Fprintf(&b, "\nPlacement phase (opening):\n%d of %d layers complete", n, len(hands))
+	}
+	if len(busyHere) > 0 {
+		verb := "computing"
 		if converting {
-			fmt.Fprintf(&b, ", converting %s", busy)
-		} else {
-			fmt.Fprintf(&b, ", computing %s", busy)
+			verb = "converting"
 		}
+		fmt.Fprintf(&b, ", %s %s", verb, strings.Join(busyHere, " + "))
 	}
 	if old > 0 {
 		fmt.Fprintf(&b, ", %d of the older format", old)
@@ -412,59 +500,59 @@ func (e *DBEngines) Summary() string {
 	if bad > 0 {
 		fmt.Fprintf(&b, ", %d damaged", bad)
 	}
-	if d := e.Damaged(); d != "" {
-		b.WriteString("\n! damaged, used as missing: " + d)
+	if d := e.damaged(db); len(d) > 0 {
+		b.WriteString("\n! damaged, used as missing: " + keyNames(d))
 	}
-	b.WriteString("\n\n" + playerWords(moving, movingAll, n, len(pl)))
+	b.WriteString("\n\n" + playerWords(v, moving, movingAll, n, len(hands)))
 	return b.String()
 }
 
-// variantWords says, when the game on the board is not the one this
-// panel computes (Nine Men's Morris with nine stones), which database its
-// players and marks read, how much of it there is and what computes it; ""
-// when it is.
-func (e *DBEngines) variantWords() string {
-	db, v, err := e.gameDatabase()
-	if v == muehle.Standard.With(e.stones) {
-		return ""
-	}
-	if err != nil {
-		return fmt.Sprintf("The game on the board, %s, has no database here: %v", v.Name(), err)
-	}
-	moving, movingAll := 0, 0
-	for w := 3; w <= v.Stones; w++ {
-		for o := 3; o <= v.Stones; o++ {
-			k := layers.Moving(w, o)
-			movingAll++
-			if db.Damage(k) == nil && db.Has(k) {
-				moving++
-			}
+// writeHands writes the layers with stones in hand of a game whose phases
+// mix as a table by the stones in each hand (rows: of the side to move,
+// columns: of the opponent); a cell holds the layers of every number of
+// stones on the board with those hands, and is marked # when all are
+// complete, + when some are, · when none is, * while one is computed and
+// ! when one is damaged.
+func (e *DBEngines) writeHands(b *strings.Builder, db *layers.DB, hands []layers.Key) {
+	type cell struct{ n, complete, busy, bad int }
+	cells := map[[2]int]*cell{}
+	for _, k := range hands {
+		at := [2]int{int(k.WH), int(k.BH)}
+		c := cells[at]
+		if c == nil {
+			c = &cell{}
+			cells[at] = c
+		}
+		c.n++
+		switch m, ok := e.layerMark(db, k); {
+		case m == "*":
+			c.busy++
+		case m == "!":
+			c.bad++
+		case ok:
+			c.complete++
 		}
 	}
-	// The layers with stones in hand: those of the placement phase, or in
-	// a game whose phases mix every split of the stones between board and
-	// hand.
-	var pl []layers.Key
-	for _, k := range layers.OrderIn(v, true) {
-		if !k.IsMoving() {
-			pl = append(pl, k)
+	b.WriteString("\nStones in hand (placing and moving\nmix). Rows: in the hand of the side\nto move; columns: of the opponent.\n" +
+		"A cell holds the layers of every\nnumber of stones on the board.\n\n")
+	hand := span(0, db.Variant().Stones)
+	writeTable(b, hand, hand, func(wh, bh int) string {
+		c := cells[[2]int{wh, bh}]
+		switch {
+		case c == nil:
+			return " " // the moving layers, above
+		case c.busy > 0:
+			return "*"
+		case c.bad > 0:
+			return "!"
+		case c.complete == c.n:
+			return "#"
+		case c.complete > 0:
+			return "+"
 		}
-	}
-	n := 0
-	for _, k := range pl {
-		if db.Damage(k) == nil && db.Has(k) {
-			n++
-		}
-	}
-	kind := "placement layers"
-	if v.Rules().Mixed {
-		kind = "layers with stones in hand"
-	}
-	return fmt.Sprintf("The game on the board is %s: its players and marks read its own database, in %s "+
-		"(%d of %d moving layers, %d of %d %s; where a layer is missing the perfect player plays "+
-		"alpha-beta and says so). The layers below and the buttons are those of Nine Men's Morris with %d stones; "+
-		"%s computes the other.",
-		v.Name(), db.GameDir(), moving, movingAll, n, len(pl), kind, e.stones, solveCommand(v, e.Dir()))
+		return "·"
+	})
+	b.WriteString("\n+ some of the cell's layers complete\n")
 }
 
 // damaged returns the layers of the database known to be damaged: those
@@ -472,7 +560,7 @@ func (e *DBEngines) variantWords() string {
 // of the older format are not among them: Convert rewrites them.
 func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
 	var keys []layers.Key
-	for _, k := range layers.Order(e.stones, true) {
+	for _, k := range layers.OrderIn(db.Variant(), true) {
 		if err := db.Damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
 			keys = append(keys, k)
 		}
@@ -487,8 +575,13 @@ func (e *DBEngines) Damaged() string {
 	if err != nil {
 		return ""
 	}
+	return keyNames(e.damaged(db))
+}
+
+// keyNames names layers: "3-4, p5+2-4+2".
+func keyNames(keys []layers.Key) string {
 	var names []string
-	for _, k := range e.damaged(db) {
+	for _, k := range keys {
 		names = append(names, k.String())
 	}
 	return strings.Join(names, ", ")
@@ -523,7 +616,7 @@ func (e *DBEngines) Empty() bool {
 	if err != nil {
 		return false // nothing to offer: the folder itself is the problem
 	}
-	for _, k := range layers.Order(e.stones, true) {
+	for _, k := range layers.OrderIn(db.Variant(), true) {
 		if db.Has(k) {
 			return false
 		}
@@ -534,11 +627,28 @@ func (e *DBEngines) Empty() bool {
 	return true
 }
 
-// SmallDescription names the small endgame layers.
-func (e *DBEngines) SmallDescription() string { return "3-3, 3-4 and 4-3" }
+// SmallDescription names the small endgame layers of the panel's game:
+// "3-3, 3-4 and 4-3", or "3-3" in a game of three stones.
+func (e *DBEngines) SmallDescription() string { return smallWords(e.Game()) }
 
-// Compute solves the missing layers: the small endgames, or everything
-// (moving layers, then placement).
+// smallWords names the moving layers of v of at most SmallMaxStones
+// stones on the board: "3-3, 3-4 and 4-3".
+func smallWords(v muehle.Variant) string {
+	var names []string
+	for _, k := range layers.OrderIn(v, false) {
+		if int(k.W+k.B) <= SmallMaxStones {
+			names = append(names, k.String())
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// Compute solves the missing layers of the panel's game: the small
+// endgames, or everything (moving layers, then placement, or in a game
+// whose phases mix the layers with stones in hand).
 func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBProgress)) error {
 	db, err := e.database()
 	if err != nil {
@@ -550,7 +660,7 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 // solve runs retro.Solve with opts, passing its progress on. When what is
 // left waits for units another solver holds, the error names it.
 func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
-	opts.Progress = e.progressFunc(opts, progress)
+	opts.Progress = e.progressFunc(db.Variant(), opts, progress)
 	defer e.notComputing(ctx)
 	err := retro.Solve(ctx, db, opts)
 	var le *layers.LockedError

@@ -172,7 +172,7 @@ func TestMissingWords(t *testing.T) {
 		{"p4+5-4+5", nine, "the placement phase after 8 stones placed"},
 		{"5-4", nine, "the endgame of 5 against 4 stones"},
 		{"p4+8-4+8", twelve, "the placement phase after 8 stones placed is not in the database of Twelve Men's Morris yet " +
-			"(muehlectl solve --game twelve --stones 12 --all-phases --db /x/db computes it)"},
+			"(the Database tab computes it, as does muehlectl solve --game twelve --stones 12 --all-phases --db /x/db)"},
 		{"p2+3-2+3", muehle.Twelve.With(5), "the placement phase after 4 stones placed is not in the database of Twelve Men's Morris with 5 stones yet"},
 		{"4-3", twelve, "the endgame of 4 against 3 stones, or one it leads to, is not in the database of Twelve Men's Morris yet"},
 	}

@@ -39,7 +39,7 @@ const trainingCount = 10
 
 // DrawTraining draws training positions from the database (play.DrawTraining).
 func (e *DBEngines) DrawTraining(ctx context.Context, opt play.TrainingOptions) (play.Training, error) {
-	db, err := e.database()
+	db, err := e.standard()
 	if err != nil {
 		return play.Training{}, err
 	}
@@ -49,7 +49,7 @@ func (e *DBEngines) DrawTraining(ctx context.Context, opt play.TrainingOptions) 
 // CheckAnswer judges m as the answer in pos (play.CheckAnswer), with the
 // refutation of a wrong answer.
 func (e *DBEngines) CheckAnswer(pos muehle.Position, m muehle.Move) (play.Answer, error) {
-	db, err := e.database()
+	db, err := e.standard()
 	if err != nil {
 		return play.Answer{}, err
 	}
