@@ -132,3 +132,20 @@ func TestExportImportGames(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewTwelve: review reads a record's game from its [Variant]
+// header and judges its moves with that game's database.
+func TestReviewTwelve(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	rec := filepath.Join(t.TempDir(), "game.txt")
+	if err := os.WriteFile(rec, []byte("[Variant \"twelve\"]\n[Stones \"3\"]\n\n1. a7 d7 2. b6 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := muehlectl("review", "--db", dir, rec)
+	if code != 0 || !strings.Contains(out, "1. a7              White  won in 9") || !strings.Contains(out, "not judged: 0 of 3") {
+		t.Errorf("review of a game of Twelve Men's Morris: exit %d: %s %s", code, out, stderr)
+	}
+}
