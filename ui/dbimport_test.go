@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,5 +221,44 @@ func TestImportAsksBeforeReplacingVerified(t *testing.T) {
 	defer db.Close()
 	if h, err := db.Header(k); err != nil || h.Won != 140621 {
 		t.Errorf("3-3 after the import: %+v, %v; want the package's (140621 won)", h, err)
+	}
+}
+
+// TestImportLasker: Database ▸ Import… installs a package of Lasker Morris
+// into that game's folder, every layer byte for byte the exported one; the
+// window needs nothing of its own for another game (the package names it).
+func TestImportLasker(t *testing.T) {
+	src := solvedLasker3.engines(t).Dir()
+	v := muehle.Lasker.With(3)
+	from, err := layers.OpenDB(src, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer from.Close()
+	pkg := filepath.Join(t.TempDir(), "lasker.mpk")
+	if _, err := pack.Export(context.Background(), from, layers.OrderIn(v, true), pack.ExportOptions{Out: pkg}); err != nil {
+		t.Fatal(err)
+	}
+	q := gametest.NewQueue()
+	u, dir := importApp(t, q)
+	u.imp = newDBImport(u)
+	u.startImport(pkg, dir, false)
+	q.Drain(t, 20*time.Second, func() bool { return u.imp.finished })
+	if got, want := u.imp.status.Text, "Done: 16 layers installed, 0 were there already."; got != want {
+		t.Errorf("after the import: got %q, want %q", got, want)
+	}
+	db, err := layers.OpenDB(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, k := range layers.OrderIn(v, true) {
+		want, err := os.ReadFile(from.Path(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(db.Path(k)); err != nil || string(got) != string(want) {
+			t.Errorf("layer %s in %s: not the exported file (%v)", k, db.GameDir(), err)
+		}
 	}
 }
