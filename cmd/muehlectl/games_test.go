@@ -149,3 +149,21 @@ func TestReviewTwelve(t *testing.T) {
 		t.Errorf("review of a game of Twelve Men's Morris: exit %d: %s %s", code, out, stderr)
 	}
 }
+
+// TestStonesDefaultBeforeCheck: commands that read the layers they are
+// given before checking the database flags take --stones 0 as the game's
+// own count (searcherrors once read it as a 0-stone game), and verify
+// takes a layer of Lasker Morris by its name.
+func TestStonesDefaultBeforeCheck(t *testing.T) {
+	code, _, stderr := muehlectl("searcherrors", "--db", filepath.Join(t.TempDir(), "none"), "--layer", "9-9")
+	if code != 1 || !strings.Contains(stderr, "no database in") {
+		t.Errorf("searcherrors with the default stones: exit %d: %s; want the missing folder named", code, stderr)
+	}
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := muehlectl("verify", "--db", dir, "--game", "lasker", "--stones", "3", "--layer", "p3+0-2+1"); code != 0 || !strings.Contains(out, "all 1 layers verified") {
+		t.Errorf("verify --layer p3+0-2+1: exit %d: %s %s", code, out, stderr)
+	}
+}

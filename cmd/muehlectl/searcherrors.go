@@ -54,7 +54,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	lo, hi, derr := parseDepthRange(*depthText)
-	keys, lerr := movingLayers(*layerList, *dbf.stones)
+	keys, lerr := movingLayers(*layerList, dbf.perSide())
 	if err := errors.Join(dbf.check(), inRange("--positions", *n, 1, 10_000_000, ""), inRange("--jobs", *jobs, 1, 1024, ""), derr, lerr); err != nil {
 		return flagError(fs, err)
 	}

@@ -47,7 +47,7 @@ func parseVerify(args []string, stderr io.Writer) (verifyArgs, error) {
 	}
 	if err == nil && *only != "" {
 		var k layers.Key
-		if k, err = layers.ParseKey(*only); err == nil && !k.Valid(*a.db.stones) {
+		if k, err = layers.ParseKey(*only); err == nil && !layers.ValidIn(a.db.variant(), k) {
 			err = fmt.Errorf("--layer %s: not a layer of the %d-stone game", k, *a.db.stones)
 		}
 		a.keys = []layers.Key{k}
