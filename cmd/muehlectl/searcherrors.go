@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ func init() {
 	register("searcherrors", "Lorenz's search-with-errors experiment: how often alpha-beta over our evaluation keeps the database's value, split by leaf-disjoint strategies", runSearchErrors)
 }
 
-const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--seed S] [--depth T | T1..T2] [--jobs J]
+const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--seed S] [--depth T | T1..T2] [--jobs J] [--rows FILE]
 
 The search-with-errors experiment of U. Lorenz's thesis (§4.5), on our
 database. From each moving layer L (3-7 or m3-7: stones of the side to move,
@@ -38,6 +39,11 @@ position with the database's outcomes at its leaves, holds two or more
 leaf-disjoint strategies for the position's outcome (docs/search.md
 defines them). Every layer the trees reach must be in the database.
 
+The draw depends on the layer, --positions and --seed alone, so a row is
+the same in every run; with --rows FILE each row computed is added to FILE
+and a row FILE holds is printed from it, so a long run resumes where it
+stopped.
+
 Columns: layer, depth t, positions, share kept, positions with two or more
 strategies and the share of them kept, positions with fewer and the share
 of them kept, and the time the row took.`
@@ -50,6 +56,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	seed := fs.Uint64("seed", 1, "seed of the draw and of alpha-beta's ties")
 	depthText := fs.String("depth", "0..6", "search depth t below each move, or a range T1..T2 (0 to 6)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "positions searched at the same time (the table does not depend on it)")
+	rowsPath := fs.String("rows", "", "a `file` of rows: each row computed is added to it, and a row it holds (same layer, depth, positions and seed) is printed from it, not computed again, so that an interrupted run resumes")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -63,26 +70,117 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	defer db.Close()
+	done, err := readErrorRows(*rowsPath)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "search with errors: %d positions a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", *n, *seed)
 	fmt.Fprintf(stdout, "%-6s %5s %9s %7s %9s %7s %9s %7s %9s\n", "layer", "depth", "positions", "kept", "≥2 strat", "kept", "<2 strat", "kept", "time")
-	for li, k := range keys {
-		ps, err := drawMoving(ctx, db, k, *n, rand.New(rand.NewPCG(*seed, uint64(li))))
-		if err != nil {
-			return err
-		}
-		if len(ps) < *n {
-			fmt.Fprintf(stdout, "layer %s: only %d positions found\n", k, len(ps))
-		}
+	show := func(k layers.Key, t int, row errorsRow, took time.Duration, earlier string) {
+		fmt.Fprintf(stdout, "%-6s %5d %9d %7s %9d %7s %9d %7s %9s%s\n", k, t, row.positions, share(row.kept, row.positions),
+			row.safe, share(row.keptSafe, row.safe), row.positions-row.safe, share(row.kept-row.keptSafe, row.positions-row.safe),
+			took.Round(time.Millisecond), earlier)
+	}
+	for _, k := range keys {
+		var ps []muehle.Position // drawn when a row of the layer is computed
 		for t := lo; t <= hi; t++ {
+			id := errorRowID{k, t, *n, *seed}
+			if r, ok := done[id]; ok {
+				show(k, t, r.row, r.took, " (from "+*rowsPath+")")
+				continue
+			}
+			if ps == nil {
+				// The draw depends on the layer and the seed alone, so
+				// that rows of separate runs belong to one table.
+				if ps, err = drawMoving(ctx, db, k, *n, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B)))); err != nil {
+					return err
+				}
+				if len(ps) < *n {
+					fmt.Fprintf(stdout, "layer %s: only %d positions found\n", k, len(ps))
+				}
+			}
 			start := time.Now()
 			row, err := searchErrors(ctx, db, db.Stones(), ps, t, *seed, *jobs)
 			if err != nil {
 				return fmt.Errorf("layer %s, depth %d: %w", k, t, err)
 			}
-			fmt.Fprintf(stdout, "%-6s %5d %9d %7s %9d %7s %9d %7s %9s\n", k, t, row.positions, share(row.kept, row.positions),
-				row.safe, share(row.keptSafe, row.safe), row.positions-row.safe, share(row.kept-row.keptSafe, row.positions-row.safe),
-				time.Since(start).Round(time.Millisecond))
+			took := time.Since(start)
+			show(k, t, row, took, "")
+			if err := appendErrorRow(*rowsPath, id, row, took); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// errorRowID names a row of the table: the layer, the depth, the
+// positions asked for and the seed of the draw.
+type errorRowID struct {
+	k    layers.Key
+	t, n int
+	seed uint64
+}
+
+// savedRow is a row read from a --rows file.
+type savedRow struct {
+	row  errorsRow
+	took time.Duration
+}
+
+// readErrorRows reads the rows of a --rows file ("" or a missing file: none).
+// A line is: layer, depth, positions asked, seed, positions, kept, with two
+// or more strategies, of them kept, seconds; tab separated; # starts a
+// comment.
+func readErrorRows(path string) (map[errorRowID]savedRow, error) {
+	rows := map[errorRowID]savedRow{}
+	if path == "" {
+		return rows, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return rows, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var name string
+		var id errorRowID
+		var r savedRow
+		var secs float64
+		if c, err := fmt.Sscanf(line, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
+			&r.row.positions, &r.row.kept, &r.row.safe, &r.row.keptSafe, &secs); c != 9 || err != nil {
+			return nil, fmt.Errorf("--rows %s: line %d is not a row: %q", path, i+1, line)
+		}
+		if id.k, err = layers.ParseKey(name); err != nil {
+			return nil, fmt.Errorf("--rows %s: line %d: %w", path, i+1, err)
+		}
+		r.took = time.Duration(secs * float64(time.Second))
+		rows[id] = r
+	}
+	return rows, nil
+}
+
+// appendErrorRow adds a row to the --rows file (none for "").
+func appendErrorRow(path string, id errorRowID, row errorsRow, took time.Duration) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("--rows: %w", err)
+	}
+	_, err = fmt.Fprintf(f, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\n", id.k, id.t, id.n, id.seed,
+		row.positions, row.kept, row.safe, row.keptSafe, took.Seconds())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--rows %s: %w", path, err)
 	}
 	return nil
 }

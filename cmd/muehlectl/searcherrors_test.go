@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,5 +68,38 @@ func TestSearchErrorsFlags(t *testing.T) {
 		if code == 0 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: got status %d, stderr %q; want an error about %s", tc.args, code, errs, tc.want)
 		}
+	}
+}
+
+// TestSearchErrorsResumes: with --rows a second run prints the rows the
+// first one computed from the file, computes only the others, and they
+// agree with a run that computes them all.
+func TestSearchErrorsResumes(t *testing.T) {
+	dir := solvedK3(t)
+	rows := filepath.Join(t.TempDir(), "rows.tsv")
+	base := []string{"searcherrors", "--db", dir, "--stones", "3", "--layer", "3-3", "--positions", "20", "--seed", "7", "--jobs", "2"}
+	if _, errs, code := runCmd(t, append(base, "--depth", "0..1", "--rows", rows)...); code != 0 {
+		t.Fatalf("first run: status %d, %s", code, errs)
+	}
+	out, errs, code := runCmd(t, append(base, "--depth", "0..2", "--rows", rows)...)
+	if code != 0 || strings.Count(out, "(from "+rows+")") != 2 {
+		t.Fatalf("second run: status %d, %s; want depths 0 and 1 from the file:\n%s", code, errs, out)
+	}
+	data, err := os.ReadFile(rows)
+	if err != nil || strings.Count(string(data), "\n") != 3 {
+		t.Fatalf("rows file: %v, %q; want 3 rows", err, data)
+	}
+	whole, _, _ := runCmd(t, append(base, "--depth", "0..2")...)
+	fields := func(s string) []string {
+		var rs []string
+		for _, line := range strings.Split(s, "\n") {
+			if f := strings.Fields(line); len(f) >= 8 && f[0] == "3-3" {
+				rs = append(rs, strings.Join(f[:8], " "))
+			}
+		}
+		return rs
+	}
+	if got, want := fields(out), fields(whole); !slices.Equal(got, want) {
+		t.Errorf("resumed rows %q, want those of one run %q", got, want)
 	}
 }
