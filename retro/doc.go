@@ -10,15 +10,18 @@
 //	              progress, verification of each unit
 //	units.go      the units of work, their levels and dependencies
 //	cost.go       the cost model: a unit's memory, processor time, disk
-//	pair.go       a moving pair's state words and the count phase
+//	pair.go       a pair's state words and the count phase (a moving
+//	              pair, or in a game whose phases mix a pair of layers
+//	              with stones in hand)
 //	propagate.go  propagation by depth
 //	worklist.go   the per-depth work lists on cyclic arrays, one set per
 //	              worker
 //	cyclic.go     the cyclic arrays: disk-backed ring buffers of records
-//	childwork.go  a position's children gathered, ranked and looked up
-//	              together
-//	childtables.go the two layers a layer's children lie in, copied into
-//	              memory: best, BestChild without probes
+//	childwork.go  a position's children gathered by the kind of move,
+//	              ranked and looked up together
+//	childtables.go the layers a layer's children lie in, one for each kind
+//	              of move, copied into memory: best, BestChild without
+//	              probes
 //	state.go      the state words and copies of layers in memory (or a
 //	              mapped file), the memory plan
 //	children.go   BestChild, the rule every stored value obeys
