@@ -53,12 +53,17 @@
 //
 // A Key counts stones from the view of the side to move: W and B on the
 // board (mover, opponent) and WH, BH in hand. Moving layers M(w,b) have
-// empty hands and 3 ≤ w,b ≤ k for a game of k stones per side (3 to 9). A
-// move without removal leads from M(w,b) to its partner M(b,w); a removal
-// to M(b-1,w), or ends the game when b-1 = 2. Order computes the pairs by
-// total stones, smallest first. Placement layers have WH ≥ 1 and
-// WH == BH (White to move) or WH == BH+1 (Black to move); they come after
-// the moving layers, from the last placement back to the empty board.
+// empty hands and 3 ≤ w,b ≤ k for a game of k stones per side (3 to 9,
+// to 12 in Twelve Men's Morris). A move without removal leads from M(w,b)
+// to its partner M(b,w); a removal to M(b-1,w), or ends the game when
+// b-1 = 2. Order computes the pairs by total stones, smallest first.
+// Placement layers have WH ≥ 1 and WH == BH (White to move) or WH == BH+1
+// (Black to move); they come after the moving layers, from the last
+// placement back to the empty board. In Lasker Morris, whose phases mix,
+// every split of each side's stones between board and hand is a layer
+// (ValidMixed), solved with its partner as the moving pairs are; they
+// come after the moving layers by the stones in both hands, fewest first
+// (MixedOrder). Key.Child names the layer each kind of move leads to.
 //
 // # The index
 //
