@@ -268,17 +268,53 @@ func TestPerfectStandardGame(t *testing.T) {
 			t.Fatalf("MUEHLE_TEST_GAMES=%q: want a positive number", s)
 		}
 	}
-	db, err := layers.OpenDB(dir, muehle.Standard.With(muehle.StonesPerSide))
+	playPerfectGames(t, dir, muehle.Standard.With(muehle.StonesPerSide), games)
+}
+
+// TestPerfectTwelveGame is TestPerfectStandardGame on the complete
+// database of Twelve Men's Morris (MUEHLE_TWELVE_DB, the folder holding
+// twelve/k12; MUEHLE_TWELVE_K chooses a smaller game, e.g. 6).
+func TestPerfectTwelveGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: plays games of Twelve Men's Morris; skipped with -short")
+	}
+	dir := os.Getenv("MUEHLE_TWELVE_DB")
+	if dir == "" {
+		t.Skip("MUEHLE_TWELVE_DB is not set: this test needs the complete database of Twelve Men's Morris")
+	}
+	games := 6
+	if s := os.Getenv("MUEHLE_TEST_GAMES"); s != "" {
+		var err error
+		if games, err = strconv.Atoi(s); err != nil || games < 1 {
+			t.Fatalf("MUEHLE_TEST_GAMES=%q: want a positive number", s)
+		}
+	}
+	k := 12
+	if s := os.Getenv("MUEHLE_TWELVE_K"); s != "" {
+		var err error
+		if k, err = strconv.Atoi(s); err != nil {
+			t.Fatalf("MUEHLE_TWELVE_K=%q: %v", s, err)
+		}
+	}
+	playPerfectGames(t, dir, muehle.Twelve.With(k), games)
+}
+
+// playPerfectGames plays games of variant v on its complete database in
+// dir: the perfect player against random, alpha-beta of depth 4 and
+// itself in turn, colours alternating, every move checked against the
+// database (checkedGame: no move gives up value, no fallback).
+func playPerfectGames(t *testing.T, dir string, v muehle.Variant, games int) {
+	db, err := layers.OpenDB(dir, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, k := range layers.Order(muehle.StonesPerSide, true) {
+	for _, k := range layers.OrderIn(v, true) {
 		if !db.Has(k) || db.Damage(k) != nil {
-			t.Fatalf("%s: layer %s is missing or damaged; the test needs every layer computed", dir, k)
+			t.Fatalf("%s: layer %s is missing or damaged; the test needs every layer computed", db.GameDir(), k)
 		}
 	}
-	start, err := db.Probe(muehle.NewPosition(muehle.StonesPerSide))
+	start, err := db.Probe(v.NewPosition())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +335,7 @@ func TestPerfectStandardGame(t *testing.T) {
 		pc := muehle.Color(i / len(opponents) % 2)
 		var players [2]muehle.Player
 		players[pc], players[pc^1] = perfect, other
-		r, moves := checkedGame(t, db, muehle.NewGame(muehle.StonesPerSide), players)
+		r, moves := checkedGame(t, db, v.Rules().NewGame(v.Stones), players)
 		t.Logf("game %d, perfect (%s) against %s: %s after %d plies", i+1, pc, opponents[i%len(opponents)], r, moves[0]+moves[1])
 		if lost := r != muehle.Draw && (r == muehle.WhiteWins) != (pc == muehle.White); lost && start.Outcome() == layers.Draw {
 			t.Errorf("game %d: the perfect player lost from a drawn start", i+1)
