@@ -94,12 +94,11 @@ func KeyOf(p muehle.Position) Key {
 
 // Partner returns the layer a move without removal leads to: M(b,w) for a
 // moving layer; for a placement layer the layer after placing one stone,
-// seen from the opponent (a moving layer after the last placement).
+// seen from the opponent (a moving layer after the last placement):
+// Child of the move a layer of separate phases makes.
 func (k Key) Partner() Key {
-	if k.IsMoving() {
-		return Key{W: k.B, B: k.W}
-	}
-	return Key{W: k.B, B: k.W + 1, WH: k.BH, BH: k.WH - 1}
+	c, _ := k.Child(!k.IsMoving(), false)
+	return c
 }
 
 // RemovalLayer returns the layer that a move with a removal from k leads
@@ -109,13 +108,7 @@ func (k Key) Partner() Key {
 // the board and in hand, which ends the game (the opponent loses). It
 // does not ask whether k's positions can close a mill at all.
 func (k Key) RemovalLayer() (r Key, ok bool) {
-	if k.B == 0 || int(k.B)-1+int(k.BH) < 3 {
-		return Key{}, false
-	}
-	if k.IsMoving() {
-		return Key{W: k.B - 1, B: k.W}, true
-	}
-	return Key{W: k.B - 1, B: k.W + 1, WH: k.BH, BH: k.WH - 1}, true
+	return k.Child(!k.IsMoving(), true)
 }
 
 // Successors returns every layer that one move from k can lead to: the
@@ -214,9 +207,8 @@ func (k Key) Valid(stones int) bool {
 // opponent, who moves next: a placement (place) or a slide or jump, with a
 // removal (remove) or without. ok is false when the removal leaves the
 // opponent fewer than three stones on the board and in hand, which ends
-// the game. Partner is Child(false, false) of a moving layer and
-// Child(true, false) of a placement layer; RemovalLayer the same with a
-// removal.
+// the game. Partner and RemovalLayer are Child of the kind of move a
+// layer of separate phases makes.
 func (k Key) Child(place, remove bool) (c Key, ok bool) {
 	c = Key{W: k.B, B: k.W, WH: k.BH, BH: k.WH}
 	if place {
