@@ -49,18 +49,14 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 		files = append(files, f)
 		size += int64(len(f.Body()))
 	}
-	for _, kind := range kindsOf(v, k) {
-		x, ok := kindChild(k, kind)
+	for kind, kl := range kindLayers(v, k) {
 		t := &c.t[kind]
-		if !ok {
-			t.ends = true
+		t.ends = kl.ends
+		if !kl.made {
 			continue
 		}
-		i := slices.Index(succ, x)
-		if i < 0 {
-			continue // no such move (a placement that cannot close a mill yet)
-		}
-		t.ix = db.Indexer().Layer(x)
+		i := slices.Index(succ, kl.key)
+		t.ix = db.Indexer().Layer(kl.key)
 		var err error
 		if size > memBytes {
 			t.body = files[i].View()

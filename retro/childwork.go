@@ -1,6 +1,8 @@
 package retro
 
 import (
+	"slices"
+
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -58,4 +60,25 @@ func kindsOf(v muehle.Variant, k layers.Key) []int {
 		return []int{kindSlide, kindSlideRemove, kindPlace, kindPlaceRemove}
 	}
 	return []int{kindPlace, kindPlaceRemove}
+}
+
+// kindLayer is the layer the moves of one kind lead to from a layer.
+type kindLayer struct {
+	key  layers.Key
+	ends bool // such a move ends the game: its removal leaves the opponent two stones
+	made bool // the layer's positions make such moves, into key, one of its successors
+}
+
+// kindLayers returns, for each kind of move the positions of layer k of
+// variant v make (kindsOf), the layer it leads to (kindChild), whether it
+// ends the game, and whether that layer is among k's successors (a
+// placement cannot close a mill before the mover has two stones on the
+// board). The count phase and the children tables both read it.
+func kindLayers(v muehle.Variant, k layers.Key) (t [moveKinds]kindLayer) {
+	succ := layers.SuccessorsIn(v, k)
+	for _, kind := range kindsOf(v, k) {
+		x, ok := kindChild(k, kind)
+		t[kind] = kindLayer{key: x, ends: !ok, made: ok && slices.Contains(succ, x)}
+	}
+	return t
 }

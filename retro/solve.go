@@ -597,19 +597,16 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 	outKeys := map[layers.Key]bool{}
 	for l, k := range keys {
 		pr.index = append(pr.index, ix.Layer(k))
-		for _, kind := range kindsOf(v, k) {
+		for kind, kl := range kindLayers(v, k) {
 			if kind == kindSlide {
 				continue // into the pair
 			}
-			x, ok := kindChild(k, kind)
 			o := &pr.out[l][kind]
-			switch {
-			case !ok:
-				o.ends = true
-			case slices.Contains(layers.SuccessorsIn(v, k), x):
-				o.ix = ix.Layer(x)
-				if !outKeys[x] {
-					outKeys[x] = true
+			o.ends = kl.ends
+			if kl.made {
+				o.ix = ix.Layer(kl.key)
+				if !outKeys[kl.key] {
+					outKeys[kl.key] = true
 					copies += o.ix.Size()
 				}
 			}
