@@ -35,17 +35,41 @@ func (f dbFlags) check() error {
 	if *f.dir == "" {
 		return errors.New("--db: want a directory")
 	}
-	r, ok := muehle.GameByName(*f.game)
-	if !ok {
-		return fmt.Errorf("--game %q: want one of %s", *f.game, muehle.GameIDs())
-	}
-	if *f.stones == 0 {
-		*f.stones = r.Stones
-	}
-	if err := inRange("--stones", *f.stones, 3, r.Stones, " for "+r.Name); err != nil {
+	v, err := variantFlags(*f.game, *f.stones)
+	if err != nil {
 		return err
 	}
-	return layers.CheckVariant(f.variant())
+	*f.stones = v.Stones
+	return nil
+}
+
+// gameFlag returns the rule set a --game flag names, or an error that
+// lists the games.
+func gameFlag(name string) (*muehle.Rules, error) {
+	r, ok := muehle.GameByName(name)
+	if !ok {
+		return nil, fmt.Errorf("--game %q: want one of %s", name, muehle.GameIDs())
+	}
+	return r, nil
+}
+
+// variantFlags returns the variant --game and --stones name, --stones 0
+// being the game's own count, or an error for a game this program does
+// not know, a count outside 3 to the game's, or a game the database
+// cannot hold (layers.CheckVariant).
+func variantFlags(game string, stones int) (muehle.Variant, error) {
+	r, err := gameFlag(game)
+	if err != nil {
+		return muehle.Variant{}, err
+	}
+	if stones == 0 {
+		stones = r.Stones
+	}
+	if err := inRange("--stones", stones, 3, r.Stones, " for "+r.Name); err != nil {
+		return muehle.Variant{}, err
+	}
+	v := r.Game().With(stones)
+	return v, layers.CheckVariant(v)
 }
 
 // adopt makes the game of a position or record the flags' game when

@@ -59,9 +59,8 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 		if name == "" {
 			name = muehle.Games[muehle.Standard].ID
 		}
-		r, ok := muehle.GameByName(name)
-		if !ok {
-			err = fmt.Errorf("--game %q: want one of %s", *game, muehle.GameIDs())
+		var r *muehle.Rules
+		if r, err = gameFlag(name); err != nil {
 			break
 		}
 		if *stones == 0 {

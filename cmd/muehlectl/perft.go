@@ -35,13 +35,12 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := inRange("--workers", *workers, 1, maxWorkersPerCore*runtime.NumCPU(), fmt.Sprintf("; at most %d per core", maxWorkersPerCore)); err != nil {
 		return flagError(fs, err)
 	}
-	r, ok := muehle.GameByName(*game)
-	if !ok {
-		return flagError(fs, fmt.Errorf("--game %q: want one of %s", *game, muehle.GameIDs()))
+	r, err := gameFlag(*game)
+	if err != nil {
+		return flagError(fs, err)
 	}
 	var pos muehle.Position
 	if *text != "" {
-		var err error
 		if pos, err = muehle.ParsePosition(*text); err != nil {
 			return err
 		}

@@ -27,18 +27,8 @@ func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	r, ok := muehle.GameByName(*game)
-	if !ok {
-		return flagError(fs, fmt.Errorf("--game %q: want one of %s", *game, muehle.GameIDs()))
-	}
-	if *stones == 0 {
-		*stones = r.Stones
-	}
-	v := r.Game().With(*stones)
-	if err := errors.Join(inRange("--stones", *stones, 3, r.Stones, " for "+r.Name), inRange("--samples", *samples, 0, 100_000_000, "")); err != nil {
-		return flagError(fs, err)
-	}
-	if err := layers.CheckVariant(v); err != nil {
+	v, verr := variantFlags(*game, *stones)
+	if err := errors.Join(verr, inRange("--samples", *samples, 0, 100_000_000, "")); err != nil {
 		return flagError(fs, err)
 	}
 	x, err := layers.DefaultIndexer()
