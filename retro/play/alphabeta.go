@@ -96,17 +96,27 @@ func (a *AlphaBeta) moveTime() time.Duration {
 // with a single legal move it returns that move without searching. It
 // returns ctx.Err() when ctx is cancelled.
 func (a *AlphaBeta) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
+	return searchedMove(ctx, g, func() (muehle.Move, error) {
+		r, err := a.Search(ctx, g)
+		return r.Move, err
+	})
+}
+
+// searchedMove is the Move of a player that searches: ctx's error when it
+// is cancelled, the single legal move without a search, otherwise the
+// move search returns.
+func searchedMove(ctx context.Context, g *muehle.Game, search func() (muehle.Move, error)) (muehle.Move, error) {
 	if err := ctx.Err(); err != nil {
 		return muehle.Move{}, err
 	}
 	if ms := g.LegalMoves(); len(ms) == 1 {
 		return ms[0], nil
 	}
-	r, err := a.Search(ctx, g)
+	m, err := search()
 	if err != nil {
 		return muehle.Move{}, err
 	}
-	return r.Move, nil
+	return m, nil
 }
 
 // Search searches the current position of g within the limits and returns

@@ -173,17 +173,10 @@ func (c *CCNS) Reset() {
 // with a single legal move it returns that move without searching. It
 // returns ctx.Err() when ctx is cancelled.
 func (c *CCNS) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
-	if err := ctx.Err(); err != nil {
-		return muehle.Move{}, err
-	}
-	if ms := g.LegalMoves(); len(ms) == 1 {
-		return ms[0], nil
-	}
-	r, err := c.Search(ctx, g)
-	if err != nil {
-		return muehle.Move{}, err
-	}
-	return r.Move, nil
+	return searchedMove(ctx, g, func() (muehle.Move, error) {
+		r, err := c.Search(ctx, g)
+		return r.Move, err
+	})
 }
 
 // Search searches the current position of g within the time per move. It
