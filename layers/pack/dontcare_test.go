@@ -1,15 +1,10 @@
 package pack
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/klauspost/compress/zstd"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -36,37 +31,8 @@ import (
 //
 //	MUEHLE_DC_DB=DIR [MUEHLE_DC_LAYERS=6-6,7-7] go test -run DontCareTrial -v ./layers/pack/
 func TestDontCareTrial(t *testing.T) {
-	dir := os.Getenv("MUEHLE_DC_DB")
-	if dir == "" {
-		t.Skip("MUEHLE_DC_DB names no database folder")
-	}
-	db, err := layers.OpenDB(dir, muehle.Standard.With(muehle.StonesPerSide))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	names := os.Getenv("MUEHLE_DC_LAYERS")
-	if names == "" {
-		names = "5-5,6-6"
-	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
-	packed := func(b []byte) int {
-		n := 0
-		for lo := 0; lo < len(b); lo += BlockBytes {
-			n += len(enc.EncodeAll(b[lo:min(lo+BlockBytes, len(b))], nil))
-		}
-		return n
-	}
-	for name := range strings.SplitSeq(names, ",") {
-		w, b, err := movingKey(name)
-		if err != nil {
-			t.Fatalf("layer %q: %v", name, err)
-		}
-		k := layers.Moving(w, b)
+	db, keys, packed := trialSetup(t, "MUEHLE_DC_DB", "MUEHLE_DC_LAYERS", "5-5,6-6")
+	for _, k := range keys {
 		f, err := db.Layer(k)
 		if err != nil {
 			t.Fatal(err)
@@ -161,16 +127,4 @@ func bestRemoval(pos muehle.Position, buf []muehle.Move, rm *layers.File, rmIx *
 		}
 	}
 	return best, any
-}
-
-// movingKey reads a moving layer's name, "W-B".
-func movingKey(name string) (w, b int, err error) {
-	ws, bs, ok := strings.Cut(strings.TrimSpace(name), "-")
-	if !ok {
-		return 0, 0, strconv.ErrSyntax
-	}
-	if w, err = strconv.Atoi(ws); err == nil {
-		b, err = strconv.Atoi(bs)
-	}
-	return w, b, err
 }

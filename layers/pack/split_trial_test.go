@@ -1,14 +1,9 @@
 package pack
 
 import (
-	"os"
-	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"muehle/layers"
-	"muehle/muehle"
 )
 
 // TestSplitTrial is the split-streams trial of the package format
@@ -21,32 +16,8 @@ import (
 //
 //	MUEHLE_SPLIT_DB=DIR MUEHLE_SPLIT_LAYERS=6-6,7-7 go test -run SplitTrial -v ./layers/pack/
 func TestSplitTrial(t *testing.T) {
-	dir := os.Getenv("MUEHLE_SPLIT_DB")
-	if dir == "" {
-		t.Skip("MUEHLE_SPLIT_DB names no database folder")
-	}
-	db, err := layers.OpenDB(dir, muehle.Standard.With(9))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
-	packed := func(b []byte) int {
-		n := 0
-		for lo := 0; lo < len(b); lo += BlockBytes {
-			n += len(enc.EncodeAll(b[lo:min(lo+BlockBytes, len(b))], nil))
-		}
-		return n
-	}
-	for name := range strings.SplitSeq(os.Getenv("MUEHLE_SPLIT_LAYERS"), ",") {
-		k, err := layers.ParseKey(name)
-		if err != nil || !k.IsMoving() {
-			t.Fatalf("layer %q: want a moving layer (%v)", name, err)
-		}
+	db, keys, packed := trialSetup(t, "MUEHLE_SPLIT_DB", "MUEHLE_SPLIT_LAYERS", "6-6,7-7")
+	for _, k := range keys {
 		f, err := db.Layer(k)
 		if err != nil {
 			t.Fatal(err)
