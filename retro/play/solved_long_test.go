@@ -261,14 +261,7 @@ func TestPerfectStandardGame(t *testing.T) {
 	if dir == "" {
 		t.Skip("MUEHLE_STANDARD_DB is not set: this test needs the standard game's complete database")
 	}
-	games := 6
-	if s := os.Getenv("MUEHLE_TEST_GAMES"); s != "" {
-		var err error
-		if games, err = strconv.Atoi(s); err != nil || games < 1 {
-			t.Fatalf("MUEHLE_TEST_GAMES=%q: want a positive number", s)
-		}
-	}
-	playPerfectGames(t, dir, muehle.Standard.With(muehle.StonesPerSide), games)
+	playPerfectGames(t, dir, muehle.Standard.With(muehle.StonesPerSide), testGames(t))
 }
 
 // TestPerfectTwelveGame is TestPerfectStandardGame on the complete
@@ -282,13 +275,6 @@ func TestPerfectTwelveGame(t *testing.T) {
 	if dir == "" {
 		t.Skip("MUEHLE_TWELVE_DB is not set: this test needs the complete database of Twelve Men's Morris")
 	}
-	games := 6
-	if s := os.Getenv("MUEHLE_TEST_GAMES"); s != "" {
-		var err error
-		if games, err = strconv.Atoi(s); err != nil || games < 1 {
-			t.Fatalf("MUEHLE_TEST_GAMES=%q: want a positive number", s)
-		}
-	}
 	k := 12
 	if s := os.Getenv("MUEHLE_TWELVE_K"); s != "" {
 		var err error
@@ -296,7 +282,20 @@ func TestPerfectTwelveGame(t *testing.T) {
 			t.Fatalf("MUEHLE_TWELVE_K=%q: %v", s, err)
 		}
 	}
-	playPerfectGames(t, dir, muehle.Twelve.With(k), games)
+	playPerfectGames(t, dir, muehle.Twelve.With(k), testGames(t))
+}
+
+// testGames returns the number of games the long tests on a complete
+// database play: MUEHLE_TEST_GAMES, 6 by default.
+func testGames(t *testing.T) int {
+	games := 6
+	if s := os.Getenv("MUEHLE_TEST_GAMES"); s != "" {
+		var err error
+		if games, err = strconv.Atoi(s); err != nil || games < 1 {
+			t.Fatalf("MUEHLE_TEST_GAMES=%q: want a positive number", s)
+		}
+	}
+	return games
 }
 
 // playPerfectGames plays games of variant v on its complete database in
