@@ -3,6 +3,7 @@ package ui
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,5 +88,51 @@ func checkBestReply(t *testing.T, db layers.Prober, g *muehle.Game, who string) 
 	}
 	if got.Parent() != best {
 		t.Errorf("%s reply %s: value %s, want the best %s", who, g.History()[g.Ply()-1], got.Parent(), best)
+	}
+}
+
+// checkHintAndReview checks, with game g on the board and marks its
+// moves' marks (best first), that a hint shows the best move from→to, and
+// that Review Game marks the worst marked move as giving up value with the
+// best move (its text in the move list, e.g. "g7x"); it leaves g on the
+// board.
+func checkHintAndReview(t *testing.T, u *App, q *gametest.Queue, g *muehle.Game, marks []game.MoveMark, from, to muehle.Point, best string) {
+	t.Helper()
+	u.hint()
+	q.Drain(t, 10*time.Second, func() bool { return u.board.View().Best.To != muehle.NoPoint })
+	if b := u.board.View().Best; b.From != from || b.To != to {
+		t.Errorf("hint: got %s, want %s and a removal", b, best)
+	}
+	bad := marks[len(marks)-1].Move
+	reviewed := g.Clone()
+	if err := reviewed.Play(bad); err != nil {
+		t.Fatal(err)
+	}
+	u.ctrl.SetGame(reviewed)
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Review Game").Action()
+	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
+	if rows := strings.Split(u.side.moves.Text(), "\n"); len(rows) != 2 || !strings.Contains(rows[1], "?  best "+best) {
+		t.Errorf("move list after the review: got %q, want %s marked with the best move %s…", rows, bad, best)
+	}
+	u.ctrl.SetGame(g)
+}
+
+// checkPerfectOutside puts g, a game whose layers the database lacks, on
+// the board and checks that the marks say so (missing: part of the side
+// panel's text) and that the perfect player, as White, plays alpha-beta
+// within wait and says so.
+func checkPerfectOutside(t *testing.T, u *App, q *gametest.Queue, g *muehle.Game, missing string, wait time.Duration) {
+	t.Helper()
+	u.ctrl.SetGame(g)
+	q.Drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
+	if !strings.Contains(u.side.value.Text, missing) {
+		t.Errorf("marks outside the database: side panel says %q, want %q", u.side.value.Text, missing)
+	}
+	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+	q.Drain(t, wait, func() bool { return g.Ply() == 1 })
+	for _, want := range []string{"White (Perfect) played its last move outside the database", "so it played alpha-beta"} {
+		if !strings.Contains(u.status.Text, want) {
+			t.Errorf("status after the perfect player's move outside the database: got %q, want it to contain %q", u.status.Text, want)
+		}
 	}
 }

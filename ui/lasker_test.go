@@ -245,23 +245,7 @@ func TestLaskerPerfectPlayer(t *testing.T) {
 
 	// A hint shows the winning placement; Review Game marks a move that
 	// gives the win away, with the placement as the best move.
-	u.hint()
-	q.Drain(t, 10*time.Second, func() bool { return u.board.View().Best.To != muehle.NoPoint })
-	if b := u.board.View().Best; b.From != muehle.NoPoint || b.To != 2 {
-		t.Errorf("hint: got %s, want g7 and a removal", b)
-	}
-	bad := marks[len(marks)-1].Move
-	reviewed := g.Clone()
-	if err := reviewed.Play(bad); err != nil {
-		t.Fatal(err)
-	}
-	u.ctrl.SetGame(reviewed)
-	menuItem(t, u.Window().MainMenu(), "Analysis", "Review Game").Action()
-	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
-	if rows := strings.Split(u.side.moves.Text(), "\n"); len(rows) != 2 || !strings.Contains(rows[1], "?  best g7x") {
-		t.Errorf("move list after the review: got %q, want %s marked with the best move g7x…", rows, bad)
-	}
-	u.ctrl.SetGame(g)
+	checkHintAndReview(t, u, q, g, marks, muehle.NoPoint, 2, "g7x")
 
 	// Training draws positions of Nine Men's Morris and says so.
 	u.showTraining()
@@ -286,18 +270,7 @@ func TestLaskerPerfectPlayer(t *testing.T) {
 	// Four stones a side: the folder has no database of them.
 	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.Human})
 	g4 := gametest.MustGame(t, "WW.B.B.................. w 2 2 lasker", 4)
-	u.ctrl.SetGame(g4)
-	q.Drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
-	if want := "is not in the database of " + muehle.Lasker.With(4).Name() + " yet (the Database tab computes it, as does muehlectl solve --game lasker --stones 4"; !strings.Contains(u.side.value.Text, want) {
-		t.Errorf("marks outside the database: side panel says %q, want %q", u.side.value.Text, want)
-	}
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
-	q.Drain(t, 30*time.Second, func() bool { return g4.Ply() == 1 })
-	for _, want := range []string{"White (Perfect) played its last move outside the database", "so it played alpha-beta"} {
-		if !strings.Contains(u.status.Text, want) {
-			t.Errorf("status after the perfect player's move outside the database: got %q, want it to contain %q", u.status.Text, want)
-		}
-	}
+	checkPerfectOutside(t, u, q, g4, "is not in the database of "+muehle.Lasker.With(4).Name()+" yet (the Database tab computes it, as does muehlectl solve --game lasker --stones 4", 30*time.Second)
 	if m, before := g4.History()[0], g4.Positions()[0]; !slices.Contains(before.Moves(), m) {
 		t.Errorf("the fallback's move %s is not legal in %v", m, before)
 	}

@@ -251,23 +251,7 @@ func TestTwelvePerfectPlayer(t *testing.T) {
 
 	// A hint shows the winning jump; Review Game marks a move that gives
 	// the win away, with the jump as the best move.
-	u.hint()
-	q.Drain(t, 10*time.Second, func() bool { return u.board.View().Best.To != muehle.NoPoint })
-	if b := u.board.View().Best; b.From != 14 || b.To != 6 {
-		t.Errorf("hint: got %s, want g4-c5 and a removal", b)
-	}
-	bad := marks[len(marks)-1].Move
-	reviewed := g.Clone()
-	if err := reviewed.Play(bad); err != nil {
-		t.Fatal(err)
-	}
-	u.ctrl.SetGame(reviewed)
-	menuItem(t, u.Window().MainMenu(), "Analysis", "Review Game").Action()
-	q.Drain(t, 10*time.Second, func() bool { return u.verdicts() != nil })
-	if rows := strings.Split(u.side.moves.Text(), "\n"); len(rows) != 2 || !strings.Contains(rows[1], "?  best g4-c5x") {
-		t.Errorf("move list after the review: got %q, want %s marked with the best move g4-c5x…", rows, bad)
-	}
-	u.ctrl.SetGame(g)
+	checkHintAndReview(t, u, q, g, marks, 14, 6, "g4-c5x")
 
 	db, _, err := e.gameDatabase()
 	if err != nil {
@@ -287,18 +271,7 @@ func TestTwelvePerfectPlayer(t *testing.T) {
 	if g, err = muehle.NewGameFrom(p, 12); err != nil {
 		t.Fatal(err)
 	}
-	u.ctrl.SetGame(g)
-	q.Drain(t, 10*time.Second, func() bool { _, err := u.ctrl.Marks(); return err != nil })
-	if want := "the endgame of 4 against 3 stones, or one it leads to, is not in the database of Twelve Men's Morris yet (the Database tab computes it, as does muehlectl solve --game twelve"; !strings.Contains(u.side.value.Text, want) {
-		t.Errorf("marks outside the layers: side panel says %q, want %q", u.side.value.Text, want)
-	}
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
-	q.Drain(t, 20*time.Second, func() bool { return g.Ply() == 1 })
-	for _, want := range []string{"White (Perfect) played its last move outside the database", "so it played alpha-beta"} {
-		if !strings.Contains(u.status.Text, want) {
-			t.Errorf("status after the perfect player's move outside the layers: got %q, want it to contain %q", u.status.Text, want)
-		}
-	}
+	checkPerfectOutside(t, u, q, g, "the endgame of 4 against 3 stones, or one it leads to, is not in the database of Twelve Men's Morris yet (the Database tab computes it, as does muehlectl solve --game twelve", 20*time.Second)
 	if m := g.History()[0]; !slices.Contains(p.Moves(), m) {
 		t.Errorf("the fallback's move %s is not legal in %v", m, p)
 	}
