@@ -22,7 +22,7 @@ func init() {
 	register("match", "play games between computer players and count the results", runMatch)
 }
 
-const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S]
+const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S] [--opening PLIES]
 
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default),
@@ -45,8 +45,13 @@ ccns:DURATION (controlled conspiracy number search by time per move, 1s by
 default; it reads the database as alpha-beta does, see docs/search.md).
 Games run --jobs at a time, each with fresh players; the results carry 95 %
 Wilson intervals. The two players alternate colours: the --white player has White in
-the odd-numbered games, Black in the even-numbered ones. Games that reach
---plies plies are drawn. With a database, the blunder rate of each player is
+the odd-numbered games, Black in the even-numbered ones. With --opening
+PLIES each pair of games (1 and 2, 3 and 4, …) starts from the same PLIES
+random legal plies, drawn from --seed and the pair's number alone; where the
+database knows the position after them, an opening it does not give as a
+draw is drawn again (up to 1000 times), so that neither player starts lost.
+The opening's plies are nobody's moves: they count toward --plies but not
+in the blunder rates. Games that reach --plies plies are drawn. With a database, the blunder rate of each player is
 the share of its moves (from positions the database knows) that worsen the
 outcome: a won position left for a draw or a loss, a drawn one for a loss.`
 
@@ -60,13 +65,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 400, "plies after which a game is drawn")
 	seed := fs.Uint64("seed", 1, "seed of the players' random choices")
 	abDB := fs.Bool("ab-db", true, "let alpha-beta and conspiracy number players read exact values from the database")
+	openingPlies := fs.Int("opening", 0, "start each pair of games from the same `PLIES` random legal plies (0: from the empty board)")
 	verbose := fs.Bool("v", false, "print each game's result")
 	placementTime := fs.Duration("placement-time", play.PlacementTime, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "games played at the same time")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := errors.Join(dbf.check(), matchRanges(*games, *jobs, *plies)); err != nil {
+	if err := errors.Join(dbf.check(), matchRanges(*games, *jobs, *plies), inRange("--opening", *openingPlies, 0, 1000, "")); err != nil {
 		return flagError(fs, err)
 	}
 	v, stones := dbf.variant(), dbf.stones
@@ -99,6 +105,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, ", database %s", db.Dir())
 	}
 	fmt.Fprintf(stdout, ", %d games at a time\n", *jobs)
+	if *openingPlies > 0 {
+		var probe layers.Prober // a nil *layers.DB is not a nil Prober
+		if db != nil {
+			probe = db
+		}
+		if m.openings, err = drawOpenings(ctx, v, probe, *openingPlies, *seed, (*games+1)/2); err != nil {
+			return err
+		}
+		m.openings.describe(stdout, db != nil)
+	}
 	start := time.Now()
 	lines, err := m.playAll(ctx, *games, *jobs)
 	if *verbose {
@@ -230,16 +246,24 @@ type match struct {
 	plies         int
 	db            *layers.DB
 	side          [2]*matchPlayer
+	openings      *openings  // nil: every game from the empty board
 	mu            sync.Mutex // guards the counts below and in side
 	games, capped int
 }
 
-// play plays game g (from 0): side 0 has White in even games. It returns a
-// line describing the result.
+// play plays game g (from 0): side 0 has White in even games. With
+// openings, the game starts after its pair's opening, whose plies are
+// judged for neither side. It returns a line describing the result.
 func (m *match) play(ctx context.Context, g int) (string, error) {
 	first := g % 2 // the side that has White
 	colour := [2]*matchPlayer{m.side[first], m.side[1-first]}
 	game := m.variant.Rules().NewGame(m.variant.Stones)
+	if m.openings != nil {
+		var err error
+		if game, err = m.openings.game(m.variant, g); err != nil {
+			return "", err
+		}
+	}
 	inst := [2]muehle.Player{colour[0].newPlayer(muehle.White, g), colour[1].newPlayer(muehle.Black, g)}
 	capped := false
 	result, why := game.Result()
@@ -284,7 +308,11 @@ func (m *match) play(ctx context.Context, g int) (string, error) {
 			mp.loss[c]++
 		}
 	}
-	return fmt.Sprintf("%s (White) against %s: %s after %d plies (%s)", colour[0].spec, colour[1].spec, result, game.Ply(), why), nil
+	line := fmt.Sprintf("%s (White) against %s: %s after %d plies (%s)", colour[0].spec, colour[1].spec, result, game.Ply(), why)
+	if m.openings != nil {
+		line += "; opening " + m.openings.text(game.Rules().Board, g)
+	}
+	return line, nil
 }
 
 // judge counts mv from pos for mp when the database knows both the

@@ -3,8 +3,13 @@ package main
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
 )
 
 // matchCounts returns the won, drawn and lost counts printed for spec.
@@ -75,6 +80,7 @@ func TestMatchErrors(t *testing.T) {
 		{[]string{"--white", "fallible:4:101"}, 1, "fallible:DEPTH:PERCENT"},
 		{[]string{"--games", "0"}, 2, "--games 0: want 1 to"},
 		{[]string{"--plies", "-1"}, 2, "--plies -1: want 1 to"},
+		{[]string{"--opening", "-1"}, 2, "--opening -1: want 0 to 1000"},
 		{[]string{"--stones", "2"}, 2, "3 to 9"},
 	} {
 		args := append([]string{"match", "--db", dir}, tc.args...)
@@ -123,5 +129,119 @@ func TestMatchWithDatabase(t *testing.T) {
 	}
 	if _, _, l := matchCounts(t, out, "perfect"); l != 0 {
 		t.Errorf("perfect lost %d games:\n%s", l, out)
+	}
+}
+
+// matchOpenings returns the opening printed on each game line of a match
+// run with -v, by game (from 0), and the plies each game lasted.
+func matchOpenings(t *testing.T, out string, games int) (openings []string, plies []int) {
+	t.Helper()
+	re := regexp.MustCompile(`^game (\d+): .* after (\d+) plies \(.*\); opening (.*)$`)
+	openings, plies = make([]string, games), make([]int, games)
+	for _, line := range strings.Split(out, "\n") {
+		if m := re.FindStringSubmatch(line); m != nil {
+			g, _ := strconv.Atoi(m[1])
+			n, _ := strconv.Atoi(m[2])
+			if g >= 1 && g <= games {
+				openings[g-1], plies[g-1] = m[3], n
+			}
+		}
+	}
+	for g, o := range openings {
+		if o == "" {
+			t.Fatalf("game %d: no line with its opening in\n%s", g+1, out)
+		}
+	}
+	return openings, plies
+}
+
+// TestMatchOpenings: with --opening the two games of a pair start from the
+// same opening of the asked plies, pairs from different ones, and the same
+// seed gives the same openings; --opening 0 prints none.
+func TestMatchOpenings(t *testing.T) {
+	dir := t.TempDir() // no database
+	args := []string{"match", "--white", "ab:1", "--black", "random", "--games", "8", "--stones", "5", "--opening", "6", "--plies", "40", "--db", dir, "-v", "--seed", "3"}
+	out, errs, code := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "openings: 6 random legal plies per pair of games from seed 3") || !strings.Contains(out, "no database") {
+		t.Errorf("output does not say how the openings were drawn:\n%s", out)
+	}
+	ops, _ := matchOpenings(t, out, 8)
+	for k := 0; k < 4; k++ {
+		if n := len(strings.Fields(ops[2*k])); n != 6 {
+			t.Errorf("games %d and %d: got an opening of %d plies %q, want 6", 2*k+1, 2*k+2, n, ops[2*k])
+		}
+		if ops[2*k] != ops[2*k+1] {
+			t.Errorf("games %d and %d: got openings %q and %q, want the same", 2*k+1, 2*k+2, ops[2*k], ops[2*k+1])
+		}
+		for j := 0; j < k; j++ {
+			if ops[2*j] == ops[2*k] {
+				t.Errorf("pairs %d and %d: got the same opening %q, want different ones", j+1, k+1, ops[2*k])
+			}
+		}
+	}
+	// The same seed gives the same openings, whatever the number of jobs
+	// and games; another seed other ones.
+	again, _, _ := runCmd(t, append(args, "--jobs", "1", "--games", "6")...)
+	if got, _ := matchOpenings(t, again, 6); strings.Join(got, "|") != strings.Join(ops[:6], "|") {
+		t.Errorf("same seed, 6 games, 1 job: got openings %q, want %q", got, ops[:6])
+	}
+	other, _, _ := runCmd(t, append(args, "--seed", "4")...)
+	if got, _ := matchOpenings(t, other, 8); got[0] == ops[0] && got[2] == ops[2] {
+		t.Errorf("another seed: got the same openings %q", got)
+	}
+	plain, _, _ := runCmd(t, "match", "--white", "ab:1", "--black", "random", "--games", "2", "--stones", "5", "--db", dir, "-v")
+	if strings.Contains(plain, "opening") {
+		t.Errorf("without --opening the output mentions openings:\n%s", plain)
+	}
+}
+
+// TestMatchOpeningsDrawn solves the game of 3 stones: every opening is a
+// draw by the database, and the blunder counts judge only the players'
+// moves, not the opening's plies.
+func TestMatchOpeningsDrawn(t *testing.T) {
+	dir := t.TempDir()
+	db := solveAllIn(t, dir, 3)
+	defer db.Close()
+	const games, opening = 10, 3
+	out, errs, code := runCmd(t, "match", "--white", "perfect", "--black", "random", "--games", strconv.Itoa(games), "--stones", "3",
+		"--opening", strconv.Itoa(opening), "--db", dir, "-v", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, fmt.Sprintf("%d of %d openings are draws by the database", games/2, games/2)) {
+		t.Errorf("output does not say that every opening is a draw:\n%s", out)
+	}
+	ops, plies := matchOpenings(t, out, games)
+	judged := 0
+	for g, o := range ops {
+		pos := muehle.NewPosition(3)
+		for _, s := range strings.Fields(o) {
+			m, err := muehle.ParseMove(s)
+			if err != nil || !pos.IsLegal(m) {
+				t.Fatalf("game %d: opening %q: %s is not a legal move (%v)", g+1, o, s, err)
+			}
+			pos = pos.Play(m)
+		}
+		if v, err := db.Probe(pos); err != nil || v.Outcome() != layers.Draw {
+			t.Errorf("game %d: opening %q leads to %s (%v), want a draw", g+1, o, v, err)
+		}
+		judged += plies[g] - opening
+	}
+	n := 0
+	for _, spec := range []string{"perfect", "random"} {
+		var b, k int
+		var rate float64
+		for _, line := range strings.Split(out, "\n") {
+			if c, _ := fmt.Sscanf(line, spec+" blunders: %d of %d moves in known positions (%f %%)", &b, &k, &rate); c == 3 {
+				break
+			}
+		}
+		n += k
+	}
+	if n != judged {
+		t.Errorf("got %d moves judged, want %d: the players' moves after the openings\n%s", n, judged, out)
 	}
 }
