@@ -215,3 +215,15 @@ func (s Spec) String() string {
 // NeedsDB reports whether the player reads the database (a perfect
 // player, a level): without one it cannot be made.
 func (s Spec) NeedsDB() bool { return s.Kind == KindPerfect || s.Kind == KindLevel }
+
+// WithMoveTime returns s with time d per move and true when s plays by
+// time: an alpha-beta player by time (ab:auto, ab:auto:DUR) or the
+// conspiracy number player. Any other s (random, a fixed depth, fallible,
+// perfect, a level) is returned unchanged with false.
+func (s Spec) WithMoveTime(d time.Duration) (Spec, bool) {
+	if s.Kind == KindCCNS || (s.Kind == KindAlphaBeta && s.Limits.Depth == 0) {
+		s.Limits.MoveTime = d
+		return s, true
+	}
+	return s, false
+}

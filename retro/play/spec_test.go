@@ -93,3 +93,31 @@ func FuzzParseSpec(f *testing.F) {
 		}
 	})
 }
+
+// TestWithMoveTime: the players by time take the new time, whatever they
+// had; the others are unchanged.
+func TestWithMoveTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		timed      bool
+	}{
+		{"ab:auto", "ab:auto:250ms", true},
+		{"ab:auto:3s", "ab:auto:250ms", true},
+		{"ccns", "ccns:250ms", true},
+		{"ccns:1s", "ccns:250ms", true},
+		{"ab:4", "ab:4", false},
+		{"fallible:3:10", "fallible:3:10", false},
+		{"random", "random", false},
+		{"perfect", "perfect", false},
+		{"level:5", "level:5", false},
+	} {
+		sp, err := ParseSpec(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, timed := sp.WithMoveTime(250 * time.Millisecond)
+		if got.String() != tc.want || timed != tc.timed {
+			t.Errorf("%s.WithMoveTime(250ms): got %s, %v, want %s, %v", tc.name, got, timed, tc.want, tc.timed)
+		}
+	}
+}
