@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -133,31 +132,22 @@ type savedRow struct {
 // or more strategies, of them kept, seconds; tab separated; # starts a
 // comment.
 func readErrorRows(path string) (map[errorRowID]savedRow, error) {
-	rows := map[errorRowID]savedRow{}
-	if path == "" {
-		return rows, nil
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return rows, nil
-	}
+	lines, err := readRowLines(path)
 	if err != nil {
 		return nil, err
 	}
-	for i, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	rows := map[errorRowID]savedRow{}
+	for _, l := range lines {
 		var name string
 		var id errorRowID
 		var r savedRow
 		var secs float64
-		if c, err := fmt.Sscanf(line, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
+		if c, err := fmt.Sscanf(l.text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
 			&r.row.positions, &r.row.kept, &r.row.safe, &r.row.keptSafe, &secs); c != 9 || err != nil {
-			return nil, fmt.Errorf("--rows %s: line %d is not a row: %q", path, i+1, line)
+			return nil, fmt.Errorf("--rows %s: line %d is not a row: %q", path, l.n, l.text)
 		}
 		if id.k, err = layers.ParseKey(name); err != nil {
-			return nil, fmt.Errorf("--rows %s: line %d: %w", path, i+1, err)
+			return nil, fmt.Errorf("--rows %s: line %d: %w", path, l.n, err)
 		}
 		r.took = time.Duration(secs * float64(time.Second))
 		rows[id] = r
@@ -167,22 +157,8 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 
 // appendErrorRow adds a row to the --rows file (none for "").
 func appendErrorRow(path string, id errorRowID, row errorsRow, took time.Duration) error {
-	if path == "" {
-		return nil
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("--rows: %w", err)
-	}
-	_, err = fmt.Fprintf(f, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\n", id.k, id.t, id.n, id.seed,
-		row.positions, row.kept, row.safe, row.keptSafe, took.Seconds())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("--rows %s: %w", path, err)
-	}
-	return nil
+	return appendRowLine(path, fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f", id.k, id.t, id.n, id.seed,
+		row.positions, row.kept, row.safe, row.keptSafe, took.Seconds()))
 }
 
 // errorsRow is one row of the table: positions, those kept, those whose

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -23,14 +24,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("train", "[--db DIR] [--stones K] [--count N] [--seed S] [--band B] [--goal G] [--answers N] [--on-board N] [--placement] [--layers LIST] [--solutions]\n"+
 		"       muehlectl train [--db DIR] [--stones K] --position TEXT [--unreachable] --answer MOVE", stderr)
 	dbf := addDBFlags(fs)
-	count := fs.Int("count", 10, "how many positions (1 to 1000)")
-	seed := fs.Uint64("seed", 1, "the seed: the same seed and flags give the same positions on every machine")
-	bandName := fs.String("band", "any", "difficulty: any, easy (1-5 plies), medium (6-15), hard (16-35) or deep (36 and more); see docs/training.md")
-	goalName := fs.String("goal", "any", "what to find: any, win (a won position) or draw (the only drawing moves)")
+	tf := addTrainingFlags(fs, 10, 1000)
 	answers := fs.Int("answers", 1, "at most `N` moves keep the value (1: exactly one)")
-	onBoard := fs.Int("on-board", 0, "only positions with `N` stones on the board in all (0: any)")
-	placement := fs.Bool("placement", false, "draw from the placement layers too")
-	layerList := fs.String("layers", "", "draw only from these layers, e.g. \"3-3,4-3\" or \"p3+1-3+0\" (instead of --on-board and --placement)")
 	solutions := fs.Bool("solutions", false, "also print the moves that keep the value")
 	position := fs.String("position", "", "with --answer: the position, as query --position takes it")
 	answer := fs.String("answer", "", "check `MOVE` as the answer in --position, e.g. \"d2-d3\" or \"a7xg1\"")
@@ -38,25 +33,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := errors.Join(dbf.check(), inRange("--count", *count, 1, 1000, ""), inRange("--answers", *answers, 1, muehle.MaxMoves, "")); err != nil {
+	if err := errors.Join(dbf.check(), inRange("--answers", *answers, 1, muehle.MaxMoves, "")); err != nil {
 		return flagError(fs, err)
 	}
+	opt, err := tf.options(*dbf.stones)
+	if err != nil {
+		return flagError(fs, err)
+	}
+	opt.MaxAnswers = *answers
 	if (*position == "") != (*answer == "") {
 		return flagError(fs, errors.New("--position and --answer go together"))
 	}
 	if *position != "" {
 		return trainAnswer(stdout, dbf, *position, *answer, *unreachable)
-	}
-	opt := play.TrainingOptions{Count: *count, Seed: *seed, MaxAnswers: *answers}
-	var err error
-	if opt.Band, err = play.ParseBand(*bandName); err != nil {
-		return flagError(fs, fmt.Errorf("--band: %w", err))
-	}
-	if opt.Goal, err = play.ParseGoal(*goalName); err != nil {
-		return flagError(fs, fmt.Errorf("--goal: %w", err))
-	}
-	if opt.Layers, err = trainLayers(*layerList, *dbf.stones, *onBoard, *placement); err != nil {
-		return flagError(fs, err)
 	}
 	db, err := dbf.openExisting()
 	if err != nil {
@@ -73,6 +62,55 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "\ncheck an answer: muehlectl train --db %s --stones %d --position \"POSITION\" --answer MOVE\n", *dbf.dir, *dbf.stones)
 	return nil
+}
+
+// trainingFlags are the flags that choose training positions, shared by
+// train and tactics: how many, the seed, the difficulty band, the goal and
+// the layers to draw from.
+type trainingFlags struct {
+	maxCount   int
+	count      *int
+	seed       *uint64
+	band, goal *string
+	onBoard    *int
+	placement  *bool
+	layers     *string
+}
+
+// addTrainingFlags declares --count (count by default, 1 to maxCount),
+// --seed, --band, --goal, --on-board, --placement and --layers on fs.
+func addTrainingFlags(fs *flag.FlagSet, count, maxCount int) trainingFlags {
+	return trainingFlags{
+		maxCount:  maxCount,
+		count:     fs.Int("count", count, fmt.Sprintf("how many positions (1 to %d)", maxCount)),
+		seed:      fs.Uint64("seed", 1, "the seed: the same seed and flags give the same positions on every machine"),
+		band:      fs.String("band", "any", "difficulty: any, easy (1-5 plies), medium (6-15), hard (16-35) or deep (36 and more); see docs/training.md"),
+		goal:      fs.String("goal", "any", "what to find: any, win (a won position) or draw (the only drawing moves)"),
+		onBoard:   fs.Int("on-board", 0, "only positions with `N` stones on the board in all (0: any)"),
+		placement: fs.Bool("placement", false, "draw from the placement layers too"),
+		layers:    fs.String("layers", "", "draw only from these layers, e.g. \"3-3,4-3\" or \"p3+1-3+0\" (instead of --on-board and --placement)"),
+	}
+}
+
+// options returns the training options the flags give for the game of
+// stones per side (MaxAnswers left 0: exactly one answer), or an error
+// naming the bad flag.
+func (f trainingFlags) options(stones int) (play.TrainingOptions, error) {
+	opt := play.TrainingOptions{Count: *f.count, Seed: *f.seed}
+	if err := inRange("--count", opt.Count, 1, f.maxCount, ""); err != nil {
+		return opt, err
+	}
+	var err error
+	if opt.Band, err = play.ParseBand(*f.band); err != nil {
+		return opt, fmt.Errorf("--band: %w", err)
+	}
+	if opt.Goal, err = play.ParseGoal(*f.goal); err != nil {
+		return opt, fmt.Errorf("--goal: %w", err)
+	}
+	if opt.Layers, err = trainLayers(*f.layers, stones, *f.onBoard, *f.placement); err != nil {
+		return opt, err
+	}
+	return opt, nil
 }
 
 // trainLayers returns the layers to draw from: those of list (comma
