@@ -32,12 +32,16 @@
 //	bench_retro.go the solver's workloads of bench
 //	play.go       play: a game in the terminal
 //	match.go      match: games between computer players, the player names
+//	opening.go    match --opening: the random openings of pairs of games
 //	levels.go     levels: calibrating the difficulty levels
 //	review.go     review: the database's verdict on every move of a game
 //	train.go      train: training positions and the check of an answer
 //	tree.go       tree: the alpha-beta search tree beside minimax
 //	searcherrors.go searcherrors: Lorenz's search-with-errors experiment
 //	              (docs/search.md)
+//	tactics.go    tactics: the share of one-move positions each player
+//	              finds by time per move (docs/search.md)
+//	rows.go       the --rows files of searcherrors and tactics
 //	record.go     the solve record, k<stones>/solve-record.tsv
 //	peakmem_windows.go peakmem.go's on Windows: the peak working set
 //	              since the process started

@@ -43,8 +43,8 @@ default: with it (--ab-db) they read the exact value of every position
 below the root, so they see each move's value and find every answer.
 Perfect players and levels read it always.
 
-With --rows FILE each result (player, time, seed, position's number and
-position, move, found) is added to FILE as it is computed, and a result
+With --rows FILE each result (player, time, --ab-db, seed, position's
+number and position, move, found) is added to FILE as it is computed, and a result
 FILE holds is taken from it, not asked again, so that an interrupted run
 resumes. Positions run --jobs at a time (the table does not depend on it,
 only the time each move gets on a busy machine); a line on stderr every
@@ -97,7 +97,7 @@ func runTactics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "found %d of %d positions in %d tries\n", len(tr.Exercises), opt.Count, tr.Tries)
 	}
 	printTacticsHeader(stdout, opt, tr.Exercises, *dbf.stones, *abDB)
-	t := &tactics{db: db, env: playerEnv(db, *abDB), stones: *dbf.stones, seed: opt.Seed, es: tr.Exercises,
+	t := &tactics{db: db, env: playerEnv(db, *abDB), abDB: *abDB, stones: *dbf.stones, seed: opt.Seed, es: tr.Exercises,
 		jobs: *jobs, rowsPath: *rowsPath, done: done, progress: stderr}
 	for i, name := range strings.Split(*playerList, ",") {
 		for _, run := range tacticsRuns(strings.TrimSpace(name), specs[i], times) {
@@ -159,9 +159,11 @@ func tacticsRuns(name string, sp play.Spec, times []time.Duration) []tacticsRun 
 }
 
 // tacticsKey names one result: the player with its time (the canonical
-// name), the seed, the position's number in the set and the position.
+// name), whether alpha-beta players read the database (--ab-db), the
+// seed, the position's number in the set and the position.
 type tacticsKey struct {
 	spec  string
+	abDB  bool
 	seed  uint64
 	index int
 	pos   string
@@ -174,8 +176,9 @@ type tacticsResult struct {
 }
 
 // readTacticsRows reads the results of a --rows file. A line is: the
-// player's canonical name, the seed, the position's number (from 0), the
-// position, the move, and 1 or 0 for found; tab separated.
+// player's canonical name, ab-db=true or ab-db=false, the seed, the
+// position's number (from 0), the position, the move, and 1 or 0 for
+// found; tab separated.
 func readTacticsRows(path string) (map[tacticsKey]tacticsResult, error) {
 	lines, err := readRowLines(path)
 	if err != nil {
@@ -184,15 +187,16 @@ func readTacticsRows(path string) (map[tacticsKey]tacticsResult, error) {
 	rows := map[tacticsKey]tacticsResult{}
 	for _, l := range lines {
 		f := strings.Split(l.text, "\t")
-		if len(f) != 6 {
-			return nil, fmt.Errorf("--rows %s: line %d is not a result of tactics (want 6 tab-separated fields): %q", path, l.n, l.text)
+		if len(f) != 7 {
+			return nil, fmt.Errorf("--rows %s: line %d is not a result of tactics (want 7 tab-separated fields): %q", path, l.n, l.text)
 		}
-		seed, err1 := strconv.ParseUint(f[1], 10, 64)
-		index, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || (f[5] != "0" && f[5] != "1") {
+		abDB, err0 := strconv.ParseBool(strings.TrimPrefix(f[1], "ab-db="))
+		seed, err1 := strconv.ParseUint(f[2], 10, 64)
+		index, err2 := strconv.Atoi(f[3])
+		if !strings.HasPrefix(f[1], "ab-db=") || err0 != nil || err1 != nil || err2 != nil || index < 0 || (f[6] != "0" && f[6] != "1") {
 			return nil, fmt.Errorf("--rows %s: line %d is not a result of tactics: %q", path, l.n, l.text)
 		}
-		rows[tacticsKey{f[0], seed, index, f[3]}] = tacticsResult{f[4], f[5] == "1"}
+		rows[tacticsKey{f[0], abDB, seed, index, f[4]}] = tacticsResult{f[5], f[6] == "1"}
 	}
 	return rows, nil
 }
@@ -233,7 +237,7 @@ func printTacticsHeader(w io.Writer, opt play.TrainingOptions, es []play.Exercis
 		}
 		random += 1 / float64(e.Moves)
 	}
-	fmt.Fprintf(w, "tactics: %d positions of the %d-stone game with exactly one move that keeps the value (%d wins to find, %d draws to hold), seed %d, goal %s, difficulty %s; a random move finds %.1f %% on average\n",
+	fmt.Fprintf(w, "tactics: %d positions of the %d-stone game with exactly one move that keeps the value (find the win: %d, hold the draw: %d), seed %d, goal %s, difficulty %s; a random move finds %.1f %% on average\n",
 		len(es), stones, wins, len(es)-wins, opt.Seed, opt.Goal, opt.Band, 100*random/float64(len(es)))
 	if abDB {
 		fmt.Fprintln(w, "alpha-beta and conspiracy number players read the database below the root (--ab-db): they see every move's value")
@@ -247,6 +251,7 @@ func printTacticsHeader(w io.Writer, opt play.TrainingOptions, es []play.Exercis
 type tactics struct {
 	db       *layers.DB
 	env      play.Env
+	abDB     bool // alpha-beta players read the database (part of a result's key)
 	stones   int
 	seed     uint64
 	es       []play.Exercise
@@ -345,7 +350,7 @@ feed:
 
 // key returns the name of the result of run in position i, e.
 func (t *tactics) key(run tacticsRun, i int, e play.Exercise) tacticsKey {
-	return tacticsKey{run.spec.String(), t.seed, i, e.Pos.String()}
+	return tacticsKey{run.spec.String(), t.abDB, t.seed, i, e.Pos.String()}
 }
 
 // ask asks a fresh player of run for its move in position i, seeded from
@@ -379,5 +384,5 @@ func (t *tactics) keep(run tacticsRun, i int, r tacticsResult) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return appendRowLine(t.rowsPath, fmt.Sprintf("%s\t%d\t%d\t%s\t%s\t%d", k.spec, k.seed, k.index, k.pos, r.move, found))
+	return appendRowLine(t.rowsPath, fmt.Sprintf("%s\tab-db=%t\t%d\t%d\t%s\t%s\t%d", k.spec, k.abDB, k.seed, k.index, k.pos, r.move, found))
 }
