@@ -96,7 +96,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if m.side[1], err = newMatchPlayer(o, *stones, *seed+uint64(n)*10000+uint64(i+1)*1000, opponentEnv); err != nil {
 				return fmt.Errorf("levels: %w", err)
 			}
-			if _, err := m.playAll(ctx, *games, *jobs); err != nil {
+			if _, err := m.playAll(ctx, *games, *jobs, nil); err != nil {
 				return fmt.Errorf("levels: level %d against %s: %w", n, o, err)
 			}
 			lv := m.side[0]

@@ -22,7 +22,7 @@ func init() {
 	register("match", "play games between computer players and count the results", runMatch)
 }
 
-const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S] [--opening PLIES]
+const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S] [--opening PLIES] [--rows FILE]
 
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default),
@@ -53,7 +53,11 @@ draw is drawn again (up to 1000 times), so that neither player starts lost.
 The opening's plies are nobody's moves: they count toward --plies but not
 in the blunder rates. Games that reach --plies plies are drawn. With a database, the blunder rate of each player is
 the share of its moves (from positions the database knows) that worsen the
-outcome: a won position left for a draw or a loss, a drawn one for a loss.`
+outcome: a won position left for a draw or a loss, a drawn one for a loss.
+With --rows FILE each finished game is added to FILE (with the flags it
+was played with), and a rerun with the same flags counts the games FILE
+holds instead of playing them again: a long match resumes where it
+stopped.`
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("match", matchUsage, stderr)
@@ -69,6 +73,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("v", false, "print each game's result")
 	placementTime := fs.Duration("placement-time", play.PlacementTime, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "games played at the same time")
+	rowsPath := fs.String("rows", "", "a `file` of finished games: each game is added to it as it ends, and a game it holds for the same flags is not played again, so that an interrupted match resumes")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -83,7 +88,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if db != nil {
 		defer db.Close()
 	}
-	m := &match{variant: v, plies: *plies, db: db}
+	m := &match{variant: v, plies: *plies, db: db, rowsPath: *rowsPath}
+	m.rowsKey = fmt.Sprintf("%s vs %s|%s k=%d|seed=%d|opening=%d|plies=%d|ab-db=%t|db=%t|placement-time=%s",
+		*white, *black, v.Game, v.Stones, *seed, *openingPlies, *plies, *abDB, db != nil, *placementTime)
 	env := playerEnv(db, *abDB)
 	env.PlacementTime = *placementTime
 	if *placementTime == 0 {
@@ -115,8 +122,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		m.openings.describe(stdout, db != nil)
 	}
+	done, err := readMatchRows(*rowsPath, m.rowsKey, *games)
+	if err != nil {
+		return err
+	}
+	if len(done) > 0 {
+		fmt.Fprintf(stdout, "%d of the %d games from %s\n", len(done), *games, *rowsPath)
+	}
 	start := time.Now()
-	lines, err := m.playAll(ctx, *games, *jobs)
+	lines, err := m.playAll(ctx, *games, *jobs, done)
 	if *verbose {
 		for i, l := range lines {
 			if l != "" {
@@ -152,11 +166,17 @@ func matchRanges(games, jobs, plies int) error {
 }
 
 // playAll plays the games on jobs goroutines, each game with fresh
-// players, and returns each game's line. It stops at the first error.
-func (m *match) playAll(ctx context.Context, games, jobs int) ([]string, error) {
+// players, and returns each game's line; the games of done (by number,
+// from a --rows file) are counted as they are, not played. It stops at
+// the first error.
+func (m *match) playAll(ctx context.Context, games, jobs int, done map[int]gameRecord) ([]string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	lines := make([]string, games)
+	for g, r := range done {
+		m.add(r)
+		lines[g] = r.line
+	}
 	next := make(chan int)
 	errs := make(chan error, jobs)
 	var wg sync.WaitGroup
@@ -165,18 +185,24 @@ func (m *match) playAll(ctx context.Context, games, jobs int) ([]string, error) 
 		go func() {
 			defer wg.Done()
 			for g := range next {
-				l, err := m.play(ctx, g)
+				r, err := m.play(ctx, g)
+				if err == nil {
+					err = m.keep(r)
+				}
 				if err != nil {
 					errs <- err
 					cancel()
 					return
 				}
-				lines[g] = l
+				lines[g] = r.line
 			}
 		}()
 	}
 feed:
 	for g := range games {
+		if _, ok := done[g]; ok {
+			continue
+		}
 		select {
 		case next <- g:
 		case <-ctx.Done():
@@ -247,90 +273,156 @@ type match struct {
 	db            *layers.DB
 	side          [2]*matchPlayer
 	openings      *openings  // nil: every game from the empty board
-	mu            sync.Mutex // guards the counts below and in side
+	rowsPath      string     // --rows: the finished games ("": none)
+	rowsKey       string     // the flags a game of the --rows file must have been played with
+	mu            sync.Mutex // guards the counts below and in side, and the --rows file
 	games, capped int
+}
+
+// gameRecord is a finished game of a match: its result, the counts of
+// each colour's moves (judged by the database, blunders among them, made
+// by a fallback) and the line that describes it.
+type gameRecord struct {
+	game                       int // from 0
+	result                     muehle.Result
+	capped                     bool // drawn at --plies
+	moves, blunders, fallbacks [2]int
+	line                       string
 }
 
 // play plays game g (from 0): side 0 has White in even games. With
 // openings, the game starts after its pair's opening, whose plies are
-// judged for neither side. It returns a line describing the result.
-func (m *match) play(ctx context.Context, g int) (string, error) {
+// judged for neither side. It returns the finished game.
+func (m *match) play(ctx context.Context, g int) (gameRecord, error) {
+	r := gameRecord{game: g}
 	first := g % 2 // the side that has White
 	colour := [2]*matchPlayer{m.side[first], m.side[1-first]}
 	game := m.variant.Rules().NewGame(m.variant.Stones)
 	if m.openings != nil {
 		var err error
 		if game, err = m.openings.game(m.variant, g); err != nil {
-			return "", err
+			return r, err
 		}
 	}
 	inst := [2]muehle.Player{colour[0].newPlayer(muehle.White, g), colour[1].newPlayer(muehle.Black, g)}
-	capped := false
 	result, why := game.Result()
 	for result == muehle.Ongoing {
 		if game.Ply() >= m.plies {
 			result, why = muehle.Draw, fmt.Sprintf("%d plies", m.plies)
-			capped = true
+			r.capped = true
 			break
 		}
 		pos := game.Position()
-		mp := colour[pos.Turn]
-		pl := inst[pos.Turn]
-		mv, err := pl.Move(ctx, game.Clone())
+		c := pos.Turn
+		mv, err := inst[c].Move(ctx, game.Clone())
 		if err != nil {
-			return "", fmt.Errorf("game %d, ply %d, %s: %w", g+1, game.Ply(), mp.spec, err)
+			return r, fmt.Errorf("game %d, ply %d, %s: %w", g+1, game.Ply(), colour[c].spec, err)
 		}
-		if p, ok := pl.(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
-			m.mu.Lock()
-			mp.fallbacks++
-			m.mu.Unlock()
+		if p, ok := inst[c].(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
+			r.fallbacks[c]++
 		}
-		m.judge(mp, pos, mv)
+		if judged, blunder := m.judge(pos, mv); judged {
+			r.moves[c]++
+			if blunder {
+				r.blunders[c]++
+			}
+		}
 		if err := game.Play(mv); err != nil {
-			return "", fmt.Errorf("game %d, %s: %w", g+1, mp.spec, err)
+			return r, fmt.Errorf("game %d, %s: %w", g+1, colour[c].spec, err)
 		}
 		result, why = game.Result()
 	}
+	r.result = result
+	r.line = fmt.Sprintf("%s (White) against %s: %s after %d plies (%s)", colour[0].spec, colour[1].spec, result, game.Ply(), why)
+	if m.openings != nil {
+		r.line += "; opening " + m.openings.text(game.Rules().Board, g)
+	}
+	return r, nil
+}
+
+// add counts the finished game r.
+func (m *match) add(r gameRecord) {
+	first := r.game % 2 // the side that has White
+	colour := [2]*matchPlayer{m.side[first], m.side[1-first]}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.games++
-	if capped {
+	if r.capped {
 		m.capped++
 	}
 	for c := range 2 {
 		mp := colour[c]
+		mp.moves += r.moves[c]
+		mp.blunders += r.blunders[c]
+		mp.fallbacks += r.fallbacks[c]
 		switch {
-		case result == muehle.Draw:
+		case r.result == muehle.Draw:
 			mp.draw[c]++
-		case (result == muehle.WhiteWins) == (c == 0):
+		case (r.result == muehle.WhiteWins) == (c == 0):
 			mp.win[c]++
 		default:
 			mp.loss[c]++
 		}
 	}
-	line := fmt.Sprintf("%s (White) against %s: %s after %d plies (%s)", colour[0].spec, colour[1].spec, result, game.Ply(), why)
-	if m.openings != nil {
-		line += "; opening " + m.openings.text(game.Rules().Board, g)
-	}
-	return line, nil
 }
 
-// judge counts mv from pos for mp when the database knows both the
-// position and the move's value, and whether it was a blunder.
-func (m *match) judge(mp *matchPlayer, pos muehle.Position, mv muehle.Move) {
-	if m.db == nil {
-		return
-	}
-	before, after, err := valuesAround(m.db, pos, mv)
-	if err != nil {
-		return // a layer is missing
+// keep counts the finished game r and adds it to the --rows file.
+func (m *match) keep(r gameRecord) error {
+	m.add(r)
+	if m.rowsPath == "" {
+		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	mp.moves++
-	if after.Parent().Outcome() < before.Outcome() {
-		mp.blunders++
+	return appendRowLine(m.rowsPath, fmt.Sprintf("%s\t%d\t%d\t%t\t%d %d %d\t%d %d %d\t%s", m.rowsKey, r.game+1, r.result, r.capped,
+		r.moves[0], r.blunders[0], r.fallbacks[0], r.moves[1], r.blunders[1], r.fallbacks[1], r.line))
+}
+
+// readMatchRows returns the games of the --rows file path played with the
+// flags key, by number (from 0), those up to games; rows of other flags
+// belong to other matches and are left alone.
+func readMatchRows(path, key string, games int) (map[int]gameRecord, error) {
+	lines, err := readRowLines(path)
+	if err != nil {
+		return nil, err
 	}
+	done := map[int]gameRecord{}
+	for _, l := range lines {
+		f := strings.Split(l.text, "\t")
+		if len(f) != 7 {
+			return nil, fmt.Errorf("--rows %s: line %d is not a game of match (want 7 tab-separated fields): %q", path, l.n, l.text)
+		}
+		if f[0] != key {
+			continue
+		}
+		var r gameRecord
+		var result int
+		_, err1 := fmt.Sscanf(f[1]+" "+f[2]+" "+f[3], "%d %d %t", &r.game, &result, &r.capped)
+		_, err2 := fmt.Sscanf(f[4], "%d %d %d", &r.moves[0], &r.blunders[0], &r.fallbacks[0])
+		_, err3 := fmt.Sscanf(f[5], "%d %d %d", &r.moves[1], &r.blunders[1], &r.fallbacks[1])
+		r.game--
+		r.result, r.line = muehle.Result(result), f[6]
+		if err := errors.Join(err1, err2, err3); err != nil || r.game < 0 || r.result < muehle.WhiteWins || r.result > muehle.Draw {
+			return nil, fmt.Errorf("--rows %s: line %d is not a game of match: %q", path, l.n, l.text)
+		}
+		if r.game < games {
+			done[r.game] = r
+		}
+	}
+	return done, nil
+}
+
+// judge reports whether the database knows both pos and the value of mv
+// (judged), and whether mv gave up value there (a blunder).
+func (m *match) judge(pos muehle.Position, mv muehle.Move) (judged, blunder bool) {
+	if m.db == nil {
+		return false, false
+	}
+	before, after, err := valuesAround(m.db, pos, mv)
+	if err != nil {
+		return false, false // a layer is missing
+	}
+	return true, after.Parent().Outcome() < before.Outcome()
 }
 
 // valuesAround returns the value of pos for its side to move and the

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -243,5 +245,61 @@ func TestMatchOpeningsDrawn(t *testing.T) {
 	}
 	if n != judged {
 		t.Errorf("got %d moves judged, want %d: the players' moves after the openings\n%s", n, judged, out)
+	}
+}
+
+// TestMatchRows resumes a match from its --rows file: a rerun plays no
+// game and prints the same counts, a run from the first 8 games plays the
+// other 12 to the same counts (the players are seeded by game), a match
+// with other flags ignores the file's games, and a line that is not a
+// game is an error.
+func TestMatchRows(t *testing.T) {
+	dir := t.TempDir()
+	solveAllIn(t, dir, 3).Close()
+	rows := filepath.Join(t.TempDir(), "games.tsv")
+	args := []string{"match", "--white", "perfect", "--black", "random", "--games", "20", "--stones", "3", "--db", dir, "--rows", rows}
+	counts := func(out string) string {
+		t.Helper()
+		w, d, l := matchCounts(t, out, "perfect")
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "perfect ") && strings.Contains(line, "blunders:") {
+				return fmt.Sprintf("%d/%d/%d %s", w, d, l, line)
+			}
+		}
+		t.Fatalf("no blunder line in\n%s", out)
+		return ""
+	}
+	first, errs, code := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	again, _, code := runCmd(t, args...)
+	if code != 0 || !strings.Contains(again, "20 of the 20 games from") || counts(again) != counts(first) {
+		t.Errorf("rerun: status %d, got\n%s\nwant all 20 games from the file and the counts of\n%s", code, again, first)
+	}
+	data, err := os.ReadFile(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) < 20 {
+		t.Fatalf("--rows file has %d lines, want 20 games", len(lines))
+	}
+	if err := os.WriteFile(rows, []byte(strings.Join(lines[:8], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resumed, _, code := runCmd(t, args...)
+	if code != 0 || !strings.Contains(resumed, "8 of the 20 games from") || counts(resumed) != counts(first) {
+		t.Errorf("resumed from 8 games: status %d, got\n%s\nwant the counts of\n%s", code, resumed, first)
+	}
+	other, _, code := runCmd(t, append(args, "--seed", "2")...)
+	if code != 0 || strings.Contains(other, "games from") {
+		t.Errorf("--seed 2 took games of seed 1 from the file: status %d\n%s", code, other)
+	}
+	if err := os.WriteFile(rows, []byte("not a game\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCmd(t, args...); code == 0 || !strings.Contains(errs, "line 1 is not a game of match") {
+		t.Errorf("a line that is not a game: status %d, stderr %q", code, errs)
 	}
 }
