@@ -22,7 +22,7 @@ func init() {
 	register("match", "play games between computer players and count the results", runMatch)
 }
 
-const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S] [--opening PLIES] [--rows FILE]
+const matchUsage = `--white P --black P --games N [--stones K] [--db DIR] [--plies N] [--seed S] [--opening PLIES] [--ab-db=false] [--rows FILE]
 
 Players P: random, ab:DEPTH (alpha-beta to a fixed depth), ab:auto or
 ab:auto:DURATION (alpha-beta by time per move, 1s by default),
@@ -43,21 +43,25 @@ level:N (difficulty level N, 1 to 10: the perfect player, playing a random
 move instead with the level's probability; see muehlectl levels), ccns or
 ccns:DURATION (controlled conspiracy number search by time per move, 1s by
 default; it reads the database as alpha-beta does, see docs/search.md).
+Alpha-beta, fallible and conspiracy number players read the exact value
+of every position below the root that the database holds; --ab-db=false
+makes them search instead, as the comparisons of docs/search.md do (with
+the database both searches see the value of every move it holds).
 Games run --jobs at a time, each with fresh players; the results carry 95 %
-Wilson intervals. The two players alternate colours: the --white player has White in
-the odd-numbered games, Black in the even-numbered ones. With --opening
-PLIES each pair of games (1 and 2, 3 and 4, …) starts from the same PLIES
-random legal plies, drawn from --seed and the pair's number alone; where the
-database knows the position after them, an opening it does not give as a
-draw is drawn again (up to 1000 times), so that neither player starts lost.
-The opening's plies are nobody's moves: they count toward --plies but not
-in the blunder rates. Games that reach --plies plies are drawn. With a database, the blunder rate of each player is
-the share of its moves (from positions the database knows) that worsen the
-outcome: a won position left for a draw or a loss, a drawn one for a loss.
-With --rows FILE each finished game is added to FILE (with the flags it
-was played with), and a rerun with the same flags counts the games FILE
-holds instead of playing them again: a long match resumes where it
-stopped.`
+Wilson intervals. The two players alternate colours: the --white player has
+White in the odd-numbered games, Black in the even-numbered ones. With
+--opening PLIES each pair of games (1 and 2, 3 and 4, …) starts from the
+same PLIES random legal plies, drawn from --seed and the pair's number
+alone; where the database knows the position after them, an opening it
+does not give as a draw is drawn again (up to 1000 times), so that neither
+player starts lost. The opening's plies are nobody's moves: they count
+toward --plies but not in the blunder rates. Games that reach --plies plies
+are drawn. With a database, the blunder rate of each player is the share of
+its moves (from positions the database knows) that worsen the outcome: a
+won position left for a draw or a loss, a drawn one for a loss. With --rows
+FILE each finished game is added to FILE (with the flags it was played
+with), and a rerun with the same flags counts the games FILE holds instead
+of playing them again: a long match resumes where it stopped.`
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("match", matchUsage, stderr)

@@ -74,6 +74,25 @@ func TestTactics(t *testing.T) {
 		}
 	})
 
+	// With --ab-db the searching players read the value of every move's
+	// position: they find every answer, which is why tactics leaves it off
+	// by default.
+	t.Run("ab-db", func(t *testing.T) {
+		out, errs, code := runCmd(t, append(base, "--players", "ab:1,ccns", "--times", "5ms", "--ab-db")...)
+		if code != 0 {
+			t.Fatalf("status %d, stderr %q", code, errs)
+		}
+		if !strings.Contains(out, "read the database below the root (--ab-db)") {
+			t.Errorf("the header does not say that the searches read the database:\n%s", out)
+		}
+		rows, _ := parseTactics(t, out)
+		for _, r := range rows {
+			if r.found != r.n {
+				t.Errorf("%s %s with --ab-db: got %d of %d found, want all:\n%s", r.player, r.time, r.found, r.n, out)
+			}
+		}
+	})
+
 	t.Run("resumes", func(t *testing.T) {
 		rowsFile := filepath.Join(t.TempDir(), "tactics.tsv")
 		args := append(base, "--players", "random,ab:2,ccns", "--times", "5ms", "--rows", rowsFile)
