@@ -15,6 +15,8 @@ SHOT_PKGS  := xvfb xdotool imagemagick
 # (make test-windows).
 WIN_PKGS   := gcc-mingw-w64-x86-64 zip
 WINE_PKGS  := wine wine64 xvfb xdotool imagemagick unzip
+# Debian packages for the figures of docs/plots (make plots).
+PLOT_PKGS  := gnuplot-nox
 
 # staticcheck, pinned; make lint installs it into bin/ on first use.
 STATICCHECK_VERSION := v0.8.2
@@ -22,7 +24,7 @@ STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
 # How long make fuzz runs each fuzz target.
 FUZZTIME ?= 10s
 
-.PHONY: run test test-long test-slurm test-windows bench deps shot-deps build muehlectl screenshots package package-windows fmt vet lint fuzz clean
+.PHONY: run test test-long test-slurm test-windows bench deps shot-deps build muehlectl screenshots plots package package-windows fmt vet lint fuzz clean
 
 # deps installs the missing Debian packages (as root, or through sudo).
 deps:
@@ -83,6 +85,12 @@ bench: muehlectl
 
 screenshots: shot-deps build
 	./.ci/screenshots
+
+# plots draws the figures of docs/plots/*.png from the data beside them
+# (each .gp file says where its data comes from).
+plots:
+	@./.ci/apt-install $(PLOT_PKGS)
+	cd docs/plots && for f in *.gp; do gnuplot $$f || exit 1; done
 
 # package builds the Linux package (Muehle.tar.xz in cmd/muehle) with Fyne's
 # tool; it reads FyneApp.toml through cmd/muehle/FyneApp.toml and bumps Build.
