@@ -80,6 +80,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(placement) > 0 && !db.Rules().Mixed { // a mixed game's hands do not count its plies
 		writePlies(w, db.Stones(), placement, records)
 	}
+	if _, ok := placement[layers.KeyOf(db.Variant().NewPosition())]; ok {
+		writeStart(w, db)
+	}
 	writeDisk(w, db, placement)
 
 	fmt.Fprintln(w, "## Units as computed")
@@ -97,6 +100,23 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%d layers missing or damaged", bad)
 	}
 	return recErr
+}
+
+// writeStart prints the value of the empty board and of each first
+// move, as query prints them: the value each move gives the side to move.
+func writeStart(w io.Writer, db *layers.DB) {
+	start := db.Variant().NewPosition()
+	fmt.Fprintln(w, "## The start")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "The empty board (`%s`): %s for White, the side to move. Each first move, and the value it gives White (`muehlectl query --position \"%s\"` prints the same):\n\n", start, describe(db.Probe(start)), start)
+	fmt.Fprintln(w, "| move | value for White |")
+	fmt.Fprintln(w, "|---|---|")
+	board := start.Rules().Board
+	for _, m := range start.Moves() {
+		v, err := db.Probe(start.Play(m))
+		fmt.Fprintf(w, "| %s | %s |\n", board.MoveString(m), describe(v.Parent(), err))
+	}
+	fmt.Fprintln(w)
 }
 
 // writePlies prints the placement layers present (their headers) summed

@@ -82,4 +82,23 @@ func TestReportPlacementPlies(t *testing.T) {
 	if !regexp.MustCompile(`The forward pass that marks the reachable classes ran before unit p\S+, \d+\.\d s`).MatchString(out) {
 		t.Errorf("report lacks the forward pass:\n%s", out)
 	}
+	// The start as query gives it: the empty board's value, and each of
+	// the 24 first placements with the value query prints for it.
+	q, errs, code := runCmd(t, "query", "--db", dir, "--stones", "3", "--book", "", "--position", "........................ w 3 3")
+	if code != 0 {
+		t.Fatalf("query: status %d, %s", code, errs)
+	}
+	value := regexp.MustCompile(`(?m)^value +(.+?) \(`).FindStringSubmatch(q)
+	if value == nil || !strings.Contains(out, "The empty board (`........................ w 3 3`): "+value[1]+" for White") {
+		t.Errorf("report's empty board is not query's (%q):\n%s", value, out)
+	}
+	moves := regexp.MustCompile(`(?m)^  ([a-g][1-7]) +(won in \d+|lost in \d+|drawn) `).FindAllStringSubmatch(q, -1)
+	if len(moves) != 24 {
+		t.Fatalf("query printed %d first moves, want 24:\n%s", len(moves), q)
+	}
+	for _, m := range moves {
+		if row := "\n| " + m[1] + " | " + m[2] + " |"; !strings.Contains(out, row) {
+			t.Errorf("report lacks the first move %s as query gives it (%q):\n%s", m[1], row, out)
+		}
+	}
 }
