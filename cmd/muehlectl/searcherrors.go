@@ -45,7 +45,9 @@ stopped.
 
 Columns: layer, depth t, positions, share kept, positions with two or more
 strategies and the share of them kept, positions with fewer and the share
-of them kept, and the time the row took.`
+of them kept, and the time the row took; then the same for the critical
+positions alone: those with a move that gives up the value, where the
+search has a choice to get wrong (in the others every move keeps it).`
 
 func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("searcherrors", searchErrorsUsage, stderr)
@@ -74,11 +76,10 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	fmt.Fprintf(stdout, "search with errors: %d positions a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", *n, *seed)
-	fmt.Fprintf(stdout, "%-6s %5s %9s %7s %9s %7s %9s %7s %9s\n", "layer", "depth", "positions", "kept", "≥2 strat", "kept", "<2 strat", "kept", "time")
+	fmt.Fprintf(stdout, "%-6s %5s %9s %7s %9s %7s %9s %7s   %9s %7s %9s %7s %9s %7s %9s\n", "layer", "depth",
+		"positions", "kept", "≥2 strat", "kept", "<2 strat", "kept", "critical", "kept", "≥2 strat", "kept", "<2 strat", "kept", "time")
 	show := func(k layers.Key, t int, row errorsRow, took time.Duration, earlier string) {
-		fmt.Fprintf(stdout, "%-6s %5d %9d %7s %9d %7s %9d %7s %9s%s\n", k, t, row.positions, share(row.kept, row.positions),
-			row.safe, share(row.keptSafe, row.safe), row.positions-row.safe, share(row.kept-row.keptSafe, row.positions-row.safe),
-			took.Round(time.Millisecond), earlier)
+		fmt.Fprintf(stdout, "%-6s %5d %s   %s %9s%s\n", k, t, row.all.columns(), row.critical.columns(), took.Round(time.Millisecond), earlier)
 	}
 	for _, k := range keys {
 		var ps []muehle.Position // drawn when a row of the layer is computed
@@ -128,9 +129,9 @@ type savedRow struct {
 }
 
 // readErrorRows reads the rows of a --rows file ("" or a missing file: none).
-// A line is: layer, depth, positions asked, seed, positions, kept, with two
-// or more strategies, of them kept, seconds; tab separated; # starts a
-// comment.
+// A line is: layer, depth, positions asked, seed; positions, kept, with two
+// or more strategies, of them kept; the same four of the critical
+// positions; seconds; tab separated; # starts a comment.
 func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 	lines, err := readRowLines(path)
 	if err != nil {
@@ -142,8 +143,12 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 		var id errorRowID
 		var r savedRow
 		var secs float64
-		if c, err := fmt.Sscanf(l.text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
-			&r.row.positions, &r.row.kept, &r.row.safe, &r.row.keptSafe, &secs); c != 9 || err != nil {
+		a, c := &r.row.all, &r.row.critical
+		if n, err := fmt.Sscanf(l.text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
+			&a.positions, &a.kept, &a.safe, &a.keptSafe, &c.positions, &c.kept, &c.safe, &c.keptSafe, &secs); n != 13 || err != nil {
+			if len(strings.Split(l.text, "\t")) == 9 {
+				return nil, fmt.Errorf("--rows %s: line %d is a row of the format before the critical positions (9 fields): remove it or the file, and the row is computed again", path, l.n)
+			}
 			return nil, fmt.Errorf("--rows %s: line %d is not a row: %q", path, l.n, l.text)
 		}
 		if id.k, err = layers.ParseKey(name); err != nil {
@@ -157,13 +162,38 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 
 // appendErrorRow adds a row to the --rows file (none for "").
 func appendErrorRow(path string, id errorRowID, row errorsRow, took time.Duration) error {
-	return appendRowLine(path, fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f", id.k, id.t, id.n, id.seed,
-		row.positions, row.kept, row.safe, row.keptSafe, took.Seconds()))
+	a, c := row.all, row.critical
+	return appendRowLine(path, fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f", id.k, id.t, id.n, id.seed,
+		a.positions, a.kept, a.safe, a.keptSafe, c.positions, c.kept, c.safe, c.keptSafe, took.Seconds()))
 }
 
-// errorsRow is one row of the table: positions, those kept, those whose
-// tree holds two or more strategies, and those of them kept.
-type errorsRow struct{ positions, kept, safe, keptSafe int }
+// errorsRow is one row of the table: the counts of all positions, and of
+// the critical ones (a move gives up the value).
+type errorsRow struct{ all, critical errorCounts }
+
+// errorCounts counts positions, those kept, those whose tree holds two or
+// more strategies, and those of them kept.
+type errorCounts struct{ positions, kept, safe, keptSafe int }
+
+// add counts a position: kept, and safe (two or more strategies).
+func (c *errorCounts) add(kept, safe bool) {
+	c.positions++
+	if kept {
+		c.kept++
+	}
+	if safe {
+		c.safe++
+		if kept {
+			c.keptSafe++
+		}
+	}
+}
+
+// columns formats the counts as the table's six columns.
+func (c errorCounts) columns() string {
+	return fmt.Sprintf("%9d %7s %9d %7s %9d %7s", c.positions, share(c.kept, c.positions),
+		c.safe, share(c.keptSafe, c.safe), c.positions-c.safe, share(c.kept-c.keptSafe, c.positions-c.safe))
+}
 
 // searchErrors searches each position with alpha-beta t+1 plies deep
 // without the database and counts the moves that keep the database's
@@ -172,8 +202,8 @@ type errorsRow struct{ positions, kept, safe, keptSafe int }
 // own stream of seed, so the table does not depend on jobs.
 func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle.Position, t int, seed uint64, jobs int) (errorsRow, error) {
 	type result struct {
-		kept, safe bool
-		err        error
+		kept, safe, critical bool
+		err                  error
 	}
 	results := make([]result, len(ps))
 	var next atomic.Int64
@@ -188,7 +218,7 @@ func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle
 					return
 				}
 				r := &results[i]
-				r.kept, r.safe, r.err = searchError(ctx, db, stones, ps[i], t, rand.NewPCG(seed, uint64(i)<<4|uint64(t)))
+				r.kept, r.safe, r.critical, r.err = searchError(ctx, db, stones, ps[i], t, rand.NewPCG(seed, uint64(i)<<4|uint64(t)))
 			}
 		}()
 	}
@@ -201,15 +231,9 @@ func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle
 		if r.err != nil {
 			return row, r.err
 		}
-		row.positions++
-		if r.kept {
-			row.kept++
-		}
-		if r.safe {
-			row.safe++
-			if r.kept {
-				row.keptSafe++
-			}
+		row.all.add(r.kept, r.safe)
+		if r.critical {
+			row.critical.add(r.kept, r.safe)
 		}
 	}
 	return row, nil
@@ -217,28 +241,34 @@ func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle
 
 // searchError searches pos t+1 plies deep with a fresh alpha-beta player
 // breaking ties from src, and reports whether its move keeps the
-// database's outcome and whether the tree holds two or more strategies
-// for it.
-func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.Position, t int, src rand.Source) (kept, safe bool, err error) {
+// database's outcome, whether the tree holds two or more strategies for
+// it, and whether pos is critical: one of its moves gives up the outcome.
+func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.Position, t int, src rand.Source) (kept, safe, critical bool, err error) {
 	g, err := muehle.NewGameFrom(pos, stones)
 	if err != nil {
-		return false, false, err
+		return false, false, false, err
 	}
 	ab := play.NewAlphaBeta(play.Limits{Depth: t + 1}, src, nil)
 	ab.SetOptions(play.SearchOptions{TTBits: 16})
 	r, err := ab.Search(ctx, g)
 	if err != nil {
-		return false, false, err
+		return false, false, false, err
 	}
 	v, strategies, err := play.Strategies(db, pos, t+1, 2)
 	if err != nil {
-		return false, false, err
+		return false, false, false, err
 	}
-	after, err := play.Outcome(db, pos.Play(r.Move))
-	if err != nil {
-		return false, false, err
+	for _, m := range pos.Moves() {
+		after, err := play.Outcome(db, pos.Play(m))
+		if err != nil {
+			return false, false, false, err
+		}
+		if m == r.Move {
+			kept = -after == v
+		}
+		critical = critical || -after != v
 	}
-	return -after == v, strategies >= 2, nil
+	return kept, strategies >= 2, critical, nil
 }
 
 // drawMoving draws up to n distinct positions of moving layer k at random:

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,6 +40,7 @@ func TestSearchErrorsCommand(t *testing.T) {
 				}
 			}
 		}
+		checkCritical(t, line)
 		table = append(table, strings.Join(strings.Fields(line)[:8], " "))
 	}
 	if len(table) != 3 {
@@ -48,6 +51,32 @@ func TestSearchErrorsCommand(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(again), " "), row) {
 			t.Errorf("second run lacks row %q:\n%s", row, again)
 		}
+	}
+}
+
+// checkCritical checks a row's critical columns: the critical positions
+// are some of the positions, split by strategies like them, and every
+// position that is not critical is kept (all its moves keep the value),
+// so the kept counts differ by exactly the positions that are not.
+func checkCritical(t *testing.T, line string) {
+	t.Helper()
+	f := strings.Fields(line)
+	if len(f) != 15 {
+		t.Errorf("row %q: %d columns, want 15", line, len(f))
+		return
+	}
+	count := func(i int) int { n, _ := strconv.Atoi(f[i]); return n }
+	kept := func(i, n int) int { // a share of n back to a count
+		var pct float64
+		fmt.Sscanf(f[i], "%f%%", &pct)
+		return int(math.Round(pct * float64(n) / 100))
+	}
+	n, crit := count(2), count(8)
+	if crit > n || count(10)+count(12) != crit {
+		t.Errorf("row %q: %d critical positions of %d, split %d + %d", line, crit, n, count(10), count(12))
+	}
+	if n-kept(3, n) != crit-kept(9, crit) {
+		t.Errorf("row %q: %d positions not kept, %d critical ones not kept; want the same (a position that is not critical is always kept)", line, n-kept(3, n), crit-kept(9, crit))
 	}
 }
 
