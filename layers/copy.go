@@ -28,6 +28,7 @@ func (f *File) Copy() (*Copy, error) {
 			release()
 			return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)
 		}
+		c.dense = c.dense.withWordRanks() // a copy is made for many look-ups
 		c.flat = nil
 	}
 	return c, nil

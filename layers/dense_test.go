@@ -33,37 +33,49 @@ func randomDense(t *testing.T, r *rand.Rand, slots uint64, share float64) *Dense
 }
 
 // TestDenseRank compares Rank, Has and Value with a count from the start,
-// on sizes around the word, block and superblock boundaries.
+// on sizes around the word, block and superblock boundaries, with the
+// file's rank directory and with a rank for each word (withWordRanks).
 func TestDenseRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, slots := range []uint64{0, 1, 63, 64, 65, 511, 512, 513, 1 << 16, 1<<16 + 1, 3<<16 + 777} {
 		for _, share := range []float64{0, 0.02, 0.5, 1} {
-			d := randomDense(t, r, slots, share)
-			var n uint64
-			for i := range slots {
-				has := d.bits[i/64]&(1<<(i%64)) != 0
-				if d.Has(i) != has {
-					t.Fatalf("slots %d share %v: Has(%d) = %v, want %v", slots, share, i, d.Has(i), has)
-				}
-				rk, ok := d.Rank(i)
-				want := Unused
-				if has {
-					want = Value(1 + i%200)
-				}
-				if ok != has || (has && rk != n) || d.Value(i) != want {
-					t.Fatalf("slots %d share %v: slot %d: Rank %d, %v, Value %v; want %d, %v, %v", slots, share, i, rk, ok, d.Value(i), n, has, want)
-				}
-				if has {
-					n++
-				}
-			}
-			if d.Stored() != n || d.count() != n {
-				t.Errorf("slots %d share %v: Stored %d, count %d, want %d", slots, share, d.Stored(), d.count(), n)
-			}
-			if d.Has(slots) || d.Value(slots) != Unused {
-				t.Errorf("slots %d: slot %d out of range reads as stored", slots, slots)
+			for _, words := range []bool{false, true} {
+				checkDenseRank(t, randomDense(t, r, slots, share), slots, share, words)
 			}
 		}
+	}
+}
+
+// checkDenseRank is TestDenseRank on one layer of slots slots, share of
+// them stored, with ranks for each word when words is set.
+func checkDenseRank(t *testing.T, d *Dense, slots uint64, share float64, words bool) {
+	t.Helper()
+	if words {
+		d = d.withWordRanks()
+	}
+	var n uint64
+	for i := range slots {
+		has := d.bits[i/64]&(1<<(i%64)) != 0
+		if d.Has(i) != has {
+			t.Fatalf("slots %d share %v: Has(%d) = %v, want %v", slots, share, i, d.Has(i), has)
+		}
+		rk, ok := d.Rank(i)
+		want := Unused
+		if has {
+			want = Value(1 + i%200)
+		}
+		if ok != has || (has && rk != n) || d.Value(i) != want {
+			t.Fatalf("slots %d share %v: slot %d: Rank %d, %v, Value %v; want %d, %v, %v", slots, share, i, rk, ok, d.Value(i), n, has, want)
+		}
+		if has {
+			n++
+		}
+	}
+	if d.Stored() != n || d.count() != n {
+		t.Errorf("slots %d share %v: Stored %d, count %d, want %d", slots, share, d.Stored(), d.count(), n)
+	}
+	if d.Has(slots) || d.Value(slots) != Unused {
+		t.Errorf("slots %d: slot %d out of range reads as stored", slots, slots)
 	}
 }
 
@@ -294,7 +306,8 @@ func TestDenseHeaderChecks(t *testing.T) {
 
 // BenchmarkDenseValue measures the look-up of a dense layer in memory at
 // random slots, with 18 % of them stored, as in the 9-stone game's
-// placement layers.
+// placement layers: with the file's rank directory, and with a rank for
+// each word (the copies the solver and the verifier look up).
 func BenchmarkDenseValue(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const slots = 1 << 26
@@ -314,13 +327,20 @@ func BenchmarkDenseValue(b *testing.B) {
 	for i := range idx {
 		idx[i] = r.Uint64N(slots)
 	}
-	var sink Value
-	i := 0
-	for b.Loop() {
-		sink += d.Value(idx[i&(len(idx)-1)])
-		i++
+	for _, c := range []struct {
+		name string
+		d    *Dense
+	}{{"directory", d}, {"words", d.withWordRanks()}} {
+		b.Run(c.name, func(b *testing.B) {
+			var sink Value
+			i := 0
+			for b.Loop() {
+				sink += c.d.Value(idx[i&(len(idx)-1)])
+				i++
+			}
+			_ = sink
+		})
 	}
-	_ = sink
 }
 
 // writeOld writes layer k of db as a file of the format before, holding

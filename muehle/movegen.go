@@ -105,6 +105,64 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 	return buf
 }
 
+// AppendRemovalMoves appends to buf the legal moves of p that remove a
+// stone, each once for each stone it may remove as in AppendMoves, and
+// returns them with the number of p's other moves, which it counts
+// without generating them: AppendMoves for a caller that needs only the
+// removals and how many moves there are besides (the solver's count
+// phase). It walks the moves as AppendMoves does, in a loop of its own,
+// since a flag in AppendMoves's loop made that 12 % slower (benchstat,
+// BenchmarkAppendMoves); TestMovesAgainstNaive holds the two to the
+// naive generator.
+func (p *Position) AppendRemovalMoves(buf []Move) ([]Move, int) {
+	e := &engines[p.Game]
+	c := p.Turn
+	removable := e.removable(p.Stones[c^1])
+	own, opp := p.Stones[c], p.Stones[c^1]
+	total := own.Count() + int(p.Hand[c])
+	if total < 3 {
+		return buf, 0
+	}
+	n := 0 // the moves without removal
+	empty := e.all &^ (own | opp)
+	if p.Hand[c] > 0 {
+		closing := e.millTargets(own, empty)
+		if removable == 0 {
+			closing = 0
+		}
+		n += (empty &^ closing).Count()
+		for t := closing; t != 0; t &= t - 1 {
+			for x := removable; x != 0; x &= x - 1 {
+				buf = append(buf, Move{NoPoint, t.First(), x.First()})
+			}
+		}
+		if !e.mixed {
+			return buf, n
+		}
+	}
+	steps, mp, third := e.steps(total), &e.partners, e.third
+	for f := own; f != 0; f &= f - 1 {
+		from := f.First()
+		targets := empty & steps[from]
+		if removable == 0 {
+			n += targets.Count()
+			continue
+		}
+		rest := own &^ from.Bit()
+		for t := targets; t != 0; t &= t - 1 {
+			to := t.First()
+			if !closes(&mp[to], rest, third) {
+				n++
+				continue
+			}
+			for x := removable; x != 0; x &= x - 1 {
+				buf = append(buf, Move{from, to, x.First()})
+			}
+		}
+	}
+	return buf, n
+}
+
 // Moves returns the legal moves of p in a new slice.
 func (p *Position) Moves() []Move {
 	return p.AppendMoves(make([]Move, 0, 32))

@@ -12,8 +12,8 @@ var gameFeatures = map[GameID][]string{
 	Lasker: {"place or move", "place or jump"},
 }
 
-// TestMovesAgainstNaive compares AppendMoves, CountMoves, IsOver, IsDrawn
-// and IsLegal with the naive generator of naive_test.go on thousands of
+// TestMovesAgainstNaive compares AppendMoves, AppendRemovalMoves,
+// CountMoves, IsOver, IsDrawn and IsLegal with the naive generator of naive_test.go on thousands of
 // random positions of every game: reachable ones from playouts, and
 // scattered ones that make the rare cases (blocked sides, removals when all
 // stones are in mills, full boards) common. Each sample must show every
@@ -41,6 +41,11 @@ func TestMovesAgainstNaive(t *testing.T) {
 					}
 					if n := p.CountMoves(); n != len(want) {
 						t.Fatalf("CountMoves of %s: got %d, want %d", p, n, len(want))
+					}
+					removals, others := p.AppendRemovalMoves(buf[:0])
+					wantRemovals := slices.DeleteFunc(slices.Clone(want), func(m Move) bool { return !m.IsRemoval() })
+					if got := sortMoves(slices.Clone(removals)); !slices.Equal(got, wantRemovals) || others != len(want)-len(wantRemovals) {
+						t.Fatalf("AppendRemovalMoves of %s: got %v and %d others, want %v and %d", p, got, others, wantRemovals, len(want)-len(wantRemovals))
 					}
 					drawn := naiveDrawn(p)
 					if got := p.IsDrawn(); got != drawn {
@@ -82,6 +87,7 @@ func TestMovesDoNotAllocate(t *testing.T) {
 	allocs := testing.AllocsPerRun(10, func() {
 		for i := range ps {
 			ps[i].AppendMoves(buf[:0])
+			ps[i].AppendRemovalMoves(buf[:0])
 			ps[i].AppendUnmoves(buf[:0])
 			ps[i].AppendUnslides(buf[:0])
 			ps[i].CountMoves()

@@ -159,8 +159,20 @@ type counter struct {
 // whether the entry is a seed (a removal's depth) rather than the decided
 // position itself.
 func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool, err error) {
-	ms := pos.AppendMoves(c.cw.moves[:0])
-	if len(ms) == 0 {
+	// Two moves without removal reach children of the same slot only when a
+	// symmetry maps one child onto the other; it then fixes the opponent's
+	// stones, which these moves leave alone. Without such a symmetry every
+	// slide is a child of its own: the slides are counted, not generated,
+	// where they are all the moves without removal (no stones in hand).
+	dedupe := pos.Stones[muehle.Black].Symmetric()
+	var ms []muehle.Move
+	n := 0 // distinct children inside the pair
+	if !dedupe && pos.Hand[pos.Turn] == 0 {
+		ms, n = pos.AppendRemovalMoves(c.cw.moves[:0])
+	} else {
+		ms = pos.AppendMoves(c.cw.moves[:0])
+	}
+	if len(ms) == 0 && n == 0 {
 		if v := layers.NoMoves(&pos); v == layers.Drawn {
 			// A draw by the rules: one unit that is never counted
 			// down, as for a removal into a draw.
@@ -168,12 +180,6 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 		}
 		return uint32(layers.LossIn(0)), 0, false, nil
 	}
-	// Two moves without removal reach children of the same slot only when a
-	// symmetry maps one child onto the other; it then fixes the opponent's
-	// stones, which these moves leave alone. Without such a symmetry every
-	// move is a child of its own, and no index is needed.
-	dedupe := pos.Stones[muehle.Black].Symmetric()
-	n := 0 // distinct children inside the pair
 	var no [moveKinds]int
 	for _, m := range ms {
 		kind := moveKind(m)

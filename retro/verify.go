@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -65,89 +66,46 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 // verifyLayer is VerifyLayer with the children's layers copied into
 // memory when they fit in memBytes.
 func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, done *atomic.Uint64) ([]Mismatch, error) {
-	f, err := db.Layer(k)
+	lc, err := newLayerCheck(db, k, limit, memBytes)
 	if err != nil {
 		return nil, err
 	}
-	ix, game := db.Indexer().Layer(k), db.Variant().Game
-	c, err := newChildTables(db, k, memBytes)
-	if err != nil {
-		return nil, err
-	}
-	defer c.release()
-	var (
-		mu  sync.Mutex
-		out []Mismatch
-		n   atomic.Int64
-	)
-	report := func(m Mismatch) {
-		if n.Add(1) > int64(limit) {
-			return
-		}
-		mu.Lock()
-		out = append(out, m)
-		mu.Unlock()
-	}
-	// check verifies the stored slot i, canonical or not.
-	check := func(w *childWork, i uint64, got layers.Value, parents *parentCheck) {
-		pos, ok := ix.Position(i)
-		pos.Game = game
-		switch {
-		case !ok:
-			if got != layers.Unused {
-				report(Mismatch{Key: k, Index: i, Stored: got, Reason: reasonNotCanonical})
-			}
-			return
-		case parents != nil && !parents.found(w, pos):
-			report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: parents.reason()})
-			return
-		}
-		want, missing := c.best(w, pos)
-		switch {
-		case missing:
-			report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: reasonChildMissing})
-		case got != want:
-			report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
-		}
-	}
+	defer lc.release()
+	f, size := lc.f, lc.ix.Size()
 	switch d := f.Dense(); {
 	case d != nil:
-		parents, perr := newParentCheck(db, k)
-		if perr != nil {
-			return nil, fmt.Errorf("retro: verify %s: %w", k, perr)
-		}
 		set := ReachBits(d.Bits())
-		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w childWork
 			for i := range set.In(lo, hi) {
-				check(&w, i, d.Value(i), parents)
+				lc.check(&w, i, d.Value(i))
 			}
 			return nil
 		})
-	case k.IsMoving() || db.Rules().Mixed || fullPlacement(f.Header(), ix):
-		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w childWork
-			for i := lo; i < hi; i++ {
-				check(&w, i, f.Value(i), nil)
-			}
-			return nil
-		})
-	default:
+	case lc.holes:
 		reach, rerr := reachFor(ctx, db, k, workers, nil)
 		if rerr != nil {
 			return nil, fmt.Errorf("retro: verify %s: %w", k, rerr)
 		}
-		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
+		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w childWork
 			for i := lo; i < hi; i++ {
 				got := f.Value(i)
 				if reach.Has(i) {
-					check(&w, i, got, nil)
+					lc.check(&w, i, got)
 				} else if got != layers.Unused {
-					pos, _ := ix.Position(i)
-					pos.Game = game
-					report(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: layers.Unused})
+					pos, _ := lc.ix.Position(i)
+					pos.Game = lc.game
+					lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: layers.Unused})
 				}
+			}
+			return nil
+		})
+	default:
+		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
+			var w childWork
+			for i := lo; i < hi; i++ {
+				lc.check(&w, i, f.Value(i))
 			}
 			return nil
 		})
@@ -159,10 +117,154 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	if err != nil {
 		return nil, err
 	}
-	if c := n.Load(); c > int64(len(out)) {
-		return out, fmt.Errorf("retro: layer %s: %d mismatches, first %d listed", k, c, len(out))
+	return lc.bad.result(k)
+}
+
+// VerifySample re-derives a sample of the layer k's stored values from
+// their children by VerifyLayer's rule: up to n stored slots drawn
+// uniformly at random without repeats (seeded by seed and the layer, so
+// that the same flags draw the same slots), each checked as VerifyLayer
+// checks it, a dense placement layer's parent included. It returns the
+// slots checked (fewer than n only when the draw found no more in its
+// tries: a layer of few stored slots) and up to limit mismatches. The
+// children are read from the mapped files, not copied: a sample is
+// cheap however large the layers. Unlike VerifyLayer it does not prove
+// which slots a layer stores, only the values of those it draws; it is
+// the cross-check of a layer computed elsewhere, or by another process.
+func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed uint64, limit int) (int, []Mismatch, error) {
+	lc, err := newLayerCheck(db, k, limit, 0)
+	if err != nil {
+		return 0, nil, err
 	}
-	return out, nil
+	defer lc.release()
+	stored := func(i uint64) (layers.Value, bool) {
+		v := lc.f.Value(i)
+		return v, v != layers.Unused
+	}
+	if d := lc.f.Dense(); d != nil {
+		set := ReachBits(d.Bits())
+		stored = func(i uint64) (layers.Value, bool) {
+			if !set.Has(i) {
+				return layers.Unused, false
+			}
+			return d.Value(i), true
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(k.W)<<24|uint64(k.B)<<16|uint64(k.WH)<<8|uint64(k.BH)))
+	size, seen := lc.ix.Size(), make(map[uint64]bool, n)
+	var w childWork
+	for try := 0; len(seen) < n && try < sampleTries*n; try++ {
+		if try%1024 == 0 && ctx.Err() != nil {
+			return len(seen), nil, ctx.Err()
+		}
+		i := rng.Uint64N(size)
+		got, ok := stored(i)
+		if !ok || seen[i] {
+			continue
+		}
+		seen[i] = true
+		lc.check(&w, i, got)
+	}
+	bad, err := lc.bad.result(k)
+	return len(seen), bad, err
+}
+
+// sampleTries bounds VerifySample's draws: this many per slot asked for.
+// The densest layers store every canonical slot; a dense placement layer
+// stores a few per cent of its slots at the least.
+const sampleTries = 1000
+
+// layerCheck is the rule of the verifier for one layer: the children's
+// tables, the parents' check of a dense placement layer, and the
+// mismatches found. check is safe for concurrent use with a childWork per
+// goroutine.
+type layerCheck struct {
+	k       layers.Key
+	f       *layers.File
+	ix      *layers.LayerIndex
+	game    muehle.GameID
+	c       *childTables
+	parents *parentCheck // a dense placement layer's, else nil
+	holes   bool         // a placement layer of one byte per slot with holes: its reach file says which are stored
+	bad     *mismatchList
+}
+
+// newLayerCheck prepares the check of layer k, copying the children's
+// layers into memory when they fit in memBytes; it keeps up to limit
+// mismatches.
+func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*layerCheck, error) {
+	f, err := db.Layer(k)
+	if err != nil {
+		return nil, err
+	}
+	lc := &layerCheck{k: k, f: f, ix: db.Indexer().Layer(k), game: db.Variant().Game, bad: &mismatchList{limit: limit}}
+	switch {
+	case f.Dense() != nil:
+		if lc.parents, err = newParentCheck(db, k); err != nil {
+			return nil, fmt.Errorf("retro: verify %s: %w", k, err)
+		}
+	case !k.IsMoving() && !db.Rules().Mixed && !fullPlacement(f.Header(), lc.ix):
+		lc.holes = true
+	}
+	if lc.c, err = newChildTables(db, k, memBytes); err != nil {
+		return nil, err
+	}
+	return lc, nil
+}
+
+// release frees the children's tables.
+func (lc *layerCheck) release() { lc.c.release() }
+
+// check verifies the stored slot i, canonical or not, whose value is got.
+func (lc *layerCheck) check(w *childWork, i uint64, got layers.Value) {
+	k := lc.k
+	pos, ok := lc.ix.Position(i)
+	pos.Game = lc.game
+	switch {
+	case !ok:
+		if got != layers.Unused {
+			lc.bad.add(Mismatch{Key: k, Index: i, Stored: got, Reason: reasonNotCanonical})
+		}
+		return
+	case lc.parents != nil && !lc.parents.found(w, pos):
+		lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: lc.parents.reason()})
+		return
+	}
+	want, missing := lc.c.best(w, pos)
+	switch {
+	case missing:
+		lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: reasonChildMissing})
+	case got != want:
+		lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
+	}
+}
+
+// mismatchList gathers the mismatches of a check from several
+// goroutines, keeping the first limit and counting all.
+type mismatchList struct {
+	mu    sync.Mutex
+	out   []Mismatch
+	n     atomic.Int64
+	limit int
+}
+
+// add records m.
+func (l *mismatchList) add(m Mismatch) {
+	if l.n.Add(1) > int64(l.limit) {
+		return
+	}
+	l.mu.Lock()
+	l.out = append(l.out, m)
+	l.mu.Unlock()
+}
+
+// result returns the mismatches kept, and an error saying how many were
+// found when that is more than were kept.
+func (l *mismatchList) result(k layers.Key) ([]Mismatch, error) {
+	if c := l.n.Load(); c > int64(len(l.out)) {
+		return l.out, fmt.Errorf("retro: layer %s: %d mismatches, first %d listed", k, c, len(l.out))
+	}
+	return l.out, nil
 }
 
 // parentCheck tells whether a position of a placement layer has a parent

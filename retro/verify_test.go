@@ -65,3 +65,59 @@ func TestVerifyCancelled(t *testing.T) {
 		t.Errorf("got %v, want an error wrapping context.Canceled", err)
 	}
 }
+
+// TestVerifySample draws samples from the solved 3-stone game: a sample
+// of a sound layer finds nothing, draws distinct slots (a sample asking
+// for more than a layer stores checks each stored slot once), and a
+// layer with wrong values is caught, the same way for the same seed.
+func TestVerifySample(t *testing.T) {
+	db := openDB(t, t.TempDir(), 3)
+	solve(t, db, SolveOptions{Placement: true})
+	ctx := context.Background()
+	for _, k := range layers.Order(3, true) {
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := 0
+		for i := range db.Indexer().Layer(k).Size() {
+			if f.Value(i) != layers.Unused {
+				stored++
+			}
+		}
+		n, bad, err := VerifySample(ctx, db, k, 200, 1, 10)
+		if err != nil || len(bad) > 0 {
+			t.Fatalf("%s: got %v, %v; want no mismatches", k, bad, err)
+		}
+		if want := min(200, stored); n != want {
+			t.Errorf("%s: %d slots checked, want %d (%d stored)", k, n, want, stored)
+		}
+	}
+
+	// Every deeper win of 3-3 made a draw: a sample of 200 meets some.
+	k := layers.Moving(3, 3)
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := make([]byte, db.Indexer().Layer(k).Size())
+	changed := map[uint64]bool{}
+	for i := range body {
+		v := f.Value(uint64(i))
+		if v.Outcome() == layers.Win && v.Depth() > 1 {
+			v, changed[uint64(i)] = layers.Drawn, true
+		}
+		body[i] = byte(v)
+	}
+	if err := db.Write(k, body); err != nil {
+		t.Fatal(err)
+	}
+	_, bad, _ := VerifySample(ctx, db, k, 200, 1, 1000)
+	if len(bad) == 0 {
+		t.Fatalf("a sample of 200 of %s, %d of whose values are wrong, found none", k, len(changed))
+	}
+	_, again, _ := VerifySample(ctx, db, k, 200, 1, 1000)
+	if len(again) != len(bad) {
+		t.Errorf("the same seed found %d mismatches, then %d", len(bad), len(again))
+	}
+}

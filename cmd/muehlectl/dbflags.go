@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -119,6 +120,23 @@ func (f dbFlags) variant() muehle.Variant {
 		return muehle.Variant{Stones: f.perSide()} // check names the bad --game
 	}
 	return r.Game().With(f.perSide())
+}
+
+// layerKeys parses the --layer flag's list: keys separated by commas,
+// each a layer of the flags' game.
+func (f dbFlags) layerKeys(list string) ([]layers.Key, error) {
+	var keys []layers.Key
+	for s := range strings.SplitSeq(list, ",") {
+		k, err := layers.ParseKey(strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		if !layers.ValidIn(f.variant(), k) {
+			return nil, fmt.Errorf("--layer %s: not a layer of the %d-stone game", k, f.perSide())
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
 }
 
 // open opens the database the flags name. It creates nothing.

@@ -74,15 +74,8 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 		if a.chosen {
 			err = errors.New("--layer with --max-stones, --placement or --all-phases: give one")
 		}
-		for _, s := range strings.Split(*only, ",") {
-			var k layers.Key
-			if k, err = layers.ParseKey(strings.TrimSpace(s)); err == nil && !layers.ValidIn(a.db.variant(), k) {
-				err = fmt.Errorf("--layer %s: not a layer of the %d-stone game", k, *a.db.stones)
-			}
-			if err != nil {
-				break
-			}
-			a.keys = append(a.keys, k)
+		if err == nil {
+			a.keys, err = a.db.layerKeys(*only)
 		}
 	}
 	if err != nil {

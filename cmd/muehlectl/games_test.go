@@ -167,3 +167,27 @@ func TestStonesDefaultBeforeCheck(t *testing.T) {
 		t.Errorf("verify --layer p3+0-2+1: exit %d: %s %s", code, out, stderr)
 	}
 }
+
+// TestVerifySampleCommand re-derives samples of the 3-stone game's layers
+// with verify --sample: every layer "sampled", nothing recorded, and a
+// layer list of two.
+func TestVerifySampleCommand(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	record := filepath.Join(dir, "k3", "m3-3.verified")
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := muehlectl("verify", "--db", dir, "--stones", "3", "--sample", "100")
+	if code != 0 || !strings.Contains(out, "3-3        sampled           100 slots re-derived") || !strings.Contains(out, "nothing recorded") {
+		t.Errorf("verify --sample 100: exit %d: %s %s", code, out, stderr)
+	}
+	if _, err := os.Stat(record); !os.IsNotExist(err) {
+		t.Errorf("a sample recorded the layer as verified (stat: %v)", err)
+	}
+	if code, _, stderr := muehlectl("verify", "--db", dir, "--stones", "3", "--sample", "-1"); code != 2 || !strings.Contains(stderr, "--sample") {
+		t.Errorf("verify --sample -1: exit %d: %s; want 2 and the flag named", code, stderr)
+	}
+}
