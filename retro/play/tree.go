@@ -127,12 +127,9 @@ func TraceTree(ctx context.Context, g *muehle.Game, o TreeOptions) (*Tree, error
 	if o.Depth < 1 || o.Depth > MaxTreeDepth {
 		return nil, fmt.Errorf("play: search tree: depth %d, want 1 to %d", o.Depth, MaxTreeDepth)
 	}
-	limit := o.Limit
-	if limit < 0 {
-		return nil, fmt.Errorf("play: search tree: node limit %d, want 0 (default) or more", limit)
-	}
-	if limit == 0 {
-		limit = DefaultTreeLimit
+	limit, err := treeLimit(o.Limit)
+	if err != nil {
+		return nil, err
 	}
 	var probe layers.Prober
 	if o.SearchDB {
