@@ -119,12 +119,12 @@ func (t *CCNSTree) WriteText(w io.Writer) error { return writeTree(w, t) }
 // line and the window.
 const CCNSTreeLegend = `Values are from the view of the side to move at each node (negamax); a
 stone is worth 100. "≥ z" is a lower bound, "≤ z" an upper bound (a cheap
-evaluation with a null window, or merged from the children's values), "# z"
-a point value (both); "exact" marks a game-theoretic value (the database,
-the end of the game, a repetition, a proven win or loss), never expanded.
-"evals" counts the node's evaluations (1: a bound, 2: a point value).
-"target a x δd γc" is the last target the search gave the node: show the
-bound a x with leaves at least d plies below by c leaf-disjoint
+evaluation with a null window, or merged from the children's values),
+"# z" a point value (both); "exact" marks a game-theoretic value (the
+database, the end of the game, a repetition, a proven win or loss), never
+expanded. "evals" counts the node's evaluations (1: a bound, 2: a point
+value). "target a x δd γc" is the last target the search gave the node:
+show the bound a x with leaves at least d plies below by c leaf-disjoint
 strategies; "(table)": the table of fulfilled targets answered it, as the
 position fulfilled it elsewhere in the tree (a transposition). "cn"
 counts the leaf-disjoint strategies the tree holds below the node for the
@@ -132,6 +132,5 @@ root's decision (the best move at least its value, the others at most),
 seen from the node: the fewest leaves whose values must change for it to
 fail, "∞" where exact values keep it; the root's is the least of its
 moves'. Below a "(table)" node the count misses the strategies that lie
-elsewhere. "not examined" marks a move generated but never
-evaluated, "db" the database's value, "≠db" a value the database
-contradicts.`
+elsewhere. "not examined" marks a move generated but never evaluated,
+"db" the database's value, "≠db" a value the database contradicts.`
