@@ -264,8 +264,9 @@ func TestTraceCCNSDatabase(t *testing.T) {
 }
 
 // TestCCNSTreeLabel checks the marks of a node's line on a tree made by
-// hand: value, exact, evaluations, target, table, conspiracy number,
-// database, disagreement and nodes not recorded.
+// hand (value, exact, evaluations, target, table, conspiracy number,
+// database, disagreement and nodes not recorded) and the words that
+// explain them.
 func TestCCNSTreeLabel(t *testing.T) {
 	root := muehle.NewPosition(muehle.StonesPerSide)
 	d6 := root.Moves()[0]
@@ -288,6 +289,20 @@ func TestCCNSTreeLabel(t *testing.T) {
 	} {
 		if got := tr.Label(i); got != want {
 			t.Errorf("node %d: got %q, want %q", i, got, want)
+		}
+	}
+	tr.Result.Move = d6
+	for _, c := range []struct {
+		node int
+		want string
+	}{
+		{0, "Value +12, a point value. The decision: the best move " + d6.String() + " at least +12, every other at most +12, with leaves at least 3 plies below; the tree holds 1 leaf-disjoint strategy for it at the move with the fewest."},
+		{1, "Value at least -10, a bound. Evaluated once, cheaply, with a null window around the bound its parent's target asked about. Its last target: at most -12 with leaves at least 2 plies below, by 2 leaf-disjoint strategies. The table of fulfilled targets answered it:"},
+		{2, "Value lost in 2, exact: the game's own value, never expanded. It was given no target. The root's decision asks it to be at least 0 with leaves at least 0 plies below: the tree holds strategies no change of leaves can break (exact values keep it) for that."},
+		{4, "The search generated this move and never evaluated it"},
+	} {
+		if got := tr.Explain(c.node); !strings.HasPrefix(got, c.want) {
+			t.Errorf("node %d: got explanation %q, want it to begin %q", c.node, got, c.want)
 		}
 	}
 	// A value the database contradicts: a drawn position below a win.

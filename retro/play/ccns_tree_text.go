@@ -90,6 +90,77 @@ func (t *CCNSTree) writeSearched(b *strings.Builder, n *CCNSNode) {
 	fmt.Fprintf(b, " cn %s", ConspiracyText(n.Decision.Conspiracy))
 }
 
+// Explain says in words what node i's line means: its value, its last
+// target, and the strategies the tree holds for the root's decision.
+func (t *CCNSTree) Explain(i int) string {
+	n := &t.Nodes[i]
+	if !n.Examined() {
+		return "The search generated this move and never evaluated it: it has no value, and no strategy passes through it."
+	}
+	ply := n.Ply
+	var b strings.Builder
+	switch {
+	case n.Exact:
+		fmt.Fprintf(&b, "Value %s, exact: the game's own value, never expanded.", ScoreText(n.Value, ply))
+	case n.Attr == cnPoint.String():
+		fmt.Fprintf(&b, "Value %s, a point value.", ScoreText(n.Value, ply))
+	default:
+		fmt.Fprintf(&b, "Value %s %s, a bound.", boundWords(n.Attr), ScoreText(n.Value, ply))
+	}
+	switch {
+	case ply == 0:
+	case n.Evals == 1:
+		b.WriteString(" Evaluated once, cheaply, with a null window around the bound its parent's target asked about.")
+	case !n.Exact:
+		b.WriteString(" Evaluated twice, the second time for a point value.")
+	}
+	if g := n.Target; g.Attr != "" {
+		fmt.Fprintf(&b, " Its last target: %s %s with leaves at least %s below, by %s.",
+			boundWords(g.Attr), ScoreText(g.X, ply), plies(g.Depth), strategies(g.Conspiracy))
+		if n.FromTable {
+			b.WriteString(" The table of fulfilled targets answered it: the position fulfilled it elsewhere in the tree, so this node was not searched for it.")
+		}
+	} else if ply > 0 {
+		b.WriteString(" It was given no target.")
+	}
+	d := n.Decision
+	if ply == 0 {
+		fmt.Fprintf(&b, " The decision: the best move %s at least %s, every other at most %s, with leaves at least %s below; the tree holds %s for it at the move with the fewest.",
+			t.Result.Move, ScoreText(d.X, 0), ScoreText(d.X, 0), plies(d.Depth), strategies(d.Conspiracy))
+		return b.String()
+	}
+	fmt.Fprintf(&b, " The root's decision asks it to be %s %s with leaves at least %s below: the tree holds %s for that.",
+		boundWords(d.Attr), ScoreText(d.X, ply), plies(d.Depth), strategies(d.Conspiracy))
+	return b.String()
+}
+
+// boundWords says a bound's attribute in words: "at most" or "at least".
+func boundWords(attr string) string {
+	if attr == cnLE.String() {
+		return "at most"
+	}
+	return "at least"
+}
+
+// plies says a number of plies: "1 ply", "3 plies".
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
+}
+
+// strategies says a number of leaf-disjoint strategies in words.
+func strategies(cn int) string {
+	switch {
+	case cn >= CCNSUnbreakable:
+		return "strategies no change of leaves can break (exact values keep it)"
+	case cn == 1:
+		return "1 leaf-disjoint strategy"
+	}
+	return fmt.Sprintf("%d leaf-disjoint strategies", cn)
+}
+
 // Summary describes the search in one line, e.g. "conspiracy numbers,
 // pairs to (4,2): best d6, value +35, safe by 2; 812 nodes, 431
 // evaluations (10233 positions in their searches)".
