@@ -39,12 +39,14 @@
 //	              panel; the verdicts kept in saved records and read back
 //	searchtree.go Search Tree: a window with the alpha-beta player's
 //	              search tree of the position on the board beside minimax's
-//	              (play.TraceTree, in the background), node counts, database
-//	              values and disagreements, cut moves, zoom, node limit; a
-//	              node chosen in one tree is chosen in the other, and its
-//	              position is drawn on a small board
+//	              or the conspiracy number player's (play.TraceTree,
+//	              play.TraceCCNS, in the background), node counts, database
+//	              values and disagreements, moves left out, zoom, node
+//	              limit; a node chosen in one tree is chosen in the other,
+//	              and its position is drawn on a small board
 //	treepane.go   one tree of that window: heading, rows, collapse and
-//	              expand, the node of a line found and revealed
+//	              expand, the node of a line found and revealed; what a
+//	              pane needs of each kind of tree (shownTree)
 //	walk.go       a line of moves on the board (game.Walk): the refutation
 //	              of a marked move or of a wrong answer, stepped through
 //	              with buttons and keys while the game waits; taps on the

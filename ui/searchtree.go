@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
 	"muehle/ui/game"
@@ -18,20 +20,25 @@ import (
 
 // This file holds Analysis ▸ Search Tree: a window that runs the alpha-beta
 // player on the position on the board to a small depth and shows its tree
-// (play.TraceTree) beside minimax's, side by side (treepane.go), with node
-// counts, the database's values where it knows the positions, and the cut
-// moves. Choosing a node in one tree chooses the node of the same line in
-// the other, and a small board beside the trees draws its position. The
-// searches run in a goroutine; the results reach the widgets through u.do,
-// and a result for an older request is dropped.
+// (play.TraceTree) beside minimax's or, as the select above them chooses,
+// beside the conspiracy number player's (play.TraceCCNS, the safety
+// sequence's pairs up to the same depth), side by side (treepane.go), with
+// node counts, the database's values where it knows the positions, and the
+// moves a search left out. Choosing a node in one tree chooses the node of
+// the same line in the other, and a small board beside the trees draws its
+// position. The searches run in a goroutine; the results reach the widgets
+// through u.do, and a result for an older request is dropped.
 
 // The choices of the window.
 var (
 	treeDepths = []string{"1", "2", "3", "4"}
 	treeLimits = []string{"100", "500", "2000", "10000"}
 	treeZooms  = []float32{0.6, 0.8, 1, 1.25, 1.5, 2}
-	treeNames  = [2]string{"Alpha-beta", "Minimax"}
+	treeBeside = []string{"Minimax", "Conspiracy numbers"} // the searches the right pane shows
 )
+
+// treeLeft names the search of the left pane.
+const treeLeft = "Alpha-beta"
 
 // treeMaxNodes stops a search of the window beyond this many nodes:
 // minimax with its quiescence step reaches millions within depth 3 in the
@@ -42,18 +49,49 @@ const treeMaxNodes = 5_000_000
 const treeHint = "Choose a node in either tree to see the line that leads to it, its position on the board and the node of the same line in the other tree."
 
 // treeSearcher is what the window needs from the engines: the traced
-// search with the database's values beside. DBEngines implements it.
+// searches with the database's values beside. DBEngines implements it;
+// plainTrees is the window's own without a database.
 type treeSearcher interface {
 	SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error)
+	SearchCCNSTree(ctx context.Context, g *muehle.Game, o play.CCNSTreeOptions) (*play.CCNSTree, error)
 }
 
 // SearchTree traces the search of g (play.TraceTree) with the values of
-// g's database (its game and stones) beside the search's where it is open.
+// g's database beside the search's where it is open (treeDB).
 func (e *DBEngines) SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error) {
-	if db, err := e.databaseOf(game.VariantOf(g)); err == nil {
-		o.DB = db
-	}
+	o.DB = e.treeDB(g)
 	return play.TraceTree(ctx, g, o)
+}
+
+// SearchCCNSTree traces the conspiracy number search of g
+// (play.TraceCCNS) with the values of g's database beside the search's
+// where it is open (treeDB).
+func (e *DBEngines) SearchCCNSTree(ctx context.Context, g *muehle.Game, o play.CCNSTreeOptions) (*play.CCNSTree, error) {
+	o.DB = e.treeDB(g)
+	return play.TraceCCNS(ctx, g, o)
+}
+
+// treeDB returns the database of g's game and stones when it is open, nil
+// when not.
+func (e *DBEngines) treeDB(g *muehle.Game) layers.Prober {
+	if db, err := e.databaseOf(game.VariantOf(g)); err == nil {
+		return db
+	}
+	return nil
+}
+
+// plainTrees traces the searches without a database: the window's
+// treeSearcher when the engines are not DBEngines.
+type plainTrees struct{}
+
+// SearchTree is play.TraceTree.
+func (plainTrees) SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error) {
+	return play.TraceTree(ctx, g, o)
+}
+
+// SearchCCNSTree is play.TraceCCNS.
+func (plainTrees) SearchCCNSTree(ctx context.Context, g *muehle.Game, o play.CCNSTreeOptions) (*play.CCNSTree, error) {
+	return play.TraceCCNS(ctx, g, o)
 }
 
 // treeView is the search tree window.
@@ -62,15 +100,22 @@ type treeView struct {
 	win    fyne.Window
 	depth  *widget.Select
 	limit  *widget.Select
+	beside *widget.Select // the search of the right pane: one of treeBeside
 	zoomL  *widget.Label
 	zoomIn *widget.Button
 	counts *widget.Label   // the two searches compared
-	panes  [2]*treePane    // alpha-beta, minimax
+	panes  [2]*treePane    // alpha-beta, and minimax or conspiracy numbers
 	board  *Board          // the chosen node's position
 	detail *widget.Label   // the chosen node's line and its labels in both trees
 	root   muehle.Position // the position searched
+	game   *muehle.Game    // the game whose position is searched
 
-	trees   [2]*play.Tree // alpha-beta, minimax; nil while searching or when stopped
+	// trees holds alpha-beta's and minimax's trees, cn the conspiracy
+	// number search's; nil while searching, when stopped, or when the
+	// right pane shows the other search. errs holds the left and the
+	// right search's errors.
+	trees   [2]*play.Tree
+	cn      *play.CCNSTree
 	errs    [2]error
 	zoom    int                // index in treeZooms
 	syncing bool               // a pane selects the node that follows the other's choice
@@ -93,6 +138,8 @@ func (u *App) searchTree() {
 	v.win = u.app.NewWindow("Search Tree")
 	v.depth = widget.NewSelect(treeDepths, func(string) { v.search() })
 	v.limit = widget.NewSelect(treeLimits, func(string) { v.search() })
+	v.beside = widget.NewSelect(treeBeside, func(string) { v.start(true) })
+	v.beside.PlaceHolder = treeBeside[1] // the longest: its width is the select's
 	v.zoomL = widget.NewLabel("")
 	v.zoomIn = widget.NewButton("+", func() { v.setZoom(v.zoom + 1) })
 	v.counts = widget.NewLabel("")
@@ -132,6 +179,7 @@ func (u *App) searchTree() {
 	u.treeWin = v
 	// Setting the choices searches once (the callbacks are set), the
 	// zoom builds the empty trees.
+	v.beside.SetSelected(treeBeside[0])
 	v.limit.SetSelected(treeLimits[2])
 	v.setZoom(v.zoom)
 	v.depth.SetSelected(treeDepths[2])
@@ -154,57 +202,83 @@ func (v *treeView) stop() {
 }
 
 // search searches the position on the board (the one shown while
-// reviewing) with both algorithms, in the background.
-func (v *treeView) search() {
-	if v.depth.Selected == "" || v.limit.Selected == "" {
+// reviewing) with alpha-beta and the search beside it, in the background.
+func (v *treeView) search() { v.start(false) }
+
+// start begins a search in the background: of the position on the board
+// with alpha-beta and the search chosen beside it, or with besideOnly of
+// the position alpha-beta's tree shows with the search beside it alone
+// (both while alpha-beta has no tree).
+func (v *treeView) start(besideOnly bool) {
+	if v.depth.Selected == "" || v.limit.Selected == "" || v.beside.Selected == "" {
 		return // still setting up
 	}
+	besideOnly = besideOnly && v.trees[0] != nil
 	v.stop()
 	v.gen++
 	gen := v.gen
 	depth, _ := strconv.Atoi(v.depth.Selected)
 	limit, _ := strconv.Atoi(v.limit.Selected)
-	g := v.u.ctrl.Game().Clone()
-	for g.Ply() > v.u.ctrl.Shown() {
-		g.Undo()
+	ccns := v.beside.Selected == treeBeside[1]
+	if !besideOnly {
+		v.game = v.u.ctrl.Game().Clone()
+		for v.game.Ply() > v.u.ctrl.Shown() {
+			v.game.Undo()
+		}
+		v.trees[0], v.errs[0] = nil, nil
+		v.root = v.game.Position()
+		v.board.SetView(game.EmptyView(v.root))
 	}
+	if !besideOnly || v.panes[0].sel == "" {
+		v.detail.SetText(v.hint())
+	}
+	v.trees[1], v.cn, v.errs[1] = nil, nil, nil
+	g := v.game.Clone() // the search's own: an older one may still read v.game
 	ctx, cancel := context.WithCancel(context.Background())
 	v.cancel = cancel
-	v.trees, v.errs = [2]*play.Tree{}, [2]error{}
-	v.root = g.Position()
 	v.counts.SetText(fmt.Sprintf("Searching %s to depth %d…", v.root, depth))
-	v.detail.SetText(treeHint)
-	v.board.SetView(game.EmptyView(v.root))
 	v.show()
-	ts, _ := v.u.engines.(treeSearcher)
+	ts, ok := v.u.engines.(treeSearcher)
+	if !ok {
+		ts = plainTrees{}
+	}
+	o := play.TreeOptions{Depth: depth, Limit: limit, MaxNodes: treeMaxNodes}
 	go func() {
-		var trees [2]*play.Tree
-		var errs [2]error
-		for i, minimax := range []bool{false, true} {
-			o := play.TreeOptions{Depth: depth, Limit: limit, Minimax: minimax, MaxNodes: treeMaxNodes}
-			if ts != nil {
-				trees[i], errs[i] = ts.SearchTree(ctx, g, o)
-			} else {
-				trees[i], errs[i] = play.TraceTree(ctx, g, o)
-			}
-			if i == 0 {
-				// Alpha-beta first: shown while minimax still counts.
-				t, err := trees[0], errs[0]
-				v.u.do(func() {
-					if gen == v.gen {
-						v.trees[0], v.errs[0] = t, err
-						v.show()
-					}
-				})
-			}
+		if !besideOnly {
+			// Alpha-beta first: shown while the other still searches.
+			t, err := ts.SearchTree(ctx, g, o)
+			v.u.do(func() {
+				if gen == v.gen {
+					v.trees[0], v.errs[0] = t, err
+					v.show()
+				}
+			})
+		}
+		var mm *play.Tree
+		var cn *play.CCNSTree
+		var err error
+		if ccns {
+			cn, err = ts.SearchCCNSTree(ctx, g, play.CCNSTreeOptions{Depth: depth, Limit: limit})
+		} else {
+			o.Minimax = true
+			mm, err = ts.SearchTree(ctx, g, o)
 		}
 		v.u.do(func() {
 			if gen == v.gen {
-				v.trees, v.errs = trees, errs
+				v.trees[1], v.cn, v.errs[1] = mm, cn, err
 				v.show()
 			}
 		})
 	}()
+}
+
+// hint is the detail text before a node is chosen: with conspiracy
+// numbers beside alpha-beta, the legend of their marks too.
+func (v *treeView) hint() string {
+	if v.beside.Selected != treeBeside[1] {
+		return treeHint
+	}
+	return treeHint + "\n\nConspiracy numbers: " + strings.ReplaceAll(play.CCNSTreeLegend, "\n", " ")
 }
 
 // setZoom sets the text size to treeZooms[i] and rebuilds the tree widgets
@@ -218,8 +292,8 @@ func (v *treeView) setZoom(i int) {
 // show puts the trees, where they are new, and the counts into the
 // window. A new alpha-beta tree takes the keyboard focus (the arrow keys
 // move through it, Space chooses). A node chosen in one tree is followed
-// in the other when that one is new (minimax's tree arrives after
-// alpha-beta's).
+// in the other when that one is new (the right pane's tree arrives after
+// alpha-beta's, or alone when the search beside it is changed).
 func (v *treeView) show() {
 	var renewed [2]bool
 	for i, p := range v.panes {
@@ -239,8 +313,14 @@ func (v *treeView) show() {
 // countsText compares the searches once both are done; until then it says
 // what is under way.
 func (v *treeView) countsText() string {
-	ab, mm := v.trees[0], v.trees[1]
+	ab, mm, cn := v.trees[0], v.trees[1], v.cn
 	switch {
+	case ab != nil && cn != nil:
+		s := fmt.Sprintf("Depth %d: alpha-beta searched %d nodes; %s.", ab.Depth, ab.Visited, cn.Summary())
+		if ab.Truncated || cn.Truncated {
+			s += fmt.Sprintf(" Each tree shows its first %s nodes.", v.limit.Selected)
+		}
+		return s
 	case ab != nil && mm != nil:
 		s := fmt.Sprintf("Depth %d: alpha-beta searched %d nodes, %.1f %% of minimax's %d, and found the same value.",
 			ab.Depth, ab.Visited, 100*float64(ab.Visited)/float64(mm.Visited), mm.Visited)
@@ -260,23 +340,28 @@ func (v *treeView) countsText() string {
 		}
 		return strings.Join(parts, " ")
 	case ab != nil:
-		return "Minimax is still searching."
+		return v.panes[1].name() + " is still searching."
 	}
 	return fmt.Sprintf("Searching %s to depth %s…", v.root, v.depth.Selected)
 }
 
-// heading says what search i found and how many nodes it visited.
-func (v *treeView) heading(i int) string {
-	name, t, err := treeNames[i], v.trees[i], v.errs[i]
+// heading says which search pane i shows, what it found and how many
+// nodes it visited.
+func (v *treeView) heading(i int) string { return v.panes[i].name() + ": " + v.status(i) }
+
+// status says what the search of pane i found and how many nodes it
+// visited, or that it still searches, or why it stopped.
+func (v *treeView) status(i int) string {
+	t, err := v.panes[i].data(), v.errs[i]
 	switch {
 	case errors.Is(err, play.ErrTreeTooLarge):
-		return fmt.Sprintf("%s: stopped after %d nodes", name, treeMaxNodes)
+		return fmt.Sprintf("stopped after %d nodes", treeMaxNodes)
 	case err != nil:
-		return fmt.Sprintf("%s: %v", name, err)
+		return err.Error()
 	case t == nil:
-		return name + ": searching…"
+		return "searching…"
 	}
-	return fmt.Sprintf("%s: %d nodes, best %s, value %s", name, t.Visited, t.Move, play.ScoreText(t.Value, 0))
+	return t.heading()
 }
 
 // chose shows the node with widget id id that the user chose in pane p:
@@ -293,9 +378,9 @@ func (v *treeView) chose(p *treePane, id string) {
 	note := other.follow(line)
 	v.syncing = false
 	labels := [2]string{}
-	labels[p.i] = treeNames[p.i] + ": " + t.Label(i)
+	labels[p.i] = p.describe(t, i)
 	labels[other.i] = note
-	n := &t.Nodes[i]
+	n := t.Link(i)
 	head := "The root, the position searched"
 	if len(line) > 0 {
 		moves := make([]string, len(line))
@@ -305,7 +390,7 @@ func (v *treeView) chose(p *treePane, id string) {
 		head = "Line: " + strings.Join(moves, " ")
 	}
 	v.detail.SetText(fmt.Sprintf("%s.\n%s to move: %s.\n\n%s\n\n%s", head, n.Pos.Turn, n.Pos, labels[0], labels[1]))
-	v.board.SetView(lineView(t.Nodes[0].Pos, line, n.Pos))
+	v.board.SetView(lineView(t.Link(0).Pos, line, n.Pos))
 }
 
 // lineView is what the board shows for the end of line from root: the
@@ -324,25 +409,30 @@ func lineView(root muehle.Position, line []muehle.Move, pos muehle.Position) gam
 	return w.View()
 }
 
+// linkedTree is a recorded search tree as its lines are followed:
+// play.Tree and play.CCNSTree.
+type linkedTree interface {
+	Len() int
+	Link(i int) *play.TreeLink
+}
+
 // treeLine returns the moves from the root of t to node i.
-func treeLine(t *play.Tree, i int) []muehle.Move {
+func treeLine(t linkedTree, i int) []muehle.Move {
 	var line []muehle.Move
-	for j := i; t.Nodes[j].Ply > 0; j = t.Nodes[j].Parent {
-		line = append(line, t.Nodes[j].Move)
+	for j := i; t.Link(j).Ply > 0; j = t.Link(j).Parent {
+		line = append(line, t.Link(j).Move)
 	}
-	for a, b := 0, len(line)-1; a < b; a, b = a+1, b-1 {
-		line[a], line[b] = line[b], line[a]
-	}
+	slices.Reverse(line)
 	return line
 }
 
 // treeFind follows line from the root of t as far as t recorded it and
 // returns the last node reached and how many moves of line led there.
-func treeFind(t *play.Tree, line []muehle.Move) (node, moves int) {
+func treeFind(t linkedTree, line []muehle.Move) (node, moves int) {
 	for moves < len(line) {
 		next := -1
-		for _, c := range t.Nodes[node].Children {
-			if t.Nodes[c].Move == line[moves] {
+		for _, c := range t.Link(node).Children {
+			if t.Link(c).Move == line[moves] {
 				next = c
 				break
 			}

@@ -48,7 +48,7 @@ func (p *treePane) choose(t *testing.T, id string) {
 	t.Helper()
 	p.tree.Select(id)
 	if p.sel != id {
-		t.Fatalf("%s: chose node %s, the pane holds %q", treeNames[p.i], id, p.sel)
+		t.Fatalf("%s: chose node %s, the pane holds %q", p.name(), id, p.sel)
 	}
 }
 
@@ -108,9 +108,12 @@ func TestSearchTreeWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		head := fmt.Sprintf("%s: %d nodes, best %s, value %s", treeNames[i], want.Visited, want.Move, play.ScoreText(want.Value, 0))
+		head := fmt.Sprintf("%d nodes, best %s, value %s", want.Visited, want.Move, play.ScoreText(want.Value, 0))
+		if i == 0 { // the right pane's search is named by the select beside its heading
+			head = "Alpha-beta: " + head
+		}
 		if got := v.panes[i].heading.Text; got != head || v.trees[i].Visited != want.Visited {
-			t.Errorf("%s: got heading %q, %d nodes; want %q", treeNames[i], got, v.trees[i].Visited, head)
+			t.Errorf("%s: got heading %q, %d nodes; want %q", v.panes[i].name(), got, v.trees[i].Visited, head)
 		}
 	}
 	if got, want := v.counts.Text, "Depth 2: alpha-beta searched 74 nodes, 12.8 % of minimax's 577, and found the same value."; got != want {
@@ -121,7 +124,7 @@ func TestSearchTreeWindow(t *testing.T) {
 	for _, p := range v.panes {
 		if got := p.childIDs(""); len(got) != 1 || got[0] != "0" || !p.tree.IsBranchOpen("0") || len(p.childIDs("0")) != 24 {
 			t.Fatalf("%s: got top %v, root open %v, %d root moves; want the root open with 24 moves",
-				treeNames[p.i], got, p.tree.IsBranchOpen("0"), len(p.childIDs("0")))
+				p.name(), got, p.tree.IsBranchOpen("0"), len(p.childIDs("0")))
 		}
 	}
 	// The second root move, a7: its first reply searched, the next cut.
@@ -161,7 +164,7 @@ func TestSearchTreeWindow(t *testing.T) {
 	test.Tap(v.zoomIn)
 	for _, p := range v.panes {
 		if got := p.row("0").TextSize; got <= size || v.zoomL.Text != "100 %" {
-			t.Errorf("%s, zoom +: got text size %v (was %v), label %q; want larger, 100 %%", treeNames[p.i], got, size, v.zoomL.Text)
+			t.Errorf("%s, zoom +: got text size %v (was %v), label %q; want larger, 100 %%", p.name(), got, size, v.zoomL.Text)
 		}
 	}
 	// Collapse and expand both.
@@ -194,7 +197,7 @@ func TestSearchTreeChoose(t *testing.T) {
 	if v.board.View().Pos != muehle.NewPosition(9) {
 		t.Errorf("board before a choice: got %s, want the empty board", v.board.View().Pos)
 	}
-	ta, tm := ab.data(), mm.data()
+	ta, tm := v.trees[0], v.trees[1]
 
 	// A searched node three plies deep: the same line in minimax, its
 	// branches opened, its position on the board.
@@ -267,7 +270,7 @@ func TestSearchTreeChoose(t *testing.T) {
 	// A line beyond the nodes minimax recorded: nothing chosen there.
 	v.limit.SetSelected("100")
 	q.Drain(t, 20*time.Second, func() bool { return v.trees[0] != nil && v.trees[1] != nil })
-	ta, tm = ab.data(), mm.data()
+	ta, tm = v.trees[0], v.trees[1]
 	missing := -1
 	for i := range ta.Nodes {
 		if _, moves := treeFind(tm, treeLine(ta, i)); moves < ta.Nodes[i].Ply {
@@ -297,7 +300,8 @@ func nodeNum(t *testing.T, id string) int {
 // TestSearchTreeDatabase checks the database's values in the window on a
 // 3-3 endgame where White closes a mill at once (the search stops at depth
 // 1, a proven win): the database knows every node, and the replies the
-// evaluation misjudges are drawn in the error colour.
+// evaluation misjudges are drawn in the error colour; every node of the
+// conspiracy number search beside it has its database value too.
 func TestSearchTreeDatabase(t *testing.T) {
 	e := solvedEngines(t)
 	q := gametest.NewQueue()
@@ -333,4 +337,127 @@ func TestSearchTreeDatabase(t *testing.T) {
 		t.Errorf("no node of the 3-3 tree disagrees with the database; want the horizon effect shown")
 	}
 	t.Logf("%d of %d nodes disagree with the database", disagree, tr.Searched())
+
+	// Conspiracy numbers beside it: the database's values in their tree too.
+	v.beside.SetSelected("Conspiracy numbers")
+	q.Drain(t, 20*time.Second, func() bool { return v.cn != nil })
+	for i := range v.cn.Nodes {
+		if n := &v.cn.Nodes[i]; !n.Pos.IsOver() && n.DB == 0 {
+			t.Fatalf("conspiracy numbers, node %s: no database value", v.cn.Label(i))
+		}
+	}
+}
+
+// TestSearchTreeCCNS checks the conspiracy number search beside
+// alpha-beta on the empty board at depth 2 (the pairs (1,1) and (2,1)):
+// chosen in the select, it is searched alone, alpha-beta's tree and its
+// chosen node kept; its pane shows play.TraceCCNS's tree, each row with
+// the node's value, target and conspiracy number, the moves never examined
+// dimmed; the detail explains a chosen node; a node chosen in one tree
+// chooses the same line in the other, the node where conspiracy numbers
+// left it out (at depth 3), or nothing where the line is missing (100
+// nodes shown); Minimax comes back.
+func TestSearchTreeCCNS(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	g := muehle.NewGame(9)
+	u.ctrl.SetGame(g)
+	v := openSearchTree(t, q, u, "2")
+	ab, cp := v.panes[0], v.panes[1]
+	left := v.trees[0]
+	d6 := ab.childIDs("0")[0]
+	ab.choose(t, d6)
+
+	v.beside.SetSelected("Conspiracy numbers")
+	if v.trees[1] != nil || cp.data() != nil || !strings.Contains(v.detail.Text, "Conspiracy numbers: no tree yet.") {
+		t.Errorf("conspiracy numbers searching: got minimax's tree %v, pane %v, detail %q; want none, and no tree yet", v.trees[1] != nil, cp.data(), v.detail.Text)
+	}
+	q.Drain(t, 20*time.Second, func() bool { return v.cn != nil })
+	if v.trees[0] != left || ab.sel != d6 {
+		t.Errorf("alpha-beta: got tree %p chosen %q, want the same tree %p with d6 chosen", v.trees[0], ab.sel, left)
+	}
+	want, err := play.TraceCCNS(context.Background(), g, play.CCNSTreeOptions{Depth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cn := v.cn
+	if cn.Result != want.Result || len(cn.Nodes) != len(want.Nodes) {
+		t.Fatalf("got result %+v with %d nodes, want play.TraceCCNS's %+v with %d", cn.Result, len(cn.Nodes), want.Result, len(want.Nodes))
+	}
+	if got, head := cp.heading.Text, "577 nodes, best d6, value -6, safe by 1"; got != head || v.heading(1) != "Conspiracy numbers: "+head {
+		t.Errorf("heading: got %q, want %q", got, head)
+	}
+	if got, sum := v.counts.Text, "Depth 2: alpha-beta searched 74 nodes; "+cn.Summary()+"."; got != sum {
+		t.Errorf("counts: got %q, want %q", got, sum)
+	}
+	// The followed choice: d6, with its target and conspiracy number,
+	// explained in the detail.
+	cd6 := cp.childIDs("0")[0]
+	if cp.sel != cd6 || cp.row(cd6).Text != "1. d6 # +6 evals 2 target ≤ +6 δ1 γ1 cn 1" ||
+		!strings.Contains(v.detail.Text, "Conspiracy numbers: "+cn.Label(1)+"\n"+cn.Explain(1)) ||
+		!strings.Contains(cn.Explain(1), "Its last target: at most +6 with leaves at least 1 ply below, by 1 leaf-disjoint strategy.") {
+		t.Errorf("d6: got node %q, row %q, detail %q; want d6 chosen and explained", cp.sel, cp.row(cd6).Text, v.detail.Text)
+	}
+	// A move never examined: dimmed; alpha-beta follows its line.
+	skipped := slices.IndexFunc(cn.Nodes, func(n play.CCNSNode) bool { return !n.Examined() })
+	if skipped < 0 {
+		t.Fatal("conspiracy numbers examined every move")
+	}
+	id := strconv.Itoa(skipped)
+	if r := cp.row(id); r.Color != theme.Color(theme.ColorNameDisabled) || !strings.HasSuffix(r.Text, " not examined") {
+		t.Errorf("row %q: got colour %v, want the disabled colour", r.Text, r.Color)
+	}
+	cp.choose(t, id)
+	if j, k := treeFind(left, treeLine(cn, skipped)); ab.sel != strconv.Itoa(j) || k != cn.Nodes[skipped].Ply {
+		t.Errorf("alpha-beta after %s: got node %q, want the same line (%d of %d moves found)", lineOf(cp, id), ab.sel, k, cn.Nodes[skipped].Ply)
+	}
+	// At depth 3, below a move conspiracy numbers never examined: that
+	// move is chosen, and the detail says so.
+	v.depth.SetSelected("3")
+	if want := treeHint + "\n\nConspiracy numbers: " + strings.ReplaceAll(play.CCNSTreeLegend, "\n", " "); v.detail.Text != want {
+		t.Errorf("detail of a new search: got %q, want the hint and the legend of conspiracy numbers", v.detail.Text)
+	}
+	q.Drain(t, 20*time.Second, func() bool { return v.trees[0] != nil && v.cn != nil })
+	left, cn = v.trees[0], v.cn
+	below := -1
+	for i := range left.Nodes {
+		if j, k := treeFind(cn, treeLine(left, i)); k < left.Nodes[i].Ply && !cn.Nodes[j].Examined() {
+			below = i
+			break
+		}
+	}
+	if below < 0 {
+		t.Fatal("alpha-beta searched no line conspiracy numbers left unexamined")
+	}
+	ab.choose(t, strconv.Itoa(below))
+	j, _ := treeFind(cn, treeLine(left, below))
+	if cp.sel != strconv.Itoa(j) || !strings.Contains(v.detail.Text, "Conspiracy numbers generated "+cn.Nodes[j].Move.String()+" and never examined it") {
+		t.Errorf("conspiracy numbers after alpha-beta's %s: got node %q, detail %q; want the unexamined node %d", lineOf(ab, strconv.Itoa(below)), cp.sel, v.detail.Text, j)
+	}
+	// With 100 nodes shown, a line alpha-beta searched beyond the nodes
+	// conspiracy numbers show: nothing chosen there.
+	v.limit.SetSelected("100")
+	q.Drain(t, 20*time.Second, func() bool { return v.trees[0] != nil && v.cn != nil })
+	left, cn = v.trees[0], v.cn
+	missing := -1
+	for i := range left.Nodes {
+		if j, k := treeFind(cn, treeLine(left, i)); k < left.Nodes[i].Ply && cn.Nodes[j].Examined() {
+			missing = i
+			break
+		}
+	}
+	if missing < 0 {
+		t.Fatal("conspiracy numbers show every line alpha-beta searched")
+	}
+	ab.choose(t, strconv.Itoa(missing))
+	if cp.sel != "" || !strings.Contains(v.detail.Text, "Conspiracy numbers: this line is not among the first 100 nodes shown.") {
+		t.Errorf("conspiracy numbers after alpha-beta's %s: got node %q, detail %q; want none chosen", lineOf(ab, strconv.Itoa(missing)), cp.sel, v.detail.Text)
+	}
+
+	// Minimax again, beside the same alpha-beta tree.
+	v.beside.SetSelected("Minimax")
+	q.Drain(t, 20*time.Second, func() bool { return v.trees[1] != nil })
+	if v.cn != nil || v.trees[0] != left || cp.name() != "Minimax" || !strings.HasPrefix(v.heading(1), "Minimax: 12721 nodes") {
+		t.Errorf("back to minimax: got conspiracy numbers %v, heading %q, the same alpha-beta tree %v", v.cn != nil, cp.heading.Text, v.trees[0] == left)
+	}
 }

@@ -13,15 +13,16 @@ import (
 )
 
 func init() {
-	register("tree", "print the alpha-beta player's search tree of a position, beside minimax", runTree)
+	register("tree", "print the alpha-beta player's search tree of a position, beside minimax or conspiracy numbers", runTree)
 }
 
 func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend] [--unreachable]", stderr)
+	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax | --ccns] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend] [--unreachable]", stderr)
 	dbf := addDBFlags(fs)
 	text := fs.String("position", "", "the `position` (default the empty board; see muehle/doc.go)")
-	depth := fs.Int("depth", 3, fmt.Sprintf("search `depth` in plies (1 to %d)", play.MaxTreeDepth))
+	depth := fs.Int("depth", 3, fmt.Sprintf("search `depth` in plies (1 to %d; with --ccns the safety sequence's pairs up to that depth, 1 to %d)", play.MaxTreeDepth, play.MaxCCNSTreeDepth))
 	minimax := fs.Bool("minimax", false, "print the minimax tree (no pruning) instead of the alpha-beta tree")
+	ccns := fs.Bool("ccns", false, "print the conspiracy number player's tree instead of the alpha-beta tree")
 	limit := fs.Int("limit", play.DefaultTreeLimit, "record at most `N` searched nodes (the counts cover all)")
 	maxNodes := fs.Uint64("max-nodes", 20_000_000, "stop a search beyond `N` nodes (minimax with its quiescence step can take millions)")
 	searchDB := fs.Bool("search-db", false, "let the search read the database too, as the player with a database does (default: the database only annotates)")
@@ -29,6 +30,13 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	unreachable := addUnreachableFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *minimax && *ccns {
+		return flagError(fs, errors.New("--minimax and --ccns: choose one"))
+	}
+	maxDepth := play.MaxTreeDepth
+	if *ccns {
+		maxDepth = play.MaxCCNSTreeDepth
 	}
 	var pos muehle.Position
 	if *text != "" {
@@ -41,7 +49,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		dbf.adopt(pos.Game)
 	}
-	if err := errors.Join(dbf.check(), inRange("--depth", *depth, 1, play.MaxTreeDepth, ""),
+	if err := errors.Join(dbf.check(), inRange("--depth", *depth, 1, maxDepth, ""),
 		inRange("--limit", *limit, 1, 10_000_000, "")); err != nil {
 		return flagError(fs, err)
 	}
@@ -57,7 +65,8 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	o := play.TreeOptions{Depth: *depth, Limit: *limit, SearchDB: *searchDB, MaxNodes: *maxNodes}
+	// With --ccns alpha-beta, for its summary, searches as deep as it may.
+	o := play.TreeOptions{Depth: min(*depth, play.MaxTreeDepth), Limit: *limit, SearchDB: *searchDB, MaxNodes: *maxNodes}
 	// The database annotates when its folder exists; without one the
 	// tree has no database values.
 	if _, err := os.Stat(*dbf.dir); err == nil {
@@ -75,53 +84,112 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	var tally dbTally
+	if *ccns {
+		tally, err = printCCNSTree(ctx, stdout, g, *depth, o, ab, *legend)
+	} else {
+		tally, err = printABTree(ctx, stdout, g, o, ab, *minimax, *legend)
+	}
+	if err != nil {
+		return err
+	}
+	if o.DB == nil {
+		fmt.Fprintf(stdout, "no database in %s: no database values\n", *dbf.dir)
+		return nil
+	}
+	fmt.Fprintf(stdout, "database values for %d of %d searched nodes recorded; %d disagree with the search (≠db)\n", tally.known, tally.searched, tally.disagree)
+	return nil
+}
+
+// printABTree prints the tree of ab, alpha-beta's search of g with the
+// options o, or with minimax that of minimax, which it searches, and the
+// summaries of both and how they compare. It counts the database values
+// of the tree printed.
+func printABTree(ctx context.Context, stdout io.Writer, g *muehle.Game, o play.TreeOptions, ab *play.Tree, minimax, legend bool) (dbTally, error) {
 	o.Minimax = true
 	mm, err := play.TraceTree(ctx, g, o)
-	if err != nil && (*minimax || !errors.Is(err, play.ErrTreeTooLarge)) {
-		return err
+	if err != nil && (minimax || !errors.Is(err, play.ErrTreeTooLarge)) {
+		return dbTally{}, err
 	}
 	shown := ab
-	if *minimax {
+	if minimax {
 		shown = mm
 	}
-	fmt.Fprintf(stdout, "position %s\n", pos)
-	if *legend {
-		fmt.Fprintf(stdout, "\n%s\n\n", play.TreeLegend)
-	}
-	if err := shown.WriteText(stdout); err != nil {
-		return err
-	}
-	if shown.Truncated {
-		fmt.Fprintf(stdout, "(recording stopped at %d nodes: --limit)\n", *limit)
+	if err := writeTreeText(stdout, g.Position(), play.TreeLegend, legend, shown, shown.Truncated, o.Limit); err != nil {
+		return dbTally{}, err
 	}
 	fmt.Fprintln(stdout, ab.Summary())
 	if mm != nil {
 		fmt.Fprintln(stdout, mm.Summary())
 		fmt.Fprintf(stdout, "alpha-beta visited %d of minimax's %d nodes (%.1f %%)\n", ab.Visited, mm.Visited, 100*float64(ab.Visited)/float64(mm.Visited))
 	} else {
-		fmt.Fprintf(stdout, "minimax: stopped after %d nodes (--max-nodes)\n", *maxNodes)
+		fmt.Fprintf(stdout, "minimax: stopped after %d nodes (--max-nodes)\n", o.MaxNodes)
 	}
-	if o.DB == nil {
-		fmt.Fprintf(stdout, "no database in %s: no database values\n", *dbf.dir)
-		return nil
+	var tally dbTally
+	for i := range shown.Nodes {
+		n := &shown.Nodes[i]
+		tally.add(!n.Cut, n.DB, n.Disagrees())
 	}
-	known, disagree := dbCounts(shown)
-	fmt.Fprintf(stdout, "database values for %d of %d searched nodes recorded; %d disagree with the search (≠db)\n", known, shown.Searched(), disagree)
+	return tally, nil
+}
+
+// printCCNSTree prints the tree of the conspiracy number player searching
+// g through the pairs of the safety sequence up to depth, with o's node
+// limit and database, and the summaries of its search and of alpha-beta's,
+// ab. It counts the database values of the tree.
+func printCCNSTree(ctx context.Context, stdout io.Writer, g *muehle.Game, depth int, o play.TreeOptions, ab *play.Tree, legend bool) (dbTally, error) {
+	cn, err := play.TraceCCNS(ctx, g, play.CCNSTreeOptions{Depth: depth, Limit: o.Limit, DB: o.DB, SearchDB: o.SearchDB})
+	if err != nil {
+		return dbTally{}, err
+	}
+	if err := writeTreeText(stdout, g.Position(), play.CCNSTreeLegend, legend, cn, cn.Truncated, o.Limit); err != nil {
+		return dbTally{}, err
+	}
+	fmt.Fprintln(stdout, ab.Summary())
+	fmt.Fprintln(stdout, cn.Summary())
+	var tally dbTally
+	for i := range cn.Nodes {
+		n := &cn.Nodes[i]
+		tally.add(n.Examined(), n.DB, n.Disagrees())
+	}
+	return tally, nil
+}
+
+// treeText is a recorded search tree as the command prints it.
+type treeText interface{ WriteText(io.Writer) error }
+
+// writeTreeText prints the position searched, the legend when asked for,
+// the tree t, and whether the node limit stopped its recording.
+func writeTreeText(stdout io.Writer, pos muehle.Position, legendText string, legend bool, t treeText, truncated bool, limit int) error {
+	fmt.Fprintf(stdout, "position %s\n", pos)
+	if legend {
+		fmt.Fprintf(stdout, "\n%s\n\n", legendText)
+	}
+	if err := t.WriteText(stdout); err != nil {
+		return err
+	}
+	if truncated {
+		fmt.Fprintf(stdout, "(recording stopped at %d nodes: --limit)\n", limit)
+	}
 	return nil
 }
 
-// dbCounts counts the searched nodes of t with a database value, and
-// those whose search value the database contradicts.
-func dbCounts(t *play.Tree) (known, disagree int) {
-	for i := range t.Nodes {
-		n := &t.Nodes[i]
-		if n.Cut || n.DB.Outcome() == layers.NoOutcome {
-			continue
-		}
-		known++
-		if n.Disagrees() {
-			disagree++
-		}
+// dbTally counts the nodes of a tree the search examined, those of them
+// with a database value, and those whose value the database contradicts.
+type dbTally struct{ searched, known, disagree int }
+
+// add counts a node: whether it was searched, its database value, and
+// whether it disagrees with it.
+func (c *dbTally) add(searched bool, v layers.Value, disagrees bool) {
+	if !searched {
+		return
 	}
-	return known, disagree
+	c.searched++
+	if v.Outcome() == layers.NoOutcome {
+		return
+	}
+	c.known++
+	if disagrees {
+		c.disagree++
+	}
 }

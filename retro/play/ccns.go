@@ -1,5 +1,7 @@
 package play
 
+import "fmt"
+
 // The core of controlled conspiracy number search (Cc2s, after U. Lorenz,
 // Controlled Conspiracy Number Search, 2000; the player is in
 // ccns_player.go). It runs on any game that implements cnGame, so that the
@@ -170,6 +172,11 @@ type cnSearch[P any] struct {
 
 	stopped bool
 	evals   uint64 // evaluations made, bound and point
+
+	// traced keeps each node's last target in aims (ccns_tree.go); the
+	// search without it does no such work.
+	traced bool
+	aims   []cnAim
 }
 
 // newCNSearch returns a search of g from the root position root, with
@@ -448,6 +455,9 @@ func (s *cnSearch[P]) split(v int32, t cnTarget, dst []cnAssign) ([]cnAssign, bo
 // round that makes no evaluation gives up (cnNotOK): the next round would
 // repeat it.
 func (s *cnSearch[P]) cc2s(v int32, t cnTarget) cnResult {
+	if s.traced {
+		s.aim(v, t)
+	}
 	if s.nodes[v].exact || (t.depth <= 0 && t.cn <= 1) {
 		if s.nodes[v].w.supports(t.a, t.x) {
 			return cnOK
@@ -465,6 +475,9 @@ func (s *cnSearch[P]) cc2s(v int32, t cnTarget) cnResult {
 	}
 	key := s.g.Key(s.pos[v])
 	if s.tt.fulfilled(key, t) {
+		if s.traced {
+			s.aims[v].table = true
+		}
 		return cnOK
 	}
 	var assign []cnAssign
@@ -593,6 +606,19 @@ func cnSequence(i int) cnStep {
 		return cnStep{i + 1, 1}
 	}
 	return cnStep{i, 2}
+}
+
+// String returns the pair as the seed writes it: "(4,2)".
+func (s cnStep) String() string { return fmt.Sprintf("(%d,%d)", s.Depth, s.Conspiracy) }
+
+// cnStepsTo returns how many pairs of the root safety sequence ask for a
+// depth of at most depth: through (3,1) for 3, through (4,2) for 4.
+func cnStepsTo(depth int) int {
+	i := 0
+	for cnSequence(i).Depth <= depth {
+		i++
+	}
+	return i
 }
 
 // conspiracy returns the number of leaf-disjoint strategies in the search

@@ -72,9 +72,10 @@ import (
 // Time. The root's children are evaluated whatever the budget (only a
 // cancelled ctx stops them), so there is always a move; the sequence then
 // runs until the budget is spent, its next pair would start after half of
-// it, every root child is exact, or the tree holds MaxNodes nodes. The
-// move is the best of the last pair completed (after the root's
-// evaluation: the best child by its point value).
+// it, every root child is exact, Steps pairs are done, or the tree holds
+// MaxNodes nodes. The move is the best of the last pair completed (after
+// the root's evaluation: the best child by its point value). TraceCCNS
+// (ccns_tree.go) records the search's tree.
 type CCNS struct {
 	// EvalDepth is the depth of the alpha-beta search that evaluates a
 	// node (0: CCNSEvalDepth).
@@ -84,6 +85,10 @@ type CCNS struct {
 	// RootSlack widens the root's targets (the seed's root window): the
 	// best child must show x-RootSlack, the others x+RootSlack.
 	RootSlack int32
+	// Steps, when above 0, ends the safety sequence after that many
+	// pairs: with a budget that suffices, the search then does not depend
+	// on the clock (TraceCCNS records such searches).
+	Steps int
 
 	moveTime time.Duration
 	rng      *rand.Rand
@@ -183,11 +188,29 @@ func (c *CCNS) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error) {
 // returns ctx.Err() when ctx is cancelled, and an error wrapping
 // muehle.ErrNoMove when the game is over.
 func (c *CCNS) Search(ctx context.Context, g *muehle.Game) (CCNSResult, error) {
+	run, err := c.run(ctx, g, false)
+	return run.res, err
+}
+
+// ccnsRun is a finished search: its result, its tree, and the root's
+// decision, the best child and its value x after the last pair completed
+// (step; pairs counts the pairs completed).
+type ccnsRun struct {
+	res   CCNSResult
+	cs    *cnSearch[int32]
+	best  int32
+	x     int32
+	step  cnStep
+	pairs int
+}
+
+// run is Search; traced keeps each node's last target for TraceCCNS.
+func (c *CCNS) run(ctx context.Context, g *muehle.Game, traced bool) (ccnsRun, error) {
 	if r, why := g.Result(); r != muehle.Ongoing {
-		return CCNSResult{}, fmt.Errorf("play: ccns: %w: %s (%s)", muehle.ErrNoMove, r, why)
+		return ccnsRun{}, fmt.Errorf("play: ccns: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
 	if err := ctx.Err(); err != nil {
-		return CCNSResult{}, err
+		return ccnsRun{}, err
 	}
 	start := time.Now()
 	limit := c.limit()
@@ -195,6 +218,7 @@ func (c *CCNS) Search(ctx context.Context, g *muehle.Game) (CCNSResult, error) {
 	c.ps = append(c.ps[:0], ccnsPos{pos: g.Position(), key: c.hist[len(c.hist)-1], parent: -1})
 	cs := newCNSearch[int32](c, 0, ccnsTTBits)
 	cs.splitBelow = 2
+	cs.traced = traced
 	cs.maxNodes = cmp.Or(c.MaxNodes, CCNSMaxNodes)
 	cs.stop = func() bool {
 		if !s.stopped && (ctx.Err() != nil || (s.useDeadline && time.Now().After(s.deadline))) {
@@ -206,15 +230,16 @@ func (c *CCNS) Search(ctx context.Context, g *muehle.Game) (CCNSResult, error) {
 
 	s.useDeadline = false // the root's children are evaluated whatever the budget
 	if !cs.initRoot() {
-		return CCNSResult{}, ctx.Err()
+		return ccnsRun{}, ctx.Err()
 	}
 	s.useDeadline = true
 	b, x := cs.best()
 	if b < 0 {
-		return CCNSResult{}, fmt.Errorf("play: ccns: %w", muehle.ErrNoMove)
+		return ccnsRun{}, fmt.Errorf("play: ccns: %w", muehle.ErrNoMove)
 	}
 	var step cnStep
-	for i := 0; ; i++ {
+	pairs := 0
+	for i := 0; c.Steps <= 0 || i < c.Steps; i++ {
 		if cs.nodes[0].exact || time.Since(start) > limit/2 {
 			break
 		}
@@ -226,10 +251,10 @@ func (c *CCNS) Search(ctx context.Context, g *muehle.Game) (CCNSResult, error) {
 		if r == cnAbort || cs.stopped {
 			break
 		}
-		b, x, step = nb, nx, st
+		b, x, step, pairs = nb, nx, st, i+1
 	}
 	if err := ctx.Err(); err != nil {
-		return CCNSResult{}, err
+		return ccnsRun{}, err
 	}
 	r := CCNSResult{
 		Move: c.ps[cs.pos[b]].move, Score: int(x), Depth: step.Depth, Conspiracy: step.Conspiracy,
@@ -239,7 +264,7 @@ func (c *CCNS) Search(ctx context.Context, g *muehle.Game) (CCNSResult, error) {
 	if c.rng != nil {
 		r.Move = c.pickTie(cs, b, r.Move)
 	}
-	return r, nil
+	return ccnsRun{res: r, cs: cs, best: b, x: x, step: step, pairs: pairs}, nil
 }
 
 // pickTie returns a random one of the root's moves whose point value

@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -86,11 +85,12 @@ func randomTree(rng *rand.Rand, depth, branch int, vals, noise int32) *synTree {
 	return t
 }
 
-// runCN runs the safety sequence's pairs on t and calls check after each.
-func runCN(t *testing.T, g cnGame[int], steps []cnStep, splitBelow int, check func(s *cnSearch[int], st cnStep, b, x int32, r cnResult)) {
+// runCN runs the safety sequence's pairs on t and calls check after each;
+// traced keeps the targets, as TraceCCNS does.
+func runCN(t *testing.T, g cnGame[int], steps []cnStep, splitBelow int, traced bool, check func(s *cnSearch[int], st cnStep, b, x int32, r cnResult)) {
 	t.Helper()
 	s := newCNSearch[int](g, 0, 10)
-	s.splitBelow = splitBelow
+	s.splitBelow, s.traced = splitBelow, traced
 	if !s.initRoot() {
 		t.Fatal("initRoot stopped")
 	}
@@ -119,7 +119,7 @@ func TestCCNSMinimax(t *testing.T) {
 			steps = append(steps, cnStep{d, 1})
 		}
 		steps = append(steps, cnStep{depth, 2}, cnStep{depth + 1, 3})
-		runCN(t, tr, steps, i%3, func(s *cnSearch[int], st cnStep, b, x int32, r cnResult) {
+		runCN(t, tr, steps, i%3, false, func(s *cnSearch[int], st cnStep, b, x int32, r cnResult) {
 			if st.Depth < depth {
 				return
 			}
@@ -142,7 +142,7 @@ func TestCCNSSafety(t *testing.T) {
 	for i := range 300 {
 		tr := randomTree(rng, 6, 3, 20, 8)
 		tr.noTT = true
-		runCN(t, tr, steps, i%3, func(s *cnSearch[int], st cnStep, b, x int32, r cnResult) {
+		runCN(t, tr, steps, i%3, false, func(s *cnSearch[int], st cnStep, b, x int32, r cnResult) {
 			if r != cnOK {
 				return
 			}
@@ -245,7 +245,7 @@ func TestConspiracyBruteForce(t *testing.T) {
 	for i := range 60 {
 		tr := randomTree(rng, 4, 3, 6, 4)
 		tr.noTT = true
-		runCN(t, tr, []cnStep{{2, 1}, {3, 2}}, 0, func(s *cnSearch[int], st cnStep, b, x int32, r cnResult) {
+		runCN(t, tr, []cnStep{{2, 1}, {3, 2}}, 0, false, func(s *cnSearch[int], st cnStep, b, x int32, r cnResult) {
 			root := s.nodes[0]
 			for c := root.first; c < root.first+root.n; c++ {
 				for _, a := range []cnAttr{cnLE, cnGE} {
@@ -426,8 +426,6 @@ func TestCCNSLegal(t *testing.T) {
 		}
 	}
 }
-
-func (s cnStep) String() string { return fmt.Sprintf("(%d,%d)", s.Depth, s.Conspiracy) }
 
 // TestCCNSDatabaseK3: where the database knows every child (the moving
 // phase of the 3-stone game), the player reads it as the alpha-beta player

@@ -43,6 +43,10 @@
 //	             by node (window, value, move ordering, cut moves), or
 //	             minimax with the same code, with database values beside
 //	tree_text.go the tree as text: scores, bounds, marks, the legend
+//	ccns_tree.go TraceCCNS: the conspiracy number player's search recorded
+//	             (value, evaluations, last target, the strategies each node
+//	             holds for the root's decision), with database values beside
+//	ccns_tree_text.go that tree as text: its lines, words, the legend
 //	training.go  training positions: seeded draws of positions where one
 //	             move (or a few) keeps the value, by layers, goal and
 //	             difficulty band (docs/training.md), and the check of an

@@ -77,34 +77,45 @@ type Tree struct {
 	Minimax   bool
 }
 
-// TreeNode is one position of a recorded search. Values are from the view
-// of the side to move at the node (negamax): a parent's value is the
-// maximum of its children's values negated. Move led to the node from its
-// parent (NoMove at the root) and Rank is its place in the parent's move
-// ordering, from 0; OrderScore is the ordering's score of the move (see
-// Ordering). Alpha and Beta are the window on entry, Value what the node
-// returned: exact inside the window, a bound outside it (see Bound). Depth
-// is the plies left on entry, 0 at the horizon; Quiescence marks the
-// removals the search follows beyond the horizon. Eval is the static
-// evaluation where the search computed it (HasEval). A Cut node was not
-// searched: a sibling's value reached the parent's beta before its turn
-// came; it has no window and no value. Hidden
-// counts the searched nodes below the node the limit left out. DB is the
-// database's value of the position, Unused when unknown.
+// TreeLink places a node in a recorded search tree, of alpha-beta (Tree)
+// or of conspiracy numbers (CCNSTree): its position, the move that led to
+// it from its parent (NoMove at the root) and its Rank, its place among
+// the parent's moves in the order the search took them, from 0; Ply, its
+// distance from the root; Parent (-1 at the root) and Children, node
+// numbers in the tree's Nodes.
+type TreeLink struct {
+	Pos      muehle.Position
+	Move     muehle.Move
+	Rank     int
+	Ply      int
+	Parent   int
+	Children []int
+}
+
+// TreeNode is one position of a recorded search, placed in the tree by
+// its TreeLink. Values are from the view of the side to move at the node
+// (negamax): a parent's value is the maximum of its children's values
+// negated. Rank is the node's place in the parent's move ordering;
+// OrderScore is the ordering's score of the move (see Ordering). Alpha and
+// Beta are the window on entry, Value what the node returned: exact inside
+// the window, a bound outside it (see Bound). Depth is the plies left on
+// entry, 0 at the horizon; Quiescence marks the removals the search
+// follows beyond the horizon. Eval is the static evaluation where the
+// search computed it (HasEval). A Cut node was not searched: a sibling's
+// value reached the parent's beta before its turn came; it has no window
+// and no value. Hidden counts the searched nodes below the node the limit
+// left out. DB is the database's value of the position, Unused when
+// unknown.
 type TreeNode struct {
-	Pos         muehle.Position
-	Move        muehle.Move
-	Rank        int
+	TreeLink
 	OrderScore  int32
-	Ply, Depth  int
+	Depth       int
 	Quiescence  bool
 	Alpha, Beta int
 	Value       int
 	Eval        int
 	HasEval     bool
 	Cut         bool
-	Parent      int
-	Children    []int
 	Hidden      int
 	DB          layers.Value
 }
@@ -116,12 +127,9 @@ func TraceTree(ctx context.Context, g *muehle.Game, o TreeOptions) (*Tree, error
 	if o.Depth < 1 || o.Depth > MaxTreeDepth {
 		return nil, fmt.Errorf("play: search tree: depth %d, want 1 to %d", o.Depth, MaxTreeDepth)
 	}
-	limit := o.Limit
-	if limit < 0 {
-		return nil, fmt.Errorf("play: search tree: node limit %d, want 0 (default) or more", limit)
-	}
-	if limit == 0 {
-		limit = DefaultTreeLimit
+	limit, err := treeLimit(o.Limit)
+	if err != nil {
+		return nil, err
 	}
 	var probe layers.Prober
 	if o.SearchDB {
@@ -146,12 +154,26 @@ func TraceTree(ctx context.Context, g *muehle.Game, o TreeOptions) (*Tree, error
 	}
 	if o.DB != nil {
 		for i := range t.Nodes {
-			if v, err := o.DB.Probe(t.Nodes[i].Pos); err == nil {
-				t.Nodes[i].DB = v
-			}
+			t.Nodes[i].DB = dbValue(o.DB, t.Nodes[i].Pos)
 		}
 	}
 	return t, nil
+}
+
+// Len returns the number of recorded nodes.
+func (t *Tree) Len() int { return len(t.Nodes) }
+
+// Link returns the place of node i in the tree.
+func (t *Tree) Link(i int) *TreeLink { return &t.Nodes[i].TreeLink }
+
+// dbValue returns the database's value of pos, Unused where db does not
+// know it (its layer missing or damaged).
+func dbValue(db layers.Prober, pos muehle.Position) layers.Value {
+	v, err := db.Probe(pos)
+	if err != nil {
+		return layers.Unused
+	}
+	return v
 }
 
 // tracer records a search for TraceTree. The searcher calls root at the
@@ -229,9 +251,9 @@ func (t *tracer) enter(pos *muehle.Position, depth int, alpha, beta int32, q boo
 	t.recorded++
 	i := len(t.nodes)
 	t.nodes = append(t.nodes, TreeNode{
-		Pos: *pos, Move: t.move, Rank: t.rank, OrderScore: t.score,
-		Ply: len(t.open), Depth: depth, Quiescence: q,
-		Alpha: int(alpha), Beta: int(beta), Parent: parent,
+		TreeLink:   TreeLink{Pos: *pos, Move: t.move, Rank: t.rank, Ply: len(t.open), Parent: parent},
+		OrderScore: t.score, Depth: depth, Quiescence: q,
+		Alpha: int(alpha), Beta: int(beta),
 	})
 	if parent >= 0 {
 		t.nodes[parent].Children = append(t.nodes[parent].Children, i)
@@ -302,9 +324,9 @@ func (t *tracer) addCut(p int, m muehle.Move, score int32) {
 	}
 	i := len(t.nodes)
 	t.nodes = append(t.nodes, TreeNode{
-		Pos: n.Pos.Play(m), Move: m, Rank: rank, OrderScore: score,
-		Ply: n.Ply + 1, Depth: max(n.Depth-1, 0), Quiescence: n.Depth <= 0,
-		Parent: p, Cut: true,
+		TreeLink:   TreeLink{Pos: n.Pos.Play(m), Move: m, Rank: rank, Ply: n.Ply + 1, Parent: p},
+		OrderScore: score, Depth: max(n.Depth-1, 0), Quiescence: n.Depth <= 0,
+		Cut: true,
 	})
 	n = &t.nodes[p] // append may have moved the nodes
 	n.Children = append(n.Children, i)

@@ -289,7 +289,7 @@ func TestTreeDisagrees(t *testing.T) {
 		{winScore - 3, -infScore, infScore, layers.Drawn, true},
 		{-50, -infScore, infScore, layers.Unused, false}, // unknown
 	} {
-		n := TreeNode{Value: c.value, Alpha: c.alpha, Beta: c.beta, DB: c.db, Children: []int{1}}
+		n := TreeNode{TreeLink: TreeLink{Children: []int{1}}, Value: c.value, Alpha: c.alpha, Beta: c.beta, DB: c.db}
 		if got := n.Disagrees(); got != c.want {
 			t.Errorf("value %d in [%d, %d], db %s: got disagrees %v, want %v", c.value, c.alpha, c.beta, c.db, got, c.want)
 		}

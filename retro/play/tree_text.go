@@ -57,14 +57,21 @@ func (n *TreeNode) Bound() string {
 // lower bound above 0 for a lost one).
 func (n *TreeNode) Disagrees() bool {
 	b := n.Bound()
-	upper, lower := b == "=" || b == "≤", b == "=" || b == "≥"
-	switch n.DB.Outcome() {
+	return disagrees(n.DB, n.Value, b == "=" || b == "≤", b == "=" || b == "≥")
+}
+
+// disagrees reports whether a search's value contradicts db, the
+// database's value of the node: upper says that value bounds the node's
+// value from above, lower from below (both: it is exact). See
+// TreeNode.Disagrees.
+func disagrees(db layers.Value, value int, upper, lower bool) bool {
+	switch db.Outcome() {
 	case layers.Win:
-		return upper && n.Value < 0
+		return upper && value < 0
 	case layers.Loss:
-		return lower && n.Value > 0
+		return lower && value > 0
 	case layers.Draw:
-		return (lower && n.Value >= winBound) || (upper && n.Value <= -winBound)
+		return (lower && value >= winBound) || (upper && value <= -winBound)
 	}
 	return false
 }
@@ -161,20 +168,33 @@ func (t *Tree) Searched() int {
 // WriteText writes the tree as indented text, two spaces a ply, one node a
 // line (Label), children in the order the search took them, cut moves
 // after them.
-func (t *Tree) WriteText(w io.Writer) error {
+func (t *Tree) WriteText(w io.Writer) error { return writeTree(w, t) }
+
+// labeledTree is a recorded search tree as writeTree walks it: Tree and
+// CCNSTree.
+type labeledTree interface {
+	Len() int
+	Link(i int) *TreeLink
+	Label(i int) string
+}
+
+// writeTree writes t as indented text, two spaces a ply, one node a line
+// (its Label), each node's children after it in their order.
+func writeTree(w io.Writer, t labeledTree) error {
 	var walk func(i int) error
 	walk = func(i int) error {
-		if _, err := fmt.Fprintf(w, "%s%s\n", strings.Repeat("  ", t.Nodes[i].Ply), t.Label(i)); err != nil {
+		n := t.Link(i)
+		if _, err := fmt.Fprintf(w, "%s%s\n", strings.Repeat("  ", n.Ply), t.Label(i)); err != nil {
 			return err
 		}
-		for _, c := range t.Nodes[i].Children {
+		for _, c := range n.Children {
 			if err := walk(c); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if len(t.Nodes) == 0 {
+	if t.Len() == 0 {
 		return nil
 	}
 	return walk(0)
