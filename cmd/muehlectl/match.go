@@ -174,52 +174,25 @@ func matchRanges(games, jobs, plies int) error {
 // from a --rows file) are counted as they are, not played. It stops at
 // the first error.
 func (m *match) playAll(ctx context.Context, games, jobs int, done map[int]gameRecord) ([]string, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	lines := make([]string, games)
-	for g, r := range done {
-		m.add(r)
-		lines[g] = r.line
-	}
-	next := make(chan int)
-	errs := make(chan error, jobs)
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for g := range next {
-				r, err := m.play(ctx, g)
-				if err == nil {
-					err = m.keep(r)
-				}
-				if err != nil {
-					errs <- err
-					cancel()
-					return
-				}
-				lines[g] = r.line
-			}
-		}()
-	}
-feed:
+	var todo []int
 	for g := range games {
-		if _, ok := done[g]; ok {
-			continue
-		}
-		select {
-		case next <- g:
-		case <-ctx.Done():
-			break feed
+		if r, ok := done[g]; ok {
+			m.add(r)
+			lines[g] = r.line
+		} else {
+			todo = append(todo, g)
 		}
 	}
-	close(next)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return lines, err
-	}
-	return lines, nil
+	err := forEach(ctx, jobs, todo, func(ctx context.Context, g int) error {
+		r, err := m.play(ctx, g)
+		if err == nil {
+			err = m.keep(r)
+		}
+		lines[g] = r.line
+		return err
+	})
+	return lines, err
 }
 
 // matchPlayer is one side of a match with its counts.

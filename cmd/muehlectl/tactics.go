@@ -269,8 +269,6 @@ const tacticsReportEvery = 10 * time.Second
 // run asks run's player for its move in every position of the set, jobs
 // at a time, taking the results the --rows file holds, and returns the row.
 func (t *tactics) run(ctx context.Context, run tacticsRun) (tacticsRow, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	results := make([]tacticsResult, len(t.es))
 	var todo []int
 	var row tacticsRow
@@ -283,48 +281,24 @@ func (t *tactics) run(ctx context.Context, run tacticsRun) (tacticsRow, error) {
 		}
 	}
 	start, reported, finished := time.Now(), time.Now(), 0
-	next := make(chan int)
-	errs := make(chan error, t.jobs)
-	var wg sync.WaitGroup
-	for range t.jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r, err := t.ask(ctx, run, i)
-				if err == nil {
-					err = t.keep(run, i, r)
-				}
-				if err != nil {
-					errs <- fmt.Errorf("position %d %q: %w", i+1, t.es[i].Pos.String(), err)
-					cancel()
-					return
-				}
-				results[i] = r
-				t.mu.Lock()
-				if finished++; time.Since(reported) >= tacticsReportEvery {
-					reported = time.Now()
-					fmt.Fprintf(t.progress, "tactics: %s: %d of %d positions asked after %s\n", run.spec, finished, len(todo), time.Since(start).Round(time.Second))
-				}
-				t.mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, i := range todo {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	err := forEach(ctx, t.jobs, todo, func(ctx context.Context, i int) error {
+		r, err := t.ask(ctx, run, i)
+		if err == nil {
+			err = t.keep(run, i, r)
 		}
-	}
-	close(next)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return row, err
-	}
-	if err := ctx.Err(); err != nil {
+		if err != nil {
+			return fmt.Errorf("position %d %q: %w", i+1, t.es[i].Pos.String(), err)
+		}
+		results[i] = r
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if finished++; time.Since(reported) >= tacticsReportEvery {
+			reported = time.Now()
+			fmt.Fprintf(t.progress, "tactics: %s: %d of %d positions asked after %s\n", run.spec, finished, len(todo), time.Since(start).Round(time.Second))
+		}
+		return nil
+	})
+	if err != nil {
 		return row, err
 	}
 	for i, e := range t.es {
