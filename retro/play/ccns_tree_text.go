@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"muehle/layers"
 )
 
 // The text form of a recorded conspiracy number search (ccns_tree.go), in
@@ -59,15 +58,7 @@ func (t *CCNSTree) Label(i int) string {
 	} else {
 		b.WriteString(" not examined")
 	}
-	if n.DB.Outcome() != layers.NoOutcome {
-		fmt.Fprintf(&b, " db %s", n.DB)
-	}
-	if n.Disagrees() {
-		b.WriteString(" ≠db")
-	}
-	if n.Hidden > 0 {
-		fmt.Fprintf(&b, " (+%d not recorded)", n.Hidden)
-	}
+	writeLabelEnd(&b, n.DB, n.Disagrees(), n.Hidden)
 	return b.String()
 }
 

@@ -127,15 +127,7 @@ func (t *Tree) Label(i int) string {
 	if n.HasEval {
 		fmt.Fprintf(&b, " eval %s", ScoreText(n.Eval, n.Ply))
 	}
-	if n.DB.Outcome() != layers.NoOutcome {
-		fmt.Fprintf(&b, " db %s", n.DB)
-	}
-	if n.Disagrees() {
-		b.WriteString(" ≠db")
-	}
-	if n.Hidden > 0 {
-		fmt.Fprintf(&b, " (+%d not recorded)", n.Hidden)
-	}
+	writeLabelEnd(&b, n.DB, n.Disagrees(), n.Hidden)
 	return b.String()
 }
 
@@ -209,3 +201,18 @@ exact value, "≥" a lower bound (a move reached β, the moves after it were
 cut), "≤" an upper bound. "q" marks the removals followed beyond the
 horizon, "cut" a move alpha-beta did not search, "db" the database's
 value, "≠db" a search value the database contradicts (the horizon effect).`
+
+// writeLabelEnd ends a node's label in either tree: the database's value
+// where it knows the position, "≠db" where it contradicts the search, and
+// the nodes below left out of the record.
+func writeLabelEnd(b *strings.Builder, db layers.Value, disagrees bool, hidden int) {
+	if db.Outcome() != layers.NoOutcome {
+		fmt.Fprintf(b, " db %s", db)
+	}
+	if disagrees {
+		b.WriteString(" ≠db")
+	}
+	if hidden > 0 {
+		fmt.Fprintf(b, " (+%d not recorded)", hidden)
+	}
+}
