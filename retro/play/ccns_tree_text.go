@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
 )
 
 // The text form of a recorded conspiracy number search (ccns_tree.go), in
