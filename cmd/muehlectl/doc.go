@@ -36,12 +36,14 @@
 //	levels.go     levels: calibrating the difficulty levels
 //	review.go     review: the database's verdict on every move of a game
 //	train.go      train: training positions and the check of an answer
-//	tree.go       tree: the alpha-beta search tree beside minimax
+//	tree.go       tree: the alpha-beta search tree beside minimax, or the
+//	              conspiracy number player's (--ccns)
 //	searcherrors.go searcherrors: Lorenz's search-with-errors experiment
 //	              (docs/search.md)
 //	tactics.go    tactics: the share of one-move positions each player
 //	              finds by time per move (docs/search.md)
-//	rows.go       the --rows files of searcherrors and tactics
+//	rows.go       the --rows files of searcherrors, tactics and match
+//	jobs.go       forEach: the pool of jobs of match and tactics
 //	record.go     the solve record, k<stones>/solve-record.tsv
 //	peakmem_windows.go peakmem.go's on Windows: the peak working set
 //	              since the process started

@@ -8,7 +8,7 @@ import (
 )
 
 // This file holds the --rows files of the long measurements (searcherrors,
-// tactics): a text file of tab-separated rows, one result a line, each
+// tactics, match): a text file of tab-separated rows, one result a line, each
 // added as soon as it is computed, so that a run that stops resumes from
 // what the file holds. Each command reads and writes its own columns.
 
