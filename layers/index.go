@@ -182,7 +182,12 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	t := p.Turn & 1
 	m := p.Stones[t]
 	o := p.Stones[t^1] &^ m
-	e := l.t.tab[bCode(m, o)]
+	return l.slotOf(m, o, l.t.tab[bCode(m, o)])
+}
+
+// slotOf is Index of the position whose side to move has the stones m and
+// the opponent o, e the table entry of its B part.
+func (l *LayerIndex) slotOf(m, o muehle.Bitboard, e uint32) uint64 {
 	wa, ba := aMask(m), aMask(o)
 	sub := &l.sub[bits.OnesCount8(wa)][bits.OnesCount8(ba)]
 	s := e >> symShift & 15
@@ -198,8 +203,8 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 
 // IndexAll stores Index(ps[i]) in out[i] for every i < min(len(ps),
 // len(out)). On positions far apart it is faster than calling Index one by
-// one: it touches all the table entries first, so that their cache misses
-// overlap, and then ranks with the entries in the cache.
+// one: it loads all the table entries first, so that their cache misses
+// overlap, and then ranks with the entries it loaded.
 func (l *LayerIndex) IndexAll(ps []muehle.Position, out []uint64) {
 	n := min(len(ps), len(out))
 	ps, out = ps[:n], out[:n]
@@ -210,7 +215,9 @@ func (l *LayerIndex) IndexAll(ps []muehle.Position, out []uint64) {
 		out[i] = uint64(tab[bCode(m, ps[i].Stones[t^1]&^m)])
 	}
 	for i := range ps {
-		out[i] = l.Index(ps[i])
+		t := ps[i].Turn & 1
+		m := ps[i].Stones[t]
+		out[i] = l.slotOf(m, ps[i].Stones[t^1]&^m, uint32(out[i]))
 	}
 }
 
