@@ -84,6 +84,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		writeStart(w, db)
 	}
 	writeDisk(w, db, placement)
+	writeSmallerGames(w, db)
 
 	fmt.Fprintln(w, "## Units as computed")
 	fmt.Fprintln(w)
@@ -117,6 +118,67 @@ func writeStart(w io.Writer, db *layers.DB) {
 		fmt.Fprintf(w, "| %s | %s |\n", board.MoveString(m), describe(v.Parent(), err))
 	}
 	fmt.Fprintln(w)
+}
+
+// writeSmallerGames compares the moving layers with those of the same
+// game with fewer stones a side, where their folders are in the database
+// folder: a moving layer is the same whatever the stones a side (every
+// stone is on the board), so a layer of both must have the same body
+// checksum and counts; each game of fewer stones was solved on its own,
+// which makes this a check of the solver. It prints nothing when no
+// smaller game is there.
+func writeSmallerGames(w io.Writer, db *layers.DB) {
+	type row struct {
+		stones         int
+		same, differ   []layers.Key
+		there, missing int
+	}
+	var rows []row
+	for j := 3; j < db.Stones(); j++ {
+		small, err := layers.OpenDB(db.Dir(), db.Variant().Game.With(j))
+		if err != nil {
+			continue
+		}
+		r := row{stones: j}
+		for _, k := range layers.MovingLayers(j) {
+			hs, err := small.Header(k)
+			if err != nil {
+				continue
+			}
+			r.there++
+			h, err := db.Header(k)
+			switch {
+			case err != nil:
+				r.missing++
+			case h.Checksum == hs.Checksum && h.Slots == hs.Slots && h.Won == hs.Won && h.Lost == hs.Lost &&
+				h.Drawn == hs.Drawn && h.DeepestWin == hs.DeepestWin && h.DeepestLoss == hs.DeepestLoss:
+				r.same = append(r.same, k)
+			default:
+				r.differ = append(r.differ, k)
+			}
+		}
+		small.Close()
+		if r.there > 0 {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "## The smaller games")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "A moving layer is the same whatever the stones a side. The games of fewer stones in this folder were solved on their own; each of their moving layers against the one here (body CRC-64, slots, won, lost, drawn, deepest win and loss):\n\n")
+	fmt.Fprintln(w, "| game | its moving layers | the same here | different | not here |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %d stones | %d | %d | %d | %d |\n", r.stones, r.there, len(r.same), len(r.differ), r.missing)
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		for _, k := range r.differ {
+			fmt.Fprintf(w, "Layer %s differs from that of the %d-stone game.\n\n", k, r.stones)
+		}
+	}
 }
 
 // writePlies prints the placement layers present (their headers) summed

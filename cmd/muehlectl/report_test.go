@@ -102,3 +102,51 @@ func TestReportPlacementPlies(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSmallerGames solves the moving layers of the 3- and 4-stone
+// games in one folder and expects the 4-stone report to find 3-3 the same
+// as the 3-stone game's; then 3-3 of the 3-stone game is written again
+// with one value changed, and the report names it.
+func TestReportSmallerGames(t *testing.T) {
+	dir := t.TempDir()
+	for _, k := range []string{"3", "4"} {
+		if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", k); code != 0 {
+			t.Fatalf("solve --stones %s: status %d, %s", k, code, errs)
+		}
+	}
+	out, errs, code := runCmd(t, "report", "--db", dir, "--stones", "4")
+	if code != 0 {
+		t.Fatalf("report: status %d, %s", code, errs)
+	}
+	if want := "\n| 3 stones | 1 | 1 | 0 | 0 |"; !strings.Contains(out, want) || strings.Contains(out, "differs") {
+		t.Fatalf("report lacks %q or names a difference:\n%s", want, out)
+	}
+	if out, _, _ := runCmd(t, "report", "--db", dir, "--stones", "3"); strings.Contains(out, "## The smaller games") {
+		t.Errorf("the 3-stone report has smaller games:\n%s", out)
+	}
+
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := layers.Moving(3, 3)
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := append([]byte(nil), f.Body()...)
+	for i, b := range body { // a won or lost value made a draw
+		if v := layers.Value(b); v != layers.Unused && v.Outcome() != layers.Draw {
+			body[i] = byte(layers.Drawn)
+			break
+		}
+	}
+	if err := db.Write(k, body); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out, _, _ = runCmd(t, "report", "--db", dir, "--stones", "4")
+	if want := "\n| 3 stones | 1 | 0 | 1 | 0 |"; !strings.Contains(out, want) || !strings.Contains(out, "Layer 3-3 differs from that of the 3-stone game.") {
+		t.Errorf("report with a changed 3-3 lacks %q or the sentence:\n%s", want, out)
+	}
+}
