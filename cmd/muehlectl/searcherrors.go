@@ -22,12 +22,13 @@ func init() {
 	register("searcherrors", "Lorenz's search-with-errors experiment: how often alpha-beta over our evaluation keeps the database's value, split by leaf-disjoint strategies", runSearchErrors)
 }
 
-const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--seed S] [--depth T | T1..T2] [--jobs J] [--rows FILE]
+const searchErrorsUsage = `--db DIR [--stones K] --layer L[,L…] [--positions N] [--critical] [--seed S] [--depth T | T1..T2] [--jobs J] [--rows FILE]
 
 The search-with-errors experiment of U. Lorenz's thesis (§4.5), on our
 database. From each moving layer L (3-7 or m3-7: stones of the side to move,
 then of the opponent) it draws N positions at random (stored, reachable,
-with at least two legal moves; the same positions for every depth). For
+with at least two legal moves; with --critical only critical positions,
+below; the same positions for every depthh). For
 each position and depth t it searches every legal move's position t plies
 deep with the alpha-beta player and our evaluation, without the database
 (muehlectl match's ab:t+1, its ties broken from --seed), and counts the
@@ -38,7 +39,7 @@ position with the database's outcomes at its leaves, holds two or more
 leaf-disjoint strategies for the position's outcome (docs/search.md
 defines them). Every layer the trees reach must be in the database.
 
-The draw depends on the layer, --positions and --seed alone, so a row is
+The draw depends on the layer, --positions, --critical and --seed alone, so a row is
 the same in every run; with --rows FILE each row computed is added to FILE
 and a row FILE holds is printed from it, so a long run resumes where it
 stopped.
@@ -54,6 +55,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	dbf := addDBFlags(fs)
 	layerList := fs.String("layer", "", "moving layers, comma separated: 3-7,m8-8")
 	n := fs.Int("positions", 1000, "positions drawn from each layer")
+	onlyCritical := fs.Bool("critical", false, "draw only critical positions, those with a move that gives up the value (in a mostly drawn layer, a few in a thousand)")
 	seed := fs.Uint64("seed", 1, "seed of the draw and of alpha-beta's ties")
 	depthText := fs.String("depth", "0..6", "search depth t below each move, or a range T1..T2 (0 to 6)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "positions searched at the same time (the table does not depend on it)")
@@ -75,7 +77,11 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "search with errors: %d positions a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", *n, *seed)
+	drawn := "positions"
+	if *onlyCritical {
+		drawn = "critical positions"
+	}
+	fmt.Fprintf(stdout, "search with errors: %d %s a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", *n, drawn, *seed)
 	fmt.Fprintf(stdout, "%-6s %5s %9s %7s %9s %7s %9s %7s   %9s %7s %9s %7s %9s %7s %9s\n", "layer", "depth",
 		"positions", "kept", "≥2 strat", "kept", "<2 strat", "kept", "critical", "kept", "≥2 strat", "kept", "<2 strat", "kept", "time")
 	show := func(k layers.Key, t int, row errorsRow, took time.Duration, earlier string) {
@@ -84,7 +90,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	for _, k := range keys {
 		var ps []muehle.Position // drawn when a row of the layer is computed
 		for t := lo; t <= hi; t++ {
-			id := errorRowID{k, t, *n, *seed}
+			id := errorRowID{k, t, *n, *seed, *onlyCritical}
 			if r, ok := done[id]; ok {
 				show(k, t, r.row, r.took, " (from "+*rowsPath+")")
 				continue
@@ -92,11 +98,11 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 			if ps == nil {
 				// The draw depends on the layer and the seed alone, so
 				// that rows of separate runs belong to one table.
-				if ps, err = drawMoving(ctx, db, k, *n, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B)))); err != nil {
+				if ps, err = drawMoving(ctx, db, k, *n, *onlyCritical, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B)))); err != nil {
 					return err
 				}
 				if len(ps) < *n {
-					fmt.Fprintf(stdout, "layer %s: only %d positions found\n", k, len(ps))
+					fmt.Fprintf(stdout, "layer %s: only %d %s found\n", k, len(ps), drawn)
 				}
 			}
 			start := time.Now()
@@ -115,11 +121,13 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 // errorRowID names a row of the table: the layer, the depth, the
-// positions asked for and the seed of the draw.
+// positions asked for, the seed of the draw and whether it drew critical
+// positions only.
 type errorRowID struct {
-	k    layers.Key
-	t, n int
-	seed uint64
+	k        layers.Key
+	t, n     int
+	seed     uint64
+	critical bool
 }
 
 // savedRow is a row read from a --rows file.
@@ -131,7 +139,9 @@ type savedRow struct {
 // readErrorRows reads the rows of a --rows file ("" or a missing file: none).
 // A line is: layer, depth, positions asked, seed; positions, kept, with two
 // or more strategies, of them kept; the same four of the critical
-// positions; seconds; tab separated; # starts a comment.
+// positions; seconds; and "critical" when the draw was of critical
+// positions only (a line of 13 fields, before --critical, drew all); tab
+// separated; # starts a comment.
 func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 	lines, err := readRowLines(path)
 	if err != nil {
@@ -145,7 +155,7 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 		var secs float64
 		a, c := &r.row.all, &r.row.critical
 		if n, err := fmt.Sscanf(l.text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
-			&a.positions, &a.kept, &a.safe, &a.keptSafe, &c.positions, &c.kept, &c.safe, &c.keptSafe, &secs); n != 13 || err != nil {
+			&a.positions, &a.kept, &a.safe, &a.keptSafe, &c.positions, &c.kept, &c.safe, &c.keptSafe, &secs); n != 13 || (err != nil && !strings.HasSuffix(l.text, "\tcritical")) {
 			if len(strings.Split(l.text, "\t")) == 9 {
 				return nil, fmt.Errorf("--rows %s: line %d is a row of the format before the critical positions (9 fields): remove it or the file, and the row is computed again", path, l.n)
 			}
@@ -154,6 +164,7 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 		if id.k, err = layers.ParseKey(name); err != nil {
 			return nil, fmt.Errorf("--rows %s: line %d: %w", path, l.n, err)
 		}
+		id.critical = strings.HasSuffix(l.text, "\tcritical")
 		r.took = time.Duration(secs * float64(time.Second))
 		rows[id] = r
 	}
@@ -163,8 +174,12 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 // appendErrorRow adds a row to the --rows file (none for "").
 func appendErrorRow(path string, id errorRowID, row errorsRow, took time.Duration) error {
 	a, c := row.all, row.critical
-	return appendRowLine(path, fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f", id.k, id.t, id.n, id.seed,
-		a.positions, a.kept, a.safe, a.keptSafe, c.positions, c.kept, c.safe, c.keptSafe, took.Seconds()))
+	line := fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f", id.k, id.t, id.n, id.seed,
+		a.positions, a.kept, a.safe, a.keptSafe, c.positions, c.kept, c.safe, c.keptSafe, took.Seconds())
+	if id.critical {
+		line += "\tcritical"
+	}
+	return appendRowLine(path, line)
 }
 
 // errorsRow is one row of the table: the counts of all positions, and of
@@ -258,30 +273,41 @@ func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.P
 	if err != nil {
 		return false, false, false, err
 	}
+	after, err := play.Outcome(db, pos.Play(r.Move))
+	if err != nil {
+		return false, false, false, err
+	}
+	critical, err = isCritical(db, pos, v)
+	return -after == v, strategies >= 2, critical, err
+}
+
+// isCritical reports whether a move of pos gives up its outcome v.
+func isCritical(db layers.Prober, pos muehle.Position, v layers.Outcome) (bool, error) {
 	for _, m := range pos.Moves() {
 		after, err := play.Outcome(db, pos.Play(m))
-		if err != nil {
-			return false, false, false, err
+		if err != nil || -after != v {
+			return err == nil, err
 		}
-		if m == r.Move {
-			kept = -after == v
-		}
-		critical = critical || -after != v
 	}
-	return kept, strategies >= 2, critical, nil
+	return false, nil
 }
 
 // drawMoving draws up to n distinct positions of moving layer k at random:
 // stored (not an unused slot), reachable in a game, with two legal moves or
-// more. It gives up after 100·n tries.
-func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, rng *rand.Rand) ([]muehle.Position, error) {
+// more, and critical (isCritical) if critical is set. It gives up after
+// 100·n tries, or (critical) four times the layer's slots if that is more.
+func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critical bool, rng *rand.Rand) ([]muehle.Position, error) {
 	ix := db.Indexer().Layer(k)
 	if ix == nil || ix.Size() == 0 {
 		return nil, fmt.Errorf("layer %s: not a layer of the %d-stone game", k, db.Stones())
 	}
 	seen := map[uint64]bool{}
 	var ps []muehle.Position
-	for try := 0; len(ps) < n && try < 100*n; try++ {
+	tries := uint64(100 * n)
+	if critical {
+		tries = max(tries, 4*ix.Size())
+	}
+	for try := uint64(0); len(ps) < n && try < tries; try++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -299,6 +325,19 @@ func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, rng *ra
 		}
 		if v == layers.Unused || pos.CheckReachable(db.Stones()) != nil || pos.CountMoves() < 2 {
 			continue
+		}
+		if critical {
+			o, err := play.Outcome(db, pos)
+			c := false
+			if err == nil {
+				c, err = isCritical(db, pos, o)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("layer %s: %w", k, err)
+			}
+			if !c {
+				continue
+			}
 		}
 		seen[i] = true
 		ps = append(ps, pos)

@@ -132,3 +132,37 @@ func TestSearchErrorsResumes(t *testing.T) {
 		t.Errorf("resumed rows %q, want those of one run %q", got, want)
 	}
 }
+
+// TestSearchErrorsCritical: with --critical every position drawn is
+// critical, and the rows file keeps such rows apart from those of the
+// draw of all positions.
+func TestSearchErrorsCritical(t *testing.T) {
+	dir := solvedK3(t)
+	rows := filepath.Join(t.TempDir(), "rows.tsv")
+	base := []string{"searcherrors", "--db", dir, "--stones", "3", "--layer", "3-3", "--positions", "20", "--seed", "3", "--depth", "0..1", "--rows", rows}
+	out, errs, code := runCmd(t, append(base, "--critical")...)
+	if code != 0 {
+		t.Fatalf("status %d, %s", code, errs)
+	}
+	found := 0
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 15 && f[0] == "3-3" {
+			found++
+			if f[2] != "20" || f[8] != "20" {
+				t.Errorf("row %q: want 20 positions, all critical", line)
+			}
+			checkCritical(t, line)
+		}
+	}
+	if found != 2 {
+		t.Fatalf("got %d rows, want 2:\n%s", found, out)
+	}
+	out, errs, code = runCmd(t, base...)
+	if code != 0 || strings.Contains(out, "(from ") {
+		t.Fatalf("the draw of all positions: status %d, %s; want its rows computed, not read:\n%s", code, errs, out)
+	}
+	out, _, _ = runCmd(t, append(base, "--critical")...)
+	if strings.Count(out, "(from "+rows+")") != 2 {
+		t.Errorf("--critical again: want both rows from the file:\n%s", out)
+	}
+}
