@@ -82,10 +82,11 @@ type CCNSTree struct {
 // value. Target is the last target the search gave the node (Attr "":
 // none); FromTable reports that the table of fulfilled targets answered
 // it: the position was shown to fulfil it elsewhere in the tree (a
-// transposition), and this node was not searched for it. Decision is the root's decision seen from the node, with the
-// leaf-disjoint strategies the tree holds for it (see CCNSBound). Hidden
-// counts the nodes below it the limit left out. DB is the database's
-// value of the position, Unused when unknown.
+// transposition), and this node was not searched for it. Decision is the
+// root's decision seen from the node, with the leaf-disjoint strategies
+// the tree holds for it (see CCNSBound). Hidden counts the nodes below it
+// the limit left out. DB is the database's value of the position, Unused
+// when unknown.
 type CCNSNode struct {
 	TreeLink
 	Attr      string
