@@ -3,10 +3,13 @@
 # search-errors.tsv (columns: layer, depth, positions asked, seed; of all
 # positions: positions, kept, with two or more leaf-disjoint strategies,
 # of those kept; the same four of the critical positions, those with a
-# move that gives up the value; seconds) and draws, per layer, the share
+# move that gives up the value; seconds; "critical" when the draw was of
+# critical positions only, `--critical`) and draws, per layer, the share
 # of critical positions whose searched move keeps the database's value
 # against the search depth: with two or more strategies in the tree
-# (solid), with fewer (dashed). Run by `make plots`.
+# (solid), with fewer (dashed). Where the file holds rows of the critical
+# draw, only those are drawn (they hold far more critical positions).
+# Run by `make plots`.
 if (system("test -s search-errors.tsv && echo yes") ne "yes") {
     print "search-errors.gp: no rows in search-errors.tsv yet, nothing drawn"
     exit
@@ -21,8 +24,10 @@ set key outside right top
 set grid
 set xrange [-0.2:6.2]
 set xtics 1
-layers = system("cut -f1 search-errors.tsv | awk '!seen[$0]++' | tr '\\n' ' '")
-two(k)  = sprintf("< awk -F'\\t' '$1==\"%s\" && $11>0' search-errors.tsv", k)
-rest(k) = sprintf("< awk -F'\\t' '$1==\"%s\" && $9-$11>0' search-errors.tsv", k)
+draw = system("awk -F'\\t' '$14==\"critical\" {c=1} END {print c ? \"critical\" : \"\"}' search-errors.tsv")
+rows = sprintf("awk -F'\\t' '$14==\"%s\"' search-errors.tsv", draw)
+layers = system(rows." | cut -f1 | awk '!seen[$0]++' | tr '\\n' ' '")
+two(k)  = sprintf("< %s | awk -F'\\t' '$1==\"%s\" && $11>0'", rows, k)
+rest(k) = sprintf("< %s | awk -F'\\t' '$1==\"%s\" && $9-$11>0'", rows, k)
 plot for [i=1:words(layers)] two(word(layers,i)) using 2:(100.0*$12/$11) with linespoints lw 2 lc i dt 1 title word(layers,i)." ≥2 strategies", \
      for [i=1:words(layers)] rest(word(layers,i)) using 2:(100.0*($10-$12)/($9-$11)) with linespoints lw 2 lc i dt 2 title word(layers,i)." <2"
