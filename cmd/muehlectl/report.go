@@ -94,6 +94,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(records) == 0 {
 		fmt.Fprintf(w, "No solve record (%s) in the folder.\n", filepath.Base(db.RecordPath()))
 	} else {
+		writeRuns(w, records)
 		writeUnits(w, records)
 	}
 	if bad > 0 {
@@ -308,6 +309,47 @@ func writeUnits(w io.Writer, records []retro.Record) {
 
 // machine describes the computer: processor model (from /proc where the
 // system has it), cores and memory (layers.TotalMemory).
+// runGap is the longest time without a unit under way within one period
+// of work (writeRuns).
+const runGap = 10 * time.Minute
+
+// writeRuns prints the periods of work the solve record shows: the record
+// does not name the process that wrote a line, so a period is a run of
+// records of one commit without a gap of over runGap between the end of
+// the units before and the start (finish less seconds) of the next. A
+// period can hold more than one process (a run stopped and resumed at
+// once), never less.
+func writeRuns(w io.Writer, records []retro.Record) {
+	type period struct {
+		commit      string
+		start, end  time.Time
+		units       int
+		unitSeconds float64
+	}
+	var ps []period
+	for _, r := range records {
+		start := r.Finished.Add(-time.Duration(r.Seconds * float64(time.Second)))
+		if n := len(ps); n == 0 || ps[n-1].commit != r.Commit || start.Sub(ps[n-1].end) > runGap {
+			ps = append(ps, period{commit: r.Commit, start: start, end: r.Finished})
+		}
+		p := &ps[len(ps)-1]
+		p.units++
+		p.unitSeconds += r.Seconds
+		if r.Finished.After(p.end) {
+			p.end = r.Finished
+		}
+	}
+	fmt.Fprintln(w, "Periods of work in the solve record (a new one where the commit changes or no unit was under way for over 10 minutes; a stop and a resume within that time do not show):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| period | commit | from | to | units | wall time | units' seconds |")
+	fmt.Fprintln(w, "|---:|---|---|---|---:|---:|---:|")
+	for i, p := range ps {
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %d | %s | %.0f |\n", i+1, p.commit, p.start.UTC().Format("2006-01-02 15:04"),
+			p.end.UTC().Format("2006-01-02 15:04"), p.units, p.end.Sub(p.start).Round(time.Second), p.unitSeconds)
+	}
+	fmt.Fprintln(w)
+}
+
 func machine() string {
 	model := ""
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {

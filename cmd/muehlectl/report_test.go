@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -148,5 +149,37 @@ func TestReportSmallerGames(t *testing.T) {
 	out, _, _ = runCmd(t, "report", "--db", dir, "--stones", "4")
 	if want := "\n| 3 stones | 1 | 0 | 1 | 0 |"; !strings.Contains(out, want) || !strings.Contains(out, "Layer 3-3 differs from that of the 3-stone game.") {
 		t.Errorf("report with a changed 3-3 lacks %q or the sentence:\n%s", want, out)
+	}
+}
+
+// TestReportRuns: a period of work ends where the commit changes or no
+// unit was under way for over runGap, and not where units overlap.
+func TestReportRuns(t *testing.T) {
+	at := func(min float64) time.Time {
+		return time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC).Add(time.Duration(min * float64(time.Minute)))
+	}
+	rec := func(finished, seconds float64, commit string) retro.Record {
+		return retro.Record{Finished: at(finished), Unit: "m3-3", Seconds: seconds, Commit: commit}
+	}
+	records := []retro.Record{
+		rec(5, 300, "aaa"),  // 12:00 to 12:05
+		rec(4, 120, "aaa"),  // overlaps the first
+		rec(14, 240, "aaa"), // starts 12:10, 5 minutes after
+		rec(40, 60, "aaa"),  // starts 12:39, 25 minutes after: a new period
+		rec(41, 30, "bbb"),  // another commit
+	}
+	var b strings.Builder
+	writeRuns(&b, records)
+	for _, want := range []string{
+		"\n| 1 | aaa | 2026-11-26 12:00 | 2026-11-26 12:14 | 3 | 14m0s | 660 |",
+		"\n| 2 | aaa | 2026-11-26 12:39 | 2026-11-26 12:40 | 1 | 1m0s | 60 |",
+		"\n| 3 | bbb | 2026-11-26 12:40 | 2026-11-26 12:41 | 1 | 30s | 30 |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("periods lack %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "\n| 4 |") {
+		t.Errorf("more than three periods:\n%s", b.String())
 	}
 }
