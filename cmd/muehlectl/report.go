@@ -130,9 +130,9 @@ func writeStart(w io.Writer, db *layers.DB) {
 // smaller game is there.
 func writeSmallerGames(w io.Writer, db *layers.DB) {
 	type row struct {
-		stones         int
-		same, differ   []layers.Key
-		there, missing int
+		stones               int
+		there, same, missing int
+		differ               []layers.Key
 	}
 	var rows []row
 	for j := 3; j < db.Stones(); j++ {
@@ -153,7 +153,7 @@ func writeSmallerGames(w io.Writer, db *layers.DB) {
 				r.missing++
 			case h.Checksum == hs.Checksum && h.Slots == hs.Slots && h.Won == hs.Won && h.Lost == hs.Lost &&
 				h.Drawn == hs.Drawn && h.DeepestWin == hs.DeepestWin && h.DeepestLoss == hs.DeepestLoss:
-				r.same = append(r.same, k)
+				r.same++
 			default:
 				r.differ = append(r.differ, k)
 			}
@@ -172,7 +172,7 @@ func writeSmallerGames(w io.Writer, db *layers.DB) {
 	fmt.Fprintln(w, "| game | its moving layers | the same here | different | not here |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %d stones | %d | %d | %d | %d |\n", r.stones, r.there, len(r.same), len(r.differ), r.missing)
+		fmt.Fprintf(w, "| %d stones | %d | %d | %d | %d |\n", r.stones, r.there, r.same, len(r.differ), r.missing)
 	}
 	fmt.Fprintln(w)
 	for _, r := range rows {
@@ -307,8 +307,6 @@ func writeUnits(w io.Writer, records []retro.Record) {
 	fmt.Fprintf(w, "| all | %d | %.1f | %.1f | %.1f |  |  |  |  |\n", slots, solving, verifying, all)
 }
 
-// machine describes the computer: processor model (from /proc where the
-// system has it), cores and memory (layers.TotalMemory).
 // runGap is the longest time without a unit under way within one period
 // of work (writeRuns).
 const runGap = 10 * time.Minute
@@ -350,6 +348,8 @@ func writeRuns(w io.Writer, records []retro.Record) {
 	fmt.Fprintln(w)
 }
 
+// machine describes the computer: processor model (from /proc where the
+// system has it), cores and memory (layers.TotalMemory).
 func machine() string {
 	model := ""
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {

@@ -28,7 +28,7 @@ The search-with-errors experiment of U. Lorenz's thesis (§4.5), on our
 database. From each moving layer L (3-7 or m3-7: stones of the side to move,
 then of the opponent) it draws N positions at random (stored, reachable,
 with at least two legal moves; with --critical only critical positions,
-below; the same positions for every depthh). For
+below; the same positions for every depth). For
 each position and depth t it searches every legal move's position t plies
 deep with the alpha-beta player and our evaluation, without the database
 (muehlectl match's ab:t+1, its ties broken from --seed), and counts the
@@ -96,8 +96,9 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 				continue
 			}
 			if ps == nil {
-				// The draw depends on the layer and the seed alone, so
-				// that rows of separate runs belong to one table.
+				// The draw depends on the layer, --critical and the
+				// seed alone, so that rows of separate runs belong to
+				// one table.
 				if ps, err = drawMoving(ctx, db, k, *n, *onlyCritical, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B)))); err != nil {
 					return err
 				}
@@ -154,8 +155,9 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 		var r savedRow
 		var secs float64
 		a, c := &r.row.all, &r.row.critical
-		if n, err := fmt.Sscanf(l.text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
-			&a.positions, &a.kept, &a.safe, &a.keptSafe, &c.positions, &c.kept, &c.safe, &c.keptSafe, &secs); n != 13 || (err != nil && !strings.HasSuffix(l.text, "\tcritical")) {
+		text, critical := strings.CutSuffix(l.text, "\tcritical")
+		if n, err := fmt.Sscanf(text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
+			&a.positions, &a.kept, &a.safe, &a.keptSafe, &c.positions, &c.kept, &c.safe, &c.keptSafe, &secs); n != 13 || err != nil {
 			if len(strings.Split(l.text, "\t")) == 9 {
 				return nil, fmt.Errorf("--rows %s: line %d is a row of the format before the critical positions (9 fields): remove it or the file, and the row is computed again", path, l.n)
 			}
@@ -164,7 +166,7 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 		if id.k, err = layers.ParseKey(name); err != nil {
 			return nil, fmt.Errorf("--rows %s: line %d: %w", path, l.n, err)
 		}
-		id.critical = strings.HasSuffix(l.text, "\tcritical")
+		id.critical = critical
 		r.took = time.Duration(secs * float64(time.Second))
 		rows[id] = r
 	}
