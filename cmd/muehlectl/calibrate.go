@@ -17,11 +17,13 @@ import (
 // A unit recorded more than once counts with its last line; each record
 // says the workers of its run. For each unit it prints the measured and
 // the expected wall time and peak memory, and the ratio; then the median
-// and the worst ratio of each.
+// and the worst ratio of each, and the sums of the units' times by phase
+// (what a whole run is expected to take against what it took).
 func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant) error {
 	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio")
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var timeRatios, memRatios, bigRatios []float64
+	var sums [3]struct{ measured, model float64 } // moving, placement, all
 	for _, name := range files {
 		recs, err := retro.ReadRecordFile(name)
 		if err == nil && len(recs) == 0 {
@@ -43,6 +45,14 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 			if r.Slots >= bigUnit {
 				bigRatios = append(bigRatios, tr)
 			}
+			phase := 0
+			if u.Placement {
+				phase = 1
+			}
+			for _, i := range []int{phase, 2} {
+				sums[i].measured += r.Seconds
+				sums[i].model += model
+			}
 			fmt.Fprintf(w, "%-3d %-14s %12d %10s %10s %6.2f %9s %9s %6.2f\n", v.Stones, r.Unit, r.Slots,
 				seconds(r.Seconds), seconds(model), tr, mib(peak), mib(c.MemBytes), mr)
 		}
@@ -53,6 +63,11 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 	if len(bigRatios) > 0 {
 		fmt.Fprintf(w, "%d units of at least %d slots: time median %.2f (%.2f to %.2f), within 2x for %d\n",
 			len(bigRatios), bigUnit, median(bigRatios), slices.Min(bigRatios), slices.Max(bigRatios), within(bigRatios, 2))
+	}
+	for i, name := range []string{"moving units", "placement units", "all units"} {
+		if s := sums[i]; s.model > 0 {
+			fmt.Fprintf(w, "%s, summed: measured %s, model %s, measured/model %.2f\n", name, seconds(s.measured), seconds(s.model), s.measured/s.model)
+		}
 	}
 	return nil
 }
