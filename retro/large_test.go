@@ -73,6 +73,13 @@ func TestSameAsDatabase(t *testing.T) {
 //
 //	MUEHLE_BENCH_DB=~/.local/share/muehle go test -run '^$' -bench 'Large' -benchtime 1x ./retro/
 //
+// MUEHLE_BENCH_GAME names another game (its own stone count), whose
+// database in that folder the named benchmarks read, so that a pair of
+// Twelve Men's Morris and the same pair of the standard game are timed
+// side by side:
+//
+//	MUEHLE_BENCH_DB=~/.local/share/muehle MUEHLE_BENCH_GAME=twelve MUEHLE_BENCH_PAIR=8-9 go test -run '^$' -bench 'NamedPair|NamedLayer' -benchtime 1x ./retro/
+//
 // Nothing is written to that folder: the layers are linked into a
 // temporary one.
 
@@ -107,12 +114,20 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 	if src == "" {
 		b.Skip("MUEHLE_BENCH_DB names no database folder")
 	}
-	from, err := layers.OpenDB(src, muehle.Standard.With(9))
+	v := muehle.Standard.With(9)
+	if name := os.Getenv("MUEHLE_BENCH_GAME"); name != "" {
+		r, ok := muehle.GameByName(name)
+		if !ok {
+			b.Fatalf("MUEHLE_BENCH_GAME=%q: not a game (%s)", name, muehle.GameIDs())
+		}
+		v = r.Game().With(r.Stones)
+	}
+	from, err := layers.OpenDB(src, v)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer from.Close()
-	db, err := layers.OpenDB(b.TempDir(), muehle.Standard.With(9))
+	db, err := layers.OpenDB(b.TempDir(), v)
 	if err != nil {
 		b.Fatal(err)
 	}
