@@ -151,6 +151,50 @@ func TestUnitDisk(t *testing.T) {
 	}
 }
 
+// TestGameDisk compares the disk the model expects for every layer of a
+// game's reachable sweep with the layer files of the two complete games
+// computed here, as their reports measured them (docs/standard-database.md
+// and docs/twelve-database.md, "Disk"): the moving layers exactly (a
+// header and a byte per slot), the dense placement layers within 2 %
+// (the model gives every layer the game's reachable share, and the
+// layers' own shares differ).
+func TestGameDisk(t *testing.T) {
+	ix, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		v                   muehle.Variant
+		moving, placement   uint64 // bytes of the layer files, measured
+		movingN, placementN int    // layer files
+	}{
+		{muehle.Standard.With(9), 8_951_164_444, 5_516_753_845, 49, 497},
+		{muehle.Twelve.With(12), 16_621_422_612, 31_132_093_500, 100, 1215},
+	} {
+		var moving, placement uint64
+		var movingN, placementN int
+		for _, u := range Units(tc.v, SolveOptions{Placement: true}) {
+			c := UnitCost(ix, u)
+			if u.Placement {
+				placement += c.DiskBytes
+				placementN += len(u.Keys)
+			} else {
+				moving += c.DiskBytes
+				movingN += len(u.Keys)
+			}
+		}
+		if moving != tc.moving || movingN != tc.movingN || placementN != tc.placementN {
+			t.Errorf("%s: model %d moving layers of %d bytes, %d placement layers; measured %d of %d bytes, %d",
+				tc.v.Name(), movingN, moving, placementN, tc.movingN, tc.moving, tc.placementN)
+		}
+		if ratio := float64(placement) / float64(tc.placement); math.Abs(ratio-1) > 0.02 {
+			t.Errorf("%s: placement layers: model %d bytes, measured %d: ratio %.3f, want within 2 %%", tc.v.Name(), placement, tc.placement, ratio)
+		} else {
+			t.Logf("%s: placement layers: model %d bytes, measured %d: ratio %.4f", tc.v.Name(), placement, tc.placement, ratio)
+		}
+	}
+}
+
 // TestReachUnit checks which unit the cost model charges with the forward
 // pass: the first placement unit of a reachable sweep, the one the solver
 // runs first, and no unit of the full sweep.

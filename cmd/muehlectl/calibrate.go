@@ -14,8 +14,9 @@ import (
 
 // calibrate compares the cost model with the units of the solve records
 // files (retro/record.go), of variant v, the game of ix's database.
-// A unit recorded more than once counts with its last line; each record
-// says the workers of its run. For each unit it prints the measured and
+// A unit recorded more than once counts with its last line that solved
+// it; one only verified (its solve interrupted before the record) is left
+// out. Each record says the workers of its run. For each unit it prints the measured and
 // the expected wall time and peak memory, and the ratio; then the median
 // and the worst ratio of each, and the sums of the units' times by phase
 // (what a whole run is expected to take against what it took).
@@ -24,6 +25,7 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var timeRatios, memRatios, bigRatios []float64
 	var sums [3]struct{ measured, model float64 } // moving, placement, all
+	verifiedOnly := 0
 	for _, name := range files {
 		recs, err := retro.ReadRecordFile(name)
 		if err == nil && len(recs) == 0 {
@@ -32,7 +34,11 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 		if err != nil {
 			return fmt.Errorf("--calibrate %s: %w", name, err)
 		}
-		for _, r := range retro.Latest(recs) {
+		// A line of 0 slots is a run that only verified the unit (its
+		// solve was interrupted before it was recorded): half the work.
+		solved := slices.DeleteFunc(slices.Clone(recs), func(r retro.Record) bool { return r.Slots == 0 })
+		verifiedOnly += len(retro.Latest(recs)) - len(retro.Latest(solved))
+		for _, r := range retro.Latest(solved) {
 			u, err := retro.FindUnit(units, string(r.Unit))
 			if err != nil || u.Slots(ix) != r.Slots {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())
@@ -56,6 +62,9 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 			fmt.Fprintf(w, "%-3d %-14s %12d %10s %10s %6.2f %9s %9s %6.2f\n", v.Stones, r.Unit, r.Slots,
 				seconds(r.Seconds), seconds(model), tr, mib(peak), mib(c.MemBytes), mr)
 		}
+	}
+	if verifiedOnly > 0 {
+		fmt.Fprintf(w, "%d units left out: the records hold only runs that verified them\n", verifiedOnly)
 	}
 	fmt.Fprintf(w, "%d units; measured/model: time median %.2f (%.2f to %.2f), within 2x for %d; memory median %.2f (%.2f to %.2f)\n",
 		len(timeRatios), median(timeRatios), slices.Min(timeRatios), slices.Max(timeRatios), within(timeRatios, 2),

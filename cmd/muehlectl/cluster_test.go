@@ -128,8 +128,12 @@ func TestCalibrate(t *testing.T) {
 	// the reachable 53.97 % of 10,498,440 slots at 800,000: 7.1 s; this
 	// record's run was the full sweep, 19.84 times as long). The units
 	// are written as records before the unit's name were: 3-3 for m3-3.
+	// A line of 0 slots only verified its unit: m3-3 counts with the line
+	// that solved it, m4-4, never solved in the record, is left out.
 	record := filepath.Join(dir, "solve-record.tsv")
 	os.WriteFile(record, []byte("2026-11-23T14:43:06Z\t3-3\t183512\t1.570\tcount=0.187 propagate=0.716 write=0.004 verify:3-3=0.548\t188\t2\t2\tunknown\n"+
+		"2026-11-23T14:44:00Z\tm3-3\t0\t0.600\tverify:3-3=0.600\t150\t2\t2\tunknown\n"+
+		"2026-11-23T14:45:00Z\tm4-4\t0\t0.900\tverify:4-4=0.900\t150\t2\t2\tunknown\n"+
 		"2026-11-23T14:49:02Z\tp4+1-5+0\t10498440\t140.900\tcount=100.176 write=0.024 verify:p4+1-5+0=40.972\t279\t1\t2\tunknown\n"), 0o644)
 	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
 	// The sums by phase are these units' own; all units: 142.47 s
@@ -137,7 +141,8 @@ func TestCalibrate(t *testing.T) {
 	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+13\.45\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+7\.1s\s+19\.84\s`,
 		`(?m)^moving units, summed: measured 1\.6s, model 100ms, measured/model 13\.45$`,
 		`(?m)^placement units, summed: measured 2m21s, model 7\.1s, measured/model 19\.84$`,
-		`(?m)^all units, summed: measured 2m22s, model 7\.2s, measured/model 19\.73$`} {
+		`(?m)^all units, summed: measured 2m22s, model 7\.2s, measured/model 19\.73$`,
+		`(?m)^1 units left out: the records hold only runs that verified them$`, `(?m)^2 units; `} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("plan --calibrate with a record: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
 		}
