@@ -30,6 +30,14 @@ func TestTwelveEndToEnd(t *testing.T) {
 	if code, out, stderr := muehlectl("report", "--db", dir, "--game", "twelve", "--stones", "3"); code != 0 || !strings.Contains(out, "# The database of Twelve Men's Morris with 3 stones") {
 		t.Errorf("report --game twelve: exit %d: %.200s %s", code, out, stderr)
 	}
+	// placement draws its positions from the game's own empty board.
+	if code, out, stderr := muehlectl("placement", "--db", dir, "--game", "twelve", "--stones", "3", "--player", "perfect", "--positions", "30"); code != 0 ||
+		!strings.Contains(out, "k=3, perfect: 30 positions") || !strings.Contains(out, "; 0 moves that give up value, 0 fallbacks, 0 positions the database does not hold") {
+		t.Errorf("placement --game twelve --player perfect: exit %d: %s %s", code, out, stderr)
+	}
+	if code, out, stderr := muehlectl("placement", "--db", dir, "--game", "twelve", "--stones", "3", "--check", "--positions", "30"); code != 0 || !strings.Contains(out, "0 mismatches") {
+		t.Errorf("placement --game twelve --check: exit %d: %s %s", code, out, stderr)
+	}
 	const empty = "........................ w 3 3 twelve"
 	code, out, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--book", "", "--position", empty)
 	if code != 0 || !strings.Contains(out, "layer    p0+3-0+3 index 0\nvalue    won in") {

@@ -37,7 +37,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return flagError(fs, fmt.Errorf("--player and --check: choose one"))
 	}
 	if err := errors.Join(dbf.check(), sf.check(), inRange("--positions", *n, 1, 1_000_000, ""),
-		inRange("--max-total", *maxTotal, 0, 2*muehle.StonesPerSide, ""), inRange("--min-placed", *minPlaced, 0, 2*(*dbf.stones)-1, "")); err != nil {
+		inRange("--max-total", *maxTotal, 0, 2*(*dbf.stones), ""), inRange("--min-placed", *minPlaced, 0, 2*(*dbf.stones)-1, "")); err != nil {
 		return flagError(fs, err)
 	}
 	db, err := dbf.openExisting()
@@ -45,12 +45,12 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer db.Close()
-	k := db.Stones()
+	v := db.Variant()
 	rng := rand.New(rand.NewPCG(*seed, 12))
 	if *player != "" {
 		positions := make([]muehle.Position, *n)
 		for i := range positions {
-			positions[i] = samplePlacement(rng, k, *maxTotal, *minPlaced)
+			positions[i] = samplePlacement(rng, v, *maxTotal, *minPlaced)
 		}
 		env := playerEnv(db, true)
 		if env.Book, err = sf.openBook(db); err != nil {
@@ -76,7 +76,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var nodes []uint64
 	mismatches, missing := 0, 0
 	for i := 0; i < *n; i++ {
-		pos := samplePlacement(rng, k, *maxTotal, *minPlaced)
+		pos := samplePlacement(rng, v, *maxTotal, *minPlaced)
 		if !*warm {
 			s.Reset()
 		}
@@ -117,7 +117,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintf(stderr, "muehlectl placement: the book is not saved: %v\n", err)
 		}
 	}
-	fmt.Fprintf(stdout, "k=%d: %d positions searched, %d needed missing moving layers\n", k, len(times), missing)
+	fmt.Fprintf(stdout, "k=%d: %d positions searched, %d needed missing moving layers\n", v.Stones, len(times), missing)
 	if len(times) > 0 {
 		st := slices.Clone(times)
 		slices.Sort(st)
@@ -193,16 +193,15 @@ func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, env play.E
 }
 
 // samplePlacement returns a random placement position reachable from the
-// empty board of the game with k stones, the side to move with a stone in
-// hand: a game of uniformly random moves stopped after a uniformly random
+// empty board of variant v, the side to move with a stone in hand: a game of uniformly random moves stopped after a uniformly random
 // number of placements (at least minPlaced). With maxTotal > 0 the games
 // close mills whenever they can and keep only positions with at most
 // maxTotal stones of both sides on the board and in hand: late positions
 // of the placement phase whose moving layers are small.
-func samplePlacement(rng *rand.Rand, k, maxTotal, minPlaced int) muehle.Position {
+func samplePlacement(rng *rand.Rand, v muehle.Variant, maxTotal, minPlaced int) muehle.Position {
 	for {
-		p := muehle.NewPosition(k)
-		stop := minPlaced + rng.IntN(max(1, 2*k-minPlaced))
+		p := v.NewPosition()
+		stop := minPlaced + rng.IntN(max(1, 2*v.Stones-minPlaced))
 		for placed := 0; p.Hand[p.Turn] > 0 && !p.IsOver(); placed++ {
 			total := p.Total(muehle.White) + p.Total(muehle.Black)
 			if placed >= minPlaced && (maxTotal > 0 && total <= maxTotal || maxTotal == 0 && placed >= stop) {
@@ -224,10 +223,11 @@ func samplePlacement(rng *rand.Rand, k, maxTotal, minPlaced int) muehle.Position
 // threats returns the moves of ms that give the mover two stones of a
 // mill whose third point is empty.
 func threats(p muehle.Position, ms []muehle.Move) []muehle.Move {
-	before := muehle.MillTargets(p.Mover(), p.Empty())
+	b := p.Rules().Board
+	before := b.MillTargets(p.Mover(), p.Empty())
 	var t []muehle.Move
 	for _, m := range ms {
-		after := muehle.MillTargets(p.Mover()|m.To.Bit(), p.Empty()&^m.To.Bit())
+		after := b.MillTargets(p.Mover()|m.To.Bit(), p.Empty()&^m.To.Bit())
 		if after&^before != 0 {
 			t = append(t, m)
 		}
