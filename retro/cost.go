@@ -41,37 +41,39 @@ const (
 	// of mapped layer files in use.
 	costBaseBytes = 300 << 20
 	// Processor throughput, in slots per core-second, solving and then
-	// verifying. Pairs with a flying side (3 stones) propagate over long
-	// depths: 860,000 (3-3 to 3-7 + 7-3: 51 million slots in 59
-	// core-seconds), and above costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3)
-	// 715,000 (127 million slots in 178 core-seconds). Pairs of sliding
-	// stones are fast while they are small: 3,000,000 (4-4, 4-5 + 5-4: 24
-	// million in 8); above costLargeSlots 1,010,000 (the other 19 units:
-	// 8.75 billion slots in 8,646 core-seconds).
+	// verifying, fitted to the standard game's run from an empty folder on
+	// the idle machine (2026-11-27, 1 h 34 min; docs/cluster.md). Pairs
+	// with a flying side (3 stones) propagate over long depths: 960,000
+	// (3-3 to 3-7 + 7-3: 51 million slots in 53 core-seconds), and above
+	// costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3) 780,000 (127 million
+	// slots in 163 core-seconds). Pairs of sliding stones are fast while
+	// they are small: 3,500,000 (4-4, 4-5 + 5-4: 24 million in 7); above
+	// costLargeSlots 1,210,000 (the other 19 units: 8.75 billion slots in
+	// 7,212 core-seconds).
 	// The full placement sweep (every class) probes each position's
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
 	// million in 516). The reachable sweep computes a share of the
 	// classes (ReachableShare) at costReachableRate reachable classes per
-	// core-second, verification included (the 9-stone sweep's 497 units
-	// on the idle machine: 3.20 billion reachable classes in 1,979 s of
-	// wall time on 2 workers, 808,000, which the constant rounds to
-	// 800,000; 549,000 with the flat layers of format 1; the share of a
+	// core-second, verification included (the 9-stone sweep's 497 units:
+	// 3.20 billion reachable classes in 1,545 s of wall time on 2 workers,
+	// 1,035,000, which the constant rounds to 1,040,000; 808,000 the day
+	// before, 549,000 with the flat layers of format 1; the share of a
 	// single layer ranges from almost none to all, which the model does
 	// not know, so only the sum fits), and its first unit runs the
 	// forward pass first, at costReachPassRate reachable classes of the
 	// whole game per core-second (the 9-stone game's pass: 3.20 billion
-	// reachable classes in 394 s of wall time on 2 workers, 4,056,000,
-	// which the constant rounds to 4,000,000; 744,000 before the pass
-	// kept no maps; docs/placement.md).
-	costFlyingRate       = 860_000
-	costFlyingLargeRate  = 715_000
+	// reachable classes in 332 s of wall time on 2 workers, 4,817,000,
+	// which the constant rounds to 4,800,000; 4,056,000 the day before,
+	// 744,000 before the pass kept no maps; docs/placement.md).
+	costFlyingRate       = 960_000
+	costFlyingLargeRate  = 780_000
 	costFlyingLargeSlots = 40_000_000
-	costSlidingRate      = 3_000_000
-	costLargeRate        = 1_010_000
+	costSlidingRate      = 3_500_000
+	costLargeRate        = 1_210_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 800_000
-	costReachPassRate    = 4_000_000
+	costReachableRate    = 1_040_000
+	costReachPassRate    = 4_800_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02

@@ -123,10 +123,10 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("plan --calibrate with a missing file: got exit %d, %q", code, errOut)
 	}
 	// A solve record says its workers: 3-3 on 2 (0.02 s + 183,512 slots at
-	// 860,000 a core-second, halved: 0.117 s, printed to the 100 ms,
-	// measured 1.57 s: 13.45), p4+1-5+0 on 1 (0.02 s +
-	// the reachable 53.97 % of 10,498,440 slots at 800,000: 7.1 s; this
-	// record's run was the full sweep, 19.84 times as long). The units
+	// 960,000 a core-second, halved: 0.106 s, printed to the 100 ms,
+	// measured 1.57 s: 14.87), p4+1-5+0 on 1 (0.02 s +
+	// the reachable 53.97 % of 10,498,440 slots at 1,040,000: 5.5 s; this
+	// record's run was the full sweep, 25.77 times as long). The units
 	// are written as records before the unit's name were: 3-3 for m3-3.
 	// A line of 0 slots only verified its unit: m3-3 counts with the line
 	// that solved it, m4-4, never solved in the record, is left out.
@@ -137,11 +137,11 @@ func TestCalibrate(t *testing.T) {
 		"2026-11-23T14:49:02Z\tp4+1-5+0\t10498440\t140.900\tcount=100.176 write=0.024 verify:p4+1-5+0=40.972\t279\t1\t2\tunknown\n"), 0o644)
 	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
 	// The sums by phase are these units' own; all units: 142.47 s
-	// measured against 0.117 + 7.103 s, 19.73.
-	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+13\.45\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+7\.1s\s+19\.84\s`,
-		`(?m)^moving units, summed: measured 1\.6s, model 100ms, measured/model 13\.45$`,
-		`(?m)^placement units, summed: measured 2m21s, model 7\.1s, measured/model 19\.84$`,
-		`(?m)^all units, summed: measured 2m22s, model 7\.2s, measured/model 19\.73$`,
+	// measured against 0.106 + 5.468 s, 25.56.
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+14\.87\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+5\.5s\s+25\.77\s`,
+		`(?m)^moving units, summed: measured 1\.6s, model 100ms, measured/model 14\.87$`,
+		`(?m)^placement units, summed: measured 2m21s, model 5\.5s, measured/model 25\.77$`,
+		`(?m)^all units, summed: measured 2m22s, model 5\.6s, measured/model 25\.56$`,
 		`(?m)^1 units left out: the records hold only runs that verified them$`, `(?m)^2 units; `} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("plan --calibrate with a record: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
