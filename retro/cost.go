@@ -14,8 +14,8 @@ import (
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
 // solve-record-k9-idle.tsv, the standard game computed from an empty
-// folder on the otherwise idle machine in one run of 1 h 51 min
-// (2026-11-26, layer format 2, dense placement layers), its 28 moving
+// folder on the otherwise idle machine in one run of 1 h 34 min
+// (2026-11-27, layer format 2, dense placement layers), its 28 moving
 // units (8.95 billion slots) and its 497 placement units; and
 // solve-record-k5.tsv, the k=5
 // game with its 67 placement layers. solve-record-k9.tsv, an earlier
