@@ -16,10 +16,11 @@ import (
 // files (retro/record.go), of variant v, the game of ix's database.
 // A unit recorded more than once counts with its last line that solved
 // it; one only verified (its solve interrupted before the record) is left
-// out. Each record says the workers of its run. For each unit it prints the measured and
-// the expected wall time and peak memory, and the ratio; then the median
-// and the worst ratio of each, and the sums of the units' times by phase
-// (what a whole run is expected to take against what it took).
+// out. Each record says the workers of its run. For each unit it prints
+// the measured and the expected wall time and peak memory, and the ratio;
+// then the median and the worst ratio of each, and the sums of the units'
+// times by phase (what a whole run is expected to take against what it
+// took).
 func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant) error {
 	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio")
 	units := retro.Units(v, retro.SolveOptions{Placement: true})

@@ -193,8 +193,9 @@ func timePlayer(ctx context.Context, stdout io.Writer, db *layers.DB, env play.E
 }
 
 // samplePlacement returns a random placement position reachable from the
-// empty board of variant v, the side to move with a stone in hand: a game of uniformly random moves stopped after a uniformly random
-// number of placements (at least minPlaced). With maxTotal > 0 the games
+// empty board of variant v, the side to move with a stone in hand: a game
+// of uniformly random moves stopped after a uniformly random number of
+// placements (at least minPlaced). With maxTotal > 0 the games
 // close mills whenever they can and keep only positions with at most
 // maxTotal stones of both sides on the board and in hand: late positions
 // of the placement phase whose moving layers are small.
