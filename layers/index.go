@@ -286,3 +286,21 @@ func (l *LayerIndex) Canonical(i uint64) bool {
 	code := aUnrank[s.aw][s.ab][r]
 	return minRank(l.t.stabs[id&(maxStabs-1)], uint8(decode8[code]), uint8(decode8[code]>>8)) == uint16(r)
 }
+
+// Part is a run of a layer's slots with one split of the stones between
+// the groups: Slots slots from First on, the B class changing every
+// Stride slots (the configurations of the A part). Slot First+c×Stride+r
+// is A rank r of B class c.
+type Part struct {
+	First, Slots, Stride uint64
+}
+
+// Parts returns the layer's parts in slot order; together they cover
+// every slot once.
+func (l *LayerIndex) Parts() []Part {
+	ps := make([]Part, len(l.order))
+	for i, s := range l.order {
+		ps[i] = Part{First: s.off, Slots: s.n * s.na, Stride: s.na}
+	}
+	return ps
+}

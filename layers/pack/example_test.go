@@ -12,33 +12,39 @@ import (
 
 // examplePath is a package checked in: the whole 3-stone game as
 // `muehlectl solve --stones 3 --all-phases` computed it and `muehlectl
-// export` wrote it (7 layers, package format 2, its placement layers
-// dense). examplePathV1 is the same game as the program of package format
-// 1 wrote it: its layer files of the format before (layers.OldVersion),
-// the placement layers of one byte per slot with the unreachable classes
+// export` wrote it (7 layers, package format 3, its placement layers
+// dense; every block a zstd frame, smaller here than context streams).
+// examplePathV2 is the same game as the program of package format 2 wrote
+// it (the layers the same, the coder of a block not in its header).
+// examplePathV1 is the same game as the program of package format 1 wrote
+// it: its layer files of the format before (layers.OldVersion), the
+// placement layers of one byte per slot with the unreachable classes
 // Unused, with their reach files.
 const (
 	examplePath   = "testdata/k3.mpk"
+	examplePathV2 = "testdata/k3-v2.mpk"
 	examplePathV1 = "testdata/k3-v1.mpk"
 )
 
-// TestExamplePackage reads the checked-in packages, of format 2 and of
-// format 1: the manifest (rules, layer format, layouts, the statistics of
+// TestExamplePackage reads the checked-in packages, of formats 3, 2 and
+// 1: the manifest (rules, layer format, layouts, the statistics of
 // 3-3 as the solver's own tests know them), the blocks, and installs
-// each. The layers of format 2 are verified, as exported, each of the
-// layout the manifest says. Those of format 1 are installed as they were
+// each. The layers of packages 3 and 2 are verified, as exported, each of
+// the layout the manifest says, and the same. Those of format 1 are installed as they were
 // (ImportResult.Old; their headers the manifest's, their reach files
 // beside them) and, rewritten by layers.DB.ConvertOld (dense placement
 // layers, the folder being of the reachable sweep), are verified too and
-// hold the values of the package of format 2.
+// hold the values of the package of format 3.
 func TestExamplePackage(t *testing.T) {
 	converted := map[layers.Key][]byte{} // the bodies installed from examplePath
 	for _, tc := range []struct {
-		path    string
-		version int
+		path        string
+		version     int
+		layerFormat int
 	}{
-		{examplePath, 2},
-		{examplePathV1, 1},
+		{examplePath, 3, 2},
+		{examplePathV2, 2, 2},
+		{examplePathV1, 1, 1},
 	} {
 		p, err := Open(tc.path)
 		if err != nil {
@@ -52,8 +58,8 @@ func TestExamplePackage(t *testing.T) {
 		if len(m.Layers) != 7 {
 			t.Fatalf("%s: got %d layers, want the 7 of the 3-stone game", tc.path, len(m.Layers))
 		}
-		if m.Version != tc.version || m.LayerFormat != tc.version {
-			t.Errorf("%s: package format %d, layer format %d; want %d and %d", tc.path, m.Version, m.LayerFormat, tc.version, tc.version)
+		if m.Version != tc.version || m.LayerFormat != tc.layerFormat {
+			t.Errorf("%s: package format %d, layer format %d; want %d and %d", tc.path, m.Version, m.LayerFormat, tc.version, tc.layerFormat)
 		}
 		// cmd/muehlectl's TestReportsDamage: stats of 3-3 after a solve.
 		l := m.Layers[0]
@@ -107,7 +113,7 @@ func TestExamplePackage(t *testing.T) {
 			if f.Header().Dense() {
 				dense++
 			}
-			if tc.version == 2 {
+			if tc.version == 3 {
 				converted[k] = bytes.Clone(f.Body())
 			} else if !bytes.Equal(f.Body(), converted[k]) {
 				t.Errorf("%s: layer %s converted: its body is not that of %s", tc.path, k, examplePath)

@@ -17,8 +17,10 @@ import (
 )
 
 // BlockBytes is the part of a layer body each block of a package holds:
-// 1 MiB, 16 of the layer's own 64 KiB blocks.
-const BlockBytes = 1 << 20
+// 4 MiB, 64 of the layer's own 64 KiB blocks. Context streams need blocks
+// this large: in blocks of 1 MiB their tables cost a fifth of what they
+// save (docs/export.md).
+const BlockBytes = 4 << 20
 
 // blockBytes is the block size Export writes; tests lower it to have
 // many blocks in small layers.
@@ -52,6 +54,8 @@ type ExportResult struct {
 	Bytes    int64 // the package's size
 	Parts    int
 	Packed   []int64 // the bytes of each layer's blocks, headers included
+	Blocks   uint64  // blocks written
+	Streams  uint64  // of them, blocks coded as context streams
 }
 
 // maxRecordBytes bounds the solve record a package carries (a line a unit:
@@ -137,6 +141,11 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
+	e.coders = make([]streamCoder, e.workers)
+	if e.x, err = layers.DefaultIndexer(); err != nil {
+		out.Abort()
+		return nil, err
+	}
 	e.total = m.Bytes()
 	err = e.write(append(marshalPreamble(js), js...))
 	for i, body := range bodies {
@@ -163,7 +172,7 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 		out.Abort()
 		return nil, fmt.Errorf("pack: writing %s: %w", opts.Out, err)
 	}
-	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed}, nil
+	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed, Blocks: e.nblocks, Streams: e.nstreams}, nil
 }
 
 // exporter writes the blocks of a package.
@@ -171,10 +180,13 @@ type exporter struct {
 	ctx      context.Context
 	out      *sink
 	enc      *zstd.Encoder
+	coders   []streamCoder // one per worker
+	x        *layers.Indexer
 	workers  int
 	m        *Manifest
 	progress func(Progress)
 	nblocks  uint64
+	nstreams uint64
 	step     int
 	done     uint64
 	total    uint64
@@ -184,12 +196,18 @@ type exporter struct {
 func (e *exporter) write(b []byte) error { _, err := e.out.Write(b); return err }
 
 // blocks writes data of the given kind of layer i as blocks, compressing
-// a batch of them at a time on the workers.
+// a batch of them at a time on the workers. A block of a body is coded
+// both ways, as a zstd frame and as context streams, and the smaller is
+// kept.
 func (e *exporter) blocks(i, kind int, data []byte) error {
 	bs := e.m.BlockBytes
 	n := (len(data) + bs - 1) / bs
 	frames := make([][]byte, e.workers*2)
+	others := make([][]byte, len(frames))
+	coders := make([]int, len(frames))
 	sums := make([]uint64, len(frames))
+	streams := kind == kindBody && e.m.Version >= 3
+	parts := geometry(e.x, &e.m.Layers[i])
 	for b0 := 0; b0 < n; b0 += len(frames) {
 		if err := e.ctx.Err(); err != nil {
 			return err
@@ -201,12 +219,20 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 			next <- j
 		}
 		close(next)
-		for range min(e.workers, batch) {
+		for w := range min(e.workers, batch) {
 			wg.Go(func() {
 				for j := range next {
 					lo := (b0 + j) * bs
 					raw := data[lo:min(lo+bs, len(data))]
 					frames[j] = e.enc.EncodeAll(raw, frames[j][:0])
+					coders[j] = coderZstd
+					if streams {
+						others[j] = e.coders[w].encode(others[j][:0], raw, uint64(lo), parts)
+						if len(others[j]) < len(frames[j]) {
+							frames[j], others[j] = others[j], frames[j]
+							coders[j] = coderStreams
+						}
+					}
 					sums[j] = crc64.Checksum(raw, ecma)
 				}
 			})
@@ -215,7 +241,7 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 		for j := range batch {
 			lo := (b0 + j) * bs
 			raw := data[lo:min(lo+bs, len(data))]
-			h := blockHeader{layer: i, kind: kind, seq: b0 + j, raw: len(raw), comp: len(frames[j]),
+			h := blockHeader{layer: i, kind: kind, coder: coders[j], seq: b0 + j, raw: len(raw), comp: len(frames[j]),
 				rawCRC: sums[j], cCRC: crc32.Checksum(frames[j], castagnoli)}
 			if err := e.write(h.marshal()); err != nil {
 				return err
@@ -224,6 +250,9 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 				return err
 			}
 			e.nblocks++
+			if coders[j] == coderStreams {
+				e.nstreams++
+			}
 			e.packed[i] += int64(blockHead + len(frames[j]))
 			if kind == kindBody {
 				e.done += uint64(len(raw))

@@ -10,11 +10,13 @@ import (
 	"muehle/layers"
 )
 
-// Version is the package format this program writes: 2, whose manifest
-// says each layer's file format (a dense layer's body travels as its file
-// holds it). It reads packages of version 1 too, which hold layer files
-// of format 1 only.
-const Version = 2
+// Version is the package format this program writes: 3, whose blocks are
+// each coded the better of two ways (a zstd frame or context streams,
+// streams.go). It reads packages of version 2 (zstd frames only; the
+// manifest says each layer's file format, a dense layer's body travelling
+// as its file holds it) and of version 1, which hold layer files of
+// format 1 only.
+const Version = 3
 
 // The framing of a package (doc.go gives every byte).
 const (
@@ -95,6 +97,7 @@ type blockHeader struct {
 	layer  int
 	kind   int
 	seq    int
+	coder  int    // coderZstd or coderStreams
 	raw    int    // bytes of the layer's data the block holds
 	comp   int    // bytes of the compressed frame
 	rawCRC uint64 // CRC-64 (ECMA) of the raw bytes
@@ -106,6 +109,7 @@ func (h *blockHeader) marshal() []byte {
 	copy(b, blockMagic)
 	le.PutUint32(b[4:], uint32(h.layer))
 	b[8] = byte(h.kind)
+	b[9] = byte(h.coder)
 	le.PutUint32(b[12:], uint32(h.seq))
 	le.PutUint32(b[16:], uint32(h.raw))
 	le.PutUint32(b[20:], uint32(h.comp))
@@ -116,7 +120,8 @@ func (h *blockHeader) marshal() []byte {
 }
 
 // parseBlockHeader checks a block's header (not its frame) against the
-// block expected next; at is its offset in the package, for messages.
+// block expected next, whose coder may be any up to want.coder; at is its
+// offset in the package, for messages.
 func parseBlockHeader(b []byte, want blockHeader, blockBytes int, at int64, name string) (blockHeader, error) {
 	var h blockHeader
 	if string(b[:4]) != blockMagic {
@@ -125,10 +130,13 @@ func parseBlockHeader(b []byte, want blockHeader, blockBytes int, at int64, name
 	if got, w := le.Uint32(b[36:]), crc32.Checksum(b[:36], castagnoli); got != w {
 		return h, fmt.Errorf("%w: the header of block %d of %s of layer %s (byte %d) has checksum %08x, want %08x", ErrChecksum, want.seq, kindName(want.kind), name, at, got, w)
 	}
-	h = blockHeader{layer: int(le.Uint32(b[4:])), kind: int(b[8]), seq: int(le.Uint32(b[12:])),
+	h = blockHeader{layer: int(le.Uint32(b[4:])), kind: int(b[8]), coder: int(b[9]), seq: int(le.Uint32(b[12:])),
 		raw: int(le.Uint32(b[16:])), comp: int(le.Uint32(b[20:])), rawCRC: le.Uint64(b[24:]), cCRC: le.Uint32(b[32:])}
-	if h.layer != want.layer || h.kind != want.kind || h.seq != want.seq || b[9] != 0 || b[10] != 0 || b[11] != 0 {
+	if h.layer != want.layer || h.kind != want.kind || h.seq != want.seq || b[10] != 0 || b[11] != 0 {
 		return h, fmt.Errorf("%w: at byte %d the package holds block %d of kind %d of layer number %d, want block %d of %s of layer %s (number %d): blocks out of order", ErrFormat, at, h.seq, h.kind, h.layer+1, want.seq, kindName(want.kind), name, want.layer+1)
+	}
+	if h.coder > want.coder {
+		return h, fmt.Errorf("%w: block %d of %s of layer %s is coded by coder %d, which this package's format does not have", ErrFormat, h.seq, kindName(h.kind), name, h.coder)
 	}
 	if h.raw != want.raw {
 		return h, fmt.Errorf("%w: block %d of %s of layer %s holds %d bytes, want %d", ErrFormat, h.seq, kindName(h.kind), name, h.raw, want.raw)

@@ -180,6 +180,8 @@ type installer struct {
 	p         *Package
 	db        *layers.DB
 	dec       *zstd.Decoder
+	sc        streamCoder
+	parts     []layers.Part // of the layer under way (geometry)
 	c         *cursor
 	progress  func(Progress)
 	claimName func(layers.Key) string // ImportOptions.ClaimName
@@ -191,7 +193,13 @@ type installer struct {
 
 // frame decompresses and checks block b of layer i.
 func (in *installer) frame(b block, i int) ([]byte, error) {
-	raw, err := in.dec.DecodeAll(b.frame, in.raw[:0])
+	var raw []byte
+	var err error
+	if b.h.coder == coderStreams {
+		raw, err = in.sc.decode(in.raw, b.frame, b.h.raw, uint64(b.h.seq)*uint64(in.p.Manifest.BlockBytes), in.parts)
+	} else {
+		raw, err = in.dec.DecodeAll(b.frame, in.raw[:0])
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s does not decompress: %v", in.p.name, ErrChecksum, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, err)
 	}
@@ -231,6 +239,7 @@ func (in *installer) layer(i int) error {
 	if l.Reach != nil && !l.Reach.Stored {
 		bits = make([]byte, l.Reach.Bytes-reachHead)
 	}
+	in.parts = geometry(in.db.Indexer(), l)
 	var off uint64
 	size := l.BodyBytes()
 	for seq := range in.p.blocksOf(size) {

@@ -169,6 +169,9 @@ func TestRoundTrip(t *testing.T) {
 	for _, parts := range []int64{0, 100_000} {
 		out := filepath.Join(t.TempDir(), "k3.mpk")
 		res := export(t, dir, keys, out, parts)
+		if res.Streams == 0 || res.Streams == res.Blocks {
+			t.Errorf("parts %d: %d of %d blocks coded as context streams; want some, not all", parts, res.Streams, res.Blocks)
+		}
 		stored := 0
 		for _, l := range res.Manifest.Layers {
 			if l.Reach != nil && l.Reach.Stored {
@@ -182,8 +185,8 @@ func TestRoundTrip(t *testing.T) {
 		for _, l := range res.Manifest.Layers {
 			layouts[l.Layout]++
 		}
-		if res.Manifest.Version != 2 || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
-			t.Errorf("parts %d: package format %d, layer format %d, layers by layout %v; want 2, %d and 4 of one byte per slot, 3 dense",
+		if res.Manifest.Version != 3 || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
+			t.Errorf("parts %d: package format %d, layer format %d, layers by layout %v; want 3, %d and 4 of one byte per slot, 3 dense",
 				parts, res.Manifest.Version, res.Manifest.LayerFormat, layouts, layers.FileVersion)
 		}
 		if parts > 0 && res.Parts < 2 {
@@ -351,11 +354,11 @@ func TestBadPackages(t *testing.T) {
 		{"bytes after the end", append(bytes.Clone(good), 0), ImportOptions{ClaimName: testClaim}, ErrFormat, "after the trailer"},
 		{"not a package", []byte("PK\x03\x04 a zip file, say"), ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
 		{"an empty file", nil, ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
-		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 3); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, "package format 3"},
-		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, "the preamble says package format 1, the manifest 2"},
+		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 4); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, "package format 4"},
+		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, "the preamble says package format 1, the manifest 3"},
 		{"another layer format", withManifest(func(m *Manifest) { m.LayerFormat = 3 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 3"},
 		{"layers of this format in a package of version 1", withManifest(func(m *Manifest) { m.Version = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 2, this program reads format 1 in a package of format 1"},
-		{"layers of the format before in a package of version 2", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 1, this program reads format 2 in a package of format 2"},
+		{"layers of the format before in a package of version 3", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 1, this program reads format 2 in a package of format 3"},
 		{"dense layers of the format before", withManifest(func(m *Manifest) {
 			m.Version, m.LayerFormat = 1, 1
 			for i := range m.Layers {
@@ -447,6 +450,11 @@ func repack(t *testing.T, path string, target int, edit func(body []byte)) strin
 		t.Fatal(err)
 	}
 	defer dec.Close()
+	var sc streamCoder
+	x, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := p.cursor()
 	read := func(i, kind int, n uint64) []byte {
 		var data []byte
@@ -455,7 +463,13 @@ func repack(t *testing.T, path string, target int, edit func(body []byte)) strin
 			if err != nil {
 				t.Fatal(err)
 			}
-			if data, err = dec.DecodeAll(b.frame, data); err != nil {
+			if b.h.coder == coderStreams {
+				var raw []byte
+				if raw, err = sc.decode(nil, b.frame, b.h.raw, uint64(seq)*uint64(m.BlockBytes), geometry(x, &m.Layers[i])); err != nil {
+					t.Fatal(err)
+				}
+				data = append(data, raw...)
+			} else if data, err = dec.DecodeAll(b.frame, data); err != nil {
 				t.Fatal(err)
 			}
 		}

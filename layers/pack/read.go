@@ -102,6 +102,9 @@ func (c *cursor) next(i, kind, seq, raw int, skip bool) (block, error) {
 		return block{}, fmt.Errorf("pack: %s: %w: it ends at byte %d, in block %d of %s of layer %s (%d of %d layers)", c.p.name, ErrTruncated, c.p.size, seq, kindName(kind), name, i+1, len(m.Layers))
 	}
 	want := blockHeader{layer: i, kind: kind, seq: seq, raw: raw}
+	if m.Version >= 3 && kind == kindBody {
+		want.coder = coderStreams
+	}
 	h, err := parseBlockHeader(head, want, m.BlockBytes, c.at, name)
 	if err != nil {
 		return block{}, fmt.Errorf("pack: %s: %w", c.p.name, err)
