@@ -304,3 +304,35 @@ func (l *LayerIndex) Parts() []Part {
 	}
 	return ps
 }
+
+// NoSlot stands for a slot that holds no position (Swapped).
+const NoSlot = ^uint64(0)
+
+// Swapped sets out[k], for every k < len(out), to the slot in layer
+// partner of the position of slot first+k with the colours exchanged: the
+// same stones, the other side to move. partner must be the layer of the
+// key with W and B exchanged (l itself when they are equal); a slot that
+// is not canonical gets NoSlot.
+func (l *LayerIndex) Swapped(first uint64, out []uint64, partner *LayerIndex) {
+	var ps [256]muehle.Position
+	var at [256]int
+	for lo := 0; lo < len(out); lo += len(ps) {
+		hi := min(lo+len(ps), len(out))
+		n := 0
+		for k := lo; k < hi; k++ {
+			p, ok := l.Position(first + uint64(k))
+			if !ok {
+				out[k] = NoSlot
+				continue
+			}
+			p.Stones[muehle.White], p.Stones[muehle.Black] = p.Stones[muehle.Black], p.Stones[muehle.White]
+			ps[n], at[n] = p, k
+			n++
+		}
+		var js [256]uint64
+		partner.IndexAll(ps[:n], js[:n])
+		for m := range n {
+			out[at[m]] = js[m]
+		}
+	}
+}

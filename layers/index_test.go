@@ -335,3 +335,52 @@ func TestIndexAll(t *testing.T) {
 		l.IndexAll(ps, out[:10]) // a short out must not panic
 	}
 }
+
+// TestSwapped: the colours exchanged twice give every canonical slot back,
+// and the partner's slot holds the same stones.
+func TestSwapped(t *testing.T) {
+	x := testIndexer(t)
+	for _, k := range []Key{{W: 3, B: 4}, {W: 4, B: 4}, {W: 5, B: 3}} {
+		l := x.Layer(k)
+		p := x.Layer(Key{W: k.B, B: k.W})
+		n := min(l.Size(), 200_000)
+		first := l.Size() - n
+		js := make([]uint64, n)
+		l.Swapped(first, js, p)
+		back := make([]uint64, 1)
+		checked := 0
+		for i, j := range js {
+			if !l.Canonical(first + uint64(i)) {
+				if j != NoSlot {
+					t.Fatalf("%s: slot %d is not canonical, got %d", k, first+uint64(i), j)
+				}
+				continue
+			}
+			if j >= p.Size() || !p.Canonical(j) {
+				t.Fatalf("%s: slot %d: partner slot %d not canonical", k, first+uint64(i), j)
+			}
+			p.Swapped(j, back, l)
+			if back[0] != first+uint64(i) {
+				t.Fatalf("%s: slot %d swapped twice gives %d", k, first+uint64(i), back[0])
+			}
+			checked++
+		}
+		if checked < int(n)/2 {
+			t.Errorf("%s: only %d of %d slots canonical", k, checked, n)
+		}
+	}
+}
+
+func BenchmarkSwapped(b *testing.B) {
+	x, err := DefaultIndexer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, p := x.Layer(Key{W: 8, B: 7}), x.Layer(Key{W: 7, B: 8})
+	out := make([]uint64, 1<<16)
+	first := l.Size() / 3
+	for b.Loop() {
+		l.Swapped(first, out, p)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(out)), "ns/slot")
+}

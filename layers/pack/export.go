@@ -54,8 +54,8 @@ type ExportResult struct {
 	Bytes    int64 // the package's size
 	Parts    int
 	Packed   []int64 // the bytes of each layer's blocks, headers included
-	Blocks   uint64  // blocks written
-	Streams  uint64  // of them, blocks coded as context streams
+	Blocks   uint64    // blocks written
+	Coded    [3]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values
 }
 
 // maxRecordBytes bounds the solve record a package carries (a line a unit:
@@ -142,6 +142,8 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 		e.workers = runtime.GOMAXPROCS(0)
 	}
 	e.coders = make([]streamCoder, e.workers)
+	e.js = make([][]uint64, e.workers)
+	e.bodies = bodies
 	if e.x, err = layers.DefaultIndexer(); err != nil {
 		out.Abort()
 		return nil, err
@@ -172,7 +174,7 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 		out.Abort()
 		return nil, fmt.Errorf("pack: writing %s: %w", opts.Out, err)
 	}
-	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed, Blocks: e.nblocks, Streams: e.nstreams}, nil
+	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed, Blocks: e.nblocks, Coded: e.coded}, nil
 }
 
 // exporter writes the blocks of a package.
@@ -181,12 +183,14 @@ type exporter struct {
 	out      *sink
 	enc      *zstd.Encoder
 	coders   []streamCoder // one per worker
+	js       [][]uint64    // one per worker: partner slots (coder 2)
+	bodies   [][]byte
 	x        *layers.Indexer
 	workers  int
 	m        *Manifest
 	progress func(Progress)
 	nblocks  uint64
-	nstreams uint64
+	coded    [3]uint64
 	step     int
 	done     uint64
 	total    uint64
@@ -208,6 +212,12 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 	sums := make([]uint64, len(frames))
 	streams := kind == kindBody && e.m.Version >= 3
 	parts := geometry(e.x, &e.m.Layers[i])
+	var li, pli *layers.LayerIndex
+	var from []byte
+	pj, partner := partnerOf(e.m, i)
+	if partner {
+		li, pli, from = e.x.Layer(e.m.Key(i)), e.x.Layer(e.m.Key(pj)), e.bodies[pj]
+	}
 	for b0 := 0; b0 < n; b0 += len(frames) {
 		if err := e.ctx.Err(); err != nil {
 			return err
@@ -227,10 +237,21 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 					frames[j] = e.enc.EncodeAll(raw, frames[j][:0])
 					coders[j] = coderZstd
 					if streams {
-						others[j] = e.coders[w].encode(others[j][:0], raw, uint64(lo), parts)
+						var v *partnerView
+						coder := coderStreams
+						if partner {
+							if cap(e.js[w]) < len(raw) {
+								e.js[w] = make([]uint64, len(raw))
+							}
+							js := e.js[w][:len(raw)]
+							li.Swapped(uint64(lo), js, pli)
+							v = &partnerView{js: js, from: from, self: pj == i, base: uint64(lo)}
+							coder = coderPartner
+						}
+						others[j] = e.coders[w].encode(others[j][:0], raw, uint64(lo), parts, v)
 						if len(others[j]) < len(frames[j]) {
 							frames[j], others[j] = others[j], frames[j]
-							coders[j] = coderStreams
+							coders[j] = coder
 						}
 					}
 					sums[j] = crc64.Checksum(raw, ecma)
@@ -250,9 +271,7 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 				return err
 			}
 			e.nblocks++
-			if coders[j] == coderStreams {
-				e.nstreams++
-			}
+			e.coded[coders[j]]++
 			e.packed[i] += int64(blockHead + len(frames[j]))
 			if kind == kindBody {
 				e.done += uint64(len(raw))

@@ -182,6 +182,8 @@ type installer struct {
 	dec       *zstd.Decoder
 	sc        streamCoder
 	parts     []layers.Part // of the layer under way (geometry)
+	partner   partnerLayer  // of the layer under way (coder 2)
+	js        []uint64
 	c         *cursor
 	progress  func(Progress)
 	claimName func(layers.Key) string // ImportOptions.ClaimName
@@ -191,19 +193,52 @@ type installer struct {
 	raw       []byte
 }
 
+// partnerLayer is what coder 2 reads for the layer under way: the
+// layers of it and its partner, and the partner's body (for a layer that
+// is its own partner, its own body as it is decoded, every block copied
+// in).
+type partnerLayer struct {
+	ok      bool
+	self    bool
+	li, pli *layers.LayerIndex
+	from    []byte
+}
+
 // frame decompresses and checks block b of layer i.
 func (in *installer) frame(b block, i int) ([]byte, error) {
 	var raw []byte
 	var err error
-	if b.h.coder == coderStreams {
-		raw, err = in.sc.decode(in.raw, b.frame, b.h.raw, uint64(b.h.seq)*uint64(in.p.Manifest.BlockBytes), in.parts)
-	} else {
+	base := uint64(b.h.seq) * uint64(in.p.Manifest.BlockBytes)
+	pl := &in.partner
+	switch b.h.coder {
+	case coderStreams:
+		raw, err = in.sc.decode(in.raw, b.frame, b.h.raw, base, in.parts, nil)
+	case coderPartner:
+		if !pl.ok {
+			return nil, fmt.Errorf("pack: %s: %w: block %d of layer %s is coded with its partner layer's values, and the package holds no partner before it", in.p.name, ErrFormat, b.h.seq, in.p.Manifest.Layers[i].Key)
+		}
+		if cap(in.js) < b.h.raw {
+			in.js = make([]uint64, b.h.raw)
+		}
+		js := in.js[:b.h.raw]
+		pl.li.Swapped(base, js, pl.pli)
+		dst := in.raw
+		if pl.self {
+			dst = pl.from[base : base+uint64(b.h.raw)]
+		}
+		raw, err = in.sc.decode(dst, b.frame, b.h.raw, base, in.parts, &partnerView{js: js, from: pl.from, self: pl.self, base: base})
+	default:
 		raw, err = in.dec.DecodeAll(b.frame, in.raw[:0])
+	}
+	if err == nil && pl.self && b.h.coder != coderPartner {
+		copy(pl.from[base:], raw)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s does not decompress: %v", in.p.name, ErrChecksum, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, err)
 	}
-	in.raw = raw
+	if !pl.self || b.h.coder != coderPartner {
+		in.raw = raw
+	}
 	if len(raw) != b.h.raw {
 		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s holds %d bytes, its header says %d", in.p.name, ErrFormat, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, len(raw), b.h.raw)
 	}
@@ -240,6 +275,10 @@ func (in *installer) layer(i int) error {
 		bits = make([]byte, l.Reach.Bytes-reachHead)
 	}
 	in.parts = geometry(in.db.Indexer(), l)
+	if err := in.partnerFor(i); err != nil {
+		return err
+	}
+	defer func() { in.partner = partnerLayer{} }()
 	var off uint64
 	size := l.BodyBytes()
 	for seq := range in.p.blocksOf(size) {
@@ -284,6 +323,31 @@ func (in *installer) layer(i int) error {
 	}
 	in.report(k)
 	return in.writeSides(i, reach)
+}
+
+// partnerFor prepares what coder 2 reads for layer i: its partner's
+// body, installed before it, or for a layer that is its own partner a
+// buffer for its body.
+func (in *installer) partnerFor(i int) error {
+	m := in.p.Manifest
+	in.partner = partnerLayer{}
+	j, ok := partnerOf(m, i)
+	if !ok || m.Version < 3 {
+		return nil
+	}
+	x := in.db.Indexer()
+	pl := partnerLayer{ok: true, self: j == i, li: x.Layer(m.Key(i)), pli: x.Layer(m.Key(j))}
+	if pl.self {
+		pl.from = make([]byte, m.Layers[i].BodyBytes())
+	} else {
+		f, err := in.db.Layer(m.Key(j))
+		if err != nil {
+			return fmt.Errorf("pack: layer %s, installed before %s, cannot be read: %w", m.Key(j), m.Key(i), err)
+		}
+		pl.from = f.Body()
+	}
+	in.partner = pl
+	return nil
 }
 
 // unpacked returns the error of a layer whose body, as unpacked, cannot

@@ -169,8 +169,8 @@ func TestRoundTrip(t *testing.T) {
 	for _, parts := range []int64{0, 100_000} {
 		out := filepath.Join(t.TempDir(), "k3.mpk")
 		res := export(t, dir, keys, out, parts)
-		if res.Streams == 0 || res.Streams == res.Blocks {
-			t.Errorf("parts %d: %d of %d blocks coded as context streams; want some, not all", parts, res.Streams, res.Blocks)
+		if res.Coded[coderStreams] == 0 || res.Coded[coderZstd] == 0 {
+			t.Errorf("parts %d: blocks by coder %v; want some zstd frames and some context streams", parts, res.Coded)
 		}
 		stored := 0
 		for _, l := range res.Manifest.Layers {
@@ -456,26 +456,45 @@ func repack(t *testing.T, path string, target int, edit func(body []byte)) strin
 		t.Fatal(err)
 	}
 	c := p.cursor()
+	var bodies [][]byte
 	read := func(i, kind int, n uint64) []byte {
-		var data []byte
+		data := make([]byte, n)
 		for seq := range p.blocksOf(n) {
 			b, err := c.next(i, kind, seq, p.rawOf(n, seq), false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.h.coder == coderStreams {
-				var raw []byte
-				if raw, err = sc.decode(nil, b.frame, b.h.raw, uint64(seq)*uint64(m.BlockBytes), geometry(x, &m.Layers[i])); err != nil {
+			base := uint64(seq) * uint64(m.BlockBytes)
+			dst := data[base : base+uint64(b.h.raw)]
+			var v *partnerView
+			switch b.h.coder {
+			case coderPartner:
+				j, ok := partnerOf(m, i)
+				if !ok {
+					t.Fatalf("layer %s: coder 2 without a partner", m.Key(i))
+				}
+				v = &partnerView{js: make([]uint64, b.h.raw), from: data, self: j == i, base: base}
+				if j != i {
+					v.from = bodies[j]
+				}
+				x.Layer(m.Key(i)).Swapped(base, v.js, x.Layer(m.Key(j)))
+				fallthrough
+			case coderStreams:
+				if _, err = sc.decode(dst, b.frame, b.h.raw, base, geometry(x, &m.Layers[i]), v); err != nil {
 					t.Fatal(err)
 				}
-				data = append(data, raw...)
-			} else if data, err = dec.DecodeAll(b.frame, data); err != nil {
-				t.Fatal(err)
+			default:
+				raw, err := dec.DecodeAll(b.frame, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				copy(dst, raw)
 			}
 		}
 		return data
 	}
-	bodies, reach := make([][]byte, len(m.Layers)), make([][]byte, len(m.Layers))
+	bodies = make([][]byte, len(m.Layers))
+	reach := make([][]byte, len(m.Layers))
 	for i := range m.Layers {
 		l := &m.Layers[i]
 		bodies[i] = read(i, kindBody, l.BodyBytes())

@@ -16,6 +16,7 @@ import (
 const (
 	coderZstd    = 0 // one zstd frame
 	coderStreams = 1 // context streams (below)
+	coderPartner = 2 // context streams that know the partner layer's values
 )
 
 // Context streams. A value is much like its neighbours: the slot before it
@@ -37,10 +38,22 @@ const (
 //
 // The context of byte i: (mid(left)×24 + mid(up))×6 + r6(left2), where a
 // missing neighbour counts as 0 (Unused).
+//
+// The partner's value. A moving layer M(w,b) and its partner M(b,w) hold
+// the same arrangements of stones with the other side to move, and the
+// value of one says much about the value of the other: 4-8 coded knowing
+// 8-4 takes a quarter less (docs/export.md). So a moving layer whose
+// partner comes before it in the package (the second of each pair) has
+// its blocks coded by coder 2, whose context is (mid(left)×24 +
+// mid(up))×24 + mid(partner), the partner's value being that of the slot
+// of the same stones with the colours exchanged (layers.LayerIndex.Swapped).
+// A layer that is its own partner (w = b) knows in this way the slots
+// before the one coded, and counts the others as Unused.
 const (
-	midClasses  = 24
-	r6Classes   = 6
-	numContexts = midClasses * midClasses * r6Classes
+	midClasses      = 24
+	r6Classes       = 6
+	numContexts     = midClasses * midClasses * r6Classes
+	partnerContexts = midClasses * midClasses * midClasses
 )
 
 var midClass, r6Class = func() (mid, r6 [256]uint8) {
@@ -86,6 +99,29 @@ func geometry(x *layers.Indexer, l *Layer) []layers.Part {
 	return x.Layer(l.key).Parts()
 }
 
+// partnerOf returns the index in m.Layers of the layer whose values
+// coder 2 may read for layer i: its partner when that comes before it in
+// the package, or i itself when the layer is its own partner; ok is false
+// when the layer's blocks cannot be coded by coder 2 (not a moving layer
+// of one byte per slot in today's order, or its partner not before it).
+func partnerOf(m *Manifest, i int) (j int, ok bool) {
+	l := &m.Layers[i]
+	k := l.key
+	if !k.IsMoving() || l.Dense() || l.Old() {
+		return 0, false
+	}
+	if k.W == k.B {
+		return i, true
+	}
+	pk := layers.Key{W: k.B, B: k.W}
+	for j := range i {
+		if m.Layers[j].key == pk {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
 // segment is a run of a block's bytes within one part of the layer:
 // raw[lo:hi], whose slot one B class back is stride bytes before (0: the
 // byte three back stands in for it).
@@ -129,11 +165,46 @@ func contextAt(raw []byte, i int, s segment) int {
 	return (int(midClass[l])*midClasses+int(midClass[u]))*r6Classes + int(r6Class[l2])
 }
 
+// contextWith returns the context of byte i of raw in segment s of coder 2,
+// whose partner's value is p.
+func contextWith(raw []byte, i int, s segment, p byte) int {
+	var l, u byte
+	if i > s.lo {
+		l = raw[i-1]
+	}
+	if s.stride > 0 && i-s.stride >= s.lo {
+		u = raw[i-s.stride]
+	}
+	return (int(midClass[l])*midClasses+int(midClass[u]))*midClasses + int(midClass[p])
+}
+
+// partnerView is what coder 2 reads of a block's partner values: byte k
+// of the block, slot base+k of its layer, has the partner slot js[k]
+// (layers.NoSlot: none), whose value is from[js[k]]. In a layer that is
+// its own partner (self), from is the layer's own body, and only the
+// slots before base+k are known: when decoding, the block is decoded
+// into from[base:], so that they are.
+type partnerView struct {
+	js   []uint64
+	from []byte
+	self bool
+	base uint64
+}
+
+// at returns the partner's value of byte k, 0 where it is not known.
+func (v *partnerView) at(k int) byte {
+	j := v.js[k]
+	if j == layers.NoSlot || v.self && j >= v.base+uint64(k) || j >= uint64(len(v.from)) {
+		return 0
+	}
+	return v.from[j]
+}
+
 // streamCoder codes blocks as context streams; one per goroutine.
 type streamCoder struct {
 	ctx    []uint16
-	count  [numContexts]int
-	start  [numContexts]int
+	count  []int // per context: its bytes; decoding, where its stream ends
+	start  []int // per context: where its stream starts, then the next byte
 	sorted []byte
 	body   []byte
 	fse    fse.Scratch
@@ -148,40 +219,65 @@ type streamCoder struct {
 //	         coding (0 raw, 1 one byte repeated, 2 FSE); uvarint: the
 //	         coded length (raw, FSE) or the byte (repeated)
 //	         then the coded streams, in the contexts' order
-func (sc *streamCoder) encode(dst, raw []byte, base uint64, parts []layers.Part) []byte {
+//
+// With a partner view v it codes the contexts of coder 2.
+func (sc *streamCoder) encode(dst, raw []byte, base uint64, parts []layers.Part, v *partnerView) []byte {
 	if cap(sc.ctx) < len(raw) {
 		sc.ctx = make([]uint16, len(raw))
 		sc.sorted = make([]byte, len(raw))
 	}
-	ctx, sorted := sc.ctx[:len(raw)], sc.sorted[:len(raw)]
-	clear(sc.count[:])
+	ctx := sc.ctx[:len(raw)]
+	n := numContexts
 	for _, s := range segments(len(raw), base, parts) {
+		if v != nil {
+			n = partnerContexts
+			for i := s.lo; i < s.hi; i++ {
+				ctx[i] = uint16(contextWith(raw, i, s, v.at(i)))
+			}
+			continue
+		}
 		for i := s.lo; i < s.hi; i++ {
-			c := contextAt(raw, i, s)
-			ctx[i] = uint16(c)
-			sc.count[c]++
+			ctx[i] = uint16(contextAt(raw, i, s))
 		}
 	}
-	n, at := 0, 0
-	for c, k := range sc.count {
-		sc.start[c] = at
+	return sc.encodeContexts(dst, raw, ctx, n)
+}
+
+// encodeContexts appends the streams of raw, byte i in context ctx[i] <
+// n, to dst.
+func (sc *streamCoder) encodeContexts(dst, raw []byte, ctx []uint16, n int) []byte {
+	if cap(sc.sorted) < len(raw) {
+		sc.sorted = make([]byte, len(raw))
+	}
+	sorted := sc.sorted[:len(raw)]
+	if len(sc.count) < n {
+		sc.count, sc.start = make([]int, n), make([]int, n)
+	}
+	count, start := sc.count[:n], sc.start[:n]
+	clear(count)
+	for _, c := range ctx {
+		count[c]++
+	}
+	used, at := 0, 0
+	for c, k := range count {
+		start[c] = at
 		at += k
 		if k > 0 {
-			n++
+			used++
 		}
 	}
 	for i, c := range ctx {
-		sorted[sc.start[c]] = raw[i]
-		sc.start[c]++
+		sorted[start[c]] = raw[i]
+		start[c]++
 	}
-	dst = binary.AppendUvarint(dst, uint64(n))
+	dst = binary.AppendUvarint(dst, uint64(used))
 	body := sc.body[:0]
 	prev := 0
-	for c, k := range sc.count {
+	for c, k := range count {
 		if k == 0 {
 			continue
 		}
-		s := sorted[sc.start[c]-k : sc.start[c]]
+		s := sorted[start[c]-k : start[c]]
 		dst = binary.AppendUvarint(dst, uint64(c-prev))
 		dst = binary.AppendUvarint(dst, uint64(k))
 		prev = c
@@ -210,9 +306,14 @@ func errStreams(format string, a ...any) error {
 }
 
 // decode decodes the context streams p of a block of n bytes, the first
-// byte base of a body with the given parts, into dst[:n]. Bad streams give
-// an error, never a panic.
-func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []layers.Part) ([]byte, error) {
+// byte base of a body with the given parts, into dst[:n]; with a partner
+// view v, those of coder 2 (for a layer that is its own partner, dst must
+// be v.from[base:]). Bad streams give an error, never a panic.
+func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []layers.Part, v *partnerView) ([]byte, error) {
+	contexts := numContexts
+	if v != nil {
+		contexts = partnerContexts
+	}
 	if cap(sc.sorted) < n {
 		sc.ctx = make([]uint16, n)
 		sc.sorted = make([]byte, n)
@@ -230,7 +331,7 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 		return int(v), nil
 	}
 	used, err := next()
-	if err != nil || used > numContexts {
+	if err != nil || used > contexts {
 		return nil, errStreams("bad count of contexts")
 	}
 	ss := make([]stream, used)
@@ -240,7 +341,7 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 		if err != nil {
 			return nil, err
 		}
-		if c += d; (j > 0 && d == 0) || c >= numContexts {
+		if c += d; (j > 0 && d == 0) || c >= contexts {
 			return nil, errStreams("context %d out of order", c)
 		}
 		k, err := next()
@@ -264,7 +365,10 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 	if total != n {
 		return nil, errStreams("streams of %d bytes, the block holds %d", total, n)
 	}
-	clear(sc.count[:])
+	if len(sc.count) < contexts {
+		sc.count, sc.start = make([]int, contexts), make([]int, contexts)
+	}
+	clear(sc.count)
 	at := 0
 	for _, s := range ss {
 		out := sorted[at : at+s.k]
@@ -311,7 +415,12 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 	dst = dst[:n]
 	for _, s := range segments(n, base, parts) {
 		for i := s.lo; i < s.hi; i++ {
-			c := contextAt(dst, i, s)
+			var c int
+			if v != nil {
+				c = contextWith(dst, i, s, v.at(i))
+			} else {
+				c = contextAt(dst, i, s)
+			}
 			if sc.start[c] >= sc.count[c] {
 				return nil, errStreams("the stream of context %d ends early", c)
 			}

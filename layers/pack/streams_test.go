@@ -2,10 +2,14 @@ package pack
 
 import (
 	"bytes"
+	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // streamsData returns n bytes like a layer's values: runs of draws, wins
@@ -49,9 +53,9 @@ func TestStreamsRoundTrip(t *testing.T) {
 		if tc.name == "repeated" {
 			raw = bytes.Repeat([]byte{7}, tc.n)
 		}
-		enc := sc.encode(nil, raw, tc.base, tc.parts)
+		enc := sc.encode(nil, raw, tc.base, tc.parts, nil)
 		var dc streamCoder
-		got, err := dc.decode(nil, enc, len(raw), tc.base, tc.parts)
+		got, err := dc.decode(nil, enc, len(raw), tc.base, tc.parts, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -62,7 +66,7 @@ func TestStreamsRoundTrip(t *testing.T) {
 		// Decoded with another geometry, the bytes come out different or
 		// the streams do not fit: never a panic.
 		if tc.parts != nil && tc.n > 1000 {
-			if got, err := dc.decode(nil, enc, len(raw), tc.base, nil); err == nil && bytes.Equal(got, raw) {
+			if got, err := dc.decode(nil, enc, len(raw), tc.base, nil, nil); err == nil && bytes.Equal(got, raw) {
 				t.Errorf("%s: decoded without the geometry, still the same bytes", tc.name)
 			}
 		}
@@ -74,39 +78,134 @@ func TestStreamsRoundTrip(t *testing.T) {
 func TestStreamsDamaged(t *testing.T) {
 	raw := streamsData(3000, 3)
 	var sc streamCoder
-	enc := sc.encode(nil, raw, 0, nil)
+	enc := sc.encode(nil, raw, 0, nil, nil)
 	for cut := range len(enc) {
-		if got, err := sc.decode(nil, enc[:cut], len(raw), 0, nil); err == nil && bytes.Equal(got, raw) {
+		if got, err := sc.decode(nil, enc[:cut], len(raw), 0, nil, nil); err == nil && bytes.Equal(got, raw) {
 			t.Fatalf("cut at %d of %d: decoded to the same bytes", cut, len(enc))
 		}
 	}
 	for i := range len(enc) {
 		bad := bytes.Clone(enc)
 		bad[i] ^= 0x5a
-		sc.decode(nil, bad, len(raw), 0, nil)
+		sc.decode(nil, bad, len(raw), 0, nil, nil)
 	}
-	if _, err := sc.decode(nil, enc, len(raw)+1, 0, nil); err == nil {
+	if _, err := sc.decode(nil, enc, len(raw)+1, 0, nil, nil); err == nil {
 		t.Error("decoded to more bytes than coded")
 	}
 }
 
 func FuzzStreams(f *testing.F) {
 	var sc streamCoder
-	f.Add(sc.encode(nil, streamsData(3000, 1), 0, nil), 3000)
-	f.Add(sc.encode(nil, []byte{1, 1, 1, 1}, 0, nil), 4)
+	f.Add(sc.encode(nil, streamsData(3000, 1), 0, nil, nil), 3000)
+	f.Add(sc.encode(nil, []byte{1, 1, 1, 1}, 0, nil, nil), 4)
 	f.Fuzz(func(t *testing.T, p []byte, n int) {
 		if n < 0 || n > 1<<16 {
 			return
 		}
 		var dc streamCoder
-		got, err := dc.decode(nil, p, n, 0, nil)
+		got, err := dc.decode(nil, p, n, 0, nil, nil)
 		if err == nil {
 			if len(got) != n {
 				t.Fatalf("decoded %d bytes, want %d", len(got), n)
 			}
-			if again := dc.encode(nil, got, 0, nil); len(again) == 0 {
+			if again := dc.encode(nil, got, 0, nil, nil); len(again) == 0 {
 				t.Fatal("no streams")
 			}
 		}
 	})
+}
+
+// partnerDB writes the moving layers 3-4, 4-3 and 4-4 of the 4-stone game
+// with values like a solution's: runs along the slots, and each value of
+// 4-3 (and of 4-4, where the slot of the colours exchanged comes before)
+// mostly that of its partner's slot; verified, with a solve record.
+func partnerDB(t *testing.T) (string, []layers.Key) {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := rand.New(rand.NewPCG(5, 5))
+	x := db.Indexer()
+	keys := []layers.Key{{W: 3, B: 4}, {W: 4, B: 3}, {W: 4, B: 4}}
+	bodies := map[layers.Key][]byte{}
+	for _, k := range keys {
+		li := x.Layer(k)
+		pk := layers.Key{W: k.B, B: k.W}
+		pb := bodies[pk]
+		if k == pk {
+			pb = nil
+		}
+		body := make([]byte, li.Size())
+		js := make([]uint64, len(body))
+		li.Swapped(0, js, x.Layer(pk))
+		for i := range body {
+			switch {
+			case js[i] == layers.NoSlot:
+				body[i] = 0
+			case pb != nil && r.IntN(5) > 0:
+				body[i] = pb[js[i]]
+			case k == pk && js[i] < uint64(i) && r.IntN(5) > 0:
+				body[i] = body[js[i]]
+			case i > 0 && r.IntN(4) > 0:
+				body[i] = max(body[i-1], 1)
+			default:
+				body[i] = byte(1 + r.IntN(40))
+			}
+		}
+		if err := db.Write(k, body); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkVerified(k); err != nil {
+			t.Fatal(err)
+		}
+		bodies[k] = body
+	}
+	rec := "2026-11-27T08:00:00Z\t3-4\t1592772\t0.8\tcount=0.2\t404\t2\t2\ta34a546\n"
+	if err := os.WriteFile(db.RecordPath(), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, keys
+}
+
+// TestPartnerRoundTrip: the second layer of a pair, and a layer that is
+// its own partner, are coded with the partner's values (coder 2), and the
+// package imports to the very files; a package of the second layer alone
+// has no block of coder 2.
+func TestPartnerRoundTrip(t *testing.T) {
+	smallBlocks(t)
+	dir, keys := partnerDB(t)
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	out := filepath.Join(t.TempDir(), "k4.mpk")
+	res, err := Export(context.Background(), db, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Coded[coderPartner] == 0 {
+		t.Fatalf("blocks by coder %v: none coded with the partner's values", res.Coded)
+	}
+	into := t.TempDir()
+	if _, err := Import(context.Background(), into, out, ImportOptions{ClaimName: testClaim}); err != nil {
+		t.Fatal(err)
+	}
+	sameFolders(t, dir, into)
+
+	alone := filepath.Join(t.TempDir(), "4-3.mpk")
+	res, err = Export(context.Background(), db, keys[1:2], ExportOptions{Out: alone, Exported: Machine{Commit: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Coded[coderPartner] != 0 {
+		t.Errorf("4-3 alone: %d blocks coded with the partner's values", res.Coded[coderPartner])
+	}
+	into = t.TempDir()
+	if _, err := Import(context.Background(), into, alone, ImportOptions{ClaimName: testClaim}); err != nil {
+		t.Fatal(err)
+	}
 }
