@@ -53,7 +53,7 @@ type ExportResult struct {
 	Manifest *Manifest
 	Bytes    int64 // the package's size
 	Parts    int
-	Packed   []int64 // the bytes of each layer's blocks, headers included
+	Packed   []int64   // the bytes of each layer's blocks, headers included
 	Blocks   uint64    // blocks written
 	Coded    [3]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values
 }
