@@ -53,8 +53,9 @@
 //
 //	offset size  field
 //	 0      8    magic "MUEHLEPK"
-//	 8      4    package format version: 2 (1 in a package of the
-//	             program before the layer format 2; Import reads both)
+//	 8      4    package format version: 3 (2 in a package whose
+//	             blocks are all zstd frames; 1 in a package of the
+//	             program before the layer format 2; Import reads all)
 //	12      4    m: the manifest's length in bytes (1 to 16 MiB)
 //	16      4    CRC-32C of the manifest
 //	20      4    CRC-32C of bytes 0-19
@@ -66,14 +67,39 @@
 // layers.DenseBodySize(slots, stored) for a dense layer), then, when its
 // reach file is stored, the
 // blocks of the reach file (kind 1). Each holds the next blockBytes bytes of its
-// data (the last one fewer) as one zstd frame
-// (github.com/klauspost/compress/zstd, without zstd's own checksum):
+// data (the last one fewer), coded by one of three coders (byte 9; export
+// codes each block of a body as a zstd frame and as context streams, and
+// keeps the smaller; a block of a reach file is always a zstd frame):
+//
+//	0  one zstd frame (github.com/klauspost/compress/zstd, without
+//	   zstd's own checksum)
+//	1  context streams (streams.go): every byte put into the stream of
+//	   its context, the classes of the byte before it, of the byte two
+//	   before it and of the byte one B class back (stride bytes back in
+//	   its part of the layer: layers.LayerIndex.Parts; in a dense body,
+//	   which has no such geometry, the byte three back), each stream
+//	   coded by FSE (github.com/klauspost/compress/fse); the classes and
+//	   the layout of the streams are in streams.go
+//	2  context streams whose context holds, instead of the byte two
+//	   before, the value of the partner layer's slot of the same stones
+//	   with the colours exchanged (layers.LayerIndex.Swapped): only in a
+//	   moving layer of one byte per slot whose partner comes before it in
+//	   the package, or that is its own partner (then only the slots before
+//	   the one coded count, the others as 0)
+//
+// A block decodes on its own, but for coder 2, which reads the partner
+// layer (installed before it) or, in a layer that is its own partner, the
+// blocks of the layer before it. Packages of format 2 have zero in byte 9,
+// and a reader of format 2 refuses a package of format 3 by its version.
+// The block's header:
 //
 //	offset size  field
 //	 0      4    magic "MPKB"
 //	 4      4    the layer's number in the manifest, from 0
 //	 8      1    kind: 0 the body, 1 the reach file
-//	 9      3    zero
+//	 9      1    the coder: 0, 1 or 2 (above; 0 in a package of format 1
+//	             or 2, and in a block of a reach file)
+//	10      2    zero
 //	12      4    the block's number within the layer's data of its kind,
 //	             from 0
 //	16      4    r: bytes of data the block holds
@@ -82,7 +108,7 @@
 //	24      8    CRC-64 of the r bytes of data
 //	32      4    CRC-32C of the c bytes of the frame
 //	36      4    CRC-32C of bytes 0-35
-//	40      c    the frame
+//	40      c    the frame: the coded data
 //
 // The trailer, 32 bytes, after the last block; nothing follows it:
 //
@@ -109,7 +135,7 @@
 // zero):
 //
 //	format       "muehle database package"
-//	version      2, as in the preamble
+//	version      3, as in the preamble
 //	rules        the rules fingerprint: an object of names and values,
 //	             all strings (below)
 //	fingerprint  the first 16 bytes of the SHA-256 of the rules as one
@@ -119,7 +145,7 @@
 //	             layers.FileVersion, 2 (a reader that does not know it
 //	             refuses the package before reading on)
 //	blockBytes   the data per block: a multiple of 64 KiB, at most
-//	             64 MiB (export writes 1 MiB)
+//	             64 MiB (export writes 4 MiB; 1 MiB before format 3)
 //	created      when it was written, RFC 3339, UTC
 //	exported     the program and machine that wrote it: commit (the
 //	             build's vcs.revision, "unknown" without), host, os
@@ -148,7 +174,9 @@
 // and the key), so that the header is rebuilt byte for byte, and with it
 // the header checksum a verification record names.
 //
-// A package of version 1 (the program before the layer format 2) has the
+// A package of version 2 is a package of version 3 whose blocks are all
+// zstd frames (byte 9 of every block header zero). A package of version 1
+// (the program before the layer format 2) has the
 // same preamble, blocks and trailer; its manifest says version 1 and
 // layerFormat 1 (layers.OldVersion: the slots in the order before, one
 // byte per slot, placement layers of the reachable sweep with Unused
