@@ -312,27 +312,35 @@ const NoSlot = ^uint64(0)
 // partner of the position of slot first+k with the colours exchanged: the
 // same stones, the other side to move. partner must be the layer of the
 // key with W and B exchanged (l itself when they are equal); a slot that
-// is not canonical gets NoSlot.
+// is not canonical, or beyond the layer, gets NoSlot.
+//
+// It is Position, the colours exchanged and Index, but walks the slots in
+// order: the slots of one B class share their B part, so the table entry
+// of the exchanged B part is read once for them all (a random read of the
+// large table, which Index makes for every slot), and each A rank costs
+// a few small table look-ups.
 func (l *LayerIndex) Swapped(first uint64, out []uint64, partner *LayerIndex) {
-	var ps [256]muehle.Position
-	var at [256]int
-	for lo := 0; lo < len(out); lo += len(ps) {
-		hi := min(lo+len(ps), len(out))
-		n := 0
-		for k := lo; k < hi; k++ {
-			p, ok := l.Position(first + uint64(k))
-			if !ok {
+	for k := 0; k < len(out); {
+		s, r, c, ok := l.locate(first + uint64(k))
+		if !ok {
+			out[k] = NoSlot
+			k++
+			continue
+		}
+		rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
+		stab := rep >> repStabShift
+		wb, bb := bMasks(rep & repCodeMask)
+		mover := bMaskToBoard[0][wb&0xff] | bMaskToBoard[1][wb>>8]
+		opp := bMaskToBoard[0][bb&0xff] | bMaskToBoard[1][bb>>8]
+		e := partner.t.tab[bCodeOf(bb, wb)]
+		for end := min(uint64(len(out)-k), s.na-r) + r; r < end; r, k = r+1, k+1 {
+			code := aUnrank[s.aw][s.ab][r]
+			wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)
+			if stab != 0 && minRank(l.t.stabs[stab&(maxStabs-1)], wa, ba) != uint16(r) {
 				out[k] = NoSlot
 				continue
 			}
-			p.Stones[muehle.White], p.Stones[muehle.Black] = p.Stones[muehle.Black], p.Stones[muehle.White]
-			ps[n], at[n] = p, k
-			n++
-		}
-		var js [256]uint64
-		partner.IndexAll(ps[:n], js[:n])
-		for m := range n {
-			out[at[m]] = js[m]
+			out[k] = partner.slotOf(opp|aMaskToBoard[ba], mover|aMaskToBoard[wa], e)
 		}
 	}
 }

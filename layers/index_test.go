@@ -336,11 +336,11 @@ func TestIndexAll(t *testing.T) {
 	}
 }
 
-// TestSwapped: the colours exchanged twice give every canonical slot back,
-// and the partner's slot holds the same stones.
+// TestSwapped: Swapped gives what Position, the colours exchanged and
+// Index give; the colours exchanged twice give every canonical slot back.
 func TestSwapped(t *testing.T) {
 	x := testIndexer(t)
-	for _, k := range []Key{{W: 3, B: 4}, {W: 4, B: 4}, {W: 5, B: 3}} {
+	for _, k := range []Key{{W: 3, B: 4}, {W: 4, B: 4}, {W: 5, B: 3}, {W: 8, B: 7}} {
 		l := x.Layer(k)
 		p := x.Layer(Key{W: k.B, B: k.W})
 		n := min(l.Size(), 200_000)
@@ -356,8 +356,10 @@ func TestSwapped(t *testing.T) {
 				}
 				continue
 			}
-			if j >= p.Size() || !p.Canonical(j) {
-				t.Fatalf("%s: slot %d: partner slot %d not canonical", k, first+uint64(i), j)
+			pos, _ := l.Position(first + uint64(i))
+			pos.Stones[muehle.White], pos.Stones[muehle.Black] = pos.Stones[muehle.Black], pos.Stones[muehle.White]
+			if want := p.Index(pos); j != want || !p.Canonical(j) {
+				t.Fatalf("%s: slot %d: partner slot %d, want %d", k, first+uint64(i), j, want)
 			}
 			p.Swapped(j, back, l)
 			if back[0] != first+uint64(i) {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"hash/crc64"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -127,12 +129,13 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		return nil, fmt.Errorf("pack: %w: %s holds verified layers that differ from the package's: %s%s; nothing was changed (--force replaces them)",
 			ErrConflict, dir, strings.Join(conflicts, ", "), why)
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(2*m.BlockBytes)))
+	workers := runtime.GOMAXPROCS(0)
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(workers), zstd.WithDecoderMaxMemory(uint64(2*m.BlockBytes)))
 	if err != nil {
 		return nil, err
 	}
 	defer dec.Close()
-	in := &installer{ctx: ctx, p: p, db: db, dec: dec, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, total: m.Bytes()}
+	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, total: m.Bytes()}
 	res := &ImportResult{Manifest: m}
 	for i, l := range m.Layers {
 		in.step = i
@@ -180,7 +183,8 @@ type installer struct {
 	p         *Package
 	db        *layers.DB
 	dec       *zstd.Decoder
-	sc        streamCoder
+	workers   int         // goroutines decoding blocks
+	sc        streamCoder // decodes the blocks that need the blocks before them
 	parts     []layers.Part // of the layer under way (geometry)
 	partner   partnerLayer  // of the layer under way (coder 2)
 	js        []uint64
@@ -204,48 +208,157 @@ type partnerLayer struct {
 	from    []byte
 }
 
-// frame decompresses and checks block b of layer i.
-func (in *installer) frame(b block, i int) ([]byte, error) {
-	var raw []byte
-	var err error
-	base := uint64(b.h.seq) * uint64(in.p.Manifest.BlockBytes)
+// A blockJob is a block of a layer's data on its way: read in order,
+// decoded and checked on any of the workers (prepare), and written in
+// order (finish).
+type blockJob struct {
+	b     block // its frame a copy, the job's own
+	base  uint64
+	raw   []byte
+	js    []uint64
+	err   error
+	ready chan struct{} // closed when prepared
+}
+
+// prepare decodes and checks the block of job j of layer i, but for a
+// block of coder 2 in a layer that is its own partner, which needs the
+// blocks before it (finish decodes it; prepare finds its partner slots).
+func (in *installer) prepare(j *blockJob, i int, sc *streamCoder) {
+	h := j.b.h
 	pl := &in.partner
-	switch b.h.coder {
+	var err error
+	switch h.coder {
 	case coderStreams:
-		raw, err = in.sc.decode(in.raw, b.frame, b.h.raw, base, in.parts, nil)
+		j.raw, err = sc.decode(nil, j.b.frame, h.raw, j.base, in.parts, nil)
 	case coderPartner:
 		if !pl.ok {
-			return nil, fmt.Errorf("pack: %s: %w: block %d of layer %s is coded with its partner layer's values, and the package holds no partner before it", in.p.name, ErrFormat, b.h.seq, in.p.Manifest.Layers[i].Key)
+			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s is coded with its partner layer's values, and the package holds no partner before it", in.p.name, ErrFormat, h.seq, in.p.Manifest.Layers[i].Key)
+			return
 		}
-		if cap(in.js) < b.h.raw {
-			in.js = make([]uint64, b.h.raw)
-		}
-		js := in.js[:b.h.raw]
-		pl.li.Swapped(base, js, pl.pli)
-		dst := in.raw
+		j.js = make([]uint64, h.raw)
+		pl.li.Swapped(j.base, j.js, pl.pli)
 		if pl.self {
-			dst = pl.from[base : base+uint64(b.h.raw)]
+			return
 		}
-		raw, err = in.sc.decode(dst, b.frame, b.h.raw, base, in.parts, &partnerView{js: js, from: pl.from, self: pl.self, base: base})
+		j.raw, err = sc.decode(nil, j.b.frame, h.raw, j.base, in.parts, &partnerView{js: j.js, from: pl.from, base: j.base})
 	default:
-		raw, err = in.dec.DecodeAll(b.frame, in.raw[:0])
+		j.raw, err = in.dec.DecodeAll(j.b.frame, nil)
 	}
-	if err == nil && pl.self && b.h.coder != coderPartner {
-		copy(pl.from[base:], raw)
+	j.err = in.checked(j.raw, err, h, i)
+}
+
+// finish returns the data of job j of layer i, prepared: for a block of
+// coder 2 in a layer that is its own partner it decodes it now, the
+// blocks before it being in the partner buffer; in such a layer it
+// copies every other block there.
+func (in *installer) finish(j *blockJob, i int) ([]byte, error) {
+	pl := &in.partner
+	h := j.b.h
+	if !pl.self {
+		return j.raw, nil
 	}
+	if h.coder != coderPartner {
+		copy(pl.from[j.base:], j.raw)
+		return j.raw, nil
+	}
+	dst := pl.from[j.base : j.base+uint64(h.raw)]
+	raw, err := in.sc.decode(dst, j.b.frame, h.raw, j.base, in.parts, &partnerView{js: j.js, from: pl.from, self: true, base: j.base})
+	return raw, in.checked(raw, err, h, i)
+}
+
+// checked checks the data raw decoded (with the error err) from block h
+// of layer i against the block's header.
+func (in *installer) checked(raw []byte, err error, h blockHeader, i int) error {
 	if err != nil {
-		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s does not decompress: %v", in.p.name, ErrChecksum, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, err)
+		return fmt.Errorf("pack: %s: %w: block %d of %s of layer %s does not decompress: %v", in.p.name, ErrChecksum, h.seq, kindName(h.kind), in.p.Manifest.Layers[i].Key, err)
 	}
-	if !pl.self || b.h.coder != coderPartner {
+	if len(raw) != h.raw {
+		return fmt.Errorf("pack: %s: %w: block %d of %s of layer %s holds %d bytes, its header says %d", in.p.name, ErrFormat, h.seq, kindName(h.kind), in.p.Manifest.Layers[i].Key, len(raw), h.raw)
+	}
+	if sum := crc64.Checksum(raw, ecma); sum != h.rawCRC {
+		return fmt.Errorf("pack: %s: %w: block %d of %s of layer %s has CRC-64 %016x, its header says %016x", in.p.name, ErrChecksum, h.seq, kindName(h.kind), in.p.Manifest.Layers[i].Key, sum, h.rawCRC)
+	}
+	return nil
+}
+
+// frame decompresses and checks block b of layer i, a zstd frame (a block
+// of a reach file).
+func (in *installer) frame(b block, i int) ([]byte, error) {
+	raw, err := in.dec.DecodeAll(b.frame, in.raw[:0])
+	if err == nil {
 		in.raw = raw
 	}
-	if len(raw) != b.h.raw {
-		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s holds %d bytes, its header says %d", in.p.name, ErrFormat, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, len(raw), b.h.raw)
+	return raw, in.checked(raw, err, b.h, i)
+}
+
+// blocks reads the n blocks of the body of layer i of size bytes in
+// order, decodes them on the workers, and calls f with the data of each
+// in order. It stops at the first error, f's too.
+func (in *installer) blocks(i int, size uint64, f func(seq int, raw []byte) error) error {
+	ctx, cancel := context.WithCancel(in.ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	work := make(chan *blockJob, in.workers)
+	order := make(chan *blockJob, 2*in.workers)
+	wg.Go(func() {
+		defer close(order)
+		defer close(work)
+		for seq := range in.p.blocksOf(size) {
+			j := &blockJob{base: uint64(seq) * uint64(in.p.Manifest.BlockBytes), ready: make(chan struct{})}
+			j.b, j.err = in.c.next(i, kindBody, seq, in.p.rawOf(size, seq), false)
+			j.b.frame = bytes.Clone(j.b.frame)
+			select {
+			case order <- j:
+			case <-ctx.Done():
+				return
+			}
+			if j.err != nil {
+				close(j.ready)
+				return
+			}
+			select {
+			case work <- j:
+			case <-ctx.Done():
+				j.err = ctx.Err()
+				close(j.ready)
+				return
+			}
+		}
+	})
+	for range in.workers {
+		wg.Go(func() {
+			var sc streamCoder
+			for j := range work {
+				in.prepare(j, i, &sc)
+				close(j.ready)
+			}
+		})
 	}
-	if sum := crc64.Checksum(raw, ecma); sum != b.h.rawCRC {
-		return nil, fmt.Errorf("pack: %s: %w: block %d of %s of layer %s has CRC-64 %016x, its header says %016x", in.p.name, ErrChecksum, b.h.seq, kindName(b.h.kind), in.p.Manifest.Layers[i].Key, sum, b.h.rawCRC)
+	seq := 0
+	for j := range order {
+		if err := in.ctx.Err(); err != nil {
+			return err
+		}
+		<-j.ready
+		if j.err != nil {
+			return j.err
+		}
+		raw, err := in.finish(j, i)
+		if err != nil {
+			return err
+		}
+		if err := f(seq, raw); err != nil {
+			return err
+		}
+		seq++
 	}
-	return raw, nil
+	if seq != in.p.blocksOf(size) {
+		return in.ctx.Err()
+	}
+	return nil
 }
 
 // layer installs layer i from its blocks.
@@ -280,19 +393,7 @@ func (in *installer) layer(i int) error {
 	}
 	defer func() { in.partner = partnerLayer{} }()
 	var off uint64
-	size := l.BodyBytes()
-	for seq := range in.p.blocksOf(size) {
-		if err := in.ctx.Err(); err != nil {
-			return err
-		}
-		b, err := in.c.next(i, kindBody, seq, in.p.rawOf(size, seq), false)
-		if err != nil {
-			return err
-		}
-		raw, err := in.frame(b, i)
-		if err != nil {
-			return err
-		}
+	err = in.blocks(i, l.BodyBytes(), func(seq int, raw []byte) error {
 		if _, err := w.Write(raw); err != nil {
 			return in.unpacked(k, err)
 		}
@@ -304,6 +405,10 @@ func (in *installer) layer(i int) error {
 		if in.progress != nil && seq%16 == 15 {
 			in.report(k)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	h, err := w.Pending()
 	if err != nil {
