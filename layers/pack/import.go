@@ -183,8 +183,8 @@ type installer struct {
 	p         *Package
 	db        *layers.DB
 	dec       *zstd.Decoder
-	workers   int         // goroutines decoding blocks
-	sc        streamCoder // decodes the blocks that need the blocks before them
+	workers   int           // goroutines decoding blocks
+	sc        streamCoder   // decodes the blocks that need the blocks before them
 	parts     []layers.Part // of the layer under way (geometry)
 	partner   partnerLayer  // of the layer under way (coder 2)
 	js        []uint64
