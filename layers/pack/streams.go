@@ -31,8 +31,8 @@ const (
 // over long distances (the flying layers) zstd's matches do better, and
 // export keeps the zstd frame.
 //
-// The contexts look only at bytes of the same block, so a block decodes on
-// its own. In a body without a geometry (a dense body: the bits, the rank
+// These contexts look only at bytes of the same block, so a block of
+// coder 1 decodes on its own. In a body without a geometry (a dense body: the bits, the rank
 // directory and the values of the stored slots) the byte three back takes
 // the place of the slot one B class back.
 //
