@@ -55,7 +55,7 @@ type ExportResult struct {
 	Parts    int
 	Packed   []int64   // the bytes of each layer's blocks, headers included
 	Blocks   uint64    // blocks written
-	Coded    [3]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values
+	Coded    [4]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, bit contexts
 }
 
 // maxRecordBytes bounds the solve record a package carries (a line a unit:
@@ -190,7 +190,7 @@ type exporter struct {
 	m        *Manifest
 	progress func(Progress)
 	nblocks  uint64
-	coded    [3]uint64
+	coded    [4]uint64
 	step     int
 	done     uint64
 	total    uint64
@@ -236,7 +236,13 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 					raw := data[lo:min(lo+bs, len(data))]
 					frames[j] = e.enc.EncodeAll(raw, frames[j][:0])
 					coders[j] = coderZstd
-					if streams {
+					if slots, bparts, ok := bitsOf(e.x, &e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
+						others[j] = e.coders[w].encodeBits(others[j][:0], raw, uint64(lo), slots, bparts)
+						if len(others[j]) < len(frames[j]) {
+							frames[j], others[j] = others[j], frames[j]
+							coders[j] = coderBits
+						}
+					} else if streams {
 						var v *partnerView
 						coder := coderStreams
 						if partner {

@@ -230,6 +230,13 @@ func (in *installer) prepare(j *blockJob, i int, sc *streamCoder) {
 	switch h.coder {
 	case coderStreams:
 		j.raw, err = sc.decode(nil, j.b.frame, h.raw, j.base, in.parts, nil)
+	case coderBits:
+		slots, parts, ok := bitsOf(in.db.Indexer(), &in.p.Manifest.Layers[i], j.base, h.raw)
+		if !ok {
+			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s is coded as bits of a dense layer's stored slots, and it holds other bytes", in.p.name, ErrFormat, h.seq, in.p.Manifest.Layers[i].Key)
+			return
+		}
+		j.raw, err = sc.decodeBits(nil, j.b.frame, h.raw, j.base, slots, parts)
 	case coderPartner:
 		if !pl.ok {
 			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s is coded with its partner layer's values, and the package holds no partner before it", in.p.name, ErrFormat, h.seq, in.p.Manifest.Layers[i].Key)

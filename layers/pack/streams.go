@@ -206,6 +206,7 @@ type streamCoder struct {
 	count  []int // per context: its bytes; decoding, where its stream ends
 	start  []int // per context: where its stream starts, then the next byte
 	sorted []byte
+	syms   []byte // coder 3: a symbol per slot
 	body   []byte
 	fse    fse.Scratch
 }
@@ -314,8 +315,38 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 	if v != nil {
 		contexts = partnerContexts
 	}
+	sorted, err := sc.streams(p, n, contexts)
+	if err != nil {
+		return nil, err
+	}
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	dst = dst[:n]
+	for _, s := range segments(n, base, parts) {
+		for i := s.lo; i < s.hi; i++ {
+			var c int
+			if v != nil {
+				c = contextWith(dst, i, s, v.at(i))
+			} else {
+				c = contextAt(dst, i, s)
+			}
+			if sc.start[c] >= sc.count[c] {
+				return nil, errStreams("the stream of context %d ends early", c)
+			}
+			dst[i] = sorted[sc.start[c]]
+			sc.start[c]++
+		}
+	}
+	return dst, nil
+}
+
+// streams reads the streams p of n symbols in all, of contexts numbered
+// below contexts (encodeContexts wrote them), and returns them one after
+// another; stream c starts at sc.start[c] and ends at sc.count[c] (a
+// context without a stream has sc.start[c] ≥ sc.count[c]).
+func (sc *streamCoder) streams(p []byte, n, contexts int) ([]byte, error) {
 	if cap(sc.sorted) < n {
-		sc.ctx = make([]uint16, n)
 		sc.sorted = make([]byte, n)
 	}
 	sorted := sc.sorted[:n]
@@ -359,16 +390,17 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 		}
 		ss[j] = stream{c, k, coding, arg}
 		if total += k; total > n {
-			return nil, errStreams("streams of %d bytes, the block holds %d", total, n)
+			return nil, errStreams("streams of %d symbols, the block holds %d", total, n)
 		}
 	}
 	if total != n {
-		return nil, errStreams("streams of %d bytes, the block holds %d", total, n)
+		return nil, errStreams("streams of %d symbols, the block holds %d", total, n)
 	}
 	if len(sc.count) < contexts {
 		sc.count, sc.start = make([]int, contexts), make([]int, contexts)
 	}
 	clear(sc.count)
+	clear(sc.start)
 	at := 0
 	for _, s := range ss {
 		out := sorted[at : at+s.k]
@@ -409,24 +441,5 @@ func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []
 	if len(p) != 0 {
 		return nil, errStreams("%d bytes after the last stream", len(p))
 	}
-	if cap(dst) < n {
-		dst = make([]byte, n)
-	}
-	dst = dst[:n]
-	for _, s := range segments(n, base, parts) {
-		for i := s.lo; i < s.hi; i++ {
-			var c int
-			if v != nil {
-				c = contextWith(dst, i, s, v.at(i))
-			} else {
-				c = contextAt(dst, i, s)
-			}
-			if sc.start[c] >= sc.count[c] {
-				return nil, errStreams("the stream of context %d ends early", c)
-			}
-			dst[i] = sorted[sc.start[c]]
-			sc.start[c]++
-		}
-	}
-	return dst, nil
+	return sorted, nil
 }
