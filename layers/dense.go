@@ -292,3 +292,31 @@ func (d *Dense) valueOffset(i uint64) (off uint64, ok bool) {
 	_, _, values, _ := denseLayout(d.slots, d.Stored())
 	return values + r, true
 }
+
+// DenseRegions returns where the parts of a dense body of a layer of
+// slots slots storing stored values begin: its rank directory at dir, its
+// values at values (the bits of the stored slots at 0).
+func DenseRegions(slots, stored uint64) (dir, values uint64) {
+	dir, _, values, _ = denseLayout(slots, stored)
+	return dir, values
+}
+
+// DenseDirectory returns the rank directory of a dense body of a layer of
+// slots slots whose bits are bits (the body's first bytes: bit i%8 of
+// byte i/8 for slot i), as the body holds it: it follows from the bits,
+// so a package need not carry it (layers/pack).
+func DenseDirectory(slots uint64, bits []byte) []byte {
+	words := make([]uint64, denseWords(slots))
+	for i := range words {
+		words[i] = binary.LittleEndian.Uint64(bits[8*i:])
+	}
+	super, sub := rankDirectory(slots, words)
+	b := make([]byte, 0, 8*len(super)+2*len(sub))
+	for _, s := range super {
+		b = binary.LittleEndian.AppendUint64(b, s)
+	}
+	for _, s := range sub {
+		b = binary.LittleEndian.AppendUint16(b, s)
+	}
+	return b
+}

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -478,6 +479,30 @@ func TestDenseExample(t *testing.T) {
 		}
 		if got != want || f.Value(i) != want {
 			t.Fatalf("slot %d: decoded %v, OpenFile %v, want %v", i, got, f.Value(i), want)
+		}
+	}
+}
+
+// TestDenseDirectory: the directory DenseDirectory derives from the bits
+// is the one the dense body holds.
+func TestDenseDirectory(t *testing.T) {
+	for _, slots := range []uint64{1, 64, 513, 70_000, 200_001} {
+		words := make([]uint64, denseWords(slots))
+		var values []byte
+		for i := range slots {
+			if i%3 == 0 || i%7 == 1 {
+				words[i/64] |= 1 << (i % 64)
+				values = append(values, 1)
+			}
+		}
+		d, err := NewDense(slots, words, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := d.encode()
+		dir, val := DenseRegions(slots, uint64(len(values)))
+		if got := DenseDirectory(slots, b[:dir]); !bytes.Equal(got, b[dir:val]) {
+			t.Errorf("%d slots: the directory derived differs from the body's", slots)
 		}
 	}
 }

@@ -13,7 +13,8 @@ import (
 // examplePath is a package checked in: the whole 3-stone game as
 // `muehlectl solve --stones 3 --all-phases` computed it and `muehlectl
 // export` wrote it (7 layers, package format 3, its placement layers
-// dense; every block a zstd frame, smaller here than context streams).
+// dense: the moving layer a zstd frame, smaller here than context
+// streams, each placement layer a block without its rank directory).
 // examplePathV2 is the same game as the program of package format 2 wrote
 // it (the layers the same, the coder of a block not in its header).
 // examplePathV1 is the same game as the program of package format 1 wrote

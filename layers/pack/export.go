@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -55,7 +56,7 @@ type ExportResult struct {
 	Parts    int
 	Packed   []int64   // the bytes of each layer's blocks, headers included
 	Blocks   uint64    // blocks written
-	Coded    [4]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, bit contexts
+	Coded    [5]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, bit contexts, rank directories left out
 }
 
 // maxRecordBytes bounds the solve record a package carries (a line a unit:
@@ -190,7 +191,7 @@ type exporter struct {
 	m        *Manifest
 	progress func(Progress)
 	nblocks  uint64
-	coded    [4]uint64
+	coded    [5]uint64
 	step     int
 	done     uint64
 	total    uint64
@@ -236,7 +237,10 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 					raw := data[lo:min(lo+bs, len(data))]
 					frames[j] = e.enc.EncodeAll(raw, frames[j][:0])
 					coders[j] = coderZstd
-					if slots, bparts, ok := bitsOf(e.x, &e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
+					if head, tail, ok := directoryPart(&e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
+						frames[j] = e.withoutDirectory(frames[j][:0], raw, head, tail, &e.coders[w])
+						coders[j] = coderDirectory
+					} else if slots, bparts, ok := bitsOf(e.x, &e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
 						others[j] = e.coders[w].encodeBits(others[j][:0], raw, uint64(lo), slots, bparts)
 						if len(others[j]) < len(frames[j]) {
 							frames[j], others[j] = others[j], frames[j]
@@ -289,4 +293,25 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 		}
 	}
 	return nil
+}
+
+// withoutDirectory appends to dst the data of coder 4 for a block raw of a
+// dense body whose first head bytes come before the rank directory and
+// last tail bytes after it (bits.go).
+func (e *exporter) withoutDirectory(dst, raw []byte, head, tail int, sc *streamCoder) []byte {
+	var f []byte
+	if head > 0 {
+		f = e.enc.EncodeAll(raw[:head], nil)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(f)))
+	dst = append(dst, f...)
+	if tail > 0 {
+		t := raw[len(raw)-tail:]
+		z := e.enc.EncodeAll(t, nil)
+		if s := sc.encode(nil, t, 0, nil, nil); len(s) < len(z) {
+			return append(append(dst, coderStreams), s...)
+		}
+		dst = append(append(dst, coderZstd), z...)
+	}
+	return dst
 }

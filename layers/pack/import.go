@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc64"
@@ -186,6 +187,8 @@ type installer struct {
 	workers   int           // goroutines decoding blocks
 	sc        streamCoder   // decodes the blocks that need the blocks before them
 	parts     []layers.Part // of the layer under way (geometry)
+	bits      []byte        // of a dense layer under way: the bits of its stored slots, as they come
+	directory []byte        // and its rank directory, derived from them
 	partner   partnerLayer  // of the layer under way (coder 2)
 	js        []uint64
 	c         *cursor
@@ -215,6 +218,7 @@ type blockJob struct {
 	b     block // its frame a copy, the job's own
 	base  uint64
 	raw   []byte
+	tail  []byte // coder 4: the bytes after the rank directory
 	js    []uint64
 	err   error
 	ready chan struct{} // closed when prepared
@@ -230,6 +234,17 @@ func (in *installer) prepare(j *blockJob, i int, sc *streamCoder) {
 	switch h.coder {
 	case coderStreams:
 		j.raw, err = sc.decode(nil, j.b.frame, h.raw, j.base, in.parts, nil)
+	case coderDirectory:
+		head, tail, ok := directoryPart(&in.p.Manifest.Layers[i], j.base, h.raw)
+		if !ok {
+			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s is coded without a rank directory, and it holds none", in.p.name, ErrFormat, h.seq, in.p.Manifest.Layers[i].Key)
+			return
+		}
+		j.raw, j.tail, err = in.directoryParts(j.b.frame, head, tail, sc)
+		if err != nil {
+			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s does not decompress: %v", in.p.name, ErrChecksum, h.seq, in.p.Manifest.Layers[i].Key, err)
+		}
+		return
 	case coderBits:
 		slots, parts, ok := bitsOf(in.db.Indexer(), &in.p.Manifest.Layers[i], j.base, h.raw)
 		if !ok {
@@ -261,6 +276,12 @@ func (in *installer) prepare(j *blockJob, i int, sc *streamCoder) {
 func (in *installer) finish(j *blockJob, i int) ([]byte, error) {
 	pl := &in.partner
 	h := j.b.h
+	if h.coder == coderDirectory {
+		return in.withDirectory(j, i)
+	}
+	if in.bits != nil && j.base < uint64(len(in.bits)) {
+		copy(in.bits[j.base:], j.raw)
+	}
 	if !pl.self {
 		return j.raw, nil
 	}
@@ -271,6 +292,56 @@ func (in *installer) finish(j *blockJob, i int) ([]byte, error) {
 	dst := pl.from[j.base : j.base+uint64(h.raw)]
 	raw, err := in.sc.decode(dst, j.b.frame, h.raw, j.base, in.parts, &partnerView{js: j.js, from: pl.from, self: true, base: j.base})
 	return raw, in.checked(raw, err, h, i)
+}
+
+// directoryParts decodes the data of a block of coder 4 (bits.go): the
+// head bytes before the rank directory and the tail bytes after it.
+func (in *installer) directoryParts(p []byte, head, tail int, sc *streamCoder) (h, t []byte, err error) {
+	n, m := binary.Uvarint(p)
+	if m <= 0 || n > uint64(len(p)-m) || (n == 0) != (head == 0) {
+		return nil, nil, errStreams("a bad length before the rank directory")
+	}
+	p = p[m:]
+	if head > 0 {
+		if h, err = in.dec.DecodeAll(p[:n], make([]byte, 0, head)); err != nil {
+			return nil, nil, err
+		}
+	}
+	p = p[n:]
+	switch {
+	case tail == 0 && len(p) == 0:
+	case tail == 0 || len(p) == 0:
+		return nil, nil, errStreams("%d bytes after the rank directory, %d coded", tail, len(p))
+	case p[0] == coderZstd:
+		t, err = in.dec.DecodeAll(p[1:], make([]byte, 0, tail))
+	case p[0] == coderStreams:
+		t, err = sc.decode(nil, p[1:], tail, 0, nil, nil)
+	default:
+		return nil, nil, errStreams("the bytes after the rank directory coded by coder %d", p[0])
+	}
+	if err == nil && (len(h) != head || len(t) != tail) {
+		err = errStreams("%d and %d bytes around the rank directory, want %d and %d", len(h), len(t), head, tail)
+	}
+	return h, t, err
+}
+
+// withDirectory returns the data of block j of coder 4 of layer i: the
+// bytes before the rank directory, which complete the layer's bits, the
+// directory's bytes the block holds, derived from them, and the bytes
+// after it.
+func (in *installer) withDirectory(j *blockJob, i int) ([]byte, error) {
+	l := &in.p.Manifest.Layers[i]
+	dir, val := layers.DenseRegions(l.Slots, l.Stored)
+	copy(in.bits[j.base:], j.raw)
+	if in.directory == nil {
+		in.directory = layers.DenseDirectory(l.Slots, in.bits)
+	}
+	lo, hi := max(j.base, dir), min(j.base+uint64(j.b.h.raw), val)
+	raw := make([]byte, 0, j.b.h.raw)
+	raw = append(raw, j.raw...)
+	raw = append(raw, in.directory[lo-dir:hi-dir]...)
+	raw = append(raw, j.tail...)
+	return raw, in.checked(raw, nil, j.b.h, i)
 }
 
 // checked checks the data raw decoded (with the error err) from block h
@@ -398,7 +469,12 @@ func (in *installer) layer(i int) error {
 	if err := in.partnerFor(i); err != nil {
 		return err
 	}
-	defer func() { in.partner = partnerLayer{} }()
+	in.bits, in.directory = nil, nil
+	if l.Dense() && !l.Old() && in.p.Manifest.Version >= 3 {
+		dir, _ := layers.DenseRegions(l.Slots, l.Stored)
+		in.bits = make([]byte, dir)
+	}
+	defer func() { in.partner, in.bits, in.directory = partnerLayer{}, nil, nil }()
 	var off uint64
 	err = in.blocks(i, l.BodyBytes(), func(seq int, raw []byte) error {
 		if _, err := w.Write(raw); err != nil {

@@ -103,7 +103,7 @@ func (c *cursor) next(i, kind, seq, raw int, skip bool) (block, error) {
 	}
 	want := blockHeader{layer: i, kind: kind, seq: seq, raw: raw}
 	if m.Version >= 3 && kind == kindBody {
-		want.coder = coderBits
+		want.coder = coderDirectory
 	}
 	h, err := parseBlockHeader(head, want, m.BlockBytes, c.at, name)
 	if err != nil {

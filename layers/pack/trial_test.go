@@ -2,6 +2,7 @@ package pack
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // trialSetup serves the trials of the package format on a database of the
-// standard game: it opens the folder the environment variable dbVar names
+// standard game (of MUEHLE_TRIAL_STONES stones per side, 9 when unset): it opens the folder the environment variable dbVar names
 // (skipping t when it names none), reads the moving layers layersVar lists
 // (def when it is unset), and returns a function that compresses a body as
 // a package does (blocks of BlockBytes, zstd at the default level) and
@@ -23,7 +24,11 @@ func trialSetup(t *testing.T, dbVar, layersVar, def string) (*layers.DB, []layer
 	if dir == "" {
 		t.Skip(dbVar + " names no database folder")
 	}
-	db, err := layers.OpenDB(dir, muehle.Standard.With(muehle.StonesPerSide))
+	stones := muehle.StonesPerSide
+	if s := os.Getenv("MUEHLE_TRIAL_STONES"); s != "" {
+		stones, _ = strconv.Atoi(s)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(stones))
 	if err != nil {
 		t.Fatal(err)
 	}
