@@ -11,6 +11,10 @@
 //	format.go    the framing: preamble, block headers, trailer; the
 //	             error sentinels; the reach file derived from a body
 //	manifest.go  the manifest and the rules fingerprint
+//	streams.go   the coders of a block: context streams, with the
+//	             partner layer's values or without
+//	bits.go      the coders of a dense body's bits (bit contexts) and of
+//	             a block holding its rank directory (left out)
 //	parts.go     a package as one file or as a folder of parts
 //	export.go    Export
 //	read.go      Open, and Check: every block read and checked
