@@ -178,8 +178,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "wrote %s%s: %s, %s of layer bodies in %s (%.2f %%, %.3f bits per slot) in %s\n",
 		a.out, parts, layerCount(len(keys)), sizeText(int64(body)), sizeText(res.Bytes), 100*float64(res.Bytes)/float64(body),
 		8*float64(res.Bytes)/float64(res.Manifest.Slots()), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "  %d blocks: %d zstd frames, %d context streams, %d context streams with the partner layer's values, %d bit contexts, %d without their rank directory\n",
-		res.Blocks, res.Coded[0], res.Coded[1], res.Coded[2], res.Coded[3], res.Coded[4])
+	fmt.Fprintf(stdout, "  %d blocks: %d zstd frames, %d context streams, %d context streams with the partner layer's values, %d without their rank directory\n",
+		res.Blocks, res.Coded[0], res.Coded[1], res.Coded[2], res.Coded[3])
 	for _, kind := range []string{"moving", "placement"} {
 		var n, slots, values uint64
 		var packed int64

@@ -13,8 +13,8 @@
 //	manifest.go  the manifest and the rules fingerprint
 //	streams.go   the coders of a block: context streams, with the
 //	             partner layer's values or without
-//	bits.go      the coders of a dense body's bits (bit contexts) and of
-//	             a block holding its rank directory (left out)
+//	directory.go the coder of a block holding a dense body's rank
+//	             directory (left out)
 //	parts.go     a package as one file or as a folder of parts
 //	export.go    Export
 //	read.go      Open, and Check: every block read and checked
@@ -71,11 +71,11 @@
 // layers.DenseBodySize(slots, stored) for a dense layer), then, when its
 // reach file is stored, the
 // blocks of the reach file (kind 1). Each holds the next blockBytes bytes of its
-// data (the last one fewer), coded by one of five coders (byte 9; export
-// codes each block of a body as a zstd frame and as context streams or bit
-// contexts, and keeps the smaller; a block that holds any of a dense
-// body's rank directory is always coded by coder 4; a block of a reach
-// file is always a zstd frame):
+// data (the last one fewer), coded by one of four coders (byte 9; export
+// codes each block of a body as a zstd frame and as context streams, and
+// keeps the smaller; a block that holds any of a dense body's rank
+// directory is always coded by coder 3; a block of a reach file is always
+// a zstd frame):
 //
 //	0  one zstd frame (github.com/klauspost/compress/zstd, without
 //	   zstd's own checksum)
@@ -92,12 +92,7 @@
 //	   moving layer of one byte per slot whose partner comes before it in
 //	   the package, or that is its own partner (then only the slots before
 //	   the one coded count, the others as 0)
-//	3  bit contexts (bits.go): a block wholly within the bits of a dense
-//	   body's stored slots, coded one symbol (0 or 1) a slot in the
-//	   context of the bits before it (two to the left, three one B class
-//	   back, one two B classes back), each context's symbols a stream as
-//	   in coder 1
-//	4  a block that holds any of a dense body's rank directory
+//	3  a block that holds any of a dense body's rank directory
 //	   (layers/dense.go), which follows from the bits and is left out:
 //	   uvarint n, then n bytes, the zstd frame of the block's bytes before
 //	   the directory (n = 0: none); then, when the block has bytes after
@@ -108,7 +103,7 @@
 //
 // A block decodes on its own, but for coder 2, which reads the partner
 // layer (installed before it) or, in a layer that is its own partner, the
-// blocks of the layer before it, and coder 4, which reads the bits of the
+// blocks of the layer before it, and coder 3, which reads the bits of the
 // blocks before it. Packages of format 2 have zero in byte 9,
 // and a reader of format 2 refuses a package of format 3 by its version.
 // The block's header:
@@ -117,7 +112,7 @@
 //	 0      4    magic "MPKB"
 //	 4      4    the layer's number in the manifest, from 0
 //	 8      1    kind: 0 the body, 1 the reach file
-//	 9      1    the coder: 0 to 4 (above; 0 in a package of format 1
+//	 9      1    the coder: 0 to 3 (above; 0 in a package of format 1
 //	             or 2, and in a block of a reach file)
 //	10      2    zero
 //	12      4    the block's number within the layer's data of its kind,

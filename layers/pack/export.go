@@ -56,7 +56,7 @@ type ExportResult struct {
 	Parts    int
 	Packed   []int64   // the bytes of each layer's blocks, headers included
 	Blocks   uint64    // blocks written
-	Coded    [5]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, bit contexts, rank directories left out
+	Coded    [4]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, rank directories left out
 }
 
 // maxRecordBytes bounds the solve record a package carries (a line a unit:
@@ -191,7 +191,7 @@ type exporter struct {
 	m        *Manifest
 	progress func(Progress)
 	nblocks  uint64
-	coded    [5]uint64
+	coded    [4]uint64
 	step     int
 	done     uint64
 	total    uint64
@@ -240,12 +240,6 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 					if head, tail, ok := directoryPart(&e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
 						frames[j] = e.withoutDirectory(frames[j][:0], raw, head, tail, &e.coders[w])
 						coders[j] = coderDirectory
-					} else if slots, bparts, ok := bitsOf(e.x, &e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
-						others[j] = e.coders[w].encodeBits(others[j][:0], raw, uint64(lo), slots, bparts)
-						if len(others[j]) < len(frames[j]) {
-							frames[j], others[j] = others[j], frames[j]
-							coders[j] = coderBits
-						}
 					} else if streams {
 						var v *partnerView
 						coder := coderStreams
@@ -295,9 +289,9 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 	return nil
 }
 
-// withoutDirectory appends to dst the data of coder 4 for a block raw of a
+// withoutDirectory appends to dst the data of coder 3 for a block raw of a
 // dense body whose first head bytes come before the rank directory and
-// last tail bytes after it (bits.go).
+// last tail bytes after it (directory.go).
 func (e *exporter) withoutDirectory(dst, raw []byte, head, tail int, sc *streamCoder) []byte {
 	var f []byte
 	if head > 0 {

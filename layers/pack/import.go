@@ -218,7 +218,7 @@ type blockJob struct {
 	b     block // its frame a copy, the job's own
 	base  uint64
 	raw   []byte
-	tail  []byte // coder 4: the bytes after the rank directory
+	tail  []byte // coder 3: the bytes after the rank directory
 	js    []uint64
 	err   error
 	ready chan struct{} // closed when prepared
@@ -245,13 +245,6 @@ func (in *installer) prepare(j *blockJob, i int, sc *streamCoder) {
 			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s does not decompress: %v", in.p.name, ErrChecksum, h.seq, in.p.Manifest.Layers[i].Key, err)
 		}
 		return
-	case coderBits:
-		slots, parts, ok := bitsOf(in.db.Indexer(), &in.p.Manifest.Layers[i], j.base, h.raw)
-		if !ok {
-			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s is coded as bits of a dense layer's stored slots, and it holds other bytes", in.p.name, ErrFormat, h.seq, in.p.Manifest.Layers[i].Key)
-			return
-		}
-		j.raw, err = sc.decodeBits(nil, j.b.frame, h.raw, j.base, slots, parts)
 	case coderPartner:
 		if !pl.ok {
 			j.err = fmt.Errorf("pack: %s: %w: block %d of layer %s is coded with its partner layer's values, and the package holds no partner before it", in.p.name, ErrFormat, h.seq, in.p.Manifest.Layers[i].Key)
@@ -294,7 +287,7 @@ func (in *installer) finish(j *blockJob, i int) ([]byte, error) {
 	return raw, in.checked(raw, err, h, i)
 }
 
-// directoryParts decodes the data of a block of coder 4 (bits.go): the
+// directoryParts decodes the data of a block of coder 3 (directory.go): the
 // head bytes before the rank directory and the tail bytes after it.
 func (in *installer) directoryParts(p []byte, head, tail int, sc *streamCoder) (h, t []byte, err error) {
 	n, m := binary.Uvarint(p)
@@ -325,7 +318,7 @@ func (in *installer) directoryParts(p []byte, head, tail int, sc *streamCoder) (
 	return h, t, err
 }
 
-// withDirectory returns the data of block j of coder 4 of layer i: the
+// withDirectory returns the data of block j of coder 3 of layer i: the
 // bytes before the rank directory, which complete the layer's bits, the
 // directory's bytes the block holds, derived from them, and the bytes
 // after it.

@@ -206,7 +206,6 @@ type streamCoder struct {
 	count  []int // per context: its bytes; decoding, where its stream ends
 	start  []int // per context: where its stream starts, then the next byte
 	sorted []byte
-	syms   []byte // coder 3: a symbol per slot
 	body   []byte
 	fse    fse.Scratch
 }
