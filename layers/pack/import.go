@@ -325,7 +325,9 @@ func (in *installer) directoryParts(p []byte, head, tail int, sc *streamCoder) (
 func (in *installer) withDirectory(j *blockJob, i int) ([]byte, error) {
 	l := &in.p.Manifest.Layers[i]
 	dir, val := layers.DenseRegions(l.Slots, l.Stored)
-	copy(in.bits[j.base:], j.raw)
+	if j.base < dir { // else the block starts within the directory
+		copy(in.bits[j.base:], j.raw)
+	}
 	if in.directory == nil {
 		in.directory = layers.DenseDirectory(l.Slots, in.bits)
 	}

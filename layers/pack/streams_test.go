@@ -3,10 +3,13 @@ package pack
 import (
 	"bytes"
 	"context"
+	"hash/crc64"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -207,5 +210,66 @@ func TestPartnerRoundTrip(t *testing.T) {
 	into = t.TempDir()
 	if _, err := Import(context.Background(), into, alone, ImportOptions{ClaimName: testClaim}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDirectoryAcrossBlocks: a dense body whose rank directory begins just
+// before a block's end, so that the next block starts within it, comes
+// back whole from its blocks of coder 3.
+func TestDirectoryAcrossBlocks(t *testing.T) {
+	const bs = 1 << 16
+	slots := uint64(8191 * 64) // the bits end 8 bytes before the first block's end
+	bits := make([]byte, slots/8)
+	var values []byte
+	for i := range slots {
+		if i%5 == 0 || i%11 == 3 {
+			bits[i/8] |= 1 << (i % 8)
+			values = append(values, byte(1+i%7))
+		}
+	}
+	body := append(append(append([]byte(nil), bits...), layers.DenseDirectory(slots, bits)...), values...)
+	l := Layer{Layout: int(layers.LayoutDense), Slots: slots, Stored: uint64(len(values)), version: layers.FileVersion}
+	if dir, val := layers.DenseRegions(l.Slots, l.Stored); dir != bs-8 || val <= bs || uint64(len(body)) != val+l.Stored {
+		t.Fatalf("regions %d, %d of a body of %d bytes", dir, val, len(body))
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	e := &exporter{enc: enc}
+	in := &installer{dec: dec, p: &Package{Manifest: &Manifest{BlockBytes: bs, Layers: []Layer{l}}}}
+	dir, _ := layers.DenseRegions(l.Slots, l.Stored)
+	in.bits = make([]byte, dir)
+	var got []byte
+	var sc streamCoder
+	for lo := 0; lo < len(body); lo += bs {
+		raw := body[lo:min(lo+bs, len(body))]
+		j := &blockJob{base: uint64(lo)}
+		j.b.h = blockHeader{seq: lo / bs, raw: len(raw), rawCRC: crc64.Checksum(raw, ecma)}
+		head, tail, ok := directoryPart(&l, uint64(lo), len(raw))
+		if ok {
+			j.b.h.coder = coderDirectory
+			j.b.frame = e.withoutDirectory(nil, raw, head, tail, &sc)
+		} else {
+			j.b.frame = enc.EncodeAll(raw, nil)
+		}
+		in.prepare(j, 0, &sc)
+		if j.err != nil {
+			t.Fatal(j.err)
+		}
+		out, err := in.finish(j, 0)
+		if err != nil {
+			t.Fatalf("block at %d: %v", lo, err)
+		}
+		got = append(got, out...)
+	}
+	if !bytes.Equal(got, body) {
+		t.Error("the body does not come back")
 	}
 }
