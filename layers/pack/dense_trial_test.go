@@ -17,19 +17,10 @@ import (
 //
 //	MUEHLE_DENSE_DB=DIR MUEHLE_DENSE_LAYERS=p8+1-8+0,... go test -run DenseTrial -v ./layers/pack/
 func TestDenseTrial(t *testing.T) {
-	dir := os.Getenv("MUEHLE_DENSE_DB")
-	if dir == "" {
-		t.Skip("MUEHLE_DENSE_DB names no database folder")
-	}
-	t.Setenv("MUEHLE_CTX_LAYERS", "3-3")
-	db, _, packed := trialSetup(t, "MUEHLE_DENSE_DB", "MUEHLE_CTX_LAYERS", "3-3")
+	db, keys, packed := denseSetup(t)
 	var sc streamCoder
 	var tot [6]int
-	for name := range strings.SplitSeq(os.Getenv("MUEHLE_DENSE_LAYERS"), ",") {
-		k, err := layers.ParseKey(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, k := range keys {
 		f, err := db.Layer(k)
 		if err != nil {
 			t.Fatal(err)
@@ -97,19 +88,10 @@ func TestDenseTrial(t *testing.T) {
 //
 //	MUEHLE_DENSE_DB=DIR MUEHLE_DENSE_LAYERS=p8+1-8+0,... go test -run ReachTrial -v ./layers/pack/
 func TestReachTrial(t *testing.T) {
-	dir := os.Getenv("MUEHLE_DENSE_DB")
-	if dir == "" {
-		t.Skip("MUEHLE_DENSE_DB names no database folder")
-	}
-	t.Setenv("MUEHLE_CTX_LAYERS", "3-3")
-	db, _, packed := trialSetup(t, "MUEHLE_DENSE_DB", "MUEHLE_CTX_LAYERS", "3-3")
+	db, keys, packed := denseSetup(t)
 	var sc streamCoder
 	var zt, ct, slotsT, setT int
-	for name := range strings.SplitSeq(os.Getenv("MUEHLE_DENSE_LAYERS"), ",") {
-		k, err := layers.ParseKey(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, k := range keys {
 		var bits []byte
 		if b, err := os.ReadFile(db.ReachPath(k)); err == nil {
 			bits = b[reachHead:]
@@ -163,4 +145,22 @@ func TestReachTrial(t *testing.T) {
 		zt, ct, slotsT, setT = zt+z, ct+coded, slotsT+int(slots), setT+set
 	}
 	t.Logf("all: %d slots, %d reachable; zstd %d B, in context %d B", slotsT, setT, zt, ct)
+}
+
+// denseSetup serves the trials of dense layers: the database folder
+// MUEHLE_DENSE_DB names (skipping t when it names none), the placement
+// layers MUEHLE_DENSE_LAYERS lists, and trialSetup's compressor.
+func denseSetup(t *testing.T) (*layers.DB, []layers.Key, func([]byte) int) {
+	t.Helper()
+	t.Setenv("MUEHLE_CTX_LAYERS", "3-3") // trialSetup's own list, of moving layers, is not used
+	db, _, packed := trialSetup(t, "MUEHLE_DENSE_DB", "MUEHLE_CTX_LAYERS", "3-3")
+	var keys []layers.Key
+	for name := range strings.SplitSeq(os.Getenv("MUEHLE_DENSE_LAYERS"), ",") {
+		k, err := layers.ParseKey(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	return db, keys, packed
 }
