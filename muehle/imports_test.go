@@ -38,9 +38,9 @@ var importRules = []importRule{
 	{pkg: "muehle/muehle", deny: []string{"fyne.io", "muehle/layers", "muehle/retro", "muehle/ui", "muehle/cmd"}},
 	{pkg: "muehle/layers", allow: []string{"muehle/muehle", "muehle/layers", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys"},
 		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}},
-	// The database packages: the layers compressed with zstd, a well-kept
-	// library without cgo.
-	{pkg: "muehle/layers/pack", allow: []string{"muehle/muehle", "muehle/layers", "github.com/klauspost/compress/zstd"},
+	// The database packages: the layers compressed with zstd and coded by
+	// FSE, both from one well-kept library without cgo.
+	{pkg: "muehle/layers/pack", allow: []string{"muehle/muehle", "muehle/layers", "github.com/klauspost/compress/zstd", "github.com/klauspost/compress/fse"},
 		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}},
 	{pkg: "muehle/retro", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys"},
 		deny: []string{"fyne.io", "muehle/retro/play", "muehle/ui", "muehle/cmd"}},
