@@ -175,6 +175,7 @@ func (im *dbImport) run() {
 		if stones == 0 {
 			r.res, err = pack.Import(ctx, dir, path, pack.ImportOptions{Force: force,
 				ClaimName: func(k layers.Key) string { return string(retro.NameOf(k)) },
+				Derive:    retro.DeriveLayer,
 				Progress: func(p pack.Progress) {
 					if im.testProgress != nil {
 						im.testProgress(p)
@@ -236,7 +237,10 @@ func (im *dbImport) show(p pack.Progress) {
 		return // a late report
 	}
 	what := "Checking the package"
-	if p.Phase == "install" {
+	switch {
+	case p.Deriving:
+		what = "Computing from the layers before it"
+	case p.Phase == "install":
 		what = "Installing"
 	}
 	im.status.SetText(fmt.Sprintf("%s: layer %d of %d (%s).", what, p.Step, p.Steps, p.Layer))

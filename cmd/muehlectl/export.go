@@ -32,17 +32,19 @@ type exportArgs struct {
 	partBytes int64
 	level     zstd.EncoderLevel
 	workers   int
+	storeAll  bool // --derive=false
 }
 
 // parseExport parses and checks the flags of export.
 func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
-	fs := newFlags("export", "--out FILE [--db DIR] [--stones K] [--layer KEY,KEY… | --max-stones N | --placement | --all-phases] [--part-size SIZE] [--level L]", stderr)
+	fs := newFlags("export", "--out FILE [--db DIR] [--stones K] [--layer KEY,KEY… | --max-stones N | --placement | --all-phases] [--part-size SIZE] [--level L] [--derive=false]", stderr)
 	a := exportArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	out := fs.String("out", "", "the package `FILE` to write (with --part-size, a folder of parts); it must not exist")
 	only := fs.String("layer", "", "export only these layers, comma separated, e.g. 3-3,3-4,4-3")
 	part := fs.String("part-size", "", "write a folder of parts of at most `SIZE` bytes each (suffix K, M or G: 1024-based), for file systems with a size limit")
 	level := fs.String("level", "default", "zstd compression: fastest, default, better or best")
+	derive := fs.Bool("derive", true, "leave out the layers that import computes from the layers before them (the second of each moving pair, verified): a smaller package, a longer import; false stores every layer")
 	workers := addWorkers(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
@@ -81,7 +83,7 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 	if err != nil {
 		return a, flagError(fs, err)
 	}
-	a.out, a.opts, a.workers = *out, opts, *workers
+	a.out, a.opts, a.workers, a.storeAll = *out, opts, *workers, !*derive
 	return a, nil
 }
 
@@ -151,7 +153,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	host, _ := os.Hostname()
-	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers,
+	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers, StoreAll: a.storeAll,
 		Exported: pack.Machine{Commit: commit(), Host: host, OS: runtime.GOOS + "/" + runtime.GOARCH, Cores: runtime.NumCPU()}}
 	recs, err := retro.ReadRecordFile(db.RecordPath())
 	if err != nil {
@@ -181,16 +183,22 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "  %d blocks: %d zstd frames, %d context streams, %d context streams with the partner layer's values, %d without their rank directory\n",
 		res.Blocks, res.Coded[0], res.Coded[1], res.Coded[2], res.Coded[3])
 	for _, kind := range []string{"moving", "placement"} {
-		var n, slots, values uint64
+		var n, derived, slots, values uint64
 		var packed int64
 		for i, l := range res.Manifest.Layers {
 			if res.Manifest.Key(i).IsMoving() == (kind == "moving") {
 				n, slots, values, packed = n+1, slots+l.Slots, values+l.Won+l.Lost+l.Drawn, packed+res.Packed[i]
+				if l.Derived {
+					derived++
+				}
 			}
 		}
 		if n > 0 {
 			fmt.Fprintf(stdout, "  %-9s %s: %d slots, %d values stored (not Unused), %s: %.3f bits per stored value\n",
 				kind, layerCount(int(n)), slots, values, sizeText(packed), 8*float64(packed)/float64(max(values, 1)))
+		}
+		if derived > 0 {
+			fmt.Fprintf(stdout, "  %-9s %s of them left out, to be computed on import from the layers before them\n", "", layerCount(int(derived)))
 		}
 	}
 	return nil

@@ -99,7 +99,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	show := newPackProgress(stderr)
 	start := time.Now()
-	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Variant: a.expect, Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName})
+	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Variant: a.expect, Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName, Derive: retro.DeriveLayer})
 	show.finish()
 	if err != nil {
 		if ctx.Err() != nil {

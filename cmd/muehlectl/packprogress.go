@@ -51,7 +51,7 @@ func (s *packProgress) update(p pack.Progress) {
 		}
 	}
 	if s.bar != nil {
-		s.bar.Describe(fmt.Sprintf("%-8s layer %d of %d  %-10s", p.Phase, p.Step, p.Steps, p.Layer))
+		s.bar.Describe(fmt.Sprintf("%-8s layer %d of %d  %-10s", phaseWord(p), p.Step, p.Steps, p.Layer))
 		s.bar.Set64(int64(min(p.Done, p.Total)))
 	}
 	if !s.terminal && time.Since(s.logged) >= s.logEvery {
@@ -63,8 +63,17 @@ func (s *packProgress) update(p pack.Progress) {
 // lineLocked writes a log line on p.
 func (s *packProgress) lineLocked(p pack.Progress, what string) {
 	s.logged = time.Now()
-	fmt.Fprintf(s.w, "%s %s: layer %d of %d (%s), %.1f %% of %s of layer bodies, package at %s, after %s\n", p.Phase, what, p.Step, p.Steps, p.Layer,
+	fmt.Fprintf(s.w, "%s %s: layer %d of %d (%s), %.1f %% of %s of layer bodies, package at %s, after %s\n", phaseWord(p), what, p.Step, p.Steps, p.Layer,
 		100*float64(p.Done)/float64(max(p.Total, 1)), sizeText(int64(p.Total)), sizeText(p.Packed), time.Since(s.start).Round(time.Millisecond))
+}
+
+// phaseWord names what p reports: its phase, or "derive" for a layer an
+// import computes from the layers before it.
+func phaseWord(p pack.Progress) string {
+	if p.Deriving {
+		return "derive"
+	}
+	return p.Phase
 }
 
 // endLocked ends the display of the phase under way.

@@ -29,13 +29,14 @@ var blockBytes = BlockBytes
 
 // Progress reports how far an export or import has come.
 type Progress struct {
-	Phase  string     // "export", "check" (the package read through) or "install"
-	Layer  layers.Key // the layer under way
-	Step   int        // its number, from 1
-	Steps  int        // layers in all
-	Done   uint64     // bytes of layer bodies done in this phase
-	Total  uint64     // bytes of layer bodies in this phase
-	Packed int64      // package bytes written or read so far
+	Phase    string     // "export", "check" (the package read through) or "install"
+	Layer    layers.Key // the layer under way
+	Deriving bool       // installing a layer computed from the layers before it (derive.go)
+	Step     int        // its number, from 1
+	Steps    int        // layers in all
+	Done     uint64     // bytes of layer bodies done in this phase
+	Total    uint64     // bytes of layer bodies in this phase
+	Packed   int64      // package bytes written or read so far
 }
 
 // ExportOptions say what Export writes and how.
@@ -47,6 +48,10 @@ type ExportOptions struct {
 	Exported  Machine           // this program and machine
 	Computed  []Machine         // what the solve record says computed it
 	Progress  func(Progress)
+	// StoreAll stores every layer's values: none is left out to be
+	// derived on import (derive.go). The package is larger, its import
+	// faster.
+	StoreAll bool
 }
 
 // ExportResult says what Export wrote.
@@ -109,6 +114,9 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		}
 		m.Layers = append(m.Layers, l)
 	}
+	for i := range m.Layers {
+		m.Layers[i].Derived = !opts.StoreAll && derivable(m, i)
+	}
 	return writePackage(ctx, m, bodies, reach, opts, true)
 }
 
@@ -156,7 +164,9 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 			break
 		}
 		e.step = i
-		if err = e.blocks(i, kindBody, body); err == nil && reach[i] != nil {
+		if m.Layers[i].Derived {
+			e.done += uint64(len(body))
+		} else if err = e.blocks(i, kindBody, body); err == nil && reach[i] != nil {
 			err = e.blocks(i, kindReach, reach[i])
 		}
 		if mapped {

@@ -10,13 +10,14 @@ import (
 	"muehle/layers"
 )
 
-// Version is the package format this program writes: 3, whose blocks are
-// each coded the better of two ways (a zstd frame or context streams,
-// streams.go). It reads packages of version 2 (zstd frames only; the
-// manifest says each layer's file format, a dense layer's body travelling
-// as its file holds it) and of version 1, which hold layer files of
-// format 1 only.
-const Version = 3
+// Version is the package format this program writes: 4, which may leave
+// out a layer that import computes from the layers before it (derive.go).
+// It reads packages of version 3 (every layer stored, each block coded the
+// better of two ways: a zstd frame or context streams, streams.go), of
+// version 2 (zstd frames only; the manifest says each layer's file format,
+// a dense layer's body travelling as its file holds it) and of version 1,
+// which hold layer files of format 1 only.
+const Version = 4
 
 // The framing of a package (doc.go gives every byte).
 const (

@@ -29,6 +29,10 @@ type ImportOptions struct {
 	Progress func(Progress)
 	// Note receives a line on each layer: installed, skipped, replaced.
 	Note func(string)
+	// Derive computes the layers a package leaves out (derive.go):
+	// retro.DeriveLayer. A package that leaves out any is refused without
+	// it.
+	Derive Deriver
 	// ClaimName names the claim that covers layer k while it is installed:
 	// the solver's unit of k (retro.NameOf), so that a solver and an import
 	// never write one layer at once. It is needed; the solver, not this
@@ -86,6 +90,13 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 	}
 	m := p.Manifest
 	v := m.Variant()
+	if opts.Derive == nil {
+		for _, l := range m.Layers {
+			if l.Derived {
+				return nil, fmt.Errorf("pack: %s: layer %s is to be computed from the layers before it, and this import cannot (ImportOptions.Derive is not set)", p.name, l.Key)
+			}
+		}
+	}
 	if opts.Variant.Stones != 0 && opts.Variant != v {
 		return nil, fmt.Errorf("pack: %s: %w: this package holds %s, not %s as asked", p.name, ErrRules, v.Name(), opts.Variant.Name())
 	}
@@ -136,7 +147,7 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		return nil, err
 	}
 	defer dec.Close()
-	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, total: m.Bytes()}
+	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, derive: opts.Derive, total: m.Bytes()}
 	res := &ImportResult{Manifest: m}
 	for i, l := range m.Layers {
 		in.step = i
@@ -194,6 +205,7 @@ type installer struct {
 	c         *cursor
 	progress  func(Progress)
 	claimName func(layers.Key) string // ImportOptions.ClaimName
+	derive    Deriver                 // ImportOptions.Derive
 	step      int
 	done      uint64
 	total     uint64
@@ -460,6 +472,17 @@ func (in *installer) layer(i int) error {
 	if l.Reach != nil && !l.Reach.Stored {
 		bits = make([]byte, l.Reach.Bytes-reachHead)
 	}
+	if l.Derived {
+		body, err := in.derived(i)
+		if err == nil {
+			_, err = w.Write(body)
+		}
+		if err != nil {
+			return err
+		}
+		in.done += uint64(len(body))
+		return in.install(i, w, nil)
+	}
 	in.parts = geometry(in.db.Indexer(), l)
 	if err := in.partnerFor(i); err != nil {
 		return err
@@ -488,13 +511,26 @@ func (in *installer) layer(i int) error {
 	if err != nil {
 		return err
 	}
+	return in.install(i, w, bits)
+}
+
+// install checks the layer i written to w against the manifest and
+// installs it and its reach file (derived from bits, or read from the
+// package).
+func (in *installer) install(i int, w *layers.LayerWriter, bits []byte) error {
+	l := &in.p.Manifest.Layers[i]
+	k := l.key
 	h, err := w.Pending()
 	if err != nil {
 		return in.unpacked(k, err)
 	}
 	if want := l.header(in.p.Manifest.Variant()); h != want {
-		return fmt.Errorf("pack: %s: %w: layer %s as unpacked has checksum %016x, won %d, lost %d, drawn %d, deepest %d/%d (format %d, %d stored); the manifest says %s, %d, %d, %d, %d/%d (format %d, %d stored)",
-			in.p.name, ErrChecksum, k, h.Checksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, h.Version, h.Stored,
+		how := "unpacked"
+		if l.Derived {
+			how = "derived"
+		}
+		return fmt.Errorf("pack: %s: %w: layer %s as %s has checksum %016x, won %d, lost %d, drawn %d, deepest %d/%d (format %d, %d stored); the manifest says %s, %d, %d, %d, %d/%d (format %d, %d stored)",
+			in.p.name, ErrChecksum, k, how, h.Checksum, h.Won, h.Lost, h.Drawn, h.DeepestWin, h.DeepestLoss, h.Version, h.Stored,
 			l.CRC64, l.Won, l.Lost, l.Drawn, l.DeepestWin, l.DeepestLoss, want.Version, want.Stored)
 	}
 	reach, err := in.reach(i, bits)
@@ -578,13 +614,13 @@ func (in *installer) reach(i int, bits []byte) ([]byte, error) {
 // they are missing or different.
 func (in *installer) sides(i int) error {
 	l := &in.p.Manifest.Layers[i]
-	size := l.BodyBytes()
+	size := l.PackedBytes()
 	for seq := range in.p.blocksOf(size) {
 		if _, err := in.c.next(i, kindBody, seq, in.p.rawOf(size, seq), true); err != nil {
 			return err
 		}
-		in.done += uint64(in.p.rawOf(size, seq))
 	}
+	in.done += l.BodyBytes()
 	var reach []byte
 	if l.Reach != nil {
 		path := in.db.ReachPath(l.key)

@@ -161,6 +161,7 @@ type Layer struct {
 	DeepestLoss int    `json:"deepestLoss"`
 	Verified    string `json:"verified,omitempty"` // the .verified record, verbatim
 	Reach       *Reach `json:"reach,omitempty"`    // the .reach file, when there is one
+	Derived     bool   `json:"derived,omitempty"`  // no blocks: import computes the body from the layers before it (derive.go)
 
 	key     layers.Key // parsed
 	sum     uint64     // parsed CRC64
@@ -219,6 +220,15 @@ func (m *Manifest) Key(i int) layers.Key { return m.Layers[i].key }
 func (m *Manifest) Variant() muehle.Variant {
 	v, _ := m.Rules.Variant()
 	return v
+}
+
+// PackedBytes returns the bytes of the layer's body that its blocks hold:
+// its body, or none when the layer is derived.
+func (l *Layer) PackedBytes() uint64 {
+	if l.Derived {
+		return 0
+	}
+	return l.BodyBytes()
 }
 
 // Bytes returns the bytes of all layer bodies, as their files hold them.
@@ -331,6 +341,9 @@ func parseManifest(b []byte) (*Manifest, error) {
 		}
 		if l.Verified != "" && !recordMatches(l.Verified, k, l.header(v)) {
 			return nil, fmt.Errorf("%w: layer %s: its verification record %q is not of this layer", ErrFormat, k, l.Verified)
+		}
+		if l.Derived && (m.Version < 4 || !derivable(&m, i)) {
+			return nil, fmt.Errorf("%w: layer %s is to be derived from the layers before it, which %s", ErrFormat, k, whyNotDerivable(&m, i))
 		}
 		if r := l.Reach; r != nil {
 			if k.IsMoving() || r.Bytes != reachBytes(l.Slots) {

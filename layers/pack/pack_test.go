@@ -185,9 +185,9 @@ func TestRoundTrip(t *testing.T) {
 		for _, l := range res.Manifest.Layers {
 			layouts[l.Layout]++
 		}
-		if res.Manifest.Version != 3 || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
-			t.Errorf("parts %d: package format %d, layer format %d, layers by layout %v; want 3, %d and 4 of one byte per slot, 3 dense",
-				parts, res.Manifest.Version, res.Manifest.LayerFormat, layouts, layers.FileVersion)
+		if res.Manifest.Version != Version || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
+			t.Errorf("parts %d: package format %d, layer format %d, layers by layout %v; want %d, %d and 4 of one byte per slot, 3 dense",
+				parts, res.Manifest.Version, res.Manifest.LayerFormat, layouts, Version, layers.FileVersion)
 		}
 		if parts > 0 && res.Parts < 2 {
 			t.Errorf("parts of %d bytes: got %d parts of a %d-byte package", parts, res.Parts, res.Bytes)
@@ -357,11 +357,11 @@ func TestBadPackages(t *testing.T) {
 		{"bytes after the end", append(bytes.Clone(good), 0), ImportOptions{ClaimName: testClaim}, ErrFormat, "after the trailer"},
 		{"not a package", []byte("PK\x03\x04 a zip file, say"), ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
 		{"an empty file", nil, ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
-		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 4); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, "package format 4"},
-		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, "the preamble says package format 1, the manifest 3"},
+		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], Version+1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, fmt.Sprintf("package format %d", Version+1)},
+		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, fmt.Sprintf("the preamble says package format 1, the manifest %d", Version)},
 		{"another layer format", withManifest(func(m *Manifest) { m.LayerFormat = 3 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 3"},
 		{"layers of this format in a package of version 1", withManifest(func(m *Manifest) { m.Version = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 2, this program reads format 1 in a package of format 1"},
-		{"layers of the format before in a package of version 3", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 1, this program reads format 2 in a package of format 3"},
+		{"layers of the format before in a package of this version", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, fmt.Sprintf("layer files of format 1, this program reads format 2 in a package of format %d", Version)},
 		{"dense layers of the format before", withManifest(func(m *Manifest) {
 			m.Version, m.LayerFormat = 1, 1
 			for i := range m.Layers {

@@ -170,9 +170,12 @@ func (p *Package) Check(ctx context.Context, progress func(Progress)) error {
 	var done uint64
 	total := m.Bytes()
 	for i, l := range m.Layers {
-		kinds := []uint64{l.BodyBytes()}
+		kinds := []uint64{l.PackedBytes()}
 		if l.Reach != nil && l.Reach.Stored {
 			kinds = append(kinds, l.Reach.Bytes)
+		}
+		if l.Derived {
+			done += l.BodyBytes()
 		}
 		for kind, n := range kinds {
 			for seq := range p.blocksOf(n) {

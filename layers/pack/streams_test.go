@@ -186,7 +186,7 @@ func TestPartnerRoundTrip(t *testing.T) {
 	}
 	defer db.Close()
 	out := filepath.Join(t.TempDir(), "k4.mpk")
-	res, err := Export(context.Background(), db, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}})
+	res, err := Export(context.Background(), db, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}, StoreAll: true})
 	if err != nil {
 		t.Fatal(err)
 	}
