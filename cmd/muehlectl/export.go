@@ -32,19 +32,21 @@ type exportArgs struct {
 	partBytes int64
 	level     zstd.EncoderLevel
 	workers   int
-	storeAll  bool // --derive=false
+	storeAll  bool    // --derive=false
+	derive    float64 // --derive-bits, as pack.ExportOptions.DeriveBits
 }
 
 // parseExport parses and checks the flags of export.
 func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
-	fs := newFlags("export", "--out FILE [--db DIR] [--stones K] [--layer KEY,KEY… | --max-stones N | --placement | --all-phases] [--part-size SIZE] [--level L] [--derive=false]", stderr)
+	fs := newFlags("export", "--out FILE [--db DIR] [--stones K] [--layer KEY,KEY… | --max-stones N | --placement | --all-phases] [--part-size SIZE] [--level L] [--derive-bits B | --derive=false]", stderr)
 	a := exportArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	out := fs.String("out", "", "the package `FILE` to write (with --part-size, a folder of parts); it must not exist")
 	only := fs.String("layer", "", "export only these layers, comma separated, e.g. 3-3,3-4,4-3")
 	part := fs.String("part-size", "", "write a folder of parts of at most `SIZE` bytes each (suffix K, M or G: 1024-based), for file systems with a size limit")
 	level := fs.String("level", "default", "zstd compression: fastest, default, better or best")
-	derive := fs.Bool("derive", true, "leave out the layers that import computes from the layers before them (the second of each moving pair, verified): a smaller package, a longer import; false stores every layer")
+	derive := fs.Bool("derive", true, "leave out layers that import computes from the layers before them (the second of a moving pair, verified; see --derive-bits); false stores every layer")
+	deriveBits := fs.Float64("derive-bits", pack.DefaultDeriveBits, "leave out such a layer when its values would take at least `B` bits per slot stored (estimated on a sample of its blocks): a smaller package, a longer import; 0 leaves out every one")
 	workers := addWorkers(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
@@ -80,10 +82,16 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 			a.keys, err = a.db.layerKeys(*only)
 		}
 	}
+	if err == nil && (*deriveBits < 0 || *deriveBits > 8) {
+		err = fmt.Errorf("--derive-bits %g: want 0 to 8", *deriveBits)
+	}
 	if err != nil {
 		return a, flagError(fs, err)
 	}
-	a.out, a.opts, a.workers, a.storeAll = *out, opts, *workers, !*derive
+	a.out, a.opts, a.workers, a.storeAll, a.derive = *out, opts, *workers, !*derive, *deriveBits
+	if a.derive == 0 {
+		a.derive = -1 // every layer that may be derived
+	}
 	return a, nil
 }
 
@@ -153,7 +161,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	host, _ := os.Hostname()
-	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers, StoreAll: a.storeAll,
+	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers, StoreAll: a.storeAll, DeriveBits: a.derive,
 		Exported: pack.Machine{Commit: commit(), Host: host, OS: runtime.GOOS + "/" + runtime.GOARCH, Cores: runtime.NumCPU()}}
 	recs, err := retro.ReadRecordFile(db.RecordPath())
 	if err != nil {
@@ -198,10 +206,26 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				kind, layerCount(int(n)), slots, values, sizeText(packed), 8*float64(packed)/float64(max(values, 1)))
 		}
 		if derived > 0 {
-			fmt.Fprintf(stdout, "  %-9s %s of them left out, to be computed on import from the layers before them\n", "", layerCount(int(derived)))
+			fmt.Fprintf(stdout, "  %-9s %s of them left out, to be computed on import from the layers before them:%s\n", "", layerCount(int(derived)), derivedText(res))
 		}
 	}
 	return nil
+}
+
+// derivedText lists the layers export left out, with the bits per slot
+// they would have taken stored where it estimated them.
+func derivedText(res *pack.ExportResult) string {
+	var b strings.Builder
+	for i, l := range res.Manifest.Layers {
+		if !l.Derived {
+			continue
+		}
+		fmt.Fprintf(&b, " %s", l.Key)
+		if i < len(res.Estimated) && res.Estimated[i] > 0 {
+			fmt.Fprintf(&b, " (%.2f)", res.Estimated[i])
+		}
+	}
+	return b.String()
 }
 
 // computedBy sums up the solve record: the units each commit computed on

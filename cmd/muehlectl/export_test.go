@@ -118,8 +118,9 @@ func TestExportImport(t *testing.T) {
 }
 
 // TestExportImportDerived solves the moving layers of the 4-stone game,
-// exports them (the package leaves out 4-3, the second of its pair, and
-// is smaller than the one of --derive=false), imports the package into a
+// exports them (with --derive-bits 0 the package leaves out 4-3, the
+// second of its pair, and is smaller than the one of --derive=false; at
+// the default bits it stores 4-3, whose values take little), imports the package into a
 // fresh folder, where import computes 4-3 from 3-4 and 3-3
 // (retro.DeriveLayer), and compares every file with the exported folder
 // byte for byte; verify passes on the copy.
@@ -129,9 +130,13 @@ func TestExportImportDerived(t *testing.T) {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}
 	out := filepath.Join(t.TempDir(), "k4.mpk")
-	code, stdout, stderr := muehlectl("export", "--db", src, "--stones", "4", "--out", out)
-	if code != 0 || !strings.Contains(stdout, "1 layer of them left out, to be computed on import") {
-		t.Fatalf("export: exit %d: %s %s; want 1 layer left out", code, stdout, stderr)
+	code, stdout, stderr := muehlectl("export", "--db", src, "--stones", "4", "--out", out, "--derive-bits", "0")
+	if code != 0 || !strings.Contains(stdout, "1 layer of them left out, to be computed on import from the layers before them: 4-3\n") {
+		t.Fatalf("export: exit %d: %s %s; want 4-3 left out", code, stdout, stderr)
+	}
+	code, stdout, stderr = muehlectl("export", "--db", src, "--stones", "4", "--out", filepath.Join(t.TempDir(), "k4.mpk"))
+	if code != 0 || strings.Contains(stdout, "left out") {
+		t.Fatalf("export at the default bits: exit %d: %s %s; want no layer left out (4-3 takes under 1 bit per slot stored)", code, stdout, stderr)
 	}
 	all := filepath.Join(t.TempDir(), "all.mpk")
 	code, stdout, stderr = muehlectl("export", "--db", src, "--stones", "4", "--out", all, "--derive=false")

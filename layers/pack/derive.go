@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,9 +20,97 @@ import (
 // unpacks. Of a moving pair M(w,b), M(b,w) that is the second, whose
 // children are the first and a layer of one stone fewer; a layer that is
 // its own partner (M(k,k)) is stored, and so are the placement layers,
-// whose computation is longer than their blocks are large. For the
-// standard game that leaves out a quarter of the package, for a few
-// minutes of import (docs/export.md).
+// whose computation is longer than their blocks are large. Export leaves
+// out those whose values cost the most to store (DefaultDeriveBits).
+
+// DefaultDeriveBits is the bits per slot above which export leaves out a
+// layer that may be derived (ExportOptions.DeriveBits). Computing a slot
+// on import costs about half a microsecond of CPU (one ply of moves,
+// their children ranked and looked up), storing it what its values
+// take; at 2.5 bits the standard game's package leaves out the second
+// layers of 7-6, 7-8, 7-9 and 8-9, 0.69 GB, and import computes 1.85
+// billion slots, about 8 minutes on 2 cores (docs/export.md). Every
+// layer that may be derived would save 0.40 GB more and take 8 minutes
+// more.
+const DefaultDeriveBits = 2.5
+
+// sampleEvery: of a layer's blocks, export codes every sampleEvery-th
+// (the first of each run) to estimate what the layer takes stored.
+const sampleEvery = 16
+
+// planDerived marks the layers of m that the package leaves out: those
+// that may be derived and, unless opts.DeriveBits is negative, whose
+// values would take at least opts.DeriveBits bits per slot stored, as a
+// sample of their blocks, coded as export codes them, says. It returns
+// the estimates, per layer.
+func planDerived(ctx context.Context, m *Manifest, bodies [][]byte, opts ExportOptions) ([]float64, error) {
+	threshold := opts.DeriveBits
+	if threshold == 0 {
+		threshold = DefaultDeriveBits
+	}
+	e, err := newExporter(ctx, m, bodies, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer e.close()
+	est := make([]float64, len(m.Layers))
+	for i := range m.Layers {
+		if !derivable(m, i) {
+			continue
+		}
+		if threshold < 0 {
+			m.Layers[i].Derived = true
+			continue
+		}
+		if est[i], err = e.sampleBits(i, bodies[i]); err != nil {
+			return nil, err
+		}
+		m.Layers[i].Derived = est[i] >= threshold
+	}
+	return est, nil
+}
+
+// sampleBits codes every sampleEvery-th block of body, layer i's, on the
+// workers, and returns the bits per byte they take, block headers
+// included.
+func (e *exporter) sampleBits(i int, body []byte) (float64, error) {
+	bs := e.m.BlockBytes
+	var seqs []int
+	for seq := 0; seq*bs < len(body); seq += sampleEvery {
+		seqs = append(seqs, seq)
+	}
+	lc := e.layerCoding(i, kindBody)
+	var raw, coded atomic.Int64
+	next := make(chan int, len(seqs))
+	for _, seq := range seqs {
+		next <- seq
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := range min(e.workers, len(seqs)) {
+		wg.Go(func() {
+			var frame, other []byte
+			for seq := range next {
+				if e.ctx.Err() != nil {
+					return
+				}
+				lo := seq * bs
+				b := body[lo:min(lo+bs, len(body))]
+				frame, other, _ = e.code(w, lc, b, lo, frame, other)
+				raw.Add(int64(len(b)))
+				coded.Add(int64(blockHead + len(frame)))
+			}
+		})
+	}
+	wg.Wait()
+	if err := e.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if e.progress != nil {
+		e.progress(Progress{Phase: "sample", Layer: e.m.Key(i), Step: i + 1, Steps: len(e.m.Layers)})
+	}
+	return 8 * float64(coded.Load()) / float64(max(raw.Load(), 1)), nil
+}
 
 // derivable reports whether layer i of m may be left out: a verified
 // moving layer of one byte per slot in this program's format, whose

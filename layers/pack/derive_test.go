@@ -58,7 +58,7 @@ func TestDerivedLayers(t *testing.T) {
 	}
 	defer src.Close()
 	out := filepath.Join(t.TempDir(), "k4.mpk")
-	res, err := Export(context.Background(), src, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}})
+	res, err := Export(context.Background(), src, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}, DeriveBits: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestDerivedRefused(t *testing.T) {
 	}
 	defer src.Close()
 	out := filepath.Join(t.TempDir(), "k4.mpk")
-	if _, err := Export(context.Background(), src, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}}); err != nil {
+	if _, err := Export(context.Background(), src, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}, DeriveBits: -1}); err != nil {
 		t.Fatal(err)
 	}
 	good, err := os.ReadFile(out)
@@ -163,5 +163,43 @@ func TestDerivedRefused(t *testing.T) {
 		if names, _ := filepath.Glob(filepath.Join(to, "k4", "*")); len(names) > 0 {
 			t.Errorf("%s: the refused import left %v", tc.name, names)
 		}
+	}
+}
+
+// TestDeriveBits: export estimates what 4-3 would take stored, within a
+// quarter of what it takes in a package that stores it, and leaves it out
+// when the estimate reaches DeriveBits, not when it falls short.
+func TestDeriveBits(t *testing.T) {
+	smallBlocks(t)
+	dir, keys := partnerDB(t)
+	src, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	export := func(opts ExportOptions) *ExportResult {
+		t.Helper()
+		opts.Out, opts.Exported = filepath.Join(t.TempDir(), "k4.mpk"), Machine{Commit: "test"}
+		res, err := Export(context.Background(), src, keys, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	all := export(ExportOptions{StoreAll: true})
+	stored := 8 * float64(all.Packed[1]) / float64(all.Manifest.Layers[1].Slots)
+	probe := export(ExportOptions{DeriveBits: 1000})
+	est := probe.Estimated[1]
+	if est < 0.75*stored || est > 1.25*stored || probe.Estimated[0] != 0 || probe.Estimated[2] != 0 {
+		t.Fatalf("estimates %v; want 4-3's within a quarter of the %.3f bits per slot it takes stored, none for the others", probe.Estimated, stored)
+	}
+	if probe.Manifest.Layers[1].Derived {
+		t.Errorf("4-3 left out at %g bits per slot, estimated %.3f", 1000.0, est)
+	}
+	if res := export(ExportOptions{DeriveBits: est + 0.001}); res.Manifest.Layers[1].Derived {
+		t.Errorf("4-3 left out at %.3f bits per slot, estimated %.3f", est+0.001, est)
+	}
+	if res := export(ExportOptions{DeriveBits: est - 0.001}); !res.Manifest.Layers[1].Derived {
+		t.Errorf("4-3 stored at %.3f bits per slot, estimated %.3f", est-0.001, est)
 	}
 }

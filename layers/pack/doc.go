@@ -15,6 +15,8 @@
 //	             partner layer's values or without
 //	directory.go the coder of a block holding a dense body's rank
 //	             directory (left out)
+//	derive.go    the layers left out, computed on import from the layers
+//	             before them
 //	parts.go     a package as one file or as a folder of parts
 //	export.go    Export
 //	read.go      Open, and Check: every block read and checked
@@ -22,7 +24,9 @@
 //
 // # What a package holds
 //
-// For each layer: its body exactly as its file holds it (layers/doc.go):
+// For each layer: its body exactly as its file holds it (layers/doc.go),
+// or, for a layer that import computes from the layers before it
+// (derived, below), nothing but its manifest entry:
 // one byte per slot (layout 0: every moving layer, the placement layers of
 // the full sweep), or a dense body (layout 1: the placement layers of the
 // reachable sweep), the bits of its stored slots, their rank directory
@@ -57,16 +61,17 @@
 //
 //	offset size  field
 //	 0      8    magic "MUEHLEPK"
-//	 8      4    package format version: 3 (2 in a package whose
-//	             blocks are all zstd frames; 1 in a package of the
-//	             program before the layer format 2; Import reads all)
+//	 8      4    package format version: 4 (3 in a package that
+//	             leaves no layer out; 2 in a package whose blocks are
+//	             all zstd frames; 1 in a package of the program before
+//	             the layer format 2; Import reads all)
 //	12      4    m: the manifest's length in bytes (1 to 16 MiB)
 //	16      4    CRC-32C of the manifest
 //	20      4    CRC-32C of bytes 0-19
 //	24      m    the manifest: UTF-8 JSON (below)
 //
-// Then the blocks: for each layer in the manifest's order, the blocks of
-// its body (kind 0: the body as its file holds it, bytes 128 on of the
+// Then the blocks: for each layer in the manifest's order but those it
+// says are derived, the blocks of its body (kind 0: the body as its file holds it, bytes 128 on of the
 // layer file; slots bytes for one byte per slot,
 // layers.DenseBodySize(slots, stored) for a dense layer), then, when its
 // reach file is stored, the
@@ -150,7 +155,7 @@
 // zero):
 //
 //	format       "muehle database package"
-//	version      3, as in the preamble
+//	version      4, as in the preamble
 //	rules        the rules fingerprint: an object of names and values,
 //	             all strings (below)
 //	fingerprint  the first 16 bytes of the SHA-256 of the rules as one
@@ -182,14 +187,35 @@
 //	             absent when not verified; it must name the header these
 //	             fields give, its header checksum included), reach (absent
 //	             when the layer has no reach file: bytes, crc64 of the
-//	             whole file, stored: whether its blocks follow the body's)
+//	             whole file, stored: whether its blocks follow the body's),
+//	             derived (true: the package holds no blocks of the layer,
+//	             whose body import computes from the layers before it;
+//	             absent otherwise)
 //
 // With layerFormat these fields are every field of the layer's 128-byte
 // header (the rules id, the stone count and the key follow from the rules
 // and the key), so that the header is rebuilt byte for byte, and with it
 // the header checksum a verification record names.
 //
-// A package of version 2 is a package of version 3 whose blocks are all
+// # Derived layers
+//
+// A layer may be derived (package format 4) when it is a verified moving
+// layer of one byte per slot and every layer its positions' moves lead to
+// (layers.SuccessorsIn: its partner, and the layer of one stone fewer
+// after a removal) comes before it in the package. A verified layer holds
+// exactly the values its children give it (retro.VerifyLayer's rule), so
+// its body follows from those layers: Import computes it
+// (ImportOptions.Derive, retro.DeriveLayer: one ply of look-ups per slot)
+// and checks it as it checks a layer it unpacks, against the header the
+// manifest describes, CRC-64 included, before it installs it. Export
+// leaves out every layer that may be derived (of each moving pair the
+// second; not a layer that is its own partner, not the placement layers,
+// not a layer whose partner the package lacks), unless asked to store all
+// (ExportOptions.StoreAll). A manifest that says derived of a layer that
+// may not be is refused.
+//
+// A package of version 3 is a package of version 4 that leaves no layer
+// out. A package of version 2 is a package of version 3 whose blocks are all
 // zstd frames (byte 9 of every block header zero). A package of version 1
 // (the program before the layer format 2) has the
 // same preamble, blocks and trailer; its manifest says version 1 and
@@ -235,10 +261,11 @@
 // Import refuses, before it changes anything, a package of another format
 // or other rules, one whose blocks or trailer fail the checks above (it
 // reads the whole package first, checking every frame's CRC-32C), and one
-// that would replace a verified layer by a different one (unless forced).
+// that would replace a verified layer by a different one (unless forced),
+// or one that leaves out layers when it is given no way to derive them.
 // It then installs the layers in order, each under the claim of its unit
 // (layers.DB.Claim, as a solver takes it): the blocks decompressed and
-// checked, the layer written to a temporary name (layers.DB.NewWriter,
+// checked (or the body of a derived layer computed), the layer written to a temporary name (layers.DB.NewWriter,
 // NewDenseWriter for a dense layer, which checks the rank directory
 // against the bits as they come, or NewOldWriter for a layer of the format
 // before), its header compared field for field

@@ -52,6 +52,11 @@ type ExportOptions struct {
 	// derived on import (derive.go). The package is larger, its import
 	// faster.
 	StoreAll bool
+	// DeriveBits: a layer that may be derived is left out when its values
+	// would take at least this many bits per slot stored (estimated on a
+	// sample of its blocks); 0 means DefaultDeriveBits, a negative value
+	// leaves out every one that may be.
+	DeriveBits float64
 }
 
 // ExportResult says what Export wrote.
@@ -62,6 +67,11 @@ type ExportResult struct {
 	Packed   []int64   // the bytes of each layer's blocks, headers included
 	Blocks   uint64    // blocks written
 	Coded    [4]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, rank directories left out
+	// Estimated holds, for each layer that may be derived, the bits per
+	// slot its values would take stored, estimated on a sample of its
+	// blocks (0 for the others, and with StoreAll or a negative
+	// DeriveBits).
+	Estimated []float64
 }
 
 // maxRecordBytes bounds the solve record a package carries (a line a unit:
@@ -114,10 +124,18 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		}
 		m.Layers = append(m.Layers, l)
 	}
-	for i := range m.Layers {
-		m.Layers[i].Derived = !opts.StoreAll && derivable(m, i)
+	var estimated []float64
+	if !opts.StoreAll {
+		var err error
+		if estimated, err = planDerived(ctx, m, bodies, opts); err != nil {
+			return nil, err
+		}
 	}
-	return writePackage(ctx, m, bodies, reach, opts, true)
+	res, err := writePackage(ctx, m, bodies, reach, opts, true)
+	if res != nil {
+		res.Estimated = estimated
+	}
+	return res, err
 }
 
 // writePackage writes the package of manifest m: the preamble and the
@@ -132,32 +150,16 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 	if _, err := parseManifest(js); err != nil { // what a reader will say
 		return nil, fmt.Errorf("pack: the manifest written would not be read: %w", err)
 	}
+	e, err := newExporter(ctx, m, bodies, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer e.close()
 	out, err := newSink(opts.Out, opts.PartBytes)
 	if err != nil {
 		return nil, fmt.Errorf("pack: %w", err)
 	}
-	level := opts.Level
-	if level == 0 {
-		level = zstd.SpeedDefault
-	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
-	if err != nil {
-		out.Abort()
-		return nil, err
-	}
-	defer enc.Close()
-	e := &exporter{ctx: ctx, out: out, enc: enc, workers: opts.Workers, m: m, progress: opts.Progress, packed: make([]int64, len(m.Layers))}
-	if e.workers <= 0 {
-		e.workers = runtime.GOMAXPROCS(0)
-	}
-	e.coders = make([]streamCoder, e.workers)
-	e.js = make([][]uint64, e.workers)
-	e.bodies = bodies
-	if e.x, err = layers.DefaultIndexer(); err != nil {
-		out.Abort()
-		return nil, err
-	}
-	e.total = m.Bytes()
+	e.out = out
 	err = e.write(append(marshalPreamble(js), js...))
 	for i, body := range bodies {
 		if err != nil {
@@ -188,6 +190,34 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 	return &ExportResult{Manifest: m, Bytes: out.n, Parts: out.Parts(), Packed: e.packed, Blocks: e.nblocks, Coded: e.coded}, nil
 }
 
+// newExporter returns the exporter of the layers of m, whose bodies are
+// bodies, as opts say; it writes nowhere until given its sink (out).
+func newExporter(ctx context.Context, m *Manifest, bodies [][]byte, opts ExportOptions) (*exporter, error) {
+	level := opts.Level
+	if level == 0 {
+		level = zstd.SpeedDefault
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	if err != nil {
+		return nil, err
+	}
+	e := &exporter{ctx: ctx, enc: enc, workers: opts.Workers, m: m, bodies: bodies, progress: opts.Progress,
+		packed: make([]int64, len(m.Layers)), total: m.Bytes()}
+	if e.workers <= 0 {
+		e.workers = runtime.GOMAXPROCS(0)
+	}
+	e.coders = make([]streamCoder, e.workers)
+	e.js = make([][]uint64, e.workers)
+	if e.x, err = layers.DefaultIndexer(); err != nil {
+		enc.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// close frees the exporter's encoder.
+func (e *exporter) close() { e.enc.Close() }
+
 // exporter writes the blocks of a package.
 type exporter struct {
 	ctx      context.Context
@@ -211,9 +241,7 @@ type exporter struct {
 func (e *exporter) write(b []byte) error { _, err := e.out.Write(b); return err }
 
 // blocks writes data of the given kind of layer i as blocks, compressing
-// a batch of them at a time on the workers. A block of a body is coded
-// both ways, as a zstd frame and as context streams, and the smaller is
-// kept.
+// a batch of them at a time on the workers (code).
 func (e *exporter) blocks(i, kind int, data []byte) error {
 	bs := e.m.BlockBytes
 	n := (len(data) + bs - 1) / bs
@@ -221,14 +249,7 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 	others := make([][]byte, len(frames))
 	coders := make([]int, len(frames))
 	sums := make([]uint64, len(frames))
-	streams := kind == kindBody && e.m.Version >= 3
-	parts := geometry(e.x, &e.m.Layers[i])
-	var li, pli *layers.LayerIndex
-	var from []byte
-	pj, partner := partnerOf(e.m, i)
-	if partner {
-		li, pli, from = e.x.Layer(e.m.Key(i)), e.x.Layer(e.m.Key(pj)), e.bodies[pj]
-	}
+	lc := e.layerCoding(i, kind)
 	for b0 := 0; b0 < n; b0 += len(frames) {
 		if err := e.ctx.Err(); err != nil {
 			return err
@@ -245,29 +266,7 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 				for j := range next {
 					lo := (b0 + j) * bs
 					raw := data[lo:min(lo+bs, len(data))]
-					frames[j] = e.enc.EncodeAll(raw, frames[j][:0])
-					coders[j] = coderZstd
-					if head, tail, ok := directoryPart(&e.m.Layers[i], uint64(lo), len(raw)); streams && ok {
-						frames[j] = e.withoutDirectory(frames[j][:0], raw, head, tail, &e.coders[w])
-						coders[j] = coderDirectory
-					} else if streams {
-						var v *partnerView
-						coder := coderStreams
-						if partner {
-							if cap(e.js[w]) < len(raw) {
-								e.js[w] = make([]uint64, len(raw))
-							}
-							js := e.js[w][:len(raw)]
-							li.Swapped(uint64(lo), js, pli)
-							v = &partnerView{js: js, from: from, self: pj == i, base: uint64(lo)}
-							coder = coderPartner
-						}
-						others[j] = e.coders[w].encode(others[j][:0], raw, uint64(lo), parts, v)
-						if len(others[j]) < len(frames[j]) {
-							frames[j], others[j] = others[j], frames[j]
-							coders[j] = coder
-						}
-					}
+					frames[j], others[j], coders[j] = e.code(w, lc, raw, lo, frames[j], others[j])
 					sums[j] = crc64.Checksum(raw, ecma)
 				}
 			})
@@ -297,6 +296,60 @@ func (e *exporter) blocks(i, kind int, data []byte) error {
 		}
 	}
 	return nil
+}
+
+// layerCoding is what coding the blocks of one layer's data needs: the
+// layer's geometry, and its partner's (coder 2).
+type layerCoding struct {
+	l       *Layer
+	streams bool // a body in a package of format 3 or later: the coders besides zstd
+	parts   []layers.Part
+	partner bool
+	self    bool
+	li, pli *layers.LayerIndex
+	from    []byte // the partner's body
+}
+
+// layerCoding prepares the coding of the data of the given kind of layer
+// i.
+func (e *exporter) layerCoding(i, kind int) *layerCoding {
+	lc := &layerCoding{l: &e.m.Layers[i], streams: kind == kindBody && e.m.Version >= 3, parts: geometry(e.x, &e.m.Layers[i])}
+	if pj, ok := partnerOf(e.m, i); ok {
+		lc.partner, lc.self = true, pj == i
+		lc.li, lc.pli, lc.from = e.x.Layer(e.m.Key(i)), e.x.Layer(e.m.Key(pj)), e.bodies[pj]
+	}
+	return lc
+}
+
+// code codes the block raw, which starts at byte lo of its layer's data,
+// on worker w: as a zstd frame and, in a body, as context streams (with
+// the partner's values where the layer has a partner before it), or
+// without its rank directory. It returns the smaller coding, the buffer
+// of the other (for the next call) and the coder of the one returned.
+func (e *exporter) code(w int, lc *layerCoding, raw []byte, lo int, frame, other []byte) (best, spare []byte, coder int) {
+	if head, tail, ok := directoryPart(lc.l, uint64(lo), len(raw)); lc.streams && ok {
+		return e.withoutDirectory(frame[:0], raw, head, tail, &e.coders[w]), other, coderDirectory
+	}
+	frame = e.enc.EncodeAll(raw, frame[:0])
+	if !lc.streams {
+		return frame, other, coderZstd
+	}
+	var v *partnerView
+	coder = coderStreams
+	if lc.partner {
+		if cap(e.js[w]) < len(raw) {
+			e.js[w] = make([]uint64, len(raw))
+		}
+		js := e.js[w][:len(raw)]
+		lc.li.Swapped(uint64(lo), js, lc.pli)
+		v = &partnerView{js: js, from: lc.from, self: lc.self, base: uint64(lo)}
+		coder = coderPartner
+	}
+	other = e.coders[w].encode(other[:0], raw, uint64(lo), lc.parts, v)
+	if len(other) < len(frame) {
+		return other, frame, coder
+	}
+	return frame, other, coderZstd
 }
 
 // withoutDirectory appends to dst the data of coder 3 for a block raw of a
