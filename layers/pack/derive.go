@@ -26,12 +26,11 @@ import (
 // DefaultDeriveBits is the bits per slot above which export leaves out a
 // layer that may be derived (ExportOptions.DeriveBits). Computing a slot
 // on import costs about half a microsecond of CPU (one ply of moves,
-// their children ranked and looked up), storing it what its values
-// take; at 2.5 bits the standard game's package leaves out the second
-// layers of 7-6, 7-8, 7-9 and 8-9, 0.69 GB, and import computes 1.85
-// billion slots, about 8 minutes on 2 cores (docs/export.md). Every
-// layer that may be derived would save 0.40 GB more and take 8 minutes
-// more.
+// their children ranked and looked up), storing it what its values take.
+// At 2.5 bits the standard game's package leaves out 7-5, 7-6, 8-7, 9-7
+// and 9-8, 2.0 billion slots: 3.78 GB instead of 4.51, imported in 11
+// minutes on 2 cores; leaving out every layer that may be made it 3.42
+// GB, imported in 17 minutes (docs/export.md).
 const DefaultDeriveBits = 2.5
 
 // sampleEvery: of a layer's blocks, export codes every sampleEvery-th
@@ -55,6 +54,7 @@ func planDerived(ctx context.Context, m *Manifest, bodies [][]byte, opts ExportO
 	defer e.close()
 	est := make([]float64, len(m.Layers))
 	for i := range m.Layers {
+		e.done += m.Layers[i].BodyBytes()
 		if !derivable(m, i) {
 			continue
 		}
@@ -107,7 +107,7 @@ func (e *exporter) sampleBits(i int, body []byte) (float64, error) {
 		return 0, err
 	}
 	if e.progress != nil {
-		e.progress(Progress{Phase: "sample", Layer: e.m.Key(i), Step: i + 1, Steps: len(e.m.Layers)})
+		e.progress(Progress{Phase: "sample", Layer: e.m.Key(i), Step: i + 1, Steps: len(e.m.Layers), Done: e.done, Total: e.total})
 	}
 	return 8 * float64(coded.Load()) / float64(max(raw.Load(), 1)), nil
 }
