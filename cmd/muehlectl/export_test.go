@@ -160,6 +160,17 @@ func TestExportImportDerived(t *testing.T) {
 	}
 }
 
+// TestImportExampleDerived installs the checked-in package of format 4
+// (layers/pack/testdata/k4-moving.mpk: the 4-stone game's moving layers,
+// 4-3 left out), computing 4-3 from 3-4 and 3-3, and verifies the copy.
+func TestImportExampleDerived(t *testing.T) {
+	dst := t.TempDir()
+	code, stdout, stderr := muehlectl("import", filepath.Join("..", "..", "layers", "pack", "testdata", "k4-moving.mpk"), "--db", dst, "--verify")
+	if code != 0 || !strings.Contains(stdout, "4 layers installed") || !strings.Contains(stdout, "layers verified") {
+		t.Fatalf("import --verify: exit %d: %s %s", code, stdout, stderr)
+	}
+}
+
 // oldLayers rewrites every layer of the game of stones in the folder dir
 // as the program before the layer format 2 wrote it (layers.DB.WriteOld:
 // the slots in the order before, one byte per slot, the placement layers'

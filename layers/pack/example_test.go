@@ -3,7 +3,11 @@ package pack
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"muehle/layers"
@@ -126,6 +130,50 @@ func TestExamplePackage(t *testing.T) {
 	}
 }
 
+// exampleDerivedPath is a package of format 4 checked in: the moving
+// layers of the 4-stone game as `muehlectl solve --stones 4` computed them
+// and `muehlectl export --derive-bits 0` wrote them, 4-3 left out (the
+// second of its pair). cmd/muehlectl's TestImportExampleDerived installs
+// it, computing 4-3, and verifies the copy.
+const exampleDerivedPath = "testdata/k4-moving.mpk"
+
+// TestExampleDerived reads the checked-in package of format 4: its
+// manifest leaves out 4-3 alone, its blocks check, and an import installs
+// the layers before 4-3 and then asks for 4-3 from the deriver, and only
+// for it.
+func TestExampleDerived(t *testing.T) {
+	p, err := Open(exampleDerivedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m := p.Manifest
+	var keys []string
+	for _, l := range m.Layers {
+		keys = append(keys, fmt.Sprintf("%s:%v", l.Key, l.Derived))
+	}
+	if m.Version != 4 || m.Variant() != muehle.Standard.With(4) || strings.Join(keys, " ") != "3-3:false 3-4:false 4-3:true 4-4:false" {
+		t.Fatalf("package format %d of %s, layers %v; want format 4 of the 4-stone game, 3-3, 3-4, 4-3 (left out), 4-4", m.Version, m.Variant().Name(), keys)
+	}
+	if err := p.Check(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var asked []layers.Key
+	stop := errors.New("stop here")
+	dir := t.TempDir()
+	res, err := p.Import(context.Background(), dir, ImportOptions{ClaimName: testClaim,
+		Derive: func(_ context.Context, db *layers.DB, k layers.Key, _ int, _ []byte, _ *atomic.Uint64) error {
+			asked = append(asked, k)
+			return stop
+		}})
+	if !errors.Is(err, stop) || len(asked) != 1 || asked[0] != layers.Moving(4, 3) {
+		t.Fatalf("import: %v, the deriver asked for %v; want it asked for 4-3 alone, and its error", err, asked)
+	}
+	if got := fmt.Sprint(res.Installed); got != "[3-3 3-4]" {
+		t.Errorf("installed before 4-3: %s, want [3-3 3-4]", got)
+	}
+}
+
 // smallPath is a package of three small placement layers of the
 // 3-stone game (`muehlectl export --layer p0+3-0+3,p0+3-1+2,p1+2-1+2`),
 // dense; smallPathV1 the same of package format 1: the seeds of
@@ -172,7 +220,7 @@ func FuzzPackage(f *testing.F) {
 // layout (dense only in the format of today's layer files), only a dense
 // one with a stored count, never above its slots.
 func FuzzManifest(f *testing.F) {
-	for _, path := range []string{examplePath, examplePathV1} {
+	for _, path := range []string{examplePath, examplePathV1, exampleDerivedPath} {
 		good, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
@@ -198,6 +246,9 @@ func FuzzManifest(f *testing.F) {
 				t.Errorf("accepted layer %v of %s (twice: %v)", k, m.Variant().Name(), seen[k])
 			}
 			seen[k] = true
+			if m.Layers[i].Derived && !derivable(m, i) {
+				t.Errorf("accepted layer %v, left out, which cannot be derived: %s", k, whyNotDerivable(m, i))
+			}
 			if l := &m.Layers[i]; l.Stored > l.Slots || !l.Dense() && (l.Stored != 0 || l.Layout != 0) || l.Dense() && l.Old() || l.version != m.LayerFormat {
 				t.Errorf("accepted layer %v of format %d (package's %d), layout %d, %d slots storing %d", k, l.version, m.LayerFormat, l.Layout, l.Slots, l.Stored)
 			}
