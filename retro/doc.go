@@ -32,6 +32,9 @@
 //	reachfile.go  their bits in files beside the layers
 //	placement.go  the placement sweep (the reachable classes, or every one)
 //	verify.go     VerifyLayer, the verifier
+//	derive.go     DeriveLayer: the verifier's rule run forwards, a layer
+//	              computed from its children's (the layers a package
+//	              leaves out)
 //	convert.go    ConvertOld: a folder of the format before rewritten;
 //	              RemoveReach
 //	progress.go   Progress, the typed events of a run, and Phase
