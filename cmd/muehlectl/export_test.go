@@ -324,6 +324,7 @@ func TestImportRefuses(t *testing.T) {
 		{[]string{"export", "--db", src, "--stones", "3", "--out", good}, 1, "exists already"},
 		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--level", "ultra"}, 2, "--level"},
 		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--part-size", "1K"}, 2, "--part-size"},
+		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--derive-bits", "-1"}, 2, "--derive-bits -1: want 0 to 8"},
 		{[]string{"export", "--db", src, "--stones", "3", "--out", "x", "--layer", "4-4"}, 2, "not a layer of the 3-stone game"},
 		{[]string{"export", "--db", src, "--stones", "4", "--out", filepath.Join(dir, "k4.mpk")}, 1, "no layer of Nine Men's Morris with 4 stones"},
 	} {
