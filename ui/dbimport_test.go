@@ -15,7 +15,6 @@ import (
 	"muehle/layers"
 	"muehle/layers/pack"
 	"muehle/muehle"
-	"muehle/retro"
 	"muehle/ui/game/gametest"
 )
 
@@ -264,42 +263,25 @@ func TestImportLasker(t *testing.T) {
 	}
 }
 
-// TestImportDerived: Database ▸ Import… installs a package that leaves
-// out 4-3 (the second of its pair), computing it from 3-4 and 3-3, and
-// the layer comes out byte for byte the exported one.
+// TestImportDerived: Database ▸ Import… installs the package of format 4
+// that layers/pack's tests read (the 4-stone game's moving layers, 4-3
+// left out), computing 4-3 from 3-4 and 3-3; import checks it against the
+// manifest, and it is verified afterwards.
 func TestImportDerived(t *testing.T) {
-	src := t.TempDir()
-	v := muehle.Standard.With(9)
-	from, err := layers.OpenDB(src, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer from.Close()
-	if err := retro.Solve(context.Background(), from, retro.SolveOptions{MaxStones: 7}); err != nil {
-		t.Fatal(err)
-	}
-	pkg := filepath.Join(t.TempDir(), "k9-7.mpk")
-	res, err := pack.Export(context.Background(), from, layers.OrderIn(v, false)[:3], pack.ExportOptions{Out: pkg, DeriveBits: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l := res.Manifest.Layers[2]; l.Key != "4-3" || !l.Derived {
-		t.Fatalf("the package's third layer: %s, derived %v; want 4-3 left out", l.Key, l.Derived)
-	}
 	q := gametest.NewQueue()
 	u, dir := importApp(t, q)
 	u.imp = newDBImport(u)
-	u.startImport(pkg, dir, false)
+	u.startImport("../layers/pack/testdata/k4-moving.mpk", dir, false)
 	q.Drain(t, 20*time.Second, func() bool { return u.imp.finished })
-	if got, want := u.imp.status.Text, "Done: 3 layers installed, 0 were there already."; got != want {
+	if got, want := u.imp.status.Text, "Done: 4 layers installed, 0 were there already."; got != want {
 		t.Errorf("after the import: got %q, want %q", got, want)
 	}
-	k := layers.Moving(4, 3)
-	want, err := os.ReadFile(from.Path(k))
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := os.ReadFile(filepath.Join(dir, "k9", filepath.Base(from.Path(k)))); err != nil || string(got) != string(want) {
-		t.Errorf("layer 4-3: not the exported file (%v)", err)
+	defer db.Close()
+	if st, err := db.Check(layers.Moving(4, 3)); st != layers.StatusVerified {
+		t.Errorf("4-3 after the import: %v (%v), want verified", st, err)
 	}
 }
