@@ -115,7 +115,8 @@ func (e *exporter) sampleBits(i int, body []byte) (float64, error) {
 // derivable reports whether layer i of m may be left out: a verified
 // moving layer of one byte per slot in this program's format, whose
 // successors' layers (layers.SuccessorsIn) all come before it in the
-// package.
+// package, verified too (so that the values it was verified against are
+// the ones import computes it from).
 func derivable(m *Manifest, i int) bool {
 	return whyNotDerivable(m, i) == ""
 }
@@ -133,18 +134,24 @@ func whyNotDerivable(m *Manifest, i int) string {
 	case l.Verified == "":
 		return "needs a verified layer"
 	}
-	before := map[layers.Key]bool{}
+	before := map[layers.Key]*Layer{}
 	for j := range i {
-		before[m.Layers[j].key] = true
+		before[m.Layers[j].key] = &m.Layers[j]
 	}
-	var lack []string
+	var lack, unverified []string
 	for _, x := range layers.SuccessorsIn(m.Variant(), k) {
-		if !before[x] {
+		switch c := before[x]; {
+		case c == nil:
 			lack = append(lack, x.String())
+		case c.Verified == "":
+			unverified = append(unverified, x.String())
 		}
 	}
-	if len(lack) > 0 {
+	switch {
+	case len(lack) > 0:
 		return "needs before it: " + strings.Join(lack, ", ")
+	case len(unverified) > 0:
+		return "needs verified before it: " + strings.Join(unverified, ", ")
 	}
 	return ""
 }

@@ -115,7 +115,8 @@ func TestDerivedLayers(t *testing.T) {
 
 // TestDerivedRefused: a manifest that leaves out a layer import cannot
 // compute (the first of a pair, whose partner comes after it; a layer not
-// verified) is refused before anything is installed.
+// verified, or whose partner is not) is refused before anything is
+// installed.
 func TestDerivedRefused(t *testing.T) {
 	smallBlocks(t)
 	dir, keys := partnerDB(t)
@@ -146,6 +147,7 @@ func TestDerivedRefused(t *testing.T) {
 		{"the first of a pair", func(m *Manifest) { m.Layers[0].Derived = true }, "layer 3-4 is to be derived from the layers before it, which needs before it: 4-3"},
 		{"a layer not verified", func(m *Manifest) { m.Layers[1].Verified = "" }, "layer 4-3 is to be derived from the layers before it, which needs a verified layer"},
 		{"a layer that is its own partner", func(m *Manifest) { m.Layers[2].Derived = true }, "layer 4-4 is to be derived from the layers before it, which needs before it: 4-4"},
+		{"a layer whose partner is not verified", func(m *Manifest) { m.Layers[0].Verified = "" }, "layer 4-3 is to be derived from the layers before it, which needs verified before it: 3-4"},
 	} {
 		m, err := parseManifest(good[preambleSize:start])
 		if err != nil {

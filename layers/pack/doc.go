@@ -202,7 +202,7 @@
 // A layer may be derived (package format 4) when it is a verified moving
 // layer of one byte per slot and every layer its positions' moves lead to
 // (layers.SuccessorsIn: its partner, and the layer of one stone fewer
-// after a removal) comes before it in the package. A verified layer holds
+// after a removal) comes before it in the package, verified too. A verified layer holds
 // exactly the values its children give it (retro.VerifyLayer's rule), so
 // its body follows from those layers: Import computes it
 // (ImportOptions.Derive, retro.DeriveLayer: one ply of look-ups per slot)
