@@ -13,6 +13,19 @@ import (
 	"muehle/muehle"
 )
 
+// partnerSource returns the folder of partnerDB, its layers and the
+// database open on it (closed when the test ends).
+func partnerSource(t *testing.T) (string, []layers.Key, *layers.DB) {
+	t.Helper()
+	dir, keys := partnerDB(t)
+	src, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return dir, keys, src
+}
+
 // copier is a stand-in for retro.DeriveLayer, which this package's tests
 // cannot import: it gives each layer the body it has in the database src
 // and records the layers asked for and whether their children's layers
@@ -51,12 +64,7 @@ func (c *copier) derive(_ context.Context, db *layers.DB, k layers.Key, _ int, b
 // from the manifest's, leaving no file of that layer.
 func TestDerivedLayers(t *testing.T) {
 	smallBlocks(t)
-	dir, keys := partnerDB(t)
-	src, err := layers.OpenDB(dir, muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	dir, keys, src := partnerSource(t)
 	out := filepath.Join(t.TempDir(), "k4.mpk")
 	res, err := Export(context.Background(), src, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}, DeriveBits: -1})
 	if err != nil {
@@ -119,26 +127,12 @@ func TestDerivedLayers(t *testing.T) {
 // installed.
 func TestDerivedRefused(t *testing.T) {
 	smallBlocks(t)
-	dir, keys := partnerDB(t)
-	src, err := layers.OpenDB(dir, muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	_, keys, src := partnerSource(t)
 	out := filepath.Join(t.TempDir(), "k4.mpk")
 	if _, err := Export(context.Background(), src, keys, ExportOptions{Out: out, Exported: Machine{Commit: "test"}, DeriveBits: -1}); err != nil {
 		t.Fatal(err)
 	}
-	good, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := p.start
-	p.Close()
+	withManifest := manifestEditor(t, out)
 	for _, tc := range []struct {
 		name string
 		edit func(*Manifest)
@@ -149,16 +143,10 @@ func TestDerivedRefused(t *testing.T) {
 		{"a layer that is its own partner", func(m *Manifest) { m.Layers[2].Derived = true }, "layer 4-4 is to be derived from the layers before it, which needs before it: 4-4"},
 		{"a layer whose partner is not verified", func(m *Manifest) { m.Layers[0].Verified = "" }, "layer 4-3 is to be derived from the layers before it, which needs verified before it: 3-4"},
 	} {
-		m, err := parseManifest(good[preambleSize:start])
-		if err != nil {
-			t.Fatal(err)
-		}
-		tc.edit(m)
-		js, _ := jsonMarshal(m)
 		path := filepath.Join(t.TempDir(), "bad.mpk")
-		os.WriteFile(path, append(append(marshalPreamble(js), js...), good[start:]...), 0o644)
+		os.WriteFile(path, withManifest(tc.edit), 0o644)
 		to := t.TempDir()
-		_, err = Import(context.Background(), to, path, ImportOptions{ClaimName: testClaim, Derive: (&copier{src: src}).derive})
+		_, err := Import(context.Background(), to, path, ImportOptions{ClaimName: testClaim, Derive: (&copier{src: src}).derive})
 		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.text) {
 			t.Errorf("%s: got %v; want ErrFormat saying %q", tc.name, err, tc.text)
 		}
@@ -173,12 +161,7 @@ func TestDerivedRefused(t *testing.T) {
 // when the estimate reaches DeriveBits, not when it falls short.
 func TestDeriveBits(t *testing.T) {
 	smallBlocks(t)
-	dir, keys := partnerDB(t)
-	src, err := layers.OpenDB(dir, muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	_, keys, src := partnerSource(t)
 	export := func(opts ExportOptions) *ExportResult {
 		t.Helper()
 		opts.Out, opts.Exported = filepath.Join(t.TempDir(), "k4.mpk"), Machine{Commit: "test"}

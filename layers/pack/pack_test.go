@@ -301,16 +301,7 @@ func TestBadPackages(t *testing.T) {
 	dir, keys := testDB(t)
 	out := filepath.Join(t.TempDir(), "k3.mpk")
 	res := export(t, dir, keys, out, 0)
-	good, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := p.start
-	p.Close()
+	good, start := packageBytes(t, out)
 	lastBlock := bytes.LastIndex(good, []byte(blockMagic))
 	if l := res.Manifest.Layers[3]; l.Key != "p1+2-2+1" || !l.Dense() || l.Verified == "" || l.Slots != 706 {
 		t.Fatalf("layer 4 of the test database: %s, dense %v, verified %v, %d slots; want p1+2-2+1 dense, verified, 706 slots", l.Key, l.Dense(), l.Verified != "", l.Slots)
@@ -325,15 +316,7 @@ func TestBadPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withManifest := func(edit func(*Manifest)) []byte {
-		m, err := parseManifest(good[preambleSize:start])
-		if err != nil {
-			t.Fatal(err)
-		}
-		edit(m)
-		js, _ := jsonMarshal(m)
-		return append(append(marshalPreamble(js), js...), good[start:]...)
-	}
+	withManifest := manifestEditor(t, out)
 	flip := func(at int64) []byte {
 		b := bytes.Clone(good)
 		b[at] ^= 0x20
@@ -586,4 +569,36 @@ func testClaim(k layers.Key) string {
 		return k.String()
 	}
 	return fmt.Sprintf("m%d-%d", min(k.W, k.B), max(k.W, k.B))
+}
+
+// packageBytes returns the bytes of the package at path and the offset of
+// its first block.
+func packageBytes(t *testing.T, path string) ([]byte, int64) {
+	t.Helper()
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	return good, p.start
+}
+
+// manifestEditor returns a function that gives the bytes of the package
+// at path with its manifest edited by edit, the preamble fitted to it and
+// the blocks as they were.
+func manifestEditor(t *testing.T, path string) func(edit func(*Manifest)) []byte {
+	good, start := packageBytes(t, path)
+	return func(edit func(*Manifest)) []byte {
+		m, err := parseManifest(good[preambleSize:start])
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(m)
+		js, _ := jsonMarshal(m)
+		return append(append(marshalPreamble(js), js...), good[start:]...)
+	}
 }
