@@ -48,7 +48,15 @@ Columns: layer, depth t, positions, share kept, positions with two or more
 strategies and the share of them kept, positions with fewer and the share
 of them kept, and the time the row took; then the same for the critical
 positions alone: those with a move that gives up the value, where the
-search has a choice to get wrong (in the others every move keeps it).`
+search has a choice to get wrong (in the others every move keeps it).
+
+After a layer's rows, the line "random" gives the share a uniformly random
+legal move keeps (its expectation over the same positions, all and
+critical). The table at the end sets the difficulty levels beside the
+searches: level N plays a random move with probability p(N) (muehlectl
+levels), so in the critical positions it keeps 1 - p(N)·(1 - random's
+share); each entry names the deepest search it keeps at least as often
+as ("≥ t3"; "< t0" below them all).`
 
 func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("searcherrors", searchErrorsUsage, stderr)
@@ -87,24 +95,31 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	show := func(k layers.Key, t int, row errorsRow, took time.Duration, earlier string) {
 		fmt.Fprintf(stdout, "%-6s %5d %s   %s %9s%s\n", k, t, row.all.columns(), row.critical.columns(), took.Round(time.Millisecond), earlier)
 	}
+	var levels []layerLevels
 	for _, k := range keys {
 		var ps []muehle.Position // drawn when a row of the layer is computed
+		draw := func() error {
+			if ps != nil {
+				return nil
+			}
+			// The draw depends on the layer, --critical and the seed
+			// alone, so that rows of separate runs belong to one table.
+			ps, err = drawMoving(ctx, db, k, *n, *onlyCritical, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B))))
+			if err == nil && len(ps) < *n {
+				fmt.Fprintf(stdout, "layer %s: only %d %s found\n", k, len(ps), drawn)
+			}
+			return err
+		}
+		ll := layerLevels{k: k, lo: lo}
 		for t := lo; t <= hi; t++ {
 			id := errorRowID{k, t, *n, *seed, *onlyCritical}
 			if r, ok := done[id]; ok {
 				show(k, t, r.row, r.took, " (from "+*rowsPath+")")
+				ll.kept = append(ll.kept, r.row.critical.keptShare())
 				continue
 			}
-			if ps == nil {
-				// The draw depends on the layer, --critical and the
-				// seed alone, so that rows of separate runs belong to
-				// one table.
-				if ps, err = drawMoving(ctx, db, k, *n, *onlyCritical, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B)))); err != nil {
-					return err
-				}
-				if len(ps) < *n {
-					fmt.Fprintf(stdout, "layer %s: only %d %s found\n", k, len(ps), drawn)
-				}
+			if err := draw(); err != nil {
+				return err
 			}
 			start := time.Now()
 			row, err := searchErrors(ctx, db, db.Stones(), ps, t, *seed, *jobs)
@@ -113,13 +128,119 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 			}
 			took := time.Since(start)
 			show(k, t, row, took, "")
+			ll.kept = append(ll.kept, row.critical.keptShare())
 			if err := appendErrorRow(*rowsPath, id, row, took); err != nil {
 				return err
 			}
 		}
+		id := errorRowID{k, randomDepth, *n, *seed, *onlyCritical}
+		b, earlier := done[id].random, " (from "+*rowsPath+")"
+		if _, ok := done[id]; !ok {
+			if err := draw(); err != nil {
+				return err
+			}
+			if b, err = randomKeeps(db, ps); err != nil {
+				return fmt.Errorf("layer %s: %w", k, err)
+			}
+			earlier = ""
+			if err := appendRandomRow(*rowsPath, id, b); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "%-6s %5s %9d %7s %29s   %9d %7s%s\n", k, "random", b.positions, percent(b.keptShare()), "", b.critical, percent(b.criticalKeptShare()), earlier)
+		ll.random = b
+		levels = append(levels, ll)
 	}
+	printLevels(stdout, levels)
 	return nil
 }
+
+// randomDepth stands for the random move's row in an errorRowID.
+const randomDepth = -1
+
+// randomCounts is what a uniformly random legal move keeps in a draw of
+// positions: the sums, over all positions and over the critical ones, of
+// the share of each position's moves that keep its outcome.
+type randomCounts struct {
+	positions, critical int
+	kept, criticalKept  float64
+}
+
+// keptShare and criticalKeptShare are the expected shares kept.
+func (b randomCounts) keptShare() float64 { return b.kept / float64(max(b.positions, 1)) }
+func (b randomCounts) criticalKeptShare() float64 {
+	return b.criticalKept / float64(max(b.critical, 1))
+}
+
+// randomKeeps counts what a random move keeps in the positions ps.
+func randomKeeps(db layers.Prober, ps []muehle.Position) (randomCounts, error) {
+	var b randomCounts
+	for _, pos := range ps {
+		v, err := play.Outcome(db, pos)
+		if err != nil {
+			return b, err
+		}
+		giving, moves, err := givingUp(db, pos, v, false)
+		if err != nil {
+			return b, err
+		}
+		share := float64(moves-giving) / float64(moves)
+		b.positions++
+		b.kept += share
+		if giving > 0 {
+			b.critical++
+			b.criticalKept += share
+		}
+	}
+	return b, nil
+}
+
+// layerLevels is what the levels' table needs of a layer: the share of
+// its critical positions kept at each depth from lo on, and the random move's.
+type layerLevels struct {
+	k      layers.Key
+	lo     int
+	kept   []float64
+	random randomCounts
+}
+
+// printLevels prints the difficulty levels beside the searches: the share
+// of each layer's critical positions a level keeps, 1 - p·(1 - r) with r
+// the random move's, and the deepest search that keeps no more.
+func printLevels(w io.Writer, ls []layerLevels) {
+	fmt.Fprintf(w, "\nlevels, kept in the critical positions (p: the share of random moves)\n%-5s %6s", "level", "p")
+	for _, l := range ls {
+		fmt.Fprintf(w, " %14s", l.k)
+	}
+	fmt.Fprintln(w)
+	for n := 1; n <= play.Levels; n++ {
+		p := play.LevelRate(n)
+		fmt.Fprintf(w, "%-5d %6s", n, percent(p))
+		for _, l := range ls {
+			kept := 1 - p*(1-l.random.criticalKeptShare())
+			fmt.Fprintf(w, " %14s", percent(kept)+" ("+asDeep(kept, l.lo, l.kept)+")")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// asDeep names the deepest search (depth lo+i keeping kept[i]) that keeps
+// no more than share: "≥ t3", or "< t0" when every one keeps more.
+func asDeep(share float64, lo int, kept []float64) string {
+	deepest := -1
+	for i, k := range kept {
+		if k <= share {
+			deepest = lo + i
+		}
+	}
+	if deepest < 0 {
+		return fmt.Sprintf("< t%d", lo)
+	}
+	return fmt.Sprintf("≥ t%d", deepest)
+}
+
+// percent formats a share as a percentage.
+func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
 // errorRowID names a row of the table: the layer, the depth, the
 // positions asked for, the seed of the draw and whether it drew critical
@@ -131,10 +252,12 @@ type errorRowID struct {
 	critical bool
 }
 
-// savedRow is a row read from a --rows file.
+// savedRow is a row read from a --rows file: a depth's, or the random
+// move's.
 type savedRow struct {
-	row  errorsRow
-	took time.Duration
+	row    errorsRow
+	took   time.Duration
+	random randomCounts
 }
 
 // readErrorRows reads the rows of a --rows file ("" or a missing file: none).
@@ -142,7 +265,9 @@ type savedRow struct {
 // or more strategies, of them kept; the same four of the critical
 // positions; seconds; and "critical" when the draw was of critical
 // positions only (a line of 13 fields, before --critical, drew all); tab
-// separated; # starts a comment.
+// separated; # starts a comment. The random move's line is: layer,
+// "random", positions asked, seed; positions and the sum of the shares
+// kept, critical positions and theirs; and "critical" as above.
 func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 	lines, err := readRowLines(path)
 	if err != nil {
@@ -156,7 +281,13 @@ func readErrorRows(path string) (map[errorRowID]savedRow, error) {
 		var secs float64
 		a, c := &r.row.all, &r.row.critical
 		text, critical := strings.CutSuffix(l.text, "\tcritical")
-		if n, err := fmt.Sscanf(text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
+		if f := strings.Split(text, "\t"); len(f) > 1 && f[1] == "random" {
+			b := &r.random
+			if n, err := fmt.Sscanf(text, "%s\trandom\t%d\t%d\t%d\t%g\t%d\t%g", &name, &id.n, &id.seed, &b.positions, &b.kept, &b.critical, &b.criticalKept); n != 7 || err != nil {
+				return nil, fmt.Errorf("--rows %s: line %d is not a row of the random move: %q", path, l.n, l.text)
+			}
+			id.t = randomDepth
+		} else if n, err := fmt.Sscanf(text, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g", &name, &id.t, &id.n, &id.seed,
 			&a.positions, &a.kept, &a.safe, &a.keptSafe, &c.positions, &c.kept, &c.safe, &c.keptSafe, &secs); n != 13 || err != nil {
 			if len(strings.Split(l.text, "\t")) == 9 {
 				return nil, fmt.Errorf("--rows %s: line %d is a row of the format before the critical positions (9 fields): remove it or the file, and the row is computed again", path, l.n)
@@ -184,6 +315,15 @@ func appendErrorRow(path string, id errorRowID, row errorsRow, took time.Duratio
 	return appendRowLine(path, line)
 }
 
+// appendRandomRow adds the random move's row to the --rows file.
+func appendRandomRow(path string, id errorRowID, b randomCounts) error {
+	line := fmt.Sprintf("%s\trandom\t%d\t%d\t%d\t%.6f\t%d\t%.6f", id.k, id.n, id.seed, b.positions, b.kept, b.critical, b.criticalKept)
+	if id.critical {
+		line += "\tcritical"
+	}
+	return appendRowLine(path, line)
+}
+
 // errorsRow is one row of the table: the counts of all positions, and of
 // the critical ones (a move gives up the value).
 type errorsRow struct{ all, critical errorCounts }
@@ -205,6 +345,9 @@ func (c *errorCounts) add(kept, safe bool) {
 		}
 	}
 }
+
+// keptShare is the share of the positions kept.
+func (c errorCounts) keptShare() float64 { return float64(c.kept) / float64(max(c.positions, 1)) }
 
 // columns formats the counts as the table's six columns.
 func (c errorCounts) columns() string {
@@ -285,13 +428,27 @@ func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.P
 
 // isCritical reports whether a move of pos gives up its outcome v.
 func isCritical(db layers.Prober, pos muehle.Position, v layers.Outcome) (bool, error) {
+	giving, _, err := givingUp(db, pos, v, true)
+	return giving > 0, err
+}
+
+// givingUp counts pos's moves and those that give up its outcome v,
+// stopping at the first of them when first is set.
+func givingUp(db layers.Prober, pos muehle.Position, v layers.Outcome, first bool) (giving, moves int, err error) {
 	for _, m := range pos.Moves() {
 		after, err := play.Outcome(db, pos.Play(m))
-		if err != nil || -after != v {
-			return err == nil, err
+		if err != nil {
+			return 0, 0, err
+		}
+		moves++
+		if -after != v {
+			giving++
+			if first {
+				break
+			}
 		}
 	}
-	return false, nil
+	return giving, moves, nil
 }
 
 // drawMoving draws up to n distinct positions of moving layer k at random:
