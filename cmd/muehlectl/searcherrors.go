@@ -85,74 +85,102 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	drawn := "positions"
-	if *onlyCritical {
-		drawn = "critical positions"
+	r := &errorsRun{ctx: ctx, db: db, out: stdout, n: *n, seed: *seed, critical: *onlyCritical, jobs: *jobs, rowsPath: *rowsPath, done: done, drawn: "positions"}
+	if r.critical {
+		r.drawn = "critical positions"
 	}
-	fmt.Fprintf(stdout, "search with errors: %d %s a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", *n, drawn, *seed)
+	fmt.Fprintf(stdout, "search with errors: %d %s a layer, seed %d, alpha-beta with our evaluation, no database in the search\n", r.n, r.drawn, r.seed)
 	fmt.Fprintf(stdout, "%-6s %5s %9s %7s %9s %7s %9s %7s   %9s %7s %9s %7s %9s %7s %9s\n", "layer", "depth",
 		"positions", "kept", "≥2 strat", "kept", "<2 strat", "kept", "critical", "kept", "≥2 strat", "kept", "<2 strat", "kept", "time")
-	show := func(k layers.Key, t int, row errorsRow, took time.Duration, earlier string) {
-		fmt.Fprintf(stdout, "%-6s %5d %s   %s %9s%s\n", k, t, row.all.columns(), row.critical.columns(), took.Round(time.Millisecond), earlier)
-	}
 	var levels []layerLevels
 	for _, k := range keys {
-		var ps []muehle.Position // drawn when a row of the layer is computed
-		draw := func() error {
-			if ps != nil {
-				return nil
-			}
-			// The draw depends on the layer, --critical and the seed
-			// alone, so that rows of separate runs belong to one table.
-			ps, err = drawMoving(ctx, db, k, *n, *onlyCritical, rand.New(rand.NewPCG(*seed, uint64(k.W)<<8|uint64(k.B))))
-			if err == nil && len(ps) < *n {
-				fmt.Fprintf(stdout, "layer %s: only %d %s found\n", k, len(ps), drawn)
-			}
+		ll, err := r.layer(k, lo, hi)
+		if err != nil {
 			return err
 		}
-		ll := layerLevels{k: k, lo: lo}
-		for t := lo; t <= hi; t++ {
-			id := errorRowID{k, t, *n, *seed, *onlyCritical}
-			if r, ok := done[id]; ok {
-				show(k, t, r.row, r.took, " (from "+*rowsPath+")")
-				ll.kept = append(ll.kept, r.row.critical.keptShare())
-				continue
-			}
-			if err := draw(); err != nil {
-				return err
-			}
-			start := time.Now()
-			row, err := searchErrors(ctx, db, db.Stones(), ps, t, *seed, *jobs)
-			if err != nil {
-				return fmt.Errorf("layer %s, depth %d: %w", k, t, err)
-			}
-			took := time.Since(start)
-			show(k, t, row, took, "")
-			ll.kept = append(ll.kept, row.critical.keptShare())
-			if err := appendErrorRow(*rowsPath, id, row, took); err != nil {
-				return err
-			}
-		}
-		id := errorRowID{k, randomDepth, *n, *seed, *onlyCritical}
-		b, earlier := done[id].random, " (from "+*rowsPath+")"
-		if _, ok := done[id]; !ok {
-			if err := draw(); err != nil {
-				return err
-			}
-			if b, err = randomKeeps(db, ps); err != nil {
-				return fmt.Errorf("layer %s: %w", k, err)
-			}
-			earlier = ""
-			if err := appendRandomRow(*rowsPath, id, b); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(stdout, "%-6s %5s %9d %7s %29s   %9d %7s%s\n", k, "random", b.positions, percent(b.keptShare()), "", b.critical, percent(b.criticalKeptShare()), earlier)
-		ll.random = b
 		levels = append(levels, ll)
 	}
 	printLevels(stdout, levels)
 	return nil
+}
+
+// errorsRun is a run of searcherrors: its flags, the rows its --rows file
+// held, and where the table goes.
+type errorsRun struct {
+	ctx      context.Context
+	db       *layers.DB
+	out      io.Writer
+	n        int
+	seed     uint64
+	critical bool
+	jobs     int
+	rowsPath string
+	done     map[errorRowID]savedRow
+	drawn    string // "positions" or "critical positions"
+}
+
+// layer prints layer k's rows, depths lo to hi, then its random move's
+// row, each from the rows file or computed and added to it, and returns
+// what the levels' table needs of the layer.
+func (r *errorsRun) layer(k layers.Key, lo, hi int) (layerLevels, error) {
+	ll := layerLevels{k: k, lo: lo}
+	var ps []muehle.Position // drawn when a row of the layer is computed
+	draw := func() (err error) {
+		if ps == nil {
+			// The draw depends on the layer, --positions, --critical and
+			// the seed alone, so that rows of separate runs belong to
+			// one table.
+			ps, err = drawMoving(r.ctx, r.db, k, r.n, r.critical, rand.New(rand.NewPCG(r.seed, uint64(k.W)<<8|uint64(k.B))))
+			if err == nil && len(ps) < r.n {
+				fmt.Fprintf(r.out, "layer %s: only %d %s found\n", k, len(ps), r.drawn)
+			}
+		}
+		return err
+	}
+	from := func(saved bool) string { // the note on a row the file held
+		if saved {
+			return " (from " + r.rowsPath + ")"
+		}
+		return ""
+	}
+	for t := lo; t <= hi; t++ {
+		id := errorRowID{k, t, r.n, r.seed, r.critical}
+		saved, ok := r.done[id]
+		if !ok {
+			if err := draw(); err != nil {
+				return ll, err
+			}
+			start := time.Now()
+			row, err := searchErrors(r.ctx, r.db, r.db.Stones(), ps, t, r.seed, r.jobs)
+			if err != nil {
+				return ll, fmt.Errorf("layer %s, depth %d: %w", k, t, err)
+			}
+			saved = savedRow{row: row, took: time.Since(start)}
+			if err := appendErrorRow(r.rowsPath, id, row, saved.took); err != nil {
+				return ll, err
+			}
+		}
+		fmt.Fprintf(r.out, "%-6s %5d %s   %s %9s%s\n", k, t, saved.row.all.columns(), saved.row.critical.columns(), saved.took.Round(time.Millisecond), from(ok))
+		ll.kept = append(ll.kept, saved.row.critical.keptShare())
+	}
+	id := errorRowID{k, randomDepth, r.n, r.seed, r.critical}
+	saved, ok := r.done[id]
+	if !ok {
+		if err := draw(); err != nil {
+			return ll, err
+		}
+		var err error
+		if saved.random, err = randomKeeps(r.db, ps); err != nil {
+			return ll, fmt.Errorf("layer %s: %w", k, err)
+		}
+		if err := appendRandomRow(r.rowsPath, id, saved.random); err != nil {
+			return ll, err
+		}
+	}
+	b := saved.random
+	fmt.Fprintf(r.out, "%-6s %5s %9d %7s %29s   %9d %7s%s\n", k, "random", b.positions, percent(b.keptShare()), "", b.critical, percent(b.criticalKeptShare()), from(ok))
+	ll.random = b
+	return ll, nil
 }
 
 // randomDepth stands for the random move's row in an errorRowID.
