@@ -105,7 +105,7 @@ type CCNS struct {
 // The CCNS player's defaults.
 const (
 	CCNSEvalDepth = 2       // plies of the alpha-beta search evaluating a node
-	CCNSMaxNodes  = 1 << 21 // nodes of the search tree (about 300 MB of heap; docs/search.md on 10 s)
+	CCNSMaxNodes  = 1 << 21 // nodes of the search tree (about 250 MB of heap; docs/search.md on 10 s)
 	ccnsMaxPly    = 64      // deepest node of the tree
 	ccnsTTBits    = 16      // entries of each table of fulfilled targets
 	ccnsMaxDepth  = 60      // deepest pair of the safety sequence
