@@ -572,5 +572,5 @@ func share(k, n int) string {
 	if n == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))
+	return percent(float64(k) / float64(n))
 }
