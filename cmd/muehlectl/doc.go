@@ -43,7 +43,9 @@
 //	tactics.go    tactics: the share of one-move positions each player
 //	              finds by time per move (docs/search.md)
 //	rows.go       the --rows files of searcherrors, tactics and match
-//	jobs.go       forEach: the pool of jobs of match and tactics
+//	jobs.go       forEach: the pool of jobs of match, tactics and
+//	              searcherrors
+//	countlines.go the progress lines of a tactics or searcherrors row
 //	record.go     the solve record, k<stones>/solve-record.tsv
 //	peakmem_windows.go peakmem.go's on Windows: the peak working set
 //	              since the process started

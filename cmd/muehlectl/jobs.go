@@ -10,7 +10,7 @@ import (
 // returns the first error. After an error the context do gets is
 // cancelled and no further call starts; when ctx is done no further call
 // starts either, and forEach returns ctx's error. The long measurements
-// (match, tactics) run their games and positions through it.
+// (match, tactics, searcherrors) run their games and positions through it.
 func forEach(ctx context.Context, jobs int, items []int, do func(ctx context.Context, item int) error) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(jobs, 1))
@@ -24,4 +24,13 @@ func forEach(ctx context.Context, jobs int, items []int, do func(ctx context.Con
 		return err
 	}
 	return ctx.Err()
+}
+
+// indices returns the items 0 to n-1, for forEach over a whole slice.
+func indices(n int) []int {
+	is := make([]int, n)
+	for i := range is {
+		is[i] = i
+	}
+	return is
 }

@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"muehle/layers"
@@ -85,7 +83,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	r := &errorsRun{ctx: ctx, db: db, out: stdout, n: *n, seed: *seed, critical: *onlyCritical, jobs: *jobs, rowsPath: *rowsPath, done: done, drawn: "positions"}
+	r := &errorsRun{ctx: ctx, db: db, out: stdout, progress: stderr, n: *n, seed: *seed, critical: *onlyCritical, jobs: *jobs, rowsPath: *rowsPath, done: done, drawn: "positions"}
 	if r.critical {
 		r.drawn = "critical positions"
 	}
@@ -110,6 +108,7 @@ type errorsRun struct {
 	ctx      context.Context
 	db       *layers.DB
 	out      io.Writer
+	progress io.Writer // stderr: a line on a long row every countEvery
 	n        int
 	seed     uint64
 	critical bool
@@ -151,7 +150,8 @@ func (r *errorsRun) layer(k layers.Key, lo, hi int) (layerLevels, error) {
 				return ll, err
 			}
 			start := time.Now()
-			row, err := searchErrors(r.ctx, r.db, r.db.Stones(), ps, t, r.seed, r.jobs)
+			progress := newCountLines(r.progress, fmt.Sprintf("searcherrors: %s depth %d", k, t), len(ps))
+			row, err := searchErrors(r.ctx, r.db, r.db.Stones(), ps, t, r.seed, r.jobs, progress)
 			if err != nil {
 				return ll, fmt.Errorf("layer %s, depth %d: %w", k, t, err)
 			}
@@ -386,39 +386,27 @@ func (c errorCounts) columns() string {
 // searchErrors searches each position with alpha-beta t+1 plies deep
 // without the database and counts the moves that keep the database's
 // outcome, split by the strategies the searched tree holds. jobs positions
-// are searched at a time; each position's player breaks its ties from its
-// own stream of seed, so the table does not depend on jobs.
-func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle.Position, t int, seed uint64, jobs int) (errorsRow, error) {
-	type result struct {
-		kept, safe, critical bool
-		err                  error
-	}
+// are searched at a time, each counted to progress; each position's player
+// breaks its ties from its own stream of seed, so the table does not depend
+// on jobs.
+func searchErrors(ctx context.Context, db layers.Prober, stones int, ps []muehle.Position, t int, seed uint64, jobs int, progress *countLines) (errorsRow, error) {
+	type result struct{ kept, safe, critical bool }
 	results := make([]result, len(ps))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(ps) || ctx.Err() != nil {
-					return
-				}
-				r := &results[i]
-				r.kept, r.safe, r.critical, r.err = searchError(ctx, db, stones, ps[i], t, rand.NewPCG(seed, uint64(i)<<4|uint64(t)))
-			}
-		}()
-	}
-	wg.Wait()
+	err := forEach(ctx, jobs, indices(len(ps)), func(ctx context.Context, i int) error {
+		r := &results[i]
+		var err error
+		r.kept, r.safe, r.critical, err = searchError(ctx, db, stones, ps[i], t, rand.NewPCG(seed, uint64(i)<<4|uint64(t)))
+		if err != nil {
+			return fmt.Errorf("position %q: %w", ps[i].String(), err)
+		}
+		progress.add()
+		return nil
+	})
 	var row errorsRow
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return row, err
 	}
 	for _, r := range results {
-		if r.err != nil {
-			return row, r.err
-		}
 		row.all.add(r.kept, r.safe)
 		if r.critical {
 			row.critical.add(r.kept, r.safe)

@@ -260,11 +260,8 @@ type tactics struct {
 	done     map[tacticsKey]tacticsResult // results of the --rows file
 	progress io.Writer                    // stderr
 
-	mu sync.Mutex // guards the --rows file and the progress lines
+	mu sync.Mutex // guards the --rows file
 }
-
-// tacticsReportEvery is the time between progress lines on a long row.
-const tacticsReportEvery = 10 * time.Second
 
 // run asks run's player for its move in every position of the set, jobs
 // at a time, taking the results the --rows file holds, and returns the row.
@@ -280,7 +277,7 @@ func (t *tactics) run(ctx context.Context, run tacticsRun) (tacticsRow, error) {
 			todo = append(todo, i)
 		}
 	}
-	start, reported, finished := time.Now(), time.Now(), 0
+	progress := newCountLines(t.progress, fmt.Sprintf("tactics: %s", run.spec), len(todo))
 	err := forEach(ctx, t.jobs, todo, func(ctx context.Context, i int) error {
 		r, err := t.ask(ctx, run, i)
 		if err == nil {
@@ -290,12 +287,7 @@ func (t *tactics) run(ctx context.Context, run tacticsRun) (tacticsRow, error) {
 			return fmt.Errorf("position %d %q: %w", i+1, t.es[i].Pos.String(), err)
 		}
 		results[i] = r
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		if finished++; time.Since(reported) >= tacticsReportEvery {
-			reported = time.Now()
-			fmt.Fprintf(t.progress, "tactics: %s: %d of %d positions asked after %s\n", run.spec, finished, len(todo), time.Since(start).Round(time.Second))
-		}
+		progress.add()
 		return nil
 	})
 	if err != nil {
