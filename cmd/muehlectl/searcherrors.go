@@ -129,7 +129,8 @@ func (r *errorsRun) layer(k layers.Key, lo, hi int) (layerLevels, error) {
 			// The draw depends on the layer, --positions, --critical and
 			// the seed alone, so that rows of separate runs belong to
 			// one table.
-			ps, err = drawMoving(r.ctx, r.db, k, r.n, r.critical, rand.New(rand.NewPCG(r.seed, uint64(k.W)<<8|uint64(k.B))))
+			progress := newCountLines(r.progress, fmt.Sprintf("searcherrors: %s, drawing %s", k, r.drawn), r.n)
+			ps, err = drawMoving(r.ctx, r.db, k, r.n, r.critical, rand.New(rand.NewPCG(r.seed, uint64(k.W)<<8|uint64(k.B))), progress)
 			if err == nil && len(ps) < r.n {
 				fmt.Fprintf(r.out, "layer %s: only %d %s found\n", k, len(ps), r.drawn)
 			}
@@ -471,7 +472,8 @@ func givingUp(db layers.Prober, pos muehle.Position, v layers.Outcome, first boo
 // stored (not an unused slot), reachable in a game, with two legal moves or
 // more, and critical (isCritical) if critical is set. It gives up after
 // 100·n tries, or (critical) four times the layer's slots if that is more.
-func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critical bool, rng *rand.Rand) ([]muehle.Position, error) {
+// Each position drawn is counted to progress.
+func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critical bool, rng *rand.Rand, progress *countLines) ([]muehle.Position, error) {
 	ix := db.Indexer().Layer(k)
 	if ix == nil || ix.Size() == 0 {
 		return nil, fmt.Errorf("layer %s: not a layer of the %d-stone game", k, db.Stones())
@@ -516,6 +518,7 @@ func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critica
 		}
 		seen[i] = true
 		ps = append(ps, pos)
+		progress.add()
 	}
 	return ps, nil
 }

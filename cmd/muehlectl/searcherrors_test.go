@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -184,7 +185,7 @@ func TestRandomKeeps(t *testing.T) {
 	}
 	defer db.Close()
 	k, _ := layers.ParseKey("3-3")
-	all, err := drawMoving(context.Background(), db, k, 60, false, rand.New(rand.NewPCG(1, 2)))
+	all, err := drawMoving(context.Background(), db, k, 60, false, rand.New(rand.NewPCG(1, 2)), newCountLines(io.Discard, "", 60))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestRandomKeeps(t *testing.T) {
 	if b.positions != len(all) || b.critical == 0 || b.critical == b.positions || math.Abs((b.kept-b.criticalKept)-float64(b.positions-b.critical)) > 1e-9 {
 		t.Fatalf("%+v: want %d positions, some critical, the others each kept", b, len(all))
 	}
-	ps, err := drawMoving(context.Background(), db, k, 30, true, rand.New(rand.NewPCG(3, 4)))
+	ps, err := drawMoving(context.Background(), db, k, 30, true, rand.New(rand.NewPCG(3, 4)), newCountLines(io.Discard, "", 30))
 	if err != nil {
 		t.Fatal(err)
 	}
