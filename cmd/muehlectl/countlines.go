@@ -10,8 +10,11 @@ import (
 // countLines shows the progress of a long loop over a known number of
 // items (the positions of a tactics or searcherrors row) as a line every
 // countEvery: how many are done, after how long, and about how long the
-// rest will take at the rate so far. It is safe for concurrent use, so
-// the jobs of forEach can each report their item.
+// rest will take. The time left is reckoned from the rate of recent lines,
+// not of the whole loop, as the rate can change on the way (a draw of
+// positions slows once it leaves the pages another run left in the cache).
+// It is safe for concurrent use, so the jobs of forEach can each report
+// their item.
 type countLines struct {
 	w     io.Writer
 	what  string // the line's beginning, e.g. "tactics: ab:1s"
@@ -20,7 +23,8 @@ type countLines struct {
 
 	mu              sync.Mutex
 	start, reported time.Time
-	done            int
+	done, doneThen  int     // items done now and at the last line
+	rate            float64 // items a second, weighted to the recent lines
 }
 
 // countEvery is the time between two progress lines.
@@ -41,8 +45,18 @@ func (c *countLines) add() {
 	if now.Sub(c.reported) < c.every {
 		return
 	}
-	c.reported = now
-	took := now.Sub(c.start)
-	left := time.Duration(float64(took) * float64(c.total-c.done) / float64(c.done))
-	fmt.Fprintf(c.w, "%s: %d of %d positions after %s, about %s left\n", c.what, c.done, c.total, took.Round(time.Second), left.Round(time.Second))
+	if since := now.Sub(c.reported).Seconds(); since > 0 {
+		r := float64(c.done-c.doneThen) / since
+		if c.rate == 0 {
+			c.rate = r
+		} else {
+			c.rate = (c.rate + r) / 2
+		}
+	}
+	c.reported, c.doneThen = now, c.done
+	left := "?"
+	if c.rate > 0 {
+		left = (time.Duration(float64(c.total-c.done) / c.rate * float64(time.Second))).Round(time.Second).String()
+	}
+	fmt.Fprintf(c.w, "%s: %d of %d positions after %s, about %s left\n", c.what, c.done, c.total, now.Sub(c.start).Round(time.Second), left)
 }

@@ -21,12 +21,22 @@ func TestCountLines(t *testing.T) {
 		t.Errorf("line %q", b.String())
 	}
 
-	// The time left is the time so far scaled by the items left.
+	// The time left follows the rate of the recent lines.
+	c = newCountLines(&b, "searcherrors: 3-7 depth 6", 10)
+	c.every = 0
 	b.Reset()
 	c.start = time.Now().Add(-time.Minute)
-	c.add() // 3 of 4 in a minute: 20 s left
-	if got, want := b.String(), "searcherrors: 3-7 depth 6: 3 of 4 positions after 1m0s, about 20s left\n"; got != want {
+	c.reported = c.start
+	c.add() // 1 in a minute: 9 minutes left
+	if got, want := b.String(), "searcherrors: 3-7 depth 6: 1 of 10 positions after 1m0s, about 9m0s left\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	b.Reset()
+	c.reported = time.Now().Add(-time.Minute)
+	c.done += 2
+	c.add() // 3 more in a minute: 2 a minute on average with the line before, 6 left
+	if got, want := b.String(), ": 4 of 10 positions after 1m0s, about 3m0s left\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("got %q, want it to end in %q", got, want)
 	}
 }
 
