@@ -25,6 +25,8 @@ set key below maxcols 2
 set grid
 set xrange [-0.2:6.2]
 set xtics 1
+# six colours that read on white (gnuplot's fifth is a pale yellow)
+do for [i=1:6] { set linetype i lc rgb word("#7b3294 #008837 #2c7bb6 #e66101 #8c510a #d01c8b", i) }
 rows = "awk -F'\\t' 'NR==FNR {if ($14==\"critical\") c[$1]=1; next} ($14==\"critical\") == ($1 in c)' search-errors.tsv search-errors.tsv"
 layers = system(rows." | cut -f1 | awk '!seen[$0]++' | tr '\\n' ' '")
 critical = system("awk -F'\\t' '$14==\"critical\" {print $1}' search-errors.tsv | sort -u | tr '\\n' ' '")
