@@ -35,8 +35,8 @@ func newCountLines(w io.Writer, what string, total int) *countLines {
 	return &countLines{w: w, what: what, total: total, every: countEvery, start: now, reported: now}
 }
 
-// add counts one item done and writes a line if the last is countEvery
-// ago.
+// add counts one item done and writes a line if the last one (or the
+// start) is c.every ago.
 func (c *countLines) add() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -56,7 +56,7 @@ func (c *countLines) add() {
 	c.reported, c.doneThen = now, c.done
 	left := "?"
 	if c.rate > 0 {
-		left = (time.Duration(float64(c.total-c.done) / c.rate * float64(time.Second))).Round(time.Second).String()
+		left = time.Duration(float64(c.total-c.done) / c.rate * float64(time.Second)).Round(time.Second).String()
 	}
 	fmt.Fprintf(c.w, "%s: %d of %d positions after %s, about %s left\n", c.what, c.done, c.total, now.Sub(c.start).Round(time.Second), left)
 }
