@@ -42,11 +42,12 @@ func (c *countLines) add() {
 	defer c.mu.Unlock()
 	c.done++
 	now := time.Now()
-	if now.Sub(c.reported) < c.every {
+	since := now.Sub(c.reported)
+	if since < c.every {
 		return
 	}
-	if since := now.Sub(c.reported).Seconds(); since > 0 {
-		r := float64(c.done-c.doneThen) / since
+	if since > 0 {
+		r := float64(c.done-c.doneThen) / since.Seconds()
 		if c.rate == 0 {
 			c.rate = r
 		} else {
