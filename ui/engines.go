@@ -15,6 +15,7 @@ import (
 	"muehle/muehle"
 	"muehle/retro"
 	"muehle/retro/play"
+	"muehle/retro/search"
 	"muehle/ui/game"
 )
 
@@ -168,11 +169,11 @@ func (e *DBEngines) prober() layers.Prober {
 // AlphaBeta returns an alpha-beta player, reading the database of the game
 // on the board where it has the layer; depth 0 deepens for a second.
 func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error) {
-	sp := play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: depth}}
+	sp := play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: depth}}
 	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
 }
 
-// CCNS returns the conspiracy number player with play.DefaultMoveTime a
+// CCNS returns the conspiracy number player with search.DefaultMoveTime a
 // move, reading the database where it has the layer, as alpha-beta does.
 func (e *DBEngines) CCNS(src rand.Source) (muehle.Player, error) {
 	sp := play.Spec{Kind: play.KindCCNS}

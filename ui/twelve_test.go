@@ -13,7 +13,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -293,7 +293,7 @@ func TestTrainingFromTwelve(t *testing.T) {
 		t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", dialogText(u))
 	}
 	tapDialogButton(t, u, "Cancel")
-	u.startTraining(play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
+	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	if got, want := e.Variant(), muehle.Standard.With(9); got != want {
 		t.Errorf("engines in training: got %v, want %v", got, want)

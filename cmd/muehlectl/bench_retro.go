@@ -9,7 +9,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
-	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 func init() {
@@ -44,7 +44,7 @@ func init() {
 		var nodes uint64
 		for ply := range 30 {
 			if ply%10 == 9 {
-				res, err := play.NewAlphaBeta(play.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
+				res, err := search.NewAlphaBeta(search.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
 				if err != nil {
 					return 0
 				}

@@ -7,6 +7,7 @@ import (
 
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 // Kind is the kind of player on one side.
@@ -19,7 +20,7 @@ const (
 	AlphaBetaPlayer
 	PerfectPlayer
 	LevelPlayer // a difficulty level: the perfect player erring on purpose
-	CCNSPlayer  // controlled conspiracy number search, by time (play.CCNS)
+	CCNSPlayer  // controlled conspiracy number search, by time (search.CCNS)
 )
 
 // MaxDepth is the deepest fixed alpha-beta depth the menus offer.
@@ -88,7 +89,7 @@ func (s PlayerSpec) Spec() play.Spec {
 	case RandomPlayer:
 		return play.Spec{Kind: play.KindRandom}
 	case AlphaBetaPlayer:
-		return play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: s.Depth}}
+		return play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: s.Depth}}
 	case PerfectPlayer:
 		sp := play.DefaultPerfect
 		switch s.Variant {
