@@ -130,7 +130,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	pos := c.View().Pos
 	r, why := g.Result()
 	head := c.Headline()
-	if v := c.Variant(); v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v := c.Variant(); v != muehle.NineMensMorris {
 		head = v.Name() + " · " + head
 	}
 	s.turn.SetText(head)

@@ -120,7 +120,7 @@ func (u *App) showTraining() {
 	// Men's Morris with nine stones: the game on the board, of another
 	// game, waits until training ends.
 	otherGameNote := ""
-	if v := u.ctrl.Variant(); v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v := u.ctrl.Variant(); v != muehle.NineMensMorris {
 		otherGameNote = fmt.Sprintf("\nThe game of %s on the board waits until training ends.", v.Name())
 	}
 	sOn, sBand, sGoal := widget.NewSelect(onBoard, nil), widget.NewSelect(bands, nil), widget.NewSelect(goals, nil)

@@ -10,8 +10,8 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/retro/teach"
-	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
 
@@ -49,7 +49,7 @@ func TestTrainingInTheWindow(t *testing.T) {
 	db, _ := e.database()
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.Black, play.Spec{Kind: play.KindRandom})
 	_, before := endgame33(t)
 	u.ctrl.SetGame(before)
 

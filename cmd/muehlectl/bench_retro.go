@@ -68,7 +68,7 @@ var benchDB = sync.OnceValues(func() (*layers.DB, error) {
 		return nil, err
 	}
 	benchCleanups = append(benchCleanups, func() { os.RemoveAll(dir) })
-	db, err := layers.OpenDB(dir, muehle.Standard.With(9))
+	db, err := layers.OpenDB(dir, muehle.NineMensMorris)
 	if err != nil {
 		return nil, err
 	}

@@ -262,7 +262,7 @@ func TestPerfectStandardGame(t *testing.T) {
 	if dir == "" {
 		t.Skip("MUEHLE_STANDARD_DB is not set: this test needs the standard game's complete database")
 	}
-	playPerfectGames(t, dir, muehle.Standard.With(muehle.StonesPerSide), testGames(t))
+	playPerfectGames(t, dir, muehle.NineMensMorris, testGames(t))
 }
 
 // TestPerfectTwelveGame is TestPerfectStandardGame on the complete

@@ -229,3 +229,28 @@ func (s Spec) WithMoveTime(d time.Duration) (Spec, bool) {
 	}
 	return s, false
 }
+
+// OfferedDepth is the deepest fixed alpha-beta depth Offered lists.
+const OfferedDepth = 8
+
+// Offered returns the computer players the desktop program offers, in the
+// order of its menus: random, alpha-beta by time and at depths 1 to
+// OfferedDepth, the conspiracy number player, the levels 1 to Levels, and
+// the perfect player with each of its rules among drawing moves (the
+// default sector variant, the trap share, Bahnsen's). The White and Black
+// menus and the New Game dialog are built from this one list; a person is
+// the zero Spec, which it does not hold.
+func Offered() []Spec {
+	specs := []Spec{{Kind: KindRandom}, {Kind: KindAlphaBeta}}
+	for d := 1; d <= OfferedDepth; d++ {
+		specs = append(specs, Spec{Kind: KindAlphaBeta, Limits: search.Limits{Depth: d}})
+	}
+	specs = append(specs, Spec{Kind: KindCCNS})
+	for n := 1; n <= Levels; n++ {
+		specs = append(specs, Spec{Kind: KindLevel, Level: n})
+	}
+	trap, bahnsen := DefaultPerfect, DefaultPerfect
+	trap.Draws, trap.DrawDepth = DrawTrap, 0
+	bahnsen.Draws, bahnsen.DrawDepth = DrawBahnsen, BahnsenDepth
+	return append(specs, DefaultPerfect, trap, bahnsen)
+}
