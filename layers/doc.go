@@ -24,6 +24,10 @@
 //	checksum.go   the CRC-64 of a body, by blocks on all cores; combining
 //	blocks.go     the block file beside a layer: its blocks' CRC-64s, and
 //	              the checks of a body block by block
+//	reach.go      the reach file beside a placement layer: its format,
+//	              written by the solver and by an import
+//	book.go       the perfect player's book: its format (its own magic,
+//	              its game and stones), the older format read still
 //	games.go      the games a database holds: RulesID in the header,
 //	              CheckVariant
 //	db.go         DB, the database of one variant, and Probe

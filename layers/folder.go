@@ -27,7 +27,8 @@ import (
 //	    p5+2-4+2.reach         the slots of placement layer 5+2-4+2 a game
 //	                           can reach from the empty board, one bit
 //	                           each (ReachPath; written by retro's
-//	                           forward pass, retro/reachfile.go)
+//	                           forward pass, retro/reachfile.go; the
+//	                           format layers/reach.go)
 //	    UNIT.claim             held by the one solver computing the unit
 //	                           of work called UNIT (ClaimPath; the solver
 //	                           chooses the names: retro.UnitName); a lock
@@ -36,8 +37,9 @@ import (
 //	                           times, memory and version (RecordPath;
 //	                           the fields in retro/record.go)
 //	    placement.book         the perfect player's book of placement
-//	                           positions it searched (BookPath;
-//	                           retro/play/book.go), and placement.book.lock
+//	                           positions it searched (BookPath; the
+//	                           format book.go, the cache retro/play/book.go),
+//	                           and placement.book.lock
 //	                           while a player writes it
 //	    NAME.tmp, NAME.*.tmp, NAME.beat
 //	                           a file being written, renamed over NAME

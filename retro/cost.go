@@ -205,7 +205,7 @@ func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 			for _, k := range layers.PlacementLayers(u.variant.Stones) {
 				all += ix.Layer(k).Size()
 				ply[PlyOf(u.variant.Stones, k)] += ix.Layer(k).Size()
-				c.TempBytes += reachFileBytes(ix.Layer(k).Size())
+				c.TempBytes += layers.ReachFileBytes(ix.Layer(k).Size())
 			}
 			c.ReachCPUSeconds = share * float64(all) / costReachPassRate
 			c.CPUSeconds += c.ReachCPUSeconds

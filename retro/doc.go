@@ -29,7 +29,8 @@
 //	parallel.go   the workers and the ranges of slots spread over them
 //	reach.go      the forward pass: the placement classes reachable from
 //	              the empty board
-//	reachfile.go  their bits in files beside the layers
+//	reachfile.go  their bits in files beside the layers (the format:
+//	              layers/reach.go)
 //	placement.go  the placement sweep (the reachable classes, or every one)
 //	verify.go     VerifyLayer, the verifier
 //	derive.go     DeriveLayer: the verifier's rule run forwards, a layer

@@ -386,7 +386,7 @@ func TestReachResumes(t *testing.T) {
 	}
 	// A damaged file is computed again (from the ply before, still sound).
 	key := PlyLayers(k, 1)[0]
-	flip(t, reachPath(db, key), reachHeaderSize)
+	flip(t, reachPath(db, key), layers.ReachHeaderSize)
 	if got := read(key); !slices.Equal(got, want[key]) {
 		t.Errorf("layer %s: got other bits after a damaged file, want Reach's", key)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"os"
 	"sync/atomic"
 
@@ -15,69 +14,26 @@ import (
 // The reachable slots of each placement layer are kept in a file beside
 // the layer, p5+2-4+2.reach for p5+2-4+2.layer, written when its ply is
 // complete, so that an interrupted run resumes at the first ply not
-// written. The format, little-endian:
-//
-//	0   8  magic "MUEHLERB"
-//	8   1  version (1)
-//	9   1  stones per side
-//	10  4  the layer: W, B, WH, BH
-//	16  8  slots of the layer
-//	24  8  CRC-64 (ECMA) of the words
-//	32  …  the bits, (slots+63)/64 words of 8 bytes (ReachBits)
-const (
-	reachMagic      = "MUEHLERB"
-	reachVersion    = 1
-	reachHeaderSize = 32
-	// reachClaim is the claim (DB.Claim) of the forward pass, so that
-	// solvers sharing a folder compute it once.
-	reachClaim = "reach"
-)
+// written. Its format is layers' (layers/reach.go).
 
-var reachCRC = crc64.MakeTable(crc64.ECMA)
+// reachClaim is the claim (DB.Claim) of the forward pass, so that solvers
+// sharing a folder compute it once.
+const reachClaim = "reach"
 
 // reachPath returns the file of the reachable slots of placement layer k
 // (layers.DB.ReachPath).
 func reachPath(db *layers.DB, k layers.Key) string { return db.ReachPath(k) }
 
-// reachFileBytes returns the size of the reach file of a layer of slots.
-func reachFileBytes(slots uint64) uint64 { return reachHeaderSize + 8*((slots+63)/64) }
-
 // writeReach writes the bits b of layer k (layers.WriteAtomic), so that
 // the file is absent or complete.
 func writeReach(db *layers.DB, k layers.Key, b ReachBits) error {
 	path := reachPath(db, k)
-	buf := make([]byte, reachHeaderSize+8*len(b))
-	le := binary.LittleEndian
+	buf := make([]byte, layers.ReachHeaderSize+8*len(b))
 	for i, w := range b {
-		le.PutUint64(buf[reachHeaderSize+8*i:], w)
+		binary.LittleEndian.PutUint64(buf[layers.ReachHeaderSize+8*i:], w)
 	}
-	copy(buf, reachMagic)
-	buf[8], buf[9] = reachVersion, byte(db.Stones())
-	buf[10], buf[11], buf[12], buf[13] = k.W, k.B, k.WH, k.BH
-	le.PutUint64(buf[16:], db.Indexer().Layer(k).Size())
-	le.PutUint64(buf[24:], crc64.Checksum(buf[reachHeaderSize:], reachCRC))
+	layers.PutReachHeader(buf, db.Stones(), k, db.Indexer().Layer(k).Size())
 	return layers.WriteAtomic(path, buf)
-}
-
-// errReachFile is wrapped by the errors of a reach file that is damaged or
-// not of its layer.
-var errReachFile = errors.New("bad reach file")
-
-// checkReachHeader checks the header of the reach file of layer k at path
-// against the game, the layer and the file's size.
-func checkReachHeader(db *layers.DB, k layers.Key, path string, h []byte, size int64) error {
-	slots := db.Indexer().Layer(k).Size()
-	le := binary.LittleEndian
-	switch {
-	case len(h) < reachHeaderSize || string(h[:8]) != reachMagic:
-		return fmt.Errorf("retro: %s: %w: no reach header", path, errReachFile)
-	case h[8] != reachVersion || int(h[9]) != db.Stones() || (layers.Key{W: h[10], B: h[11], WH: h[12], BH: h[13]}) != k:
-		return fmt.Errorf("retro: %s: %w: version %d, %d stones, layer %d-%d+%d+%d; want version %d, %d stones, layer %s",
-			path, errReachFile, h[8], h[9], h[10], h[11], h[12], h[13], reachVersion, db.Stones(), k)
-	case le.Uint64(h[16:]) != slots || size != int64(reachFileBytes(slots)):
-		return fmt.Errorf("retro: %s: %w: %d bytes for %d slots, want %d slots (truncated?)", path, errReachFile, size, le.Uint64(h[16:]), slots)
-	}
-	return nil
 }
 
 // reachStored reports whether the reach file of layer k is present with a
@@ -89,7 +45,7 @@ func reachStored(db *layers.DB, k layers.Key) bool {
 		return false
 	}
 	defer f.Close()
-	h := make([]byte, reachHeaderSize)
+	h := make([]byte, layers.ReachHeaderSize)
 	fi, err := f.Stat()
 	if err != nil {
 		return false
@@ -97,25 +53,23 @@ func reachStored(db *layers.DB, k layers.Key) bool {
 	if _, err := f.ReadAt(h, 0); err != nil {
 		return false
 	}
-	return checkReachHeader(db, k, path, h, fi.Size()) == nil
+	return layers.CheckReachHeader(h, fi.Size(), db.Stones(), k, db.Indexer().Layer(k).Size()) == nil
 }
 
 // readReach reads the reachable slots of layer k from its file. A file
 // that is damaged or not of the layer gives an error wrapping
-// errReachFile; a missing one an error wrapping os.ErrNotExist.
+// layers.ErrReachFile; a missing one an error wrapping os.ErrNotExist.
 func readReach(db *layers.DB, k layers.Key) (ReachBits, error) {
 	path := reachPath(db, k)
-	buf, err := layers.ReadRegular(path, int64(reachFileBytes(db.Indexer().Layer(k).Size())))
+	slots := db.Indexer().Layer(k).Size()
+	buf, err := layers.ReadRegular(path, int64(layers.ReachFileBytes(slots)))
 	if err != nil {
 		return nil, fmt.Errorf("retro: %w", err)
 	}
-	if err := checkReachHeader(db, k, path, buf, int64(len(buf))); err != nil {
-		return nil, err
+	if err := layers.CheckReach(buf, db.Stones(), k, slots); err != nil {
+		return nil, fmt.Errorf("retro: %s: %w", path, err)
 	}
-	words := buf[reachHeaderSize:]
-	if got, want := crc64.Checksum(words, reachCRC), binary.LittleEndian.Uint64(buf[24:]); got != want {
-		return nil, fmt.Errorf("retro: %s: %w: checksum %016x, header says %016x", path, errReachFile, got, want)
-	}
+	words := buf[layers.ReachHeaderSize:]
 	b := make(ReachBits, len(words)/8)
 	for i := range b {
 		b[i] = binary.LittleEndian.Uint64(words[8*i:])
@@ -234,7 +188,7 @@ func reachFor(ctx context.Context, db *layers.DB, k layers.Key, workers int, don
 			return nil, err
 		}
 		b, err := knownReach(db, k)
-		if err == nil || attempt > 0 || !errors.Is(err, errReachFile) {
+		if err == nil || attempt > 0 || !errors.Is(err, layers.ErrReachFile) {
 			return b, err
 		}
 		if err := os.Remove(reachPath(db, k)); err != nil && !errors.Is(err, os.ErrNotExist) {

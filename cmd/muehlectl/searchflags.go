@@ -44,5 +44,5 @@ func (f searchFlags) openBook(db *layers.DB) (*play.Book, error) {
 	case "default":
 		path = play.BookPath(db.Dir(), db.Variant())
 	}
-	return play.OpenBook(path, db.Stones())
+	return play.OpenBook(path, db.Variant())
 }

@@ -94,7 +94,7 @@ func TestReachTrial(t *testing.T) {
 	for _, k := range keys {
 		var bits []byte
 		if b, err := os.ReadFile(db.ReachPath(k)); err == nil {
-			bits = b[reachHead:]
+			bits = b[layers.ReachHeaderSize:]
 		} else if f, err := db.Layer(k); err == nil && f.Header().Dense() {
 			bits = f.Body()[:8*((f.Header().Slots+63)/64)] // the same bits
 		} else {

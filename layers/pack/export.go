@@ -113,8 +113,8 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h) {
 			l.Verified = string(b)
 		}
-		if b, err := layers.ReadRegular(db.ReachPath(k), int64(reachBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == reachBytes(h.Slots) {
-			bits := make([]byte, len(b)-reachHead)
+		if b, err := layers.ReadRegular(db.ReachPath(k), int64(layers.ReachFileBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == layers.ReachFileBytes(h.Slots) {
+			bits := make([]byte, len(b)-layers.ReachHeaderSize)
 			reachBits(bits, 0, f.Body(), h.Dense())
 			l.Reach = &Reach{Bytes: uint64(len(b)), CRC64: fmt.Sprintf("%016x", crc64.Checksum(b, ecma))}
 			if !bytes.Equal(deriveReach(db.Stones(), k, h.Slots, bits), b) {

@@ -170,28 +170,13 @@ func marshalTrailer(blocks, size uint64) []byte {
 	return b
 }
 
-// The reach file of a placement layer (retro/reachfile.go): a 32-byte
-// header, then the bits of the reachable slots.
-const (
-	reachMagic   = "MUEHLERB"
-	reachVersion = 1
-	reachHead    = 32
-)
-
-// reachBytes returns the size of the reach file of a layer of slots.
-func reachBytes(slots uint64) uint64 { return reachHead + 8*((slots+63)/64) }
-
-// deriveReach returns the reach file of placement layer k of the game of
-// stones per side whose body has the slots not Unused set in bits (one
-// bit per slot, bytes little-endian: bit i of byte i/8).
+// deriveReach returns the reach file (layers/reach.go) of placement layer
+// k of the game of stones per side whose body has the slots not Unused
+// set in bits (one bit per slot, bytes little-endian: bit i of byte i/8).
 func deriveReach(stones int, k layers.Key, slots uint64, bits []byte) []byte {
-	b := make([]byte, reachBytes(slots))
-	copy(b, reachMagic)
-	b[8], b[9] = reachVersion, byte(stones)
-	b[10], b[11], b[12], b[13] = k.W, k.B, k.WH, k.BH
-	le.PutUint64(b[16:], slots)
-	copy(b[reachHead:], bits)
-	le.PutUint64(b[24:], crc64.Checksum(b[reachHead:], ecma))
+	b := make([]byte, layers.ReachFileBytes(slots))
+	copy(b[layers.ReachHeaderSize:], bits)
+	layers.PutReachHeader(b, stones, k, slots)
 	return b
 }
 

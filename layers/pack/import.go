@@ -470,7 +470,7 @@ func (in *installer) layer(i int) error {
 	defer w.Abort()
 	var bits []byte
 	if l.Reach != nil && !l.Reach.Stored {
-		bits = make([]byte, l.Reach.Bytes-reachHead)
+		bits = make([]byte, l.Reach.Bytes-layers.ReachHeaderSize)
 	}
 	if l.Derived {
 		body, err := in.derived(i)
@@ -632,7 +632,7 @@ func (in *installer) sides(i int) error {
 				if err != nil {
 					return err
 				}
-				bits = make([]byte, l.Reach.Bytes-reachHead)
+				bits = make([]byte, l.Reach.Bytes-layers.ReachHeaderSize)
 				reachBits(bits, 0, f.Body(), l.Dense())
 			}
 			var err error

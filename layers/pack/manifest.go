@@ -187,7 +187,7 @@ func (l *Layer) BodyBytes() uint64 {
 }
 
 // Reach describes a placement layer's reach file (the bits of its
-// reachable slots, retro/reachfile.go).
+// reachable slots, layers/reach.go).
 type Reach struct {
 	Bytes  uint64 `json:"bytes"`
 	CRC64  string `json:"crc64"`  // of the whole file, 16 hex digits
@@ -346,7 +346,7 @@ func parseManifest(b []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("%w: layer %s is to be derived from the layers before it, which %s", ErrFormat, k, whyNotDerivable(&m, i))
 		}
 		if r := l.Reach; r != nil {
-			if k.IsMoving() || r.Bytes != reachBytes(l.Slots) {
+			if k.IsMoving() || r.Bytes != layers.ReachFileBytes(l.Slots) {
 				return nil, fmt.Errorf("%w: layer %s: a reach file of %d bytes", ErrFormat, k, r.Bytes)
 			}
 			if r.sum, err = parseHex(r.CRC64); err != nil {

@@ -46,7 +46,7 @@ func testDB(t *testing.T) (string, []layers.Key) {
 	for i, k := range keys {
 		n := db.Indexer().Layer(k).Size()
 		dense := !k.IsMoving() && placement%2 == 0
-		bits := make([]byte, reachBytes(n)-reachHead)
+		bits := make([]byte, layers.ReachFileBytes(n)-layers.ReachHeaderSize)
 		if dense {
 			words := make([]uint64, (n+63)/64)
 			var values []byte

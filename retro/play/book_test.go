@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 func TestBookSaveMergesAndReopens(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "k5", "placement.book")
-	a, err := OpenBook(path, 5)
+	a, err := OpenBook(path, muehle.Standard.With(5))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := OpenBook(path, 5) // a second process, opened before a saved
+	b, err := OpenBook(path, muehle.Standard.With(5)) // a second process, opened before a saved
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestBookSaveMergesAndReopens(t *testing.T) {
 	if err := b.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c, err := OpenBook(path, 5)
+	c, err := OpenBook(path, muehle.Standard.With(5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,15 +46,15 @@ func TestBookSaveMergesAndReopens(t *testing.T) {
 	if c.Len() != 2 || c.Unsaved() != 0 {
 		t.Errorf("reopened book: got %d entries, %d unsaved; want 2, 0", c.Len(), c.Unsaved())
 	}
-	if _, err := OpenBook(path, 6); !errors.Is(err, layers.ErrFormat) {
+	if _, err := OpenBook(path, muehle.Standard.With(6)); !errors.Is(err, layers.ErrFormat) {
 		t.Errorf("book of k=5 opened for k=6: got %v, want ErrFormat", err)
 	}
 }
 
 func TestBookDamaged(t *testing.T) {
-	good := encodeBook(4, map[classKey]layers.Value{1: layers.Drawn, 7: layers.LossIn(4)})
+	good := layers.EncodeBook(muehle.Standard.With(4), map[classKey]layers.Value{1: layers.Drawn, 7: layers.LossIn(4)})
 	flip := append([]byte(nil), good...)
-	flip[bookHeader+3] ^= 1
+	flip[20+3] ^= 1 // in the first entry
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -67,11 +68,11 @@ func TestBookDamaged(t *testing.T) {
 		if err := os.WriteFile(path, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := OpenBook(path, 4); !errors.Is(err, c.want) {
+		if _, err := OpenBook(path, muehle.Standard.With(4)); !errors.Is(err, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 		}
 		// A damaged book is never overwritten by Save.
-		b := &Book{path: path, stones: 4, m: map[classKey]layers.Value{3: layers.Drawn}, dirty: 1}
+		b := &Book{path: path, variant: muehle.Standard.With(4), m: map[classKey]layers.Value{3: layers.Drawn}, dirty: 1}
 		if err := b.Save(); !errors.Is(err, c.want) {
 			t.Errorf("%s: Save got %v, want %v", c.name, err, c.want)
 		}
@@ -86,7 +87,7 @@ func TestBookConcurrentSaves(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, err := OpenBook(path, 9)
+			b, err := OpenBook(path, muehle.Standard.With(9))
 			if err != nil {
 				t.Error(err)
 				return
@@ -101,7 +102,7 @@ func TestBookConcurrentSaves(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	b, err := OpenBook(path, 9)
+	b, err := OpenBook(path, muehle.Standard.With(9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,16 +111,37 @@ func TestBookConcurrentSaves(t *testing.T) {
 	}
 }
 
-func FuzzParseBook(f *testing.F) {
-	f.Add(encodeBook(9, map[classKey]layers.Value{5: layers.Drawn, 9: layers.WinIn(3)}))
-	f.Add([]byte(bookMagic))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := parseBook(data, "fuzz", 9)
-		if err != nil {
-			return
-		}
-		if again, err := parseBook(encodeBook(9, m), "fuzz", 9); err != nil || len(again) != len(m) {
-			t.Errorf("re-encoded book: got %d entries, %v; want %d", len(again), err, len(m))
-		}
-	})
+// TestBookOldFormat: a book of format 1 (layers/testdata/book-v1.book,
+// see layers' TestBookOldFormat) opens, and Save writes it again in the
+// current format with its entries and the new ones.
+func TestBookOldFormat(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("..", "..", "layers", "testdata", "book-v1.book"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "placement.book")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenBook(path, muehle.Standard.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 31 {
+		t.Fatalf("old book: got %d entries, want 31", b.Len())
+	}
+	b.Put(classKey(1), layers.Drawn)
+	if err := b.Save(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenBook(path, muehle.Standard.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Len() != 32 {
+		t.Fatalf("old book saved again: got %d entries, want 32", again.Len())
+	}
+	if data, _ := os.ReadFile(path); string(data[:8]) != "MUEHLEPB" {
+		t.Errorf("saved book: got magic %q, want the current format's", data[:8])
+	}
 }

@@ -186,7 +186,7 @@ func TestPlacementSearchStoredLayersAndBook(t *testing.T) {
 
 	// A book saved by one search answers a new one at once.
 	path := t.TempDir() + "/k4/placement.book"
-	book, err := OpenBook(path, 4)
+	book, err := OpenBook(path, muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestPlacementSearchStoredLayersAndBook(t *testing.T) {
 	if err := book.Save(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := OpenBook(path, 4)
+	again, err := OpenBook(path, muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ const (
 // is damaged: the moves stay exact, only slower. A Book is safe for
 // concurrent use, so the players of a match share one.
 func ShippedBook(db *layers.DB) *Book {
-	b, err := OpenBook(BookPath(db.Dir(), db.Variant()), db.Stones())
+	b, err := OpenBook(BookPath(db.Dir(), db.Variant()), db.Variant())
 	if err != nil {
 		return nil
 	}
