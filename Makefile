@@ -48,10 +48,12 @@ run: build
 	@./$(BIN)/muehle
 
 # One mark for a long test: a test that takes over 20 s skips itself with
-# -short (if testing.Short() { t.Skip("long: ...") }). test runs the suite
-# with -short; test-long runs every test. A test that only the race
-# detector makes slow skips under it (raceEnabled, set by the race build
-# tag in the package's race_test.go) and runs in test's second pass.
+# -short by testenv.Long(t, why) (muehle/testenv), and a test that does
+# less with -short asks testenv.Full(); no test calls testing.Short()
+# itself (TestOneTestMark). test runs the suite with -short; test-long
+# runs every test. A test that only the race detector makes slow skips
+# under it (testenv.Race, the module's one race switch) and runs in test's
+# second pass.
 #
 # test is what CI runs: formatting and vet (also of the Windows code, and
 # muehlectl built for macOS, so that neither breaks unseen: make

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // testIndexer returns the process-wide indexer or stops the test.
@@ -96,7 +97,7 @@ func TestIndexAllSlots(t *testing.T) {
 	keys := []Key{Moving(3, 3), Moving(3, 4), Moving(4, 3), {W: 0, B: 0}, {W: 1, B: 2}, {W: 2, B: 5, WH: 6, BH: 5}}
 	// Layer 4-4 (3.3 million slots, about 40 s) and 5-4 and 5-5 (31
 	// million) are long (skipped with -short).
-	if !testing.Short() {
+	if testenv.Full() {
 		keys = append(keys, Moving(4, 4), Moving(5, 4), Moving(4, 5), Moving(5, 5))
 	}
 	for _, k := range keys {
@@ -207,7 +208,7 @@ func TestIndexRandomLarge(t *testing.T) {
 	x := testIndexer(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 20000
-	if raceEnabled {
+	if testenv.Race {
 		n = 2000
 	}
 	for _, k := range []Key{Moving(9, 9), Moving(9, 8), Moving(8, 9), Moving(8, 8), Moving(9, 3), Moving(7, 9)} {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // probeDB returns a database of the 9-stone game in a temporary directory
@@ -65,7 +66,7 @@ func BenchmarkProbeCold(b *testing.B) { benchProbe(b, true) }
 // file) and with the block file (the body checked block by block). It
 // prints the times; it checks only that the lazy open was lazy.
 func TestFirstProbeTime(t *testing.T) {
-	needLong(t, "writes a layer of 269 MB")
+	testenv.Long(t, "writes a layer of 269 MB")
 	dir := t.TempDir()
 	db, err := OpenDB(dir, muehle.NineMensMorris)
 	if err != nil {

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"muehle/muehle/testenv"
 )
 
 // TestTableCache builds the table into an empty cache directory, loads it
 // back, and refuses broken cache files.
 func TestTableCache(t *testing.T) {
-	needLong(t, "builds the group-B table twice")
+	testenv.Long(t, "builds the group-B table twice")
 	dir := t.TempDir()
 	built, err := NewIndexer(dir)
 	if err != nil {

@@ -2,6 +2,8 @@ package muehle
 
 import (
 	"testing"
+
+	"muehle/muehle/testenv"
 )
 
 // perftStart holds the perft counts of docs/rules.md from the empty board.
@@ -19,10 +21,10 @@ var perftGames = map[GameID][]uint64{
 // TestPerftGames checks perft from the empty board of every game against
 // docs/rules.md: the fast generator to depth 6 (4 with the race detector),
 // the naive one to depth 4. Depths 5 and 6 of the naive generator are in
-// perft_long_test.go, depth 7 of the fast one too.
+// perft_deep_test.go, depth 7 of the fast one too.
 func TestPerftGames(t *testing.T) {
 	maxDepth := 6
-	if raceEnabled {
+	if testenv.Race {
 		maxDepth = 4
 	}
 	for _, r := range Games {
@@ -39,11 +41,11 @@ func TestPerftGames(t *testing.T) {
 }
 
 // TestPerft checks perft from the empty board against docs/rules.md: depths 1
-// to 5 always, 6 without the race detector. Depth 7 is in perft_long_test.go
+// to 5 always, 6 without the race detector. Depth 7 is in perft_deep_test.go
 // (long, skipped with -short).
 func TestPerft(t *testing.T) {
 	maxDepth := 6
-	if raceEnabled {
+	if testenv.Race {
 		maxDepth = 5
 	}
 	for d := 1; d <= maxDepth; d++ {

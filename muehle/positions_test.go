@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"muehle/muehle/testenv"
 )
 
 // playoutPositions returns n positions of the standard game reached by
@@ -174,7 +176,7 @@ func testPositions(t testing.TB, n int) []Position {
 // standard one under the race detector: the slow tests check the other
 // games in full in the pass without it (make test runs both).
 func sampleSize(r *Rules, n int) int {
-	if raceEnabled && r.game != Standard {
+	if testenv.Race && r.game != Standard {
 		return n / 4
 	}
 	return n

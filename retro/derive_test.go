@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle/testenv"
 )
 
 // TestDeriveLayer derives every moving layer of the solved 4-stone game
@@ -15,7 +16,7 @@ import (
 // wrote, byte for byte, unused slots included.
 func TestDeriveLayer(t *testing.T) {
 	stones := 4
-	if raceEnabled {
+	if testenv.Race {
 		stones = 3
 	}
 	db := openDB(t, t.TempDir(), stones)

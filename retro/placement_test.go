@@ -6,6 +6,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // placementReference values placement positions by plain minimax with a
@@ -44,18 +45,14 @@ func (r *placementReference) value(p muehle.Position) layers.Value {
 // compares every reachable placement position with the reference, and
 // checks that the others are not stored.
 func TestPlacementReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: the reference placement solver takes over a minute; skipped with -short")
-	}
+	testenv.Long(t, "the reference placement solver takes over a minute")
 	comparePlacement(t, muehle.Standard.With(3))
 }
 
 // TestPlacementReferenceTwelve is TestPlacementReference for Twelve Men's
 // Morris with three stones a side.
 func TestPlacementReferenceTwelve(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: the reference placement solver takes over a minute; skipped with -short")
-	}
+	testenv.Long(t, "the reference placement solver takes over a minute")
 	comparePlacement(t, muehle.Twelve.With(3))
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle/testenv"
 )
 
 // plainPair is the retrograde analysis of a moving pair written as plainly
@@ -132,9 +133,7 @@ func plainPair(t *testing.T, db *layers.DB, keys []layers.Key) (counted [][]uint
 // 4-4 and the flying pair 3-5 + 5-3, 4-5 + 5-4 and 3-6 + 6-3. It is long
 // (skipped with -short).
 func TestSolverMatchesPlain(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: minutes of single-threaded reference solving; skipped with -short")
-	}
+	testenv.Long(t, "minutes of single-threaded reference solving")
 	db := openDB(t, t.TempDir(), 9)
 	pairs := [][]layers.Key{{layers.Moving(4, 4)}, {layers.Moving(3, 5), layers.Moving(5, 3)},
 		{layers.Moving(4, 5), layers.Moving(5, 4)}, {layers.Moving(3, 6), layers.Moving(6, 3)}}

@@ -12,6 +12,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // canonicalClass returns a representative of p's class independently of
@@ -74,7 +75,7 @@ func TestReachMatchesClassSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct{ k, want int }{{3, 31_534}, {4, 934_636}}
-	if raceEnabled {
+	if testenv.Race {
 		tests = tests[:1]
 	}
 	for _, tt := range tests {
@@ -119,7 +120,7 @@ func solvedPair(t *testing.T, k int) (full, reach *layers.DB) {
 // verify: for k=3, and for k=4 too without -short (long, about 30 s).
 func TestReachableSweep(t *testing.T) {
 	ks := []int{3, 4}
-	if testing.Short() {
+	if !testenv.Full() {
 		ks = ks[:1]
 	}
 	for _, k := range ks {

@@ -15,6 +15,7 @@ import (
 	"muehle/layers"
 	"muehle/layers/layerstest"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // TestSolveShared solves the placement layers of the k=4 game with two
@@ -23,7 +24,7 @@ import (
 // the test checks that no unit is computed twice, none is left out, and the
 // files are those of a single solver.
 func TestSolveShared(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
 	}
 	opts := SolveOptions{Placement: true, SkipVerify: true, Workers: 1}

@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle/testenv"
 )
 
 // faultOpts is the small game the fault tests solve: k=3, all phases (7
 // units, about two seconds), or under the race detector only the moving
 // pair 3-3.
 func faultOpts() SolveOptions {
-	return SolveOptions{Placement: !raceEnabled, Workers: 2}
+	return SolveOptions{Placement: !testenv.Race, Workers: 2}
 }
 
 // reference solves the fault tests' game once, uninterrupted, and returns
@@ -84,7 +85,7 @@ func TestSolveCancelEveryPhase(t *testing.T) {
 	// before the next unit's first phase, which the list has, or after
 	// the last unit, when the run has nothing left to stop.
 	phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == PhaseDone })
-	if raceEnabled { // the race detector makes each run slow: the phases that keep files
+	if testenv.Race { // the race detector makes each run slow: the phases that keep files
 		phases = slices.DeleteFunc(phases, func(p Progress) bool { return p.Phase == PhaseCount || p.Phase == PhasePropagate })
 	}
 	dir := t.TempDir()
@@ -187,7 +188,7 @@ func TestSolveRepairs(t *testing.T) {
 		{"wrong value, not verified", wrongValue, "layer 3-3 failed verification"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if raceEnabled && tc.name != "body byte flipped" && tc.name != "verification record removed" {
+			if testenv.Race && tc.name != "body byte flipped" && tc.name != "verification record removed" {
 				t.Skip("each case solves 3-3 again, slow under the race detector; run without it")
 			}
 			dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 func openDB(t *testing.T, dir string, k int) *layers.DB {
@@ -39,7 +40,7 @@ func solve(t *testing.T, db *layers.DB, opts SolveOptions) {
 // compares them with the statistics published by Gasser's reproductions and
 // the Malom database (docs/rules.md).
 func TestPublishedStatistics(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("solves 3-4 + 4-3, slow under the race detector; run without it")
 	}
 	db := openDB(t, t.TempDir(), 9)
@@ -75,7 +76,7 @@ func TestPublishedStatistics(t *testing.T) {
 // TestReference compares every raw position of the k=3 game (layer 3-3)
 // with the slow reference solver, and the raw counts with docs/rules.md.
 func TestReference(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
 	}
 	counts := compareWithReference(t, muehle.Standard.With(3))
@@ -89,7 +90,7 @@ func TestReference(t *testing.T) {
 // with three stones a side with the reference: the diagonals' moves and
 // mills.
 func TestReferenceTwelve(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
 	}
 	counts := compareWithReference(t, muehle.Twelve.With(3))
@@ -100,7 +101,7 @@ func TestReferenceTwelve(t *testing.T) {
 // three stones a side, in every layer (with stones in hand or not), with
 // the reference: placing or moving from the first turn.
 func TestReferenceLasker(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
 	}
 	counts := compareWithReference(t, muehle.Lasker.With(3))
@@ -139,7 +140,7 @@ func compareWithReference(t *testing.T, v muehle.Variant) map[layers.Outcome]int
 // TestResume interrupts a run after its first unit and checks that a second
 // run completes the database with files identical to an uninterrupted run.
 func TestResume(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("solves 3-4 + 4-3 twice, slow under the race detector; run without it")
 	}
 	opts := SolveOptions{MaxStones: 7} // 3-3, then the pair 3-4 + 4-3

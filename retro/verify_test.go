@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle/testenv"
 )
 
 // TestChildTablesAreBestChild checks the fast path of the solver and the
@@ -14,7 +15,7 @@ import (
 // must equal BestChild, which probes each child through the database, and
 // find every child stored.
 func TestChildTablesAreBestChild(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("solves the k=4 game, slow under the race detector; run without it")
 	}
 	db := openDB(t, t.TempDir(), 4)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"muehle/muehle/testenv"
 )
 
 // TestSolveUnitCommand computes units of the k=3 game one by one: a unit
@@ -239,7 +241,7 @@ func TestSlurmSubmit(t *testing.T) {
 // folder at once; they share the units (none is done twice) and end with
 // the files of one solve.
 func TestSolveTwoProcesses(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
 	}
 	ref := t.TempDir()

@@ -12,6 +12,7 @@ import (
 	"muehle/layers"
 	"muehle/layers/pack"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // folderFiles returns every file under root by its relative path.
@@ -58,7 +59,7 @@ func sameFiles(t *testing.T, what, a, b string) {
 // copy; importing again installs nothing.
 func TestExportImport(t *testing.T) {
 	stones := []string{"3"}
-	if !testing.Short() {
+	if testenv.Full() {
 		stones = append(stones, "4")
 	}
 	for _, k := range stones {

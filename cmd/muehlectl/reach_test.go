@@ -7,6 +7,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 	"muehle/retro"
 )
 
@@ -20,7 +21,7 @@ func TestReachForwardBackward(t *testing.T) {
 		t.Fatal(err)
 	}
 	ks := []int{3, 4}
-	if raceEnabled {
+	if testenv.Race {
 		ks = ks[:1]
 	}
 	for _, k := range ks {

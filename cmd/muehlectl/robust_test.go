@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/muehle/testenv"
 )
 
 // mainEnv makes the test binary run main (see TestMain): a real muehlectl
@@ -153,7 +155,7 @@ func TestReportsDamage(t *testing.T) {
 // SIGTERM and checks that it says so, prints no "done", and leaves no work
 // files or lock behind; a third solve resumes.
 func TestSignalAndLock(t *testing.T) {
-	if raceEnabled {
+	if testenv.Race {
 		t.Skip("solves k=4 in a second process, slow under the race detector; run without it")
 	}
 	dir := t.TempDir()

@@ -8,6 +8,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // TestUnreachableRefused checks that query, play, train --answer, tree and
@@ -55,9 +56,7 @@ func TestUnreachableRefused(t *testing.T) {
 // stone to a white mill that is no longer on the board, although White,
 // with one stone lost before, had only three stones for it (issue 28).
 func TestQueryUnreachableByReachData(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves the game of four stones")
-	}
+	testenv.Long(t, "solves the game of four stones")
 	db := solveAll(t, 4)
 	const pos = "WBW...WB................ b 0 1"
 	p, err := muehle.ParsePosition(pos)

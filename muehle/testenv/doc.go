@@ -6,7 +6,8 @@
 //
 // One concern per file:
 //
-//	long.go      Long: skip a long test with -short, saying why it is long
+//	long.go      Long: skip a long test with -short, saying why it is
+//	             long; Full: whether the tests run in full
 //	race.go      Race under the race detector (build tag race)
 //	norace.go    Race without it
 package testenv

@@ -12,6 +12,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // classDB is a fake database consistent with the symmetries: a moving
@@ -278,9 +279,7 @@ func TestPerfectUsesPlacementSearch(t *testing.T) {
 // solver stores only the reachable ones) are read where they hold a value
 // and searched where not, by the search and by the perfect player.
 func TestPlacementHoles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: about 110 s, minutes under the race detector; skipped with -short")
-	}
+	testenv.Long(t, "about 110 s, minutes under the race detector")
 	db := newClassDB(t)
 	for _, k := range layers.PlacementLayers(4) {
 		db.stored[k] = true

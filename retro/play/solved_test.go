@@ -10,6 +10,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 	"muehle/retro/retrotest"
 )
 
@@ -190,8 +191,8 @@ func refSector(t *testing.T, db *layers.DB, p muehle.Position, m muehle.Move, me
 func TestBahnsenAndSectorByHand(t *testing.T) {
 	for _, k := range []int{3, 4} {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
-			if k == 4 && testing.Short() {
-				t.Skip("long: solving the game of four stones takes half a minute")
+			if k == 4 {
+				testenv.Long(t, "solving the game of four stones takes half a minute")
 			}
 			bahnsenAndSectorByHand(t, k)
 		})

@@ -67,7 +67,7 @@ func playSeries(t testing.TB, n, k int, a, b muehle.Player) score {
 // games (long), 20 with -short, 4 with -short under the race detector.
 func TestAlphaBetaBeatsRandom(t *testing.T) {
 	n := 200 // long: the games of issue 5
-	if testing.Short() {
+	if !testenv.Full() {
 		n = 20
 		if testenv.Race {
 			n = 4

@@ -1,13 +1,15 @@
 package muehle
 
-import "testing"
+import (
+	"testing"
+
+	"muehle/muehle/testenv"
+)
 
 // TestPerft7 checks perft 7 from the empty board of every game against
 // docs/rules.md. It is long (skipped with -short).
 func TestPerft7(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: perft 7; skipped with -short")
-	}
+	testenv.Long(t, "perft 7")
 	for _, r := range Games {
 		checkPerft(t, r.NewPosition(r.Stones), 7, perftGames[r.game][7])
 	}
@@ -18,9 +20,7 @@ func TestPerft7(t *testing.T) {
 // generator is checked against: the two agree to depth 6. It is long
 // (skipped with -short).
 func TestPerftGamesNaive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: naive perft 6; skipped with -short")
-	}
+	testenv.Long(t, "naive perft 6")
 	for _, r := range Games {
 		for d := 5; d <= 6; d++ {
 			if got, want := naivePerft(r.NewPosition(r.Stones), d), perftGames[r.game][d]; got != want {

@@ -9,6 +9,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 	"muehle/retro/retrotest"
 	"muehle/retro/search"
 )
@@ -26,9 +27,7 @@ const perfectPlyCap = 400
 // solvedDB returns the complete database (all phases) of the test's game;
 // it skips t with -short.
 func solvedDB(t *testing.T) (*layers.DB, int) {
-	if testing.Short() {
-		t.Skip("long: solves the game of four stones and plays hundreds of games; skipped with -short")
-	}
+	testenv.Long(t, "solves the game of four stones and plays hundreds of games")
 	k := 4
 	if s := os.Getenv("MUEHLE_TEST_K"); s != "" {
 		var err error
@@ -255,9 +254,7 @@ func randomPlacement(rng *rand.Rand, k int) muehle.Position {
 // fallback player. MUEHLE_TEST_GAMES sets the number of games (default 6).
 // The matches of docs/figures.md, 100 or 20 games each, are `muehlectl match`.
 func TestPerfectStandardGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: plays games of the standard game; skipped with -short")
-	}
+	testenv.Long(t, "plays games of the standard game")
 	dir := os.Getenv("MUEHLE_STANDARD_DB")
 	if dir == "" {
 		t.Skip("MUEHLE_STANDARD_DB is not set: this test needs the standard game's complete database")
@@ -269,9 +266,7 @@ func TestPerfectStandardGame(t *testing.T) {
 // database of Twelve Men's Morris (MUEHLE_TWELVE_DB, the folder holding
 // twelve/k12; MUEHLE_TWELVE_K chooses a smaller game, e.g. 6).
 func TestPerfectTwelveGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: plays games of Twelve Men's Morris; skipped with -short")
-	}
+	testenv.Long(t, "plays games of Twelve Men's Morris")
 	dir := os.Getenv("MUEHLE_TWELVE_DB")
 	if dir == "" {
 		t.Skip("MUEHLE_TWELVE_DB is not set: this test needs the complete database of Twelve Men's Morris")

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // TestReferenceFourStones compares the whole game of four stones a side,
@@ -12,9 +13,7 @@ import (
 // position in its first two rounds and then only the parents of what the
 // round before decided.
 func TestReferenceFourStones(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: the reference solver on four stones takes minutes; skipped with -short")
-	}
+	testenv.Long(t, "the reference solver on four stones takes minutes")
 	compareWithReference(t, muehle.Standard.With(4))
 	comparePlacement(t, muehle.Standard.With(4))
 }
@@ -22,9 +21,7 @@ func TestReferenceFourStones(t *testing.T) {
 // TestReferenceFourStonesTwelve is TestReferenceFourStones for Twelve
 // Men's Morris.
 func TestReferenceFourStonesTwelve(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: the reference solver on four stones takes minutes; skipped with -short")
-	}
+	testenv.Long(t, "the reference solver on four stones takes minutes")
 	compareWithReference(t, muehle.Twelve.With(4))
 	comparePlacement(t, muehle.Twelve.With(4))
 }
@@ -33,8 +30,6 @@ func TestReferenceFourStonesTwelve(t *testing.T) {
 // layer of Lasker Morris with four stones a side (with stones in hand or
 // not) with the reference.
 func TestReferenceFourStonesLasker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: the reference solver on four stones takes minutes; skipped with -short")
-	}
+	testenv.Long(t, "the reference solver on four stones takes minutes")
 	compareWithReference(t, muehle.Lasker.With(4))
 }

@@ -1,0 +1,53 @@
+package muehle
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestOneTestMark: long tests are marked one way and the race detector has
+// one switch (docs/design.md, "Long tests and the race detector"): no Go
+// file outside muehle/testenv calls testing.Short() or sets a constant
+// from the race build tag, and no test file is named *_long_test.go.
+func TestOneTestMark(t *testing.T) {
+	root := moduleRoot(t)
+	short := regexp.MustCompile(`testing\.Short\(\)`)
+	raceTag := regexp.MustCompile(`(?m)^//go:build .*\brace\b`)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "muehle/testenv" || p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") {
+			return nil
+		}
+		if strings.HasSuffix(rel, "_long_test.go") {
+			t.Errorf("%s: a long test is marked by testenv.Long, not by its file's name", rel)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if short.Match(b) && rel != "muehle/testmark_test.go" {
+			t.Errorf("%s calls testing.Short(); use testenv.Long or testenv.Full", rel)
+		}
+		if raceTag.Match(b) {
+			t.Errorf("%s is built by the race tag; use testenv.Race", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
