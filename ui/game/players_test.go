@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"muehle/retro/play"
-	"muehle/retro/search"
 )
 
 func TestSpecEncoding(t *testing.T) {
@@ -18,7 +17,11 @@ func TestSpecEncoding(t *testing.T) {
 		t.Fatalf("no offered perfect player with draw rule %s", d)
 		return play.Spec{}
 	}
-	ab := func(d int) play.Spec { return play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: d}} }
+	ab := func(d int) play.Spec {
+		sp := play.Spec{Kind: play.KindAlphaBeta}
+		sp.Limits.Depth = d
+		return sp
+	}
 	level := func(n int) play.Spec { return play.Spec{Kind: play.KindLevel, Level: n} }
 	ccns := play.Spec{Kind: play.KindCCNS}
 	for _, tc := range []struct {
@@ -94,7 +97,7 @@ func TestNewPlayerNeedsEngines(t *testing.T) {
 	}{
 		{Human, false},
 		{play.Spec{Kind: play.KindRandom}, false},
-		{play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: 2}}, true},
+		{play.Offered()[2], true}, // alpha-beta to depth 1
 		{play.DefaultPerfect, true},
 		{play.Spec{Kind: play.KindLevel, Level: 4}, true},
 		{play.Spec{Kind: play.KindCCNS}, true},
