@@ -10,6 +10,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/muehle/testenv"
+	"muehle/retro/playtest"
 	"muehle/retro/retrotest"
 	"muehle/retro/search"
 )
@@ -77,7 +78,7 @@ func checkedGame(t *testing.T, db *layers.DB, g *muehle.Game, players [2]muehle.
 			if perfect.LastFellBack() {
 				t.Fatalf("%s: fell back with a complete database: %s", pos, perfect.FallbackReason())
 			}
-			before, after := solvedValue(t, db, pos), solvedValue(t, db, pos.Play(m))
+			before, after := playtest.Value(t, db, pos), playtest.Value(t, db, pos.Play(m))
 			if after.Parent().Outcome() < before.Outcome() {
 				t.Errorf("%s (%s): perfect played %s, worth %s", pos, before, m, after.Parent())
 			}

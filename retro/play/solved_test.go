@@ -11,6 +11,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/muehle/testenv"
+	"muehle/retro/playtest"
 	"muehle/retro/retrotest"
 )
 
@@ -25,18 +26,6 @@ func TestMain(m *testing.M) { os.Exit(retrotest.Main(m)) }
 // the reference functions below recompute A, G and the sector score
 // straight from the definitions (bahnsen.go, sector.go), by full
 // enumeration, reading only db.Probe and the layer headers.
-
-// solvedValue is the value of p for its side to move.
-func solvedValue(t *testing.T, db *layers.DB, p muehle.Position) layers.Value {
-	if p.IsOver() {
-		return layers.LossIn(0)
-	}
-	v, err := db.Probe(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
 
 // refMoves returns the legal moves of p.
 func refMoves(p muehle.Position) []muehle.Move {
@@ -71,7 +60,7 @@ func refS(t *testing.T, db *layers.DB, p muehle.Position) float64 {
 		ms := refMoves(p)
 		best, bestV := -1, layers.Value(0)
 		for i, m := range ms {
-			v := solvedValue(t, db, p.Play(m)).Parent()
+			v := playtest.Value(t, db, p.Play(m)).Parent()
 			if best < 0 || v.Better(bestV) {
 				best, bestV = i, v
 			}
@@ -94,7 +83,7 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 	if depth == 1 {
 		k := 0.0
 		for _, q := range qs {
-			if solvedValue(t, db, c.Play(q)).Outcome() == layers.Win {
+			if playtest.Value(t, db, c.Play(q)).Outcome() == layers.Win {
 				k++
 			}
 		}
@@ -107,12 +96,12 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 	freq := map[muehle.Move]int{}
 	for _, q := range qs {
 		after := c.Play(q)
-		if solvedValue(t, db, after).Outcome() != layers.Win {
+		if playtest.Value(t, db, after).Outcome() != layers.Win {
 			continue
 		}
 		for _, g := range refMoves(after) {
 			all[q]++
-			if solvedValue(t, db, after.Play(g)).Outcome() == layers.Loss {
+			if playtest.Value(t, db, after.Play(g)).Outcome() == layers.Loss {
 				wins[q] = append(wins[q], g)
 				freq[g]++
 			}
@@ -127,7 +116,7 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 	prod := 1.0
 	for _, q := range qs {
 		after := c.Play(q)
-		v := solvedValue(t, db, after)
+		v := playtest.Value(t, db, after)
 		var a float64
 		if v.Outcome() == layers.Win {
 			x := float64(v.Depth())
@@ -153,10 +142,10 @@ func refG(t *testing.T, db *layers.DB, pos muehle.Position, hist []muehle.Move, 
 			}
 		} else {
 			for _, p2 := range refMoves(after) {
-				if solvedValue(t, db, after.Play(p2)).Outcome() == layers.Loss {
+				if playtest.Value(t, db, after.Play(p2)).Outcome() == layers.Loss {
 					continue
 				}
-				if solvedValue(t, db, after.Play(p2)).Outcome() == layers.Draw {
+				if playtest.Value(t, db, after.Play(p2)).Outcome() == layers.Draw {
 					a = max(a, refG(t, db, after, append(hist[:len(hist):len(hist)], q), p2, depth-1))
 				}
 			}
@@ -174,7 +163,7 @@ func refSector(t *testing.T, db *layers.DB, p muehle.Position, m muehle.Move, me
 	}
 	best, any := 0.0, false
 	for _, c := range refMoves(p) {
-		if solvedValue(t, db, p.Play(c)).Outcome() != layers.Draw {
+		if playtest.Value(t, db, p.Play(c)).Outcome() != layers.Draw {
 			continue
 		}
 		s := refSector(t, db, p.Play(c), c, me, plies-1)
@@ -215,10 +204,10 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 				break
 			}
 			pos := g.Position()
-			if solvedValue(t, db, pos).Outcome() == layers.Draw {
+			if playtest.Value(t, db, pos).Outcome() == layers.Draw {
 				bestG, bestS := -1.0, -1.0 // the best scores among the drawing moves
 				for _, m := range refMoves(pos) {
-					if solvedValue(t, db, pos.Play(m)).Outcome() != layers.Draw {
+					if playtest.Value(t, db, pos.Play(m)).Outcome() != layers.Draw {
 						continue
 					}
 					for depth := 1; depth <= 2; depth++ {
@@ -289,7 +278,7 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if v := solvedValue(t, db, pos.Play(m)); v.Outcome() != layers.Draw {
+					if v := playtest.Value(t, db, pos.Play(m)); v.Outcome() != layers.Draw {
 						t.Fatalf("%s: %s played %s to %s, want a drawing move", pos, rule, m, v)
 					}
 					score := refG(t, db, pos, g.History(), m, 2)
@@ -306,12 +295,12 @@ func bahnsenAndSectorByHand(t *testing.T, k int) {
 			ms := refMoves(pos)
 			var keep []muehle.Move
 			for _, m := range ms {
-				if solvedValue(t, db, pos.Play(m)).Outcome() == layers.Loss {
+				if playtest.Value(t, db, pos.Play(m)).Outcome() == layers.Loss {
 					keep = append(keep, m)
 				}
 			}
 			for _, m := range ms {
-				if solvedValue(t, db, pos.Play(m)).Outcome() == layers.Draw {
+				if playtest.Value(t, db, pos.Play(m)).Outcome() == layers.Draw {
 					keep = append(keep, m)
 				}
 			}
