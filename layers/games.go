@@ -16,13 +16,14 @@ import (
 
 // RulesID returns the number that names game g in a layer file's header
 // (bytes 12-15): g+1, so that the standard game is 1, as in every file
-// written before the other games.
+// written before the other games. A GameID is permanent (muehle.Games may
+// be reordered), and so is the rules id.
 func RulesID(g muehle.GameID) uint32 { return uint32(g) + 1 }
 
 // gameOfRulesID returns the game a header's rules id names; ok is false
 // for a number that names none.
 func gameOfRulesID(id uint32) (g muehle.GameID, ok bool) {
-	if id == 0 || id > uint32(len(muehle.Games)) {
+	if id == 0 || id > 256 || muehle.GameID(id-1).Rules() == nil {
 		return 0, false
 	}
 	return muehle.GameID(id - 1), true
@@ -35,6 +36,9 @@ func CheckVariant(v muehle.Variant) error {
 		return err
 	}
 	r := v.Rules()
+	if r.LoseBelow != 3 {
+		return fmt.Errorf("layers: no database for %s: the layers hold games lost below three stones, and it is lost below %d", r.Name, r.LoseBelow)
+	}
 	if !r.Board.SameSymmetries(muehle.StandardBoard) {
 		return fmt.Errorf("layers: no database for %s: the index numbers the positions of the 24-point board, and its board (%s) has %d points", r.Name, r.Board.Name(), r.Board.NumPoints())
 	}

@@ -114,7 +114,7 @@
 //	Stones [2]Bitboard  Stones[White], Stones[Black]: disjoint sets of points
 //	Hand   [2]uint8     stones not yet placed, 0 to 9 each (to 12 in Twelve Men's Morris)
 //	Turn   Color        the side to move: White = 0, Black = 1
-//	Game   GameID       the rule set, Games[Game]; 0 = Nine Men's Morris
+//	Game   GameID       the rule set, Game.Rules(); 0 = Nine Men's Morris
 //
 // The move and un-move generators reach their game's tables by the Game
 // byte alone: engines (rules.go) is an array of 256 per-game copies of the
