@@ -39,8 +39,8 @@ func CheckVariant(v muehle.Variant) error {
 	if r.LoseBelow != 3 {
 		return fmt.Errorf("layers: no database for %s: the layers hold games lost below three stones, and it is lost below %d", r.Name, r.LoseBelow)
 	}
-	if !r.Board.SameSymmetries(muehle.StandardBoard) {
-		return fmt.Errorf("layers: no database for %s: the index numbers the positions of the 24-point board, and its board (%s) has %d points", r.Name, r.Board.Name(), r.Board.NumPoints())
+	if !r.Board.SameSymmetries(muehle.StandardBoard) && !smallBoard(r.Board) {
+		return fmt.Errorf("layers: no database for %s: the index numbers the positions of the 24-point board and of boards of at most %d points, and its board (%s) has %d points", r.Name, maxSmallPoints, r.Board.Name(), r.Board.NumPoints())
 	}
 	return nil
 }

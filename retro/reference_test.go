@@ -21,7 +21,8 @@ import (
 // round decides is drawn.
 // It shares nothing with the solver but the move generator.
 
-// comboRank numbers the sets of n points among 24 (combinatorial number system).
+// comboRank numbers the sets of n points among 24 (combinatorial number
+// system); a smaller board's points are the first of the 24.
 func comboRank(b muehle.Bitboard) uint64 {
 	var r uint64
 	for i := 1; b != 0; i++ {
@@ -89,13 +90,14 @@ func forEachRaw(g muehle.GameID, w, b int, fn func(p muehle.Position)) {
 // to move.
 func forEachRawIn(g muehle.GameID, k layers.Key, fn func(p muehle.Position)) {
 	w, b := int(k.W), int(k.B)
+	n := g.Rules().Board.NumPoints()
 	var rec func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard)
 	rec = func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard) {
 		if left == 0 {
 			*out = append(*out, set)
 			return
 		}
-		for p := start; p <= 24-left; p++ {
+		for p := start; p <= n-left; p++ {
 			rec(p+1, left-1, set|1<<p, out)
 		}
 	}

@@ -183,7 +183,7 @@ func TestPasteAndOpenTwelve(t *testing.T) {
 	if got, want := u.ctrl.Game().Position().String(), "W....................... b 11 12 twelve"; got != want {
 		t.Errorf("after pasting Six Men's Morris: got %q, want the game kept, %q", got, want)
 	}
-	for _, want := range []string{"Paste: ", "a position of Six Men's Morris", "this program plays and solves"} {
+	for _, want := range []string{"Paste: ", "a position of Six Men's Morris", "the window draws the board of 24 points only"} {
 		if !strings.Contains(u.status.Text, want) {
 			t.Errorf("status after pasting Six Men's Morris: got %q, want it to contain %q", u.status.Text, want)
 		}
