@@ -11,6 +11,9 @@
 //	table.go      the group-B table: class and symmetry of each of the 3^16
 //	              B codes; building, caching, loading
 //	index.go      Indexer and LayerIndex: rank (Index) and unrank (Position)
+//	small.go      the index of a small board (16 points or fewer, its own
+//	              symmetries: Three, Five and Six Men's Morris), built from
+//	              muehle.Board; IndexerFor, the indexer of a board
 //	value.go      Value, the one-byte entry
 //	file.go       the layer file: header, WriteLayer, OpenFile, File
 //	dense.go      Dense: a dense layer's body (the stored slots' bits,
@@ -67,6 +70,14 @@
 // (MixedOrder). Key.Child names the layer each kind of move leads to.
 //
 // # The index
+//
+// This section is the index of the 24-point boards (the standard board and
+// the board with diagonals, which share its 16 symmetries). A board of 16
+// points or fewer with other symmetries (Three, Five and Six Men's Morris)
+// has its own index, small.go: a layer's slots are exactly its symmetry
+// classes, numbered by the rank of their smallest configuration, one table
+// per pair of stone counts built from muehle.Board; its files have the
+// same format and no unused slots.
 //
 // Group A is the middle ring {3,4,5,10,13,18,19,20}, group B the other 16
 // points; each of the 16 symmetries maps each group onto itself. The B part

@@ -10,9 +10,10 @@ import (
 // (RulesID) beside its stones per side, and a DB opens the folder of one
 // variant (GameDir). The index (index.go) numbers the positions of the 24
 // points up to the standard board's 16 symmetries, so it serves every game
-// on a board with those points and symmetries: Nine and Twelve Men's
-// Morris, and Lasker Morris, whose placements and moves mix (its layers:
-// Key.ValidMixed, MixedOrder).
+// on a board with those points and symmetries: Nine, Ten, Eleven and Twelve
+// Men's Morris, and Lasker Morris, whose placements and moves mix (its
+// layers: Key.ValidMixed, MixedOrder). A board of at most 16 points has an
+// index of its own (small.go): Three, Five and Six Men's Morris.
 
 // RulesID returns the number that names game g in a layer file's header
 // (bytes 12-15): g+1, so that the standard game is 1, as in every file
