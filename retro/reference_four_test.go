@@ -39,9 +39,7 @@ func TestReferenceFourStonesLasker(t *testing.T) {
 // reference. Long: skipped with -short (TestReferenceThreeMensMorris is the
 // short one).
 func TestReferenceSmallBoardsLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: the reference solver on the 16-point board takes minutes; skipped with -short")
-	}
+	testenv.Long(t, "the reference solver on the 16-point board takes minutes")
 	for _, g := range []muehle.GameID{muehle.Five, muehle.FiveFlying, muehle.Six, muehle.SixFlying} {
 		t.Run(g.String(), func(t *testing.T) {
 			v := g.With(g.Rules().Stones)
