@@ -32,7 +32,7 @@ var (
 		return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	})
 	zstdDec = sync.OnceValues(func() (*zstd.Decoder, error) {
-		return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<blockShift+1<<10))
+		return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<24+1<<10))
 	})
 )
 
@@ -393,7 +393,7 @@ func (sc *StreamCoder) streams(p []byte, n, contexts int) ([]byte, error) {
 	}
 	next := func() (int, error) {
 		v, m := binary.Uvarint(p)
-		if m <= 0 || v > uint64(n) {
+		if m <= 0 || v > uint64(max(n, contexts)) { // a count, a length or a context number
 			return 0, errStreams("a bad number")
 		}
 		p = p[m:]

@@ -279,7 +279,8 @@
 //	offset  size  field
 //	 0       8    magic "MUEHLEDZ"
 //	 8       4    version of the compressed form, 1
-//	12       4    s: the blocks are 2^s bytes of body (16: 64 KiB)
+//	12       4    s: the blocks are 2^s bytes of body (16: 64 KiB;
+//	              readers take 9 to 24)
 //	16       8    n: number of blocks, ⌈body size / 2^s⌉
 //	24       4    zero
 //	28       4    CRC-32C of bytes 0-27
