@@ -319,6 +319,15 @@ func (f *File) decodeAll() error {
 	return nil
 }
 
+// DropPages lets the pages of the file's mapped body go from this
+// process's resident memory (DropPages); a body decoded in memory, whose
+// pages would be lost, is left as it is.
+func (f *File) DropPages() {
+	if f.z == nil {
+		DropPages(f.body)
+	}
+}
+
 // Compressed reports whether the file is compressed. A compressed File
 // handed out by DB.Layer or OpenFile holds its body decoded in memory.
 func (f *File) Compressed() bool { return f.z != nil }
@@ -328,8 +337,9 @@ func (f *File) Compressed() bool { return f.z != nil }
 // (name.z.tmp, synced), decoded again and compared byte for byte with the
 // body, then renamed over the layer file. The header stays the same, and
 // with it the layer's verification record and block file. A layer
-// compressed already is left as it is (done false). before and after are
-// the file's sizes.
+// compressed already, or whose compressed file would not be smaller (a
+// layer of a few hundred bytes), is left as it is (done false). before
+// and after are the file's sizes.
 func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	f, err := d.Layer(k)
 	if err != nil {
@@ -356,6 +366,9 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	}
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
+	}
+	if after >= fi.Size() { // a tiny layer: the file stays as it is
+		return fi.Size(), fi.Size(), false, nil
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
