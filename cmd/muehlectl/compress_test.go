@@ -1,0 +1,98 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// copyTree copies the folder from into the new folder to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		src, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		out, err := os.Create(dst)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, src); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompressCommand compresses a copy of the complete 4-stone game and
+// compares every position of every layer with the folder as solved, runs
+// verify and report on the compressed folder, and compresses again
+// (nothing left to do).
+func TestCompressCommand(t *testing.T) {
+	flat := solveAll(t, 4)
+	dir := t.TempDir()
+	copyTree(t, flat.Dir(), dir)
+	out, errs, code := runCmd(t, "compress", "--db", dir, "--stones", "4", "--sample", "200")
+	if code != 0 || !strings.Contains(out, "layers compressed") {
+		t.Fatalf("compress: status %d, output %q, stderr %q", code, out, errs)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	compressed := 0
+	for _, k := range layers.OrderIn(db.Variant(), true) {
+		if !flat.Has(k) {
+			continue
+		}
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatalf("%v: %v", k, err)
+		}
+		if f.Compressed() {
+			compressed++
+		}
+		l := db.Indexer().Layer(k)
+		for i := range l.Size() {
+			p, ok := l.Position(i)
+			if !ok {
+				continue
+			}
+			want, werr := flat.Probe(p)
+			got, err := db.Probe(p)
+			if got != want || (err == nil) != (werr == nil) {
+				t.Fatalf("%v slot %d: compressed %v (%v), flat %v (%v)", k, i, got, err, want, werr)
+			}
+		}
+	}
+	if compressed == 0 {
+		t.Fatal("no layer compressed")
+	}
+	if out, errs, code := runCmd(t, "verify", "--db", dir, "--stones", "4"); code != 0 {
+		t.Errorf("verify: status %d, output %q, stderr %q", code, out, errs)
+	}
+	out, _, code = runCmd(t, "compress", "--db", dir, "--stones", "4")
+	if code != 0 || !strings.Contains(out, "\n0 layers compressed") {
+		t.Errorf("compress again: status %d, output %q; want nothing compressed", code, out)
+	}
+}
