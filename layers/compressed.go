@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/edsrzf/mmap-go"
 
@@ -187,6 +189,7 @@ var coders = sync.Pool{New: func() any { return new(blockCoder) }}
 // every block.
 func (z *zFile) decodeAll() ([]byte, error) {
 	body := make([]byte, z.size)
+	registerDecoded(body)
 	errs := make([]error, z.n)
 	forBlocks(z.n, int(z.size), func(lo, hi int) {
 		c := coders.Get().(*blockCoder)
@@ -320,13 +323,9 @@ func (f *File) decodeAll() error {
 }
 
 // DropPages lets the pages of the file's mapped body go from this
-// process's resident memory (DropPages); a body decoded in memory, whose
-// pages would be lost, is left as it is.
-func (f *File) DropPages() {
-	if f.z == nil {
-		DropPages(f.body)
-	}
-}
+// process's resident memory (DropPages); a body decoded in memory is left
+// as it is.
+func (f *File) DropPages() { DropPages(f.body) }
 
 // Compressed reports whether the file is compressed. A compressed File
 // handed out by DB.Layer or OpenFile holds its body decoded in memory.
@@ -399,4 +398,49 @@ func checkCompressed(path string, v muehle.Variant, k Key, parts []Part, body []
 		return fmt.Errorf("%w: decodes to another body", ErrChecksum)
 	}
 	return nil
+}
+
+// decodedBodies records where the bodies decoded in memory lie, so that
+// DropPages leaves them alone: on Linux it would zero their pages, which
+// are no file's (a reader that drops the pages of a body it has read, as
+// the verifier and the solver's copies do, would lose the values of the
+// DB's decoded layer). A span is forgotten when its body is freed.
+var decodedBodies struct {
+	sync.Mutex
+	spans map[uintptr]uintptr // start → end
+}
+
+// registerDecoded records the decoded body b.
+func registerDecoded(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(&b[0]))
+	decodedBodies.Lock()
+	if decodedBodies.spans == nil {
+		decodedBodies.spans = make(map[uintptr]uintptr)
+	}
+	decodedBodies.spans[start] = start + uintptr(len(b))
+	decodedBodies.Unlock()
+	runtime.AddCleanup(&b[0], func(start uintptr) {
+		decodedBodies.Lock()
+		delete(decodedBodies.spans, start)
+		decodedBodies.Unlock()
+	}, start)
+}
+
+// isDecoded reports whether b lies in a decoded body.
+func isDecoded(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(&b[0]))
+	decodedBodies.Lock()
+	defer decodedBodies.Unlock()
+	for start, end := range decodedBodies.spans {
+		if start <= p && p < end {
+			return true
+		}
+	}
+	return false
 }

@@ -44,6 +44,12 @@ type SolveOptions struct {
 	TempDir string
 	// SkipVerify skips re-deriving every value of each finished layer.
 	SkipVerify bool
+	// Compress keeps each layer compressed once it is verified
+	// (layers.DB.Compress, layers/doc.go); a unit reads the compressed
+	// layers it needs decoded into memory (layers.DB.Layer). A layer left
+	// uncompressed by an interrupted run is compressed by `muehlectl
+	// compress`. Without verification nothing is compressed.
+	Compress bool
 	// WaitLock waits for units other solvers of the folder hold (and the
 	// units that need them) when nothing else is left, instead of failing
 	// with an error wrapping layers.ErrLocked.
@@ -494,6 +500,11 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 		}
 		if err := r.db.MarkVerified(k); err != nil {
 			return wrong, err
+		}
+		if r.opts.Compress {
+			if _, _, _, err := r.db.Compress(k); err != nil {
+				return wrong, err
+			}
 		}
 	}
 	return wrong, nil

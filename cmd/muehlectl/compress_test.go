@@ -60,6 +60,38 @@ func TestCompressCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	compareAll(t, flat, db)
+	if out, errs, code := runCmd(t, "verify", "--db", dir, "--stones", "4"); code != 0 {
+		t.Errorf("verify: status %d, output %q, stderr %q", code, out, errs)
+	}
+	out, _, code = runCmd(t, "compress", "--db", dir, "--stones", "4")
+	if code != 0 || !strings.Contains(out, "\n0 layers compressed") {
+		t.Errorf("compress again: status %d, output %q; want nothing compressed", code, out)
+	}
+}
+
+// TestSolveCompressed solves the complete 4-stone game with --compress
+// and compares every position of every layer with the game solved
+// without it.
+func TestSolveCompressed(t *testing.T) {
+	flat := solveAll(t, 4)
+	dir := t.TempDir()
+	out, errs, code := runCmd(t, "solve", "--stones", "4", "--all-phases", "--compress", "--db", dir)
+	if code != 0 {
+		t.Fatalf("solve --compress: status %d, output %q, stderr %q", code, out, errs)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	compareAll(t, flat, db)
+}
+
+// compareAll compares every position of every layer of flat with db and
+// returns how many layers of db are compressed.
+func compareAll(t *testing.T, flat, db *layers.DB) int {
+	t.Helper()
 	compressed := 0
 	for _, k := range layers.OrderIn(db.Variant(), true) {
 		if !flat.Has(k) {
@@ -88,11 +120,5 @@ func TestCompressCommand(t *testing.T) {
 	if compressed == 0 {
 		t.Fatal("no layer compressed")
 	}
-	if out, errs, code := runCmd(t, "verify", "--db", dir, "--stones", "4"); code != 0 {
-		t.Errorf("verify: status %d, output %q, stderr %q", code, out, errs)
-	}
-	out, _, code = runCmd(t, "compress", "--db", dir, "--stones", "4")
-	if code != 0 || !strings.Contains(out, "\n0 layers compressed") {
-		t.Errorf("compress again: status %d, output %q; want nothing compressed", code, out)
-	}
+	return compressed
 }
