@@ -1,10 +1,10 @@
 package layers
 
 import (
-	"container/list"
 	"encoding/binary"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultCacheBytes is the bound of a DB's block cache until
@@ -13,39 +13,37 @@ import (
 // for DB.Layer, each up to this many bytes.
 const DefaultCacheBytes = 256 << 20
 
-// blockCache keeps decoded blocks of compressed files, the least recently
-// used given up first once their bytes exceed max. It is safe for
+// blockCache keeps decoded blocks of compressed files, up to max bytes.
+// A probe finds a block in its file's slot (zFile.blocks) with one atomic
+// load and marks it used; a probe that decodes a block inserts it and,
+// over the bound, gives up blocks by the clock algorithm (a block used
+// since the hand last passed is kept one more round). It is safe for
 // concurrent use.
 type blockCache struct {
 	mu    sync.Mutex
 	max   int64
 	bytes int64
-	lru   list.List // of *cached, the most recent in front
-	m     map[cacheKey]*list.Element
+	ring  []*cachedBlock // the blocks held
+	hand  int
 }
 
-type cacheKey struct {
-	file  uint64 // zFile.id
-	block int
-}
-
-type cached struct {
-	key  cacheKey
+// cachedBlock is a decoded block held by the cache.
+type cachedBlock struct {
 	data []byte
+	used atomic.Bool
+	z    *zFile
+	b    int
 }
 
 // get returns block b of z, decoded, from the cache or decoded now and
 // kept. The error wraps ErrChecksum.
 func (c *blockCache) get(z *zFile, b int) ([]byte, error) {
-	key := cacheKey{z.id, b}
-	c.mu.Lock()
-	if e, ok := c.m[key]; ok {
-		c.lru.MoveToFront(e)
-		data := e.Value.(*cached).data
-		c.mu.Unlock()
-		return data, nil
+	if cb := z.blocks[b].Load(); cb != nil {
+		if !cb.used.Load() {
+			cb.used.Store(true)
+		}
+		return cb.data, nil
 	}
-	c.mu.Unlock()
 	coder := coders.Get().(*blockCoder)
 	data, err := z.decode(make([]byte, z.blockLen(b)), b, coder)
 	coders.Put(coder)
@@ -54,21 +52,39 @@ func (c *blockCache) get(z *zFile, b int) ([]byte, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.m[key]; ok { // decoded meanwhile by another probe
-		return e.Value.(*cached).data, nil
+	if cb := z.blocks[b].Load(); cb != nil { // decoded meanwhile by another probe
+		return cb.data, nil
 	}
-	if c.m == nil {
-		c.m = make(map[cacheKey]*list.Element)
-	}
-	c.m[key] = c.lru.PushFront(&cached{key, data})
+	cb := &cachedBlock{data: data, z: z, b: b}
+	z.blocks[b].Store(cb)
+	c.ring = append(c.ring, cb)
 	c.bytes += int64(cap(data))
-	for c.bytes > c.limit() && c.lru.Len() > 1 {
-		e := c.lru.Back()
-		old := c.lru.Remove(e).(*cached)
-		delete(c.m, old.key)
-		c.bytes -= int64(cap(old.data))
+	for limit := c.limit(); c.bytes > limit && len(c.ring) > 1; {
+		c.hand %= len(c.ring)
+		old := c.ring[c.hand]
+		if old != cb && old.used.Load() {
+			old.used.Store(false)
+			c.hand++
+			continue
+		}
+		if old == cb {
+			c.hand++
+			continue
+		}
+		c.drop(c.hand)
 	}
 	return data, nil
+}
+
+// drop gives up the block at ring position i; c.mu is held.
+func (c *blockCache) drop(i int) {
+	old := c.ring[i]
+	old.z.blocks[old.b].Store(nil)
+	c.bytes -= int64(cap(old.data))
+	last := len(c.ring) - 1
+	c.ring[i] = c.ring[last]
+	c.ring[last] = nil
+	c.ring = c.ring[:last]
 }
 
 // limit is the bound in bytes; c.mu is held.
@@ -79,18 +95,16 @@ func (c *blockCache) limit() int64 {
 	return c.max
 }
 
-// forget drops the blocks of the file id (closed or found damaged).
-func (c *blockCache) forget(id uint64) {
+// forget drops the blocks of the file z (closed or found damaged).
+func (c *blockCache) forget(z *zFile) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for e := c.lru.Front(); e != nil; {
-		next := e.Next()
-		if v := e.Value.(*cached); v.key.file == id {
-			c.lru.Remove(e)
-			delete(c.m, v.key)
-			c.bytes -= int64(cap(v.data))
+	for i := 0; i < len(c.ring); {
+		if c.ring[i].z == z {
+			c.drop(i)
+			continue
 		}
-		e = next
+		i++
 	}
 }
 

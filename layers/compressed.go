@@ -40,11 +40,9 @@ type zFile struct {
 	table []byte // the offset table, in the mapping
 	first uint64 // where the first frame starts
 	parts []Part // the layer's parts for the context streams; nil: dense
-	id    uint64 // the file's name in the block cache
+	// blocks holds the blocks the DB's cache keeps decoded (cache.go).
+	blocks []atomic.Pointer[cachedBlock]
 }
-
-// zIDs numbers the opened compressed files for the block cache.
-var zIDs atomic.Uint64
 
 // isCompressed reports whether b, the first bytes of a file, start a
 // compressed layer file.
@@ -132,7 +130,7 @@ func checkZ(m []byte, path string, v muehle.Variant, key Key) (*zFile, Header, e
 	if got, want := le.Uint32(m[zHead+zEntry*n:]), crc32.Checksum(table, castagnoli); got != want {
 		return nil, h, fmt.Errorf("layers: %s: %w: offset table checksum %08x, want %08x", path, ErrChecksum, got, want)
 	}
-	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), id: zIDs.Add(1)}
+	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[cachedBlock], n)}
 	sums := make([]uint64, n)
 	at := z.first
 	for b := range n {

@@ -220,6 +220,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		return &e, e.err
 	}
 	if old != nil && old.f != nil && old.f.z != nil { // compressed, open for Probe: open it again, decoded
+		d.cache.forget(old.f.z)
 		d.old = append(d.old, old.f)
 		old = nil
 	}
@@ -375,6 +376,9 @@ func (d *DB) write(k Key, writeFile func(path string) error) error {
 func (d *DB) forgetLocked(k Key) {
 	s, _ := keySlot(k)
 	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
+		if e.f.z != nil {
+			d.cache.forget(e.f.z)
+		}
 		d.old = append(d.old, e.f)
 	}
 }
@@ -415,7 +419,7 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 	if e.f.body == nil { // compressed, read through the block cache
 		v, err := d.cache.value(e.f.z, &e.f.h, i)
 		if err != nil {
-			d.cache.forget(e.f.z.id)
+			d.cache.forget(e.f.z)
 			return Unused, d.blockDamaged(k, e, err)
 		}
 		return v, nil
