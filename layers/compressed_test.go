@@ -2,7 +2,9 @@ package layers
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"testing"
 
@@ -221,4 +223,55 @@ func FuzzCompressedFile(f *testing.F) {
 			z.decode(make([]byte, z.blockLen(i)), i, &c)
 		}
 	})
+}
+
+// TestCompressedExample reads the checked-in compressed layer 3-3 of the
+// 5-stone game (testdata/compressed-k5-m3-3.layer, 50,116 bytes for
+// 183,512 slots, made by `muehlectl compress`) byte by byte as doc.go
+// describes it, then through OpenFile: its figures are those `muehlectl
+// report` gives for the layer.
+func TestCompressedExample(t *testing.T) {
+	path := "testdata/compressed-k5-m3-3.layer"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	if string(b[:8]) != "MUEHLEDZ" || le.Uint32(b[8:]) != 1 || le.Uint32(b[12:]) != 16 || le.Uint64(b[16:]) != 3 {
+		t.Fatalf("preamble % x: want MUEHLEDZ, version 1, blocks of 2^16 bytes, 3 blocks", b[:24])
+	}
+	if got, want := le.Uint32(b[28:]), crc32.Checksum(b[:28], crc32.MakeTable(crc32.Castagnoli)); got != want {
+		t.Errorf("preamble CRC %08x, want %08x", got, want)
+	}
+	if string(b[32:40]) != "MUEHLEDB" || b[48] != 5 || b[49] != 3 || b[50] != 3 || le.Uint64(b[56:]) != 183512 {
+		t.Errorf("header % x: want the layer 3-3 of 5 stones, 183,512 slots", b[32:64])
+	}
+	var sums []uint64
+	at := uint64(zHead + 3*zEntry + 4)
+	for i := range 3 {
+		end, sum := le.Uint64(b[zHead+16*i:]), le.Uint64(b[zHead+16*i+8:])
+		if end <= at || end > uint64(len(b)) {
+			t.Fatalf("block %d ends at %d, after %d", i, end, at)
+		}
+		if c := b[at]; c > blockRaw {
+			t.Errorf("block %d: coder %d", i, c)
+		}
+		at = end
+		sums = append(sums, sum)
+	}
+	if at != uint64(len(b)) {
+		t.Errorf("the frames end at %d, the file at %d", at, len(b))
+	}
+	if got, want := combineBlocks(sums, 16, 183512), le.Uint64(b[32+64:]); got != want {
+		t.Errorf("the block CRCs combine to %016x, the header's body checksum is %016x", got, want)
+	}
+	f, err := OpenFile(path, muehle.Standard.With(5), Moving(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := f.Header()
+	if !f.Compressed() || h.Won != 140621 || h.Lost != 28736 || h.Drawn != 269 || h.DeepestWin != 25 || h.DeepestLoss != 26 || h.Checksum != 0x290dc27b54f3cc16 {
+		t.Errorf("header %+v (compressed %v); want 140,621 won, 28,736 lost, 269 drawn, deepest 25 and 26, checksum 290dc27b54f3cc16", h, f.Compressed())
+	}
 }
