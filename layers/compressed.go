@@ -29,6 +29,10 @@ const (
 	zEntry    = 16                     // an offset table entry: end, CRC-64
 )
 
+// zShift is log2 of the blocks of the compressed files written: 16 KiB
+// (doc.go says why). Tests set it smaller.
+var zShift uint = 14
+
 // zFile is an open compressed layer file: its mapping, checked on opening
 // but for the frames, which are checked as they are decoded.
 type zFile struct {
@@ -222,9 +226,10 @@ func (z *zFile) close() error {
 
 // writeCompressed writes the compressed file of a layer whose header is
 // head (its 128 bytes, as the layer file holds them) and whose body is
-// body, with the CRC-64s of its blocks sums, to path (synced; the caller
-// renames it). parts are the layer's parts (nil for a dense body).
-func writeCompressed(path string, head []byte, body []byte, sums []uint64, parts []Part) (int64, error) {
+// body, in blocks of 2^shift bytes, to path (synced; the caller renames
+// it). parts are the layer's parts (nil for a dense body).
+func writeCompressed(path string, head []byte, body []byte, shift uint, parts []Part) (int64, error) {
+	sums := blockSums(body, shift)
 	n := len(sums)
 	frames := make([][]byte, n)
 	errs := make([]error, n)
@@ -232,7 +237,7 @@ func writeCompressed(path string, head []byte, body []byte, sums []uint64, parts
 		c := coders.Get().(*blockCoder)
 		defer coders.Put(c)
 		for b := lo; b < hi; b++ {
-			frames[b], errs[b] = c.encode(nil, block(body, b, blockShift), uint64(b)<<blockShift, parts)
+			frames[b], errs[b] = c.encode(nil, block(body, b, shift), uint64(b)<<shift, parts)
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -242,7 +247,7 @@ func writeCompressed(path string, head []byte, body []byte, sums []uint64, parts
 	pre := make([]byte, zPreamble)
 	copy(pre, zMagic)
 	le.PutUint32(pre[8:], zVersion)
-	le.PutUint32(pre[12:], uint32(blockShift))
+	le.PutUint32(pre[12:], uint32(shift))
 	le.PutUint64(pre[16:], uint64(n))
 	le.PutUint32(pre[28:], crc32.Checksum(pre[:28], castagnoli))
 	table := make([]byte, zEntry*n+4)
@@ -357,7 +362,7 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	tmp := path + ".z.tmp"
 	defer os.Remove(tmp)
 	head := f.m[:HeaderSize]
-	after, err = writeCompressed(tmp, head, f.body, blockSums(f.body, blockShift), parts)
+	after, err = writeCompressed(tmp, head, f.body, zShift, parts)
 	if err == nil {
 		err = checkCompressed(tmp, d.v, k, parts, f.body)
 	}
