@@ -11,7 +11,7 @@ import (
 // SetCacheBytes: the decoded blocks of compressed layers it keeps for
 // probes, and the bodies of compressed layers decoded in full it holds
 // for DB.Layer, each up to this many bytes.
-const DefaultCacheBytes = 256 << 20
+const DefaultCacheBytes = 1 << 30
 
 // blockCache keeps decoded blocks of compressed files, up to max bytes.
 // A probe finds a block in its file's slot (zFile.blocks) with one atomic

@@ -267,74 +267,95 @@
 //
 // # Compressed layer files
 //
-// A finished layer may be kept compressed (storage 1): the same name,
-// m3-4.layer, holding the body cut into its 64 KiB blocks (the blocks of
-// the block file), each coded on its own, so that a probe decodes one
-// block and never the layer. Readers do not branch on it: DB.Probe reads
-// a slot through the block cache, DB.Layer decodes the whole body into
-// memory and hands out the same *File (Body, Dense, Value) as for a file
-// of storage 0, and Values is the one interface for both. All integers
+// A finished layer may be kept compressed: the same name, m3-4.layer,
+// holding its body cut into blocks of 16 KiB, each coded on its own, so
+// that a probe decodes one block and never the layer. Readers do not
+// branch on it: DB.Probe reads a slot through the block cache, DB.Layer
+// decodes the whole body into memory and hands out the same *File (Body,
+// Dense, Value, Copy) as for a layer lying flat, and Values is the one
+// interface of both; File.Compressed says which it is, for the commands
+// that report sizes. DB.Compress compresses a layer in place
+// (`muehlectl compress`, `muehlectl solve --compress`). All integers
 // little-endian:
 //
 //	offset  size  field
 //	 0       8    magic "MUEHLEDZ"
 //	 8       4    version of the compressed form, 1
-//	12       4    s: the blocks are 2^s bytes of body (16: 64 KiB;
+//	12       4    s: the blocks are 2^s bytes of body (14: 16 KiB;
 //	              readers take 9 to 24)
 //	16       8    n: number of blocks, ⌈body size / 2^s⌉
 //	24       4    zero
 //	28       4    CRC-32C of bytes 0-27
-//	32     128    the layer's header, verbatim (its header checksum, the
-//	              body checksum of the uncompressed body and the layout
-//	              included): a .verified record and a .blocks file
-//	              written for the uncompressed file name it still
-//	160    16n    the offset table, for each block: end, the offset in
-//	              the file where its frame ends (uint64), and the CRC-64
+//	32     128    the layer's header, verbatim (layout, figures, the body
+//	              checksum of the body uncompressed, the header
+//	              checksum): the layer's .verified record and .blocks
+//	              file, written for it lying flat, stay valid
+//	160    16n    the offset table, for each block: the offset in the
+//	              file where its frame ends (uint64), and the CRC-64
 //	              (ECMA) of its 2^s bytes of body (the last block
-//	              shorter), as the block file holds it
+//	              shorter)
 //	160+16n  4    CRC-32C of the offset table
 //	164+16n  …    the frames, one after another: block b's from the end
 //	              of block b-1's (the first from 164+16n) to its end;
-//	              the first byte is the coder, 0 a zstd frame (without
-//	              zstd's checksum), 1 context streams (codec.go), 2 the
-//	              block stored as it is
+//	              the first byte is the coder: 0 a zstd frame (without
+//	              zstd's checksum), 1 context streams (codec.go, without
+//	              a partner: each block decodes on its own), 2 the bytes
+//	              as they are
 //
-// The table's block CRCs, combined as the CRC-64 of their concatenation,
-// must equal the header's body checksum, so the table vouches for the
-// body the header describes; a file whose preamble, header, table or
-// sizes fail is damaged (ErrChecksum, ErrFormat) on opening. A block is
-// checked every time it is decoded: a frame that does not decode, or
-// decodes to other bytes than its CRC-64 says, makes the layer damaged
-// for the DB as a failing block of a mapped body does. A flipped bit
-// anywhere in the file is found by the preamble's, header's or table's
-// CRC-32C or by the block's CRC-64 when the block is read.
+// The body is the body of the flat file, one byte per slot or dense (its
+// bits, rank directory and values), so a probe of a dense layer reads up
+// to three blocks: the 64-byte line of its bit, its two directory entries
+// and its value. The table's block CRCs, combined as the CRC-64 of their
+// concatenation, must equal the header's body checksum, so the table
+// vouches for the body the header describes; a file whose preamble,
+// header, table or sizes fail is damaged (ErrChecksum, ErrFormat) on
+// opening. A block is checked each time it is decoded: a frame that does
+// not decode, or decodes to bytes of another CRC-64, makes the layer
+// damaged for the DB as a failing block of a flat body does
+// (TestCompressedDamage flips a bit in each part). DB.Layer decodes a
+// body on all cores and checks its figures and directory as for a flat
+// body. A layer whose compressed file would not be smaller (a few hundred
+// bytes) is left flat.
 //
-// The block cache (cache.go) holds decoded blocks of every compressed
-// layer a DB has open, up to a bound in bytes (DB.SetCacheBytes; 256 MiB
-// by default), the least recently used given up first. A layer decoded
-// in full by DB.Layer is held by the DB until the bytes of such layers
-// exceed the bound too (the oldest is let go: the garbage collector frees
-// it once its last reader drops it).
+// The block cache (cache.go) holds decoded blocks of the compressed
+// layers a DB has open, up to a bound in bytes (DB.SetCacheBytes; 1 GiB
+// by default). A probe finds a cached block in its file's slot with one
+// atomic load; blocks are given up by the clock algorithm. A layer
+// decoded in full by DB.Layer is held by the DB until such layers exceed
+// the bound too (the oldest let go; the garbage collector frees it when
+// its last reader drops it). DropPages leaves a decoded body alone (on
+// Linux it would zero its pages, which are no file's).
 //
-// Measured on the 5-stone game, all phases (TestStoreTrial in
-// layers/pack, each block the smaller of zstd and context streams):
+// Why these choices, measured by TestStoreTrial (layers/pack) on the
+// standard game of 6 stones, all phases (570 MB of files; each block the
+// smaller of zstd and context streams; values: the slots holding one;
+// decoding on the 2 shared cores of the development machine, loaded):
 //
-//	block   moving layers     placement layers  decode a block
-//	  4 KiB 0.173 bits/value  0.241 bits/value   13 µs / 2.5 µs
-//	 16 KiB 0.107             0.166              91 µs / 7.9 µs
-//	 64 KiB 0.081             0.143             210 µs / 75 µs
-//	256 KiB 0.072             0.138             947 µs / 1062 µs
+//	block    moving layers      placement layers   decode a block
+//	 16 KiB  1.369 bits/value   1.607 bits/value     88 µs /   63 µs
+//	 64 KiB  1.335              1.557               375 µs /  206 µs
+//	256 KiB  1.279              1.529              (ms, not steady)
 //
-// (values: the slots holding a value; the placement layers are dense, and
-// their bits and rank directory are most of what they keep). 64 KiB keeps
-// a probe of a block not yet decoded near 0.2 ms and costs an eighth more
-// than 256 KiB; 16 KiB would save three quarters of the decoding for a
-// third more disk. Win/draw/loss and depth stored apart (as Syzygy keeps
-// WDL and DTZ): the values of the moving layers as context streams take
-// 0.112 bits, win/draw/loss alone 0.089 and the depths of the decided
-// slots 0.015, together 0.104, 7 % less than together as streams but
-// more than the best coder of the body (0.081), and every player of this
-// program reads the depth; so they are stored together.
+// 16 KiB costs 2.5 % (moving) and 3 % (placement) more disk than 64 KiB
+// and a quarter of the decoding, which a probe of a block not yet
+// decoded waits for; on the 5-stone game, mostly drawn, the sizes are
+// 0.107 and 0.081 bits/value (moving), a third more, but tiny. The block
+// need not be the block file's 64 KiB: the offset table keeps its own
+// CRCs. Win/draw/loss and depth stored apart (as Syzygy keeps WDL and
+// DTZ; docs/export.md): on the 6-stone game's moving layers with 64 KiB,
+// win/draw/loss alone as context streams take 0.437 bits/value and the
+// depths of the decided slots 0.813, together 1.250, 6 % less than the
+// values together (1.335); on the 5-stone game 0.104 against 0.081, more.
+// Every player of this program reads the depth, and apart every probe of
+// a decided position would decode two blocks: so they are kept together.
+// The 6-stone game compressed (`muehlectl compress`): moving layers 1.370
+// bits per stored value (8.081 flat), placement layers 1.609 (10.576),
+// the folder 94.3 MB against 570.0 MB. A random probe whose block is not
+// decoded took 32 µs median and 0.36 to 1.07 ms at the 99th percentile
+// (TestStoreTimes in retro/play; flat: 0.8 µs and 0.38 ms); the perfect
+// move over 200 positions of each phase, layers open, 10.6 ms median in
+// the moving phase (flat 7.2 ms) and 0.21 ms in placement (flat 0.22 ms)
+// with the default cache, the same as flat with the whole game cached.
 //
 // # Beside the layer files
 //

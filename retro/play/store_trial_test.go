@@ -21,8 +21,9 @@ import (
 // probe decodes one; the files in the page cache), median and 99th
 // percentile; and the perfect move over 200 positions of each phase from
 // random games, its layers open (a first pass over the positions opens
-// them; the second is timed), median and worst (docs/design.md,
-// layers/doc.go).
+// them; the second is timed), median and worst, with a block cache of
+// MUEHLE_STORE_CACHE MiB (layers.DefaultCacheBytes when unset)
+// (docs/design.md, layers/doc.go).
 //
 //	MUEHLE_STORE_DBS=/tmp/flat,/tmp/z MUEHLE_STORE_STONES=6 go test -run StoreTimes -v ./retro/play/
 func TestStoreTimes(t *testing.T) {
@@ -74,7 +75,8 @@ func TestStoreTimes(t *testing.T) {
 		}
 		slices.Sort(ts)
 		t.Logf("%s: %d random probes, block not decoded: median %v, 99th percentile %v, worst %v", dir, len(ts), ts[len(ts)/2], ts[len(ts)*99/100], ts[len(ts)-1])
-		db.SetCacheBytes(0)
+		cache, _ := strconv.ParseInt(os.Getenv("MUEHLE_STORE_CACHE"), 10, 64) // MiB; 0: the default
+		db.SetCacheBytes(cache << 20)
 
 		// The perfect move.
 		all := muehle.Standard.Rules().RandomPositions(stones, 52, 20000)
