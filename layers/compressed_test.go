@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"os"
+	"sync"
 	"testing"
 
 	"muehle/muehle"
@@ -273,5 +274,43 @@ func TestCompressedExample(t *testing.T) {
 	h := f.Header()
 	if !f.Compressed() || h.Won != 140621 || h.Lost != 28736 || h.Drawn != 269 || h.DeepestWin != 25 || h.DeepestLoss != 26 || h.Checksum != 0x290dc27b54f3cc16 {
 		t.Errorf("header %+v (compressed %v); want 140,621 won, 28,736 lost, 269 drawn, deepest 25 and 26, checksum 290dc27b54f3cc16", h, f.Compressed())
+	}
+}
+
+// TestCompressedConcurrentProbes probes a compressed layer from several
+// goroutines with a block cache of two blocks, so that blocks are decoded,
+// shared and given up all the time (run it with -race).
+func TestCompressedConcurrentProbes(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	want := map[Key][]Value{}
+	for _, k := range keys {
+		want[k] = layerValues(t, db, k)
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db = reopen(t, db)
+	db.SetCacheBytes(2 << minBlockShift)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for j, k := range keys {
+				l := db.Indexer().Layer(k)
+				for i := uint64(g + j); i < l.Size(); i += 7 {
+					p, ok := l.Position(i)
+					if !ok {
+						continue
+					}
+					if got, err := db.Probe(p); err != nil || got != want[k][i] {
+						t.Errorf("%v slot %d: %v, %v; want %v", k, i, got, err, want[k][i])
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := db.CacheBytes(); n > 3<<minBlockShift {
+		t.Errorf("the cache holds %d bytes, bound %d", n, 2<<minBlockShift)
 	}
 }
