@@ -148,6 +148,7 @@ func compareSample(db *layers.DB, k layers.Key, s valueSample) error {
 		if !ok {
 			continue
 		}
+		p.Game = db.Variant().Game
 		got, err := fresh.Probe(p)
 		if err != nil {
 			return err

@@ -110,6 +110,7 @@ func compareAll(t *testing.T, flat, db *layers.DB) int {
 			if !ok {
 				continue
 			}
+			p.Game = db.Variant().Game
 			want, werr := flat.Probe(p)
 			got, err := db.Probe(p)
 			if got != want || (err == nil) != (werr == nil) {
@@ -121,4 +122,42 @@ func compareAll(t *testing.T, flat, db *layers.DB) int {
 		t.Fatal("no layer compressed")
 	}
 	return compressed
+}
+
+// TestCompressGames compresses Twelve Men's Morris and Lasker Morris of 3
+// stones (4 without -short) and compares every position of every layer
+// with the folder as solved; verify passes on the compressed folder.
+func TestCompressGames(t *testing.T) {
+	stones := "3"
+	if !testing.Short() {
+		stones = "4"
+	}
+	for _, game := range []string{"twelve", "lasker"} {
+		flatDir, dir := t.TempDir(), t.TempDir()
+		if out, errs, code := runCmd(t, "solve", "--game", game, "--stones", stones, "--all-phases", "--db", flatDir); code != 0 {
+			t.Fatalf("%s: solve: status %d, output %q, stderr %q", game, code, out, errs)
+		}
+		copyTree(t, flatDir, dir)
+		if out, errs, code := runCmd(t, "compress", "--game", game, "--stones", stones, "--db", dir); code != 0 || !strings.Contains(out, "layers compressed") {
+			t.Fatalf("%s: compress: status %d, output %q, stderr %q", game, code, out, errs)
+		}
+		v, err := variantFlags(game, int(stones[0]-'0'))
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat, err := layers.OpenDB(flatDir, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := layers.OpenDB(dir, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d layers compressed", game, compareAll(t, flat, db))
+		flat.Close()
+		db.Close()
+		if out, errs, code := runCmd(t, "verify", "--game", game, "--stones", stones, "--db", dir); code != 0 {
+			t.Errorf("%s: verify: status %d, output %q, stderr %q", game, code, out, errs)
+		}
+	}
 }
