@@ -279,7 +279,7 @@ func isCompressedFile(path string) bool {
 // already, is h.
 func openCompressed(path string, v muehle.Variant, key Key, lazy bool, h Header, parts []Part) (*File, *blockChecks, error) {
 	if parts == nil && !h.Dense() {
-		x, err := DefaultIndexer()
+		x, err := IndexerFor(v.Rules().Board)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -417,7 +417,7 @@ func openFile(path string, v muehle.Variant, key Key, lazy, old bool) (*File, *b
 
 // openFileParts is openFile given the layer's parts, which a compressed
 // file of one byte per slot needs to decode its blocks (the DB knows
-// them; without, OpenFile asks the DefaultIndexer). A compressed file
+// them; without, OpenFile asks the indexer of the game's board). A compressed file
 // opened lazily is checked but for its frames, each checked as it is
 // decoded; opened in full, it is decoded into memory and checked as a
 // mapped body is.

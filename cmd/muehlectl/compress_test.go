@@ -124,15 +124,16 @@ func compareAll(t *testing.T, flat, db *layers.DB) int {
 	return compressed
 }
 
-// TestCompressGames compresses Twelve Men's Morris and Lasker Morris of 3
-// stones (4 without -short) and compares every position of every layer
-// with the folder as solved; verify passes on the compressed folder.
+// TestCompressGames compresses Twelve Men's Morris, Lasker Morris and Six
+// Men's Morris (a board of its own index) of 3 stones (4 without -short)
+// and compares every position of every layer with the folder as solved;
+// verify passes on the compressed folder.
 func TestCompressGames(t *testing.T) {
 	stones := "3"
 	if !testing.Short() {
 		stones = "4"
 	}
-	for _, game := range []string{"twelve", "lasker"} {
+	for _, game := range []string{"twelve", "lasker", "six"} {
 		flatDir, dir := t.TempDir(), t.TempDir()
 		if out, errs, code := runCmd(t, "solve", "--game", game, "--stones", stones, "--all-phases", "--db", flatDir); code != 0 {
 			t.Fatalf("%s: solve: status %d, output %q, stderr %q", game, code, out, errs)
