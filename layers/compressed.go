@@ -343,6 +343,13 @@ func (f *File) Compressed() bool { return f.z != nil }
 // layer of a few hundred bytes), is left as it is (done false). before
 // and after are the file's sizes.
 func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
+	if d.Compressed(k) { // cheap: the file's first bytes
+		fi, err := os.Stat(d.Path(k))
+		if err != nil {
+			return 0, 0, false, fmt.Errorf("layers: %w", err)
+		}
+		return fi.Size(), fi.Size(), false, nil
+	}
 	f, err := d.Layer(k)
 	if err != nil {
 		return 0, 0, false, err
@@ -384,6 +391,10 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	d.forgetLocked(k)
 	return fi.Size(), after, true, nil
 }
+
+// Compressed reports whether the file of layer k is compressed, by its
+// first bytes (it checks nothing else).
+func (d *DB) Compressed(k Key) bool { return isCompressedFile(d.Path(k)) }
 
 // checkCompressed opens the compressed file at path, decodes it and
 // compares its body with body.

@@ -72,7 +72,8 @@ func TestCompressCommand(t *testing.T) {
 
 // TestSolveCompressed solves the complete 4-stone game with --compress
 // and compares every position of every layer with the game solved
-// without it.
+// without it; then runs solve --compress on a copy of the folder solved
+// flat (a run that compressed nothing yet), which compresses it.
 func TestSolveCompressed(t *testing.T) {
 	flat := solveAll(t, 4)
 	dir := t.TempDir()
@@ -86,6 +87,18 @@ func TestSolveCompressed(t *testing.T) {
 	}
 	defer db.Close()
 	compareAll(t, flat, db)
+
+	again := t.TempDir()
+	copyTree(t, flat.Dir(), again)
+	if out, errs, code := runCmd(t, "solve", "--stones", "4", "--all-phases", "--compress", "--db", again); code != 0 {
+		t.Fatalf("solve --compress of a solved folder: status %d, output %q, stderr %q", code, out, errs)
+	}
+	db2, err := layers.OpenDB(again, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	compareAll(t, flat, db2)
 }
 
 // compareAll compares every position of every layer of flat with db and

@@ -82,6 +82,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
 		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *a.db.dir, a.db.label())
+		if opts.Compress { // the layers left flat are compressed
+			return retro.Solve(ctx, db, opts)
+		}
 		return nil
 	}
 	compute := 0
