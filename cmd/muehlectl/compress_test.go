@@ -43,17 +43,25 @@ func copyTree(t *testing.T, from, to string) {
 	}
 }
 
-// TestCompressCommand compresses a copy of the complete 4-stone game and
-// compares every position of every layer with the folder as solved, runs
-// verify and report on the compressed folder, and compresses again
-// (nothing left to do).
+// TestCompressCommand compresses a copy of the complete 4-stone game (with
+// the temporary file of a killed run in it, which goes) and compares
+// every position of every layer with the folder as solved, runs verify on
+// the compressed folder, and compresses again (nothing left to do).
 func TestCompressCommand(t *testing.T) {
 	flat := solveAll(t, 4)
 	dir := t.TempDir()
 	copyTree(t, flat.Dir(), dir)
+	// A run killed while writing a layer left its temporary file.
+	stale := filepath.Join(dir, "k4", "m3-4.layer.z.tmp")
+	if err := os.WriteFile(stale, []byte("MUEHLEDZ torn"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, errs, code := runCmd(t, "compress", "--db", dir, "--stones", "4", "--sample", "200")
 	if code != 0 || !strings.Contains(out, "layers compressed") {
 		t.Fatalf("compress: status %d, output %q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there (%v)", err)
 	}
 	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
 	if err != nil {
