@@ -370,6 +370,11 @@
 // move over 200 positions of each phase, layers open, 10.6 ms median in
 // the moving phase (flat 7.2 ms) and 0.21 ms in placement (flat 0.22 ms)
 // with the default cache, the same as flat with the whole game cached.
+// Alpha-beta at depth 4 reading the database, 200 games (`muehlectl
+// match --white ab:4 --black ab:4 --games 200 --stones 6 --opening 6`):
+// 2.0 and 2.2 s of processor time compressed, 1.6 and 1.5 s flat
+// (interleaved runs). Solving the 5-stone game with --compress took 107
+// and 145 s against 115 and 150 s flat (interleaved, machine loaded).
 //
 // # Beside the layer files
 //
