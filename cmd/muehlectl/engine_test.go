@@ -317,3 +317,145 @@ func TestAnswersAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestUCIProtocol drives muehlectl uci as a GUI does: the handshake,
+// isready, options, unknown commands ignored, a bad position and an
+// illegal move reported without dying, isready answered while thinking
+// under go infinite, stop, and a removal written as a move of its own.
+func TestUCIProtocol(t *testing.T) {
+	dir := engineDB(t)
+	g := startUCI(t, "--db", dir, "--stones", "3")
+	g.send("uci")
+	hello := g.until("uciok")
+	for _, want := range []string{"id name ", "option name Player type string default perfect", "option name Game type combo", "option name Database type string default " + dir} {
+		if !strings.Contains(strings.Join(hello, "\n"), want) {
+			t.Errorf("uci: no %q in %q", want, hello)
+		}
+	}
+	g.send("xyzzy 1 2 3", "isready")
+	if got := g.until("readyok"); len(got) != 1 {
+		t.Errorf("an unknown command answered %q; want nothing", got[:len(got)-1])
+	}
+	// A bad position and an illegal move: an info string, then no position.
+	for _, bad := range []string{"position fen WWWW.................... w 0 0", "position fen xyz", "position startpos moves d6 d6", "position startpos moves a1-a4"} {
+		g.send(bad, "go")
+		got := g.until("bestmove")
+		if !strings.HasPrefix(got[0], "info string position: ") || got[len(got)-1] != "bestmove (none)" {
+			t.Errorf("%s: got %q; want an info string and bestmove (none)", bad, got)
+		}
+	}
+	// The perfect player wins a won position at once: White jumps a4-g7,
+	// closes a mill and takes a stone; Black is left with two.
+	const won = "WW.BB....W.............B w 0 0"
+	g.send("position fen "+won, "go movetime 100")
+	got := g.until("bestmove")
+	if !slicesHas(got, "info string value won in 1") || !strings.HasPrefix(got[len(got)-1], "bestmove a4-g7x") {
+		t.Errorf("won position: got %q", got)
+	}
+	// go infinite: isready answers while thinking, bestmove waits for stop.
+	g.send("setoption name Player value ab:3", "position startpos moves d6 d2", "go infinite", "isready")
+	if got := g.until("readyok"); slicesHas(got, "bestmove") {
+		t.Errorf("go infinite sent bestmove before stop: %q", got)
+	}
+	g.send("stop")
+	if got := g.until("bestmove"); got[len(got)-1] == "bestmove (none)" {
+		t.Errorf("stop: got %q; want a move", got)
+	}
+	// SplitRemoval: the move, then after the GUI played it, the removal.
+	g.send("setoption name Player value perfect", "setoption name SplitRemoval value true", "position fen "+won, "go")
+	got = g.until("bestmove")
+	first := strings.TrimPrefix(got[len(got)-1], "bestmove ")
+	if strings.Contains(first, "x") {
+		t.Fatalf("SplitRemoval: bestmove %q names the removal", first)
+	}
+	g.send("position fen "+won+" moves "+first, "go")
+	got = g.until("bestmove")
+	rem := strings.TrimPrefix(got[len(got)-1], "bestmove ")
+	if !strings.HasPrefix(rem, "x") {
+		t.Fatalf("SplitRemoval: after %s, bestmove %q; want xPOINT", first, rem)
+	}
+	g.send("position fen "+won+" moves "+first+" "+rem, "d")
+	if got := g.until("info string position"); !strings.HasSuffix(got[len(got)-1], " b 0 0") {
+		t.Errorf("after %s %s: %q", first, rem, got)
+	}
+	g.send("quit")
+}
+
+// slicesHas reports whether some line starts with prefix.
+func slicesHas(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestUCISelfPlay plays the perfect player against itself through the
+// protocol in each game of three stones, as a GUI would, and checks after
+// every move that the value of the position follows the database: a win
+// in d becomes a loss in d-1 for the other side, a draw stays a draw,
+// until the game ends (or 60 plies of a draw).
+func TestUCISelfPlay(t *testing.T) {
+	dir := engineDB(t)
+	for _, game := range engineGames {
+		t.Run(game, func(t *testing.T) {
+			db := openEngineDB(t, game)
+			g := startUCI(t, "--db", dir, "--game", game, "--stones", "3")
+			g.send("uci")
+			g.until("uciok")
+			g.send("isready")
+			g.until("readyok")
+			g.send("ucinewgame")
+			gm := db.Variant().Rules().NewGame(3)
+			var moves []string
+			prev := layers.Unused
+			for ply := 0; ply < 60; ply++ {
+				if r, _ := gm.Result(); r != muehle.Ongoing {
+					break
+				}
+				pos := gm.Position()
+				a, err := analysis.Of(db, pos)
+				if err != nil {
+					t.Fatalf("ply %d %s: %v", ply, pos, err)
+				}
+				if prev != layers.Unused && a.Value.Parent() != prev {
+					t.Fatalf("ply %d %s: value %s after a position of %s: the move gave up value", ply, pos, a.Value, prev)
+				}
+				prev = a.Value
+				cmd := "position startpos"
+				if len(moves) > 0 {
+					cmd += " moves " + strings.Join(moves, " ")
+				}
+				g.send(cmd, "go movetime 50")
+				got := g.until("bestmove")
+				if want := "info string value " + a.Value.String() + " "; !slicesHas(got, want) {
+					t.Errorf("ply %d %s: got %q; want %q", ply, pos, got, want)
+				}
+				ms := strings.TrimPrefix(got[len(got)-1], "bestmove ")
+				m, err := pos.Board().ParseMove(ms)
+				if err != nil {
+					t.Fatalf("ply %d: bestmove %q: %v", ply, ms, err)
+				}
+				if err := gm.Play(m); err != nil {
+					t.Fatalf("ply %d %s: bestmove %s: %v", ply, pos, ms, err)
+				}
+				moves = append(moves, ms)
+			}
+			r, why := gm.Result()
+			t.Logf("%s: %d plies, %s (%s), start %s", game, gm.Ply(), r, why, mustValue(t, db, db.Variant().NewPosition()))
+			if r == muehle.Ongoing && prev.Outcome() != layers.Draw {
+				t.Errorf("the game of a decided value did not end in 60 plies: %s", prev)
+			}
+		})
+	}
+}
+
+// mustValue returns the database's value of pos.
+func mustValue(t *testing.T, db *layers.DB, pos muehle.Position) layers.Value {
+	a, err := analysis.Of(db, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Value
+}

@@ -218,7 +218,18 @@ func (t *thinker) move(ctx context.Context, answer *analysis.Answer) (muehle.Mov
 	}
 	spec := t.spec
 	if spec.Kind == play.KindAlphaBeta {
-		return t.alphaBeta(ctx, env, src)
+		m, err := t.alphaBeta(ctx, env, src)
+		if errors.Is(err, errNoIteration) {
+			// Stopped at once: a move all the same, as UCI wants one.
+			if answer != nil && len(answer.Moves) > 0 {
+				return answer.Moves[0].Move, nil
+			}
+			if ms := t.game.LegalMoves(); len(ms) > 0 {
+				t.info("string stopped before the first iteration: the first legal move")
+				return ms[0], nil
+			}
+		}
+		return m, err
 	}
 	p := spec.New(env, src)
 	m, err := p.Move(ctx, t.game)
@@ -247,7 +258,7 @@ func (t *thinker) alphaBeta(ctx context.Context, env play.Env, src play.Sources)
 		return muehle.NoMove, err
 	}
 	if r.Move == muehle.NoMove || r.Depth == 0 {
-		return muehle.NoMove, errors.New("stopped before the first iteration")
+		return muehle.NoMove, errNoIteration
 	}
 	b := t.game.Rules().Board
 	pv := make([]string, len(r.PV))
@@ -266,6 +277,10 @@ func (t *thinker) alphaBeta(ctx context.Context, env play.Env, src play.Sources)
 	t.info("depth %d %s nodes %d pv %s", r.Depth, sc, r.Nodes, strings.Join(pv, " "))
 	return r.Move, nil
 }
+
+// errNoIteration says that a search was stopped before its first
+// iteration ended.
+var errNoIteration = errors.New("stopped before the first iteration")
 
 func abs(x int) int {
 	if x < 0 {
