@@ -294,7 +294,7 @@ func TestAnswersAgree(t *testing.T) {
 			d.DB.Close()
 		}
 	}()
-	ts := httptest.NewServer(serve.New(dbs, t.Logf).Handler())
+	ts := httptest.NewServer(serve.New(dbs, 0, t.Logf).Handler())
 	defer ts.Close()
 	for _, game := range engineGames {
 		t.Run(game, func(t *testing.T) {

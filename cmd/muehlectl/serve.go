@@ -22,10 +22,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dir := fs.String("db", layers.DefaultDir(), "database `directory`: every game's folder in it is served")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (a loopback address by default: put a reverse proxy in front for others, docs/engine.md)")
 	maxConns := fs.Int("max-conns", 1000, "connections open at once; more wait until one closes")
+	cacheMB := fs.Int("cache-mb", serve.DefaultCache>>20, "MiB of answers kept in memory (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := inRange("--max-conns", *maxConns, 1, 1<<20, ""); err != nil {
+	if err := errors.Join(inRange("--max-conns", *maxConns, 1, 1<<20, ""), inRange("--cache-mb", *cacheMB, 0, 1<<16, "")); err != nil {
 		return flagError(fs, err)
 	}
 	dbs, err := serve.Open(*dir)
@@ -37,7 +38,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			d.DB.Close()
 		}
 	}()
-	s := serve.New(dbs, log.New(stderr, "muehlectl serve: ", log.LstdFlags).Printf)
+	s := serve.New(dbs, *cacheMB<<20, log.New(stderr, "muehlectl serve: ", log.LstdFlags).Printf)
 	l, err := serve.Listen(*addr, *maxConns)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"muehle/cmd/muehlectl/analysis"
 	"muehle/layers"
@@ -13,12 +14,22 @@ import (
 
 // writeJSON writes v as the JSON answer with status code.
 func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // the answers' types always encode
+	}
+	writeBytes(w, code, append(b, '\n'))
+}
+
+// writeBytes writes the encoded JSON answer b with status code.
+func writeBytes(w http.ResponseWriter, code int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(b)
 }
 
 // ErrorJSON is the answer of a refused request: the reason, and for a
@@ -109,10 +120,21 @@ func (s *Server) position(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	key := r.PathValue("game") + "|" + pos.String()
+	if b, ok := s.cache.get(key); ok {
+		writeBytes(w, http.StatusOK, b)
+		return
+	}
 	a, err := analysis.Of(db, pos)
 	switch {
 	case err == nil:
-		writeJSON(w, http.StatusOK, a.JSON())
+		b, err := json.Marshal(a.JSON())
+		if err != nil {
+			panic(err) // the answer's types always encode
+		}
+		b = append(b, '\n')
+		s.cache.put(key, b)
+		writeBytes(w, http.StatusOK, b)
 	case errors.Is(err, muehle.ErrUnreachable) || errors.Is(err, muehle.ErrPosition):
 		writeError(w, http.StatusUnprocessableEntity, muehle.Reason(err))
 	case errors.Is(err, analysis.ErrNotStored) && q.Get("search") == "1":

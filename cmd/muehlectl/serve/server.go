@@ -89,6 +89,7 @@ type Server struct {
 	dbs      []Database
 	byName   map[string]*layers.DB
 	searches chan struct{} // a token per search running (search=1)
+	cache    *answerCache
 	page     http.Handler
 	logf     func(format string, args ...any)
 }
@@ -96,14 +97,18 @@ type Server struct {
 //go:embed page
 var pageFiles embed.FS
 
-// New returns a server of dbs. logf reports errors that are not the
-// client's (nil: the log package).
-func New(dbs []Database, logf func(format string, args ...any)) *Server {
+// DefaultCache is the default size of the server's cache of answers.
+const DefaultCache = 64 << 20
+
+// New returns a server of dbs that keeps up to cache bytes of answers
+// (0: none; an answer is a few kilobytes). logf reports errors that are
+// not the client's (nil: the log package).
+func New(dbs []Database, cache int, logf func(format string, args ...any)) *Server {
 	if logf == nil {
 		logf = log.Printf
 	}
 	s := &Server{dbs: dbs, byName: map[string]*layers.DB{}, logf: logf,
-		searches: make(chan struct{}, runtime.NumCPU())}
+		searches: make(chan struct{}, runtime.NumCPU()), cache: newAnswerCache(cache)}
 	for _, d := range dbs {
 		s.byName[d.Name] = d.DB
 	}
