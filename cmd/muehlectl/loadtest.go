@@ -44,11 +44,9 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, x := range dbs {
-			x.DB.Close()
-		}
-	}()
+	s := serve.New(dbs, *cacheMB<<20, func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) })
+	defer s.Close() // closes the databases after the handlers still running
+
 	var db *layers.DB
 	for _, x := range dbs {
 		if *game == "" || x.Name == *game {
@@ -64,7 +62,6 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("no position of %s that the database answers", db.Variant().Name())
 	}
 	if *base == "" {
-		s := serve.New(dbs, *cacheMB<<20, func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) })
 		l, err := serve.Listen("127.0.0.1:0", 4096)
 		if err != nil {
 			return err

@@ -33,14 +33,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, d := range dbs {
-			d.DB.Close()
-		}
-	}()
 	s := serve.New(dbs, *cacheMB<<20, log.New(stderr, "muehlectl serve: ", log.LstdFlags).Printf)
 	l, err := serve.Listen(*addr, *maxConns)
 	if err != nil {
+		s.Close()
 		return err
 	}
 	hs := s.HTTPServer(*addr)
@@ -49,6 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	go func() { done <- hs.Serve(l) }()
 	select {
 	case err := <-done:
+		s.Close()
 		return err
 	case <-ctx.Done():
 	}
@@ -57,7 +54,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := hs.Shutdown(sctx); err != nil {
 		hs.Close()
 	}
-	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = <-done
+	s.Close() // waits for handlers still running, then closes the databases
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

@@ -39,9 +39,7 @@ func startServer(t *testing.T, dir string, maxConns int, tune func(*http.Server)
 	go hs.Serve(l)
 	t.Cleanup(func() {
 		hs.Close()
-		for _, d := range dbs {
-			d.DB.Close()
-		}
+		s.Close()
 	})
 	return "http://" + l.Addr().String()
 }

@@ -22,6 +22,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"muehle/layers"
@@ -91,7 +92,12 @@ type Server struct {
 	searches chan struct{} // a token per search running (search=1)
 	cache    *answerCache
 	page     http.Handler
-	logf     func(format string, args ...any)
+
+	// open is read-held by every request while it runs; Close takes it
+	// to wait for them before the databases close under them.
+	open   sync.RWMutex
+	closed bool
+	logf   func(format string, args ...any)
 }
 
 //go:embed page
@@ -100,7 +106,7 @@ var pageFiles embed.FS
 // DefaultCache is the default size of the server's cache of answers.
 const DefaultCache = 64 << 20
 
-// New returns a server of dbs that keeps up to cache bytes of answers
+// New returns a server of dbs (Close closes them) that keeps up to cache bytes of answers
 // (0: none; an answer is a few kilobytes). logf reports errors that are
 // not the client's (nil: the log package).
 func New(dbs []Database, cache int, logf func(format string, args ...any)) *Server {
@@ -181,12 +187,34 @@ func (s *Server) guard(h http.Handler) http.Handler {
 			writeError(w, http.StatusMethodNotAllowed, "only GET and HEAD")
 			return
 		}
+		s.open.RLock()
+		defer s.open.RUnlock()
+		if s.closed {
+			writeError(w, http.StatusServiceUnavailable, "the server is shutting down")
+			return
+		}
 		if len(r.URL.RawQuery) > MaxQuery {
 			writeError(w, http.StatusRequestURITooLong, fmt.Sprintf("query string of %d bytes: at most %d", len(r.URL.RawQuery), MaxQuery))
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// Close waits for the requests running to end, refuses further ones and
+// closes the databases.
+func (s *Server) Close() error {
+	s.open.Lock()
+	defer s.open.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	var errs []error
+	for _, d := range s.dbs {
+		errs = append(errs, d.DB.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // HTTPServer returns an http.Server of s on addr with the limits above:
