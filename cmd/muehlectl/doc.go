@@ -20,6 +20,10 @@
 //	packprogress.go what export and import show: a bar on a terminal,
 //	              else a line a minute
 //	query.go      query
+//	uci.go        uci: the UCI-like mill engine protocol (package uci)
+//	serve.go      serve: the position server and the analysis page
+//	              (package serve)
+//	loadtest.go   loadtest: the server under load, on loopback
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost
 //	calibrate.go  plan --calibrate: the cost model against solve logs and

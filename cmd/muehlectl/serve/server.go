@@ -1,14 +1,3 @@
-// Package serve is muehlectl serve: an HTTP server that answers positions
-// from the database (the JSON API of docs/engine.md) and serves the
-// analysis page, plain HTML, CSS and JavaScript embedded in the binary.
-// It reads the database and never writes it; it never opens a path taken
-// from a request: the databases are opened once, at the start, from the
-// folder the command line names, and a request only picks one of them by
-// its name.
-//
-// Files: server.go (the server, its limits and routes), api.go (the JSON
-// answers and errors), listener.go (the bound on open connections),
-// page/ (the analysis page).
 package serve
 
 import (

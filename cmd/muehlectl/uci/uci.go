@@ -1,16 +1,3 @@
-// Package uci is muehlectl uci: the UCI-like protocol of mill engines on
-// a reader and a writer (stdin and stdout), the way chess GUIs drive UCI
-// engines. docs/engine.md describes the commands with an example exchange.
-//
-// The engine reads commands in one goroutine and thinks in another, so it
-// answers isready and stop while thinking and never blocks on input.
-// Unknown commands are ignored, as UCI says; a bad position or an illegal
-// move is reported on an "info string" line and the engine goes on. The
-// answer for a position is analysis.Of, the one the server, query and the
-// window give.
-//
-// Files: uci.go (the engine: commands and options), moves.go (positions
-// and moves in the protocol's notation), think.go (go, stop, info lines).
 package uci
 
 import (
