@@ -459,3 +459,45 @@ func mustValue(t *testing.T, db *layers.DB, pos muehle.Position) layers.Value {
 	}
 	return a.Value
 }
+
+// BenchmarkAnalysisOf measures analysis.Of, the answer the server
+// computes afresh, on 300 positions of the database in $BENCH_DB (the
+// standard game of $BENCH_STONES stones, 5 by default; docs/engine.md);
+// skipped without it.
+func BenchmarkAnalysisOf(b *testing.B) {
+	dir := os.Getenv("BENCH_DB")
+	if dir == "" {
+		b.Skip("set BENCH_DB to a database folder (and BENCH_STONES, 5 by default)")
+	}
+	k := 5
+	if s := os.Getenv("BENCH_STONES"); s != "" {
+		k, _ = strconv.Atoi(s)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(k))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var ps []muehle.Position
+	for _, p := range serve.SamplePaths(db, 300, 1) {
+		u, err := url.Parse(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pos, err := db.Rules().ParsePosition(u.Query().Get("position"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, pos)
+	}
+	if len(ps) == 0 {
+		b.Fatal("no positions")
+	}
+	i := 0
+	for b.Loop() {
+		if _, err := analysis.Of(db, ps[i%len(ps)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
