@@ -258,7 +258,7 @@ func (g *gui) rows(pos muehle.Position) ([]moveRow, int) {
 	var rows []moveRow
 	picks := -1
 	valueRe := regexp.MustCompile(`^info string value .* (\d+) of \d+ moves picked\)$`)
-	pvRe := regexp.MustCompile(`^info multipv \d+ (?:depth (\d+) score mate (-?\d+)|score cp 0) pv (\S+)$`)
+	pvRe := regexp.MustCompile(`^info multipv \d+ (?:depth (\d+) score mate (-?\d+)|score cp 0) pv (\S+(?: x\S+)?)$`)
 	for _, l := range lines {
 		if m := valueRe.FindStringSubmatch(l); m != nil {
 			picks, _ = strconv.Atoi(m[1])
@@ -275,7 +275,7 @@ func (g *gui) rows(pos muehle.Position) ([]moveRow, int) {
 				v = "won in " + m[1]
 			}
 		}
-		rows = append(rows, moveRow{m[3], v})
+		rows = append(rows, moveRow{strings.ReplaceAll(m[3], " x", "x"), v}) // the removal as a move of its own
 	}
 	return rows, picks
 }
@@ -340,17 +340,32 @@ func TestUCIProtocol(t *testing.T) {
 	for _, bad := range []string{"position fen WWWW.................... w 0 0", "position fen xyz", "position startpos moves d6 d6", "position startpos moves a1-a4"} {
 		g.send(bad, "go")
 		got := g.until("bestmove")
-		if !strings.HasPrefix(got[0], "info string position: ") || got[len(got)-1] != "bestmove (none)" {
-			t.Errorf("%s: got %q; want an info string and bestmove (none)", bad, got)
+		if !strings.HasPrefix(got[0], "info string position: ") || got[len(got)-1] != "bestmove none" {
+			t.Errorf("%s: got %q; want an info string and bestmove none", bad, got)
 		}
 	}
 	// The perfect player wins a won position at once: White jumps a4-g7,
 	// closes a mill and takes a stone; Black is left with two.
 	const won = "WW.BB....W.............B w 0 0"
-	g.send("position fen "+won, "go movetime 100")
+	g.send("setoption name SplitRemoval value false", "position fen "+won, "go movetime 100")
 	got := g.until("bestmove")
 	if !slicesHas(got, "info string value won in 1") || !strings.HasPrefix(got[len(got)-1], "bestmove a4-g7x") {
 		t.Errorf("won position: got %q", got)
+	}
+	// The mill FEN of the same position, and of the empty board; a FEN
+	// waiting for a removal cannot be said.
+	for fen, want := range map[string]string{
+		"********/@******@/O**@**OO w m s 3 0 3 0 0 0 12": won,
+		"********/********/******** w p p 0 3 0 3 0 0 1":  "........................ w 3 3",
+	} {
+		g.send("position fen "+fen, "d")
+		if got := g.until("info string position"); got[len(got)-1] != "info string position "+want {
+			t.Errorf("mill FEN %s: got %q, want %s", fen, got, want)
+		}
+	}
+	g.send("position fen ********/@******@/O**@**OO w m r 3 0 3 0 1 0 12", "go")
+	if got := g.until("bestmove"); !strings.Contains(got[0], "waiting for a removal") || got[len(got)-1] != "bestmove none" {
+		t.Errorf("mill FEN waiting for a removal: got %q", got)
 	}
 	// go infinite: isready answers while thinking, bestmove waits for stop.
 	g.send("setoption name Player value ab:3", "position startpos moves d6 d2", "go infinite", "isready")
@@ -358,10 +373,11 @@ func TestUCIProtocol(t *testing.T) {
 		t.Errorf("go infinite sent bestmove before stop: %q", got)
 	}
 	g.send("stop")
-	if got := g.until("bestmove"); got[len(got)-1] == "bestmove (none)" {
+	if got := g.until("bestmove"); got[len(got)-1] == "bestmove none" {
 		t.Errorf("stop: got %q; want a move", got)
 	}
-	// SplitRemoval: the move, then after the GUI played it, the removal.
+	// SplitRemoval, the default: the move, then after the GUI played it,
+	// the removal.
 	g.send("setoption name Player value perfect", "setoption name SplitRemoval value true", "position fen "+won, "go")
 	got = g.until("bestmove")
 	first := strings.TrimPrefix(got[len(got)-1], "bestmove ")
@@ -437,6 +453,18 @@ func TestUCISelfPlay(t *testing.T) {
 				if err != nil {
 					t.Fatalf("ply %d: bestmove %q: %v", ply, ms, err)
 				}
+				if pos.CheckMove(m) != nil {
+					// A mill closed: the removal comes as a move of its
+					// own, asked for after the GUI has played the move.
+					g.send(cmd+" "+ifMoves(moves)+ms, "go movetime 50")
+					got := g.until("bestmove")
+					rem := strings.TrimPrefix(got[len(got)-1], "bestmove ")
+					if m.Remove, err = pos.Board().ParsePoint(strings.TrimPrefix(rem, "x")); err != nil || !strings.HasPrefix(rem, "x") {
+						t.Fatalf("ply %d %s: after %s, bestmove %q; want xPOINT", ply, pos, ms, rem)
+					}
+					moves = append(moves, ms)
+					ms = rem
+				}
 				if err := gm.Play(m); err != nil {
 					t.Fatalf("ply %d %s: bestmove %s: %v", ply, pos, ms, err)
 				}
@@ -449,6 +477,15 @@ func TestUCISelfPlay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ifMoves returns "moves " when the list of moves is empty (the position
+// command then needs it before the first move), else "".
+func ifMoves(moves []string) string {
+	if len(moves) == 0 {
+		return "moves "
+	}
+	return ""
 }
 
 // mustValue returns the database's value of pos.

@@ -18,10 +18,11 @@ func init() {
 var uciInput io.Reader = os.Stdin
 
 func runUCI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("uci", "[--db DIR] [--game GAME] [--stones K] [--player NAME] [--seed S]", stderr)
+	fs := newFlags("uci", "[--db DIR] [--game GAME] [--stones K] [--player NAME] [--seed S] [--split-removal=false]", stderr)
 	dbf := addDBFlags(fs)
 	player := fs.String("player", "perfect", "the player that chooses bestmove: any player name (as muehlectl play takes), e.g. perfect, ab:6, level:4")
 	seed := fs.Uint64("seed", 1, "seed of the player's random choices")
+	split := fs.Bool("split-removal", true, "bestmove gives a removal as a move of its own (d6-d5, then xa1), as the mill protocol does; false: one move, d6-d5xa1")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func runUCI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if _, err := play.ParseSpec(*player); err != nil {
 		return flagError(fs, err)
 	}
-	e := uci.New(stdout, uci.Options{DB: *dbf.dir, Game: *dbf.game, Stones: *dbf.stones, Player: *player, Seed: *seed})
+	e := uci.New(stdout, uci.Options{DB: *dbf.dir, Game: *dbf.game, Stones: *dbf.stones, Player: *player, Seed: *seed, SplitRemoval: *split})
 	err := e.Run(ctx, uciInput)
 	return errors.Join(err, e.Close())
 }

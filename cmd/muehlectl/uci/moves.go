@@ -9,7 +9,7 @@ import (
 )
 
 // position sets the position: "startpos" or "fen TEXT" (the position
-// text of muehle.Position.String), then optionally "moves" and moves in
+// text of muehle.Position.String, or the mill FEN of fen.go), then optionally "moves" and moves in
 // the notation of muehle.Board.MoveString ("d6", "d6-d5", "d6-d5xa1"); a
 // removal may also follow as a move of its own ("d6-d5 xa1"). A bad
 // position or an illegal move is reported on an info string line and
@@ -49,6 +49,10 @@ func (e *Engine) parsePosition(f []string) (*muehle.Game, *muehle.Move, error) {
 	switch {
 	case len(head) == 1 && head[0] == "startpos":
 		pos = v.NewPosition()
+	case len(head) > 1 && head[0] == "fen" && isMillFEN(head[1:]):
+		if pos, err = fenPosition(head[1:], v); err != nil {
+			return nil, nil, err
+		}
 	case len(head) > 1 && head[0] == "fen":
 		if pos, err = r.ParsePosition(strings.Join(head[1:], " ")); err != nil {
 			return nil, nil, err

@@ -95,7 +95,7 @@ func (e *Engine) goCmd(f []string) {
 	}
 	if e.game == nil {
 		e.printf("info string no position: send position startpos or position fen first")
-		e.printf("bestmove (none)")
+		e.printf("bestmove none")
 		return
 	}
 	spec, err := play.ParseSpec(e.opt.Player)
@@ -128,7 +128,7 @@ func (e *Engine) goCmd(f []string) {
 		}
 		if err != nil {
 			e.printf("info string %s", oneLine(err))
-			e.printf("bestmove (none)")
+			e.printf("bestmove none")
 			return
 		}
 		e.printf("bestmove %s", m)
@@ -192,8 +192,19 @@ func (t *thinker) report(a analysis.Answer) {
 		if i >= t.opt.MultiPV {
 			break
 		}
-		t.info("multipv %d %s pv %s", i+1, score(mv.Value), b.MoveString(mv.Move))
+		t.info("multipv %d %s pv %s", i+1, score(mv.Value), t.notation(b, mv.Move))
 	}
+}
+
+// notation returns m as the protocol writes it: with SplitRemoval a
+// removal as a move of its own ("d6-d5 xa1"), else "d6-d5xa1".
+func (t *thinker) notation(b *muehle.Board, m muehle.Move) string {
+	if !t.opt.SplitRemoval || m.Remove == muehle.NoPoint {
+		return b.MoveString(m)
+	}
+	r := m.Remove
+	m.Remove = muehle.NoPoint
+	return b.MoveString(m) + " x" + b.PointName(r)
 }
 
 // score returns a database value in UCI's terms: "depth D score mate N"
@@ -263,7 +274,7 @@ func (t *thinker) alphaBeta(ctx context.Context, env play.Env, src play.Sources)
 	b := t.game.Rules().Board
 	pv := make([]string, len(r.PV))
 	for i, m := range r.PV {
-		pv[i] = b.MoveString(m)
+		pv[i] = t.notation(b, m)
 	}
 	sc := fmt.Sprintf("score cp %d", r.Score)
 	if n := play.WinScore - abs(r.Score); n <= 1000 {

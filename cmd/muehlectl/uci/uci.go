@@ -29,9 +29,10 @@ type Options struct {
 	// prints an info line for (1: the best only; a large number: all).
 	MultiPV int
 	// SplitRemoval writes a move that takes a stone as two moves, the
-	// move and then "xPOINT", as GUIs that treat the removal as a move of
-	// its own expect; bestmove then gives the first part, and the next go
-	// (after the GUI has played it) the removal.
+	// move and then "xPOINT", as the mill protocol does (a removal is an
+	// action of its own there); bestmove then gives the first part, and
+	// the next go (after the GUI has played it) the removal. Off: one
+	// move, "d6-d5xa1", this program's notation.
 	SplitRemoval bool
 }
 
@@ -49,7 +50,7 @@ type Engine struct {
 }
 
 // New returns an engine writing to out with the options opt (the command
-// line's --db, --game and --stones).
+// line's --db, --game and --stones, --player, --seed and --split-removal).
 func New(out io.Writer, opt Options) *Engine {
 	if opt.Player == "" {
 		opt.Player = "perfect"
@@ -167,6 +168,9 @@ func (e *Engine) uci() {
 func gameVars() string {
 	var b strings.Builder
 	for g := muehle.GameID(0); g.Rules() != nil; g++ {
+		if play.Supported(g.Rules()) != nil {
+			continue // a game the database cannot hold
+		}
 		b.WriteString(" var ")
 		b.WriteString(g.String())
 	}
@@ -197,8 +201,8 @@ func (e *Engine) setoption(f []string) {
 	case "database":
 		e.opt.DB = value
 	case "game":
-		if _, ok := muehle.GameByName(value); !ok {
-			err = fmt.Errorf("no game %q (want one of %s)", value, muehle.GameIDs())
+		if r, ok := muehle.GameByName(value); !ok || play.Supported(r) != nil {
+			err = fmt.Errorf("no game %q here (want one of%s)", value, strings.ReplaceAll(gameVars(), " var", ""))
 			break
 		}
 		e.opt.Game, e.game, e.pending = value, nil, nil
