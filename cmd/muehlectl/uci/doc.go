@@ -16,5 +16,6 @@
 //	uci.go       the engine: the command loop, uci, isready, setoption
 //	moves.go     position: startpos or fen, and moves in the protocol's
 //	             notation (a removal also as a move of its own)
+//	fen.go       the mill FEN (Sanmill's) read into a position
 //	think.go     go, stop, the info lines and bestmove
 package uci
