@@ -6,7 +6,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 // Estimate is alpha-beta's estimate of a position, for a position the
@@ -15,7 +15,7 @@ import (
 // forced win or loss, or every root move's value read from the database).
 type Estimate struct {
 	Move  muehle.Move
-	Score int // from the side to move's view (play.WinScore)
+	Score int // from the side to move's view (search.WinScore)
 	Depth int
 	Nodes uint64
 	PV    []muehle.Move
@@ -37,8 +37,8 @@ func Estimated(ctx context.Context, db layers.Prober, stones int, pos muehle.Pos
 	if err != nil {
 		return Estimate{}, err
 	}
-	ab := play.NewAlphaBeta(play.Limits{Depth: EstimateDepth, MoveTime: EstimateTime}, nil, db)
-	ab.SetOptions(play.SearchOptions{TTBits: 16})
+	ab := search.NewAlphaBeta(search.Limits{Depth: EstimateDepth, MoveTime: EstimateTime}, nil, db)
+	ab.SetOptions(search.SearchOptions{TTBits: 16})
 	r, err := ab.Search(ctx, g)
 	if err != nil {
 		return Estimate{}, err

@@ -13,10 +13,11 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
-// search is a go command being carried out.
-type search struct {
+// thinking is a go command being carried out.
+type thinking struct {
 	cancel   context.CancelFunc
 	done     chan struct{}
 	infinite bool
@@ -107,11 +108,11 @@ func (e *Engine) goCmd(f []string) {
 		db = nil
 		if spec.NeedsDB() {
 			e.printf("info string %s; playing alpha-beta instead", oneLine(dberr))
-			spec = play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: play.FallbackDepth}}
+			spec = play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: play.FallbackDepth}}
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &search{cancel: cancel, done: make(chan struct{}), infinite: l.infinite}
+	s := &thinking{cancel: cancel, done: make(chan struct{}), infinite: l.infinite}
 	e.search = s
 	t := thinker{e: e, db: db, spec: spec, game: e.game.Clone(), pending: e.pending, lim: l, opt: e.opt}
 	go func() {
@@ -258,12 +259,12 @@ func (t *thinker) move(ctx context.Context, answer *analysis.Answer) (muehle.Mov
 func (t *thinker) alphaBeta(ctx context.Context, env play.Env, src play.Sources) (muehle.Move, error) {
 	lim := t.spec.Limits
 	if t.lim.depth > 0 || t.lim.moveTime > 0 {
-		lim = play.Limits{Depth: t.lim.depth, MoveTime: t.lim.moveTime}
+		lim = search.Limits{Depth: t.lim.depth, MoveTime: t.lim.moveTime}
 	}
 	if t.lim.infinite {
-		lim = play.Limits{MoveTime: 24 * time.Hour} // until stop
+		lim = search.Limits{MoveTime: 24 * time.Hour} // until stop
 	}
-	ab := play.NewAlphaBeta(lim, src(0), env.Probe)
+	ab := search.NewAlphaBeta(lim, src(0), env.Probe)
 	r, err := ab.Search(ctx, t.game)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return muehle.NoMove, err
@@ -277,7 +278,7 @@ func (t *thinker) alphaBeta(ctx context.Context, env play.Env, src play.Sources)
 		pv[i] = t.notation(b, m)
 	}
 	sc := fmt.Sprintf("score cp %d", r.Score)
-	if n := play.WinScore - abs(r.Score); n <= 1000 {
+	if n := search.WinScore - abs(r.Score); n <= 1000 {
 		plies := n
 		if r.Score > 0 {
 			sc = fmt.Sprintf("score mate %d", (plies+1)/2)

@@ -46,7 +46,7 @@ type Engine struct {
 	dbFor   Options // the options db was opened with
 	game    *muehle.Game
 	pending *muehle.Move // the first part of a split move whose removal is still to come
-	search  *search      // the search running, nil when idle
+	search  *thinking    // the go running, nil when idle
 }
 
 // New returns an engine writing to out with the options opt (the command
