@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"muehle/cmd/muehlectl/serve"
+	"muehle/layers"
+	"muehle/muehle"
 )
 
 // startServer starts the server of dir's databases on a loopback port
@@ -212,5 +215,46 @@ func TestServeSlowAndIdleClients(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	if grew := int64(ms.HeapAlloc) - int64(heap0); grew > 64<<20 {
 		t.Errorf("the heap grew by %d MiB with %d idle connections", grew>>20, idle)
+	}
+}
+
+// TestServeUnverifiedLayer removes the verification record of the 3-3
+// layer from a copy of a database: the server then refuses positions of
+// that layer (and the placement positions whose moves lead into it) as it
+// refuses a missing layer, naming it, and never presents its values as
+// the database's. Skipped where the layers package cannot tell verified
+// layers from others (before layers.DB.VerifiedOnly).
+func TestServeUnverifiedLayer(t *testing.T) {
+	probe, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := any(probe).(interface{ VerifiedOnly() })
+	probe.Close()
+	if !ok {
+		t.Skip("layers.DB has no VerifiedOnly: unverified layers cannot be told apart here")
+	}
+	dir := t.TempDir()
+	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
+		t.Fatalf("solve: %d %s", code, stderr)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := db.VerifiedPath(layers.Key{W: 3, B: 3})
+	db.Close()
+	if err := os.Remove(rec); err != nil {
+		t.Fatal(err)
+	}
+	base := startServer(t, dir, 100, nil)
+	resp, err := http.Get(base + "/api/v1/standard-k3?position=" + url.QueryEscape("WW.BB....W.............B w 0 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"layer":"3-3"`) || strings.Contains(string(body), `"value"`) {
+		t.Errorf("a position of an unverified layer: got %d %s; want 404 naming layer 3-3, no value", resp.StatusCode, body)
 	}
 }

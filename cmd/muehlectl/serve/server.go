@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"muehle/cmd/muehlectl/analysis"
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -47,8 +48,8 @@ func VariantName(v muehle.Variant) string {
 }
 
 // Open opens the databases of every variant with a folder in dir (the
-// folders of layers.GameDir), read-only. It returns an error when there
-// is none.
+// folders of layers.GameDir), read-only and reading verified layers only
+// (analysis.VerifiedOnly). It returns an error when there is none.
 func Open(dir string) ([]Database, error) {
 	var dbs []Database
 	for g := muehle.GameID(0); g.Rules() != nil; g++ {
@@ -64,6 +65,7 @@ func Open(dir string) ([]Database, error) {
 			if err != nil {
 				return nil, err
 			}
+			analysis.VerifiedOnly(db)
 			dbs = append(dbs, Database{VariantName(v), db})
 		}
 	}
