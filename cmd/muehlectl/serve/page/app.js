@@ -96,6 +96,7 @@ function draw() {
     const v = shown[p.name];
     if (v) {
       if (v.pick) el("circle", { cx: x, cy: y, r: 0.42, class: "pickring" }, svg);
+      if (!s) el("circle", { cx: x, cy: y, r: 0.25, class: "badgebg" }, svg);
       const t = el("text", { x, y, class: "badge " + cls(v.move.value), "data-point": p.name }, svg);
       t.textContent = badge(v.move.value);
     }
