@@ -14,9 +14,6 @@ func init() {
 	register("uci", "speak the UCI-like mill engine protocol on stdin and stdout", runUCI)
 }
 
-// uciInput is the protocol's input: stdin (a test replaces it).
-var uciInput io.Reader = os.Stdin
-
 func runUCI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("uci", "[--db DIR] [--game GAME] [--stones K] [--player NAME] [--seed S] [--split-removal=false]", stderr)
 	dbf := addDBFlags(fs)
@@ -33,6 +30,6 @@ func runUCI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return flagError(fs, err)
 	}
 	e := uci.New(stdout, uci.Options{DB: *dbf.dir, Game: *dbf.game, Stones: *dbf.stones, Player: *player, Seed: *seed, SplitRemoval: *split})
-	err := e.Run(ctx, uciInput)
+	err := e.Run(ctx, os.Stdin)
 	return errors.Join(err, e.Close())
 }
