@@ -18,7 +18,7 @@ func init() {
 }
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("loadtest", "[--db DIR] [--game NAME] [--clients 1,16,256] [--time 5s] [--positions N] [--seed S] [--url http://127.0.0.1:PORT]", stderr)
+	fs := newFlags("loadtest", "[--db DIR] [--game NAME] [--clients 1,16,256] [--time 5s] [--positions N] [--seed S] [--cache-mb N] [--url http://127.0.0.1:PORT]", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory`: the server is started in this process on a loopback port, and the positions are drawn from it")
 	game := fs.String("game", "", "the database to ask, by its name in the API (standard, standard-k5, lasker, ...; default the first of /api/v1/)")
 	clientList := fs.String("clients", "1,16,256", "the numbers of concurrent clients, one run each")

@@ -18,7 +18,7 @@ func init() {
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--db DIR] [--addr HOST:PORT] [--max-conns N]", stderr)
+	fs := newFlags("serve", "[--db DIR] [--addr HOST:PORT] [--max-conns N] [--cache-mb N]", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory`: every game's folder in it is served")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (a loopback address by default: put a reverse proxy in front for others, docs/engine.md)")
 	maxConns := fs.Int("max-conns", 1000, "connections open at once; more wait until one closes")
