@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -516,7 +517,7 @@ func BenchmarkAnalysisOf(b *testing.B) {
 	}
 	defer db.Close()
 	var ps []muehle.Position
-	for _, p := range serve.SamplePaths(db, 300, 1) {
+	for _, p := range serve.SamplePaths(context.Background(), db, 300, 1) {
 		u, err := url.Parse(p)
 		if err != nil {
 			b.Fatal(err)

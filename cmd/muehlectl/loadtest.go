@@ -57,7 +57,10 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if db == nil {
 		return fmt.Errorf("--game %s: no such database in %s", *game, *dir)
 	}
-	paths := serve.SamplePaths(db, *n, *seed)
+	paths := serve.SamplePaths(ctx, db, *n, *seed)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if len(paths) == 0 {
 		return fmt.Errorf("no position of %s that the database answers", db.Variant().Name())
 	}

@@ -150,13 +150,13 @@ func get(ctx context.Context, c *http.Client, u string) int {
 
 // SamplePaths returns the API paths of up to n positions of db's game
 // that the database answers, from random games from the empty board
-// (seeded), at most 50·n games.
-func SamplePaths(db *layers.DB, n int, seed uint64) []string {
+// (seeded), at most 50·n games, fewer when ctx ends.
+func SamplePaths(ctx context.Context, db *layers.DB, n int, seed uint64) []string {
 	rng := rand.New(rand.NewPCG(seed, 54))
 	name := VariantName(db.Variant())
 	var out []string
 	var buf [muehle.MaxMoves]muehle.Move
-	for tries := 0; len(out) < n && tries < 50*n; tries++ {
+	for tries := 0; len(out) < n && tries < 50*n && ctx.Err() == nil; tries++ {
 		pos := db.Variant().NewPosition()
 		for range rng.IntN(4 * db.Stones()) {
 			ms := pos.AppendMoves(buf[:0])
