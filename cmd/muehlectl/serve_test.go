@@ -258,3 +258,27 @@ func TestServeUnverifiedLayer(t *testing.T) {
 		t.Errorf("a position of an unverified layer: got %d %s; want 404 naming layer 3-3, no value", resp.StatusCode, body)
 	}
 }
+
+// TestServePageSelfContained gets the page's files: each is served from
+// the binary with a Content-Security-Policy that allows only the page's
+// own origin, and none names another origin (the SVG namespace aside, an
+// identifier and not a request).
+func TestServePageSelfContained(t *testing.T) {
+	base := startServer(t, engineDB(t), 100, nil)
+	for _, name := range []string{"/", "/app.js", "/style.css"} {
+		resp, err := http.Get(base + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		csp := resp.Header.Get("Content-Security-Policy")
+		if resp.StatusCode != 200 || !strings.Contains(csp, "default-src 'self'") {
+			t.Errorf("%s: status %d, CSP %q", name, resp.StatusCode, csp)
+		}
+		text := strings.ReplaceAll(string(body), "http://www.w3.org/2000/svg", "")
+		if strings.Contains(text, "http://") || strings.Contains(text, "https://") || strings.Contains(text, "//cdn") {
+			t.Errorf("%s names another origin", name)
+		}
+	}
+}
