@@ -153,6 +153,29 @@ func serverRows(t *testing.T, base, name string, pos muehle.Position) ([]moveRow
 	return rows, picks
 }
 
+// sameRows reports whether a and b hold the same moves with the same
+// values and list the values in the same order (moves of equal value may
+// stand in another order).
+func sameRows(a, b []moveRow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	set := map[moveRow]int{}
+	for i := range a {
+		if a[i].value != b[i].value {
+			return false
+		}
+		set[a[i]]++
+		set[b[i]]--
+	}
+	for _, n := range set {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // getJSON gets u, decodes its JSON body into v and returns the status.
 func getJSON(t *testing.T, u string, v any) int {
 	t.Helper()
@@ -314,6 +337,18 @@ func TestAnswersAgree(t *testing.T) {
 					t.Errorf("%s:\nquery  %v picks %d\nserver %v picks %d\nuci    %v picks %d", pos, q, qp, s, sp, u, up)
 				}
 				compared += len(q)
+				// ties=0: the same moves and values, by value, no picks.
+				var v analysis.AnswerJSON
+				if code := getJSON(t, ts.URL+"/api/v1/"+name+"?ties=0&position="+url.QueryEscape(pos.String()), &v); code != 200 || v.Ties || v.Picks != 0 {
+					t.Errorf("%s ties=0: status %d, ties %t, picks %d", pos, code, v.Ties, v.Picks)
+				}
+				var vr []moveRow
+				for _, m := range v.Moves {
+					vr = append(vr, moveRow{m.Move, m.Value.Text})
+				}
+				if !sameRows(vr, s) {
+					t.Errorf("%s ties=0:\n%v\nwith ties:\n%v", pos, vr, s)
+				}
 			}
 		})
 	}

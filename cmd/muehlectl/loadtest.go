@@ -18,7 +18,7 @@ func init() {
 }
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("loadtest", "[--db DIR] [--game NAME] [--clients 1,16,256] [--time 5s] [--positions N] [--seed S] [--cache-mb N] [--url http://127.0.0.1:PORT]", stderr)
+	fs := newFlags("loadtest", "[--db DIR] [--game NAME] [--clients 1,16,256] [--time 5s] [--positions N] [--seed S] [--cache-mb N] [--ties=false] [--url http://127.0.0.1:PORT]", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory`: the server is started in this process on a loopback port, and the positions are drawn from it")
 	game := fs.String("game", "", "the database to ask, by its name in the API (standard, standard-k5, lasker, ...; default the first of /api/v1/)")
 	clientList := fs.String("clients", "1,16,256", "the numbers of concurrent clients, one run each")
@@ -26,6 +26,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	n := fs.Int("positions", 1000, "positions drawn from random games (each answered by the database), at most 100000")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	cacheMB := fs.Int("cache-mb", serve.DefaultCache>>20, "MiB of answers the server started here keeps (0: none, every request computed)")
+	ties := fs.Bool("ties", true, "ask for the perfect player's order and picks among equal moves; false: the values alone (ties=0)")
 	base := fs.String("url", "", "an already running server to load instead (a loopback address only); --db still draws the positions")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -61,6 +62,11 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if !*ties {
+		for i := range paths {
+			paths[i] += "&ties=0"
+		}
+	}
 	if len(paths) == 0 {
 		return fmt.Errorf("no position of %s that the database answers", db.Variant().Name())
 	}
@@ -74,8 +80,8 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		defer hs.Close()
 		*base = "http://" + l.Addr().String()
 	}
-	fmt.Fprintf(stdout, "load test of %s (cache %d MiB): %s, %d positions of %s (random games, seed %d), %s a run\n",
-		*base, *cacheMB, *dir, len(paths), serve.VariantName(db.Variant()), *seed, *d)
+	fmt.Fprintf(stdout, "load test of %s (cache %d MiB, ties %t): %s, %d positions of %s (random games, seed %d), %s a run\n",
+		*base, *cacheMB, *ties, *dir, len(paths), serve.VariantName(db.Variant()), *seed, *d)
 	fmt.Fprintln(stdout, serve.LoadHeader)
 	for _, c := range clients {
 		r, err := serve.Load(ctx, *base, paths, c, *d)

@@ -23,8 +23,13 @@ type Answer struct {
 	// Moves are the legal moves, best first (play.Perfect.Evaluate).
 	Moves []play.MoveValue
 	// Picks is how many of the first Moves the perfect player picks
-	// among (play.BestCount).
+	// among (play.BestCount); 0 for an answer without the tie-break
+	// (ValuesOf).
 	Picks int
+	// Ties reports that the moves of equal value are ordered by the
+	// perfect player's tie-break (Of), not left in generation order
+	// (ValuesOf).
+	Ties bool
 }
 
 // ErrNotStored is wrapped by the error of Of for a position whose layer,
@@ -41,7 +46,21 @@ var ErrNotStored = errors.New("analysis: not in the database")
 // gives an error wrapping ErrNotStored and layers.ErrMissing; a damaged
 // one layers' damage error. Of never presents a guess as a value.
 func Of(db *layers.DB, pos muehle.Position) (Answer, error) {
-	a := Answer{Variant: db.Variant(), Position: pos}
+	return answer(db, pos, true)
+}
+
+// ValuesOf is Of without the perfect player's tie-break: the moves by
+// value only (equal values in generation order), no picks. It costs a
+// small part of Of's time where many moves draw (the tie-break among
+// drawing moves looks several plies deep), for clients that want the
+// values alone.
+func ValuesOf(db *layers.DB, pos muehle.Position) (Answer, error) {
+	return answer(db, pos, false)
+}
+
+// answer is Of, with the tie-break when ties is set.
+func answer(db *layers.DB, pos muehle.Position, ties bool) (Answer, error) {
+	a := Answer{Variant: db.Variant(), Position: pos, Ties: ties}
 	if pos.Game != db.Variant().Game {
 		return a, fmt.Errorf("%w: a position of %s in the database of %s", muehle.ErrPosition, pos.Game, db.Variant().Name())
 	}
@@ -62,11 +81,18 @@ func Of(db *layers.DB, pos muehle.Position) (Answer, error) {
 			ErrNotStored, pos, a.Layer, layers.ErrMissing)
 	}
 	a.Value = v
-	mvs, err := play.NewPerfect(db, nil, nil).Evaluate(pos)
+	p := play.NewPerfect(db, nil, nil)
+	if !ties {
+		p.Lookahead, p.Draws = 0, play.DrawTrap // no tie-break scores
+	}
+	mvs, err := p.Evaluate(pos)
 	if err != nil {
 		return a, notStored(err)
 	}
-	a.Moves, a.Picks = mvs, play.BestCount(mvs)
+	a.Moves = mvs
+	if ties {
+		a.Picks = play.BestCount(mvs)
+	}
 	return a, nil
 }
 

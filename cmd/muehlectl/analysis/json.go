@@ -57,6 +57,7 @@ type AnswerJSON struct {
 	Over     bool       `json:"over"`
 	Moves    []MoveJSON `json:"moves"`
 	Picks    int        `json:"picks"`
+	Ties     bool       `json:"ties"` // false: moves by value only, no score or pick (ties=0)
 }
 
 // JSON returns a in JSON.
@@ -68,7 +69,7 @@ func (a Answer) JSON() AnswerJSON {
 		Turn: pos.Turn.String(), Phase: pos.Phase().String(),
 		Hand:  [2]int{int(pos.Hand[muehle.White]), int(pos.Hand[muehle.Black])},
 		Layer: a.Layer.String(), Source: "database", Value: ValueOf(a.Value), Over: a.Over,
-		Moves: make([]MoveJSON, len(a.Moves)), Picks: a.Picks,
+		Moves: make([]MoveJSON, len(a.Moves)), Picks: a.Picks, Ties: a.Ties,
 	}
 	for i, mv := range a.Moves {
 		j.Moves[i] = moveJSON(b, pos, mv, i < a.Picks)

@@ -98,8 +98,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"databases": out})
 }
 
-// position answers /api/v1/{game}?position=TEXT[&search=1]: the
-// database's answer (analysis.Of), the start position without position.
+// position answers /api/v1/{game}?position=TEXT[&search=1][&ties=0]: the
+// database's answer (analysis.Of; with ties=0 analysis.ValuesOf, the
+// values without the tie-break), the start position without position.
 // A malformed position is 400, one that cannot arise in the game 422, an
 // unknown game 404; a position whose layer the database lacks is 404 with
 // the layer, or with search=1 alpha-beta's estimate marked as such; a
@@ -120,12 +121,15 @@ func (s *Server) position(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	key := r.PathValue("game") + "|" + pos.String()
+	of, key := analysis.Of, r.PathValue("game")+"|"+pos.String()
+	if q.Get("ties") == "0" {
+		of, key = analysis.ValuesOf, key+"|values"
+	}
 	if b, ok := s.cache.get(key); ok {
 		writeBytes(w, http.StatusOK, b)
 		return
 	}
-	a, err := analysis.Of(db, pos)
+	a, err := of(db, pos)
 	switch {
 	case err == nil:
 		b, err := json.Marshal(a.JSON())
