@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -76,24 +75,10 @@ func openEngineDB(t *testing.T, game string) *layers.DB {
 }
 
 // samplePositions returns up to n positions of db's game that the
-// database answers, from random games from the empty board (seeded).
+// database answers (serve.SamplePositions), at least one.
 func samplePositions(t *testing.T, db *layers.DB, n int, seed uint64) []muehle.Position {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 54))
-	var out []muehle.Position
-	for tries := 0; len(out) < n && tries < 50*n; tries++ {
-		pos := db.Variant().NewPosition()
-		for range rng.IntN(30) {
-			ms := pos.AppendMoves(nil)
-			if len(ms) == 0 || pos.IsOver() {
-				break
-			}
-			pos = pos.Play(ms[rng.IntN(len(ms))])
-		}
-		if a, err := analysis.Of(db, pos); err == nil && !a.Over {
-			out = append(out, pos)
-		}
-	}
+	out := serve.SamplePositions(context.Background(), db, n, seed)
 	if len(out) == 0 {
 		t.Fatal("no sample positions")
 	}
@@ -551,18 +536,7 @@ func BenchmarkAnalysisOf(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	var ps []muehle.Position
-	for _, p := range serve.SamplePaths(context.Background(), db, 300, 1) {
-		u, err := url.Parse(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pos, err := db.Rules().ParsePosition(u.Query().Get("position"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		ps = append(ps, pos)
-	}
+	ps := serve.SamplePositions(context.Background(), db, 300, 1)
 	if len(ps) == 0 {
 		b.Fatal("no positions")
 	}

@@ -148,13 +148,23 @@ func get(ctx context.Context, c *http.Client, u string) int {
 	return resp.StatusCode
 }
 
-// SamplePaths returns the API paths of up to n positions of db's game
-// that the database answers, from random games from the empty board
-// (seeded), at most 50·n games, fewer when ctx ends.
+// SamplePaths returns the API paths of SamplePositions.
 func SamplePaths(ctx context.Context, db *layers.DB, n int, seed uint64) []string {
-	rng := rand.New(rand.NewPCG(seed, 54))
 	name := VariantName(db.Variant())
 	var out []string
+	for _, pos := range SamplePositions(ctx, db, n, seed) {
+		out = append(out, "/api/v1/"+name+"?position="+url.QueryEscape(pos.String()))
+	}
+	return out
+}
+
+// SamplePositions returns up to n positions of db's game that the
+// database answers and that are not over, from random games from the
+// empty board (seeded, up to 4 plies a stone), at most 50·n games, fewer
+// when ctx ends.
+func SamplePositions(ctx context.Context, db *layers.DB, n int, seed uint64) []muehle.Position {
+	rng := rand.New(rand.NewPCG(seed, 54))
+	var out []muehle.Position
 	var buf [muehle.MaxMoves]muehle.Move
 	for tries := 0; len(out) < n && tries < 50*n && ctx.Err() == nil; tries++ {
 		pos := db.Variant().NewPosition()
@@ -166,7 +176,7 @@ func SamplePaths(ctx context.Context, db *layers.DB, n int, seed uint64) []strin
 			pos = pos.Play(ms[rng.IntN(len(ms))])
 		}
 		if a, err := analysis.Of(db, pos); err == nil && !a.Over {
-			out = append(out, "/api/v1/"+name+"?position="+url.QueryEscape(pos.String()))
+			out = append(out, pos)
 		}
 	}
 	return out
