@@ -116,7 +116,7 @@ func (e Estimate) JSON(pos muehle.Position, stones int) EstimateJSON {
 	b := pos.Board()
 	j := EstimateJSON{
 		Game: pos.Game.String(), Stones: stones, Position: pos.String(), Layer: layers.KeyOf(pos).String(),
-		Source: "search", Note: "alpha-beta's estimate: the database has no layer for this position",
+		Source: "search", Note: "alpha-beta's estimate: the database cannot answer this position (a layer it or its moves need is missing)",
 		Move: b.MoveString(e.Move), Score: e.Score, Depth: e.Depth, Nodes: e.Nodes, Exact: e.Exact,
 		PV: make([]string, len(e.PV)),
 	}

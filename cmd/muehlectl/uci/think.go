@@ -171,7 +171,7 @@ func (t *thinker) think(ctx context.Context) (string, error) {
 		}
 	}
 	if t.pending != nil {
-		return t.removal(pos, answer)
+		return t.removal(ctx, pos, answer)
 	}
 	m, err := t.move(ctx, answer)
 	if err != nil {
@@ -302,8 +302,10 @@ func abs(x int) int {
 }
 
 // removal answers a go after the first part of a split move: the stone
-// the best move with that part takes, as "xPOINT".
-func (t *thinker) removal(pos muehle.Position, answer *analysis.Answer) (string, error) {
+// the best move with that part takes, as "xPOINT": from the database's
+// answer, else the player's own move when it has that first part (the
+// seeded player chooses as it did for the bestmove before).
+func (t *thinker) removal(ctx context.Context, pos muehle.Position, answer *analysis.Answer) (string, error) {
 	b := pos.Board()
 	p := *t.pending
 	if answer != nil {
@@ -312,6 +314,9 @@ func (t *thinker) removal(pos muehle.Position, answer *analysis.Answer) (string,
 				return "x" + b.PointName(mv.Move.Remove), nil
 			}
 		}
+	}
+	if m, err := t.move(ctx, nil); err == nil && m.From == p.From && m.To == p.To && m.Remove != muehle.NoPoint {
+		return "x" + b.PointName(m.Remove), nil
 	}
 	var buf [muehle.MaxMoves]muehle.Move
 	for _, m := range pos.AppendMoves(buf[:0]) {
