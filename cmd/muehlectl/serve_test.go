@@ -157,6 +157,9 @@ func TestServeBadInput(t *testing.T) {
 // cuts them off by its timeouts, answers a normal request within seconds
 // all the same, and its memory stays bounded.
 func TestServeSlowAndIdleClients(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("2,000 sockets at once: measured on Linux (make test-windows runs this package under Wine)")
+	}
 	dir := engineDB(t)
 	base := startServer(t, dir, 200, func(hs *http.Server) {
 		hs.ReadHeaderTimeout = 300 * time.Millisecond
