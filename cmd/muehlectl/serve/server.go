@@ -52,8 +52,9 @@ func VariantName(v muehle.Variant) string {
 // (analysis.VerifiedOnly). It returns an error when there is none.
 func Open(dir string) ([]Database, error) {
 	var dbs []Database
-	for g := muehle.GameID(0); g.Rules() != nil; g++ {
-		for k := g.Rules().Stones; k >= 3; k-- {
+	for _, r := range muehle.Games {
+		g := r.Game()
+		for k := r.Stones; k >= 3; k-- {
 			v := g.With(k)
 			if layers.CheckVariant(v) != nil {
 				continue

@@ -168,12 +168,12 @@ func (e *Engine) uci() {
 // gameVars lists the games as a combo option's values.
 func gameVars() string {
 	var b strings.Builder
-	for g := muehle.GameID(0); g.Rules() != nil; g++ {
-		if play.Supported(g.Rules()) != nil {
+	for _, r := range muehle.Games {
+		if play.Supported(r) != nil {
 			continue // a game the database cannot hold
 		}
 		b.WriteString(" var ")
-		b.WriteString(g.String())
+		b.WriteString(r.ID)
 	}
 	return b.String()
 }

@@ -40,8 +40,15 @@ function stonesOf(pos) {
   return out;
 }
 
+// size returns the largest column and row of the board's points.
+function size() {
+  let c = 0, r = 0;
+  for (const p of state.db.board.points) { c = Math.max(c, p.col); r = Math.max(r, p.row); }
+  return [c, r];
+}
+
 // xy returns the drawing coordinates of a point.
-function xy(p) { return [p.col, 6 - p.row]; }
+function xy(p) { return [p.col, size()[1] - p.row]; }
 
 function el(name, attrs, parent) {
   const e = document.createElementNS(NS, name);
@@ -74,6 +81,8 @@ function view() {
 function draw() {
   const svg = $("board");
   svg.replaceChildren();
+  const [maxC, maxR] = size();
+  svg.setAttribute("viewBox", "-0.8 -0.8 " + (maxC + 1.6) + " " + (maxR + 1.6));
   const pts = {};
   state.db.board.points.forEach((p) => { pts[p.name] = p; });
   for (const [a, b] of state.db.board.lines) {
@@ -81,9 +90,11 @@ function draw() {
     const [x2, y2] = xy(pts[b]);
     el("line", { x1, y1, x2, y2 }, svg);
   }
-  for (let c = 0; c < 7; c++) {
-    el("text", { x: c, y: 6.55, class: "coord" }, svg).textContent = "abcdefg"[c];
-    el("text", { x: -0.55, y: 6 - c, class: "coord" }, svg).textContent = String(c + 1);
+  for (let c = 0; c <= maxC; c++) {
+    el("text", { x: c, y: maxR + 0.55, class: "coord" }, svg).textContent = "abcdefghijklm"[c];
+  }
+  for (let r = 0; r <= maxR; r++) {
+    el("text", { x: -0.55, y: maxR - r, class: "coord" }, svg).textContent = String(r + 1);
   }
   const stones = stonesOf(state.pos);
   const shown = view();
