@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -82,6 +84,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stdout, "load test of %s (cache %d MiB, ties %t): %s, %d positions of %s (random games, seed %d), %s a run\n",
 		*base, *cacheMB, *ties, *dir, len(paths), serve.VariantName(db.Variant()), *seed, *d)
+	fmt.Fprintf(stdout, "%d cores%s\n", runtime.NumCPU(), loadAverage())
 	fmt.Fprintln(stdout, serve.LoadHeader)
 	for _, c := range clients {
 		r, err := serve.Load(ctx, *base, paths, c, *d)
@@ -94,6 +97,16 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	return nil
+}
+
+// loadAverage returns ", load average X Y Z" from /proc/loadavg where the
+// system has it: the figures of a shared machine depend on it.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return ", load average " + strings.Join(f[:3], " ")
+	}
+	return ""
 }
 
 // parseClients reads a list of client counts, each 1 to 4096.
