@@ -163,8 +163,8 @@ func TestTwelveByTapsInWindow(t *testing.T) {
 
 // TestPasteAndOpenTwelve: a position text of Twelve Men's Morris pasted,
 // or a record with [Variant "twelve"] opened, starts a game of Twelve; a
-// position of Six Men's Morris is refused with a sentence, and the game
-// stays.
+// position of Three Men's Morris of the wrong length is refused with a
+// sentence, and the game stays.
 func TestPasteAndOpenTwelve(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
@@ -180,14 +180,14 @@ func TestPasteAndOpenTwelve(t *testing.T) {
 		t.Errorf("lines after pasting Twelve: got %d, want %d", got, want)
 	}
 
-	u.app.Clipboard().SetContent("................ w 6 6 six")
+	u.app.Clipboard().SetContent("........ w 3 3 three")
 	u.paste()
 	if got, want := u.ctrl.Game().Position().String(), "W....................... b 11 12 twelve"; got != want {
-		t.Errorf("after pasting Six Men's Morris: got %q, want the game kept, %q", got, want)
+		t.Errorf("after pasting a short position of Three Men's Morris: got %q, want the game kept, %q", got, want)
 	}
-	for _, want := range []string{"Paste: ", "a position of Six Men's Morris", "the window draws the board of 24 points only"} {
+	for _, want := range []string{"Paste: ", "board has 8 characters, want 9"} {
 		if !strings.Contains(u.status.Text, want) {
-			t.Errorf("status after pasting Six Men's Morris: got %q, want it to contain %q", u.status.Text, want)
+			t.Errorf("status after pasting a short position of Three Men's Morris: got %q, want it to contain %q", u.status.Text, want)
 		}
 	}
 
