@@ -248,20 +248,20 @@ type boardRenderer struct {
 	millLines [maxEdges]*canvas.Line // the edges of the mill just closed, drawn over lines
 	names     [2]*canvas.Text        // "White · Human" in the strips
 	hand      [2][muehle.MaxStones]*canvas.Circle
-	handFrame *canvas.Rectangle // around the stones in hand of the side to move when the view's Hand chose them
+	handFrame *canvas.Rectangle         // around the stones in hand of the side to move when the view's Hand chose them
 	labels    [2 * maxGrid]*canvas.Text // a..g along the bottom, 7..1 along the left (geometry.labelPos)
 	// One of each for every point a board may have; those of a board with
 	// fewer points hidden.
-	dots    [muehle.MaxPoints]*canvas.Circle
-	stones  [muehle.MaxPoints]*canvas.Circle
-	targets [muehle.MaxPoints]*canvas.Circle
-	badges  [muehle.MaxPoints]*canvas.Rectangle
-	marks   [muehle.MaxPoints]*canvas.Text
-	lastFrom  *canvas.Circle
-	lastTo    *canvas.Circle
-	selected  *canvas.Circle
-	ghost     *canvas.Circle // a removed stone fading out
-	flying    *canvas.Circle // the stone on its way
+	dots     [muehle.MaxPoints]*canvas.Circle
+	stones   [muehle.MaxPoints]*canvas.Circle
+	targets  [muehle.MaxPoints]*canvas.Circle
+	badges   [muehle.MaxPoints]*canvas.Rectangle
+	marks    [muehle.MaxPoints]*canvas.Text
+	lastFrom *canvas.Circle
+	lastTo   *canvas.Circle
+	selected *canvas.Circle
+	ghost    *canvas.Circle // a removed stone fading out
+	flying   *canvas.Circle // the stone on its way
 
 	lastRemoved *canvas.Text
 	best        [3]*canvas.Line // the view's Best move: shaft and two barbs
