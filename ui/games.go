@@ -57,7 +57,8 @@ type variantFollower interface {
 // another game or stone count (New Game, a game opened or pasted,
 // training): the engines read the database of that variant from now on,
 // so the computer players and the perfect-move marks are made anew, and
-// the window's title and the Database tab name the game.
+// the window's title and the Database tab name the game; the tab offers
+// to compute a small game's database that is missing (offerGame).
 func (u *App) followVariant() {
 	v := u.ctrl.Variant()
 	if v == u.variant {
@@ -77,6 +78,7 @@ func (u *App) followVariant() {
 	}
 	if u.db != nil {
 		u.db.refresh()
+		u.db.offerGame(v)
 	}
 }
 
