@@ -156,23 +156,29 @@ func (g geometry) spot() float32 { return min(g.step, 1.4*g.cell) }
 // stoneRadius returns the radius of a stone.
 func (g geometry) stoneRadius() float32 { return g.spot() * 0.36 }
 
+// labelGap returns the distance of the coordinate labels' centres from the
+// outer grid lines: 0.55 cells beside the stones of the boards of 24
+// points, further beside the larger stones of the smaller boards.
+func (g geometry) labelGap() float32 { return 0.55*g.cell + g.stoneRadius() - 0.36*g.cell }
+
 // labelPos returns the centre of coordinate label i: the columns' letters
-// along the bottom (i < n), then the ranks' digits down the left, and its
-// text; on a turned board the letters and digits run the other way.
+// below the lowest row (i < n), then the ranks' digits left of the first
+// column, each labelGap from the grid, and its text; on a turned board
+// the letters and digits run the other way.
 func (g geometry) labelPos(i int) (fyne.Position, string) {
 	if i < g.n {
 		col := i
 		if g.flip {
 			col = g.n - 1 - i
 		}
-		return fyne.NewPos(g.origin.X+float32(i+1)*g.step, g.origin.Y+g.side-g.cell*0.45), string(rune('a' + col))
+		return fyne.NewPos(g.origin.X+float32(i+1)*g.step, g.origin.Y+float32(g.n)*g.step+g.labelGap()), string(rune('a' + col))
 	}
 	r := i - g.n
 	rank := g.n - 1 - r
 	if g.flip {
 		rank = r
 	}
-	return fyne.NewPos(g.origin.X+g.cell*0.45, g.origin.Y+float32(r+1)*g.step), string(rune('1' + rank))
+	return fyne.NewPos(g.origin.X+g.step-g.labelGap(), g.origin.Y+float32(r+1)*g.step), string(rune('1' + rank))
 }
 
 // pointAt returns the point whose stone would cover pos, or NoPoint when

@@ -9,8 +9,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
 
@@ -198,4 +200,38 @@ func TestThreeMensMorrisAgainstPerfect(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBoardImageSmallBoards draws a Three Men's Morris position with
+// perfect-move marks, the last move's rings and a best-move arrow, and a
+// Six Men's Morris position with a stone to remove, each on its own board
+// (golden images in testdata). The values are set by hand.
+func TestBoardImageSmallBoards(t *testing.T) {
+	three := muehle.ThreeBoard
+	pt := func(b *muehle.Board, s string) muehle.Point {
+		p, err := b.ParsePoint(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p, err := muehle.ParsePosition("BW." + ".W." + "B.B" + " w 0 0 three")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := game.EmptyView(p)
+	v.Last = muehle.Move{From: pt(three, "b3"), To: pt(three, "c1"), Remove: muehle.NoPoint}
+	v.Best = muehle.Move{From: pt(three, "b3"), To: pt(three, "c3"), Remove: muehle.NoPoint}
+	v.Marks = map[muehle.Point]layers.Value{pt(three, "b3"): layers.WinIn(3), pt(three, "b2"): layers.Drawn}
+	test.AssertObjectRendersToImage(t, "board_three.png", renderBoard(t, v))
+
+	p, err = muehle.ParsePosition("WWW" + "B.B" + ".........." + " w 3 4 six")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = game.EmptyView(p)
+	v.Removing = true
+	v.Targets = p.Board().Removable(p.Stones[muehle.Black])
+	v.Mill = p.Stones[muehle.White]
+	test.AssertObjectRendersToImage(t, "board_six.png", renderBoard(t, v))
 }
