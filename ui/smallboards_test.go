@@ -235,3 +235,23 @@ func TestBoardImageSmallBoards(t *testing.T) {
 	v.Mill = p.Stones[muehle.White]
 	test.AssertObjectRendersToImage(t, "board_six.png", renderBoard(t, v))
 }
+
+// TestEditorThreeMensMorris: Set Up on a Three Men's Morris position draws
+// the 3×3 board, and a tap on b2 puts a white stone there.
+func TestEditorThreeMensMorris(t *testing.T) {
+	test.NewTempApp(t)
+	e := newEditor(muehle.Three.With(3).NewPosition(), 3, func(muehle.Position) {})
+	w := test.NewTempWindow(t, e.content)
+	w.Resize(fyne.NewSize(800, 460))
+	b2, err := muehle.ThreeBoard.ParsePoint("b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test.TapAt(e.board, e.board.geometry().center(b2))
+	if !e.pos.Stones[muehle.White].Has(b2) || e.pos.Stones[muehle.White].Count() != 1 {
+		t.Errorf("after a tap on b2: got %s, want a white stone on b2 only", e.pos)
+	}
+	if got := shownLines(test.WidgetRenderer(e.board).(*boardRenderer).lines[:]); got != 16 {
+		t.Errorf("the editor's board: %d lines drawn, want the 16 of the 3×3 board with diagonals", got)
+	}
+}
