@@ -36,7 +36,7 @@ func newGameSelect(t *testing.T, u *App, option string) *widget.Select {
 	return s
 }
 
-// TestNewGameTwelve: New Game offers the games the window plays with the
+// TestNewGameTwelve: New Game offers every game of muehle.Games with the
 // stones of the chosen game (3 to 9, 3 to 12, the game's own by default);
 // Twelve Men's Morris started from the dialog is on the board, drawn with
 // its diagonals, named in the title, and the choice is remembered, also
@@ -46,7 +46,11 @@ func TestNewGameTwelve(t *testing.T) {
 	u := newTestApp(t, q, nil)
 	u.newGame()
 	games := newGameSelect(t, u, "Twelve Men's Morris")
-	if got, want := games.Options, []string{"Nine Men's Morris", "Twelve Men's Morris", "Lasker Morris", "Ten Men's Morris", "Eleven Men's Morris"}; !slices.Equal(got, want) {
+	var names []string // every game of the family, in the order of muehle.Games
+	for _, r := range muehle.Games {
+		names = append(names, r.Name)
+	}
+	if got, want := games.Options, names; !slices.Equal(got, want) || len(want) < 11 {
 		t.Errorf("games offered: got %q, want %q", got, want)
 	}
 	stones := newGameSelect(t, u, "3")
