@@ -108,14 +108,33 @@ func TestBoardTapsSmallBoards(t *testing.T) {
 		// Tap the points one by one, a stone for each side in turn, until
 		// the hands are empty or a mill asks for a removal.
 		g := u.Board().geometry()
+		tapped := 0
 		for p := range muehle.Point(b.NumPoints()) {
 			pos := u.ctrl.Game().Position()
-			if pos.Hand[pos.Turn] == 0 || u.Board().View().Removing || muehle.Point(p) > 3 {
+			if pos.Hand[pos.Turn] == 0 || u.Board().View().Removing {
 				break
 			}
 			test.TapAt(u.Board(), g.center(p).AddXY(g.spot()*0.2, -g.spot()*0.1))
 			if got := u.ctrl.Game().Position(); !got.Stones[pos.Turn].Has(p) {
 				t.Errorf("%s: tap on %s: got %s, want a %s stone there", tt.v.Name(), b.PointName(p), got, pos.Turn)
+			}
+			tapped++
+		}
+		if tapped < 5 {
+			t.Errorf("%s: %d points tapped before the hands ran out or a mill closed, want at least 5", tt.v.Name(), tapped)
+		}
+		t.Logf("%s: %d points tapped: %s", tt.v.Name(), tapped, u.ctrl.Game().Position())
+		// In the moving phase a stone picked up is named on the board in
+		// the status line, and a tap on its target slides it there.
+		if pos := u.ctrl.Game().Position(); pos.Hand[pos.Turn] == 0 && !u.Board().View().Removing {
+			m := u.ctrl.Game().LegalMoves()[0]
+			test.TapAt(u.Board(), g.center(m.From))
+			if want := "the stone on " + b.PointName(m.From); !strings.Contains(u.status.Text, want) {
+				t.Errorf("%s: status after picking up %s: got %q, want it to contain %q", tt.v.Name(), b.PointName(m.From), u.status.Text, want)
+			}
+			test.TapAt(u.Board(), g.center(m.To))
+			if got := u.ctrl.Game().Position(); !got.Stones[pos.Turn].Has(m.To) || got.Stones[pos.Turn].Has(m.From) {
+				t.Errorf("%s: after the slide %s: got %s", tt.v.Name(), b.MoveString(m), got)
 			}
 		}
 		if got, want := rowTexts(u.ctrl.Game(), nil)[1], "  1. "+b.PointName(0); got != want {
