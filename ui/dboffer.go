@@ -41,9 +41,11 @@ func (p *dbPanel) offerGame(v muehle.Variant) {
 			if p.stop != nil || p.hold || p.db.Game() != v {
 				return
 			}
-			msg := fmt.Sprintf("There is no database of %s in\n%s\nyet. Compute it now?\n\n%s\n\n"+
+			msg := fmt.Sprintf("There is no database of %s in\n%s\nyet. Compute it now? %s positions, %s on disk,\n"+
+				"about %s on this machine.\n\n"+
 				"The perfect player and the perfect-move marks then know\n"+
-				"every position of the game. The Database tab shows the progress.", v.Name(), p.db.Dir(), est)
+				"every position of the game. The Database tab shows the progress.",
+				v.Name(), p.db.Dir(), count(est.Positions), bytesText(est.Bytes), roughDuration(est.Time))
 			dialog.ShowConfirm("Compute the database of "+v.Name()+"?", msg, func(yes bool) {
 				if yes && p.stop == nil && p.db.Game() == v {
 					p.checked(false, func(DBEstimate, string) { p.compute(false) })
