@@ -34,7 +34,7 @@ import (
 //	                           file (lock.go)
 //	    solve-record.tsv       a line per unit a solver finished: its
 //	                           times, memory and version (RecordPath;
-//	                           the fields in retro/record.go)
+//	                           the fields in layers/record.go)
 //	    placement.book         the perfect player's book of placement
 //	                           positions it searched (BookPath;
 //	                           retro/play/book.go), and placement.book.lock

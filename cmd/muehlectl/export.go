@@ -163,7 +163,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	host, _ := os.Hostname()
 	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers, StoreAll: a.storeAll, DeriveBits: a.derive,
 		Exported: pack.Machine{Commit: commit(), Host: host, OS: runtime.GOOS + "/" + runtime.GOARCH, Cores: runtime.NumCPU()}}
-	recs, err := retro.ReadRecordFile(db.RecordPath())
+	recs, err := layers.ReadRecordFile(db.RecordPath())
 	if err != nil {
 		fmt.Fprintf(stderr, "the solve record: %v (what it says is left out of the package)\n", err)
 	}
@@ -230,7 +230,7 @@ func derivedText(res *pack.ExportResult) string {
 
 // computedBy sums up the solve record: the units each commit computed on
 // a machine of how many cores.
-func computedBy(recs []retro.Record) []pack.Machine {
+func computedBy(recs []layers.Record) []pack.Machine {
 	var ms []pack.Machine
 	at := map[string]int{}
 	for _, r := range recs {

@@ -74,10 +74,6 @@ type ExportResult struct {
 	Estimated []float64
 }
 
-// maxRecordBytes bounds the solve record a package carries (a line a unit:
-// the standard game's whole record is about 100 KB).
-const maxRecordBytes = 64 << 20
-
 // Export writes layers keys of db (each checked in full first; a missing or
 // damaged one is an error, and so is a file of the format before, which
 // `muehlectl convert` rewrites first) to a package, with their verification records,
@@ -92,7 +88,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		LayerFormat: layers.FileVersion, BlockBytes: blockBytes, Created: time.Now().UTC().Format(time.RFC3339),
 		Exported: opts.Exported, Computed: opts.Computed}
 	m.Fingerprint = m.Rules.Fingerprint()
-	if rec, err := layers.ReadRegular(db.RecordPath(), maxRecordBytes); err == nil {
+	if rec, err := layers.ReadRegular(db.RecordPath(), layers.MaxRecordBytes); err == nil {
 		m.SolveRecord = string(rec)
 	}
 	bodies := make([][]byte, len(keys)) // the layer files' bodies, mapped

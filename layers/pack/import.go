@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc64"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -50,6 +49,10 @@ type ImportResult struct {
 	// (layers.DB.ConvertOld, retro.ConvertOld), which the caller does
 	// next.
 	Old []layers.Key
+	// RecordLines is the number of lines of the package's solve record
+	// added to the folder's, RecordRefused of those left out as invalid
+	// (layers.MergeRecord).
+	RecordLines, RecordRefused int
 }
 
 // Import installs the package at path into the database folder dir.
@@ -64,8 +67,8 @@ type ImportResult struct {
 // and only then renamed into place, followed by its reach file and its
 // verification record. A layer already there and identical is skipped
 // (its missing side files written), so that an interrupted import resumes
-// where it stopped. The folder's solve record gets the package's lines it
-// lacks. Each layer is installed under the claim of its unit, so a solver
+// where it stopped. The folder's solve record gets the package's valid
+// lines it lacks (layers.MergeRecord); invalid ones are left out. Each layer is installed under the claim of its unit, so a solver
 // of the folder does not write it at the same time.
 //
 // A package of format 1 holds layer files of the format before
@@ -181,8 +184,13 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 	if err := in.c.end(); err != nil {
 		return res, err
 	}
-	if err := mergeRecord(db.RecordPath(), m.SolveRecord); err != nil {
+	added, refused, err := layers.MergeRecord(db.RecordPath(), []byte(m.SolveRecord))
+	if err != nil {
 		return res, fmt.Errorf("pack: the solve record: %w", err)
+	}
+	res.RecordLines, res.RecordRefused = added, refused
+	if refused > 0 {
+		note(fmt.Sprintf("the package's solve record: %d lines added, %d left out (not lines of a solve record)", added, refused))
 	}
 	return res, nil
 }
@@ -672,45 +680,4 @@ func (in *installer) report(k layers.Key) {
 	if in.progress != nil {
 		in.progress(Progress{Phase: "install", Layer: k, Step: in.step + 1, Steps: len(in.p.Manifest.Layers), Done: in.done, Total: in.total, Packed: in.c.at})
 	}
-}
-
-// mergeRecord gives the solve record at path the lines of rec it lacks:
-// the package's record when there is none, else its lines not already
-// there, appended.
-func mergeRecord(path, rec string) error {
-	if rec == "" {
-		return nil
-	}
-	old, err := layers.ReadRegular(path, maxRecordBytes)
-	if errors.Is(err, os.ErrNotExist) {
-		return layers.WriteAtomic(path, []byte(rec))
-	}
-	if err != nil {
-		return err
-	}
-	have := map[string]bool{}
-	for _, line := range strings.Split(string(old), "\n") {
-		have[line] = true
-	}
-	var add bytes.Buffer
-	for _, line := range strings.Split(strings.TrimSuffix(rec, "\n"), "\n") {
-		if !have[line] {
-			add.WriteString(line + "\n")
-		}
-	}
-	if add.Len() == 0 {
-		return nil
-	}
-	f, err := layers.OpenAppendRegular(path)
-	if err != nil {
-		return err
-	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		f.Write([]byte("\n"))
-	}
-	_, err = f.Write(add.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -1,0 +1,62 @@
+package pack
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"muehle/layers"
+)
+
+// TestImportMergesValidRecordLines exports a folder whose solve record
+// holds, besides two good lines, garbage, binary bytes and a line of 1 MB,
+// and imports the package into a folder with a good record of its own:
+// only the good lines are added, the folder's record still reads
+// completely, and the import says how many lines it left out (issue 48,
+// item 2: the record was merged verbatim).
+func TestImportMergesValidRecordLines(t *testing.T) {
+	dir, keys := testDB(t)
+	good := "2026-11-26T06:18:57Z\tm3-3\t183512\t0.417\tcount=0.029\t384\t2\t2\t012dcc6566fc\n" +
+		"2026-11-26T06:19:57Z\tp0+1-0+1\t12\t0.001\tcount=0.001 verify:p0+1-0+1=0.001\t384\t2\t2\tunknown\n"
+	bad := "not a record\n" + "\x00\x01\xff binary\n" + strings.Repeat("x", 1<<20) + "\n" +
+		strings.Replace(strings.SplitN(good, "\n", 2)[0], "012dcc6566fc", "012dcc\x1b[2J", 1) + "\n"
+	rec := filepath.Join(dir, "k3", "solve-record.tsv")
+	if err := os.WriteFile(rec, []byte(good+bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "p.mpk")
+	export(t, dir, keys, out, 0)
+
+	to := t.TempDir()
+	own := "2026-11-20T10:00:00Z\tm3-3\t183512\t0.5\tcount=0.03\t300\t2\t2\tunknown\n"
+	if err := os.MkdirAll(filepath.Join(to, "k3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toRec := filepath.Join(to, "k3", "solve-record.tsv")
+	if err := os.WriteFile(toRec, []byte(own), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	ir, err := Import(context.Background(), to, out, ImportOptions{ClaimName: testClaim, Note: func(s string) { notes = append(notes, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ir.RecordLines != 2 || ir.RecordRefused != 4 {
+		t.Errorf("record lines added %d, left out %d; want 2 and 4", ir.RecordLines, ir.RecordRefused)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "4 left out") {
+		t.Errorf("notes %q: want one saying 4 lines were left out", notes)
+	}
+	b, err := os.ReadFile(toRec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != own+good {
+		t.Errorf("the folder's record: got %d bytes %.200q, want %q", len(b), b, own+good)
+	}
+	if recs, err := layers.ReadRecordFile(toRec); err != nil || len(recs) != 3 {
+		t.Errorf("the folder's record read back: %d records, %v; want 3", len(recs), err)
+	}
+}
