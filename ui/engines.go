@@ -127,6 +127,7 @@ func (e *DBEngines) openLocked(v muehle.Variant) {
 		e.errs[v] = err
 		return
 	}
+	db.VerifiedOnly() // the players present values as the truth (docs/records.md)
 	e.dbs[v] = db
 }
 

@@ -151,6 +151,18 @@ func (f dbFlags) openExisting() (*layers.DB, error) {
 	return f.open()
 }
 
+// openVerified opens the database for a command that presents its values
+// as the database's truth (query, the players, review, train, tree): an
+// unverified layer reads as missing, with the reason
+// (layers.DB.VerifiedOnly; docs/records.md, "Unverified layers").
+func (f dbFlags) openVerified() (*layers.DB, error) {
+	db, err := f.openExisting()
+	if err == nil {
+		db.VerifiedOnly()
+	}
+	return db, err
+}
+
 // layerFlags choose the layers of the game a command works on, as solve
 // computes them: the moving layers, up to a number of stones on the board,
 // and the placement layers.

@@ -40,7 +40,7 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 	workers := addWorkers(fs)
 	var a importArgs
 	if err := fs.Parse(args); err != nil {
-		return a, errUsage
+		return a, parseError(err)
 	}
 	if fs.NArg() > 0 { // FILE first, flags after it
 		a.file = fs.Arg(0)

@@ -146,14 +146,19 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// openGameDB opens the database of variant v in dir when dir holds that
-// variant's folder, and returns nil (no error) when it does not.
+// openGameDB opens the database of variant v in dir, its verified layers
+// only (layers.DB.VerifiedOnly), when dir holds that variant's folder, and
+// returns nil (no error) when it does not.
 func openGameDB(dir string, v muehle.Variant) (*layers.DB, error) {
 	st, err := os.Stat(layers.GameDir(dir, v))
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}
-	return layers.OpenDB(dir, v)
+	db, err := layers.OpenDB(dir, v)
+	if err == nil {
+		db.VerifiedOnly()
+	}
+	return db, err
 }
 
 // matchRanges checks the flags of a series of games: --games, --jobs and

@@ -34,7 +34,7 @@ type solveProgress struct {
 	last      retro.Progress
 	slots     uint64
 	phases    []layers.PhaseTime // the finished phases of the current unit
-	ended     time.Duration     // when the previous phase of the unit ended
+	ended     time.Duration      // when the previous phase of the unit ended
 	start     time.Time
 
 	record  io.Writer // the solve record (layers/record.go), or nil

@@ -48,7 +48,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}
@@ -212,6 +212,8 @@ func describe(v layers.Value, err error) string {
 		return fmt.Sprintf("layer %s damaged (solve recomputes it)", k)
 	}
 	switch {
+	case errors.Is(err, layers.ErrUnverified):
+		return "layer not verified (muehlectl verify checks it; its values are not shown)"
 	case errors.Is(err, layers.ErrMissing):
 		return "layer missing"
 	case err != nil:

@@ -72,6 +72,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		defer db.Close()
+		db.VerifiedOnly() // an unverified layer's values are no verdict
 		if vs, err = play.Review(ctx, db, g); err != nil {
 			return err
 		}
@@ -110,7 +111,7 @@ func parseReviewArgs(fs *flag.FlagSet, args []string) (string, error) {
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return "", errUsage
+			return "", parseError(err)
 		}
 		if fs.NArg() == 0 {
 			break

@@ -74,7 +74,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := errors.Join(dbf.check(), inRange("--positions", *n, 1, 10_000_000, ""), inRange("--jobs", *jobs, 1, 1024, ""), derr, lerr); err != nil {
 		return flagError(fs, err)
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}

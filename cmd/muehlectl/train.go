@@ -47,7 +47,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *position != "" {
 		return trainAnswer(stdout, dbf, *position, *answer, *unreachable)
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 	if err != nil {
 		return err
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,10 @@ type ImportResult struct {
 	// added to the folder's, RecordRefused of those left out as invalid
 	// (layers.MergeRecord).
 	RecordLines, RecordRefused int
+	// Unverified are the layers installed without a verification record
+	// (a package exported with ExportOptions.Unverified): the programs that
+	// present values read them only once verified (layers.DB.VerifiedOnly).
+	Unverified []layers.Key
 }
 
 // Import installs the package at path into the database folder dir.
@@ -178,6 +182,10 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 			what = "installed again (a file of the format before is checked when it is converted, not here)"
 		case replaced || oerr == nil:
 			what = "installed, replacing a different file"
+		}
+		if l.Verified == "" && !db.Verified(l.key) {
+			what += ", NOT VERIFIED: the package has no verification record of it; query and the players read it once muehlectl verify has checked it"
+			res.Unverified = append(res.Unverified, l.key)
 		}
 		note(fmt.Sprintf("layer %d of %d  %-10s %s (%d slots)", i+1, len(m.Layers), l.key, what, l.Slots))
 	}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnverifiedLayer removes the verification record of the 3-stone
+// game's layer 3-3 and checks what each command does with the layer
+// (issue 48, item 1; docs/records.md, "Unverified layers"): query refuses
+// its value (exit 1, saying why), export refuses it unless --unverified,
+// and import of such a package says the layer is not verified; once
+// verify has run, query answers again.
+func TestUnverifiedLayer(t *testing.T) {
+	dir := solvedK3(t)
+	if err := os.Remove(filepath.Join(dir, "k3", "m3-3.verified")); err != nil {
+		t.Fatal(err)
+	}
+	const pos = "WW.W............BB.B.... w 0 0"
+	code, out, errOut := muehlectl("query", "--db", dir, "--stones", "3", "--position", pos)
+	if code != 1 || strings.Contains(out, "won in") || !strings.Contains(out+errOut, "not verified") {
+		t.Errorf("query of an unverified layer: got exit %d, %q, %q; want exit 1, no value, \"not verified\"", code, out, errOut)
+	}
+	pkg := filepath.Join(t.TempDir(), "k3.mpk")
+	code, _, errOut = muehlectl("export", "--db", dir, "--stones", "3", "--out", pkg)
+	if code != 1 || !strings.Contains(errOut, "not verified") || !strings.Contains(errOut, "--unverified") {
+		t.Errorf("export of an unverified layer: got exit %d, %q; want exit 1 naming --unverified", code, errOut)
+	}
+	if _, err := os.Stat(pkg); err == nil {
+		t.Errorf("export refused, yet %s was written", pkg)
+	}
+	if code, _, errOut = muehlectl("export", "--db", dir, "--stones", "3", "--out", pkg, "--unverified"); code != 0 {
+		t.Fatalf("export --unverified: exit %d, %s", code, errOut)
+	}
+	to := t.TempDir()
+	code, out, errOut = muehlectl("import", pkg, "--db", to)
+	if code != 0 || !strings.Contains(out+errOut, "NOT VERIFIED") {
+		t.Errorf("import of an unverified layer: got exit %d, %q, %q; want exit 0 and NOT VERIFIED", code, out, errOut)
+	}
+	if code, out, _ = muehlectl("query", "--db", to, "--stones", "3", "--position", pos); code != 1 || strings.Contains(out, "won in") {
+		t.Errorf("query after the import: got exit %d, %q; want exit 1 and no value", code, out)
+	}
+	if code, _, errOut = muehlectl("verify", "--db", to, "--stones", "3"); code != 0 {
+		t.Fatalf("verify: exit %d, %s", code, errOut)
+	}
+	if code, out, errOut = muehlectl("query", "--db", to, "--stones", "3", "--position", pos); code != 0 || !strings.Contains(out, "won in 1") {
+		t.Errorf("query after verify: got exit %d, %q, %q; want won in 1", code, out, errOut)
+	}
+}
+
+// TestSmallFlagFaults checks the small flag faults of issue 48, item 12:
+// `CMD -h` exits 0 as `muehlectl` alone does; --derive-bits NaN is refused,
+// and so is --derive-bits with --derive=false.
+func TestSmallFlagFaults(t *testing.T) {
+	for _, cmd := range []string{"query", "export", "import", "review", "solve"} {
+		if code, _, errOut := muehlectl(cmd, "-h"); code != 0 || !strings.Contains(errOut, "usage") {
+			t.Errorf("%s -h: got exit %d, %q; want 0 and the usage", cmd, code, errOut)
+		}
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "p.mpk")
+	for _, args := range [][]string{
+		{"--derive-bits", "NaN"},
+		{"--derive-bits", "0", "--derive=false"},
+	} {
+		a := append([]string{"export", "--db", dir, "--stones", "3", "--out", out}, args...)
+		if code, _, errOut := muehlectl(a...); code != 2 {
+			t.Errorf("export %v: got exit %d, %q; want 2", args, code, errOut)
+		}
+	}
+}
