@@ -33,7 +33,7 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 			err = errNoRecords
 		}
 		if err != nil {
-			return fmt.Errorf("--calibrate %s: %w", name, err)
+			return inputError("--calibrate", name, layers.MaxRecordBytes, err)
 		}
 		// A line of 0 slots is a run that only verified the unit (its
 		// solve was interrupted before it was recorded): half the work.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -214,6 +215,26 @@ func addWorkers(fs *flag.FlagSet) *int {
 func checkWorkers(n int) error {
 	return inRange("--workers", n, 0, maxWorkersPerCore*runtime.NumCPU(),
 		fmt.Sprintf("; 0 = one per core, at most %d per core on this machine of %d cores", maxWorkersPerCore, runtime.NumCPU()))
+}
+
+// machineMemory returns the machine's physical memory (layers.TotalMemory);
+// tests replace it.
+var machineMemory = layers.TotalMemory
+
+// checkMemory reports a memory-sized flag that asks for more than share
+// of the machine's memory: the command would map it, swap and answer
+// nothing (issue 48). Where the system does not tell its memory, any size
+// passes.
+func checkMemory(flag string, bytes uint64, share float64) error {
+	total, ok := machineMemory()
+	if !ok || float64(bytes) <= share*float64(total) {
+		return nil
+	}
+	of := fmt.Sprintf("%.0f%% of ", 100*share)
+	if share >= 1 {
+		of = ""
+	}
+	return fmt.Errorf("%s: %s of memory, more than %sthis machine's %s", flag, sizeText(int64(min(bytes, math.MaxInt64))), of, sizeText(int64(total)))
 }
 
 // inRange reports a flag value outside lo to hi, with a hint.

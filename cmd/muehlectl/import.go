@@ -87,7 +87,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p, err := pack.Open(a.file)
 	if err != nil {
-		return err
+		return inputError("the package", a.file, 0, err)
 	}
 	defer p.Close()
 	m := p.Manifest

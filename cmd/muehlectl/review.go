@@ -94,7 +94,8 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *write != "" {
 		out := g.RecordWithComments(play.Comments(vs))
-		if err := os.WriteFile(*write, []byte(out), 0o644); err != nil {
+		if err := layers.WriteRegular(*write, []byte(out)); err != nil {
+			err = inputError("--write", *write, 0, err)
 			return fmt.Errorf("writing the reviewed game: %w", err)
 		}
 		fmt.Fprintf(stdout, "\nwrote the record with the verdicts to %s\n", *write)
@@ -208,17 +209,9 @@ const maxRecordBytes = 4 << 20
 
 // readRecordFile reads the game record in file, at most maxRecordBytes.
 func readRecordFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
+	b, err := readInput("the game record", file, maxRecordBytes)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		err = fmt.Errorf("%w (not a game record)", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxRecordBytes {
-		return nil, fmt.Errorf("%s: more than %d MiB, not a game record", file, maxRecordBytes>>20)
-	}
-	return b, nil
+	return b, err
 }

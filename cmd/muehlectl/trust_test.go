@@ -71,3 +71,27 @@ func TestSmallFlagFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryFlags checks that memory-sized flags are checked against the
+// machine's memory (issue 48, item 5: query --search --table-bits 30
+// mapped 18 GB of a 23 GiB machine): on a machine of 1 GiB, as the test
+// pretends, a table of 2 GiB and a solve budget of 2 GiB are refused as
+// flag errors before anything is allocated.
+func TestMemoryFlags(t *testing.T) {
+	old := machineMemory
+	machineMemory = func() (uint64, bool) { return 1 << 30, true }
+	defer func() { machineMemory = old }()
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"query", "--db", dir, "--stones", "3", "--search", "--table-bits", "27", "--position", "W....................... b 2 3"},
+		{"placement", "--db", dir, "--stones", "3", "--table-bits", "27"},
+		{"solve", "--db", dir, "--stones", "3", "--mem", "2048"},
+	} {
+		if code, _, errOut := muehlectl(args...); code != 2 || !strings.Contains(errOut, "this machine's 1.00 GiB") {
+			t.Errorf("%s: got exit %d, %q; want exit 2 naming the machine's memory", strings.Join(args, " "), code, errOut)
+		}
+	}
+	if code, _, errOut := muehlectl("solve", "--db", dir, "--stones", "3", "--max-stones", "6", "--mem", "512"); code != 0 {
+		t.Errorf("solve --mem 512 on a machine of 1 GiB: got exit %d, %q; want 0", code, errOut)
+	}
+}
