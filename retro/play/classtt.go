@@ -1,8 +1,6 @@
 package play
 
 import (
-	"math"
-
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -14,8 +12,12 @@ import (
 // the same value.
 type classKey uint64
 
-// noClass is the key of no position: no layer has 15 stones in hand.
-const noClass classKey = math.MaxUint64
+// noClass is the key of no position, the key of an empty slot: no layer
+// is empty (a side with fewer than 3 stones on the board and in hand has
+// lost). Being 0, a new table is empty as allocated: its pages are not
+// touched until used, so a large table costs no time to make and a
+// command stops at once while it is made (issue 48).
+const noClass classKey = 0
 
 // makeClassKey packs layer k and index i.
 func makeClassKey(k layers.Key, i uint64) classKey {
@@ -60,9 +62,7 @@ type classTable struct {
 // newClassTable returns a table of 2^bits entries.
 func newClassTable(bits int) *classTable {
 	n := uint64(1) << bits
-	t := &classTable{e: make([]classEntry, n), mask: n - 2}
-	t.clear()
-	return t
+	return &classTable{e: make([]classEntry, n), mask: n - 2} // all noClass
 }
 
 // slot returns the first slot of k's set.
