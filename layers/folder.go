@@ -41,7 +41,9 @@ import (
 //	                           while a player writes it
 //	    NAME.tmp, NAME.*.tmp, NAME.beat
 //	                           a file being written, renamed over NAME
-//	                           when complete; left only by a killed process
+//	                           when complete; left only by a killed process,
+//	                           and removed with its claim by the next solve
+//	                           or import (DB.TidyClaims)
 //	    NAME.*.replaced        (Windows) the old NAME, replaced or removed
 //	                           while another program had it open or
 //	                           mapped; removed by the next ReplaceFile in

@@ -75,6 +75,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
+	tidyClaims(ctx, db, stderr)
 	if a.unit != "" {
 		return solveUnit(ctx, db, a, stdout, stderr)
 	}

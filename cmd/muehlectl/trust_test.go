@@ -1,10 +1,15 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnverifiedLayer removes the verification record of the 3-stone
@@ -93,5 +98,58 @@ func TestMemoryFlags(t *testing.T) {
 	}
 	if code, _, errOut := muehlectl("solve", "--db", dir, "--stones", "3", "--max-stones", "6", "--mem", "512"); code != 0 {
 		t.Errorf("solve --mem 512 on a machine of 1 GiB: got exit %d, %q; want 0", code, errOut)
+	}
+}
+
+// leaveKilled writes into the game folder k3 of dir what an import killed
+// while it installed layer 3-3 leaves (issue 48, item 9): the unit's claim,
+// held by a process that has ended, and a temporary verification record.
+func leaveKilled(t *testing.T, dir string) (claim, tmp string) {
+	t.Helper()
+	ended := exec.Command(os.Args[0], "-test.run=^$")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	info := fmt.Sprintf(`{"host":%q,"pid":%d,"command":"muehlectl import","start":%q,"heartbeat":%q,"os":%q}`,
+		host, ended.Process.Pid, now, now, runtime.GOOS)
+	claim, tmp = filepath.Join(dir, "k3", "m3-3.claim"), filepath.Join(dir, "k3", "m3-3.verified.123456.tmp")
+	for _, f := range []struct{ path, text string }{{claim, info}, {tmp, "verified 3-3"}} {
+		if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return claim, tmp
+}
+
+// TestKilledImportLeftovers checks that the claim and the temporary file
+// a killed import leaves are removed by the next solve and by the next
+// import (issue 48, item 9: they stayed for good).
+func TestKilledImportLeftovers(t *testing.T) {
+	dir := solvedK3(t)
+	claim, tmp := leaveKilled(t, dir)
+	code, _, errOut := muehlectl("solve", "--db", dir, "--stones", "3")
+	if code != 0 || !strings.Contains(errOut, "removed the claim of m3-3") {
+		t.Errorf("solve: got exit %d, %q; want 0 and the claim removed", code, errOut)
+	}
+	for _, f := range []string{claim, tmp} {
+		if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("after solve: %s is still there (%v)", f, err)
+		}
+	}
+
+	pkg := filepath.Join(t.TempDir(), "k3.mpk")
+	if code, _, errOut := muehlectl("export", "--db", dir, "--stones", "3", "--out", pkg); code != 0 {
+		t.Fatalf("export: exit %d, %s", code, errOut)
+	}
+	claim, tmp = leaveKilled(t, dir)
+	if code, _, errOut := muehlectl("import", pkg, "--db", dir); code != 0 {
+		t.Errorf("import: exit %d, %s", code, errOut)
+	}
+	for _, f := range []string{claim, tmp} {
+		if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("after import: %s is still there (%v)", f, err)
+		}
 	}
 }

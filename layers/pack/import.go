@@ -154,6 +154,18 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		return nil, err
 	}
 	defer dec.Close()
+	// Claims and temporary files a killed import or solver left go first.
+	if _, err := db.TidyClaims(ctx, func(name string) []layers.Key {
+		var keys []layers.Key
+		for _, l := range m.Layers {
+			if opts.ClaimName(l.key) == name {
+				keys = append(keys, l.key)
+			}
+		}
+		return keys
+	}); err != nil {
+		note(fmt.Sprintf("tidying the claims: %v", err))
+	}
 	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, derive: opts.Derive, total: m.Bytes()}
 	res := &ImportResult{Manifest: m}
 	for i, l := range m.Layers {
@@ -201,6 +213,18 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		note(fmt.Sprintf("the package's solve record: %d lines added, %d left out (not lines of a solve record)", added, refused))
 	}
 	return res, nil
+}
+
+// claimError words the failure to claim layer k for its install: another
+// process holds the claim (a solver or another import, named by the
+// claim), or the claim file could not be made (a read-only folder, a
+// k<stones> that is not a folder).
+func claimError(k layers.Key, err error) error {
+	var held *layers.LockedError
+	if errors.As(err, &held) {
+		return fmt.Errorf("pack: layer %s: another process is working on it in this folder (%s); try again when it has finished: %w", k, held.Holder.Command, err)
+	}
+	return fmt.Errorf("pack: layer %s: its claim cannot be made in the folder: %w", k, err)
 }
 
 func isDamaged(err error) bool { _, ok := layers.Damaged(err); return ok }
@@ -468,9 +492,12 @@ func (in *installer) layer(i int) error {
 	k := l.key
 	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
 	if err != nil {
-		return fmt.Errorf("pack: layer %s: a solver is working on it in this folder; try again when it has finished: %w", k, err)
+		return claimError(k, err)
 	}
 	defer claim.Release()
+	if err := in.db.RemoveLeftovers(k); err != nil {
+		return err
+	}
 	var w *layers.LayerWriter
 	switch {
 	case l.Old():

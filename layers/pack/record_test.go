@@ -2,12 +2,14 @@ package pack
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // TestImportMergesValidRecordLines exports a folder whose solve record
@@ -58,5 +60,40 @@ func TestImportMergesValidRecordLines(t *testing.T) {
 	}
 	if recs, err := layers.ReadRecordFile(toRec); err != nil || len(recs) != 3 {
 		t.Errorf("the folder's record read back: %d records, %v; want 3", len(recs), err)
+	}
+}
+
+// TestImportClaimErrors checks what an import says when it cannot claim a
+// layer (issue 48, item 8: every failure was "a solver is working on it"):
+// a claim held by a live process names that process's command; a folder
+// where no claim can be made (k3 is a file) says so and blames no solver.
+func TestImportClaimErrors(t *testing.T) {
+	dir, keys := testDB(t)
+	out := filepath.Join(t.TempDir(), "p.mpk")
+	export(t, dir, keys, out, 0)
+
+	to := t.TempDir()
+	db, err := layers.OpenDB(to, muehle.Standard.With(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	held, err := db.Claim(context.Background(), testClaim(keys[0]), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Import(context.Background(), to, out, ImportOptions{ClaimName: testClaim})
+	held.Release()
+	if err == nil || !strings.Contains(err.Error(), "another process is working on it") || !errors.Is(err, layers.ErrLocked) {
+		t.Errorf("import with a claim held: got %v, want another process named", err)
+	}
+
+	file := t.TempDir()
+	if err := os.WriteFile(filepath.Join(file, "k3"), []byte("not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Import(context.Background(), file, out, ImportOptions{ClaimName: testClaim})
+	if err == nil || strings.Contains(err.Error(), "solver") || strings.Contains(err.Error(), "another process") {
+		t.Errorf("import into a folder whose k3 is a file: got %v, want an error that blames no other process", err)
 	}
 }
