@@ -20,6 +20,7 @@ type dbFlags struct {
 	dir    *string
 	game   *string
 	stones *int
+	fs     *flag.FlagSet // to tell a --game given from its default
 }
 
 // addDBFlags declares --db, --game and --stones on fs.
@@ -28,6 +29,7 @@ func addDBFlags(fs *flag.FlagSet) dbFlags {
 		dir:    fs.String("db", layers.DefaultDir(), "database `directory`"),
 		game:   fs.String("game", "standard", "the game: "+muehle.GameIDs()),
 		stones: fs.Int("stones", 0, "stones per side, 3 up to the game's (0 = the game's: 9 for standard, 12 for twelve)"),
+		fs:     fs,
 	}
 }
 
@@ -75,10 +77,11 @@ func variantFlags(game string, stones int) (muehle.Variant, error) {
 }
 
 // adopt makes the game of a position or record the flags' game when
-// --game was left at its default: a position text names its game, so
-// `query --position "... twelve"` needs no --game. Call it before check.
+// --game was not given: a position text names its game, so
+// `query --position "... twelve"` needs no --game, while an explicit
+// --game standard conflicts with it (agrees). Call it before check.
 func (f dbFlags) adopt(g muehle.GameID) {
-	if *f.game == "standard" && g.Rules() != nil {
+	if !flagSet(f.fs, "game") && g.Rules() != nil {
 		*f.game = g.String()
 	}
 }

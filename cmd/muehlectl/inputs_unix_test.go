@@ -77,3 +77,38 @@ func TestFileInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallFaults checks the rest of issue 48's item 12: an explicit
+// --game that the position's game contradicts is a flag error; convert
+// of another game names that game's folder; a game record that starts
+// with a UTF-8 byte-order mark reads; a layer replaced by a FIFO is
+// called damaged, not missing, by match.
+func TestSmallFaults(t *testing.T) {
+	dir := solvedK3(t)
+	code, _, errOut := muehlectl("query", "--db", dir, "--game", "standard", "--stones", "3", "--position", "WW.W............BB.B.... w 0 0 lasker")
+	if code != 2 || !strings.Contains(errOut, "the position is of lasker") {
+		t.Errorf("query --game standard of a Lasker position: got exit %d, %q; want 2 and the conflict", code, errOut)
+	}
+	code, out, errOut := muehlectl("convert", "--db", dir, "--game", "lasker", "--stones", "3")
+	if code != 0 || !strings.Contains(out, filepath.Join(dir, "lasker", "k3")) {
+		t.Errorf("convert --game lasker: got exit %d, %q, %q; want the folder lasker/k3 named", code, out, errOut)
+	}
+	rec := filepath.Join(t.TempDir(), "bom.txt")
+	if err := os.WriteFile(rec, []byte("\uFEFF[Stones \"3\"]\n1. d6 {drawn -> drawn} d2 {drawn -> drawn} *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := muehlectl("review", "--stored", rec); code != 0 {
+		t.Errorf("review --stored of a record with a byte-order mark: got exit %d, %q, %q; want 0", code, out, errOut)
+	}
+	layer := filepath.Join(dir, "k3", "m3-3.layer")
+	if err := os.Remove(layer); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(layer, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, out, errOut = muehlectl("match", "--db", dir, "--stones", "3", "--games", "2", "--white", "perfect", "--black", "random", "--plies", "40")
+	if !strings.Contains(out, "damaged: 3-3") {
+		t.Errorf("match with layer 3-3 a FIFO: got exit %d, %q, %q; want the layer called damaged", code, out, errOut)
+	}
+}

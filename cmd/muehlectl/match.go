@@ -453,7 +453,7 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 		}
 		fmt.Fprintf(w, "%-16s blunders: %d of %d moves in known positions (%.2f %%)", mp.spec, mp.blunders, mp.moves, rate)
 		if name, _, _ := strings.Cut(mp.spec, ":"); mp.fallbacks > 0 || name == "perfect" || name == "level" {
-			fmt.Fprintf(w, ", %d moves by the fallback (layer missing)", mp.fallbacks)
+			fmt.Fprintf(w, ", %d moves by the fallback (%s)", mp.fallbacks, fallbackCause(m.db))
 		}
 		fmt.Fprintln(w)
 	}
@@ -468,4 +468,20 @@ func wilson(x, n int) (lo, hi float64) {
 	c := (p + z*z/(2*fn)) / d
 	h := z / d * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn))
 	return max(0, c-h), min(1, c+h)
+}
+
+// fallbackCause says why the perfect player fell back: layers missing,
+// and those of db found damaged by name (a damaged layer reads as a
+// missing one, but it is no gap in the computation: solve recomputes it).
+func fallbackCause(db *layers.DB) string {
+	var damaged []string
+	for _, k := range layers.OrderIn(db.Variant(), true) {
+		if db.Damage(k) != nil {
+			damaged = append(damaged, k.String())
+		}
+	}
+	if len(damaged) == 0 {
+		return "layer missing"
+	}
+	return "layer missing or damaged; damaged: " + strings.Join(damaged, ", ")
 }

@@ -83,6 +83,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		watch := &damageWatch{p: prober}
 		if err := querySearch(ctx, stdout, stderr, db, watch, sf, pos); err != nil {
+			if _, ok := layers.Damaged(verr); ok { // the damage, not a gap, is why
+				return fmt.Errorf("%w; and the placement search: %w", verr, err)
+			}
 			return err
 		}
 		// A value found around a damaged layer is right, but the damage

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -207,11 +208,13 @@ func reason(err error) string {
 // (/dev/zero) must end in an error, not in all the memory there is.
 const maxRecordBytes = 4 << 20
 
-// readRecordFile reads the game record in file, at most maxRecordBytes.
+// readRecordFile reads the game record in file, at most maxRecordBytes,
+// without a UTF-8 byte-order mark at its start.
 func readRecordFile(file string) ([]byte, error) {
 	b, err := readInput("the game record", file, maxRecordBytes)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		err = fmt.Errorf("%w (not a game record)", err)
 	}
-	return b, err
+	// A byte-order mark some editors write first is no part of the text.
+	return bytes.TrimPrefix(b, []byte("\uFEFF")), err
 }
