@@ -496,6 +496,7 @@ func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critica
 		if !ok {
 			continue
 		}
+		pos.Game = db.Variant().Game // the index numbers the boards of every game
 		v, err := db.Probe(pos)
 		if err != nil {
 			return nil, fmt.Errorf("layer %s: %w", k, err)

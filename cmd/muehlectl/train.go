@@ -33,6 +33,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if pos, err := muehle.ParsePosition(*position); err == nil {
+		dbf.adopt(pos.Game) // a position of twelve needs no --game twelve
+	}
 	if err := errors.Join(dbf.check(), inRange("--answers", *answers, 1, muehle.MaxMoves, "")); err != nil {
 		return flagError(fs, err)
 	}
@@ -179,6 +182,9 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 		return err
 	}
 	if err := play.Supported(pos.Rules()); err != nil {
+		return err
+	}
+	if err := dbf.agrees(pos.Game); err != nil {
 		return err
 	}
 	if err := checkReachable(w, pos, *dbf.stones, unreachable); err != nil {

@@ -153,3 +153,38 @@ func TestKilledImportLeftovers(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainingOtherGames checks that train, tactics and searcherrors draw
+// positions of Twelve and Lasker Morris from their databases, and that
+// train takes the game from --position as query does (issue 48, item 7:
+// "no position fits", "a position of standard in the database of
+// twelve k3").
+func TestTrainingOtherGames(t *testing.T) {
+	for _, game := range []string{"twelve", "lasker"} {
+		dir := t.TempDir()
+		g := []string{"--db", dir, "--game", game, "--stones", "3"}
+		if code, _, errOut := muehlectl(append([]string{"solve", "--all-phases"}, g...)...); code != 0 {
+			t.Fatalf("solve %s: exit %d, %s", game, code, errOut)
+		}
+		code, out, errOut := muehlectl(append([]string{"train", "--count", "2"}, g...)...)
+		if code != 0 || !strings.Contains(out, "found 2 of 2") && !strings.Contains(out, "2. position") {
+			t.Errorf("train %s: got exit %d, %q, %q; want two positions", game, code, out, errOut)
+		}
+		if code, out, errOut := muehlectl(append([]string{"tactics", "--players", "random", "--count", "3", "--layers", "3-3"}, g...)...); code != 0 {
+			t.Errorf("tactics %s: got exit %d, %q, %q; want 0", game, code, out, errOut)
+		}
+		if code, out, errOut := muehlectl(append([]string{"searcherrors", "--layer", "3-3", "--positions", "3", "--depth", "0"}, g...)...); code != 0 {
+			t.Errorf("searcherrors %s: got exit %d, %q, %q; want 0", game, code, out, errOut)
+		}
+		// The position train printed, answered without --game.
+		i := strings.Index(out, "position \"")
+		if game != "twelve" || i < 0 {
+			continue
+		}
+		pos, _, _ := strings.Cut(out[i+len("position \""):], "\"")
+		code, out, errOut = muehlectl("train", "--db", dir, "--stones", "3", "--position", pos, "--answer", "a1")
+		if strings.Contains(out+errOut, "database of standard") || strings.Contains(out+errOut, "is of twelve, and --game") {
+			t.Errorf("train --position %q without --game: got exit %d, %q, %q; want the twelve database read", pos, code, out, errOut)
+		}
+	}
+}
