@@ -198,6 +198,10 @@ func (r Record) Solving() float64 {
 // bytes, so the 1,000 units of the standard game take 200 KB.
 const MaxRecordBytes = 16 << 20
 
+// byteOrderMark is the UTF-8 byte-order mark some editors write first; it
+// is no part of a record's first line.
+const byteOrderMark = "\uFEFF"
+
 // maxRecordLine bounds one line of a solve record (a placement unit's
 // line is under 300 bytes).
 const maxRecordLine = 4096
@@ -211,10 +215,14 @@ func ReadRecords(rd io.Reader) ([]Record, error) {
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(nil, maxRecordLine)
 	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
+		line := sc.Text()
+		if n == 1 {
+			line = strings.TrimPrefix(line, byteOrderMark)
+		}
+		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		r, err := ParseRecord(sc.Text())
+		r, err := ParseRecord(line)
 		if err != nil {
 			return out, fmt.Errorf("line %d: %w", n, err)
 		}
@@ -246,6 +254,7 @@ func MergeRecord(path string, rec []byte) (added, refused int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	rec = bytes.TrimPrefix(rec, []byte(byteOrderMark))
 	have := map[string]bool{}
 	for _, line := range strings.Split(string(old), "\n") {
 		have[line] = true

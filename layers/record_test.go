@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -114,4 +115,33 @@ func TestPhaseNamesRead(t *testing.T) {
 			t.Errorf("parsePhase(%q): got %v, %v, want %v", p.String(), q, ok, p)
 		}
 	}
+}
+
+// FuzzReadRecords reads arbitrary solve records, their first bytes above
+// all: no panic; a record read without error holds only lines that
+// ParseRecord reads back as written; a byte-order mark before a record
+// changes nothing.
+func FuzzReadRecords(f *testing.F) {
+	good := "2026-11-24T13:23:05Z\tm3-4\t1592772\t0.796\tcount=0.163 verify:3-4=0.384\t403\t2\t2\tcc0ed0b8118f\n"
+	for _, s := range []string{good, "\uFEFF" + good, "\uFEFF", "\xef\xbb", "\r\n" + good, good + "x", "\x00" + good, strings.Repeat("\t", 9)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		recs, err := ReadRecords(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		for _, r := range recs {
+			if again, err := ParseRecord(r.String()); err != nil || again.String() != r.String() {
+				t.Errorf("record %q read back: %q, %v", r.String(), again.String(), err)
+			}
+		}
+		if bytes.HasPrefix(b, []byte("\uFEFF")) {
+			return // one mark is read over, not two
+		}
+		with, err := ReadRecords(bytes.NewReader(append([]byte("\uFEFF"), b...)))
+		if err != nil || len(with) != len(recs) {
+			t.Errorf("with a byte-order mark before it: %d records, %v; without: %d", len(with), err, len(recs))
+		}
+	})
 }

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -96,4 +97,52 @@ func TestImportClaimErrors(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "solver") || strings.Contains(err.Error(), "another process") {
 		t.Errorf("import into a folder whose k3 is a file: got %v, want an error that blames no other process", err)
 	}
+}
+
+// FuzzManifestSolveRecord puts arbitrary text in the solve record of a
+// package's manifest and merges what the manifest accepts into a
+// folder's good record: no panic, and the folder's record still reads
+// completely, its own line and the lines added (issue 48, item 2).
+func FuzzManifestSolveRecord(f *testing.F) {
+	good, err := os.ReadFile(examplePath)
+	if err != nil {
+		f.Fatal(err)
+	}
+	_, n, _, err := parsePreamble(good)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(good[preambleSize:preambleSize+n], &raw); err != nil {
+		f.Fatal(err)
+	}
+	line := "2026-11-26T06:18:57Z\tm3-3\t183512\t0.417\tcount=0.029\t384\t2\t2\t012dcc6566fc\n"
+	for _, s := range []string{line, "\uFEFF" + line, line + "garbage\n\x00\xff\n", strings.Repeat("x", 5000) + "\n" + line,
+		strings.Replace(line, "\n", "\r\n", 1), strings.Replace(line, "0.417", "NaN", 1), strings.Replace(line, "012dcc6566fc", "\x1b[2J", 1)} {
+		f.Add(s)
+	}
+	own := "2026-11-20T10:00:00Z\tm3-3\t183512\t0.5\tcount=0.03\t300\t2\t2\tunknown\n"
+	f.Fuzz(func(t *testing.T, rec string) {
+		raw["solveRecord"] = rec
+		js, err := json.Marshal(raw)
+		if err != nil {
+			return
+		}
+		m, err := parseManifest(js)
+		if err != nil {
+			return
+		}
+		path := filepath.Join(t.TempDir(), "solve-record.tsv")
+		if err := os.WriteFile(path, []byte(own), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		added, _, err := layers.MergeRecord(path, []byte(m.SolveRecord))
+		if err != nil && !errors.Is(err, layers.ErrFormat) {
+			t.Fatalf("MergeRecord: %v", err)
+		}
+		recs, err := layers.ReadRecordFile(path)
+		if err != nil || len(recs) != 1+added {
+			t.Errorf("the folder's record after merging %q: %d records, %v; want %d", rec, len(recs), err, 1+added)
+		}
+	})
 }
