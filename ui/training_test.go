@@ -11,7 +11,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
-	"muehle/ui/game"
+	"muehle/retro/teach"
 	"muehle/ui/game/gametest"
 )
 
@@ -19,14 +19,14 @@ func TestTrainingOptions(t *testing.T) {
 	for _, tc := range []struct {
 		c       trainingChoices
 		onBoard string
-		band    play.Band
-		goal    play.Goal
+		band    teach.Band
+		goal    teach.Goal
 		seed    uint64
 		err     bool
 	}{
-		{trainingChoices{0, 0, 0, "1"}, "any", play.BandAny, play.GoalAny, 1, false},
-		{trainingChoices{1, 2, 1, " 42 "}, "6", play.BandMedium, play.FindWin, 42, false},
-		{trainingChoices{13, 4, 2, "7"}, "18", play.BandDeep, play.HoldDraw, 7, false},
+		{trainingChoices{0, 0, 0, "1"}, "any", teach.BandAny, teach.GoalAny, 1, false},
+		{trainingChoices{1, 2, 1, " 42 "}, "6", teach.BandMedium, teach.FindWin, 42, false},
+		{trainingChoices{13, 4, 2, "7"}, "18", teach.BandDeep, teach.HoldDraw, 7, false},
 		{trainingChoices{0, 0, 0, "seven"}, "", 0, 0, 0, true},
 	} {
 		opt, err := trainingOptions(tc.c)
@@ -49,12 +49,12 @@ func TestTrainingInTheWindow(t *testing.T) {
 	db, _ := e.database()
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.Black, play.Spec{Kind: play.KindRandom})
 	_, before := endgame33(t)
 	u.ctrl.SetGame(before)
 
 	menuItem(t, u.Window().MainMenu(), "Analysis", "Training…") // the menu offers it
-	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
+	opt := teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
 	u.startTraining(opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	run := u.learn.train.run
@@ -219,7 +219,7 @@ func TestTrainingHidesTheAnswer(t *testing.T) {
 	if marks := shownMarks(t, u, q); len(marks) == 0 {
 		t.Fatal("no marks before training")
 	}
-	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 9, MaxAnswers: 1}
+	opt := teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 9, MaxAnswers: 1}
 	u.startTraining(opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	// Let the evaluation of the training position finish: the marks exist

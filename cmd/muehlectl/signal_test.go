@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/muehle/testenv"
 )
 
 // TestSignalEveryCommand starts each long-running command in its own
@@ -17,10 +19,8 @@ import (
 // large table included). A command that finished before the signal is
 // passed over.
 func TestSignalEveryCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 40 s of commands in other processes; without -short")
-	}
-	if raceEnabled {
+	testenv.Long(t, "about 40 s of commands in other processes")
+	if testenv.Race {
 		t.Skip("the race detector slows the commands' exits; run without it")
 	}
 	dir := t.TempDir()
