@@ -264,11 +264,19 @@ func TestVerifiedRecordOldForm(t *testing.T) {
 // and Header, and reads it once it is verified (issue 48, item 1).
 func TestVerifiedOnly(t *testing.T) {
 	dir := t.TempDir()
-	db, err := OpenDB(dir, muehle.Standard.With(3))
-	if err != nil {
-		t.Fatal(err)
+	// open opens the database in dir; with verifiedOnly, VerifiedOnly.
+	open := func(verifiedOnly bool) *DB {
+		db, err := OpenDB(dir, muehle.Standard.With(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if verifiedOnly {
+			db.VerifiedOnly()
+		}
+		return db
 	}
-	defer db.Close()
+	db := open(false)
 	k := Moving(3, 3)
 	if err := db.Write(k, fingerprintBody(t, db.Indexer().Layer(k))); err != nil {
 		t.Fatal(err)
@@ -280,12 +288,7 @@ func TestVerifiedOnly(t *testing.T) {
 			break
 		}
 	}
-	ro, err := OpenDB(dir, muehle.Standard.With(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	ro.VerifiedOnly()
+	ro := open(true)
 	if _, err := ro.Probe(p); !errors.Is(err, ErrUnverified) || !errors.Is(err, ErrMissing) {
 		t.Errorf("Probe of an unverified layer: got %v, want ErrUnverified (and ErrMissing)", err)
 	}
@@ -301,13 +304,7 @@ func TestVerifiedOnly(t *testing.T) {
 	if err := db.MarkVerified(k); err != nil {
 		t.Fatal(err)
 	}
-	ro2, err := OpenDB(dir, muehle.Standard.With(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro2.Close()
-	ro2.VerifiedOnly()
-	if _, err := ro2.Probe(p); err != nil {
+	if _, err := open(true).Probe(p); err != nil {
 		t.Errorf("Probe of the verified layer: %v", err)
 	}
 }
