@@ -12,13 +12,6 @@ import (
 // the same value.
 type classKey uint64
 
-// noClass is the key of no position, the key of an empty slot: no layer
-// is empty (a side with fewer than 3 stones on the board and in hand has
-// lost). Being 0, a new table is empty as allocated: its pages are not
-// touched until used, so a large table costs no time to make and a
-// command stops at once while it is made (issue 48).
-const noClass classKey = 0
-
 // makeClassKey packs layer k and index i.
 func makeClassKey(k layers.Key, i uint64) classKey {
 	return classKey(uint64(k.W)<<60 | uint64(k.B)<<56 | uint64(k.WH)<<52 | uint64(k.BH)<<48 | i&(1<<48-1))
@@ -48,6 +41,7 @@ func (c *classIndexer) key(p *muehle.Position) classKey {
 type classEntry struct {
 	key    classKey
 	lo, hi int16
+	gen    uint32 // the table's generation the entry belongs to (clear)
 }
 
 // classTable is a transposition table keyed by symmetry class, holding
@@ -57,12 +51,13 @@ type classEntry struct {
 type classTable struct {
 	e    []classEntry
 	mask uint64
+	gen  uint32 // entries of other generations are empty
 }
 
 // newClassTable returns a table of 2^bits entries.
 func newClassTable(bits int) *classTable {
 	n := uint64(1) << bits
-	return &classTable{e: make([]classEntry, n), mask: n - 2} // all noClass
+	return &classTable{e: make([]classEntry, n), mask: n - 2, gen: 1} // all of generation 0: empty
 }
 
 // slot returns the first slot of k's set.
@@ -75,7 +70,7 @@ func (t *classTable) slot(k classKey) uint64 {
 func (t *classTable) get(k classKey) (lo, hi int16, ok bool) {
 	s := t.slot(k)
 	for i := s; i < s+2; i++ {
-		if t.e[i].key == k {
+		if t.e[i].key == k && t.e[i].gen == t.gen {
 			return t.e[i].lo, t.e[i].hi, true
 		}
 	}
@@ -87,19 +82,28 @@ func (t *classTable) get(k classKey) (lo, hi int16, ok bool) {
 func (t *classTable) put(k classKey, lo, hi int16) {
 	s := t.slot(k)
 	for i := s; i < s+2; i++ {
-		if e := &t.e[i]; e.key == k {
+		if e := &t.e[i]; e.key == k && e.gen == t.gen {
 			e.lo, e.hi = max(e.lo, lo), min(e.hi, hi)
 			return
 		}
 	}
 	// Keep the newer of the two: move the first to the second slot.
 	t.e[s+1] = t.e[s]
-	t.e[s] = classEntry{key: k, lo: lo, hi: hi}
+	t.e[s] = classEntry{key: k, lo: lo, hi: hi, gen: t.gen}
 }
 
-// clear empties the table.
+// clear empties the table: a new generation, in constant time, so that
+// emptying a large table neither takes a second nor touches its pages
+// (a command stops at once on a signal). Only when the generations wrap
+// around, after 2^32 clears, are the entries cleared, a piece at a time.
 func (t *classTable) clear() {
-	for i := range t.e {
-		t.e[i] = classEntry{key: noClass}
+	t.gen++
+	if t.gen != 0 {
+		return
 	}
+	const piece = 1 << 16 // entries: 1 MiB; the scheduler may stop between pieces
+	for i := 0; i < len(t.e); i += piece {
+		clear(t.e[i:min(i+piece, len(t.e))])
+	}
+	t.gen = 1
 }
