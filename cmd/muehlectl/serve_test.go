@@ -225,18 +225,8 @@ func TestServeSlowAndIdleClients(t *testing.T) {
 // layer from a copy of a database: the server then refuses positions of
 // that layer (and the placement positions whose moves lead into it) as it
 // refuses a missing layer, naming it, and never presents its values as
-// the database's. Skipped where the layers package cannot tell verified
-// layers from others (before layers.DB.VerifiedOnly).
+// the database's (layers.DB.VerifiedOnly).
 func TestServeUnverifiedLayer(t *testing.T) {
-	probe, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, ok := any(probe).(interface{ VerifiedOnly() })
-	probe.Close()
-	if !ok {
-		t.Skip("layers.DB has no VerifiedOnly: unverified layers cannot be told apart here")
-	}
 	dir := t.TempDir()
 	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
 		t.Fatalf("solve: %d %s", code, stderr)

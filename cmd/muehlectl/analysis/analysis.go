@@ -96,17 +96,6 @@ func answer(db *layers.DB, pos muehle.Position, ties bool) (Answer, error) {
 	return a, nil
 }
 
-// VerifiedOnly makes db read only verified layers, where the layers
-// package can (layers.DB.VerifiedOnly): an unverified layer is then
-// refused as a missing one, so that no value of an unverified layer is
-// presented as the database's truth (docs/records.md). The server and the
-// protocol call it on every database they open.
-func VerifiedOnly(db *layers.DB) {
-	if v, ok := any(db).(interface{ VerifiedOnly() }); ok {
-		v.VerifiedOnly()
-	}
-}
-
 // notStored wraps a missing layer's error with ErrNotStored; other errors
 // (a damaged layer) pass unchanged.
 func notStored(err error) error {

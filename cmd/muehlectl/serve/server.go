@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"muehle/cmd/muehlectl/analysis"
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -49,7 +48,7 @@ func VariantName(v muehle.Variant) string {
 
 // Open opens the databases of every variant with a folder in dir (the
 // folders of layers.GameDir), read-only and reading verified layers only
-// (analysis.VerifiedOnly). It returns an error when there is none.
+// (layers.DB.VerifiedOnly). It returns an error when there is none.
 func Open(dir string) ([]Database, error) {
 	var dbs []Database
 	for _, r := range muehle.Games {
@@ -66,7 +65,7 @@ func Open(dir string) ([]Database, error) {
 			if err != nil {
 				return nil, err
 			}
-			analysis.VerifiedOnly(db)
+			db.VerifiedOnly()
 			dbs = append(dbs, Database{VariantName(v), db})
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"muehle/cmd/muehlectl/analysis"
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
@@ -281,7 +280,7 @@ func (e *Engine) openLocked() (*layers.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	analysis.VerifiedOnly(db) // no unverified value presented as the database's
+	db.VerifiedOnly() // no unverified value presented as the database's
 	e.db, e.dbFor = db, e.opt
 	return db, nil
 }
