@@ -124,7 +124,7 @@ func TestFirstProbeTime(t *testing.T) {
 // bound, every block decoded once and kept (hit). It reports the median
 // and the 99th percentile of single probes.
 func BenchmarkProbeCompressed(b *testing.B) {
-	db, err := OpenDB(b.TempDir(), muehle.Standard.With(9))
+	db, err := OpenDB(b.TempDir(), muehle.NineMensMorris)
 	if err != nil {
 		b.Fatal(err)
 	}

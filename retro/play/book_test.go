@@ -87,7 +87,7 @@ func TestBookConcurrentSaves(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, err := OpenBook(path, muehle.Standard.With(9))
+			b, err := OpenBook(path, muehle.NineMensMorris)
 			if err != nil {
 				t.Error(err)
 				return
@@ -102,7 +102,7 @@ func TestBookConcurrentSaves(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	b, err := OpenBook(path, muehle.Standard.With(9))
+	b, err := OpenBook(path, muehle.NineMensMorris)
 	if err != nil {
 		t.Fatal(err)
 	}
