@@ -119,13 +119,16 @@ func New(a fyne.App, opt Options) *App {
 	u.ctrl.OnBranch = u.askBranch
 	u.side.onReview = u.reviewTo
 
-	tabs := container.NewAppTabs(container.NewTabItem("Game", u.side.box))
+	// The tabs scroll when the window is too small for them, so that
+	// their contents never make the window grow (panelColumn).
+	tabs := container.NewAppTabs(container.NewTabItem("Game", container.NewVScroll(u.side.box)))
 	if opt.Database != nil {
 		u.db = newDBPanel(u, opt.Database, do)
-		tabs.Append(container.NewTabItem("Database", u.db.box))
+		tabs.Append(container.NewTabItem("Database", container.NewVScroll(u.db.box)))
 	}
 	u.learn = newLearnBars(u)
-	split := container.NewHSplit(u.board, container.NewBorder(u.learn.box, nil, nil, nil, tabs))
+	u.learn.column = container.New(panelColumn{}, container.NewVScroll(u.learn.box), tabs)
+	split := container.NewHSplit(u.board, u.learn.column)
 	split.Offset = 0.64
 	fitted := container.New(&fitBoard{split: split}, split)
 	// The status line keeps the height of two lines, wrapped or not, so
@@ -169,6 +172,33 @@ func (f *fitBoard) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 // MinSize is the split's.
 func (f *fitBoard) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// panelColumn lays out the column beside the board: the bars of training
+// and of a line of moves (a scroll, objs[0]) above the tabs (objs[1]). The
+// bars ask for no height of their own: they take what they need up to half
+// the column and scroll beyond, and the tabs, which scroll too, the rest,
+// so that entering training or opening a line never makes the window
+// larger (it grew off small screens).
+type panelColumn struct{}
+
+// Layout gives the bars their height, up to half of size, and the tabs
+// the rest.
+func (panelColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	bars, tabs := objs[0].(*container.Scroll), objs[1]
+	h := float32(0)
+	if bars.Content.Visible() {
+		h = min(bars.Content.MinSize().Height, size.Height/2)
+	}
+	bars.Move(fyne.NewPos(0, 0))
+	bars.Resize(fyne.NewSize(size.Width, h))
+	tabs.Move(fyne.NewPos(0, h))
+	tabs.Resize(fyne.NewSize(size.Width, size.Height-h))
+}
+
+// MinSize is the wider of the two and the tabs' height.
+func (panelColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(max(objs[0].MinSize().Width, objs[1].MinSize().Width), objs[1].MinSize().Height)
+}
 
 // Window returns the main window.
 func (u *App) Window() fyne.Window { return u.win }
@@ -271,12 +301,21 @@ func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
 		u.ctrl.Say("%s cannot be %s: %v", col, spec, err)
 		return
 	}
+	changed := u.specs[col] != spec
 	u.specs[col] = spec
 	key := prefWhite
 	if col == muehle.Black {
 		key = prefBlack
 	}
 	u.app.Preferences().SetString(key, spec.Encode())
+	if u.learn.train != nil {
+		// In training a person plays both sides: a computer would play
+		// the answer. The choice counts from End Training on.
+		if changed {
+			u.ctrl.Say("In training you play both sides; %s plays %s after End Training.", spec, col)
+		}
+		return
+	}
 	u.ctrl.SetPlayer(col, p)
 }
 

@@ -62,6 +62,12 @@ type training struct {
 	prev     *muehle.Game // the game on the board before training
 	checking bool         // an answer is being checked
 	gen      int          // counts positions shown, to drop a stale check
+	// shown is the answer to the position as the board shows it: nil
+	// until the person has answered since it was put there (Try Again puts
+	// it back unanswered); the recorded answer when Previous or Next comes
+	// back to a position answered before. Until there is one, everything
+	// that tells the answer stays hidden (trainingHides).
+	shown *play.Answer
 }
 
 // trainingChoices are the choices of the Training dialog, by index.
@@ -197,14 +203,20 @@ func (u *App) enterTraining(run *play.TrainingRun) {
 	for col := muehle.White; col <= muehle.Black; col++ {
 		u.ctrl.SetPlayer(col, nil)
 	}
-	u.showExercise()
+	u.showExercise(false)
 }
 
-// showExercise puts the current position of the training on the board.
-func (u *App) showExercise() {
+// showExercise puts the current position of the training on the board:
+// unanswered when again is set (Try Again), else with the answer recorded
+// for it, if any.
+func (u *App) showExercise(again bool) {
 	tr := u.learn.train
 	tr.gen++
 	tr.checking = false
+	tr.shown = nil
+	if a, ok := tr.run.Answer(); ok && !again {
+		tr.shown = &a
+	}
 	u.learn.walk = nil
 	g, err := muehle.NewGameFrom(tr.run.Current().Pos, muehle.StonesPerSide)
 	if err != nil {
@@ -212,12 +224,15 @@ func (u *App) showExercise() {
 		return
 	}
 	u.ctrl.SetGame(g)
+	if u.treeWin != nil {
+		u.treeWin.search() // it shows nothing while the answer is hidden
+	}
 }
 
 // trainingGo shows position i of the training.
 func (u *App) trainingGo(i int) {
 	if u.learn.train != nil && u.learn.train.run.Go(i) {
-		u.showExercise()
+		u.showExercise(false)
 	}
 }
 
@@ -234,16 +249,14 @@ func (u *App) endTraining() {
 	}
 }
 
-// trainingHides reports whether the board and the side panel hide what
-// the database says (the marks, the value, the table of moves, the value
-// in the state number): in training, until the position has been answered.
+// trainingHides reports whether the window hides what the database says
+// (the marks, the value, the table of moves, the value in the state
+// number, the hint, the search tree, the verdict of an earlier try): in
+// training, until the position on the board has been answered, again
+// after Try Again.
 func (u *App) trainingHides() bool {
 	tr := u.learn.train
-	if tr == nil {
-		return false
-	}
-	_, answered := tr.run.Answer()
-	return !answered
+	return tr != nil && tr.shown == nil
 }
 
 // hiddenText is what the side panel says in place of the database's
@@ -260,7 +273,7 @@ func (u *App) trainingMoved(ev game.Event) {
 		return
 	}
 	g, e := u.ctrl.Game(), tr.run.Current()
-	if _, done := tr.run.Answer(); done || g.Ply() != 1 || g.Start() != e.Pos || g.History()[0] != ev.Move {
+	if tr.shown != nil || g.Ply() != 1 || g.Start() != e.Pos || g.History()[0] != ev.Move {
 		return
 	}
 	t, ok := u.engines.(trainer)
@@ -280,7 +293,8 @@ func (u *App) trainingMoved(ev game.Event) {
 				u.ctrl.Say("Training: %v", err)
 				return
 			}
-			tr.run.Record(a)
+			tr.run.Record(a) // the first answer counts; a later try is only shown
+			tr.shown = &a
 			if !a.Right && len(a.Refutation) > 0 {
 				u.openWalk(refutationTitle(a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
 				return
@@ -303,6 +317,7 @@ func newTrainingPanel(u *App) *trainingPanel {
 	p.task.TextStyle.Bold = true
 	p.verdict.Wrapping = fyne.TextWrapWord
 	p.score.Importance = widget.LowImportance
+	p.score.Wrapping = fyne.TextWrapWord
 	p.prev = widget.NewButton("◀ Previous", func() {
 		if u.learn.train != nil {
 			u.trainingGo(u.learn.train.run.Index() - 1)
@@ -315,11 +330,12 @@ func newTrainingPanel(u *App) *trainingPanel {
 	})
 	p.again = widget.NewButton("Try Again", func() {
 		if u.learn.train != nil {
-			u.showExercise()
+			u.showExercise(true)
 		}
 	})
 	p.end = widget.NewButton("End Training", u.endTraining)
-	p.box = container.NewVBox(p.task, p.verdict, container.NewHBox(p.prev, p.next, p.again, p.end), p.score, widget.NewSeparator())
+	// Two buttons a row: the bar stays narrow beside the board in a small window.
+	p.box = container.NewVBox(p.task, p.verdict, container.NewGridWithColumns(2, p.prev, p.next, p.again, p.end), p.score, widget.NewSeparator())
 	p.box.Hide()
 	return p
 }
@@ -334,17 +350,16 @@ func (p *trainingPanel) update(tr *training) {
 	}
 	r := tr.run
 	task := "Training. " + r.Task() + " Play your move on the board."
-	if _, answered := r.Answer(); !answered {
+	if tr.shown == nil {
 		task += " The marks and the database's verdict stay hidden until you have answered."
 	}
 	p.task.SetText(task)
-	a, answered := r.Answer()
-	switch {
+	switch a := tr.shown; {
 	case tr.checking:
 		p.verdict.SetText("Asking the database…")
 		p.verdict.Importance = widget.MediumImportance
-	case answered:
-		p.verdict.SetText(r.Verdict())
+	case a != nil:
+		p.verdict.SetText(tryVerdict(r, *a))
 		p.verdict.Importance = widget.SuccessImportance
 		if !a.Right {
 			p.verdict.Importance = widget.DangerImportance
@@ -361,6 +376,23 @@ func (p *trainingPanel) update(tr *training) {
 	if !p.box.Visible() {
 		p.box.Show()
 	}
+}
+
+// tryVerdict is the verdict on a, the answer to the position on the board:
+// the run's for the answer it recorded, else that of a later try, which
+// does not count.
+func tryVerdict(r *play.TrainingRun, a play.Answer) string {
+	if first, ok := r.Answer(); ok && first.Move == a.Move {
+		return r.Verdict()
+	}
+	s := fmt.Sprintf("Another try: %s keeps the value (%s).", a.Move, a.After)
+	if !a.Right {
+		s = fmt.Sprintf("Another try: %s gives up the value: %s for %s after it.", a.Move, a.After, a.Mover)
+		if len(a.Refutation) > 0 {
+			s += " Its refutation is on the board."
+		}
+	}
+	return s + " The first answer counts for the score."
 }
 
 // onBoardText says how many stones the layers ks have on the board: one

@@ -29,6 +29,8 @@ type learnBars struct {
 	walkBar   *walkPanel
 	trainBar  *trainingPanel
 	box       *fyne.Container
+	column    *fyne.Container // the bars above the tabs (panelColumn)
+	height    float32         // the bars' height when the column was last laid out
 }
 
 func newLearnBars(u *App) learnBars {
@@ -41,6 +43,12 @@ func newLearnBars(u *App) learnBars {
 func (l *learnBars) update() {
 	l.trainBar.update(l.train)
 	l.walkBar.update(l.walk)
+	// The column lays the bars out anew when they need another height:
+	// they scroll, so a change of their size does not reach it by itself.
+	if h := l.box.MinSize().Height; h != l.height && l.column != nil {
+		l.height = h
+		l.column.Refresh()
+	}
 }
 
 // walkPanel is the bar above the side panel while a line is open.
