@@ -59,7 +59,6 @@ var importRules = []importRule{
 	{pkg: "muehle/ui/game", allow: []string{"muehle/muehle", "muehle/layers", "muehle/retro/play", "muehle/ui/game"},
 		deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}},
 	{pkg: "muehle/assets", deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}}, // embedded files, standard library only
-	{pkg: "muehle/docs", deny: []string{"fyne.io", "muehle/ui", "muehle/cmd"}},   // the rules, embedded for the program's Help menu
 	{pkg: "muehle/cmd/muehle", any: true},
 	{pkg: "muehle/cmd/muehlectl", any: true, deny: []string{"fyne.io", "muehle/ui"}},
 }

@@ -56,7 +56,6 @@ type App struct {
 	review  gameReview     // the database's verdicts on the game's moves
 	treeWin *treeView      // the search tree window, nil when closed
 	learn   learnBars      // training mode and the line of moves on the board
-	rules   string         // the rules of the game in Markdown, for Help
 	hinted  hints          // the hints taken in the game on the board
 	helpDlg dialog.Dialog  // the help dialog shown, nil when none
 	imp     *dbImport      // Database ▸ Import…, nil until first used
@@ -80,8 +79,6 @@ type Options struct {
 	// before it runs, however it was chosen (menu, shortcut); the real-window
 	// check of the shortcuts (make screenshots) reads it.
 	Trace func(action string)
-	// Rules is the text of docs/rules.md, shown by Help ▸ Rules of the Game.
-	Rules string
 }
 
 // New builds the main window of a and restores the saved settings. The
@@ -106,7 +103,6 @@ func New(a fyne.App, opt Options) *App {
 		seeds:   rand.New(rand.NewPCG(opt.Seed, 0x6d75656865)),
 		trace:   opt.Trace,
 		do:      do,
-		rules:   opt.Rules,
 	}
 	u.variant = u.ctrl.Variant()
 	if f, ok := u.engines.(variantFollower); ok {

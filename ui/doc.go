@@ -72,8 +72,12 @@
 //	              progress, Pause and Resume
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
-//	help.go       the Help menu: the rules (docs/rules.md, passed in), the
-//	              keyboard shortcuts, About (version, commit, database)
+//	help.go       the Help menu: the keyboard shortcuts, About (version,
+//	              commit, database)
+//	rules.go      the rules of each game for players, written from its
+//	              entry of muehle.Games (board, stones, rule switches)
+//	              and a paragraph about it; rulespic.go draws their
+//	              pictures from the board's data and shows them
 //	hint.go       Game ▸ Hint: the perfect player's move shown once, noted
 //	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions

@@ -12,10 +12,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// This file holds the Help menu: the rules of the game (docs/rules.md,
-// passed in by cmd/muehle, which embeds it), the keyboard shortcuts, and
-// About: the version and commit of the program, the database folder and
-// what it holds.
+// This file holds the Help menu: the rules of the game (rules.go,
+// rulespic.go), the keyboard shortcuts, and About: the version and commit
+// of the program, the database folder and what it holds.
 
 // helpSize returns the size of a help dialog: most of the window, so that
 // it fits however small the window is.
@@ -27,22 +26,17 @@ func (u *App) helpSize() fyne.Size {
 // showText shows a help dialog with the scrolled content c; Escape or
 // Close closes it.
 func (u *App) showText(title string, c fyne.CanvasObject) {
-	d := dialog.NewCustom(title, "Close", container.NewVScroll(c), u.win)
+	u.showDialog(title, container.NewVScroll(c))
+}
+
+// showDialog shows a help dialog with the content c, which scrolls itself;
+// Escape or Close closes it.
+func (u *App) showDialog(title string, c fyne.CanvasObject) {
+	d := dialog.NewCustom(title, "Close", c, u.win)
 	d.Resize(u.helpSize())
 	d.SetOnClosed(func() { u.helpDlg = nil })
 	u.helpDlg = d
 	d.Show()
-}
-
-// showRules shows the rules of the game.
-func (u *App) showRules() {
-	if u.rules == "" {
-		u.ctrl.Say("This build does not carry the rules; they are in docs/rules.md.")
-		return
-	}
-	t := widget.NewRichTextFromMarkdown(u.rules)
-	t.Wrapping = fyne.TextWrapWord
-	u.showText("Rules of the Game", t)
 }
 
 // keyHelp returns the keyboard shortcuts as lines "keys: what they do",

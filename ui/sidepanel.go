@@ -85,7 +85,7 @@ func newSidePanel() *sidePanel {
 	s.busy = widget.NewProgressBarInfinite()
 	s.busy.Stop()
 	s.busy.Hide()
-	spacer := canvas.NewRectangle(nil)
+	spacer := canvas.NewRectangle(transparent)
 	spacer.SetMinSize(s.busy.MinSize())
 	movesHelp := widget.NewLabel("Moves (click one, or the arrow keys, Home, End)")
 	movesHelp.TextStyle.Bold = true

@@ -28,7 +28,6 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"muehle/assets"
-	"muehle/docs"
 	"muehle/ui"
 )
 
@@ -75,7 +74,6 @@ func main() {
 		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	}
 	opt := ui.DefaultOptions(a, *dir)
-	opt.Rules = docs.Rules
 	opt.Seed = rand.Uint64() // the computer players choose differently each start
 	if os.Getenv("MUEHLE_TRACE") != "" {
 		opt.Trace = func(name string) { fmt.Fprintln(os.Stderr, "muehle: command", name) }
