@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -410,9 +411,20 @@ func (u *App) animDuration(ev game.Event) time.Duration {
 	return min(d/2, 150*time.Millisecond)
 }
 
-// showError reports err in the status line.
+// showError reports err in the status line, in words for a person: the
+// packages' prefixes ("muehle: ") of the wrapped errors left out.
 func (u *App) showError(what string, err error) {
-	u.ctrl.Say("%s: %v", what, err)
+	u.ctrl.Say("%s: %s", what, plainError(err))
+}
+
+// plainError returns err's text without the prefixes that name the
+// package an error came from.
+func plainError(err error) string {
+	s := err.Error()
+	for _, p := range []string{"muehle: ", "layers: ", "play: ", "retro: ", "game: "} {
+		s = strings.ReplaceAll(s, p, "")
+	}
+	return s
 }
 
 // stateNumber shows the layer and index of the position on the board (the

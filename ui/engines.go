@@ -640,10 +640,7 @@ func smallWords(v muehle.Variant) string {
 			names = append(names, k.String())
 		}
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return andList(names)
 }
 
 // Compute solves the missing layers of the panel's game: the small

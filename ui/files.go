@@ -89,10 +89,10 @@ func parsePasted(s string, cur muehle.Variant) (*muehle.Game, string, error) {
 		return nil, "", perr
 	}
 	g, err := muehle.ParseRecord(s)
-	if err == nil {
-		err = supported(g.Rules())
-	}
 	if err != nil {
+		return nil, "", fmt.Errorf("the clipboard holds neither a position nor a game record (%w)", err)
+	}
+	if err := supported(g.Rules()); err != nil {
 		return nil, "", err
 	}
 	what := "a game of " + game.Plies(g.Ply())

@@ -103,8 +103,13 @@ func (u *App) showKeys() {
 // the database folder; and, monospaced apart, the database's state.
 func (u *App) aboutText() (head, state string) {
 	var b strings.Builder
-	b.WriteString("Mühle (Nine Men's Morris): play against a person, a random, an alpha-beta or a perfect player, " +
-		"which plays from a database of every position, computed on this machine.\n\n")
+	var names []string
+	for _, r := range playedGames() {
+		names = append(names, r.Name)
+	}
+	fmt.Fprintf(&b, "Mühle plays %s, each also with fewer stones: against a person, a random, an alpha-beta "+
+		"or a perfect player, which plays from a database of every position, computed on this machine. "+
+		"Help ▸ Rules of the Game explains every game of the family.\n\n", andList(names))
 	meta := u.app.Metadata()
 	fmt.Fprintf(&b, "Version: %s\n", programVersion(meta.Version, meta.Build))
 	fmt.Fprintf(&b, "Commit: %s\n\n", buildCommit())

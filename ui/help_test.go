@@ -254,3 +254,15 @@ func TestLightThemeAtStart(t *testing.T) {
 		t.Fatal("no move list header found")
 	}
 }
+
+// TestPasteNotAGame: text that is neither a position nor a game record is
+// refused in words for a person, without the packages' prefixes.
+func TestPasteNotAGame(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.app.Clipboard().SetContent("hello there, this is no game")
+	u.paste()
+	if st := u.ctrl.Status(); !strings.HasPrefix(st, "Paste: the clipboard holds neither") || strings.Contains(st, "muehle:") {
+		t.Errorf("paste of text: status %q, want the reason without package prefixes", st)
+	}
+}

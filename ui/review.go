@@ -220,7 +220,7 @@ func verdictNote(v play.Verdict) string {
 	switch v.Mark {
 	case play.MarkWorse:
 		if v.Best != muehle.NoMove {
-			return fmt.Sprintf("?  best %s (%s)", v.Best, v.BestValue)
+			return fmt.Sprintf("?  best %s (%s for %s)", v.Best, v.BestValue, v.Mover)
 		}
 		return "?"
 	case play.MarkUnknown:

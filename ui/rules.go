@@ -164,13 +164,18 @@ func pointNames(b *muehle.Board, x muehle.Bitboard) string {
 	for _, p := range x.Points() {
 		ns = append(ns, b.PointName(p))
 	}
-	switch len(ns) {
-	case 0:
+	if len(ns) == 0 {
 		return "none"
-	case 1:
-		return ns[0]
 	}
-	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	return andList(ns)
+}
+
+// andList joins words as a sentence lists them: "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // boardPicture is the empty board with its point names.

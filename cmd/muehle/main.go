@@ -14,7 +14,7 @@
 //
 // Without a display (no DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs,
 // or one that cannot be opened) it says so in one line and exits with
-// status 1.
+// status 3.
 package main
 
 import (
@@ -33,6 +33,10 @@ import (
 
 // noDisplay is the one line the program says when it cannot open a window.
 const noDisplay = "muehle: no display to open the window on"
+
+// exitNoDisplay is the exit status when there is no display to open the
+// window on: make run takes it for the one line said, not for a failure.
+const exitNoDisplay = 3
 
 // displayMissing reports why there is no display to open a window on, ""
 // when there may be one: on Linux and the BSDs a window needs DISPLAY (X11)
@@ -56,7 +60,7 @@ func main() {
 	flag.Parse()
 	if why := displayMissing(); why != "" {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", noDisplay, why)
-		os.Exit(1)
+		os.Exit(exitNoDisplay)
 	}
 	// A display that is set but cannot be opened makes the window's
 	// creation panic inside the graphics library: one line instead of the
@@ -65,7 +69,7 @@ func main() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(os.Stderr, "%s (DISPLAY=%q, WAYLAND_DISPLAY=%q): %v\n",
 				noDisplay, os.Getenv("DISPLAY"), os.Getenv("WAYLAND_DISPLAY"), r)
-			os.Exit(1)
+			os.Exit(exitNoDisplay)
 		}
 	}()
 
