@@ -53,14 +53,16 @@ type App struct {
 	trace   func(action string)
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
-	do      func(func())
-	review  gameReview     // the database's verdicts on the game's moves
-	treeWin *treeView      // the search tree window, nil when closed
-	learn   learnBars      // training mode and the line of moves on the board
-	hinted  hints          // the hints taken in the game on the board
-	helpDlg dialog.Dialog  // the help dialog shown, nil when none
-	imp     *dbImport      // Database ▸ Import…, nil until first used
-	variant muehle.Variant // the game on the board the engines and the title follow (followVariant)
+	// fileSaved is the record of the game last saved to a file (Save Game).
+	fileSaved string
+	do        func(func())
+	review    gameReview     // the database's verdicts on the game's moves
+	treeWin   *treeView      // the search tree window, nil when closed
+	learn     learnBars      // training mode and the line of moves on the board
+	hinted    hints          // the hints taken in the game on the board
+	escDialog dialog.Dialog  // the dialog Escape closes (help, New Game), nil when none
+	imp       *dbImport      // Database ▸ Import…, nil until first used
+	variant   muehle.Variant // the game on the board the engines and the title follow (followVariant)
 }
 
 // Options are what the program passes to New.
@@ -268,8 +270,8 @@ func (u *App) keepGame(now bool) {
 // typedKey steps through the game with the arrow keys, Home and End, and
 // pauses or resumes the computer with P, when no widget has the keyboard.
 func (u *App) typedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape && u.helpDlg != nil {
-		u.helpDlg.Hide()
+	if ev.Name == fyne.KeyEscape && u.escDialog != nil {
+		u.escDialog.Hide()
 		return
 	}
 	if u.walkKey(ev) {

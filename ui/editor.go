@@ -23,6 +23,7 @@ type editor struct {
 	hands   [2]*widget.Select
 	turn    *widget.RadioGroup
 	message *widget.Label
+	clear   *widget.Button
 	content fyne.CanvasObject
 	onOK    func(muehle.Position)
 	dlg     dialog.Dialog
@@ -55,8 +56,13 @@ func newEditor(start muehle.Position, stones int, onOK func(muehle.Position)) *e
 	e.message.Wrapping = fyne.TextWrapWord
 	e.message.Importance = widget.DangerImportance
 
-	clear := widget.NewButton("Clear board", func() {
+	// Clear empties the hands too: a position set up from an empty board
+	// is mostly an endgame, whose stones are all on the board (with nine
+	// left in each hand, three stones a side were "12 stones").
+	e.clear = widget.NewButton("Clear board", func() {
 		e.pos.Stones = [2]muehle.Bitboard{}
+		e.pos.Hand = [2]uint8{}
+		e.syncControls()
 		e.show()
 	})
 	form := widget.NewForm(
@@ -66,7 +72,7 @@ func newEditor(start muehle.Position, stones int, onOK func(muehle.Position)) *e
 	)
 	help := widget.NewLabel("Tap a point to cycle it: empty, White, Black, empty again.")
 	help.Wrapping = fyne.TextWrapWord
-	buttons := container.NewHBox(clear, widget.NewButton("Cancel", e.cancel),
+	buttons := container.NewHBox(e.clear, widget.NewButton("Cancel", e.cancel),
 		widget.NewButtonWithIcon("Use position", nil, func() { e.ok() }))
 	side := container.NewVBox(help, form, buttons, e.message)
 	e.content = container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(300, 360), side), e.board)

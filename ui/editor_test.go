@@ -169,3 +169,24 @@ func TestPasteOtherGames(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorClearForAnEndgame: Clear board empties the hands too, so that
+// three stones a side tapped on the empty board are a possible position
+// (with nine left in each hand they were "White has 12 stones").
+func TestEditorClearForAnEndgame(t *testing.T) {
+	test.NewTempApp(t)
+	var got *muehle.Position
+	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
+	test.NewTempWindow(t, e.content).Resize(fyne.NewSize(800, 460))
+	test.Tap(e.clear)
+	for _, p := range []muehle.Point{0, 1, 9} {
+		e.tap(p) // White
+	}
+	for _, p := range []muehle.Point{21, 22, 14} {
+		e.tap(p)
+		e.tap(p) // Black
+	}
+	if !e.ok() || got == nil || got.Hand != [2]uint8{} || got.Stones[muehle.White].Count() != 3 || got.Stones[muehle.Black].Count() != 3 {
+		t.Errorf("three stones a side on a cleared board: %q, got %v; want the position taken, nothing in hand", e.message.Text, got)
+	}
+}

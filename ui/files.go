@@ -113,7 +113,7 @@ func (u *App) saveGame() {
 			return
 		}
 		defer w.Close()
-		if _, err := io.WriteString(w, u.recordText()); err != nil {
+		if err := u.saveTo(w); err != nil {
 			u.showError("Save", fmt.Errorf("%s: %w", w.URI().Path(), err))
 			return
 		}
@@ -122,6 +122,16 @@ func (u *App) saveGame() {
 	d.SetFileName("game.txt")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
 	d.Show()
+}
+
+// saveTo writes the game record to w and remembers the game as saved: a
+// game saved since its last move is given up without asking (askDiscard).
+func (u *App) saveTo(w io.Writer) error {
+	if _, err := io.WriteString(w, u.recordText()); err != nil {
+		return err
+	}
+	u.fileSaved = u.ctrl.Game().Record()
+	return nil
 }
 
 // openGame reads a game record from a file the person chooses.

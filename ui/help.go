@@ -34,8 +34,17 @@ func (u *App) showText(title string, c fyne.CanvasObject) {
 func (u *App) showDialog(title string, c fyne.CanvasObject) {
 	d := dialog.NewCustom(title, "Close", c, u.win)
 	d.Resize(u.helpSize())
-	d.SetOnClosed(func() { u.helpDlg = nil })
-	u.helpDlg = d
+	u.showEscapable(d)
+}
+
+// showEscapable shows d, which Escape closes as its dismiss button does.
+func (u *App) showEscapable(d dialog.Dialog) {
+	d.SetOnClosed(func() {
+		if u.escDialog == d {
+			u.escDialog = nil
+		}
+	})
+	u.escDialog = d
 	d.Show()
 }
 

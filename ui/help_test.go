@@ -38,7 +38,7 @@ func TestHelpMenu(t *testing.T) {
 		t.Errorf("rules dialog: got text %q, want the rules of Nine Men's Morris", text)
 	}
 	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if top := u.Window().Canvas().Overlays().Top(); top != nil || u.helpDlg != nil {
+	if top := u.Window().Canvas().Overlays().Top(); top != nil || u.escDialog != nil {
 		t.Errorf("Escape: the rules are still shown")
 	}
 

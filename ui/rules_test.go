@@ -154,7 +154,7 @@ func TestRulesDialog(t *testing.T) {
 		t.Errorf("the mouse wheel over the rules at %v: offset %v, want it scrolled", pos, scroll.Offset)
 	}
 	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if u.helpDlg != nil {
+	if u.escDialog != nil {
 		t.Errorf("Escape: the rules are still shown")
 	}
 }

@@ -118,7 +118,9 @@ var legendText = "How to read this: a ply is one move of either side. " +
 	"D 33% means the move draws and has a sector score of 33 %: if both sides keep the draw, " +
 	"33 of 100 positions are won for the side moving now in the layer (the stone counts) the game reaches " +
 	"at the next removal, looked for up to " + strconv.Itoa(play.SectorPlies) + " plies ahead with the opponent " +
-	"choosing the lowest share. The perfect player plays the drawing move with the highest score, " +
+	"choosing the lowest share. D 0% is such a share too, measured and zero: no position of that layer is won for " +
+	"the side moving (common early in a game of few stones, where nearly every position is drawn); a share below 1 % shows as 1%. " +
+	"The perfect player plays the drawing move with the highest score, " +
 	"steering into layers rich in wins where a mistake of the opponent costs it the game. " +
 	"A yellow frame marks the move the perfect player would play (* in the table). " +
 	"The replies column counts the opponent's answers to the move: how many win, draw or lose for the opponent."

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,9 @@ import (
 type trainer interface {
 	DrawTraining(ctx context.Context, opt play.TrainingOptions) (play.Training, error)
 	CheckAnswer(pos muehle.Position, m muehle.Move) (play.Answer, error)
+	// TrainingStones returns the numbers of stones on the board for which
+	// the database holds a layer to draw from, smallest first.
+	TrainingStones() []int
 }
 
 // trainingCount is how many positions one training draws.
@@ -44,6 +48,22 @@ func (e *DBEngines) DrawTraining(ctx context.Context, opt play.TrainingOptions) 
 		return play.Training{}, err
 	}
 	return play.DrawTraining(ctx, db, opt)
+}
+
+// TrainingStones returns the numbers of stones on the board, 6 to 18,
+// of which the database holds a layer (play.TrainingLayers).
+func (e *DBEngines) TrainingStones() []int {
+	db, err := e.standard()
+	if err != nil {
+		return nil
+	}
+	var ns []int
+	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
+		if slices.ContainsFunc(play.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+			ns = append(ns, n)
+		}
+	}
+	return ns
 }
 
 // CheckAnswer judges m as the answer in pos (play.CheckAnswer), with the
@@ -72,7 +92,7 @@ type training struct {
 
 // trainingChoices are the choices of the Training dialog, by index.
 type trainingChoices struct {
-	onBoard int // 0: any, else 6 + index - 1 stones
+	onBoard int // the stones on the board, 0 for any
 	band    int // index into play.Bands()
 	goal    int // 0: either, 1: a win, 2: a draw
 	seed    string
@@ -84,12 +104,8 @@ func trainingOptions(c trainingChoices) (play.TrainingOptions, error) {
 	if err != nil {
 		return play.TrainingOptions{}, fmt.Errorf("seed %q: want a whole number from 0 to %d", c.seed, uint64(1<<64-1))
 	}
-	onBoard := 0
-	if c.onBoard > 0 {
-		onBoard = 5 + c.onBoard
-	}
 	return play.TrainingOptions{
-		Layers:     play.TrainingLayers(muehle.StonesPerSide, onBoard, true),
+		Layers:     play.TrainingLayers(muehle.StonesPerSide, c.onBoard, true),
 		Goal:       []play.Goal{play.GoalAny, play.FindWin, play.HoldDraw}[c.goal],
 		Band:       play.Bands()[c.band],
 		MaxAnswers: 1,
@@ -100,15 +116,26 @@ func trainingOptions(c trainingChoices) (play.TrainingOptions, error) {
 
 // showTraining asks for the kind of positions and starts training.
 func (u *App) showTraining() {
-	if _, ok := u.engines.(trainer); !ok {
+	t, ok := u.engines.(trainer)
+	if !ok {
 		u.ctrl.Say("Training needs the database.")
 		return
 	}
-	onBoard := []string{"Any"}
-	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
-		onBoard = append(onBoard, strconv.Itoa(n))
+	// Only the stone counts the database holds layers of.
+	counts := t.TrainingStones()
+	if len(counts) == 0 {
+		u.ctrl.Say("Training draws positions of Nine Men's Morris from its database, which holds no layer yet: " +
+			"compute the small endgames or more in the Database tab.")
+		return
 	}
-	onBoard[1] += " (3 against 3)"
+	onBoard := []string{"Any"}
+	for _, n := range counts {
+		s := strconv.Itoa(n)
+		if n == 6 {
+			s += " (3 against 3)"
+		}
+		onBoard = append(onBoard, s)
+	}
 	var bands []string
 	for _, b := range play.Bands() {
 		lo, hi := b.Range()
@@ -144,7 +171,11 @@ func (u *App) showTraining() {
 		if !ok {
 			return
 		}
-		opt, err := trainingOptions(trainingChoices{sOn.SelectedIndex(), sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
+		n := 0
+		if i := sOn.SelectedIndex(); i > 0 {
+			n = counts[i-1]
+		}
+		opt, err := trainingOptions(trainingChoices{n, sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
 		if err != nil {
 			u.ctrl.Say("Training: %v", err)
 			return
@@ -366,6 +397,12 @@ func (p *trainingPanel) update(tr *training) {
 		}
 	default:
 		p.verdict.SetText("")
+	}
+	// An empty verdict takes no line.
+	if p.verdict.Text == "" {
+		p.verdict.Hide()
+	} else {
+		p.verdict.Show()
 	}
 	p.verdict.Refresh()
 	right, wrong := r.Score()

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -25,8 +28,8 @@ func TestTrainingOptions(t *testing.T) {
 		err     bool
 	}{
 		{trainingChoices{0, 0, 0, "1"}, "any", play.BandAny, play.GoalAny, 1, false},
-		{trainingChoices{1, 2, 1, " 42 "}, "6", play.BandMedium, play.FindWin, 42, false},
-		{trainingChoices{13, 4, 2, "7"}, "18", play.BandDeep, play.HoldDraw, 7, false},
+		{trainingChoices{6, 2, 1, " 42 "}, "6", play.BandMedium, play.FindWin, 42, false},
+		{trainingChoices{18, 4, 2, "7"}, "18", play.BandDeep, play.HoldDraw, 7, false},
 		{trainingChoices{0, 0, 0, "seven"}, "", 0, 0, 0, true},
 	} {
 		opt, err := trainingOptions(tc.c)
@@ -385,4 +388,53 @@ func TestTrainingKeepsTheWindowSize(t *testing.T) {
 	fits("Try Again")
 	test.Tap(u.learn.trainBar.end)
 	fits("End Training")
+}
+
+// TestTrainingOffersTheDatabasesStones: the Training dialog offers only
+// the stone counts the database holds layers of (it offered all, then
+// found no position in layers it did not have).
+func TestTrainingOffersTheDatabasesStones(t *testing.T) {
+	e := solvedEngines(t)
+	db, _ := e.database()
+	ns := e.TrainingStones()
+	if len(ns) == 0 || slices.Contains(ns, 18) {
+		t.Fatalf("stones on the board offered: got %v, want some, and not 18 (the test database has small layers only)", ns)
+	}
+	for _, n := range ns {
+		if !slices.ContainsFunc(play.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+			t.Errorf("%d stones offered, but the database holds no layer of them", n)
+		}
+	}
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	u.showTraining()
+	top := u.Window().Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("Training: no dialog")
+	}
+	var first *widget.Select
+	var find func(o fyne.CanvasObject)
+	find = func(o fyne.CanvasObject) {
+		if s, ok := o.(*widget.Select); ok && first == nil {
+			first = s
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, x := range c.Objects {
+				find(x)
+			}
+		} else if w, ok := o.(fyne.Widget); ok {
+			for _, x := range test.WidgetRenderer(w).Objects() {
+				find(x)
+			}
+		}
+	}
+	find(top)
+	if first == nil || len(first.Options) != len(ns)+1 {
+		t.Fatalf("the stones' choice: got %v, want Any and %v", first, ns)
+	}
+	for i, n := range ns {
+		if !strings.HasPrefix(first.Options[i+1], strconv.Itoa(n)) {
+			t.Errorf("option %d: got %q, want %d", i+1, first.Options[i+1], n)
+		}
+	}
 }
