@@ -176,7 +176,7 @@ func TestDBGames(t *testing.T) {
 		t.Errorf("Probe of a standard position: got %v, want ErrPosition naming both games", err)
 	}
 	// The file in the standard game's folder is refused for its game.
-	std, err := OpenDB(dir, muehle.Standard.With(9))
+	std, err := OpenDB(dir, muehle.NineMensMorris)
 	if err != nil {
 		t.Fatal(err)
 	}

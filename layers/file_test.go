@@ -53,10 +53,10 @@ func TestWriteOpenLayer(t *testing.T) {
 
 func TestEmptyLayerDepths(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.layer")
-	if err := WriteLayer(path, muehle.Standard.With(9), Moving(3, 4), []byte{1, 1, 0}); err != nil {
+	if err := WriteLayer(path, muehle.NineMensMorris, Moving(3, 4), []byte{1, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := ReadHeader(path, muehle.Standard.With(9), Moving(3, 4))
+	h, err := ReadHeader(path, muehle.NineMensMorris, Moving(3, 4))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // probeDB returns a database of the 9-stone game in a temporary directory
 // holding layer 5-5 (31 MB), and random positions of that layer.
 func probeDB(b *testing.B) (*DB, []muehle.Position) {
-	db, err := OpenDB(b.TempDir(), muehle.Standard.With(9))
+	db, err := OpenDB(b.TempDir(), muehle.NineMensMorris)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func BenchmarkProbeCold(b *testing.B) { benchProbe(b, true) }
 func TestFirstProbeTime(t *testing.T) {
 	needLong(t, "writes a layer of 269 MB")
 	dir := t.TempDir()
-	db, err := OpenDB(dir, muehle.Standard.With(9))
+	db, err := OpenDB(dir, muehle.NineMensMorris)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestFirstProbeTime(t *testing.T) {
 	ps := benchPositions(k, 100)
 	for round := range 3 {
 		for _, lazy := range []bool{false, true} {
-			db, err := OpenDB(dir, muehle.Standard.With(9))
+			db, err := OpenDB(dir, muehle.NineMensMorris)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,11 +12,17 @@ const MaxStones = 12
 
 // Variant is one game as a database holds it: a rule set and the number
 // of stones each side starts with, from 3 up to the rule set's own. The
-// zero value names no variant; Standard.With(9) is Nine Men's Morris.
+// zero value names no variant; NineMensMorris, Standard.With(9), is the
+// default.
 type Variant struct {
 	Game   GameID
 	Stones int
 }
+
+// NineMensMorris is the default game, Standard.With(StonesPerSide): the
+// one the program starts with, the folder k9 of a database. Write it so,
+// not spelled out.
+var NineMensMorris = Standard.With(StonesPerSide)
 
 // With returns the variant of game g with k stones per side.
 func (g GameID) With(k int) Variant { return Variant{Game: g, Stones: k} }

@@ -112,7 +112,7 @@ func TestUnitDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units := Units(muehle.Standard.With(9), SolveOptions{Placement: true})
+	units := Units(muehle.NineMensMorris, SolveOptions{Placement: true})
 	pair, err := FindUnit(units, "m5-6")
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestUnitDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	every, err := FindUnit(Units(muehle.Standard.With(9), SolveOptions{Placement: true, PlacementAll: true}), "p8+1-9+0")
+	every, err := FindUnit(Units(muehle.NineMensMorris, SolveOptions{Placement: true, PlacementAll: true}), "p8+1-9+0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestGameDisk(t *testing.T) {
 		moving, placement   uint64 // bytes of the layer files, measured
 		movingN, placementN int    // layer files
 	}{
-		{muehle.Standard.With(9), 8_951_164_444, 5_516_753_845, 49, 497},
+		{muehle.NineMensMorris, 8_951_164_444, 5_516_753_845, 49, 497},
 		{muehle.Twelve.With(12), 16_621_422_612, 31_132_093_500, 100, 1215},
 	} {
 		var moving, placement uint64
@@ -204,7 +204,7 @@ func TestReachUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, every := range []bool{false, true} {
-		units := Units(muehle.Standard.With(9), SolveOptions{Placement: true, PlacementAll: every})
+		units := Units(muehle.NineMensMorris, SolveOptions{Placement: true, PlacementAll: every})
 		var reach []UnitName
 		var first UnitName
 		for _, u := range units {
@@ -229,7 +229,7 @@ func TestReachUnit(t *testing.T) {
 	// The pass costs the reachable classes of the whole game at its rate,
 	// and holds the two largest neighbouring plies' bits: for 9 stones
 	// plies 16 and 17, 4.83 and 6.70 billion slots (docs/placement.md).
-	units := Units(muehle.Standard.With(9), SolveOptions{Placement: true})
+	units := Units(muehle.NineMensMorris, SolveOptions{Placement: true})
 	var pass, next Unit
 	for i, u := range units {
 		if u.Reach {

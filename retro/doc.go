@@ -1,8 +1,8 @@
 // Package retro computes the database: retrograde analysis of the moving
 // and flying phases, the placement phase by a sweep over finished layers,
 // the verifier, and BestChild, the one definition of a position's value.
-// The computer players that read the database live in retro/play, which
-// never imports this package.
+// The computer players that read the database live in retro/search,
+// retro/play and retro/teach, which never import this package.
 //
 // # Files
 //

@@ -33,7 +33,7 @@ func TestSameAsDatabase(t *testing.T) {
 		}
 		maxStones = n
 	}
-	from, err := layers.OpenDB(src, muehle.Standard.With(9))
+	from, err := layers.OpenDB(src, muehle.NineMensMorris)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 	if src == "" {
 		b.Skip("MUEHLE_BENCH_DB names no database folder")
 	}
-	v := muehle.Standard.With(9)
+	v := muehle.NineMensMorris
 	if name := os.Getenv("MUEHLE_BENCH_GAME"); name != "" {
 		r, ok := muehle.GameByName(name)
 		if !ok {

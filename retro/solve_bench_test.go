@@ -23,7 +23,7 @@ func BenchmarkSolvePair36(b *testing.B) {
 }
 
 func benchPair(b *testing.B, k layers.Key, maxStones int) {
-	db, err := layers.OpenDB(b.TempDir(), muehle.Standard.With(9))
+	db, err := layers.OpenDB(b.TempDir(), muehle.NineMensMorris)
 	if err != nil {
 		b.Fatal(err)
 	}

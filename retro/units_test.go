@@ -81,7 +81,7 @@ func TestUnitCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units := Units(muehle.Standard.With(9), SolveOptions{Placement: true})
+	units := Units(muehle.NineMensMorris, SolveOptions{Placement: true})
 	size := func(w, b int) uint64 { return ix.Layer(layers.Moving(w, b)).Size() }
 	placeSize := ix.Layer(layers.Key{W: 8, WH: 1, B: 9}).Size()
 	plyBits := func(ply int) (n uint64) {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -48,7 +49,7 @@ type App struct {
 	status  *widget.Label
 	menu    *menus
 	engines game.Engines
-	specs   [2]game.PlayerSpec
+	specs   [2]play.Spec
 	seeds   *rand.Rand // seeds each new computer player (Options.Seed)
 	trace   func(action string)
 	saved   string    // the game record last saved in the preferences
@@ -294,10 +295,10 @@ func (u *App) typedKey(ev *fyne.KeyEvent) {
 // setPlayer makes spec play side col and saves it. When the player cannot
 // be made (no database, engine missing), the side stays as it was and the
 // status line says why.
-func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
+func (u *App) setPlayer(col muehle.Color, spec play.Spec) {
 	p, err := game.NewPlayer(spec, u.engines, rand.NewPCG(u.seeds.Uint64(), u.seeds.Uint64()))
 	if err != nil {
-		u.ctrl.Say("%s cannot be %s: %v", col, spec, err)
+		u.ctrl.Say("%s cannot be %s: %v", col, game.Title(spec), err)
 		return
 	}
 	changed := u.specs[col] != spec
@@ -306,12 +307,12 @@ func (u *App) setPlayer(col muehle.Color, spec game.PlayerSpec) {
 	if col == muehle.Black {
 		key = prefBlack
 	}
-	u.app.Preferences().SetString(key, spec.Encode())
+	u.app.Preferences().SetString(key, game.Encode(spec))
 	if u.learn.train != nil {
 		// In training a person plays both sides: a computer would play
 		// the answer. The choice counts from End Training on.
 		if changed {
-			u.ctrl.Say("In training you play both sides; %s plays %s after End Training.", spec, col)
+			u.ctrl.Say("In training you play both sides; %s plays %s after End Training.", game.Title(spec), col)
 		}
 		return
 	}
@@ -452,7 +453,7 @@ func (u *App) databaseChanged() {
 		u.setShowPerfect(true)
 	}
 	for col := range u.specs {
-		if s := u.specs[col]; s.NeedsEngines() {
+		if s := u.specs[col]; game.NeedsEngines(s) {
 			u.setPlayer(muehle.Color(col), s)
 		}
 	}

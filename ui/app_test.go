@@ -140,19 +140,19 @@ func TestCopyPaste(t *testing.T) {
 	if clip != pos.String() {
 		t.Fatalf("copied position: got %q, want %q", clip, pos.String())
 	}
-	u.ctrl.NewGame(muehle.Standard.With(9))
+	u.ctrl.NewGame(muehle.NineMensMorris)
 	u.paste()
 	if got := u.ctrl.Game().Position(); got != pos || u.ctrl.Game().Ply() != 0 {
 		t.Errorf("pasted position: got %v after %d plies, want %v as the start", got, u.ctrl.Game().Ply(), pos)
 	}
 
 	// A game record brings the moves back.
-	u.ctrl.NewGame(muehle.Standard.With(9))
+	u.ctrl.NewGame(muehle.NineMensMorris)
 	for _, s := range []string{"d6", "d2", "b4"} {
 		gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, s))
 	}
 	u.copyGame()
-	u.ctrl.NewGame(muehle.Standard.With(9))
+	u.ctrl.NewGame(muehle.NineMensMorris)
 	u.paste()
 	if h := u.ctrl.Game().History(); len(h) != 3 || h[2] != gametest.MustMove(t, "b4") {
 		t.Errorf("pasted game: got moves %v, want d6 d2 b4", h)
@@ -164,7 +164,7 @@ func TestCopyPaste(t *testing.T) {
 		{"WWWW.................... w 9 9", "13 stones"},
 		{"1. d6 d6", "d6"},
 	} {
-		u.ctrl.NewGame(muehle.Standard.With(9))
+		u.ctrl.NewGame(muehle.NineMensMorris)
 		u.app.Clipboard().SetContent(tc.clip)
 		u.paste()
 		if u.ctrl.Game().Ply() != 0 || u.ctrl.Game().Start() != muehle.NewPosition(9) || !strings.Contains(u.status.Text, tc.want) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"muehle/layers"
-	"muehle/ui/game"
+	"muehle/retro/play"
 )
 
 // TestDamagedLayer damages layer 3-3 and checks that the engines treat it
@@ -47,7 +47,7 @@ func TestDamagedLayer(t *testing.T) {
 	if s := e.Summary(); !strings.Contains(s, " !") || !strings.Contains(s, "damaged, used as missing: 3-3") {
 		t.Errorf("Summary does not show the damaged layer:\n%s", s)
 	}
-	pl, err := e.Perfect(game.PerfectTrap, rand.NewPCG(1, 2))
+	pl, err := e.Player(play.Spec{Kind: play.KindPerfect, Lookahead: 1, Draws: play.DrawTrap}, rand.NewPCG(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,7 +99,7 @@ func oldFolder(t *testing.T) (string, []layers.Key) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, muehle.Standard.With(9))
+	db, err := layers.OpenDB(dir, muehle.NineMensMorris)
 	if err != nil {
 		t.Fatal(err)
 	}

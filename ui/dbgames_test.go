@@ -109,7 +109,7 @@ func TestDatabaseTabPerGame(t *testing.T) {
 	}
 
 	// Back to the standard game: its lines, none computed.
-	startGame(t, u, muehle.Standard.With(9))
+	startGame(t, u, muehle.NineMensMorris)
 	if got, want := u.db.heading.Text, "Layers of Nine Men's Morris"; got != want {
 		t.Errorf("heading: got %q, want %q", got, want)
 	}
@@ -145,7 +145,7 @@ func TestComputationKeepsItsGame(t *testing.T) {
 		t.Errorf("the run remembered: got game %q with %d stones, want twelve with 3", got, n)
 	}
 
-	startGame(t, u, muehle.Standard.With(9))
+	startGame(t, u, muehle.NineMensMorris)
 	if got, want := u.db.heading.Text, "Layers of "+twelve.Name(); got != want {
 		t.Errorf("heading while Twelve is computed and Nine is on the board: got %q, want %q", got, want)
 	}
@@ -182,7 +182,7 @@ func TestComputationKeepsItsGame(t *testing.T) {
 	if got, want := u.db.progress.Text, "Done (Twelve Men's Morris with 3 stones)."; got != want {
 		t.Errorf("after finishing: got %q, want %q", got, want)
 	}
-	if got := f.Game(); got != muehle.Standard.With(9) {
+	if got := f.Game(); got != muehle.NineMensMorris {
 		t.Errorf("after finishing: the tab's game got %v, want the board's, Nine Men's Morris", got)
 	}
 	if prefs.String(prefDBRun) != "" || prefs.String(prefDBRunGame) != "" {

@@ -215,11 +215,11 @@ func (p *dbPanel) pendingGame() muehle.Variant {
 	prefs := p.u.app.Preferences()
 	r, ok := muehle.GameByName(prefs.StringWithFallback(prefDBRunGame, muehle.Games[muehle.Standard].ID))
 	if !ok {
-		return muehle.Standard.With(muehle.StonesPerSide)
+		return muehle.NineMensMorris
 	}
 	v := r.Game().With(prefs.IntWithFallback(prefDBRunStones, r.Stones))
 	if v.Check() != nil {
-		return muehle.Standard.With(muehle.StonesPerSide)
+		return muehle.NineMensMorris
 	}
 	return v
 }
@@ -776,7 +776,7 @@ func (p *dbPanel) offerSmall() {
 	}
 	prefs.SetBool(prefOffered, true)
 	of := ""
-	if v := p.db.Game(); v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v := p.db.Game(); v != muehle.NineMensMorris {
 		of = " of " + v.Name()
 	}
 	msg := fmt.Sprintf("There is no database%s in\n%s\nyet. Compute the small endgame layers (%s) now?\n"+

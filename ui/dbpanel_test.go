@@ -43,7 +43,7 @@ func (f *fakeDB) Game() muehle.Variant {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.game.Check() != nil {
-		return muehle.Standard.With(muehle.StonesPerSide)
+		return muehle.NineMensMorris
 	}
 	return f.game
 }

@@ -198,7 +198,7 @@ func TestPlayerWords(t *testing.T) {
 		{49, 497, []string{"Moving phase: complete", "Opening: stored; every placement comes from the database"}},
 	}
 	for _, tt := range tests {
-		got := playerWords(muehle.Standard.With(9), tt.moving, 49, tt.placement, 497)
+		got := playerWords(muehle.NineMensMorris, tt.moving, 49, tt.placement, 497)
 		for _, w := range append(tt.want, "After each alpha-beta move the status line says why.") {
 			if !strings.Contains(got, w) {
 				t.Errorf("playerWords(%d moving, %d placement) lacks %q:\n%s", tt.moving, tt.placement, w, got)

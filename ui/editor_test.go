@@ -116,14 +116,14 @@ func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
 		t.Fatalf("the editor refused %v: %s", e.pos, e.message.Text)
 	}
 
-	g, what, err := parsePasted("........................ w 8 8", muehle.Standard.With(9))
+	g, what, err := parsePasted("........................ w 8 8", muehle.NineMensMorris)
 	if err != nil || g == nil {
 		t.Fatalf("paste: got %v, want the position accepted", err)
 	}
 	if !strings.Contains(what, "cannot arise in a game") {
 		t.Errorf("paste: got %q, want the warning that it cannot arise in a game", what)
 	}
-	if _, what, _ := parsePasted("........................ w 9 9", muehle.Standard.With(9)); what != "a position" {
+	if _, what, _ := parsePasted("........................ w 9 9", muehle.NineMensMorris); what != "a position" {
 		t.Errorf("paste of the start: got %q, want %q", what, "a position")
 	}
 }
@@ -133,7 +133,7 @@ func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
 // the board keeps its stones per side); one of Six Men's Morris is refused
 // with a sentence naming the game.
 func TestPasteOtherGames(t *testing.T) {
-	nine, twelve5 := muehle.Standard.With(9), muehle.Twelve.With(5)
+	nine, twelve5 := muehle.NineMensMorris, muehle.Twelve.With(5)
 	for _, tc := range []struct {
 		text     string
 		cur      muehle.Variant

@@ -58,7 +58,7 @@ type DBEngines struct {
 // error is reported where the database is needed.
 func NewEngines(dir string) *DBEngines {
 	e := &DBEngines{}
-	e.variant = muehle.Standard.With(muehle.StonesPerSide)
+	e.variant = muehle.NineMensMorris
 	e.game = e.variant
 	e.SetDir(dir)
 	return e
@@ -76,7 +76,7 @@ func (e *DBEngines) database() (*layers.DB, error) {
 // standard returns the database of Nine Men's Morris with nine stones,
 // which training draws from.
 func (e *DBEngines) standard() (*layers.DB, error) {
-	return e.databaseOf(muehle.Standard.With(muehle.StonesPerSide))
+	return e.databaseOf(muehle.NineMensMorris)
 }
 
 // Game returns the variant whose database the panel shows and computes.
@@ -165,47 +165,31 @@ func (e *DBEngines) prober() layers.Prober {
 	return nil
 }
 
-// AlphaBeta returns an alpha-beta player, reading the database of the game
-// on the board where it has the layer; depth 0 deepens for a second.
-func (e *DBEngines) AlphaBeta(depth int, src rand.Source) (muehle.Player, error) {
-	sp := play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: depth}}
-	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
-}
-
-// CCNS returns the conspiracy number player with play.DefaultMoveTime a
-// move, reading the database where it has the layer, as alpha-beta does.
-func (e *DBEngines) CCNS(src rand.Source) (muehle.Player, error) {
-	sp := play.Spec{Kind: play.KindCCNS}
-	return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
-}
-
-// Perfect returns the perfect player of variant v on the database of the
-// game on the board: the shipped perfect player (play.NewShipped, as
-// muehlectl's match plays it), with the placement search and the book
-// beside the layers where the database has no placement layer and
-// alpha-beta to play.FallbackDepth where the search cannot decide (a
-// moving layer missing, play.PlacementTime spent), saying so. The draw
-// rules look as deep as retro/play's defaults (SectorPlies,
-// BahnsenDepth); outside drawn positions all break ties by the trap share.
-func (e *DBEngines) Perfect(v game.PerfectVariant, src rand.Source) (muehle.Player, error) {
-	return e.player(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: v}, src)
-}
-
-// Level returns difficulty level n: the default perfect player (as
-// Perfect gives it) that plays a random legal move instead with the
-// level's probability (play.LevelRate).
-func (e *DBEngines) Level(n int, src rand.Source) (muehle.Player, error) {
-	return e.player(game.PlayerSpec{Kind: game.LevelPlayer, Level: min(max(n, 1), play.Levels)}, src)
-}
-
-// player returns the player of spec, which reads the database of the game
-// on the board and its placement book (in the game's folder).
-func (e *DBEngines) player(spec game.PlayerSpec, src rand.Source) (muehle.Player, error) {
+// Player returns the computer player sp (game.Engines). Alpha-beta and
+// the conspiracy number player read the database of the game on the board
+// where it has the layer (alpha-beta without a depth deepens for a
+// second, the conspiracy number player takes search.DefaultMoveTime). The
+// perfect player and the levels need the database of the game on the
+// board: the shipped perfect player (play.NewShipped, as muehlectl's match
+// plays it), with the placement search and the book beside the layers
+// where the database has no placement layer and alpha-beta to
+// play.FallbackDepth where the search cannot decide (a moving layer
+// missing, play.PlacementTime spent), saying so; its draw rules look as
+// deep as retro/play's defaults (SectorPlies, BahnsenDepth), and outside
+// drawn positions all break ties by the trap share. A level plays a
+// random legal move instead with the level's probability (play.LevelRate).
+func (e *DBEngines) Player(sp play.Spec, src rand.Source) (muehle.Player, error) {
+	if !sp.NeedsDB() {
+		return sp.New(play.Env{Probe: e.prober()}, sources(src)), nil
+	}
+	if sp.Kind == play.KindLevel {
+		sp.Level = min(max(sp.Level, 1), play.Levels)
+	}
 	db, _, err := e.gameDatabase()
 	if err != nil {
 		return nil, err
 	}
-	return spec.Spec().New(play.Env{DB: db, Probe: db, Book: play.ShippedBook(db)}, sources(src)), nil
+	return sp.New(play.Env{DB: db, Probe: db, Book: play.ShippedBook(db)}, sources(src)), nil
 }
 
 // sources returns the streams of a player (play.Sources) from src: src
@@ -274,7 +258,7 @@ func (pe perfectEvaluator) Evaluate(ctx context.Context, pos muehle.Position) ([
 // for another game than Nine Men's Morris with nine stones also muehlectl.
 func missingWords(k layers.Key, v muehle.Variant, dir string) string {
 	where, compute := "the database", " (the Database tab computes it)"
-	if v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v != muehle.NineMensMorris {
 		where = "the database of " + v.Name()
 		compute = fmt.Sprintf(" (the Database tab computes it, as does %s)", solveCommand(v, dir))
 	}

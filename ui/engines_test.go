@@ -11,6 +11,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -50,7 +51,7 @@ func (s *solvedDB) engines(t *testing.T) *DBEngines {
 		}
 		v := s.variant
 		if v == (muehle.Variant{}) {
-			v = muehle.Standard.With(9)
+			v = muehle.NineMensMorris
 		}
 		db, err := layers.OpenDB(s.dir, v)
 		if err != nil {
@@ -128,7 +129,7 @@ func TestPerfectMarksAndPlayer(t *testing.T) {
 
 	// The perfect player as Black answers with a move of the position's value.
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.PerfectPlayer})
+	u.setPlayer(muehle.Black, play.DefaultPerfect)
 	gametest.TapMove(u.Board().TapPoint, marks[0].Move)
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 2 })
 	checkBestReply(t, db, g, "perfect")
@@ -140,7 +141,7 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 	u := newTestApp(t, q, e)
 	u.setSpeed(100 * time.Millisecond)
 	u.setShowPerfect(true)
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.PerfectPlayer})
+	u.setPlayer(muehle.Black, play.DefaultPerfect)
 	g := u.ctrl.Game()
 	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
 	q.Drain(t, 20*time.Second, func() bool { return g.Ply() == 2 })
@@ -162,7 +163,7 @@ func TestPerfectFallsBackOutsideLayers(t *testing.T) {
 }
 
 func TestMissingWords(t *testing.T) {
-	nine, twelve := muehle.Standard.With(9), muehle.Twelve.With(12)
+	nine, twelve := muehle.NineMensMorris, muehle.Twelve.With(12)
 	tests := []struct {
 		key  string
 		v    muehle.Variant
@@ -195,7 +196,7 @@ func TestResponsiveWhileAlphaBetaThinks(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.AlphaBetaPlayer})
+	u.setPlayer(muehle.Black, play.Spec{Kind: play.KindAlphaBeta})
 	g := u.ctrl.Game()
 	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
 	if !u.ctrl.Thinking() || u.side.busy.Hidden {

@@ -96,7 +96,7 @@ func parsePasted(s string, cur muehle.Variant) (*muehle.Game, string, error) {
 		return nil, "", err
 	}
 	what := "a game of " + game.Plies(g.Ply())
-	if v := game.VariantOf(g); v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v := game.VariantOf(g); v != muehle.NineMensMorris {
 		what = "a game of " + v.Name() + " (" + game.Plies(g.Ply()) + ")"
 	}
 	return g, what, nil

@@ -5,6 +5,7 @@ import (
 
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/ui/game"
 )
 
 // supported returns nil when the window plays the game with rule set r,
@@ -81,7 +82,7 @@ func (u *App) followVariant() {
 		u.setShowPerfect(u.ctrl.ShowPerfect())
 		for col := muehle.White; col <= muehle.Black; col++ {
 			// A side a person plays for now (training) stays a person.
-			if u.ctrl.Player(col) != nil && u.specs[col].NeedsEngines() {
+			if u.ctrl.Player(col) != nil && game.NeedsEngines(u.specs[col]) {
 				u.setPlayer(col, u.specs[col])
 			}
 		}
@@ -94,7 +95,7 @@ func (u *App) followVariant() {
 // windowTitle returns the window's title for a game of variant v: "Mühle",
 // and the game's name when it is not Nine Men's Morris with nine stones.
 func windowTitle(v muehle.Variant) string {
-	if v == muehle.Standard.With(muehle.StonesPerSide) {
+	if v == muehle.NineMensMorris {
 		return "Mühle"
 	}
 	return "Mühle · " + v.Name()

@@ -13,6 +13,7 @@ import (
 
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -138,7 +139,7 @@ func TestPauseKeysAndRestart(t *testing.T) {
 	if !u2.ctrl.Paused() {
 		t.Errorf("after a restart: not paused, want paused as left")
 	}
-	u2.startNewGame(muehle.Standard.With(9), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.RandomPlayer}, false)
+	u2.startNewGame(muehle.NineMensMorris, game.Human, play.Spec{Kind: play.KindRandom}, false)
 	if u2.ctrl.Paused() {
 		t.Errorf("New Game: got paused, want the new opponent to move")
 	}

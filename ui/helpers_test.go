@@ -13,6 +13,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -128,7 +129,7 @@ func checkPerfectOutside(t *testing.T, u *App, q *gametest.Queue, g *muehle.Game
 	if !strings.Contains(u.side.value.Text, missing) {
 		t.Errorf("marks outside the database: side panel says %q, want %q", u.side.value.Text, missing)
 	}
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+	u.setPlayer(muehle.White, play.DefaultPerfect)
 	q.Drain(t, wait, func() bool { return g.Ply() == 1 })
 	for _, want := range []string{"White (Perfect) played its last move outside the database", "so it played alpha-beta"} {
 		if !strings.Contains(u.status.Text, want) {

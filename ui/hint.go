@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
@@ -69,7 +70,7 @@ func (u *App) hint() {
 		u.ctrl.Say("%s is a computer player: hints are for a person to move.", pos.Turn)
 		return
 	}
-	p, err := game.NewPlayer(game.PlayerSpec{Kind: game.PerfectPlayer}, u.engines, rand.NewPCG(u.seeds.Uint64(), u.seeds.Uint64()))
+	p, err := game.NewPlayer(play.DefaultPerfect, u.engines, rand.NewPCG(u.seeds.Uint64(), u.seeds.Uint64()))
 	if err != nil {
 		u.ctrl.Say("Hint: %v", err)
 		return

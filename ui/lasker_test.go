@@ -12,6 +12,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -72,7 +73,7 @@ func TestNewGameLasker(t *testing.T) {
 func TestLaskerByTapsInWindow(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
-	u.startNewGame(muehle.Lasker.With(10), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.Human}, false)
+	u.startNewGame(muehle.Lasker.With(10), game.Human, game.Human, false)
 	b := u.Board()
 	r := test.WidgetRenderer(b).(*boardRenderer)
 	g := u.ctrl.Game()
@@ -144,7 +145,7 @@ func TestLaskerByTapsInWindow(t *testing.T) {
 	}
 
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.White, play.Spec{Kind: play.KindRandom})
 	gametest.TapMove(b.TapPoint, gametest.MustMove(t, "f2-f4")) // Black slides with six in hand
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 11 })
 	if got, want := g.History()[9], gametest.MustMove(t, "f2-f4"); got != want {
@@ -177,7 +178,7 @@ func TestPasteAndOpenLasker(t *testing.T) {
 		t.Errorf("window title after the paste: got %q, want %q", got, want)
 	}
 
-	u.ctrl.NewGame(muehle.Standard.With(9))
+	u.ctrl.NewGame(muehle.NineMensMorris)
 	path := filepath.Join(t.TempDir(), "lasker.txt")
 	if err := os.WriteFile(path, []byte("[Variant \"lasker\"]\n\n1. d7 d6 2. d7-a7 *\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -260,7 +261,7 @@ func TestLaskerPerfectPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+	u.setPlayer(muehle.White, play.DefaultPerfect)
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 1 })
 	checkBestReply(t, db, g, "perfect")
 	if m := g.History()[0]; m.From != muehle.NoPoint || m.To != 2 || m.Remove == muehle.NoPoint {
@@ -268,7 +269,7 @@ func TestLaskerPerfectPlayer(t *testing.T) {
 	}
 
 	// Four stones a side: the folder has no database of them.
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.Human})
+	u.setPlayer(muehle.White, game.Human)
 	g4 := gametest.MustGame(t, "WW.B.B.................. w 2 2 lasker", 4)
 	checkPerfectOutside(t, u, q, g4, "is not in the database of "+muehle.Lasker.With(4).Name()+" yet (the Database tab computes it, as does muehlectl solve --game lasker --stones 4", 30*time.Second)
 	if m, before := g4.History()[0], g4.Positions()[0]; !slices.Contains(before.Moves(), m) {

@@ -20,13 +20,13 @@ func TestLevelsOffered(t *testing.T) {
 	u := newTestApp(t, q, e)
 	f := u.newGameForm(false)
 	for n := 1; n <= play.Levels; n++ {
-		spec := game.PlayerSpec{Kind: game.LevelPlayer, Level: n}
-		f.sides[muehle.Black].SetSelected(spec.String())
+		spec := play.Spec{Kind: play.KindLevel, Level: n}
+		f.sides[muehle.Black].SetSelected(game.Title(spec))
 		if got := f.chosen(muehle.Black); got != spec {
-			t.Errorf("New Game dialog, %q chosen: got %+v, want %+v", spec.String(), got, spec)
+			t.Errorf("New Game dialog, %q chosen: got %+v, want %+v", game.Title(spec), got, spec)
 		}
 	}
-	u.startNewGame(muehle.Standard.With(9), game.PlayerSpec{Kind: game.Human}, f.chosen(muehle.Black), false)
+	u.startNewGame(muehle.NineMensMorris, game.Human, f.chosen(muehle.Black), false)
 	if got := u.ctrl.Player(muehle.Black); got == nil || got.Name() != "Level 10" {
 		t.Errorf("Black after New Game with Level 10: got %v, want Level 10", got)
 	}
@@ -41,12 +41,12 @@ func TestLevelsOffered(t *testing.T) {
 	if got := u.ctrl.Player(muehle.White); !item || got == nil || got.Name() != "Level 3" {
 		t.Errorf("White after its menu's Level 3: got %v (item found: %v), want Level 3", got, item)
 	}
-	if got, want := u.specs[muehle.White], (game.PlayerSpec{Kind: game.LevelPlayer, Level: 3}); got != want {
+	if got, want := u.specs[muehle.White], (play.Spec{Kind: play.KindLevel, Level: 3}); got != want {
 		t.Errorf("White's spec: got %+v, want %+v", got, want)
 	}
 
 	// Level 10 as Black answers in the 3-3 endgame with a best move.
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.Human})
+	u.setPlayer(muehle.White, game.Human)
 	p, g := endgame33(t)
 	u.ctrl.SetGame(g)
 	u.setSpeed(100 * time.Millisecond)

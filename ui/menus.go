@@ -35,7 +35,7 @@ type menus struct {
 // playerItem is a menu item that chooses spec for a side.
 type playerItem struct {
 	item *fyne.MenuItem
-	spec game.PlayerSpec
+	spec play.Spec
 }
 
 // themeItem is a menu item that chooses a theme variant.
@@ -168,35 +168,50 @@ func newMenus(u *App) *menus {
 	return m
 }
 
-// playerMenu returns the White or Black menu.
+// playerMenu returns the White or Black menu: Human, then the players of
+// play.Offered in its order, alpha-beta's depths and the levels each in a
+// sub-menu of their own.
 func (m *menus) playerMenu(col muehle.Color) *fyne.Menu {
-	add := func(spec game.PlayerSpec, label string) *fyne.MenuItem {
+	add := func(spec play.Spec, label string) *fyne.MenuItem {
 		it := m.item(label, nil, func() { m.u.setPlayer(col, spec) })
 		m.players[col] = append(m.players[col], playerItem{it, spec})
 		return it
 	}
-	items := []*fyne.MenuItem{
-		add(game.PlayerSpec{Kind: game.Human}, "Human"),
-		add(game.PlayerSpec{Kind: game.RandomPlayer}, "Random"),
+	items := []*fyne.MenuItem{add(game.Human, "Human")}
+	subs := map[play.Kind]*fyne.MenuItem{}
+	for _, sp := range play.Offered() {
+		var sub string
+		switch sp.Kind {
+		case play.KindAlphaBeta:
+			sub = "Alpha-beta"
+		case play.KindLevel:
+			sub = "Level"
+		default:
+			items = append(items, add(sp, game.Title(sp)))
+			continue
+		}
+		parent := subs[sp.Kind]
+		if parent == nil {
+			parent = fyne.NewMenuItem(sub, nil)
+			parent.ChildMenu = fyne.NewMenu("")
+			subs[sp.Kind] = parent
+			items = append(items, parent)
+		}
+		parent.ChildMenu.Items = append(parent.ChildMenu.Items, add(sp, subLabel(sp)))
 	}
-	ab := fyne.NewMenuItem("Alpha-beta", nil)
-	var depths []*fyne.MenuItem
-	depths = append(depths, add(game.PlayerSpec{Kind: game.AlphaBetaPlayer}, "Automatic"))
-	for d := 1; d <= game.MaxDepth; d++ {
-		depths = append(depths, add(game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d}, fmt.Sprintf("Depth %d", d)))
-	}
-	ab.ChildMenu = fyne.NewMenu("", depths...)
-	level := fyne.NewMenuItem("Level", nil)
-	var levels []*fyne.MenuItem
-	for n := 1; n <= play.Levels; n++ {
-		levels = append(levels, add(game.PlayerSpec{Kind: game.LevelPlayer, Level: n}, levelLabel(n)))
-	}
-	level.ChildMenu = fyne.NewMenu("", levels...)
-	items = append(items, ab, add(game.PlayerSpec{Kind: game.CCNSPlayer}, "Conspiracy numbers"),
-		level, add(game.PlayerSpec{Kind: game.PerfectPlayer}, "Perfect"),
-		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectTrap}, "Perfect (trap share)"),
-		add(game.PlayerSpec{Kind: game.PerfectPlayer, Variant: game.PerfectBahnsen}, "Perfect (Bahnsen)"))
 	return fyne.NewMenu(col.String(), items...)
+}
+
+// subLabel returns the label of sp in its sub-menu: "Automatic",
+// "Depth 4"; "Level 1 (weakest)", "Level 3", "Level 10 (perfect)".
+func subLabel(sp play.Spec) string {
+	switch {
+	case sp.Kind == play.KindLevel:
+		return levelLabel(sp.Level)
+	case sp.Limits.Depth == 0:
+		return "Automatic"
+	}
+	return fmt.Sprintf("Depth %d", sp.Limits.Depth)
 }
 
 // update sets the checks, labels and enabled state of the items, and
@@ -222,7 +237,7 @@ func (m *menus) update() {
 	for col := range m.players {
 		for _, pi := range m.players[col] {
 			pi.item.Checked = pi.spec == m.u.specs[col]
-			pi.item.Disabled = noEngines && pi.spec.NeedsEngines()
+			pi.item.Disabled = noEngines && game.NeedsEngines(pi.spec)
 		}
 	}
 	for i, it := range m.speed {

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 )
 
 // moveRow is one line of the move list: a label that reports a tap with
@@ -52,7 +52,7 @@ func newMoveList(onTap func(int)) *moveList {
 // rowTexts returns the rows of g: "Start", then "1. d6", "1… d2", …
 // numbered in pairs of moves; with the verdicts of a review (one a move,
 // or nil) a move that gave up value gets "?" and the best move.
-func rowTexts(g *muehle.Game, vs []play.Verdict) []string {
+func rowTexts(g *muehle.Game, vs []teach.Verdict) []string {
 	texts := []string{"    Start"}
 	n := 1
 	h := g.History()
@@ -76,13 +76,13 @@ func rowTexts(g *muehle.Game, vs []play.Verdict) []string {
 }
 
 // marked reports whether row i (0 for the start) is a move that gave up value.
-func marked(vs []play.Verdict, i int) bool {
-	return i > 0 && i <= len(vs) && vs[i-1].Mark == play.MarkWorse
+func marked(vs []teach.Verdict, i int) bool {
+	return i > 0 && i <= len(vs) && vs[i-1].Mark == teach.MarkWorse
 }
 
 // update shows the moves of g with the row of ply shown highlighted, and
 // the verdicts vs of a review (nil: none).
-func (l *moveList) update(g *muehle.Game, shown int, vs []play.Verdict) {
+func (l *moveList) update(g *muehle.Game, shown int, vs []teach.Verdict) {
 	texts := rowTexts(g, vs)
 	changed := false
 	for i, t := range texts {

@@ -81,20 +81,14 @@ func (u *App) askBranch(m muehle.Move, later int, play func()) {
 func (u *App) newGame() { u.showNewGame(false, nil) }
 
 // offeredSpecs returns the players the New Game dialog offers: people and
-// random always; the perfect player, alpha-beta, the conspiracy number
-// player and the difficulty levels when the engines are there.
-func (u *App) offeredSpecs() []game.PlayerSpec {
-	specs := []game.PlayerSpec{{Kind: game.Human}, {Kind: game.RandomPlayer}}
-	if u.engines == nil {
-		return specs
-	}
-	specs = append(specs, game.PlayerSpec{Kind: game.PerfectPlayer}, game.PlayerSpec{Kind: game.AlphaBetaPlayer})
-	for d := 1; d <= game.MaxDepth; d++ {
-		specs = append(specs, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: d})
-	}
-	specs = append(specs, game.PlayerSpec{Kind: game.CCNSPlayer})
-	for n := 1; n <= play.Levels; n++ {
-		specs = append(specs, game.PlayerSpec{Kind: game.LevelPlayer, Level: n})
+// random always; the other players of play.Offered, in its order, when the
+// engines are there.
+func (u *App) offeredSpecs() []play.Spec {
+	specs := []play.Spec{game.Human}
+	for _, sp := range play.Offered() {
+		if u.engines != nil || !game.NeedsEngines(sp) {
+			specs = append(specs, sp)
+		}
 	}
 	return specs
 }
@@ -112,14 +106,14 @@ func levelLabel(n int) string {
 
 // defaultOpponent is the computer player offered against a person: the
 // perfect player where there is a database, else alpha-beta, else random.
-func (u *App) defaultOpponent() game.PlayerSpec {
+func (u *App) defaultOpponent() play.Spec {
 	switch {
 	case u.engines == nil:
-		return game.PlayerSpec{Kind: game.RandomPlayer}
+		return play.Spec{Kind: play.KindRandom}
 	case u.db == nil || u.db.db.Empty():
-		return game.PlayerSpec{Kind: game.AlphaBetaPlayer}
+		return play.Spec{Kind: play.KindAlphaBeta}
 	}
-	return game.PlayerSpec{Kind: game.PerfectPlayer}
+	return play.DefaultPerfect
 }
 
 // newGameForm is the content of the New Game dialog.
@@ -128,7 +122,7 @@ type newGameForm struct {
 	stones  *widget.Select // 3 to the chosen game's own stones
 	sides   [2]*widget.Select
 	rule    *widget.Check
-	specs   []game.PlayerSpec
+	specs   []play.Spec
 	games   []*muehle.Rules
 	content fyne.CanvasObject
 }
@@ -151,16 +145,16 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	f.offerStones(v.Stones)
 	var names []string
 	for _, s := range f.specs {
-		names = append(names, s.String())
+		names = append(names, game.Title(s))
 	}
 	chosen := u.specs
-	if chosen[muehle.White].Kind == game.Human && chosen[muehle.Black].Kind == game.Human {
+	if chosen[muehle.White] == game.Human && chosen[muehle.Black] == game.Human {
 		chosen[muehle.Black] = u.defaultOpponent()
 	}
 	for col := range f.sides {
 		f.sides[col] = widget.NewSelect(names, nil)
 		f.sides[col].PlaceHolder = longest(names)
-		f.sides[col].SetSelected(chosen[col].String())
+		f.sides[col].SetSelected(game.Title(chosen[col]))
 	}
 	f.rule = widget.NewCheck(fmt.Sprintf("Draw after %d plies without a removal", noRemovalMoves), nil)
 	f.rule.Checked = u.noRemovalRule()
@@ -230,10 +224,10 @@ func (f *newGameForm) variant() muehle.Variant {
 }
 
 // chosen returns the player chosen for col.
-func (f *newGameForm) chosen(col muehle.Color) game.PlayerSpec {
+func (f *newGameForm) chosen(col muehle.Color) play.Spec {
 	i := f.sides[col].SelectedIndex()
 	if i < 0 {
-		return game.PlayerSpec{Kind: game.Human}
+		return game.Human
 	}
 	return f.specs[i]
 }
@@ -256,7 +250,7 @@ func (u *App) showNewGame(first bool, then func()) {
 
 // startNewGame sets the players and the rule and starts a new game of
 // variant v, remembered for the next New Game.
-func (u *App) startNewGame(v muehle.Variant, white, black game.PlayerSpec, noRemoval bool) {
+func (u *App) startNewGame(v muehle.Variant, white, black play.Spec, noRemoval bool) {
 	u.setPaused(false) // the new opponent moves at once
 	u.setLastVariant(v)
 	u.ctrl.NewGame(v)

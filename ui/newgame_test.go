@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
+	"muehle/retro/play"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -86,7 +88,7 @@ func TestAskBeforeDiscarding(t *testing.T) {
 		t.Fatalf("after Replace It: got moves %v, want a7 a1", h)
 	}
 	// A game without moves goes without a question.
-	u.ctrl.NewGame(muehle.Standard.With(9))
+	u.ctrl.NewGame(muehle.NineMensMorris)
 	u.paste()
 	if u.Window().Canvas().Overlays().Top() != nil || u.ctrl.Game().Ply() != 2 {
 		t.Errorf("paste over an empty game: a dialog %v, %d plies; want no question and 2 plies",
@@ -128,13 +130,13 @@ func TestDefaultOpponent(t *testing.T) {
 	a := test.NewTempApp(t)
 	u := New(a, Options{Do: q.Do, Engines: e, Database: e})
 	t.Cleanup(u.ctrl.Close)
-	if got, want := u.defaultOpponent(), (game.PlayerSpec{Kind: game.AlphaBetaPlayer}); got != want {
+	if got, want := u.defaultOpponent(), (play.Spec{Kind: play.KindAlphaBeta}); got != want {
 		t.Errorf("opponent without a database: got %v, want %v", got, want)
 	}
 	if err := e.SetDir(solvedEngines(t).Dir()); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := u.defaultOpponent(), (game.PlayerSpec{Kind: game.PerfectPlayer}); got != want {
+	if got, want := u.defaultOpponent(), (play.DefaultPerfect); got != want {
 		t.Errorf("opponent with a database: got %v, want %v", got, want)
 	}
 }
@@ -286,8 +288,8 @@ func TestComputerGameSavedSparingly(t *testing.T) {
 	a := test.NewTempApp(t)
 	u := New(a, Options{Do: q.Do})
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.RandomPlayer})
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.White, play.Spec{Kind: play.KindRandom})
+	u.setPlayer(muehle.Black, play.Spec{Kind: play.KindRandom})
 	start := time.Now()
 	q.Drain(t, 10*time.Second, func() bool { return u.ctrl.Game().Ply() >= 6 })
 	if time.Since(start) > 1500*time.Millisecond {
@@ -345,5 +347,36 @@ func TestSavedGameGivenUpWithoutAsking(t *testing.T) {
 	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d2"))
 	if !u.unfinished() {
 		t.Errorf("a move after the save: want it unfinished again")
+	}
+}
+
+// TestPlayerListsAreOffered: the New Game dialog's players and the White
+// and Black menus' are the one list, play.Offered, after Human; the
+// dialog's select shows each by its title.
+func TestPlayerListsAreOffered(t *testing.T) {
+	want := append([]play.Spec{game.Human}, play.Offered()...)
+	u := newTestApp(t, gametest.NewQueue(), NewEngines(t.TempDir()))
+	if got := u.offeredSpecs(); !slices.Equal(got, want) {
+		t.Errorf("New Game offers %v, want %v", got, want)
+	}
+	f := u.newGameForm(false)
+	for i, sp := range want {
+		if got := f.sides[muehle.White].Options; i >= len(got) || got[i] != game.Title(sp) {
+			t.Fatalf("New Game's White players: got %q, want the titles of %v", got, want)
+		}
+	}
+	for col := range u.menu.players {
+		var got []play.Spec
+		for _, pi := range u.menu.players[col] {
+			got = append(got, pi.spec)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("the %s menu offers %v, want %v", muehle.Color(col), got, want)
+		}
+	}
+	// Without engines, New Game offers people and the random player.
+	u2 := newTestApp(t, gametest.NewQueue(), nil)
+	if got := u2.offeredSpecs(); !slices.Equal(got, want[:2]) {
+		t.Errorf("New Game without engines offers %v, want %v", got, want[:2])
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 	"muehle/ui/game"
 )
 
@@ -24,23 +24,23 @@ import (
 // verdicts on the moves of a game and the refutations of the moves that
 // gave up value. DBEngines implements it.
 type reviewer interface {
-	Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, [][]play.Step, error)
-	Refutations(g *muehle.Game, vs []play.Verdict) [][]play.Step
+	Review(ctx context.Context, g *muehle.Game) ([]teach.Verdict, [][]teach.Step, error)
+	Refutations(g *muehle.Game, vs []teach.Verdict) [][]teach.Step
 }
 
 // refutationMax bounds the refutation lines the window shows.
 const refutationMax = 40
 
 // Review returns the verdict of g's database (its game and stones) on
-// every move of g (play.Review)
-// and, for each move that gave up value, its refutation (play.Refutation;
+// every move of g (teach.Review)
+// and, for each move that gave up value, its refutation (teach.Refutation;
 // nil for the other moves, and where a layer along the line is missing).
-func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict, [][]play.Step, error) {
+func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]teach.Verdict, [][]teach.Step, error) {
 	db, err := e.databaseOf(game.VariantOf(g))
 	if err != nil {
 		return nil, nil, err
 	}
-	vs, err := play.Review(ctx, db, g)
+	vs, err := teach.Review(ctx, db, g)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,18 +48,18 @@ func (e *DBEngines) Review(ctx context.Context, g *muehle.Game) ([]play.Verdict,
 }
 
 // Refutations returns the refutation of each move of g that gave up value
-// by its verdict in vs (play.Refutation); nil for the other moves, where a
+// by its verdict in vs (teach.Refutation); nil for the other moves, where a
 // layer along the line is missing, and without a database.
-func (e *DBEngines) Refutations(g *muehle.Game, vs []play.Verdict) [][]play.Step {
+func (e *DBEngines) Refutations(g *muehle.Game, vs []teach.Verdict) [][]teach.Step {
 	db, err := e.databaseOf(game.VariantOf(g))
 	if err != nil {
 		return nil
 	}
-	lines := make([][]play.Step, len(vs))
+	lines := make([][]teach.Step, len(vs))
 	positions := g.Positions()
 	for i, v := range vs {
-		if i < g.Ply() && v.Mark == play.MarkWorse {
-			if line, err := play.Refutation(db, positions[i], v, refutationMax); err == nil {
+		if i < g.Ply() && v.Mark == teach.MarkWorse {
+			if line, err := teach.Refutation(db, positions[i], v, refutationMax); err == nil {
 				lines[i] = line
 			}
 		}
@@ -71,14 +71,14 @@ func (e *DBEngines) Refutations(g *muehle.Game, vs []play.Verdict) [][]play.Step
 // the board while its record is record.
 type gameReview struct {
 	record   string
-	verdicts []play.Verdict
-	lines    [][]play.Step // the refutation of each move that gave up value; nil when not known
-	gen      int           // counts reviews started, to drop the result of a stale one
+	verdicts []teach.Verdict
+	lines    [][]teach.Step // the refutation of each move that gave up value; nil when not known
+	gen      int            // counts reviews started, to drop the result of a stale one
 }
 
 // verdicts returns the verdicts of the game on the board, nil when it has
 // not been reviewed or changed since.
-func (u *App) verdicts() []play.Verdict {
+func (u *App) verdicts() []teach.Verdict {
 	if u.review.verdicts == nil || u.review.record != u.ctrl.Game().Record() {
 		return nil
 	}
@@ -123,14 +123,14 @@ func (u *App) reviewGame() {
 }
 
 // reviewSummary says in a sentence what the review found.
-func reviewSummary(vs []play.Verdict) string {
+func reviewSummary(vs []teach.Verdict) string {
 	var worse [2]int
 	unknown := 0
 	for _, v := range vs {
 		switch v.Mark {
-		case play.MarkWorse:
+		case teach.MarkWorse:
 			worse[v.Mover]++
-		case play.MarkUnknown:
+		case teach.MarkUnknown:
 			unknown++
 		}
 	}
@@ -148,7 +148,7 @@ func (u *App) recordText() string {
 	g := u.ctrl.Game()
 	var cs []string
 	if vs := u.verdicts(); vs != nil {
-		cs = play.Comments(vs)
+		cs = teach.Comments(vs)
 	}
 	if hs := u.hintComments(g); hs != nil {
 		cs = append(cs, make([]string, max(0, len(hs)-len(cs)))...)
@@ -170,7 +170,7 @@ func (u *App) recordText() string {
 
 // parseReviewed reads a game record and the verdicts its comments keep;
 // verdicts is nil when the record has none (or other comments).
-func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
+func parseReviewed(text string) (*muehle.Game, []teach.Verdict, error) {
 	g, comments, err := muehle.ParseRecordWithComments(text)
 	if err == nil {
 		err = supported(g.Rules())
@@ -180,7 +180,7 @@ func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
 	}
 	for _, c := range comments {
 		if c != "" {
-			if vs, err := play.VerdictsFromComments(g, comments); err == nil {
+			if vs, err := teach.VerdictsFromComments(g, comments); err == nil {
 				return g, vs, nil
 			}
 			break
@@ -192,7 +192,7 @@ func parseReviewed(text string) (*muehle.Game, []play.Verdict, error) {
 // setReviewedGame puts g on the board with the verdicts read from its
 // record, and looks up the refutations of the marked moves in the
 // background when there is a database.
-func (u *App) setReviewedGame(g *muehle.Game, vs []play.Verdict) {
+func (u *App) setReviewedGame(g *muehle.Game, vs []teach.Verdict) {
 	u.review.gen++
 	rec := g.Record()
 	u.review.record, u.review.verdicts, u.review.lines = rec, vs, nil
@@ -216,14 +216,14 @@ func (u *App) setReviewedGame(g *muehle.Game, vs []play.Verdict) {
 // verdictNote returns what the move list shows after a move: "?" and the
 // best move for a move that gave up value, "(not judged)" where the
 // database could not judge it, nothing else.
-func verdictNote(v play.Verdict) string {
+func verdictNote(v teach.Verdict) string {
 	switch v.Mark {
-	case play.MarkWorse:
+	case teach.MarkWorse:
 		if v.Best != muehle.NoMove {
 			return fmt.Sprintf("?  best %s (%s for %s)", v.Best, v.BestValue, v.Mover)
 		}
 		return "?"
-	case play.MarkUnknown:
+	case teach.MarkUnknown:
 		return "(not judged)"
 	}
 	return ""
@@ -233,7 +233,7 @@ func verdictNote(v play.Verdict) string {
 // that gave up value, the review's best move instead; NoMove otherwise.
 func (u *App) bestShown() muehle.Move {
 	vs, p := u.verdicts(), u.ctrl.Shown()
-	if p < 1 || p > len(vs) || vs[p-1].Mark != play.MarkWorse {
+	if p < 1 || p > len(vs) || vs[p-1].Mark != teach.MarkWorse {
 		return muehle.NoMove
 	}
 	return vs[p-1].Best
@@ -250,8 +250,8 @@ func countOf(n int, noun string) string {
 // refutationText says, for the position after move p (from 1) of a reviewed
 // game, what the move gave up, the best move, and how the opponent wins: ""
 // unless move p gave up value.
-func refutationText(vs []play.Verdict, lines [][]play.Step, p int) string {
-	if p < 1 || p > len(vs) || vs[p-1].Mark != play.MarkWorse {
+func refutationText(vs []teach.Verdict, lines [][]teach.Step, p int) string {
+	if p < 1 || p > len(vs) || vs[p-1].Mark != teach.MarkWorse {
 		return ""
 	}
 	v := vs[p-1]
@@ -273,7 +273,7 @@ func refutationText(vs []play.Verdict, lines [][]play.Step, p int) string {
 // showRefutation puts refutationText of the position on the board into the
 // side panel, or hides it.
 func (u *App) showRefutation() {
-	var lines [][]play.Step
+	var lines [][]teach.Step
 	vs := u.verdicts()
 	if vs != nil {
 		lines = u.review.lines
@@ -286,7 +286,7 @@ func (u *App) showRefutation() {
 		l.SetText("")
 		l.Hide()
 	}
-	if p := u.ctrl.Shown(); u.learn.walk == nil && p >= 1 && p <= len(lines) && len(lines[p-1]) > 0 && vs[p-1].Mark == play.MarkWorse {
+	if p := u.ctrl.Shown(); u.learn.walk == nil && p >= 1 && p <= len(lines) && len(lines[p-1]) > 0 && vs[p-1].Mark == teach.MarkWorse {
 		b.OnTapped = u.walkRefutation
 		b.Show()
 	} else if b.Visible() {

@@ -12,7 +12,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 	"muehle/ui/game/gametest"
 )
 
@@ -23,23 +23,23 @@ func TestRowTextsWithVerdicts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	kept := play.Verdict{Mark: play.MarkKept, Before: layers.Drawn, After: layers.Drawn}
-	worse := play.Verdict{Mark: play.MarkWorse, Before: layers.Drawn, After: layers.LossIn(12),
+	kept := teach.Verdict{Mark: teach.MarkKept, Before: layers.Drawn, After: layers.Drawn}
+	worse := teach.Verdict{Mark: teach.MarkWorse, Before: layers.Drawn, After: layers.LossIn(12),
 		Best: muehle.Place(1), BestValue: layers.Drawn}
-	unknown := play.Verdict{Mark: play.MarkUnknown, Err: errors.New("layer missing")}
+	unknown := teach.Verdict{Mark: teach.MarkUnknown, Err: errors.New("layer missing")}
 	for _, tc := range []struct {
-		vs   []play.Verdict
+		vs   []teach.Verdict
 		want string
 	}{
 		{nil, "    Start|  1. d6|  1… d2"},
-		{[]play.Verdict{kept, worse}, "    Start|  1. d6|  1… d2          ?  best d7 (drawn)"},
-		{[]play.Verdict{unknown, kept}, "    Start|  1. d6          (not judged)|  1… d2"},
+		{[]teach.Verdict{kept, worse}, "    Start|  1. d6|  1… d2          ?  best d7 (drawn)"},
+		{[]teach.Verdict{unknown, kept}, "    Start|  1. d6          (not judged)|  1… d2"},
 	} {
 		if got := strings.Join(rowTexts(g, tc.vs), "|"); got != tc.want {
 			t.Errorf("rowTexts: got %q, want %q", got, tc.want)
 		}
 	}
-	if marked([]play.Verdict{kept, worse}, 1) || !marked([]play.Verdict{kept, worse}, 2) || marked(nil, 1) {
+	if marked([]teach.Verdict{kept, worse}, 1) || !marked([]teach.Verdict{kept, worse}, 2) || marked(nil, 1) {
 		t.Errorf("marked: only row 2 of kept, worse is marked")
 	}
 }
@@ -120,21 +120,21 @@ func TestReviewGameWithoutDatabase(t *testing.T) {
 }
 
 func TestRefutationText(t *testing.T) {
-	kept := play.Verdict{Mark: play.MarkKept, Move: muehle.Slide(1, 0), Mover: muehle.White}
-	worse := play.Verdict{Mark: play.MarkWorse, Move: muehle.Slide(1, 0), Mover: muehle.White,
+	kept := teach.Verdict{Mark: teach.MarkKept, Move: muehle.Slide(1, 0), Mover: muehle.White}
+	worse := teach.Verdict{Mark: teach.MarkWorse, Move: muehle.Slide(1, 0), Mover: muehle.White,
 		Before: layers.WinIn(19), After: layers.LossIn(8), Best: muehle.Slide(1, 16), BestValue: layers.WinIn(19)}
-	line := []play.Step{{Move: muehle.Slide(14, 5), Value: layers.WinIn(7)}, {Move: muehle.Slide(0, 20), Value: layers.LossIn(6)}}
+	line := []teach.Step{{Move: muehle.Slide(14, 5), Value: layers.WinIn(7)}, {Move: muehle.Slide(0, 20), Value: layers.LossIn(6)}}
 	for _, tc := range []struct {
-		vs    []play.Verdict
-		lines [][]play.Step
+		vs    []teach.Verdict
+		lines [][]teach.Step
 		p     int
 		want  string
 	}{
-		{[]play.Verdict{kept}, nil, 1, ""},
-		{[]play.Verdict{worse}, nil, 0, ""},
-		{[]play.Verdict{worse}, nil, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
+		{[]teach.Verdict{kept}, nil, 1, ""},
+		{[]teach.Verdict{worse}, nil, 0, ""},
+		{[]teach.Verdict{worse}, nil, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
 			"The best move was d7-d3 (won in 19, the green arrow)."},
-		{[]play.Verdict{worse}, [][]play.Step{line}, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
+		{[]teach.Verdict{worse}, [][]teach.Step{line}, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
 			"The best move was d7-d3 (won in 19, the green arrow). Black's answer: g4-f6 a7-f2 (won in 7 for Black)."},
 	} {
 		if got := refutationText(tc.vs, tc.lines, tc.p); got != tc.want {

@@ -14,14 +14,14 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/search"
 	"muehle/ui/game"
 )
 
 // This file holds Analysis ▸ Search Tree: a window that runs the alpha-beta
 // player on the position on the board to a small depth and shows its tree
-// (play.TraceTree) beside minimax's or, as the select above them chooses,
-// beside the conspiracy number player's (play.TraceCCNS, the safety
+// (search.TraceTree) beside minimax's or, as the select above them chooses,
+// beside the conspiracy number player's (search.TraceCCNS, the safety
 // sequence's pairs up to the same depth), side by side (treepane.go), with
 // node counts, the database's values where it knows the positions, and the
 // moves a search left out. Choosing a node in one tree chooses the node of
@@ -57,23 +57,23 @@ const treeHint = "Choose a node in either tree to see the line that leads to it,
 // searches with the database's values beside. DBEngines implements it;
 // plainTrees is the window's own without a database.
 type treeSearcher interface {
-	SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error)
-	SearchCCNSTree(ctx context.Context, g *muehle.Game, o play.CCNSTreeOptions) (*play.CCNSTree, error)
+	SearchTree(ctx context.Context, g *muehle.Game, o search.TreeOptions) (*search.Tree, error)
+	SearchCCNSTree(ctx context.Context, g *muehle.Game, o search.CCNSTreeOptions) (*search.CCNSTree, error)
 }
 
-// SearchTree traces the search of g (play.TraceTree) with the values of
+// SearchTree traces the search of g (search.TraceTree) with the values of
 // g's database beside the search's where it is open (treeDB).
-func (e *DBEngines) SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error) {
+func (e *DBEngines) SearchTree(ctx context.Context, g *muehle.Game, o search.TreeOptions) (*search.Tree, error) {
 	o.DB = e.treeDB(g)
-	return play.TraceTree(ctx, g, o)
+	return search.TraceTree(ctx, g, o)
 }
 
 // SearchCCNSTree traces the conspiracy number search of g
-// (play.TraceCCNS) with the values of g's database beside the search's
+// (search.TraceCCNS) with the values of g's database beside the search's
 // where it is open (treeDB).
-func (e *DBEngines) SearchCCNSTree(ctx context.Context, g *muehle.Game, o play.CCNSTreeOptions) (*play.CCNSTree, error) {
+func (e *DBEngines) SearchCCNSTree(ctx context.Context, g *muehle.Game, o search.CCNSTreeOptions) (*search.CCNSTree, error) {
 	o.DB = e.treeDB(g)
-	return play.TraceCCNS(ctx, g, o)
+	return search.TraceCCNS(ctx, g, o)
 }
 
 // treeDB returns the database of g's game and stones when it is open, nil
@@ -89,14 +89,14 @@ func (e *DBEngines) treeDB(g *muehle.Game) layers.Prober {
 // treeSearcher when the engines are not DBEngines.
 type plainTrees struct{}
 
-// SearchTree is play.TraceTree.
-func (plainTrees) SearchTree(ctx context.Context, g *muehle.Game, o play.TreeOptions) (*play.Tree, error) {
-	return play.TraceTree(ctx, g, o)
+// SearchTree is search.TraceTree.
+func (plainTrees) SearchTree(ctx context.Context, g *muehle.Game, o search.TreeOptions) (*search.Tree, error) {
+	return search.TraceTree(ctx, g, o)
 }
 
-// SearchCCNSTree is play.TraceCCNS.
-func (plainTrees) SearchCCNSTree(ctx context.Context, g *muehle.Game, o play.CCNSTreeOptions) (*play.CCNSTree, error) {
-	return play.TraceCCNS(ctx, g, o)
+// SearchCCNSTree is search.TraceCCNS.
+func (plainTrees) SearchCCNSTree(ctx context.Context, g *muehle.Game, o search.CCNSTreeOptions) (*search.CCNSTree, error) {
+	return search.TraceCCNS(ctx, g, o)
 }
 
 // treeView is the search tree window.
@@ -119,8 +119,8 @@ type treeView struct {
 	// number search's; nil while searching, when stopped, or when the
 	// right pane shows the other search. errs holds the left and the
 	// right search's errors.
-	trees   [2]*play.Tree
-	cn      *play.CCNSTree
+	trees   [2]*search.Tree
+	cn      *search.CCNSTree
 	errs    [2]error
 	zoom    int                // index in treeZooms
 	syncing bool               // a pane selects the node that follows the other's choice
@@ -155,7 +155,7 @@ func (u *App) searchTree() {
 	v.board = NewBoard()
 	v.detail = widget.NewLabel(treeHint)
 	v.detail.Wrapping = fyne.TextWrapWord
-	legend := widget.NewLabel(strings.ReplaceAll(play.TreeLegend, "\n", " "))
+	legend := widget.NewLabel(strings.ReplaceAll(search.TreeLegend, "\n", " "))
 	legend.Wrapping = fyne.TextWrapWord
 	bar := container.NewHBox(
 		widget.NewLabel("Depth"), v.depth,
@@ -237,7 +237,7 @@ func (v *treeView) start(besideOnly bool) {
 	if v.u.trainingHides() {
 		// The trees carry the database's values: the answer.
 		hidden := errors.New("hidden until you have answered the training position")
-		v.trees, v.cn, v.errs = [2]*play.Tree{}, nil, [2]error{hidden, hidden}
+		v.trees, v.cn, v.errs = [2]*search.Tree{}, nil, [2]error{hidden, hidden}
 		v.show()
 		v.counts.SetText(treeTrainingText)
 		v.detail.SetText("")
@@ -256,7 +256,7 @@ func (v *treeView) start(besideOnly bool) {
 	if !ok {
 		ts = plainTrees{}
 	}
-	o := play.TreeOptions{Depth: depth, Limit: limit, MaxNodes: treeMaxNodes}
+	o := search.TreeOptions{Depth: depth, Limit: limit, MaxNodes: treeMaxNodes}
 	go func() {
 		if !besideOnly {
 			// Alpha-beta first: shown while the other still searches.
@@ -268,11 +268,11 @@ func (v *treeView) start(besideOnly bool) {
 				}
 			})
 		}
-		var mm *play.Tree
-		var cn *play.CCNSTree
+		var mm *search.Tree
+		var cn *search.CCNSTree
 		var err error
 		if ccns {
-			cn, err = ts.SearchCCNSTree(ctx, g, play.CCNSTreeOptions{Depth: depth, Limit: limit})
+			cn, err = ts.SearchCCNSTree(ctx, g, search.CCNSTreeOptions{Depth: depth, Limit: limit})
 		} else {
 			o.Minimax = true
 			mm, err = ts.SearchTree(ctx, g, o)
@@ -292,7 +292,7 @@ func (v *treeView) hint() string {
 	if v.beside.Selected != treeBeside[1] {
 		return treeHint
 	}
-	return treeHint + "\n\nConspiracy numbers: " + strings.ReplaceAll(play.CCNSTreeLegend, "\n", " ")
+	return treeHint + "\n\nConspiracy numbers: " + strings.ReplaceAll(search.CCNSTreeLegend, "\n", " ")
 }
 
 // setZoom sets the text size to treeZooms[i] and rebuilds the tree widgets
@@ -368,7 +368,7 @@ func (v *treeView) heading(i int) string { return v.panes[i].name() + ": " + v.s
 func (v *treeView) status(i int) string {
 	t, err := v.panes[i].data(), v.errs[i]
 	switch {
-	case errors.Is(err, play.ErrTreeTooLarge):
+	case errors.Is(err, search.ErrTreeTooLarge):
 		return fmt.Sprintf("stopped after %d nodes", treeMaxNodes)
 	case err != nil:
 		return err.Error()
@@ -424,10 +424,10 @@ func lineView(root muehle.Position, line []muehle.Move, pos muehle.Position) gam
 }
 
 // linkedTree is a recorded search tree as its lines are followed:
-// play.Tree and play.CCNSTree.
+// search.Tree and search.CCNSTree.
 type linkedTree interface {
 	Len() int
-	Link(i int) *play.TreeLink
+	Link(i int) *search.TreeLink
 }
 
 // treeLine returns the moves from the root of t to node i.

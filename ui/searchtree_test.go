@@ -17,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/search"
 	"muehle/ui/game/gametest"
 )
 
@@ -76,8 +76,8 @@ func objectsOf(o fyne.CanvasObject) []fyne.CanvasObject {
 }
 
 // TestSearchTreeWindow checks the window on the empty board at depth 2,
-// whose tree retro/play's TestTreeStartPosition checks by hand: both trees
-// in the window with the node counts of play.TraceTree, the root's moves
+// whose tree retro/search's TestTreeStartPosition checks by hand: both trees
+// in the window with the node counts of search.TraceTree, the root's moves
 // open, the cut moves dimmed in alpha-beta's tree and none in minimax's,
 // the zoom, collapse and expand.
 func TestSearchTreeWindow(t *testing.T) {
@@ -102,13 +102,13 @@ func TestSearchTreeWindow(t *testing.T) {
 		t.Fatalf("window: got %d trees (the panes' %t), board %t; want alpha-beta's and minimax's tree and the board",
 			len(trees), len(trees) == 2 && trees[0] == v.panes[0].tree && trees[1] == v.panes[1].tree, board)
 	}
-	// Each heading counts the nodes play.TraceTree visits: 74 and 577.
+	// Each heading counts the nodes search.TraceTree visits: 74 and 577.
 	for i, minimax := range []bool{false, true} {
-		want, err := play.TraceTree(context.Background(), g, play.TreeOptions{Depth: 2, Minimax: minimax, MaxNodes: treeMaxNodes})
+		want, err := search.TraceTree(context.Background(), g, search.TreeOptions{Depth: 2, Minimax: minimax, MaxNodes: treeMaxNodes})
 		if err != nil {
 			t.Fatal(err)
 		}
-		head := fmt.Sprintf("%d nodes, best %s, value %s", want.Visited, want.Move, play.ScoreText(want.Value, 0))
+		head := fmt.Sprintf("%d nodes, best %s, value %s", want.Visited, want.Move, search.ScoreText(want.Value, 0))
 		if i == 0 { // the right pane's search is named by the select beside its heading
 			head = "Alpha-beta: " + head
 		}
@@ -248,7 +248,7 @@ func TestSearchTreeChoose(t *testing.T) {
 	}
 
 	// A cut move in alpha-beta's tree: minimax searched it.
-	cut := slices.IndexFunc(ta.Nodes, func(n play.TreeNode) bool { return n.Cut && n.Ply == 2 })
+	cut := slices.IndexFunc(ta.Nodes, func(n search.TreeNode) bool { return n.Cut && n.Ply == 2 })
 	if cut < 0 {
 		t.Fatal("alpha-beta's tree cut no move two plies deep")
 	}
@@ -351,7 +351,7 @@ func TestSearchTreeDatabase(t *testing.T) {
 // TestSearchTreeCCNS checks the conspiracy number search beside
 // alpha-beta on the empty board at depth 2 (the pairs (1,1) and (2,1)):
 // chosen in the select, it is searched alone, alpha-beta's tree and its
-// chosen node kept; its pane shows play.TraceCCNS's tree, each row with
+// chosen node kept; its pane shows search.TraceCCNS's tree, each row with
 // the node's value, target and conspiracy number, the moves never examined
 // dimmed; the detail explains a chosen node; a node chosen in one tree
 // chooses the same line in the other, the node where conspiracy numbers
@@ -376,13 +376,13 @@ func TestSearchTreeCCNS(t *testing.T) {
 	if v.trees[0] != left || ab.sel != d6 {
 		t.Errorf("alpha-beta: got tree %p chosen %q, want the same tree %p with d6 chosen", v.trees[0], ab.sel, left)
 	}
-	want, err := play.TraceCCNS(context.Background(), g, play.CCNSTreeOptions{Depth: 2})
+	want, err := search.TraceCCNS(context.Background(), g, search.CCNSTreeOptions{Depth: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cn := v.cn
 	if cn.Result != want.Result || len(cn.Nodes) != len(want.Nodes) {
-		t.Fatalf("got result %+v with %d nodes, want play.TraceCCNS's %+v with %d", cn.Result, len(cn.Nodes), want.Result, len(want.Nodes))
+		t.Fatalf("got result %+v with %d nodes, want search.TraceCCNS's %+v with %d", cn.Result, len(cn.Nodes), want.Result, len(want.Nodes))
 	}
 	if got, head := cp.heading.Text, "577 nodes, best d6, value -6, safe by 1"; got != head || v.heading(1) != "Conspiracy numbers: "+head {
 		t.Errorf("heading: got %q, want %q", got, head)
@@ -399,7 +399,7 @@ func TestSearchTreeCCNS(t *testing.T) {
 		t.Errorf("d6: got node %q, row %q, detail %q; want d6 chosen and explained", cp.sel, cp.row(cd6).Text, v.detail.Text)
 	}
 	// A move never examined: dimmed; alpha-beta follows its line.
-	skipped := slices.IndexFunc(cn.Nodes, func(n play.CCNSNode) bool { return !n.Examined() })
+	skipped := slices.IndexFunc(cn.Nodes, func(n search.CCNSNode) bool { return !n.Examined() })
 	if skipped < 0 {
 		t.Fatal("conspiracy numbers examined every move")
 	}
@@ -414,7 +414,7 @@ func TestSearchTreeCCNS(t *testing.T) {
 	// At depth 3, below a move conspiracy numbers never examined: that
 	// move is chosen, and the detail says so.
 	v.depth.SetSelected("3")
-	if want := treeHint + "\n\nConspiracy numbers: " + strings.ReplaceAll(play.CCNSTreeLegend, "\n", " "); v.detail.Text != want {
+	if want := treeHint + "\n\nConspiracy numbers: " + strings.ReplaceAll(search.CCNSTreeLegend, "\n", " "); v.detail.Text != want {
 		t.Errorf("detail of a new search: got %q, want the hint and the legend of conspiracy numbers", v.detail.Text)
 	}
 	q.Drain(t, 20*time.Second, func() bool { return v.trees[0] != nil && v.cn != nil })

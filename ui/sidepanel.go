@@ -14,6 +14,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/teach"
 	"muehle/ui/game"
 )
 
@@ -32,7 +33,7 @@ type sidePanel struct {
 	moves   *moveList
 	// verdicts are the database's verdicts on the moves of the game, nil
 	// when it has not been reviewed.
-	verdicts []play.Verdict
+	verdicts []teach.Verdict
 	// refutation says what the move just shown gave up, when a review
 	// found that it did, and how the opponent wins.
 	refutation *widget.Label
@@ -131,7 +132,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	pos := c.View().Pos
 	r, why := g.Result()
 	head := c.Headline()
-	if v := c.Variant(); v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v := c.Variant(); v != muehle.NineMensMorris {
 		head = v.Name() + " · " + head
 	}
 	s.turn.SetText(head)

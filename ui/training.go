@@ -14,25 +14,25 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 	"muehle/ui/game"
 )
 
 // This file holds training mode: Analysis ▸ Training… asks for the stones on
 // the board, the difficulty, what to find and a seed, draws positions of
 // Nine Men's Morris from the database the Database tab computes
-// (play.DrawTraining, in the background; whatever game is on the board)
+// (teach.DrawTraining, in the background; whatever game is on the board)
 // and puts the first on the board with people on both sides. The player
 // answers with a move on the board; the database says right or wrong
-// (play.CheckAnswer), and a wrong answer's refutation opens on the board
+// (teach.CheckAnswer), and a wrong answer's refutation opens on the board
 // as a line to step through (walk.go). The bar above the side panel goes
 // to the previous or next position, tries a position again, and ends
 // training, which brings back the game and the players from before.
 
 // trainer is what training needs from the engines; DBEngines implements it.
 type trainer interface {
-	DrawTraining(ctx context.Context, opt play.TrainingOptions) (play.Training, error)
-	CheckAnswer(pos muehle.Position, m muehle.Move) (play.Answer, error)
+	DrawTraining(ctx context.Context, opt teach.TrainingOptions) (teach.Training, error)
+	CheckAnswer(pos muehle.Position, m muehle.Move) (teach.Answer, error)
 	// TrainingStones returns the numbers of stones on the board for which
 	// the database holds a layer to draw from, smallest first.
 	TrainingStones() []int
@@ -41,17 +41,17 @@ type trainer interface {
 // trainingCount is how many positions one training draws.
 const trainingCount = 10
 
-// DrawTraining draws training positions from the database (play.DrawTraining).
-func (e *DBEngines) DrawTraining(ctx context.Context, opt play.TrainingOptions) (play.Training, error) {
+// DrawTraining draws training positions from the database (teach.DrawTraining).
+func (e *DBEngines) DrawTraining(ctx context.Context, opt teach.TrainingOptions) (teach.Training, error) {
 	db, err := e.standard()
 	if err != nil {
-		return play.Training{}, err
+		return teach.Training{}, err
 	}
-	return play.DrawTraining(ctx, db, opt)
+	return teach.DrawTraining(ctx, db, opt)
 }
 
 // TrainingStones returns the numbers of stones on the board, 6 to 18,
-// of which the database holds a layer (play.TrainingLayers).
+// of which the database holds a layer (teach.TrainingLayers).
 func (e *DBEngines) TrainingStones() []int {
 	db, err := e.standard()
 	if err != nil {
@@ -59,26 +59,26 @@ func (e *DBEngines) TrainingStones() []int {
 	}
 	var ns []int
 	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
-		if slices.ContainsFunc(play.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+		if slices.ContainsFunc(teach.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
 			ns = append(ns, n)
 		}
 	}
 	return ns
 }
 
-// CheckAnswer judges m as the answer in pos (play.CheckAnswer), with the
+// CheckAnswer judges m as the answer in pos (teach.CheckAnswer), with the
 // refutation of a wrong answer.
-func (e *DBEngines) CheckAnswer(pos muehle.Position, m muehle.Move) (play.Answer, error) {
+func (e *DBEngines) CheckAnswer(pos muehle.Position, m muehle.Move) (teach.Answer, error) {
 	db, err := e.standard()
 	if err != nil {
-		return play.Answer{}, err
+		return teach.Answer{}, err
 	}
-	return play.CheckAnswer(db, pos, m, refutationMax)
+	return teach.CheckAnswer(db, pos, m, refutationMax)
 }
 
 // training is the state of training mode.
 type training struct {
-	run      *play.TrainingRun
+	run      *teach.TrainingRun
 	prev     *muehle.Game // the game on the board before training
 	checking bool         // an answer is being checked
 	gen      int          // counts positions shown, to drop a stale check
@@ -87,27 +87,27 @@ type training struct {
 	// it back unanswered); the recorded answer when Previous or Next comes
 	// back to a position answered before. Until there is one, everything
 	// that tells the answer stays hidden (trainingHides).
-	shown *play.Answer
+	shown *teach.Answer
 }
 
 // trainingChoices are the choices of the Training dialog, by index.
 type trainingChoices struct {
 	onBoard int // the stones on the board, 0 for any
-	band    int // index into play.Bands()
+	band    int // index into teach.Bands()
 	goal    int // 0: either, 1: a win, 2: a draw
 	seed    string
 }
 
 // trainingOptions returns the options the choices c stand for, or why the seed is bad.
-func trainingOptions(c trainingChoices) (play.TrainingOptions, error) {
+func trainingOptions(c trainingChoices) (teach.TrainingOptions, error) {
 	seed, err := strconv.ParseUint(strings.TrimSpace(c.seed), 10, 64)
 	if err != nil {
-		return play.TrainingOptions{}, fmt.Errorf("seed %q: want a whole number from 0 to %d", c.seed, uint64(1<<64-1))
+		return teach.TrainingOptions{}, fmt.Errorf("seed %q: want a whole number from 0 to %d", c.seed, uint64(1<<64-1))
 	}
-	return play.TrainingOptions{
-		Layers:     play.TrainingLayers(muehle.StonesPerSide, c.onBoard, true),
-		Goal:       []play.Goal{play.GoalAny, play.FindWin, play.HoldDraw}[c.goal],
-		Band:       play.Bands()[c.band],
+	return teach.TrainingOptions{
+		Layers:     teach.TrainingLayers(muehle.StonesPerSide, c.onBoard, true),
+		Goal:       []teach.Goal{teach.GoalAny, teach.FindWin, teach.HoldDraw}[c.goal],
+		Band:       teach.Bands()[c.band],
 		MaxAnswers: 1,
 		Count:      trainingCount,
 		Seed:       seed,
@@ -137,10 +137,10 @@ func (u *App) showTraining() {
 		onBoard = append(onBoard, s)
 	}
 	var bands []string
-	for _, b := range play.Bands() {
+	for _, b := range teach.Bands() {
 		lo, hi := b.Range()
 		switch {
-		case b == play.BandAny:
+		case b == teach.BandAny:
 			bands = append(bands, "Any")
 		case hi == layers.MaxDepth:
 			bands = append(bands, fmt.Sprintf("%s (%d plies and more)", titleCase(b.String()), lo))
@@ -153,7 +153,7 @@ func (u *App) showTraining() {
 	// Men's Morris with nine stones: the game on the board, of another
 	// game, waits until training ends.
 	otherGameNote := ""
-	if v := u.ctrl.Variant(); v != muehle.Standard.With(muehle.StonesPerSide) {
+	if v := u.ctrl.Variant(); v != muehle.NineMensMorris {
 		otherGameNote = fmt.Sprintf("\nThe game of %s on the board waits until training ends.", v.Name())
 	}
 	sOn, sBand, sGoal := widget.NewSelect(onBoard, nil), widget.NewSelect(bands, nil), widget.NewSelect(goals, nil)
@@ -194,7 +194,7 @@ func titleCase(s string) string {
 
 // startTraining draws the positions of opt in the background and enters
 // training mode with them.
-func (u *App) startTraining(opt play.TrainingOptions) {
+func (u *App) startTraining(opt teach.TrainingOptions) {
 	t, ok := u.engines.(trainer)
 	if !ok {
 		u.ctrl.Say("Training needs the database.")
@@ -217,7 +217,7 @@ func (u *App) startTraining(opt play.TrainingOptions) {
 				u.ctrl.Say("Training: no position fits in %d tries (%d of the %d layers are not in the database); "+
 					"choose other stones or difficulty, or compute more layers.", tr.Tries, len(tr.Skipped), len(opt.Layers))
 			default:
-				u.enterTraining(play.NewTrainingRun(opt, tr.Exercises))
+				u.enterTraining(teach.NewTrainingRun(opt, tr.Exercises))
 			}
 		})
 	}()
@@ -225,7 +225,7 @@ func (u *App) startTraining(opt play.TrainingOptions) {
 
 // enterTraining puts the first position of run on the board, with people
 // on both sides.
-func (u *App) enterTraining(run *play.TrainingRun) {
+func (u *App) enterTraining(run *teach.TrainingRun) {
 	prev := u.ctrl.Game()
 	if u.learn.train != nil {
 		prev = u.learn.train.prev
@@ -418,7 +418,7 @@ func (p *trainingPanel) update(tr *training) {
 // tryVerdict is the verdict on a, the answer to the position on the board:
 // the run's for the answer it recorded, else that of a later try, which
 // does not count.
-func tryVerdict(r *play.TrainingRun, a play.Answer) string {
+func tryVerdict(r *teach.TrainingRun, a teach.Answer) string {
 	if first, ok := r.Answer(); ok && first.Move == a.Move {
 		return r.Verdict()
 	}

@@ -14,7 +14,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
-	"muehle/ui/game"
+	"muehle/retro/teach"
 	"muehle/ui/game/gametest"
 )
 
@@ -22,14 +22,14 @@ func TestTrainingOptions(t *testing.T) {
 	for _, tc := range []struct {
 		c       trainingChoices
 		onBoard string
-		band    play.Band
-		goal    play.Goal
+		band    teach.Band
+		goal    teach.Goal
 		seed    uint64
 		err     bool
 	}{
-		{trainingChoices{0, 0, 0, "1"}, "any", play.BandAny, play.GoalAny, 1, false},
-		{trainingChoices{6, 2, 1, " 42 "}, "6", play.BandMedium, play.FindWin, 42, false},
-		{trainingChoices{18, 4, 2, "7"}, "18", play.BandDeep, play.HoldDraw, 7, false},
+		{trainingChoices{0, 0, 0, "1"}, "any", teach.BandAny, teach.GoalAny, 1, false},
+		{trainingChoices{6, 2, 1, " 42 "}, "6", teach.BandMedium, teach.FindWin, 42, false},
+		{trainingChoices{18, 4, 2, "7"}, "18", teach.BandDeep, teach.HoldDraw, 7, false},
 		{trainingChoices{0, 0, 0, "seven"}, "", 0, 0, 0, true},
 	} {
 		opt, err := trainingOptions(tc.c)
@@ -52,12 +52,12 @@ func TestTrainingInTheWindow(t *testing.T) {
 	db, _ := e.database()
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
-	u.setPlayer(muehle.Black, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.Black, play.Spec{Kind: play.KindRandom})
 	_, before := endgame33(t)
 	u.ctrl.SetGame(before)
 
 	menuItem(t, u.Window().MainMenu(), "Analysis", "Training…") // the menu offers it
-	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
+	opt := teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
 	u.startTraining(opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	run := u.learn.train.run
@@ -222,7 +222,7 @@ func TestTrainingHidesTheAnswer(t *testing.T) {
 	if marks := shownMarks(t, u, q); len(marks) == 0 {
 		t.Fatal("no marks before training")
 	}
-	opt := play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 9, MaxAnswers: 1}
+	opt := teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 9, MaxAnswers: 1}
 	u.startTraining(opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	// Let the evaluation of the training position finish: the marks exist
@@ -276,7 +276,7 @@ func TestTrainingHidesAgainAfterTryAgain(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	u.setShowPerfect(true)
-	u.startTraining(play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
+	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	run, bar := u.learn.train.run, u.learn.trainBar
 	first := run.Current().Pos
@@ -306,7 +306,7 @@ func TestTrainingHidesAgainAfterTryAgain(t *testing.T) {
 		if tree.trees[0] != nil || tree.trees[1] != nil || tree.cn != nil || tree.counts.Text != treeTrainingText {
 			t.Errorf("%s: the search tree shows %q and trees; want none until the answer", when, tree.counts.Text)
 		}
-		u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+		u.setPlayer(muehle.White, play.Spec{Kind: play.KindPerfect})
 		if u.ctrl.Player(muehle.White) != nil {
 			t.Errorf("%s: White ▸ Perfect made a computer play the answer", when)
 		}
@@ -373,7 +373,7 @@ func TestTrainingKeepsTheWindowSize(t *testing.T) {
 		}
 	}
 	fits("before training")
-	u.startTraining(play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
+	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	fits("the question")
 	_, wrong := keepAndLose(t, db, u.learn.train.run.Current().Pos)
@@ -401,7 +401,7 @@ func TestTrainingOffersTheDatabasesStones(t *testing.T) {
 		t.Fatalf("stones on the board offered: got %v, want some, and not 18 (the test database has small layers only)", ns)
 	}
 	for _, n := range ns {
-		if !slices.ContainsFunc(play.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+		if !slices.ContainsFunc(teach.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
 			t.Errorf("%d stones offered, but the database holds no layer of them", n)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 // This file holds one of the two trees of the search tree window
@@ -279,7 +279,7 @@ type shownTree interface {
 }
 
 // abShown is the tree of alpha-beta or minimax as a pane shows it.
-type abShown struct{ *play.Tree }
+type abShown struct{ *search.Tree }
 
 func (t abShown) skipped(i int) bool { return t.Nodes[i].Cut }
 
@@ -292,11 +292,11 @@ func (t abShown) explain(int) string   { return "" }
 func (t abShown) shown() (int, bool)   { return t.Searched(), t.Truncated }
 
 func (t abShown) heading() string {
-	return fmt.Sprintf("%d nodes, best %s, value %s", t.Visited, t.Move, play.ScoreText(t.Value, 0))
+	return fmt.Sprintf("%d nodes, best %s, value %s", t.Visited, t.Move, search.ScoreText(t.Value, 0))
 }
 
 // cnShown is the tree of the conspiracy number search as a pane shows it.
-type cnShown struct{ *play.CCNSTree }
+type cnShown struct{ *search.CCNSTree }
 
 func (t cnShown) skipped(i int) bool { return !t.Nodes[i].Examined() }
 
@@ -311,5 +311,5 @@ func (t cnShown) shown() (int, bool)   { return len(t.Nodes), t.Truncated }
 func (t cnShown) heading() string {
 	r := t.Result
 	return fmt.Sprintf("%d nodes, best %s, value %s, safe by %s",
-		r.Nodes, r.Move, play.ScoreText(r.Score, 0), play.ConspiracyText(t.Nodes[0].Decision.Conspiracy))
+		r.Nodes, r.Move, search.ScoreText(r.Score, 0), search.ConspiracyText(t.Nodes[0].Decision.Conspiracy))
 }

@@ -14,6 +14,8 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/search"
+	"muehle/retro/teach"
 	"muehle/ui/game"
 	"muehle/ui/game/gametest"
 )
@@ -126,7 +128,7 @@ func TestNewGameTwelve(t *testing.T) {
 func TestTwelveByTapsInWindow(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
-	u.startNewGame(muehle.Twelve.With(12), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.Human}, false)
+	u.startNewGame(muehle.Twelve.With(12), game.Human, game.Human, false)
 	for _, s := range []string{"a7", "g1", "b6", "f2"} {
 		gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, s))
 	}
@@ -143,7 +145,7 @@ func TestTwelveByTapsInWindow(t *testing.T) {
 	}
 
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.RandomPlayer})
+	u.setPlayer(muehle.White, play.Spec{Kind: play.KindRandom})
 	g := u.ctrl.Game()
 	u.Board().TapPoint(17) // Black places on e3
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 7 })
@@ -189,7 +191,7 @@ func TestPasteAndOpenTwelve(t *testing.T) {
 		}
 	}
 
-	u.ctrl.NewGame(muehle.Standard.With(9))
+	u.ctrl.NewGame(muehle.NineMensMorris)
 	path := filepath.Join(t.TempDir(), "twelve.txt")
 	if err := os.WriteFile(path, []byte("[Variant \"twelve\"]\n\n1. a7 d7\n2. b6 *\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -258,12 +260,12 @@ func TestTwelvePerfectPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.setSpeed(100 * time.Millisecond)
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.PerfectPlayer})
+	u.setPlayer(muehle.White, play.DefaultPerfect)
 	q.Drain(t, 10*time.Second, func() bool { return g.Ply() == 1 })
 	checkBestReply(t, db, g, "perfect")
 
 	// Four White stones: layer 4-3 is not in the folder.
-	u.setPlayer(muehle.White, game.PlayerSpec{Kind: game.Human})
+	u.setPlayer(muehle.White, game.Human)
 	p, err = muehle.ParsePosition("W..W.........WW..B.BB... w 0 0 twelve")
 	if err != nil {
 		t.Fatal(err)
@@ -285,7 +287,7 @@ func TestTrainingFromTwelve(t *testing.T) {
 	e := solvedEngines(t)
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
-	u.startNewGame(muehle.Twelve.With(12), game.PlayerSpec{Kind: game.Human}, game.PlayerSpec{Kind: game.AlphaBetaPlayer, Depth: 1}, false)
+	u.startNewGame(muehle.Twelve.With(12), game.Human, play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: 1}}, false)
 	twelve := u.ctrl.Game()
 	u.showTraining()
 	if want := "Positions of Nine Men's Morris from the database"; !strings.Contains(dialogText(u), want) ||
@@ -293,9 +295,9 @@ func TestTrainingFromTwelve(t *testing.T) {
 		t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", dialogText(u))
 	}
 	tapDialogButton(t, u, "Cancel")
-	u.startTraining(play.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
+	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
-	if got, want := e.Variant(), muehle.Standard.With(9); got != want {
+	if got, want := e.Variant(), muehle.NineMensMorris; got != want {
 		t.Errorf("engines in training: got %v, want %v", got, want)
 	}
 	first := u.learn.train.run.Current().Pos

@@ -9,7 +9,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 	"muehle/ui/game"
 )
 
@@ -100,7 +100,7 @@ func setEnabled(b *widget.Button, on bool) {
 }
 
 // walkSteps converts a principal line of the database into a walk's steps.
-func walkSteps(line []play.Step) []game.WalkStep {
+func walkSteps(line []teach.Step) []game.WalkStep {
 	steps := make([]game.WalkStep, len(line))
 	for i, s := range line {
 		steps[i] = game.WalkStep{Move: s.Move, Value: s.Value}
@@ -109,7 +109,7 @@ func walkSteps(line []play.Step) []game.WalkStep {
 }
 
 // openWalk shows the line steps from start on the board, at its start.
-func (u *App) openWalk(title string, start muehle.Position, line []play.Step) {
+func (u *App) openWalk(title string, start muehle.Position, line []teach.Step) {
 	w, err := game.NewWalk(title, start, walkSteps(line))
 	if err != nil {
 		u.ctrl.Say("%v", err)

@@ -9,7 +9,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
-	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 func init() {
@@ -44,7 +44,7 @@ func init() {
 		var nodes uint64
 		for ply := range 30 {
 			if ply%10 == 9 {
-				res, err := play.NewAlphaBeta(play.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
+				res, err := search.NewAlphaBeta(search.Limits{Depth: 8}, nil, nil).Search(context.Background(), g)
 				if err != nil {
 					return 0
 				}
@@ -68,7 +68,7 @@ var benchDB = sync.OnceValues(func() (*layers.DB, error) {
 		return nil, err
 	}
 	benchCleanups = append(benchCleanups, func() { os.RemoveAll(dir) })
-	db, err := layers.OpenDB(dir, muehle.Standard.With(9))
+	db, err := layers.OpenDB(dir, muehle.NineMensMorris)
 	if err != nil {
 		return nil, err
 	}

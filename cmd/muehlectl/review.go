@@ -12,6 +12,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/teach"
 )
 
 func init() {
@@ -58,10 +59,10 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return flagError(fs, errors.New("--stored reads no database: it takes neither --refute nor --write"))
 	}
 
-	var vs []play.Verdict
+	var vs []teach.Verdict
 	var db *layers.DB
 	if *stored {
-		if vs, err = play.VerdictsFromComments(g, comments); err != nil {
+		if vs, err = teach.VerdictsFromComments(g, comments); err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
 	} else {
@@ -72,7 +73,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		defer db.Close()
-		if vs, err = play.Review(ctx, db, g); err != nil {
+		if vs, err = teach.Review(ctx, db, g); err != nil {
 			return err
 		}
 	}
@@ -80,9 +81,9 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	if *refute > 0 {
 		v := vs[*refute-1]
-		line, err := play.Refutation(db, g.Positions()[*refute-1], v, refuteMax)
+		line, err := teach.Refutation(db, g.Positions()[*refute-1], v, refuteMax)
 		what := "refutation"
-		if v.Mark != play.MarkWorse {
+		if v.Mark != teach.MarkWorse {
 			what = "principal line" // the move gave up nothing: how the game goes on
 		}
 		fmt.Fprintf(stdout, "\n%s after %s %s (%s to move):\n", what, moveLabel(g, *refute-1), v.Move, v.Mover.Other())
@@ -92,7 +93,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if *write != "" {
-		out := g.RecordWithComments(play.Comments(vs))
+		out := g.RecordWithComments(teach.Comments(vs))
 		if err := os.WriteFile(*write, []byte(out), 0o644); err != nil {
 			return fmt.Errorf("writing the reviewed game: %w", err)
 		}
@@ -139,13 +140,13 @@ func moveLabel(g *muehle.Game, i int) string {
 
 // printReview prints the verdicts as a table and a summary, and returns the
 // number of moves that could not be judged.
-func printReview(w io.Writer, g *muehle.Game, vs []play.Verdict) (unknown int) {
+func printReview(w io.Writer, g *muehle.Game, vs []teach.Verdict) (unknown int) {
 	var worse [2]int
 	fmt.Fprintf(w, "%4s  %-18s %-6s %-12s    %s\n", "#", "move", "by", "before", "after")
 	for i, v := range vs {
 		extra := ""
 		switch {
-		case v.Mark == play.MarkUnknown:
+		case v.Mark == teach.MarkUnknown:
 			unknown++
 			extra = "unknown: " + reason(v.Err)
 		case v.Best != muehle.NoMove && v.Best != v.Move && v.BestValue.Better(v.After):
@@ -153,11 +154,11 @@ func printReview(w io.Writer, g *muehle.Game, vs []play.Verdict) (unknown int) {
 		case v.Best == muehle.NoMove && v.Err != nil:
 			extra = "best unknown: " + reason(v.Err)
 		}
-		if v.Mark == play.MarkWorse {
+		if v.Mark == teach.MarkWorse {
 			worse[v.Mover]++
 		}
 		mark := ""
-		if v.Mark == play.MarkWorse {
+		if v.Mark == teach.MarkWorse {
 			mark = "?"
 		}
 		line := fmt.Sprintf("%4d  %-18s %-6s %-12s -> %-12s %-1s %s", i+1, moveLabel(g, i)+" "+v.Move.String(), v.Mover,
@@ -169,7 +170,7 @@ func printReview(w io.Writer, g *muehle.Game, vs []play.Verdict) (unknown int) {
 }
 
 // printLine prints a principal line that starts after move ply of g.
-func printLine(w io.Writer, g *muehle.Game, ply int, line []play.Step) {
+func printLine(w io.Writer, g *muehle.Game, ply int, line []teach.Step) {
 	pos := g.Positions()[ply]
 	for k, s := range line {
 		fmt.Fprintf(w, "      %-18s %-6s %s\n", moveLabel(g, ply+k)+" "+s.Move.String(), pos.Turn, s.Value)

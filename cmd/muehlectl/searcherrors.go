@@ -14,6 +14,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 func init() {
@@ -205,7 +206,7 @@ func (b randomCounts) criticalKeptShare() float64 {
 func randomKeeps(db layers.Prober, ps []muehle.Position) (randomCounts, error) {
 	var b randomCounts
 	for _, pos := range ps {
-		v, err := play.Outcome(db, pos)
+		v, err := search.Outcome(db, pos)
 		if err != nil {
 			return b, err
 		}
@@ -425,17 +426,17 @@ func searchError(ctx context.Context, db layers.Prober, stones int, pos muehle.P
 	if err != nil {
 		return false, false, false, err
 	}
-	ab := play.NewAlphaBeta(play.Limits{Depth: t + 1}, src, nil)
-	ab.SetOptions(play.SearchOptions{TTBits: 16})
+	ab := search.NewAlphaBeta(search.Limits{Depth: t + 1}, src, nil)
+	ab.SetOptions(search.SearchOptions{TTBits: 16})
 	r, err := ab.Search(ctx, g)
 	if err != nil {
 		return false, false, false, err
 	}
-	v, strategies, err := play.Strategies(db, pos, t+1, 2)
+	v, strategies, err := search.Strategies(db, pos, t+1, 2)
 	if err != nil {
 		return false, false, false, err
 	}
-	after, err := play.Outcome(db, pos.Play(r.Move))
+	after, err := search.Outcome(db, pos.Play(r.Move))
 	if err != nil {
 		return false, false, false, err
 	}
@@ -453,7 +454,7 @@ func isCritical(db layers.Prober, pos muehle.Position, v layers.Outcome) (bool, 
 // stopping at the first of them when first is set.
 func givingUp(db layers.Prober, pos muehle.Position, v layers.Outcome, first bool) (giving, moves int, err error) {
 	for _, m := range pos.Moves() {
-		after, err := play.Outcome(db, pos.Play(m))
+		after, err := search.Outcome(db, pos.Play(m))
 		if err != nil {
 			return 0, 0, err
 		}
@@ -504,7 +505,7 @@ func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critica
 			continue
 		}
 		if critical {
-			o, err := play.Outcome(db, pos)
+			o, err := search.Outcome(db, pos)
 			c := false
 			if err == nil {
 				c, err = isCritical(db, pos, o)

@@ -16,6 +16,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 // TestSearchErrorsCommand runs the experiment on the 3-stone game's 3-3
@@ -207,13 +208,13 @@ func TestRandomKeeps(t *testing.T) {
 	const tries = 200
 	kept := 0
 	for _, pos := range ps {
-		v, err := play.Outcome(db, pos)
+		v, err := search.Outcome(db, pos)
 		if err != nil {
 			t.Fatal(err)
 		}
 		moves := pos.Moves()
 		for range tries {
-			after, err := play.Outcome(db, pos.Play(moves[rng.IntN(len(moves))]))
+			after, err := search.Outcome(db, pos.Play(moves[rng.IntN(len(moves))]))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,6 +16,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/teach"
 )
 
 func init() {
@@ -80,7 +81,7 @@ func runTactics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	tr, err := play.DrawTraining(ctx, db, opt)
+	tr, err := teach.DrawTraining(ctx, db, opt)
 	if err != nil {
 		return err
 	}
@@ -229,10 +230,10 @@ func (r tacticsRow) print(w io.Writer, run tacticsRun, rowsPath string) {
 
 // printTacticsHeader says what the set holds and how the players read the
 // database, and prints the table's column names.
-func printTacticsHeader(w io.Writer, opt play.TrainingOptions, es []play.Exercise, stones int, abDB bool) {
+func printTacticsHeader(w io.Writer, opt teach.TrainingOptions, es []teach.Exercise, stones int, abDB bool) {
 	wins, random := 0, 0.0
 	for _, e := range es {
-		if e.Goal == play.FindWin {
+		if e.Goal == teach.FindWin {
 			wins++
 		}
 		random += 1 / float64(e.Moves)
@@ -254,7 +255,7 @@ type tactics struct {
 	abDB     bool // alpha-beta players read the database (part of a result's key)
 	stones   int
 	seed     uint64
-	es       []play.Exercise
+	es       []teach.Exercise
 	jobs     int
 	rowsPath string
 	done     map[tacticsKey]tacticsResult // results of the --rows file
@@ -299,7 +300,7 @@ func (t *tactics) run(ctx context.Context, run tacticsRun) (tacticsRow, error) {
 		if found {
 			row.found++
 		}
-		if e.Goal == play.FindWin {
+		if e.Goal == teach.FindWin {
 			row.win++
 			if found {
 				row.winFound++
@@ -315,7 +316,7 @@ func (t *tactics) run(ctx context.Context, run tacticsRun) (tacticsRow, error) {
 }
 
 // key returns the name of the result of run in position i, e.
-func (t *tactics) key(run tacticsRun, i int, e play.Exercise) tacticsKey {
+func (t *tactics) key(run tacticsRun, i int, e teach.Exercise) tacticsKey {
 	return tacticsKey{run.spec.String(), t.abDB, t.seed, i, e.Pos.String()}
 }
 

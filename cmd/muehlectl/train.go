@@ -11,6 +11,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/teach"
 )
 
 func init() {
@@ -52,7 +53,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
-	tr, err := play.DrawTraining(ctx, db, opt)
+	tr, err := teach.DrawTraining(ctx, db, opt)
 	if err != nil {
 		return err
 	}
@@ -95,16 +96,16 @@ func addTrainingFlags(fs *flag.FlagSet, count, maxCount int) trainingFlags {
 // options returns the training options the flags give for the game of
 // stones per side (MaxAnswers left 0: exactly one answer), or an error
 // naming the bad flag.
-func (f trainingFlags) options(stones int) (play.TrainingOptions, error) {
-	opt := play.TrainingOptions{Count: *f.count, Seed: *f.seed}
+func (f trainingFlags) options(stones int) (teach.TrainingOptions, error) {
+	opt := teach.TrainingOptions{Count: *f.count, Seed: *f.seed}
 	if err := inRange("--count", opt.Count, 1, f.maxCount, ""); err != nil {
 		return opt, err
 	}
 	var err error
-	if opt.Band, err = play.ParseBand(*f.band); err != nil {
+	if opt.Band, err = teach.ParseBand(*f.band); err != nil {
 		return opt, fmt.Errorf("--band: %w", err)
 	}
-	if opt.Goal, err = play.ParseGoal(*f.goal); err != nil {
+	if opt.Goal, err = teach.ParseGoal(*f.goal); err != nil {
 		return opt, fmt.Errorf("--goal: %w", err)
 	}
 	if opt.Layers, err = trainLayers(*f.layers, stones, *f.onBoard, *f.placement); err != nil {
@@ -121,7 +122,7 @@ func trainLayers(list string, stones, onBoard int, placement bool) ([]layers.Key
 		if err := inRange("--on-board", onBoard, 0, 2*stones, "; 0 = any"); err != nil {
 			return nil, err
 		}
-		return play.TrainingLayers(stones, onBoard, placement), nil
+		return teach.TrainingLayers(stones, onBoard, placement), nil
 	}
 	if onBoard != 0 || placement {
 		return nil, errors.New("--layers names the layers: it takes neither --on-board nor --placement")
@@ -142,7 +143,7 @@ func trainLayers(list string, stones, onBoard int, placement bool) ([]layers.Key
 
 // printTraining prints the drawn positions, each with the side to move,
 // what to find and the difficulty, and the layers that were skipped.
-func printTraining(w io.Writer, opt play.TrainingOptions, tr play.Training, solutions bool) {
+func printTraining(w io.Writer, opt teach.TrainingOptions, tr teach.Training, solutions bool) {
 	keep := "exactly one move keeps the value"
 	if n := max(opt.MaxAnswers, 1); n > 1 {
 		keep = fmt.Sprintf("1 to %d moves keep the value", n)
@@ -197,7 +198,7 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 		return err
 	}
 	defer db.Close()
-	a, err := play.CheckAnswer(db, pos, m, refuteMax)
+	a, err := teach.CheckAnswer(db, pos, m, refuteMax)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/play"
+	"muehle/retro/teach"
 )
 
 // drawnExercise is one position as train prints it.
@@ -95,16 +95,16 @@ func testTrainPositions(t *testing.T, dir string, db *layers.DB) {
 		flags   []string
 		maxKeep int
 		goal    string // "" for either
-		band    play.Band
+		band    teach.Band
 		onBoard int
 	}{
-		{[]string{"--count", "12", "--seed", "5", "--placement"}, 1, "", play.BandAny, 0},
-		{[]string{"--count", "6", "--seed", "9", "--goal", "draw", "--answers", "3"}, 3, "hold the draw", play.BandAny, 0},
-		{[]string{"--count", "6", "--seed", "2", "--goal", "win", "--band", "medium", "--on-board", "7"}, 1, "find the win", play.BandMedium, 7},
+		{[]string{"--count", "12", "--seed", "5", "--placement"}, 1, "", teach.BandAny, 0},
+		{[]string{"--count", "6", "--seed", "9", "--goal", "draw", "--answers", "3"}, 3, "hold the draw", teach.BandAny, 0},
+		{[]string{"--count", "6", "--seed", "2", "--goal", "win", "--band", "medium", "--on-board", "7"}, 1, "find the win", teach.BandMedium, 7},
 		// Six on the board: the placement layers hold only reachable
 		// classes, and among them seed 2 finds no easy position of one
 		// answer with four or five stones in its 80,000 tries (k=4).
-		{[]string{"--count", "4", "--seed", "2", "--band", "easy", "--placement", "--on-board", "6"}, 1, "", play.BandEasy, 6},
+		{[]string{"--count", "4", "--seed", "2", "--band", "easy", "--placement", "--on-board", "6"}, 1, "", teach.BandEasy, 6},
 	} {
 		args := append(append([]string{}, base...), tc.flags...)
 		out, errs, code := runCmd(t, args...)
@@ -134,7 +134,7 @@ func testTrainPositions(t *testing.T, dir string, db *layers.DB) {
 				t.Errorf("%v: %s is %s: got goal %q, want %q", tc.flags, e.pos, v, e.goal, want)
 			case e.keep != len(keep) || e.moves != len(e.pos.Moves()):
 				t.Errorf("%v: %s: got %d of %d moves keep it, want %d of %d", tc.flags, e.pos, e.keep, e.moves, len(keep), len(e.pos.Moves()))
-			case e.difficulty != difficulty || !tc.band.Contains(difficulty) || e.band != play.BandOf(difficulty).String():
+			case e.difficulty != difficulty || !tc.band.Contains(difficulty) || e.band != teach.BandOf(difficulty).String():
 				t.Errorf("%v: %s: got difficulty %d (%s), want %d in band %s", tc.flags, e.pos, e.difficulty, e.band, difficulty, tc.band)
 			case tc.onBoard > 0 && e.pos.Stones[0].Count()+e.pos.Stones[1].Count() != tc.onBoard:
 				t.Errorf("%v: %s: got %d stones on the board, want %d", tc.flags, e.pos, e.pos.Stones[0].Count()+e.pos.Stones[1].Count(), tc.onBoard)

@@ -10,6 +10,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 func init() {
@@ -20,10 +21,10 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax | --ccns] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend] [--unreachable]", stderr)
 	dbf := addDBFlags(fs)
 	text := fs.String("position", "", "the `position` (default the empty board; see muehle/doc.go)")
-	depth := fs.Int("depth", 3, fmt.Sprintf("search `depth` in plies (1 to %d; with --ccns the safety sequence's pairs up to that depth, 1 to %d)", play.MaxTreeDepth, play.MaxCCNSTreeDepth))
+	depth := fs.Int("depth", 3, fmt.Sprintf("search `depth` in plies (1 to %d; with --ccns the safety sequence's pairs up to that depth, 1 to %d)", search.MaxTreeDepth, search.MaxCCNSTreeDepth))
 	minimax := fs.Bool("minimax", false, "print the minimax tree (no pruning) instead of the alpha-beta tree")
 	ccns := fs.Bool("ccns", false, "print the conspiracy number player's tree instead of the alpha-beta tree")
-	limit := fs.Int("limit", play.DefaultTreeLimit, "record at most `N` searched nodes (the counts cover all)")
+	limit := fs.Int("limit", search.DefaultTreeLimit, "record at most `N` searched nodes (the counts cover all)")
 	maxNodes := fs.Uint64("max-nodes", 20_000_000, "stop a search beyond `N` nodes (minimax with its quiescence step can take millions)")
 	searchDB := fs.Bool("search-db", false, "let the search read the database too, as the player with a database does (default: the database only annotates)")
 	legend := fs.Bool("legend", false, "explain the marks first")
@@ -34,9 +35,9 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *minimax && *ccns {
 		return flagError(fs, errors.New("--minimax and --ccns: choose one"))
 	}
-	maxDepth := play.MaxTreeDepth
+	maxDepth := search.MaxTreeDepth
 	if *ccns {
-		maxDepth = play.MaxCCNSTreeDepth
+		maxDepth = search.MaxCCNSTreeDepth
 	}
 	var pos muehle.Position
 	if *text != "" {
@@ -66,7 +67,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	// With --ccns alpha-beta, for its summary, searches as deep as it may.
-	o := play.TreeOptions{Depth: min(*depth, play.MaxTreeDepth), Limit: *limit, SearchDB: *searchDB, MaxNodes: *maxNodes}
+	o := search.TreeOptions{Depth: min(*depth, search.MaxTreeDepth), Limit: *limit, SearchDB: *searchDB, MaxNodes: *maxNodes}
 	// The database annotates when its folder exists; without one the
 	// tree has no database values.
 	if _, err := os.Stat(*dbf.dir); err == nil {
@@ -80,7 +81,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("--search-db: no database in %s", *dbf.dir)
 	}
 
-	ab, err := play.TraceTree(ctx, g, o)
+	ab, err := search.TraceTree(ctx, g, o)
 	if err != nil {
 		return err
 	}
@@ -105,17 +106,17 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // options o, or with minimax that of minimax, which it searches, and the
 // summaries of both and how they compare. It counts the database values
 // of the tree printed.
-func printABTree(ctx context.Context, stdout io.Writer, g *muehle.Game, o play.TreeOptions, ab *play.Tree, minimax, legend bool) (dbTally, error) {
+func printABTree(ctx context.Context, stdout io.Writer, g *muehle.Game, o search.TreeOptions, ab *search.Tree, minimax, legend bool) (dbTally, error) {
 	o.Minimax = true
-	mm, err := play.TraceTree(ctx, g, o)
-	if err != nil && (minimax || !errors.Is(err, play.ErrTreeTooLarge)) {
+	mm, err := search.TraceTree(ctx, g, o)
+	if err != nil && (minimax || !errors.Is(err, search.ErrTreeTooLarge)) {
 		return dbTally{}, err
 	}
 	shown := ab
 	if minimax {
 		shown = mm
 	}
-	if err := writeTreeText(stdout, g.Position(), play.TreeLegend, legend, shown, shown.Truncated, o.Limit); err != nil {
+	if err := writeTreeText(stdout, g.Position(), search.TreeLegend, legend, shown, shown.Truncated, o.Limit); err != nil {
 		return dbTally{}, err
 	}
 	fmt.Fprintln(stdout, ab.Summary())
@@ -137,12 +138,12 @@ func printABTree(ctx context.Context, stdout io.Writer, g *muehle.Game, o play.T
 // g through the pairs of the safety sequence up to depth, with o's node
 // limit and database, and the summaries of its search and of alpha-beta's,
 // ab. It counts the database values of the tree.
-func printCCNSTree(ctx context.Context, stdout io.Writer, g *muehle.Game, depth int, o play.TreeOptions, ab *play.Tree, legend bool) (dbTally, error) {
-	cn, err := play.TraceCCNS(ctx, g, play.CCNSTreeOptions{Depth: depth, Limit: o.Limit, DB: o.DB, SearchDB: o.SearchDB})
+func printCCNSTree(ctx context.Context, stdout io.Writer, g *muehle.Game, depth int, o search.TreeOptions, ab *search.Tree, legend bool) (dbTally, error) {
+	cn, err := search.TraceCCNS(ctx, g, search.CCNSTreeOptions{Depth: depth, Limit: o.Limit, DB: o.DB, SearchDB: o.SearchDB})
 	if err != nil {
 		return dbTally{}, err
 	}
-	if err := writeTreeText(stdout, g.Position(), play.CCNSTreeLegend, legend, cn, cn.Truncated, o.Limit); err != nil {
+	if err := writeTreeText(stdout, g.Position(), search.CCNSTreeLegend, legend, cn, cn.Truncated, o.Limit); err != nil {
 		return dbTally{}, err
 	}
 	fmt.Fprintln(stdout, ab.Summary())

@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"muehle/retro/play"
+	"muehle/retro/search"
 )
 
 // TestTreeStart checks the tree command on the empty board at depth 2
-// (the tree retro/play's TestTreeStartPosition checks by hand) and its
+// (the tree retro/search's TestTreeStartPosition checks by hand) and its
 // flags.
 func TestTreeStart(t *testing.T) {
 	dir := t.TempDir() // no database: no values beside the search's
@@ -91,7 +91,7 @@ func TestTreeCCNS(t *testing.T) {
 	dir := t.TempDir() // no database: no values beside the search's
 	code, out, stderr := muehlectl("tree", "--db", dir, "--depth", "2", "--ccns", "--legend")
 	for _, want := range []string{
-		"\n\n" + play.CCNSTreeLegend + "\n\n",
+		"\n\n" + search.CCNSTreeLegend + "\n\n",
 		"\nroot # -6 cn 1\n",
 		// The best move must stay at most +6 for the opponent, the
 		// others at least +6; its first reply has its point value.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"muehle/muehle"
+	"muehle/retro/playtest"
 )
 
 func TestLevelRates(t *testing.T) {
@@ -28,7 +29,7 @@ func TestLevelRates(t *testing.T) {
 func levelSample(t *testing.T) []*muehle.Game {
 	var gs []*muehle.Game
 	for seed := range uint64(40) {
-		for _, p := range testPositions(100+seed, 9, 0, 5, 12, 17, 19, 25, 40, 70) {
+		for _, p := range playtest.Positions(100+seed, 9, 0, 5, 12, 17, 19, 25, 40, 70) {
 			g, err := muehle.NewGameFrom(p, 9)
 			if err != nil {
 				t.Fatal(err)
@@ -41,8 +42,8 @@ func levelSample(t *testing.T) []*muehle.Game {
 
 func TestLevelTopIsPerfect(t *testing.T) {
 	ctx := context.Background()
-	lvl := NewLevel(Levels, NewPerfect(hashDB{}, nil, nil), rand.NewPCG(1, 2))
-	ref := NewPerfect(hashDB{}, nil, nil)
+	lvl := NewLevel(Levels, NewPerfect(playtest.HashDB{}, nil, nil), rand.NewPCG(1, 2))
+	ref := NewPerfect(playtest.HashDB{}, nil, nil)
 	gs := levelSample(t)
 	for _, g := range gs {
 		got, err := lvl.Move(ctx, g)
@@ -73,8 +74,8 @@ func TestLevelErrorRate(t *testing.T) {
 	gs := levelSample(t)
 	for _, n := range []int{1, 3, 6} {
 		p := LevelRate(n)
-		lvl := NewLevel(n, NewPerfect(hashDB{}, nil, nil), rand.NewPCG(uint64(n), 7))
-		ref := NewPerfect(hashDB{}, nil, nil)
+		lvl := NewLevel(n, NewPerfect(playtest.HashDB{}, nil, nil), rand.NewPCG(uint64(n), 7))
+		ref := NewPerfect(playtest.HashDB{}, nil, nil)
 		other, erred, want, moves := 0, 0, 0.0, 0
 		for range 3 {
 			for _, g := range gs {
@@ -109,13 +110,13 @@ func TestLevelFallback(t *testing.T) {
 	ctx := context.Background()
 	// The fake lacks the layers where the side to move has 3 stones on
 	// the board: the position after 6 placements of 9 has them.
-	p := testPositions(5, 9, 6)[0]
+	p := playtest.Positions(5, 9, 6)[0]
 	g, err := muehle.NewGameFrom(p, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, rate := range []float64{0, 1} {
-		lvl := NewLevelRate(1, rate, NewPerfect(hashDB{missing: 3}, nil, firstMove{}), rand.NewPCG(3, 4))
+		lvl := NewLevelRate(1, rate, NewPerfect(playtest.HashDB{Missing: 3}, nil, firstMove{}), rand.NewPCG(3, 4))
 		m, err := lvl.Move(ctx, g)
 		if err != nil {
 			t.Fatal(err)

@@ -3,53 +3,13 @@ package play
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/playtest"
 )
-
-// hashDB is a fake database: the value of a position is a fixed function
-// of its stones, hands and side to move (not a consistent game value, but
-// all the perfect player reads). Positions whose side to move has missing
-// stones on the board are absent, to test the fallback.
-type hashDB struct {
-	missing int // side-to-move board count reported as a missing layer; 0 for none
-}
-
-func (h hashDB) Probe(p muehle.Position) (layers.Value, error) {
-	if h.missing > 0 && p.Stones[p.Turn].Count() == h.missing {
-		return layers.Unused, fmt.Errorf("fake layer %d: %w", h.missing, layers.ErrMissing)
-	}
-	x := uint64(p.Stones[0])*0x9e3779b97f4a7c15 ^ uint64(p.Stones[1])*0xc2b2ae3d27d4eb4f
-	x ^= uint64(p.Hand[0])<<40 | uint64(p.Hand[1])<<48 | uint64(p.Turn)<<56
-	x ^= x >> 29
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 32
-	d := int(x>>8) % 6
-	switch x % 7 {
-	case 0, 1, 2:
-		return layers.Drawn, nil
-	case 3, 4:
-		return layers.WinIn(2*d + 1), nil
-	}
-	return layers.LossIn(2*d + 2), nil
-}
-
-// wantValue is the value of a position for its side to move as the perfect
-// player must read it: lost in 0 at the end of the game, else the fake's.
-func wantValue(t *testing.T, db layers.Prober, p muehle.Position) layers.Value {
-	if p.IsOver() {
-		return layers.LossIn(0)
-	}
-	v, err := db.Probe(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
 
 // wantShare is the share of replies that give up value, from the counts.
 func wantShare(mv MoveValue) float64 {
@@ -66,10 +26,10 @@ func wantShare(mv MoveValue) float64 {
 }
 
 func TestPerfectEvaluate(t *testing.T) {
-	db := hashDB{}
+	db := playtest.HashDB{}
 	pl := NewPerfect(db, nil, nil)
-	ps := testPositions(11, 9, 0, 7, 16, 17, 30, 60, 100)
-	ps = append(ps, testPositions(12, 4, 20, 40)...)
+	ps := playtest.Positions(11, 9, 0, 7, 16, 17, 30, 60, 100)
+	ps = append(ps, playtest.Positions(12, 4, 20, 40)...)
 	checked := 0
 	defer func() {
 		if checked < 100 {
@@ -93,13 +53,13 @@ func TestPerfectEvaluate(t *testing.T) {
 			seen[mv.Move] = true
 			checked++
 			c := p.Play(mv.Move)
-			if want := wantValue(t, db, c).Parent(); mv.Value != want {
+			if want := playtest.Value(t, db, c).Parent(); mv.Value != want {
 				t.Errorf("%s %s: got value %s, want %s", p, mv.Move, mv.Value, want)
 			}
 			var want [3]int
 			if !c.IsOver() {
 				for _, r := range c.Moves() {
-					switch wantValue(t, db, c.Play(r)).Parent().Outcome() {
+					switch playtest.Value(t, db, c.Play(r)).Parent().Outcome() {
 					case layers.Win:
 						want[0]++
 					case layers.Draw:
@@ -127,8 +87,8 @@ func TestPerfectEvaluate(t *testing.T) {
 }
 
 func TestPerfectMove(t *testing.T) {
-	db := hashDB{}
-	ps := testPositions(13, 9, 3, 12, 20, 33, 50, 80)
+	db := playtest.HashDB{}
+	ps := playtest.Positions(13, 9, 3, 12, 20, 33, 50, 80)
 	for _, look := range []int{1, 2} {
 		for seed := range uint64(4) {
 			pl := NewPerfect(db, rand.NewPCG(seed, 9), nil)
@@ -144,11 +104,11 @@ func TestPerfectMove(t *testing.T) {
 				}
 				best := layers.Unused
 				for _, l := range p.Moves() {
-					if v := wantValue(t, db, p.Play(l)).Parent(); v.Better(best) {
+					if v := playtest.Value(t, db, p.Play(l)).Parent(); v.Better(best) {
 						best = v
 					}
 				}
-				got := wantValue(t, db, p.Play(m)).Parent()
+				got := playtest.Value(t, db, p.Play(m)).Parent()
 				if got != best {
 					t.Errorf("%s lookahead %d: played %s of value %s, want value %s", p, look, m, got, best)
 				}
@@ -189,12 +149,12 @@ func TestPerfectFallback(t *testing.T) {
 	// Every child of this placement position has Black to move with 6
 	// stones on the board: a database missing the layers where the side to
 	// move has 6 stones on the board cannot answer.
-	p := mustPos(t, "WWB.W.B...WB..WB..BW.B.. w 3 3")
+	p := playtest.Position(t, "WWB.W.B...WB..WB..BW.B.. w 3 3")
 	g, err := muehle.NewGameFrom(p, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
-	miss := hashDB{missing: p.Stones[muehle.Black].Count()}
+	miss := playtest.HashDB{Missing: p.Stones[muehle.Black].Count()}
 	if _, err := NewPerfect(miss, nil, nil).Evaluate(p); !errors.Is(err, layers.ErrMissing) {
 		t.Fatalf("Evaluate: got error %v, want one wrapping layers.ErrMissing", err)
 	}
@@ -207,7 +167,7 @@ func TestPerfectFallback(t *testing.T) {
 	if _, err := NewPerfect(miss, nil, nil).Move(context.Background(), g); !errors.Is(err, layers.ErrMissing) {
 		t.Errorf("without fallback: got error %v, want one wrapping layers.ErrMissing", err)
 	}
-	pl.db = hashDB{}
+	pl.db = playtest.HashDB{}
 	if _, err := pl.Move(context.Background(), g); err != nil || pl.LastFellBack() {
 		t.Errorf("with the layer present: got error %v fell back %v, want neither", err, pl.LastFellBack())
 	}
@@ -237,10 +197,10 @@ func TestBestCount(t *testing.T) {
 // positions are a fixed function of its stones and hands. Its positions
 // with an even number of stones in hand are never lost, so that the
 // positions before them, with an odd number, are often drawn.
-type headedDB struct{ hashDB }
+type headedDB struct{ playtest.HashDB }
 
 func (h headedDB) Probe(p muehle.Position) (layers.Value, error) {
-	v, err := h.hashDB.Probe(p)
+	v, err := h.HashDB.Probe(p)
 	if err == nil && v.Outcome() == layers.Loss && (p.Hand[0]+p.Hand[1])%2 == 0 {
 		v = layers.Drawn
 	}
@@ -255,7 +215,7 @@ func (headedDB) Header(k layers.Key) (layers.Header, error) {
 // variant when the database gives layer headers, scoring the drawing moves
 // of a drawn position by SectorScore, and the trap share without headers.
 func TestPerfectDefaultDraws(t *testing.T) {
-	if p := NewPerfect(hashDB{}, nil, nil); p.Draws != DrawTrap || p.Lookahead != 1 {
+	if p := NewPerfect(playtest.HashDB{}, nil, nil); p.Draws != DrawTrap || p.Lookahead != 1 {
 		t.Errorf("without layer headers: got rule %s, lookahead %d, want trap, 1", p.Draws, p.Lookahead)
 	}
 	db := headedDB{}

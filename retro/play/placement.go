@@ -10,6 +10,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/search"
 )
 
 // ErrBudget is returned (wrapped) by a PlacementSearch that ran out of its
@@ -21,7 +22,7 @@ var ErrBudget = errors.New("placement search budget exhausted")
 const maxPlacementPly = 2*muehle.MaxStones + 1
 
 // scoreInf is beyond every score: the window of an unbounded search.
-const scoreInf = winScore + 1
+const scoreInf = search.WinScore + 1
 
 // Layer states remembered during one call of a PlacementSearch.
 const (
@@ -216,9 +217,9 @@ func toPly(sc int32, ply int) int32 { return nodeScore(sc, -ply) }
 func scoreValue(sc int32) layers.Value {
 	switch {
 	case sc > 0:
-		return layers.WinIn(int(winScore - sc))
+		return layers.WinIn(int(search.WinScore - sc))
 	case sc < 0:
-		return layers.LossIn(int(sc + winScore))
+		return layers.LossIn(int(sc + search.WinScore))
 	}
 	return layers.Drawn
 }
@@ -240,7 +241,7 @@ func (s *PlacementSearch) node(p *muehle.Position, ply int, alpha, beta int32) i
 		return 0
 	}
 	if v, ok := s.known(p); ok || s.err != nil {
-		sc, _ := probeScore(v, ply)
+		sc, _ := search.ProbeScore(v, ply)
 		return sc
 	}
 	key := s.ci.key(p)
@@ -264,7 +265,7 @@ func (s *PlacementSearch) node(p *muehle.Position, ply int, alpha, beta int32) i
 	for i := range ms {
 		c := p.Play(ms[i])
 		if v, ok := s.known(&c); ok {
-			sc, _ := probeScore(v, ply+1)
+			sc, _ := search.ProbeScore(v, ply+1)
 			best = max(best, -sc)
 			continue
 		} else if s.err != nil {
@@ -275,7 +276,7 @@ func (s *PlacementSearch) node(p *muehle.Position, ply int, alpha, beta int32) i
 		// this move worth at least -h.
 		if _, hi, ok := s.tt.get(s.ci.key(&c)); ok {
 			if lo := -toPly(int32(hi), ply+1); lo >= beta {
-				s.tt.put(key, int16(nodeScore(lo, ply)), winScore)
+				s.tt.put(key, int16(nodeScore(lo, ply)), search.WinScore)
 				return lo
 			}
 		}
@@ -297,7 +298,7 @@ func (s *PlacementSearch) node(p *muehle.Position, ply int, alpha, beta int32) i
 			}
 		}
 	}
-	lo, hi := int32(-winScore), int32(winScore)
+	lo, hi := int32(-search.WinScore), int32(search.WinScore)
 	if best > alpha {
 		lo = nodeScore(best, ply)
 	}
@@ -405,7 +406,7 @@ func (s *PlacementSearch) BestMoves(ctx context.Context, pos muehle.Position) (l
 	if err != nil {
 		return v, nil, err
 	}
-	target, _ := probeScore(v, 0)
+	target, _ := search.ProbeScore(v, 0)
 	var best []muehle.Move
 	var buf [muehle.MaxMoves]muehle.Move
 	for _, m := range pos.AppendMoves(buf[:0]) {
@@ -447,4 +448,20 @@ func (s *PlacementSearch) MoveValues(ctx context.Context, pos muehle.Position) (
 		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
 	}
 	return mvs, nil
+}
+
+// MovingOnly returns a prober that reads only the moving layers of db:
+// every placement position with stones in the mover's hand reads as
+// missing. A PlacementSearch over it searches down to the moving phase
+// even where placement layers are stored, which is how the search is
+// compared with them.
+func MovingOnly(db layers.Prober) layers.Prober { return movingOnly{db} }
+
+type movingOnly struct{ db layers.Prober }
+
+func (m movingOnly) Probe(p muehle.Position) (layers.Value, error) {
+	if p.Hand[p.Turn] > 0 && p.Total(p.Turn) >= 3 {
+		return layers.Unused, fmt.Errorf("play: placement layer %v hidden: %w", layers.KeyOf(p), layers.ErrMissing)
+	}
+	return m.db.Probe(p)
 }

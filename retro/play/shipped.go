@@ -6,6 +6,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/search"
 )
 
 // The defaults of the shipped perfect player (NewShipped), the one the
@@ -53,7 +54,7 @@ func ShippedBook(db *layers.DB) *Book {
 // budget is the field p.Placement.MaxTime; without a search
 // (p.Placement = nil) every such placement is the fallback's.
 func NewShipped(db *layers.DB, book *Book, src, fbSrc rand.Source) *Perfect {
-	fb := NewAlphaBeta(Limits{Depth: FallbackDepth}, fbSrc, db)
+	fb := search.NewAlphaBeta(search.Limits{Depth: FallbackDepth}, fbSrc, db)
 	p := NewPerfect(db, src, fb)
 	p.Placement = NewPlacementSearch(db, db.Indexer(), book, DefaultPlacementTableBits)
 	p.Placement.MaxTime = PlacementTime
@@ -93,11 +94,11 @@ func (s Spec) New(env Env, src Sources) muehle.Player {
 	case KindRandom:
 		return muehle.NewRandom(src(0))
 	case KindAlphaBeta:
-		return NewAlphaBeta(s.Limits, src(0), env.Probe)
+		return search.NewAlphaBeta(s.Limits, src(0), env.Probe)
 	case KindCCNS:
-		return NewCCNS(s.Limits.MoveTime, src(0), env.Probe)
+		return search.NewCCNS(s.Limits.MoveTime, src(0), env.Probe)
 	case KindFallible:
-		ab := NewAlphaBeta(Limits{Depth: s.Limits.Depth}, src(0), env.Probe)
+		ab := search.NewAlphaBeta(search.Limits{Depth: s.Limits.Depth}, src(0), env.Probe)
 		return NewFallible(ab, float64(s.Percent)/100, src(2))
 	case KindPerfect:
 		p := env.perfect(src)

@@ -10,6 +10,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/retrotest"
+	"muehle/retro/search"
 )
 
 // TestShippedDefaults checks the decided defaults of the shipped perfect
@@ -36,9 +37,9 @@ func TestShippedDefaults(t *testing.T) {
 	if p.Placement.tt != nil {
 		t.Errorf("the table is made before the first search, want it made by the first")
 	}
-	ab, ok := p.fallback.(*AlphaBeta)
-	if !ok || ab.lim != (Limits{Depth: 6}) || ab.probe != layers.Prober(db) {
-		t.Errorf("got fallback %#v, want alpha-beta to depth 6 reading the database", p.fallback)
+	ab, ok := p.fallback.(*search.AlphaBeta)
+	if !ok || ab.Name() != "Alpha-beta (depth 6)" {
+		t.Errorf("got fallback %#v, want alpha-beta to depth 6", p.fallback)
 	}
 }
 
@@ -99,5 +100,26 @@ func TestSpecNew(t *testing.T) {
 	p := DefaultPerfect.New(Env{DB: db, PlacementTime: time.Second}, src(1)).(*Perfect)
 	if p.Placement == nil || p.Placement.MaxTime != time.Second {
 		t.Errorf("got placement search %+v, want 1 s a move", p.Placement)
+	}
+}
+
+// TestSpecNewCCNS: "ccns:DUR" makes the conspiracy number player with that
+// time, "ccns" takes search.DefaultMoveTime.
+func TestSpecNewCCNS(t *testing.T) {
+	db := retrotest.Solved(t, 3)
+	src := func(stream uint64) rand.Source { return rand.NewPCG(1, stream) }
+	for _, tc := range []struct {
+		name string
+		want time.Duration
+		str  string
+	}{{"ccns:50ms", 50 * time.Millisecond, "Conspiracy numbers (50ms)"}, {"ccns", search.DefaultMoveTime, "Conspiracy numbers (1s)"}} {
+		sp, err := ParseSpec(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := sp.New(Env{Probe: db}, src).(*search.CCNS)
+		if !ok || c.Name() != tc.str {
+			t.Errorf("%s: got %#v, want a CCNS player of %s, named %q", tc.name, c, tc.want, tc.str)
+		}
 	}
 }

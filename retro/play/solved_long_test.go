@@ -10,6 +10,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/retrotest"
+	"muehle/retro/search"
 )
 
 // The checks of issue 5 on a complete small game, long (skipped with
@@ -112,7 +113,7 @@ func perfect500(t *testing.T, db *layers.DB, k int) {
 		vsAB := i%2 == 0
 		var other muehle.Player = muehle.NewSeededRandom(uint64(i))
 		if vsAB {
-			other = NewAlphaBeta(Limits{Depth: 4}, rand.NewPCG(uint64(i), 2), nil)
+			other = search.NewAlphaBeta(search.Limits{Depth: 4}, rand.NewPCG(uint64(i), 2), nil)
 		}
 		pc := muehle.Color(i / 2 % 2)
 		r := perfectGame(t, db, muehle.NewGame(k), pc, perfect, other)
@@ -261,7 +262,7 @@ func TestPerfectStandardGame(t *testing.T) {
 	if dir == "" {
 		t.Skip("MUEHLE_STANDARD_DB is not set: this test needs the standard game's complete database")
 	}
-	playPerfectGames(t, dir, muehle.Standard.With(muehle.StonesPerSide), testGames(t))
+	playPerfectGames(t, dir, muehle.NineMensMorris, testGames(t))
 }
 
 // TestPerfectTwelveGame is TestPerfectStandardGame on the complete
@@ -327,7 +328,7 @@ func playPerfectGames(t *testing.T, dir string, v muehle.Variant, games int) {
 		case 0:
 			other = muehle.NewSeededRandom(uint64(i))
 		case 1:
-			other = NewAlphaBeta(Limits{Depth: 4}, rand.NewPCG(uint64(i), 4), nil)
+			other = search.NewAlphaBeta(search.Limits{Depth: 4}, rand.NewPCG(uint64(i), 4), nil)
 		default:
 			other = NewPerfect(db, rand.NewPCG(uint64(i), 13), nil)
 		}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"muehle/retro/search"
 )
 
 // Kind is the kind of computer player a Spec names.
@@ -49,7 +51,7 @@ type Spec struct {
 	Kind Kind
 	// Limits are the alpha-beta player's; a fallible player's depth is
 	// Limits.Depth; the conspiracy number player's time is Limits.MoveTime.
-	Limits Limits
+	Limits search.Limits
 	// Percent is the share of a fallible player's moves played at random.
 	Percent int
 	// Lookahead, Draws and DrawDepth are the perfect player's fields of
@@ -90,7 +92,7 @@ func ParseSpec(s string) (Spec, error) {
 		if !ok || err1 != nil || err2 != nil || depth < 1 || depth > 64 || rate < 0 || rate > 100 {
 			return Spec{}, fmt.Errorf("player %q: want fallible:DEPTH:PERCENT, depth 1 to 64, percent 0 to 100", s)
 		}
-		return Spec{Kind: KindFallible, Limits: Limits{Depth: depth}, Percent: rate}, nil
+		return Spec{Kind: KindFallible, Limits: search.Limits{Depth: depth}, Percent: rate}, nil
 	case "perfect":
 		sp, err := parsePerfect(arg)
 		if err != nil {
@@ -111,7 +113,7 @@ func ParseSpec(s string) (Spec, error) {
 		if err != nil || t <= 0 {
 			return Spec{}, fmt.Errorf("player %q: bad time per move %q (want ccns or ccns:DURATION)", s, arg)
 		}
-		return Spec{Kind: KindCCNS, Limits: Limits{MoveTime: t}}, nil
+		return Spec{Kind: KindCCNS, Limits: search.Limits{MoveTime: t}}, nil
 	}
 	return Spec{}, fmt.Errorf("unknown player %q (want %s)", s, specGrammar)
 }
@@ -151,22 +153,22 @@ func parsePerfect(arg string) (Spec, error) {
 
 // parseLimits reads the alpha-beta argument: a depth, "auto" or
 // "auto:DURATION".
-func parseLimits(arg string) (Limits, error) {
+func parseLimits(arg string) (search.Limits, error) {
 	if a, d, ok := strings.Cut(arg, ":"); ok && a == "auto" {
 		t, err := time.ParseDuration(d)
 		if err != nil || t <= 0 {
-			return Limits{}, fmt.Errorf("bad time per move %q", d)
+			return search.Limits{}, fmt.Errorf("bad time per move %q", d)
 		}
-		return Limits{MoveTime: t}, nil
+		return search.Limits{MoveTime: t}, nil
 	}
 	if arg == "auto" {
-		return Limits{}, nil
+		return search.Limits{}, nil
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1 || n > 64 {
-		return Limits{}, fmt.Errorf("depth %q: want 1 to 64, auto or auto:DURATION", arg)
+		return search.Limits{}, fmt.Errorf("depth %q: want 1 to 64, auto or auto:DURATION", arg)
 	}
-	return Limits{Depth: n}, nil
+	return search.Limits{Depth: n}, nil
 }
 
 // String returns the canonical name of s: "random", "ab:4", "ab:auto",
@@ -226,4 +228,29 @@ func (s Spec) WithMoveTime(d time.Duration) (Spec, bool) {
 		return s, true
 	}
 	return s, false
+}
+
+// OfferedDepth is the deepest fixed alpha-beta depth Offered lists.
+const OfferedDepth = 8
+
+// Offered returns the computer players the desktop program offers, in the
+// order of its menus: random, alpha-beta by time and at depths 1 to
+// OfferedDepth, the conspiracy number player, the levels 1 to Levels, and
+// the perfect player with each of its rules among drawing moves (the
+// default sector variant, the trap share, Bahnsen's). The White and Black
+// menus and the New Game dialog are built from this one list; a person is
+// the zero Spec, which it does not hold.
+func Offered() []Spec {
+	specs := []Spec{{Kind: KindRandom}, {Kind: KindAlphaBeta}}
+	for d := 1; d <= OfferedDepth; d++ {
+		specs = append(specs, Spec{Kind: KindAlphaBeta, Limits: search.Limits{Depth: d}})
+	}
+	specs = append(specs, Spec{Kind: KindCCNS})
+	for n := 1; n <= Levels; n++ {
+		specs = append(specs, Spec{Kind: KindLevel, Level: n})
+	}
+	trap, bahnsen := DefaultPerfect, DefaultPerfect
+	trap.Draws, trap.DrawDepth = DrawTrap, 0
+	bahnsen.Draws, bahnsen.DrawDepth = DrawBahnsen, BahnsenDepth
+	return append(specs, DefaultPerfect, trap, bahnsen)
 }

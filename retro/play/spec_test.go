@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/retro/search"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -14,13 +16,13 @@ func TestParseSpec(t *testing.T) {
 	}{
 		{"random", Spec{Kind: KindRandom}, "random"},
 		{"random:1", Spec{}, ""},
-		{"ab:4", Spec{Kind: KindAlphaBeta, Limits: Limits{Depth: 4}}, "ab:4"},
+		{"ab:4", Spec{Kind: KindAlphaBeta, Limits: search.Limits{Depth: 4}}, "ab:4"},
 		{"ab:auto", Spec{Kind: KindAlphaBeta}, "ab:auto"},
-		{"ab:auto:1500ms", Spec{Kind: KindAlphaBeta, Limits: Limits{MoveTime: 1500 * time.Millisecond}}, "ab:auto:1.5s"},
+		{"ab:auto:1500ms", Spec{Kind: KindAlphaBeta, Limits: search.Limits{MoveTime: 1500 * time.Millisecond}}, "ab:auto:1.5s"},
 		{"ab:auto:soon", Spec{}, ""},
 		{"ab:0", Spec{}, ""},
 		{"ab:65", Spec{}, ""},
-		{"fallible:4:10", Spec{Kind: KindFallible, Limits: Limits{Depth: 4}, Percent: 10}, "fallible:4:10"},
+		{"fallible:4:10", Spec{Kind: KindFallible, Limits: search.Limits{Depth: 4}, Percent: 10}, "fallible:4:10"},
 		{"fallible:4", Spec{}, ""},
 		{"fallible:4:101", Spec{}, ""},
 		{"perfect", DefaultPerfect, "perfect"},
@@ -43,8 +45,8 @@ func TestParseSpec(t *testing.T) {
 		{"level:0", Spec{}, ""},
 		{"level:11", Spec{}, ""},
 		{"ccns", Spec{Kind: KindCCNS}, "ccns"},
-		{"ccns:100ms", Spec{Kind: KindCCNS, Limits: Limits{MoveTime: 100 * time.Millisecond}}, "ccns:100ms"},
-		{"ccns:1000ms", Spec{Kind: KindCCNS, Limits: Limits{MoveTime: time.Second}}, "ccns:1s"},
+		{"ccns:100ms", Spec{Kind: KindCCNS, Limits: search.Limits{MoveTime: 100 * time.Millisecond}}, "ccns:100ms"},
+		{"ccns:1000ms", Spec{Kind: KindCCNS, Limits: search.Limits{MoveTime: time.Second}}, "ccns:1s"},
 		{"ccns:0s", Spec{}, ""},
 		{"ccns:soon", Spec{}, ""},
 		{"ccns:", Spec{}, ""},

@@ -1,5 +1,5 @@
 // Package retrotest gives tests small databases computed by the solver:
-// the players' tests (retro/play), which must not import the solver
+// the players' tests (retro/search, play, teach), which must not import the solver
 // itself, and the command's. Only tests import it (TestImportGraph
 // checks). A database is solved once per test binary and shared by the
 // tests that ask for it; it lives in a temporary folder that Main removes.

@@ -239,7 +239,7 @@ func TestComputerCancelledAndStaleDropped(t *testing.T) {
 		t.Errorf("tap while the computer thinks: status %q", c.Status())
 	}
 	// A new game cancels the thinking player.
-	c.NewGame(muehle.Standard.With(9))
+	c.NewGame(muehle.NineMensMorris)
 	select {
 	case <-bp.Cancelled:
 	case <-time.After(5 * time.Second):

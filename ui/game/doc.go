@@ -11,8 +11,9 @@
 // NewController (fyne.Do there), tagged with the game's generation, so that
 // a result for a position no longer on the board is dropped. The players
 // that need the search or the database come in through the Engines
-// interface; this package imports only muehle and layers
-// (TestImportGraph in package muehle enforces it).
+// interface; this package imports only muehle, layers and, for the one list
+// of player kinds (play.Spec, play.Offered), retro/play (TestImportGraph in
+// package muehle enforces it).
 //
 // # Files
 //
@@ -28,8 +29,9 @@
 //	              the game (a refutation, a wrong answer's punishment)
 //	status.go     the View of the moment, the headline and the status line
 //	view.go       View, what the board shows
-//	players.go    the kinds of players, PlayerSpec and its text, the
-//	              Engines interface, NewPlayer
+//	players.go    a side's player as a play.Spec (Human the zero one), its
+//	              title and preference string, the Engines interface,
+//	              NewPlayer
 //	marks.go      the perfect-move marks: MoveMark and the Evaluator
 //
 // Package gametest holds what the tests of this package and of the window

@@ -54,7 +54,7 @@ func TestFallbackReasonOnlyAfterItsMove(t *testing.T) {
 	}
 	// A new game starts with the players moving, not paused.
 	c.SetPaused(true)
-	c.NewGame(muehle.Standard.With(9))
+	c.NewGame(muehle.NineMensMorris)
 	if c.Paused() {
 		t.Errorf("new game: got paused, want the players moving")
 	}

@@ -9,121 +9,66 @@ import (
 	"muehle/retro/play"
 )
 
-// Kind is the kind of player on one side.
-type Kind int
+// The players of a side are named by play.Spec, the one list of player
+// kinds: the zero Spec is a person, play.Offered the computer players the
+// menus and the New Game dialog offer.
 
-// The kinds of players.
-const (
-	Human Kind = iota
-	RandomPlayer
-	AlphaBetaPlayer
-	PerfectPlayer
-	LevelPlayer // a difficulty level: the perfect player erring on purpose
-	CCNSPlayer  // controlled conspiracy number search, by time (play.CCNS)
-)
+// Human is the Spec of a person: the zero Spec.
+var Human = play.Spec{}
 
-// MaxDepth is the deepest fixed alpha-beta depth the menus offer.
-const MaxDepth = 8
+// NeedsEngines reports whether the player sp needs the search or the
+// database (alpha-beta, conspiracy numbers, perfect, a level): any
+// computer player but the random one.
+func NeedsEngines(sp play.Spec) bool { return sp != Human && sp.Kind != play.KindRandom }
 
-// PerfectVariant is how a perfect player chooses among its drawing moves.
-type PerfectVariant int
-
-// The perfect players' ways of choosing among drawing moves (see package
-// retro/play): the won share of the layer after the next removal (the
-// default, the zero value), the share of the opponent's losing replies,
-// Bahnsen's win probability.
-const (
-	PerfectSector PerfectVariant = iota
-	PerfectTrap
-	PerfectBahnsen
-)
-
-// PlayerSpec says who plays a side: the kind, for alpha-beta the depth
-// (0: automatic, by time), for the perfect player its variant, for a
-// difficulty level its number (1 to play.Levels). The computer players are
-// those of play.Spec that the menus offer.
-type PlayerSpec struct {
-	Kind    Kind
-	Depth   int
-	Variant PerfectVariant
-	Level   int
-}
-
-// NeedsEngines reports whether the player needs the search or the
-// database (alpha-beta, conspiracy numbers, perfect, a level).
-func (s PlayerSpec) NeedsEngines() bool {
-	return s.Kind == AlphaBetaPlayer || s.Kind == PerfectPlayer || s.Kind == LevelPlayer || s.Kind == CCNSPlayer
-}
-
-// String returns the name shown in menus and the side panel.
-func (s PlayerSpec) String() string {
-	switch s.Kind {
-	case RandomPlayer:
+// Title returns the name of sp shown in menus and the side panel:
+// "Human", "Random", "Alpha-beta (automatic)", "Alpha-beta (depth 4)",
+// "Conspiracy numbers", "Level 3", "Perfect", "Perfect (trap share)",
+// "Perfect (Bahnsen)".
+func Title(sp play.Spec) string {
+	switch sp.Kind {
+	case play.KindRandom:
 		return "Random"
-	case AlphaBetaPlayer:
-		if s.Depth == 0 {
+	case play.KindAlphaBeta:
+		if sp.Limits.Depth == 0 {
 			return "Alpha-beta (automatic)"
 		}
-		return fmt.Sprintf("Alpha-beta (depth %d)", s.Depth)
-	case PerfectPlayer:
-		switch s.Variant {
-		case PerfectBahnsen:
+		return fmt.Sprintf("Alpha-beta (depth %d)", sp.Limits.Depth)
+	case play.KindPerfect:
+		switch sp.Draws {
+		case play.DrawBahnsen:
 			return "Perfect (Bahnsen)"
-		case PerfectTrap:
+		case play.DrawTrap:
 			return "Perfect (trap share)"
 		}
 		return "Perfect"
-	case LevelPlayer:
-		return fmt.Sprintf("Level %d", s.Level)
-	case CCNSPlayer:
+	case play.KindLevel:
+		return fmt.Sprintf("Level %d", sp.Level)
+	case play.KindCCNS:
 		return "Conspiracy numbers"
 	}
 	return "Human"
 }
 
-// Spec returns the computer player s names in the grammar of player
-// names (play.Spec), the zero Spec for a person.
-func (s PlayerSpec) Spec() play.Spec {
-	switch s.Kind {
-	case RandomPlayer:
-		return play.Spec{Kind: play.KindRandom}
-	case AlphaBetaPlayer:
-		return play.Spec{Kind: play.KindAlphaBeta, Limits: play.Limits{Depth: s.Depth}}
-	case PerfectPlayer:
-		sp := play.DefaultPerfect
-		switch s.Variant {
-		case PerfectBahnsen:
-			sp.Draws, sp.DrawDepth = play.DrawBahnsen, play.BahnsenDepth
-		case PerfectTrap:
-			sp.Draws, sp.DrawDepth = play.DrawTrap, 0
-		}
-		return sp
-	case LevelPlayer:
-		return play.Spec{Kind: play.KindLevel, Level: s.Level}
-	case CCNSPlayer:
-		return play.Spec{Kind: play.KindCCNS}
-	}
-	return play.Spec{}
-}
-
-// Encode returns the spec as a preference string: the player's name as
+// Encode returns sp as a preference string: the player's name as
 // muehlectl takes it ("random", "ab:4", "ab:auto", "perfect",
 // "perfect:trap", "perfect:bahnsen", "level:3", "ccns"), or "human".
-func (s PlayerSpec) Encode() string {
-	if s.Kind == Human {
+func Encode(sp play.Spec) string {
+	if sp == Human {
 		return "human"
 	}
-	return s.Spec().String()
+	return sp.String()
 }
 
 // DecodeSpec reads a preference string written by Encode, or by earlier
-// versions ("alphabeta:4", "alphabeta:0" for automatic, "perfect:sector").
-// A player the menus do not offer reads as the nearest one they do (a
-// deeper or timed alpha-beta as automatic, another perfect variant by its
-// rule among drawing moves, a timed conspiracy number player as the
-// menus' one); an unreadable perfect player as the default,
-// an unreadable level as the middle level; anything else is a person.
-func DecodeSpec(s string) PlayerSpec {
+// versions ("alphabeta:4", "alphabeta:0" for automatic, "perfect:sector"),
+// as one of play.Offered or Human. A player the menus do not offer reads
+// as the nearest one they do (a deeper or timed alpha-beta as automatic,
+// another perfect variant by its rule among drawing moves, a timed
+// conspiracy number player as the menus' one); an unreadable perfect
+// player as the default, an unreadable level as the middle level;
+// anything else is a person.
+func DecodeSpec(s string) play.Spec {
 	name, arg, _ := strings.Cut(s, ":")
 	if name == "alphabeta" { // earlier versions
 		if arg == "0" {
@@ -135,88 +80,66 @@ func DecodeSpec(s string) PlayerSpec {
 	if err != nil {
 		switch name {
 		case "perfect":
-			return PlayerSpec{Kind: PerfectPlayer}
+			return play.DefaultPerfect
 		case "level":
-			return PlayerSpec{Kind: LevelPlayer, Level: play.Levels / 2}
+			return play.Spec{Kind: play.KindLevel, Level: play.Levels / 2}
 		case "alphabeta", "ab":
-			return PlayerSpec{Kind: AlphaBetaPlayer}
+			return play.Spec{Kind: play.KindAlphaBeta}
 		}
-		return PlayerSpec{Kind: Human}
+		return Human
 	}
+	offered := play.Offered()
 	switch sp.Kind {
-	case play.KindRandom:
-		return PlayerSpec{Kind: RandomPlayer}
 	case play.KindAlphaBeta:
-		d := sp.Limits.Depth
-		if d > MaxDepth {
-			d = 0
+		if d := sp.Limits.Depth; d > play.OfferedDepth {
+			sp.Limits.Depth = 0
 		}
-		return PlayerSpec{Kind: AlphaBetaPlayer, Depth: d}
+		sp.Limits.MoveTime = 0
 	case play.KindPerfect:
-		switch sp.Draws {
-		case play.DrawBahnsen:
-			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectBahnsen}
-		case play.DrawTrap:
-			return PlayerSpec{Kind: PerfectPlayer, Variant: PerfectTrap}
+		for _, o := range offered {
+			if o.Kind == play.KindPerfect && o.Draws == sp.Draws {
+				return o
+			}
 		}
-		return PlayerSpec{Kind: PerfectPlayer}
-	case play.KindLevel:
-		return PlayerSpec{Kind: LevelPlayer, Level: sp.Level}
 	case play.KindCCNS:
-		return PlayerSpec{Kind: CCNSPlayer}
+		sp.Limits.MoveTime = 0
 	}
-	return PlayerSpec{Kind: Human} // a fallible player: not offered
+	for _, o := range offered {
+		if o == sp {
+			return o
+		}
+	}
+	return Human // a fallible player: not offered
 }
 
 // Engines makes the computer players that need the search and the
 // database, and answers questions about the database. The window passes
-// ui.DBEngines, backed by packages retro/play and layers; tests may pass
-// their own. This package takes only the names of players from
+// ui.DBEngines, backed by the players' packages and layers; tests may
+// pass their own. This package takes only the names of players from
 // retro/play (play.Spec), and makes none that needs the search or the
 // database itself.
 type Engines interface {
-	// AlphaBeta returns an alpha-beta player searching to depth (0: automatic).
-	AlphaBeta(depth int, src rand.Source) (muehle.Player, error)
-	// CCNS returns the conspiracy number player with its default time per move.
-	CCNS(src rand.Source) (muehle.Player, error)
-	// Perfect returns the perfect player of variant v, falling back to
-	// alpha-beta outside the computed layers.
-	Perfect(v PerfectVariant, src rand.Source) (muehle.Player, error)
-	// Level returns difficulty level n (1 to play.Levels): the default perfect
-	// player that plays a random move instead with the level's probability.
-	Level(n int, src rand.Source) (muehle.Player, error)
+	// Player returns the computer player sp (NeedsEngines): alpha-beta and
+	// conspiracy numbers reading the database where it has the layer, the
+	// perfect player and the levels on the database, falling back to
+	// alpha-beta outside its layers.
+	Player(sp play.Spec, src rand.Source) (muehle.Player, error)
 	// Evaluator returns the source of perfect-move marks.
 	Evaluator() (Evaluator, error)
 	// StateNumber describes where pos is stored: its layer and index.
 	StateNumber(pos muehle.Position) (string, error)
 }
 
-// NewPlayer returns the player for spec, its random choices drawn from
-// src (the caller seeds it); nil for a person.
-func NewPlayer(spec PlayerSpec, e Engines, src rand.Source) (muehle.Player, error) {
-	switch spec.Kind {
-	case RandomPlayer:
+// NewPlayer returns the player sp, its random choices drawn from src (the
+// caller seeds it); nil for a person.
+func NewPlayer(sp play.Spec, e Engines, src rand.Source) (muehle.Player, error) {
+	switch {
+	case sp == Human:
+		return nil, nil
+	case sp.Kind == play.KindRandom:
 		return muehle.NewRandom(src), nil
-	case AlphaBetaPlayer:
-		if e == nil {
-			return nil, fmt.Errorf("game: alpha-beta player: no engines")
-		}
-		return e.AlphaBeta(spec.Depth, src)
-	case CCNSPlayer:
-		if e == nil {
-			return nil, fmt.Errorf("game: conspiracy number player: no engines")
-		}
-		return e.CCNS(src)
-	case PerfectPlayer:
-		if e == nil {
-			return nil, fmt.Errorf("game: perfect player: no engines")
-		}
-		return e.Perfect(spec.Variant, src)
-	case LevelPlayer:
-		if e == nil {
-			return nil, fmt.Errorf("game: level %d: no engines", spec.Level)
-		}
-		return e.Level(spec.Level, src)
+	case e == nil:
+		return nil, fmt.Errorf("game: %s: no engines", Title(sp))
 	}
-	return nil, nil
+	return e.Player(sp, src)
 }

@@ -186,12 +186,12 @@ func TestNoRemovalLimitKeptForNewGames(t *testing.T) {
 	q := gametest.NewQueue()
 	c := newTestController(t, q)
 	c.SetNoRemovalLimit(50)
-	c.NewGame(muehle.Standard.With(9))
+	c.NewGame(muehle.NineMensMorris)
 	if got := c.Game().NoRemovalLimit; got != 50 {
 		t.Errorf("limit in a new game: got %d, want 50", got)
 	}
 	c.SetNoRemovalLimit(0)
-	c.NewGame(muehle.Standard.With(9))
+	c.NewGame(muehle.NineMensMorris)
 	if got := c.Game().NoRemovalLimit; got != 0 {
 		t.Errorf("limit after switching it off: got %d, want 0", got)
 	}
