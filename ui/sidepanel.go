@@ -96,7 +96,7 @@ func newSidePanel() *sidePanel {
 	row := newMoveRow(0, nil)
 	row.SetText("Start")
 	s.moves.scroll.SetMinSize(fyne.NewSize(0, 3*row.MinSize().Height))
-	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
+	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.view)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
 	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
