@@ -20,6 +20,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -73,6 +74,11 @@ func main() {
 		}
 	}()
 
+	// Quiet on a desktop without a full session (quiet.go).
+	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+		ensureRuntimeDir()
+	}
+	log.SetOutput(&quietLog{w: os.Stderr})
 	a := app.NewWithID("io.github.muehle")
 	if a.Metadata().Icon == nil { // go build; fyne package sets it from FyneApp.toml
 		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
