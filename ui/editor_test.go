@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,5 +189,30 @@ func TestEditorClearForAnEndgame(t *testing.T) {
 	}
 	if !e.ok() || got == nil || got.Hand != [2]uint8{} || got.Stones[muehle.White].Count() != 3 || got.Stones[muehle.Black].Count() != 3 {
 		t.Errorf("three stones a side on a cleared board: %q, got %v; want the position taken, nothing in hand", e.message.Text, got)
+	}
+}
+
+// TestEditorChoosesTheGame: Set Up offers the games the window plays and
+// their stones per side; another game starts from its empty board with
+// its own stones, fewer stones per side cap the hands.
+func TestEditorChoosesTheGame(t *testing.T) {
+	test.NewTempApp(t)
+	var got *muehle.Position
+	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
+	test.NewTempWindow(t, e.content).Resize(fyne.NewSize(800, 520))
+	twelve := muehle.Games[muehle.Twelve]
+	if !slices.Contains(e.game.Options, twelve.Name) || e.game.Selected != "Nine Men's Morris" {
+		t.Fatalf("games offered %v, chosen %q; want Twelve Men's Morris offered, Nine chosen", e.game.Options, e.game.Selected)
+	}
+	e.game.SetSelected(twelve.Name)
+	if e.pos != twelve.NewPosition(12) || e.stones != 12 || len(e.hands[muehle.White].Options) != 13 {
+		t.Fatalf("Twelve chosen: position %s, %d stones, hands %v; want its empty board with 12 in hand", e.pos, e.stones, e.hands[muehle.White].Options)
+	}
+	e.perSide.SetSelected("5")
+	if e.stones != 5 || e.pos.Hand != [2]uint8{5, 5} || e.hands[muehle.Black].Selected != "5" {
+		t.Fatalf("5 stones per side: got %d, hands %v", e.stones, e.pos.Hand)
+	}
+	if !e.ok() || got == nil || got.Game != muehle.Twelve || got.Hand != [2]uint8{5, 5} {
+		t.Errorf("Use position: %q, got %v; want the empty board of Twelve with 5 a side", e.message.Text, got)
 	}
 }

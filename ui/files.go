@@ -20,8 +20,9 @@ func (u *App) setUp() { u.showSetUp() }
 
 // showSetUp opens the set-up editor.
 func (u *App) showSetUp() {
-	showEditor(u.win, u.ctrl.Game().Position(), u.ctrl.Game().Stones(), func(p muehle.Position) {
-		g, err := muehle.NewGameFrom(p, u.ctrl.Game().Stones())
+	var e *editor
+	e = showEditor(u.win, u.ctrl.Game().Position(), u.ctrl.Game().Stones(), func(p muehle.Position) {
+		g, err := muehle.NewGameFrom(p, e.stones) // the game and stones chosen in the dialog
 		if err != nil {
 			u.showError("Set up", err)
 			return
