@@ -160,6 +160,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	default:
 		s.result.SetText("")
 	}
+	showIf(s.result, s.result.Text != "") // an empty line would push the table down
 	if c.Thinking() {
 		s.busy.Show()
 		s.busy.Start()
@@ -169,6 +170,18 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	}
 	s.moves.update(g, c.Shown(), s.verdicts)
 	s.updatePerfect(c, pos)
+}
+
+// showIf shows o when on is set, else hides it.
+func showIf(o fyne.CanvasObject, on bool) {
+	if on == o.Visible() {
+		return
+	}
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
 }
 
 // stateText returns the state number line of pos.

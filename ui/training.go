@@ -398,12 +398,7 @@ func (p *trainingPanel) update(tr *training) {
 	default:
 		p.verdict.SetText("")
 	}
-	// An empty verdict takes no line.
-	if p.verdict.Text == "" {
-		p.verdict.Hide()
-	} else {
-		p.verdict.Show()
-	}
+	showIf(p.verdict, p.verdict.Text != "") // an empty verdict takes no line
 	p.verdict.Refresh()
 	right, wrong := r.Score()
 	p.score.SetText(fmt.Sprintf("Seed %d, %s stones on the board, difficulty %s: %d right, %d wrong of %d.",
