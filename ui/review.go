@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/teach"
 	"muehle/ui/game"
@@ -220,6 +221,9 @@ func verdictNote(v teach.Verdict) string {
 	switch v.Mark {
 	case teach.MarkWorse:
 		if v.Best != muehle.NoMove {
+			if v.BestValue.Outcome() == layers.Draw {
+				return fmt.Sprintf("?  best %s (%s)", v.Best, v.BestValue)
+			}
 			return fmt.Sprintf("?  best %s (%s for %s)", v.Best, v.BestValue, v.Mover)
 		}
 		return "?"
