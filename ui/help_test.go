@@ -50,6 +50,11 @@ func TestHelpMenu(t *testing.T) {
 		}
 	}
 	about, state := u.aboutText()
+	for _, r := range playedGames() {
+		if !strings.Contains(about, r.Name) {
+			t.Errorf("About: %q does not name %s, a game the window plays", about, r.Name)
+		}
+	}
 	if !strings.Contains(about, "Database folder: "+e.Dir()) || !strings.Contains(about, "Commit: ") || !strings.Contains(about, "Version: ") {
 		t.Errorf("About: got\n%s\nwant the version, the commit and the folder %s", about, e.Dir())
 	}
@@ -265,5 +270,16 @@ func TestPasteNotAGame(t *testing.T) {
 	u.paste()
 	if st := u.ctrl.Status(); !strings.HasPrefix(st, "Paste: the clipboard holds neither") || strings.Contains(st, "muehle:") {
 		t.Errorf("paste of text: status %q, want the reason without package prefixes", st)
+	}
+}
+
+// TestLegendSaysWhatZeroIs: the legend beside the table says that D 0% is
+// a share measured as zero, not "nothing within reach" (issue 49: a small
+// game showed D 0% on every point at the start).
+func TestLegendSaysWhatZeroIs(t *testing.T) {
+	for _, want := range []string{"D 33%", "D 0% is such a share too, measured and zero", "shows as 1%"} {
+		if !strings.Contains(legendText, want) {
+			t.Errorf("the legend lacks %q:\n%s", want, legendText)
+		}
 	}
 }
