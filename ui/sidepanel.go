@@ -102,9 +102,13 @@ func newSidePanel() *sidePanel {
 	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
 	analysis.SetMinSize(fyne.NewSize(0, 2*row.MinSize().Height))
 	lists := container.NewVSplit(movesBox, analysis)
-	lists.Offset = 0.4 // the analysis is the longer
+	lists.Offset = 0.45 // the analysis is the longer
 	s.box = container.NewBorder(
-		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.state, container.NewStack(spacer, s.busy), widget.NewSeparator()),
+		// The busy bar beside the headline, not on a line of its own:
+		// the move list and the table get its height.
+		container.NewVBox(container.NewBorder(nil, nil, nil,
+			container.NewGridWrap(fyne.NewSize(80, spacer.MinSize().Height), container.NewStack(spacer, s.busy)), s.turn),
+			s.sides[0], s.sides[1], s.state, widget.NewSeparator()),
 		nil, nil, nil, lists)
 	return s
 }
@@ -170,6 +174,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	}
 	s.moves.update(g, c.Shown(), s.verdicts)
 	s.updatePerfect(c, pos)
+	showIf(s.perfect, s.perfect.Text != "")
 }
 
 // showIf shows o when on is set, else hides it.

@@ -233,4 +233,5 @@ func (u *App) sideForWalk() {
 	s.state.SetText(stateText(u.engines, pos))
 	s.value.SetText("The board shows a line of moves; the database's view of the game returns when it is closed.")
 	s.perfect.SetText("")
+	showIf(s.perfect, false)
 }
