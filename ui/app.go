@@ -176,19 +176,19 @@ func (f *fitBoard) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].
 // panelColumn lays out the column beside the board: the bars of training
 // and of a line of moves (a scroll, objs[0]) above the tabs (objs[1]). The
 // bars ask for no height of their own: they take what they need up to
-// three fifths of the column and scroll beyond, and the tabs, which scroll
+// two thirds of the column and scroll beyond, and the tabs, which scroll
 // too, the rest,
 // so that entering training or opening a line never makes the window
 // larger (it grew off small screens).
 type panelColumn struct{}
 
-// Layout gives the bars their height, up to three fifths of size, and
+// Layout gives the bars their height, up to two thirds of size, and
 // the tabs the rest.
 func (panelColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	bars, tabs := objs[0].(*container.Scroll), objs[1]
 	h := float32(0)
 	if bars.Content.Visible() {
-		h = min(bars.Content.MinSize().Height, size.Height*3/5)
+		h = min(bars.Content.MinSize().Height, size.Height*2/3)
 	}
 	bars.Move(fyne.NewPos(0, 0))
 	bars.Resize(fyne.NewSize(size.Width, h))
