@@ -175,11 +175,10 @@ func (f *fitBoard) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].
 
 // panelColumn lays out the column beside the board: the bars of training
 // and of a line of moves (a scroll, objs[0]) above the tabs (objs[1]). The
-// bars ask for no height of their own: they take what they need up to
-// two thirds of the column and scroll beyond, and the tabs, which scroll
-// too, the rest,
-// so that entering training or opening a line never makes the window
-// larger (it grew off small screens).
+// bars ask for no height of their own: they take what they need up to two
+// thirds of the column and scroll beyond, and the tabs, which scroll too,
+// the rest, so that entering training or opening a line never makes the
+// window larger (it grew off small screens).
 type panelColumn struct{}
 
 // Layout gives the bars their height, up to two thirds of size, and
