@@ -380,6 +380,10 @@ func TestTrainingKeepsTheWindowSize(t *testing.T) {
 	gametest.TapMove(u.board.TapPoint, wrong)
 	q.Drain(t, 10*time.Second, func() bool { return u.learn.walk != nil })
 	fits("the refutation")
+	// The line's bar, below the training bar, is scrolled into view.
+	if bars, _ := u.learn.barsScroll(); bars.Offset.Y+bars.Size().Height < bars.Content.MinSize().Height-1 {
+		t.Errorf("the refutation's bar is below the visible part: offset %v of %v in %v", bars.Offset, bars.Content.MinSize(), bars.Size())
+	}
 	// The bars take at most two thirds of the column and scroll beyond.
 	if bars := u.learn.column.Objects[0]; bars.Size().Height > u.learn.column.Size().Height*2/3+1 {
 		t.Errorf("the training bars take %v of a column of %v, want at most two thirds", bars.Size(), u.learn.column.Size())

@@ -41,6 +41,7 @@ func newLearnBars(u *App) learnBars {
 
 // update shows training mode and the open line, or hides their bars.
 func (l *learnBars) update() {
+	opened := l.walk != nil && !l.walkBar.box.Visible()
 	l.trainBar.update(l.train)
 	l.walkBar.update(l.walk)
 	// The column lays the bars out anew when they need another height:
@@ -49,6 +50,21 @@ func (l *learnBars) update() {
 		l.height = h
 		l.column.Refresh()
 	}
+	// A line just opened below the training bar is scrolled into view:
+	// in a small window the bars scroll, and its buttons were below.
+	if bars, ok := l.barsScroll(); ok && opened {
+		bars.ScrollToBottom()
+	}
+}
+
+// barsScroll returns the scroll that holds the bars, when the column is
+// built.
+func (l *learnBars) barsScroll() (*container.Scroll, bool) {
+	if l.column == nil {
+		return nil, false
+	}
+	s, ok := l.column.Objects[0].(*container.Scroll)
+	return s, ok
 }
 
 // walkPanel is the bar above the side panel while a line is open.
