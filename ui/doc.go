@@ -76,8 +76,9 @@
 //	              commit, database)
 //	rules.go      the rules of each game for players, written from its
 //	              entry of muehle.Games (board, stones, rule switches)
-//	              and a paragraph about it; rulespic.go draws their
-//	              pictures from the board's data and shows them
+//	              and a paragraph about it
+//	rulespic.go   their pictures, drawn from the board's data, and the
+//	              Help ▸ Rules of the Game dialog
 //	hint.go       Game ▸ Hint: the perfect player's move shown once, noted
 //	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions
