@@ -200,7 +200,7 @@ func TestEditorChoosesTheGame(t *testing.T) {
 	var got *muehle.Position
 	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
 	test.NewTempWindow(t, e.content).Resize(fyne.NewSize(800, 520))
-	twelve := muehle.Games[muehle.Twelve]
+	twelve := muehle.Twelve.Rules()
 	if !slices.Contains(e.game.Options, twelve.Name) || e.game.Selected != "Nine Men's Morris" {
 		t.Fatalf("games offered %v, chosen %q; want Twelve Men's Morris offered, Nine chosen", e.game.Options, e.game.Selected)
 	}

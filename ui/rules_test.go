@@ -90,7 +90,7 @@ func TestRulesDialog(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, nil)
 	u.Window().Resize(fyne.NewSize(800, 600))
-	u.ctrl.SetGame(muehle.Games[muehle.Lasker].NewGame(10))
+	u.ctrl.SetGame(muehle.Lasker.Rules().NewGame(10))
 	menuItem(t, u.Window().MainMenu(), "Help", "Rules of the Game").Action()
 	top := u.Window().Canvas().Overlays().Top()
 	if top == nil {
@@ -146,7 +146,7 @@ func TestRulesDialog(t *testing.T) {
 		}
 	}
 	// The wheel over the first picture scrolls the text.
-	choice.SetSelected(muehle.Games[muehle.Standard].Name)
+	choice.SetSelected(muehle.Standard.Rules().Name)
 	pic := fyne.CurrentApp().Driver().AbsolutePositionForObject(scroll)
 	pos := fyne.NewPos(pic.X+rulesPictureSide/2, pic.Y+scroll.Size().Height/2)
 	test.Scroll(u.Window().Canvas(), pos, 0, -120)
