@@ -37,24 +37,19 @@ var gameNotes = map[string]string{
 	"eleven":      "Eleven Men's Morris is played on the board of Twelve Men's Morris, with eleven stones each.",
 }
 
-// The rule switches as the help reads them: each a function of the entry,
-// so that a new switch of muehle.Rules changes one line here.
+// The rule switches as the help reads them (muehle.Rules has each as a
+// field; DoubleMillRemoves is read directly).
 
 // flyAt returns how many stones a side has, at most, when its stones fly;
 // 0 when they never do.
-func flyAt(r *muehle.Rules) int {
-	if r.Flying {
-		return 3
-	}
-	return 0
-}
+func flyAt(r *muehle.Rules) int { return r.FlyAt }
 
 // loseBelow returns the number of stones below which a side has lost.
-func loseBelow(*muehle.Rules) int { return 3 }
+func loseBelow(r *muehle.Rules) int { return r.LoseBelow }
 
 // takeFromMills reports whether a mill may take a stone of the opponent's
 // mills while the opponent has others.
-func takeFromMills(*muehle.Rules) bool { return false }
+func takeFromMills(r *muehle.Rules) bool { return r.TakeFromMills }
 
 // rulesSection is one section of a game's rules: Markdown text and, where
 // a picture says it better, a picture beside it.
@@ -122,7 +117,12 @@ func rulesSections(r *muehle.Rules) []rulesSection {
 			"the board are in mills."
 	}
 	if k >= loseBelow(r)+1 {
-		mill += " Closing two mills with one stone still removes one stone. A removed stone leaves the game. " +
+		if n := r.DoubleMillRemoves; n > 1 {
+			mill += fmt.Sprintf(" Closing two mills with one stone removes %d stones.", n)
+		} else {
+			mill += " Closing two mills with one stone still removes one stone."
+		}
+		mill += " A removed stone leaves the game. " +
 			"A mill may be opened by moving a stone out of it and closed again, and then it takes a stone again."
 	}
 	add(mill, millPicture(r))
