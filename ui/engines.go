@@ -44,10 +44,14 @@ type DBEngines struct {
 	game    muehle.Variant
 	dbs     map[muehle.Variant]*layers.DB
 	errs    map[muehle.Variant]error
-	speed   float64    // this machine's speed relative to the cost model, 0: not measured
-	busy    layers.Key // the layer being computed, when busyOn
-	busyOn  bool
-	busyIn  muehle.Variant // the variant of the layer being computed
+	// reads holds, beside each of dbs, the database the players, marks,
+	// reviews and training read: verified layers only (docs/records.md,
+	// "Unverified layers"); dbs computes, repairs and shows them all.
+	reads  map[muehle.Variant]*layers.DB
+	speed  float64    // this machine's speed relative to the cost model, 0: not measured
+	busy   layers.Key // the layer being computed, when busyOn
+	busyOn bool
+	busyIn muehle.Variant // the variant of the layer being computed
 	// busyConvert says busy is being converted (Convert), not computed.
 	busyConvert bool
 }
@@ -130,19 +134,50 @@ func (e *DBEngines) openLocked(v muehle.Variant) {
 	e.dbs[v] = db
 }
 
-// gameDatabase returns the database of the game on the board, its
-// variant, or the error of opening it.
+// readsLocked returns the database of v that the players read, verified
+// layers only, opening it if need be. e.mu is held.
+func (e *DBEngines) readsLocked(v muehle.Variant) (*layers.DB, muehle.Variant, error) {
+	if db := e.reads[v]; db != nil {
+		return db, v, nil
+	}
+	if _, _, err := e.databaseLocked(v); err != nil {
+		return nil, v, err
+	}
+	db, err := layers.OpenDB(e.dir, v)
+	if err != nil {
+		return nil, v, err
+	}
+	db.VerifiedOnly() // the players present values as the truth
+	e.reads[v] = db
+	return db, v, nil
+}
+
+// recheckReads makes the players' databases look again at every layer
+// they found missing, unverified or damaged: a computation, a repair, a
+// conversion or an import has written layers.
+func (e *DBEngines) recheckReads() {
+	for v, db := range e.reads {
+		for _, k := range layers.OrderIn(v, true) {
+			db.Recheck(k)
+		}
+	}
+}
+
+// gameDatabase returns the database of the game on the board that the
+// players read (verified layers only), its variant, or the error of
+// opening it.
 func (e *DBEngines) gameDatabase() (*layers.DB, muehle.Variant, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.databaseLocked(e.variant)
+	return e.readsLocked(e.variant)
 }
 
-// databaseOf returns the database of variant v, opening it if need be.
+// databaseOf returns the database of variant v that the players read
+// (verified layers only), opening it if need be.
 func (e *DBEngines) databaseOf(v muehle.Variant) (*layers.DB, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	db, _, err := e.databaseLocked(v)
+	db, _, err := e.readsLocked(v)
 	return db, err
 }
 
@@ -334,6 +369,7 @@ func (e *DBEngines) SetDir(dir string) error {
 	defer e.mu.Unlock()
 	e.dir = dir
 	e.dbs, e.errs = map[muehle.Variant]*layers.DB{}, map[muehle.Variant]error{}
+	e.reads = map[muehle.Variant]*layers.DB{}
 	e.openLocked(e.variant)
 	e.openLocked(e.game)
 	return e.errs[e.game]
@@ -344,7 +380,7 @@ func (e *DBEngines) SetDir(dir string) error {
 // complete, · missing; and whether it counts as complete.
 func (e *DBEngines) layerMark(db *layers.DB, k layers.Key) (mark string, complete bool) {
 	busy, busyOn, converting := e.computingIn(db.Variant())
-	damage := db.Damage(k)
+	damage := e.damage(db, k)
 	has := damage == nil && db.Has(k)
 	switch {
 	case busyOn && (busy == k || busy == partnerIn(db.Variant(), k) && !converting):
@@ -545,11 +581,28 @@ func (e *DBEngines) writeHands(b *strings.Builder, db *layers.DB, hands []layers
 func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
 	var keys []layers.Key
 	for _, k := range layers.OrderIn(db.Variant(), true) {
-		if err := db.Damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
+		if err := e.damage(db, k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
 			keys = append(keys, k)
 		}
 	}
 	return keys
+}
+
+// damage returns why layer k of db is damaged (layers.DB.Damage), as db
+// or the players' database of its game (which reads other layers, and
+// may have found damage db has not looked for) knows it; nil when
+// neither does.
+func (e *DBEngines) damage(db *layers.DB, k layers.Key) error {
+	if err := db.Damage(k); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	reads := e.reads[db.Variant()]
+	e.mu.Unlock()
+	if reads == nil || reads == db {
+		return nil
+	}
+	return reads.Damage(k)
 }
 
 // Damaged names the damaged layers ("3-4, p5+2-4+2"), "" when none is

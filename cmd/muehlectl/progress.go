@@ -33,11 +33,11 @@ type solveProgress struct {
 	bar       *progressbar.ProgressBar
 	last      retro.Progress
 	slots     uint64
-	phases    []retro.PhaseTime // the finished phases of the current unit
-	ended     time.Duration     // when the previous phase of the unit ended
+	phases    []layers.PhaseTime // the finished phases of the current unit
+	ended     time.Duration      // when the previous phase of the unit ended
 	start     time.Time
 
-	record  io.Writer // the solve record (retro/record.go), or nil
+	record  io.Writer // the solve record (layers/record.go), or nil
 	workers int       // for the record
 }
 
@@ -113,7 +113,7 @@ func (s *solveProgress) endPhaseLocked() {
 		fmt.Fprintln(s.w)
 		s.bar = nil
 	}
-	s.phases = append(s.phases, retro.PhaseTime{Phase: s.phase, Layer: s.verifying, Seconds: (s.last.Elapsed - s.ended).Seconds()})
+	s.phases = append(s.phases, layers.PhaseTime{Phase: s.phase, Layer: s.verifying, Seconds: (s.last.Elapsed - s.ended).Seconds()})
 	s.ended = s.last.Elapsed
 	s.phase, s.verifying = 0, layers.Key{}
 }
@@ -140,7 +140,7 @@ func (s *solveProgress) endUnitLocked(finished bool) {
 				float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(shown, ", "), peak)
 		}
 		if s.record != nil {
-			r := retro.Record{Finished: time.Now(), Unit: s.last.Unit, Slots: s.slots, Seconds: el.Seconds(),
+			r := layers.Record{Finished: time.Now(), Unit: s.last.Unit, Slots: s.slots, Seconds: el.Seconds(),
 				Phases: s.phases, PeakMiB: peak, Workers: s.workers, Cores: runtime.NumCPU(), Commit: commit()}
 			if _, err := fmt.Fprintln(s.record, r); err != nil {
 				fmt.Fprintf(s.w, "cannot append to the solve record: %v\n", err)
