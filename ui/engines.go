@@ -14,6 +14,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 	"muehle/retro/play"
 	"muehle/ui/game"
 )
@@ -539,18 +540,9 @@ func (e *DBEngines) writeHands(b *strings.Builder, db *layers.DB, hands []layers
 	b.WriteString("\n+ some of the cell's layers complete\n")
 }
 
-// damaged returns the layers of the database known to be damaged: those
-// whose header fails its checks, and those that failed when opened. Files
-// of the older format are not among them: Convert rewrites them.
-func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
-	var keys []layers.Key
-	for _, k := range layers.OrderIn(db.Variant(), true) {
-		if err := db.Damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
+// damaged returns the layers of the database known to be damaged
+// (dbservice.Damaged).
+func (e *DBEngines) damaged(db *layers.DB) []layers.Key { return dbservice.Damaged(db) }
 
 // Damaged names the damaged layers ("3-4, p5+2-4+2"), "" when none is
 // known.
@@ -572,22 +564,14 @@ func keyNames(keys []layers.Key) string {
 }
 
 // Repair recomputes the damaged layers, and the missing layers they
-// depend on: the moving layers up to the largest damaged one, and the
-// placement layers if one of them is damaged.
+// depend on (dbservice.RepairOptions).
 func (e *DBEngines) Repair(ctx context.Context, progress func(DBProgress)) error {
 	db, err := e.database()
 	if err != nil {
 		return err
 	}
-	opts := retro.SolveOptions{MaxStones: -1}
-	for _, k := range e.damaged(db) {
-		if !k.IsMoving() {
-			opts.Placement, opts.MaxStones = true, 0
-		} else if opts.MaxStones != 0 {
-			opts.MaxStones = max(opts.MaxStones, int(k.W+k.B))
-		}
-	}
-	if opts.MaxStones < 0 {
+	opts, ok := dbservice.RepairOptions(db)
+	if !ok {
 		return nil // nothing damaged
 	}
 	return e.solve(ctx, db, opts, progress)
@@ -641,12 +625,24 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 	return e.solve(ctx, db, computeOptions(small), progress)
 }
 
-// solve runs retro.Solve with opts, passing its progress on. When what is
-// left waits for units another solver holds, the error names it.
+// solve runs the service's solver run with opts (dbservice.Solve: its
+// units recorded in the folder's solve record), passing its progress on,
+// noting the layer being computed, and keeping the speed the run
+// measured for the next estimate. When what is left waits for units
+// another solver holds, the error names it.
 func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
-	opts.Progress = e.progressFunc(db.Variant(), opts, progress)
 	defer e.notComputing(ctx)
-	err := retro.Solve(ctx, db, opts)
+	v := db.Variant()
+	speed, err := dbservice.Solve(ctx, db, dbservice.Run{Opts: opts, Speed: e.Speed(),
+		Progress: func(p retro.Progress, pr DBProgress) {
+			e.mu.Lock()
+			e.busy, e.busyOn, e.busyIn = p.Layer, true, v
+			e.mu.Unlock()
+			progress(pr)
+		}})
+	if speed > 0 {
+		e.SetSpeed(speed)
+	}
 	var le *layers.LockedError
 	switch {
 	case ctx.Err() != nil:

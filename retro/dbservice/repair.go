@@ -1,0 +1,40 @@
+package dbservice
+
+import (
+	"errors"
+
+	"muehle/layers"
+	"muehle/retro"
+)
+
+// Damaged returns the layers of db known to be damaged: those whose
+// header fails its checks, and those that failed when opened. Files of
+// the older format are not among them: Convert rewrites them.
+func Damaged(db *layers.DB) []layers.Key {
+	var keys []layers.Key
+	for _, k := range layers.OrderIn(db.Variant(), true) {
+		if err := db.Damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// RepairOptions returns the solver's options that recompute the damaged
+// layers of db, and the missing layers they depend on: the moving layers
+// up to the largest damaged one, and the placement layers if one of them
+// is damaged; ok is false when no layer is damaged.
+func RepairOptions(db *layers.DB) (opts retro.SolveOptions, ok bool) {
+	opts.MaxStones = -1
+	for _, k := range Damaged(db) {
+		if !k.IsMoving() {
+			opts.Placement, opts.MaxStones = true, 0
+		} else if opts.MaxStones != 0 {
+			opts.MaxStones = max(opts.MaxStones, int(k.W+k.B))
+		}
+	}
+	if opts.MaxStones < 0 {
+		return retro.SolveOptions{}, false
+	}
+	return opts, true
+}
