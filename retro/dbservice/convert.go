@@ -159,14 +159,11 @@ func (c *conversion) at(now time.Time) (Progress, bool) {
 	if !c.started {
 		return Progress{}, false
 	}
-	rate := convertRate
-	if d := c.doneAt.Sub(c.start).Seconds(); c.done >= minMeasured && d > 0 {
-		rate = float64(c.done) / d
-	}
+	rate := Rate{Prior: convertRate, MinWork: minMeasured}.At(float64(c.done), c.doneAt.Sub(c.start))
 	size := float64(c.sizes[c.cur])
 	part := min(0.95*size, now.Sub(c.curAt).Seconds()*rate)
 	pr := Progress{Converting: true, Unit: c.cur.String(), Phase: "converting", Step: c.i + 1, Steps: c.n,
-		Elapsed: now.Sub(c.start), Left: time.Duration(max(0, float64(c.total)-float64(c.done)-part) / rate * float64(time.Second))}
+		Elapsed: now.Sub(c.start), Left: Left(float64(c.total)-float64(c.done)-part, rate)}
 	if c.total > 0 {
 		pr.Overall = min(1, (float64(c.done)+part)/float64(c.total))
 	}

@@ -124,10 +124,10 @@ func PhaseWords(p retro.Progress) string {
 const measureAfter = 10 * time.Second
 
 // Meter turns the solver's reports of a run into Progress with the time
-// left: the model's wall time of what is left (ModelSeconds), at the
-// speed the run began with and, after measureAfter, at the speed the run
-// measures itself (its model time done over the time it took). It is safe
-// for concurrent use.
+// left (Rate): the model's wall time of what is left (ModelSeconds), at
+// the speed the run began with and, after measureAfter, at the speed the
+// run measures itself (its model time done over the time it took). It is
+// safe for concurrent use.
 type Meter struct {
 	cores int
 	speed float64 // the speed the run began with (0: the model's)
@@ -163,10 +163,7 @@ func (m *Meter) At(p retro.Progress) Progress {
 	m.mu.Lock()
 	m.done, m.at = done, elapsed
 	m.mu.Unlock()
-	speed := cmp.Or(m.speed, 1.0)
-	if elapsed >= measureAfter && done > 0 {
-		speed = done / elapsed.Seconds()
-	}
+	speed := Rate{Prior: cmp.Or(m.speed, 1.0), MinTime: measureAfter}.At(done, elapsed)
 	unit := p.Layer.String()
 	if len(p.Task.Unit.Keys) > 0 {
 		unit = p.Task.Unit.String()
@@ -174,7 +171,7 @@ func (m *Meter) At(p retro.Progress) Progress {
 	return Progress{
 		Unit: unit, Phase: PhaseWords(p), Step: p.Step, Steps: p.Steps,
 		Fraction: f, Part: p.Fraction, Overall: overall,
-		Elapsed: elapsed, PartElapsed: p.Elapsed, Left: time.Duration(left / speed * float64(time.Second)),
+		Elapsed: elapsed, PartElapsed: p.Elapsed, Left: Left(left, speed),
 		Verifying: p.Phase == retro.PhaseVerify,
 		Work:      p.WorkDone, WorkTotal: p.WorkTotal, PartWork: p.Task.CPUSeconds(),
 	}
