@@ -46,11 +46,12 @@ func (e *DBEngines) Convert(ctx context.Context, progress func(DBProgress)) erro
 		return err
 	}
 	defer e.notComputing(ctx)
-	return dbservice.Convert(ctx, db, func(k layers.Key) {
+	_, err = dbservice.Convert(ctx, db, dbservice.ConvertRun{Begin: func(k layers.Key) {
 		e.mu.Lock()
 		e.busy, e.busyOn, e.busyConvert, e.busyIn = k, true, true, db.Variant()
 		e.mu.Unlock()
-	}, progress)
+	}, Progress: progress})
+	return err
 }
 
 // oldBlocks reports whether the folder holds layers of the format before,

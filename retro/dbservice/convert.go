@@ -71,17 +71,34 @@ func OldOf(db *layers.DB) Old {
 	return o
 }
 
+// ConvertRun is what a conversion reports to; any field may be nil.
+type ConvertRun struct {
+	Begin    func(layers.Key) // before each layer
+	Progress func(Progress)   // before each layer, and every second
+	// Skipped receives the words on a layer another program is
+	// computing, which is skipped; when nil, the error names them.
+	Skipped func(string)
+}
+
 // Convert rewrites the layers of the format before in db in this one
-// (retro.ConvertOld), calling begin before each layer and progress before
-// each layer with its number, and every second with the time, the share
-// of the bytes done and the time left, from the speed so far (convertRate
-// at first). Cancelled, it stops after the layer being converted: each
-// layer is replaced whole, and converting again does the rest. Layers
-// another program is computing are skipped, and the error says so. No
-// progress is reported after it returns.
-func Convert(ctx context.Context, db *layers.DB, begin func(layers.Key), progress func(Progress)) error {
-	if v := db.Variant(); v.Game != muehle.Standard {
-		return fmt.Errorf("dbservice: the database of %s holds no layers of the older format: only Nine Men's Morris had it", v.Name())
+// (retro.ConvertOld), reporting before each layer its number, and every
+// second the time, the share of the bytes done and the time left, from
+// the speed so far (convertRate at first). Cancelled, it stops after the
+// layer being converted: each layer is replaced whole, and converting
+// again does the rest. It returns the number of layers converted. No
+// progress is reported after it returns. Progress is called from two
+// goroutines, never at once.
+func Convert(ctx context.Context, db *layers.DB, run ConvertRun) (int, error) {
+	if db.Variant().Game != muehle.Standard {
+		return 0, nil // only Nine Men's Morris had the format before
+	}
+	var mu sync.Mutex // the ticker's reports and the layers'
+	progress := func(p Progress) {
+		if run.Progress != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			run.Progress(p)
+		}
 	}
 	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}}
 	for _, k := range layers.Order(db.Stones(), true) {
@@ -108,16 +125,23 @@ func Convert(ctx context.Context, db *layers.DB, begin func(layers.Key), progres
 	}()
 	defer func() { close(stop); <-ticks }()
 	var skipped []string
-	_, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
-		begin(k)
+	n, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
+		if run.Begin != nil {
+			run.Begin(k)
+		}
 		pr, _ := c.next(k, i, n, time.Now())
 		progress(pr)
-	}, func(s string) { skipped = append(skipped, s) })
-	if err == nil && len(skipped) > 0 {
+	}, func(s string) {
+		if run.Skipped != nil {
+			run.Skipped(s)
+		}
+		skipped = append(skipped, s)
+	})
+	if err == nil && len(skipped) > 0 && run.Skipped == nil {
 		err = fmt.Errorf("%s skipped: another program is computing in this folder (%s); convert again when it has finished",
 			LayerCount(len(skipped)), skipped[0])
 	}
-	return err
+	return n, err
 }
 
 // conversion is the progress of a Convert: the layers' sizes, the bytes
