@@ -76,11 +76,16 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if a.unit != "" {
 		return solveUnit(ctx, db, a, stdout, stderr)
 	}
-	opts := a.opts
+	return solveTasks(ctx, db, a.db, a.opts, stdout, stderr)
+}
+
+// solveTasks computes what opts asks for in db (dbservice.Solve, as the
+// window does), with its estimate first and its progress on stderr.
+func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.SolveOptions, stdout, stderr io.Writer) error {
 	tasks := retro.Plan(db, opts)
 	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
-		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *a.db.dir, a.db.label())
+		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *dbf.dir, dbf.label())
 		return nil
 	}
 	compute := 0
@@ -89,7 +94,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			compute++
 		}
 	}
-	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *a.db.dir, a.db.label(), compute, len(tasks)-compute)
+	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *dbf.dir, dbf.label(), compute, len(tasks)-compute)
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
@@ -105,7 +110,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	_, err = dbservice.Solve(ctx, db, dbservice.Run{Opts: opts, Progress: show.show, Recorder: show.rec})
 	show.finish(err == nil)
 	if err != nil {
-		return solveError(ctx, err, *a.db.dir, start)
+		return solveError(ctx, err, *dbf.dir, start)
 	}
 	fmt.Fprintf(stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil

@@ -38,3 +38,13 @@ func RepairOptions(db *layers.DB) (opts retro.SolveOptions, ok bool) {
 	}
 	return opts, true
 }
+
+// CheckAll checks every layer file of db completely (layers.DB.Check), so
+// that Damaged knows the layers whose bodies fail their checksums too, not
+// only those whose headers do or that failed when read before. It reads
+// every layer present, as retro.Plan does.
+func CheckAll(db *layers.DB) {
+	for _, k := range layers.OrderIn(db.Variant(), true) {
+		db.Check(k)
+	}
+}
