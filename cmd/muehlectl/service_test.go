@@ -41,12 +41,18 @@ func TestRepairAsTheWindow(t *testing.T) {
 		}
 	}
 
+	if code, out, _ := muehlectl("status", "--db", dirs[0], "--check"); code != 0 || !strings.Contains(out, "  3   !") || !strings.Contains(out, "! damaged, used as missing: 3-3") {
+		t.Errorf("muehlectl status --check: exit %d: %q, want 3-3 marked damaged", code, out)
+	}
 	code, out, stderr := muehlectl("repair", "--db", dirs[0])
 	if code != 0 || !strings.Contains(out, "damaged: 3-3\n") || !strings.Contains(out, "1 units to compute") || !strings.Contains(stderr, "unit 1 of 1  m3-3  183512 slots") {
 		t.Fatalf("muehlectl repair: exit %d: %q %q", code, out, stderr)
 	}
 	if code, out, _ := muehlectl("repair", "--db", dirs[0]); code != 0 || !strings.Contains(out, "no damaged layer") {
 		t.Errorf("muehlectl repair again: exit %d: %q, want no damaged layer", code, out)
+	}
+	if code, out, _ := muehlectl("status", "--db", dirs[0], "--check"); code != 0 || !strings.Contains(out, "  3   #") || strings.Contains(out, "used as missing") {
+		t.Errorf("muehlectl status --check after repair: exit %d: %q, want 3-3 complete", code, out)
 	}
 
 	db, err := layers.OpenDB(dirs[1], muehle.NineMensMorris)
