@@ -62,17 +62,13 @@ func (s *packProgress) update(p pack.Progress) {
 	s.step, s.last = p.Step, p
 }
 
-// packMeasure is how long a phase runs before its rate counts for the
-// time left of its lines (dbservice.Rate): its first layers are small.
-const packMeasure = 10 * time.Second
-
-// lineLocked writes a log line on p, with the phase's time left at the
-// rate of its bytes so far once it has run packMeasure.
+// lineLocked writes a log line on p, with the phase's time left
+// (dbservice.PackLeft).
 func (s *packProgress) lineLocked(p pack.Progress, what string) {
 	s.logged = time.Now()
 	el := time.Since(s.start)
 	left := ""
-	if d := dbservice.Left(float64(p.Total)-float64(p.Done), dbservice.Rate{MinTime: packMeasure}.At(float64(p.Done), el)); d >= 0 && p.Done < p.Total {
+	if d := dbservice.PackLeft(p, el); d >= 0 && p.Done < p.Total {
 		left = ", about " + dbservice.Rough(d) + " left"
 	}
 	fmt.Fprintf(s.w, "%s %s: layer %d of %d (%s), %.1f %% of %s of layer bodies, package at %s, after %s%s\n", phaseWord(p), what, p.Step, p.Steps, p.Layer,
