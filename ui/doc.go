@@ -61,15 +61,15 @@
 //	              board (or of the game whose computation runs, which
 //	              keeps its lines until it ends), computing its small
 //	              endgames or complete database, pause and resume
-//	dbwork.go     what a computation costs (time, disk), its progress,
-//	              what resuming redoes, what the perfect player does
+//	dbwork.go     the window's side of the database service
+//	              (retro/dbservice: estimate, progress, time left, the
+//	              solve record), what the perfect player does
 //	dbconvert.go  layers of the older file format (folders of Nine Men's
-//	              Morris only): what the tab says of them, their conversion
-//	              in the background (retro.ConvertOld) with progress per
-//	              layer and Pause
+//	              Morris only): the dialog that offers their conversion,
+//	              run in the background (dbservice.Convert) with Pause
 //	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
-//	              described, checked and installed in the background, with
-//	              progress, Pause and Resume
+//	              described, checked and installed in the background
+//	              (dbservice.ImportFile), with progress, Pause and Resume
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
 //	help.go       the Help menu: the rules (docs/rules.md, passed in), the

@@ -18,7 +18,9 @@
 //	              resumable; --verify
 //	convert.go    convert: placement layers of one byte per slot made dense
 //	packprogress.go what export and import show: a bar on a terminal,
-//	              else a line a minute
+//	              else a line a minute with the time left
+//	status.go     status: what a folder holds, the window's tables
+//	repair.go     repair: the damaged layers recomputed, as the window does
 //	query.go      query
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost
@@ -46,14 +48,13 @@
 //	jobs.go       forEach: the pool of jobs of match, tactics and
 //	              searcherrors
 //	countlines.go the progress lines of a tactics or searcherrors row
-//	record.go     the solve record, k<stones>/solve-record.tsv
-//	peakmem_windows.go peakmem.go's on Windows: the peak working set
-//	              since the process started
+//	record.go     the solve record, k<stones>/solve-record.tsv (written
+//	              by retro/dbservice's Recorder)
 //	progress.go   what solve shows: a bar per phase on a terminal, else a
 //	              line per unit and a line a minute on the phase under way
+//	              with the run's time left (retro/dbservice)
 //	dbflags.go    --db and --stones, shared by the commands
 //	searchflags.go --book and --table-bits of the placement search
 //	unreachable.go --unreachable, and the refusal of positions no game reaches
-//	peakmem.go    peak memory of the process
 //	profile.go    MUEHLE_CPUPROFILE=FILE: a CPU profile of any command
 package main

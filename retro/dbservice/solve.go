@@ -173,6 +173,8 @@ type Run struct {
 // folder may begin with.
 func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 	opts := run.Opts
+	speed, _, _ := StartSpeed(db, opts, run.Speed)
+	m := NewMeter(retro.Workers(opts.Workers), speed) // its time includes the plan's reading of the layers
 	if opts.Plan == nil {
 		opts.Plan = retro.Plan(db, opts)
 	}
@@ -188,8 +190,6 @@ func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 		defer f.Close()
 		rec = NewRecorder(f, retro.Workers(opts.Workers))
 	}
-	speed, _, _ := StartSpeed(db, opts, run.Speed)
-	m := NewMeter(retro.Workers(opts.Workers), speed)
 	opts.Progress = func(p retro.Progress) {
 		rec.Update(p)
 		if run.Progress != nil {
