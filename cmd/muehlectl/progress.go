@@ -104,6 +104,9 @@ func (s *solveProgress) update(p retro.Progress) {
 	}
 	s.rec.Update(p)
 	if s.bar != nil {
+		if s.left != "" {
+			s.bar.Describe(fmt.Sprintf("unit %d of %d  %-10s %-16s (%s)", p.Step, p.Steps, p.Unit, p.PhaseText(), s.left))
+		}
 		s.bar.Set64(int64(min(p.Done, p.Total)))
 	}
 	if !s.terminal && s.logEvery > 0 && p.Total > 0 && time.Since(s.logged) >= s.logEvery {
