@@ -1,10 +1,10 @@
 // Package dbservice is the database service the window's Database tab and
 // muehlectl share: what a folder holds, computing it with one record of
-// what each finished unit took, repairing damaged layers, converting the
-// layers of the older format, and the one model of progress and time left
-// every long operation reports through. It imports no Fyne, so it builds
-// and tests with CGO_ENABLED=0; the window and muehlectl only show what it
-// reports.
+// what each finished unit took, repairing damaged layers, importing a
+// package, converting the layers of the older format, and the one model
+// of progress and time left every long operation reports through. It
+// imports no Fyne, so it builds and tests with CGO_ENABLED=0; the window
+// and muehlectl only show what it reports.
 //
 // The files, one concern each:
 //
@@ -14,15 +14,20 @@
 //     the machine's load leaves (StartSpeed).
 //   - speed.go: the speed measured in a solve record (MeasuredSpeed).
 //   - load.go: the machine's load average.
+//   - holdings.go: what a folder holds, the tables of layers (Describe).
+//   - rate.go: the time left of every long operation (Rate, Left).
 //   - progress.go: the state of a run for a person (Progress), the meter
 //     that turns the solver's events into it with the time left (Meter),
 //     and what a paused run keeps (Base).
 //   - solve.go: a computation (Solve): the solver run, each finished unit
-//     appended to the solve record, the speed this run measured.
+//     appended to the solve record (Recorder), the speed this run
+//     measured.
 //   - repair.go: which layers are damaged, and what recomputing them
 //     solves (the repair policy).
 //   - convert.go: the layers of the older format (Old) and their
 //     conversion with its progress.
+//   - import.go: a package installed into a folder, and the layers of
+//     the format before it brings converted.
 //   - words.go: numbers, sizes and durations as a person reads them.
 //   - peakmem.go: the peak memory of a unit, for the solve record.
 package dbservice

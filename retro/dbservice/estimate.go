@@ -11,10 +11,9 @@ import (
 
 // Estimate is what a computation will cost: the parts and positions to
 // compute, the disk space, and the time on this machine from the cost
-// model of retro/cost.go, scaled by this
-// machine's cores and by the speed measured here: in this folder's solve
-// record, else in the machine's last run, else by the share of the
-// cores the machine's load leaves.
+// model of retro/cost.go, scaled by this machine's cores and by the speed
+// measured here: in this folder's solve record, else in the machine's
+// last run, else by the share of the cores the machine's load leaves.
 type Estimate struct {
 	Units     int    // moving pairs and placement layers to compute (or check)
 	Positions uint64 // slots of the layers to compute
