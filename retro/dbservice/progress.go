@@ -126,16 +126,18 @@ const measureAfter = 10 * time.Second
 // Meter turns the solver's reports of a run into Progress with the time
 // left (Rate): the model's wall time of what is left (ModelSeconds), at
 // the speed the run began with and, after measureAfter, at the speed the
-// run measures itself (its model time done over the time it took). It is
-// safe for concurrent use.
+// run measures itself (its model time done over the time its units took,
+// from the first report: the plan before it, which reads every layer
+// present, is not the machine's speed). It is safe for concurrent use.
 type Meter struct {
 	cores int
 	speed float64 // the speed the run began with (0: the model's)
 	start time.Time
 
-	mu   sync.Mutex
-	done float64 // the model's wall seconds of what is done, at the last report
-	at   time.Duration
+	mu    sync.Mutex
+	first time.Time // the first report: the solver's plan is made, its units begin
+	done  float64   // the model's wall seconds of what is done, at the last report
+	at    time.Duration
 }
 
 // NewMeter returns the meter of a run on cores cores that begins with
@@ -161,9 +163,13 @@ func (m *Meter) At(p retro.Progress) Progress {
 	done := m.wall(p.WorkDone)
 	left := m.wall(max(0, p.WorkTotal-p.WorkDone))
 	m.mu.Lock()
-	m.done, m.at = done, elapsed
+	if m.first.IsZero() {
+		m.first = time.Now()
+	}
+	m.done, m.at = done, time.Since(m.first) // the units' time, not the plan's
+	at := m.at
 	m.mu.Unlock()
-	speed := Rate{Prior: cmp.Or(m.speed, 1.0), MinTime: measureAfter}.At(done, elapsed)
+	speed := Rate{Prior: cmp.Or(m.speed, 1.0), MinTime: measureAfter}.At(done, at)
 	unit := p.Layer.String()
 	if len(p.Task.Unit.Keys) > 0 {
 		unit = p.Task.Unit.String()

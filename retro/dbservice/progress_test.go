@@ -18,14 +18,16 @@ func TestMeter(t *testing.T) {
 	if got := m.At(p); got.Left != 100*time.Second || got.Overall != 0 {
 		t.Errorf("at the start at half the model's speed: got %v left, overall %v; want 1m40s, 0", got.Left, got.Overall)
 	}
-	// 20 s later, a fifth done: 10 model seconds in 20, half the speed
-	// again, though the run began at the model's.
+	// 20 s after the first report, a fifth done: 10 model seconds in 20,
+	// half the speed again, though the run began at the model's.
 	m = NewMeter(2, 0)
-	m.start = time.Now().Add(-20 * time.Second)
+	m.start = time.Now().Add(-25 * time.Second) // 5 s of them the plan
+	m.first = time.Now().Add(-20 * time.Second)
 	p.Done, p.WorkDone = 2, 20
 	got := m.At(p)
-	if got.Left < 79*time.Second || got.Left > 81*time.Second || got.Overall != 0.2 || got.Fraction != 0.2 {
-		t.Errorf("after 20 s, a fifth done: got %v left, overall %v, fraction %v; want 1m20s, 0.2, 0.2", got.Left, got.Overall, got.Fraction)
+	if got.Left < 79*time.Second || got.Left > 81*time.Second || got.Overall != 0.2 || got.Fraction != 0.2 || got.Elapsed < 25*time.Second {
+		t.Errorf("after 20 s, a fifth done: got %v left, overall %v, fraction %v, %v elapsed; want 1m20s, 0.2, 0.2, 25 s with the plan",
+			got.Left, got.Overall, got.Fraction, got.Elapsed)
 	}
 	if s := m.Speed(); s < 0.49 || s > 0.51 {
 		t.Errorf("speed measured: got %v, want 0.5", s)
