@@ -71,16 +71,22 @@ func (s *solveProgress) show(p retro.Progress, pr dbservice.Progress) {
 	s.update(p)
 }
 
-// update receives the solver's reports; it is safe for concurrent use.
+// update receives the solver's reports and passes them to s.rec; it is
+// safe for concurrent use.
 func (s *solveProgress) update(p retro.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.displayLocked(p)
+	s.rec.Update(p)
+}
+
+// displayLocked shows report p.
+func (s *solveProgress) displayLocked(p retro.Progress) {
 	if p.Phase == retro.PhaseDone {
 		if p.Step == s.step {
 			s.endPhaseLocked()
 			s.step = 0
 		}
-		s.rec.Update(p)
 		return
 	}
 	if p.Step != s.step || p.Phase != s.phase || p.Verifying != s.verifying {
@@ -102,7 +108,6 @@ func (s *solveProgress) update(p retro.Progress) {
 			)
 		}
 	}
-	s.rec.Update(p)
 	if s.bar != nil {
 		if s.left != "" {
 			s.bar.Describe(fmt.Sprintf("unit %d of %d  %-10s %-16s (%s)", p.Step, p.Steps, p.Unit, p.PhaseText(), s.left))

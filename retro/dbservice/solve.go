@@ -161,8 +161,9 @@ type Run struct {
 	// Progress, when set, receives each report of the solver with the
 	// progress of the run, from any goroutine.
 	Progress func(retro.Progress, Progress)
-	// Recorder, when set, records the run; else Solve makes one for the
-	// folder's solve record.
+	// Recorder, when set, records the run, fed and finished by the
+	// caller (its Progress passes each report on); else Solve makes one
+	// for the folder's solve record, and feeds and finishes it.
 	Recorder *Recorder
 }
 
@@ -181,8 +182,8 @@ func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 	if len(opts.Plan) == 0 {
 		return 0, nil
 	}
-	rec := run.Recorder
-	if rec == nil {
+	rec, own := run.Recorder, run.Recorder == nil
+	if own {
 		f, err := retro.AppendRecord(db.RecordPath())
 		if err != nil {
 			return 0, fmt.Errorf("the solve record: %w", err)
@@ -191,7 +192,9 @@ func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 		rec = NewRecorder(f, retro.Workers(opts.Workers))
 	}
 	opts.Progress = func(p retro.Progress) {
-		rec.Update(p)
+		if own {
+			rec.Update(p)
+		}
 		if run.Progress != nil {
 			run.Progress(p, m.At(p))
 		} else {
@@ -199,6 +202,8 @@ func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 		}
 	}
 	err := retro.Solve(ctx, db, opts)
-	rec.Finish(err == nil)
+	if own {
+		rec.Finish(err == nil)
+	}
 	return m.Speed(), err
 }
