@@ -61,9 +61,9 @@ func (e Estimate) String() string {
 	model := Rough(e.model())
 	switch {
 	case e.Speed > 0 && e.Measured > 0:
-		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured when\n"+
-			"the last %d parts of this folder were computed: %.2f× the model's,\n"+
-			"which says %s. Other programs running at the same time slow it down.",
+		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured when the\n"+
+			"last %d parts of this folder were computed: %.2f× the model's,\n"+
+			"which says %s.\nOther programs running at the same time slow it down.",
 			Rough(e.Time), e.Measured, e.Speed, model)
 	case e.Speed > 0:
 		return s + fmt.Sprintf("Time: about %s on this machine, at the speed measured in the\n"+

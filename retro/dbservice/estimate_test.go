@@ -28,9 +28,9 @@ func TestEstimateWords(t *testing.T) {
 				"Other programs running at the same time slow it down."},
 		{Estimate{Units: 73, Positions: 77e6, Bytes: 77e6, Time: 145 * time.Second, Cores: 2, Speed: 0.2, Measured: 73},
 			"73 parts to compute: 77,000,000 positions.\nDisk: 77.0 MB for the layers.\n" +
-				"Time: about 2 min on this machine, at the speed measured when\n" +
-				"the last 73 parts of this folder were computed: 0.20× the model's,\n" +
-				"which says 29 s. Other programs running at the same time slow it down."},
+				"Time: about 2 min on this machine, at the speed measured when the\n" +
+				"last 73 parts of this folder were computed: 0.20× the model's,\n" +
+				"which says 29 s.\nOther programs running at the same time slow it down."},
 		{Estimate{Units: 45, Positions: 8e6, Bytes: 8e6, Time: 32 * time.Second, Cores: 2, Load: 18},
 			"45 parts to compute: 8,000,000 positions.\nDisk: 8.0 MB for the layers.\n" +
 				"Time: about 32 s on this machine's 2 cores, busy now (load 18.0):\n" +
