@@ -88,12 +88,12 @@ func keySlot(k Key) (int, bool) {
 
 // OpenDB opens the database of variant v in the database folder dir. It
 // creates nothing: a missing directory is an empty database, created by the
-// first Write. It uses the DefaultIndexer.
+// first Write. It uses the indexer of v's board (IndexerFor).
 func OpenDB(dir string, v muehle.Variant) (*DB, error) {
 	if err := CheckVariant(v); err != nil {
 		return nil, fmt.Errorf("layers: opening database %s: %w", dir, err)
 	}
-	x, err := DefaultIndexer()
+	x, err := IndexerFor(v.Rules().Board)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +336,7 @@ func (d *DB) forgetLocked(k Key) {
 func (d *DB) Probe(p muehle.Position) (Value, error) {
 	t := p.Turn & 1
 	m, o := p.Stones[t], p.Stones[t^1]
-	if m&o != 0 || (m|o)&^muehle.AllPoints != 0 {
+	if m&o != 0 || (m|o)&^p.Board().All() != 0 {
 		return Unused, fmt.Errorf("layers: probing %v: %w: overlapping stones", p, muehle.ErrPosition)
 	}
 	if p.Game != d.v.Game {

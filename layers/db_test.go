@@ -203,11 +203,19 @@ func TestDBGames(t *testing.T) {
 	if got, want := lasker.GameDir(), filepath.Join(dir, "lasker", "k3"); got != want {
 		t.Errorf("GameDir = %s, want %s", got, want)
 	}
+	// Six Men's Morris: the 16-point board, its own index (small.go).
+	six, err := OpenDB(dir, muehle.Six.With(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer six.Close()
+	if got, want := six.GameDir(), filepath.Join(dir, "six", "k6"); got != want {
+		t.Errorf("GameDir = %s, want %s", got, want)
+	}
 	for _, c := range []struct {
 		v    muehle.Variant
 		want string
 	}{
-		{muehle.Six.With(6), "no database for Six Men's Morris: the index numbers the positions of the 24-point board"},
 		{muehle.Standard.With(10), "Nine Men's Morris with 10 stones per side (want 3 to 9)"},
 	} {
 		if _, err := OpenDB(dir, c.v); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -11,6 +11,9 @@
 //	table.go      the group-B table: class and symmetry of each of the 3^16
 //	              B codes; building, caching, loading
 //	index.go      Indexer and LayerIndex: rank (Index) and unrank (Position)
+//	small.go      the index of a small board (16 points or fewer, its own
+//	              symmetries: Three, Five and Six Men's Morris), built from
+//	              muehle.Board; IndexerFor, the indexer of a board
 //	value.go      Value, the one-byte entry
 //	file.go       the layer file: header, WriteLayer, OpenFile, File
 //	dense.go      Dense: a dense layer's body (the stored slots' bits,
@@ -53,8 +56,9 @@
 //
 // A Key counts stones from the view of the side to move: W and B on the
 // board (mover, opponent) and WH, BH in hand. Moving layers M(w,b) have
-// empty hands and 3 ≤ w,b ≤ k for a game of k stones per side (3 to 9,
-// to 12 in Twelve Men's Morris). A move without removal leads from M(w,b)
+// empty hands and 3 ≤ w,b ≤ k for a game of k stones per side (3 up to
+// the game's own, muehle.Rules.Stones: 9 in Nine Men's Morris, 12 in
+// Twelve). A move without removal leads from M(w,b)
 // to its partner M(b,w); a removal to M(b-1,w), or ends the game when
 // b-1 = 2. Order computes the pairs by total stones, smallest first.
 // Placement layers have WH ≥ 1 and WH == BH (White to move) or WH == BH+1
@@ -66,6 +70,14 @@
 // (MixedOrder). Key.Child names the layer each kind of move leads to.
 //
 // # The index
+//
+// This section is the index of the 24-point boards (the standard board and
+// the board with diagonals, which share its 16 symmetries). A board of 16
+// points or fewer with other symmetries (Three, Five and Six Men's Morris)
+// has its own index, small.go: a layer's slots are exactly its symmetry
+// classes, numbered by the rank of their smallest configuration, one table
+// per pair of stone counts built from muehle.Board; its files have the
+// same format and no unused slots.
 //
 // Group A is the middle ring {3,4,5,10,13,18,19,20}, group B the other 16
 // points; each of the 16 symmetries maps each group onto itself. The B part
@@ -131,9 +143,11 @@
 //	offset size  field
 //	 0      8    magic "MUEHLEDB"
 //	 8      4    format version, 2 (1: the format before)
-//	12      4    rules id: the game, its GameID+1 (games.go): 1 = Nine
-//	             Men's Morris, 2 = Twelve Men's Morris (docs/rules.md)
-//	16      1    stones per side of the game (3 to 9; to 12 in Twelve)
+//	12      4    rules id: the game, its permanent GameID+1 (games.go,
+//	             docs/rules.md): 1 standard, 2 twelve, 3 lasker, 4 six,
+//	             5 three, 6 three-plain, 7 five, 8 five-flying,
+//	             9 six-flying, 10 ten, 11 eleven
+//	16      1    stones per side of the game (3 up to the game's own)
 //	17      1    key W: stones of the side to move on the board
 //	18      1    key B: stones of the opponent on the board
 //	19      1    key WH: stones of the side to move in hand

@@ -88,7 +88,7 @@ var corruptions = []struct {
 	{"flipped-body", func(b []byte) []byte { b[HeaderSize+4] ^= 4; return b }, ErrChecksum, "body checksum"},
 	{"other-stones", func(b []byte) []byte { return resign(b, func(b []byte) { b[16] = 4 }) }, ErrFormat, "a file of Nine Men's Morris with 4 stones, want Nine Men's Morris with 3 stones"},
 	{"other-key", func(b []byte) []byte { return resign(b, func(b []byte) { b[17] = 4 }) }, ErrFormat, "layer 4-3"},
-	{"other-rules", func(b []byte) []byte { return resign(b, func(b []byte) { b[12] = 7 }) }, ErrFormat, "rules id 7 names no game"},
+	{"other-rules", func(b []byte) []byte { return resign(b, func(b []byte) { b[12] = 77 }) }, ErrFormat, "rules id 77 names no game"},
 	{"other-game", func(b []byte) []byte { return resign(b, func(b []byte) { b[12] = 2 }) }, ErrFormat, "a file of Twelve Men's Morris with 3 stones, want Nine Men's Morris with 3 stones"},
 	{"huge-slots", func(b []byte) []byte { return resign(b, func(b []byte) { b[31] = 0x7f }) }, ErrFormat, "truncated"},
 }

@@ -19,6 +19,12 @@ type Indexer struct {
 	// smallest rank among their images.
 	orbits [maxStabs][9][9]uint64
 
+	// board is nil for the standard board's index (the table t) and names
+	// a small board otherwise (small.go), whose tables small holds by the
+	// stone counts.
+	board *muehle.Board
+	small map[[2]uint8]*smallLayer
+
 	mu     sync.Mutex
 	layers map[Key]*LayerIndex
 }
@@ -133,6 +139,8 @@ func (s *subLayer) slot(r, c uint64) uint64 { return s.off + c*s.na + r }
 type LayerIndex struct {
 	x       *Indexer // keeps the indexer, and so the table's memory, alive
 	t       *bTable
+	small   *smallLayer     // a small board's table (small.go), or nil
+	all     muehle.Bitboard // the board's points
 	key     Key
 	sub     [9][9]subLayer // by stones of mover and opponent in group A
 	order   []subLayer     // the sub-layers in slot order
@@ -141,8 +149,19 @@ type LayerIndex struct {
 }
 
 func (x *Indexer) newLayer(k Key) *LayerIndex {
-	l := &LayerIndex{x: x, t: x.t, key: k}
+	l := &LayerIndex{x: x, t: x.t, key: k, all: muehle.AllPoints}
 	w, b := int(k.W), int(k.B)
+	if x.board != nil {
+		l.all = x.board.All()
+		s := x.small[[2]uint8{k.W, k.B}]
+		if s == nil {
+			s = newSmallLayer(x.board, w, b)
+			x.small[[2]uint8{k.W, k.B}] = s
+		}
+		l.small = s
+		l.size, l.classes = uint64(len(s.reps)), uint64(len(s.reps))
+		return l
+	}
 	for aw := 0; aw <= min(w, 8); aw++ {
 		for ab := 0; ab <= min(b, 8-aw); ab++ {
 			bw, bb := w-aw, b-ab
@@ -182,6 +201,9 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	t := p.Turn & 1
 	m := p.Stones[t]
 	o := p.Stones[t^1] &^ m
+	if l.small != nil {
+		return l.small.index(m, o)
+	}
 	return l.slotOf(m, o, l.t.tab[bCode(m, o)])
 }
 
@@ -208,6 +230,12 @@ func (l *LayerIndex) slotOf(m, o muehle.Bitboard, e uint32) uint64 {
 func (l *LayerIndex) IndexAll(ps []muehle.Position, out []uint64) {
 	n := min(len(ps), len(out))
 	ps, out = ps[:n], out[:n]
+	if l.small != nil {
+		for i := range ps {
+			out[i] = l.Index(ps[i])
+		}
+		return
+	}
 	tab := l.t.tab
 	for i := range ps {
 		t := ps[i].Turn & 1
@@ -226,7 +254,7 @@ func (l *LayerIndex) IndexAll(ps []muehle.Position, out []uint64) {
 func (l *LayerIndex) IndexChecked(p muehle.Position) (i uint64, ok bool) {
 	t := p.Turn & 1
 	m, o := p.Stones[t], p.Stones[t^1]
-	if m&o != 0 || (m|o)&^muehle.AllPoints != 0 ||
+	if m&o != 0 || (m|o)&^l.all != 0 ||
 		m.Count() != int(l.key.W) || o.Count() != int(l.key.B) {
 		return 0, false
 	}
@@ -256,6 +284,15 @@ func (l *LayerIndex) locate(i uint64) (s *subLayer, r uint64, c uint64, ok bool)
 // stones in Stones[White], White to move and the hands of the key. ok is
 // false when i is out of range or never canonical.
 func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
+	if l.small != nil {
+		if i >= l.size {
+			return p, false
+		}
+		rep := l.small.reps[i]
+		p.Stones = [2]muehle.Bitboard{muehle.Bitboard(rep & 0xffff), muehle.Bitboard(rep >> 16)}
+		p.Hand = [2]uint8{l.key.WH, l.key.BH}
+		return p, true
+	}
 	s, r, c, ok := l.locate(i)
 	if !ok {
 		return p, false
@@ -275,6 +312,9 @@ func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
 
 // Canonical reports whether slot i is the index of some position.
 func (l *LayerIndex) Canonical(i uint64) bool {
+	if l.small != nil {
+		return i < l.size
+	}
 	s, r, c, ok := l.locate(i)
 	if !ok {
 		return false
@@ -298,6 +338,9 @@ type Part struct {
 // Parts returns the layer's parts in slot order; together they cover
 // every slot once.
 func (l *LayerIndex) Parts() []Part {
+	if l.small != nil {
+		return []Part{{First: 0, Slots: l.size, Stride: max(1, l.size)}}
+	}
 	ps := make([]Part, len(l.order))
 	for i, s := range l.order {
 		ps[i] = Part{First: s.off, Slots: s.n * s.na, Stride: s.na}
@@ -320,6 +363,18 @@ const NoSlot = ^uint64(0)
 // large table, which Index makes for every slot), and each A rank costs
 // a few small table look-ups.
 func (l *LayerIndex) Swapped(first uint64, out []uint64, partner *LayerIndex) {
+	if l.small != nil {
+		for k := range out {
+			p, ok := l.Position(first + uint64(k))
+			if !ok {
+				out[k] = NoSlot
+				continue
+			}
+			p.Turn = muehle.Black // the opponent's stones, Stones[Black], move
+			out[k] = partner.Index(p)
+		}
+		return
+	}
 	for k := 0; k < len(out); {
 		s, r, c, ok := l.locate(first + uint64(k))
 		if !ok {

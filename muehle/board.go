@@ -75,19 +75,25 @@ type Board struct {
 type boardTables struct {
 	all    Bitboard
 	nMills int
-	// third: some point lies on three mills (the board with diagonals).
-	// Without, the generators test two mills per point, not three.
+	// third: some point lies on three or four mills (the board with
+	// diagonals, Three Men's Morris). Without, the generators test two
+	// mills per point, not four.
 	third     bool
 	neighbors [MaxPoints]Bitboard
-	// partners[p] holds, for each mill through p (at most three), the
-	// other points of that mill. A point on fewer mills repeats its first
-	// entry; a point on none holds noMill, which no set of stones contains.
-	partners [MaxPoints][3]Bitboard
-	// mills[:nMills] are the mills; a board has at most as many mills as
-	// points, since each point lies on at most three and each mill holds
-	// three points.
-	mills [MaxPoints]Bitboard
+	// partners[p] holds, for each mill through p (at most maxMillsAt),
+	// the other points of that mill. A point on fewer mills repeats its
+	// first entry; a point on none holds noMill, which no set of stones
+	// contains.
+	partners [MaxPoints][maxMillsAt]Bitboard
+	// mills[:nMills] are the mills; a board has at most 4/3 as many mills
+	// as points, since each point lies on at most four and each mill
+	// holds three points.
+	mills [MaxPoints * maxMillsAt / 3]Bitboard
 }
+
+// maxMillsAt bounds the mills through one point: four, the centre of
+// Three Men's Morris's board (a row, a column and both diagonals).
+const maxMillsAt = 4
 
 // noMill is the mill partner entry of a point on no mill: its 32 bits are
 // never all stones of one side.
@@ -135,8 +141,8 @@ func newBoard(spec boardSpec) *Board {
 		b.neighbors[e[1]] |= e[0].Bit()
 	}
 	var nMills [MaxPoints]int
-	if len(spec.mills) > b.n {
-		panic(fmt.Sprintf("muehle: board %s: more mills than points", spec.id))
+	if len(spec.mills) > len(b.mills) {
+		panic(fmt.Sprintf("muehle: board %s: too many mills", spec.id))
 	}
 	for _, m := range spec.mills {
 		var set Bitboard
@@ -152,22 +158,20 @@ func newBoard(spec boardSpec) *Board {
 		b.mills[b.nMills] = set
 		b.nMills++
 		for _, p := range m {
-			if nMills[p] == 3 {
-				panic(fmt.Sprintf("muehle: board %s: point %d on more than three mills", spec.id, p))
+			if nMills[p] == maxMillsAt {
+				panic(fmt.Sprintf("muehle: board %s: point %d on more than %d mills", spec.id, p, maxMillsAt))
 			}
 			b.partners[p][nMills[p]] = set &^ p.Bit()
 			nMills[p]++
 		}
 	}
 	for p := range b.partners {
-		b.third = b.third || nMills[p] == 3
-		switch nMills[p] {
-		case 0:
-			b.partners[p] = [3]Bitboard{noMill, noMill, noMill}
-		case 1:
-			b.partners[p][1], b.partners[p][2] = b.partners[p][0], b.partners[p][0]
-		case 2:
-			b.partners[p][2] = b.partners[p][0]
+		b.third = b.third || nMills[p] >= 3
+		if nMills[p] == 0 {
+			b.partners[p][0] = noMill
+		}
+		for i := max(1, nMills[p]); i < maxMillsAt; i++ {
+			b.partners[p][i] = b.partners[p][0]
 		}
 	}
 	b.syms = squareSymmetries(b.coords, spec.size, spec.swap)
@@ -328,9 +332,9 @@ func (t *boardTables) closesMill(own Bitboard, p Point) bool {
 
 // closes reports whether own holds both other points of one of the mills
 // whose partners are mp (an entry of boardTables.partners); third says
-// whether the board has points on three mills (boardTables.third).
-func closes(mp *[3]Bitboard, own Bitboard, third bool) bool {
-	return own&mp[0] == mp[0] || own&mp[1] == mp[1] || third && own&mp[2] == mp[2]
+// whether the board has points on three or four mills (boardTables.third).
+func closes(mp *[maxMillsAt]Bitboard, own Bitboard, third bool) bool {
+	return own&mp[0] == mp[0] || own&mp[1] == mp[1] || third && (own&mp[2] == mp[2] || own&mp[3] == mp[3])
 }
 
 func (t *boardTables) millTargets(own, free Bitboard) Bitboard {

@@ -116,5 +116,63 @@ var SixBoard = newBoard(boardSpec{
 `,
 })
 
+// threeEdges are the 12 lines of the 3×3 board: the rows, then the
+// columns.
+var threeEdges = [][2]Point{
+	{0, 1}, {1, 2}, {3, 4}, {4, 5}, {6, 7}, {7, 8},
+	{0, 3}, {3, 6}, {1, 4}, {4, 7}, {2, 5}, {5, 8},
+}
+
+// threeMills are the 6 mills of the 3×3 board: the rows, then the columns.
+var threeMills = [][3]Point{
+	{0, 1, 2}, {3, 4, 5}, {6, 7, 8},
+	{0, 3, 6}, {1, 4, 7}, {2, 5, 8},
+}
+
+// ThreeBoard is the board of Three Men's Morris: a 3×3 grid (a3 b3 c3 a2
+// b2 c2 a1 b1 c1) with both diagonals, 9 points, 16 edges (the rows, the
+// columns and the four half-diagonals through b2), 8 mills (the rows, the
+// columns and both diagonals; b2 lies on four) and the square's 8
+// symmetries.
+var ThreeBoard = newBoard(boardSpec{
+	id:     "three",
+	name:   "3×3 with diagonals",
+	points: "a3 b3 c3 a2 b2 c2 a1 b1 c1",
+	edges: append(append([][2]Point(nil), threeEdges...),
+		[2]Point{0, 4}, [2]Point{4, 8}, [2]Point{2, 4}, [2]Point{4, 6}),
+	mills: append(append([][3]Point(nil), threeMills...),
+		[3]Point{0, 4, 8}, [3]Point{2, 4, 6}),
+	size: 3,
+	diagram: `3 *-------*-------*
+  | \     |     / |
+  |   \   |   /   |
+2 *-------*-------*
+  |   /   |   \   |
+  | /     |     \ |
+1 *-------*-------*
+  a       b       c
+`,
+})
+
+// ThreePlainBoard is the 3×3 board without diagonals: 9 points, 12 edges,
+// 6 mills (the rows and the columns) and the square's 8 symmetries.
+var ThreePlainBoard = newBoard(boardSpec{
+	id:     "three-plain",
+	name:   "3×3 without diagonals",
+	points: "a3 b3 c3 a2 b2 c2 a1 b1 c1",
+	edges:  threeEdges,
+	mills:  threeMills,
+	size:   3,
+	diagram: `3 *-------*-------*
+  |       |       |
+  |       |       |
+2 *-------*-------*
+  |       |       |
+  |       |       |
+1 *-------*-------*
+  a       b       c
+`,
+})
+
 // Boards lists every board.
-var Boards = []*Board{StandardBoard, DiagonalBoard, SixBoard}
+var Boards = []*Board{StandardBoard, DiagonalBoard, SixBoard, ThreeBoard, ThreePlainBoard}

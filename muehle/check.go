@@ -1,6 +1,9 @@
 package muehle
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // CheckMove returns nil when m is one of the legal moves of p, and otherwise
 // an error wrapping ErrIllegalMove that says, in words for a player, why it
@@ -19,10 +22,10 @@ func (p *Position) CheckMove(m Move) error {
 		return fmt.Errorf("%w %s: %s", ErrIllegalMove, b.MoveString(m), fmt.Sprintf(format, args...))
 	}
 	onBoard := func(q Point) bool { return q >= 0 && int(q) < b.n }
-	flying := r.Flying && p.Total(c) == 3
+	flying := r.Flies(p.Total(c))
 	switch {
-	case p.Total(c) < 3:
-		return bad("%s has fewer than three stones and has lost", c)
+	case r.Lost(p.Total(c)):
+		return bad("%s has fewer than %s stones and has lost", c, numberWord(r.LoseBelow))
 	case p.IsDrawn():
 		return bad("the board is full and the game is drawn")
 	case p.Hand[c] == 0 && p.Blocked():
@@ -42,10 +45,10 @@ func (p *Position) CheckMove(m Move) error {
 	case !p.Empty().Has(m.To):
 		return bad("%s is not empty", name(m.To))
 	case m.From != NoPoint && !flying && !b.neighbors[m.From].Has(m.To):
-		if !r.Flying {
+		if r.FlyAt == 0 {
 			return bad("%s and %s are not adjacent (in %s no side may jump)", name(m.From), name(m.To), r.Name)
 		}
-		return bad("%s and %s are not adjacent (only a side with three stones may jump)", name(m.From), name(m.To))
+		return bad("%s and %s are not adjacent (only a side with %s stones may jump)", name(m.From), name(m.To), numberWord(r.FlyAt))
 	}
 	rest := own
 	if m.From != NoPoint {
@@ -70,3 +73,13 @@ func (p *Position) CheckMove(m Move) error {
 
 // withoutRemoval returns m without its removal, for messages.
 func (m Move) withoutRemoval() Move { m.Remove = NoPoint; return m }
+
+// numberWord returns n as a word for the sentences of this package
+// ("three"), or in digits from thirteen up.
+func numberWord(n int) string {
+	words := [...]string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
+}

@@ -14,7 +14,7 @@ func (p Position) Diagram() string {
 	i := Point(0)
 	rules := p.Rules()
 	if rules == nil {
-		rules = Games[Standard]
+		rules = Standard.Rules()
 	}
 	for _, r := range rules.Board.diagram {
 		if r != '*' {

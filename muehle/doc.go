@@ -1,6 +1,7 @@
 // Package muehle implements the rules of Nine Men's Morris (Mühle) and of
-// the other games on the same engine (Twelve Men's Morris, Lasker Morris,
-// Six Men's Morris) exactly as docs/rules.md states them: the boards and the
+// the other games of its family on the same engine (Three, Five, Six, Ten,
+// Eleven and Twelve Men's Morris, Lasker Morris) exactly as docs/rules.md
+// states them: the boards and the
 // rule sets as data, positions, moves and their inverses (un-moves),
 // symmetries, the game with its history, the Player interface with a random
 // player, the text formats and perft.
@@ -12,7 +13,8 @@
 //
 //	board.go     points, bitboards, Board: a board as data and the tables
 //	             derived from it (neighbours, mill partners), removable stones
-//	boards.go    the boards: standard, with diagonals, six men's
+//	boards.go    the boards: standard, with diagonals, two squares (Five and
+//	             Six Men's Morris), 3×3 with and without diagonals
 //	rules.go     Rules: a rule set as data; Games, the registry; GameID
 //	variant.go   Variant: a game and its stones per side, as a database
 //	             holds it; MaxStones
@@ -103,7 +105,8 @@
 // optionally followed by the exchange of the outer and inner rings (8 to
 // 15). All of them map the middle ring {3,4,5,10,13,18,19,20} onto itself.
 // They are also the symmetries of the board with diagonals; the small board
-// of Six Men's Morris has 16 of its own, and docs/rules.md draws both.
+// of Five and Six Men's Morris has 16 of its own, the 3×3 boards of Three
+// Men's Morris the square's 8, and docs/rules.md draws them all.
 //
 // # Bit layout
 //
@@ -114,7 +117,7 @@
 //	Stones [2]Bitboard  Stones[White], Stones[Black]: disjoint sets of points
 //	Hand   [2]uint8     stones not yet placed, 0 to 9 each (to 12 in Twelve Men's Morris)
 //	Turn   Color        the side to move: White = 0, Black = 1
-//	Game   GameID       the rule set, Games[Game]; 0 = Nine Men's Morris
+//	Game   GameID       the rule set, Game.Rules(); 0 = Nine Men's Morris
 //
 // The move and un-move generators reach their game's tables by the Game
 // byte alone: engines (rules.go) is an array of 256 per-game copies of the
@@ -143,7 +146,9 @@
 //	........................ w 9 9
 //
 // and after 1. d6 d2 it is "....W..............B.... w 8 8". A position of
-// another game has the points of its board (16 for Six Men's Morris) and a
+// another game has the points of its board (16 for Six Men's Morris, 9 for
+// Three Men's Morris: a string of another length is refused with a sentence
+// saying how many it wants) and a
 // fifth field, the game's ID: "........................ w 12 12 twelve".
 // Position.String writes it and ParsePosition reads it (spaces around and
 // between fields are ignored; Rules.ParsePosition takes a text of four
@@ -155,7 +160,7 @@
 //
 // Optional header lines first, each [Name "value"]:
 //
-//	[Variant "<game ID>"]         the game: standard, twelve, lasker or six (default standard)
+//	[Variant "<game ID>"]         the game: standard, twelve, lasker, six, three, … (GameIDs; default standard)
 //	[Position "<position text>"]  the start position (default: empty board)
 //	[Stones "k"]                  stones per side, 3 to the game's (default the game's: 9)
 //	[NoRemovalLimit "n"]          draw after n plies without a removal (default off)

@@ -221,8 +221,8 @@ func (g *Game) Result() (Result, string) {
 	if c == White {
 		win = BlackWins
 	}
-	if t := p.Total(c); t < 3 {
-		return win, fmt.Sprintf("%s has fewer than three stones", c)
+	if r := p.Rules(); r.Lost(p.Total(c)) {
+		return win, fmt.Sprintf("%s has fewer than %s stones", c, numberWord(r.LoseBelow))
 	}
 	if p.IsDrawn() {
 		return Draw, "the board is full"

@@ -11,12 +11,13 @@ package muehle
 // removals (TestMaxMoves checks every game's sample).
 const MaxMoves = 3 * 21 * 9
 
-// IsOver reports whether the side to move has lost: fewer than three stones
-// on the board and in hand, or no stones in hand and no legal move. A
+// IsOver reports whether the side to move has lost: fewer stones on the
+// board and in hand than its rules' LoseBelow (three), or no stones in
+// hand and no legal move. A
 // position drawn by the rules alone (IsDrawn) is not over in this sense.
 func (p *Position) IsOver() bool {
 	c := p.Turn
-	if p.Total(c) < 3 {
+	if p.Total(c) < engines[p.Game].loseBelow {
 		return true
 	}
 	if p.Hand[c] > 0 {
@@ -34,14 +35,14 @@ func (p *Position) IsDrawn() bool {
 }
 
 // Blocked reports whether the side to move cannot slide or jump any of its
-// stones on the board (stones in hand aside). A side with three stones can
-// always jump in a game with flying, unless no point is empty.
+// stones on the board (stones in hand aside). A side that flies (FlyAt)
+// can always jump, unless no point is empty.
 func (p *Position) Blocked() bool {
 	c := p.Turn
 	own := p.Stones[c]
 	e := &engines[p.Game]
 	empty := e.all &^ (own | p.Stones[c^1])
-	if e.flying && own.Count()+int(p.Hand[c]) <= 3 {
+	if own.Count()+int(p.Hand[c]) <= e.flyAt {
 		return own == 0 || empty == 0
 	}
 	for f := own; f != 0; f &= f - 1 {
@@ -59,10 +60,10 @@ func (p *Position) Blocked() bool {
 func (p *Position) AppendMoves(buf []Move) []Move {
 	e := &engines[p.Game]
 	c := p.Turn
-	removable := e.removable(p.Stones[c^1]) // first, while few values are live
+	removable := e.removableOf(p.Stones[c^1]) // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
-	if total < 3 {
+	if total < e.loseBelow {
 		return buf
 	}
 	empty := e.all &^ (own | opp)
@@ -117,10 +118,10 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 func (p *Position) AppendRemovalMoves(buf []Move) ([]Move, int) {
 	e := &engines[p.Game]
 	c := p.Turn
-	removable := e.removable(p.Stones[c^1])
+	removable := e.removableOf(p.Stones[c^1])
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
-	if total < 3 {
+	if total < e.loseBelow {
 		return buf, 0
 	}
 	n := 0 // the moves without removal
@@ -172,10 +173,10 @@ func (p *Position) Moves() []Move {
 func (p *Position) CountMoves() int {
 	e := &engines[p.Game]
 	c := p.Turn
-	nRemove := e.removable(p.Stones[c^1]).Count() // first, while few values are live
+	nRemove := e.removableOf(p.Stones[c^1]).Count() // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
-	if total < 3 {
+	if total < e.loseBelow {
 		return 0
 	}
 	empty := e.all &^ (own | opp)

@@ -60,13 +60,13 @@ func TestMovesAgainstNaive(t *testing.T) {
 						}
 					}
 				}
-				want := append(baseFeatures(r.Flying, true), gameFeatures[r.game]...)
+				want := append(baseFeatures(r.FlyAt > 0, true), gameFeatures[r.game]...)
 				if tc.name == "reachable" && r.game != Standard {
 					// Random games of the other rules reach the rare cases
 					// (full boards, all stones in mills, blocked sides on
 					// the small board) too seldom; the scattered sample
 					// must show them.
-					want = append(baseFeatures(r.Flying, false), gameFeatures[r.game]...)
+					want = append(baseFeatures(r.FlyAt > 0, false), gameFeatures[r.game]...)
 					want = slices.DeleteFunc(want, func(s string) bool { return s == "drawn" })
 				}
 				f.check(t, tc.min, want)

@@ -22,7 +22,11 @@ const (
 	naiveDiagonalMillsText = "0,3,6 2,5,8 21,18,15 23,20,17"
 	naiveSixEdgesText      = "0-1 1-2 3-4 4-5 6-7 8-9 10-11 11-12 13-14 14-15 " +
 		"0-6 6-13 3-7 7-10 1-4 11-14 5-8 8-12 2-9 9-15"
-	naiveSixMillsText = "0,1,2 3,4,5 10,11,12 13,14,15 0,6,13 3,7,10 5,8,12 2,9,15"
+	naiveSixMillsText       = "0,1,2 3,4,5 10,11,12 13,14,15 0,6,13 3,7,10 5,8,12 2,9,15"
+	naiveThreeEdgesText     = "0-1 1-2 3-4 4-5 6-7 7-8 0-3 3-6 1-4 4-7 2-5 5-8"
+	naiveThreeMillsText     = "0,1,2 3,4,5 6,7,8 0,3,6 1,4,7 2,5,8"
+	naiveThreeDiagEdgesText = "0-4 4-8 2-4 4-6"
+	naiveThreeDiagMillsText = "0,4,8 2,4,6"
 )
 
 // naiveGame is a game as docs/rules.md states it: the board's points,
@@ -31,26 +35,41 @@ type naiveGame struct {
 	points   int
 	adjacent [32][32]bool
 	mills    [][3]int
+	naiveRules
+}
+
+// naiveRules are the rules of a game as plain values.
+type naiveRules struct {
 	stones   int
-	flying   bool // a side with three stones, on the board and in hand, jumps
+	flyAt    int  // a side with at most this many stones, on the board and in hand, jumps
 	fullDraw bool // a full board is drawn
 	mixed    bool // a side with stones in hand may place or move
+	takeAny  bool // a mill may take a stone in a mill while others are not
 }
 
 // naiveGames are the games of docs/rules.md by their GameID.
 var naiveGames = map[GameID]*naiveGame{
-	Standard: newNaiveGame(24, naiveEdgesText, naiveMillsText, 9, true, false, false),
+	Standard: newNaiveGame(24, naiveEdgesText, naiveMillsText, naiveRules{stones: 9, flyAt: 3}),
 	Twelve: newNaiveGame(24, naiveEdgesText+" "+naiveDiagonalEdgesText, naiveMillsText+" "+naiveDiagonalMillsText,
-		12, true, true, false),
-	Lasker: newNaiveGame(24, naiveEdgesText, naiveMillsText, 10, true, false, true),
-	Six:    newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, true, false, false),
-	// A game of the tests only (rules_test.go): without flying.
-	testNoFlying: newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, 6, false, false, false),
+		naiveRules{stones: 12, flyAt: 3, fullDraw: true}),
+	Lasker:     newNaiveGame(24, naiveEdgesText, naiveMillsText, naiveRules{stones: 10, flyAt: 3, mixed: true}),
+	Six:        newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, naiveRules{stones: 6}),
+	SixFlying:  newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, naiveRules{stones: 6, flyAt: 3}),
+	Five:       newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, naiveRules{stones: 5}),
+	FiveFlying: newNaiveGame(16, naiveSixEdgesText, naiveSixMillsText, naiveRules{stones: 5, flyAt: 3}),
+	Three: newNaiveGame(9, naiveThreeEdgesText+" "+naiveThreeDiagEdgesText, naiveThreeMillsText+" "+naiveThreeDiagMillsText,
+		naiveRules{stones: 3}),
+	ThreePlain: newNaiveGame(9, naiveThreeEdgesText, naiveThreeMillsText, naiveRules{stones: 3}),
+	Ten:        newNaiveGame(24, naiveEdgesText, naiveMillsText, naiveRules{stones: 10, flyAt: 3}),
+	Eleven: newNaiveGame(24, naiveEdgesText+" "+naiveDiagonalEdgesText, naiveMillsText+" "+naiveDiagonalMillsText,
+		naiveRules{stones: 11, flyAt: 3}),
+	// A game of the tests only (rules_test.go): a mill takes any stone.
+	testTakeAny: newNaiveGame(24, naiveEdgesText, naiveMillsText, naiveRules{stones: 9, flyAt: 3, takeAny: true}),
 }
 
 // newNaiveGame parses the edge and mill lists.
-func newNaiveGame(points int, edges, mills string, stones int, flying, fullDraw, mixed bool) *naiveGame {
-	g := &naiveGame{points: points, stones: stones, flying: flying, fullDraw: fullDraw, mixed: mixed}
+func newNaiveGame(points int, edges, mills string, rules naiveRules) *naiveGame {
+	g := &naiveGame{points: points, naiveRules: rules}
 	for _, e := range strings.Fields(edges) {
 		a, b, _ := strings.Cut(e, "-")
 		i, _ := strconv.Atoi(a)
@@ -152,7 +171,7 @@ func naiveMoves(p Position) []Move {
 		}
 	}
 	if n.hand[n.turn] == 0 || n.g.mixed {
-		flying := n.g.flying && stones == 3
+		flying := stones <= n.g.flyAt
 		for from := range n.g.points {
 			if n.board[from] != me {
 				continue
@@ -189,8 +208,8 @@ func naiveMoves(p Position) []Move {
 			moves = append(moves, m) // nothing to remove
 			continue
 		}
-		if len(free) == 0 {
-			free = all // every opponent stone is in a mill
+		if len(free) == 0 || n.g.takeAny {
+			free = all // every opponent stone is in a mill, or any may be taken
 		}
 		for _, r := range free {
 			m.Remove = Point(r)

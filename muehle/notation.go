@@ -178,7 +178,7 @@ func parsePosition(s string, def *Rules) (Position, error) {
 	}
 	r := def
 	if r == nil {
-		r = Games[Standard]
+		r = Standard.Rules()
 	}
 	if len(f) == 5 {
 		g, ok := GameByName(f[4])

@@ -74,8 +74,8 @@ func TestPositionText(t *testing.T) {
 		{"........................ w 9 9", start},
 		{"....W..............B.... w 8 8", after},
 		{"WWW..................BBB b 0 0", Position{Stones: [2]Bitboard{7, 7 << 21}, Turn: Black}},
-		{"........................ w 12 12 twelve", Games[Twelve].NewPosition(12)},
-		{"........................ w 10 10 lasker", Games[Lasker].NewPosition(10)},
+		{"........................ w 12 12 twelve", Twelve.Rules().NewPosition(12)},
+		{"........................ w 10 10 lasker", Lasker.Rules().NewPosition(10)},
 		{"W......W........B....... b 8 9 lasker", Position{Stones: [2]Bitboard{1 | 1<<7, 1 << 16}, Hand: [2]uint8{8, 9}, Turn: Black, Game: Lasker}},
 		{"WWW............. b 3 6 six", Position{Stones: [2]Bitboard{7, 0}, Hand: [2]uint8{3, 6}, Turn: Black, Game: Six}},
 	} {
@@ -113,7 +113,7 @@ func TestParsePositionErrors(t *testing.T) {
 		{"........................ w +1 1 twelve", "White's stones in hand"},
 		{"........................ w 6 6 six", "board has 24 characters, want 16 (one per point, a5 first, e1 last)"},
 		{"................ w 9 9", "board has 16 characters, want 24"},
-		{"........................ w 9 9 morabaraba", "names no game (want one of standard, twelve, lasker, six)"},
+		{"........................ w 9 9 morabaraba", "names no game (want one of standard, twelve, lasker, six, three"},
 	} {
 		_, err := ParsePosition(tc.text)
 		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.mention) {
@@ -125,7 +125,7 @@ func TestParsePositionErrors(t *testing.T) {
 // TestRulesParsePosition checks that a rule set's parser takes a text of
 // four fields as its own and refuses one of another game.
 func TestRulesParsePosition(t *testing.T) {
-	r := Games[Twelve]
+	r := Twelve.Rules()
 	for _, text := range []string{"........................ w 12 12", "........................ w 12 12 twelve", "........................ w 12 12 Twelve Men's Morris"} {
 		if text == "........................ w 12 12 Twelve Men's Morris" {
 			continue // a name with spaces is not one field
@@ -137,7 +137,7 @@ func TestRulesParsePosition(t *testing.T) {
 	if _, err := r.ParsePosition("........................ w 9 9 lasker"); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "one of Lasker Morris, not of Twelve Men's Morris") {
 		t.Errorf("twelve: ParsePosition of a Lasker position: got %v", err)
 	}
-	if p, err := Games[Six].ParsePosition("................ w 6 6"); err != nil || p != Games[Six].NewPosition(6) {
+	if p, err := Six.Rules().ParsePosition("................ w 6 6"); err != nil || p != Six.Rules().NewPosition(6) {
 		t.Errorf("six: ParsePosition: got %s, %v", p, err)
 	}
 }

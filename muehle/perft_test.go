@@ -14,6 +14,15 @@ var perftGames = map[GameID][]uint64{
 	Twelve:   {1, 24, 552, 12144, 255024, 5150880, 99862272, 1905799824},
 	Lasker:   {1, 24, 552, 13552, 319176, 7911352, 188926776, 4733227328},
 	Six:      {1, 16, 240, 3360, 43680, 531648, 6024960, 65614176},
+	// The games of the family: the placement phase from the empty board
+	// (Five and Six Men's Morris part only after depth 7, flying later).
+	Three:      {1, 9, 72, 504, 3024, 16560, 65376, 239616},
+	ThreePlain: {1, 9, 72, 504, 3024, 16200, 63936, 173664},
+	Five:       {1, 16, 240, 3360, 43680, 531648, 6024960, 65614176},
+	FiveFlying: {1, 16, 240, 3360, 43680, 531648, 6024960, 65614176},
+	SixFlying:  {1, 16, 240, 3360, 43680, 531648, 6024960, 65614176},
+	Ten:        perftStart,
+	Eleven:     {1, 24, 552, 12144, 255024, 5150880, 99862272, 1905799824},
 }
 
 // TestPerftGames checks perft from the empty board of every game against

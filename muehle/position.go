@@ -41,7 +41,7 @@ const StonesPerSide = 9
 //	Stones[White], Stones[Black]: bit i set = a stone of that colour on point i
 //	Hand[White], Hand[Black]:     stones not yet placed
 //	Turn:                         the side to move
-//	Game:                         the rule set (Games[Game]); 0 is the standard game
+//	Game:                         the rule set (Game.Rules()); 0 is the standard game
 type Position struct {
 	Stones [2]Bitboard
 	Hand   [2]uint8
@@ -83,7 +83,7 @@ type Phase uint8
 const (
 	Placing Phase = iota // stones in hand: place one (in a Mixed game, or move a stone)
 	Moving               // slide a stone to an adjacent empty point
-	Flying               // exactly three stones, none in hand, in a game with flying: jump anywhere
+	Flying               // no stones in hand and at most the rules' FlyAt on the board: jump anywhere
 )
 
 // String returns the phase name in lower case.
@@ -106,7 +106,7 @@ func (p *Position) Phase() Phase {
 	if p.Hand[p.Turn] > 0 {
 		return Placing
 	}
-	if p.Stones[p.Turn].Count() == 3 && engines[p.Game].flying {
+	if p.Stones[p.Turn].Count() <= engines[p.Game].flyAt {
 		return Flying
 	}
 	return Moving
@@ -148,8 +148,8 @@ var ErrPosition = errors.New("muehle: impossible position")
 //     White places first, so while stones are in hand both sides have
 //     placed equally many with White to move, and White one more with
 //     Black to move;
-//   - the side that has just moved still has at least three stones (else
-//     the game ended before this position).
+//   - the side that has just moved still has at least LoseBelow stones
+//     (three; else the game ended before this position).
 func (p *Position) Validate(k int) error {
 	r := p.Rules()
 	if r == nil {
@@ -185,7 +185,7 @@ func (p *Position) Validate(k int) error {
 		return fmt.Errorf("%w: with %s to move White must have placed %d stones, but %d in hand means %d placed (White places first)",
 			ErrPosition, p.Turn, want, p.Hand[White], placed[White])
 	}
-	if t := p.Total(p.Turn.Other()); t < 3 {
+	if t := p.Total(p.Turn.Other()); r.Lost(t) {
 		return fmt.Errorf("%w: %s has only %d stones but has just moved", ErrPosition, p.Turn.Other(), t)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 // playoutPositions returns n positions of the standard game reached by
 // random playouts (gamePlayouts).
 func playoutPositions(seed uint64, n int) ([]Position, []int) {
-	return gamePlayouts(Games[Standard], seed, n)
+	return gamePlayouts(Standard.Rules(), seed, n)
 }
 
 // gamePlayouts returns n positions of r reached by random playouts from
@@ -62,7 +62,7 @@ func blockingMove(p Position, ms []Move) Move {
 // scatteredPositions returns n scattered positions of the standard game
 // (gameScattered).
 func scatteredPositions(seed uint64, n int) []Position {
-	return gameScattered(Games[Standard], seed, n)
+	return gameScattered(Standard.Rules(), seed, n)
 }
 
 // gameScattered returns n random positions of r that pass
@@ -167,7 +167,7 @@ func fullBoard(r *Rules, rng *rand.Rand) Position {
 // the standard game: the sample on which move generation is checked.
 func testPositions(t testing.TB, n int) []Position {
 	t.Helper()
-	return gameTestPositions(t, Games[Standard], n)
+	return gameTestPositions(t, Standard.Rules(), n)
 }
 
 // sampleSize returns n, or a quarter of it for the games other than the
@@ -319,7 +319,10 @@ func blockedPosition(r *Rules, rng *rand.Rand) Position {
 	nb := &r.Board.neighbors
 	p.Turn = Color(rng.IntN(2))
 	own := Point(rng.IntN(r.Board.n)).Bit()
-	size := 4 + rng.IntN(r.Stones-4)
+	size := 4 + rng.IntN(max(1, r.Stones-4))
+	if r.Stones < 5 { // Three Men's Morris: a cluster of 2 or 3
+		size = 2 + rng.IntN(r.Stones-1)
+	}
 	for own.Count() < size {
 		var next Bitboard
 		for b := own; b != 0; b &= b - 1 {

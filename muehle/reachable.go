@@ -47,7 +47,7 @@ func (p *Position) CheckReachable(k int) error {
 		}
 	}
 	mover := p.Turn.Other()
-	if t := p.Total(p.Turn); t < 3 && p.Board().InMill(p.Stones[mover]) == 0 {
+	if t := p.Total(p.Turn); p.Rules().Lost(t) && p.Board().InMill(p.Stones[mover]) == 0 {
 		return fmt.Errorf("%w: %s has only %d stones, so %s has just closed a mill, but %s has no mill on the board",
 			ErrUnreachable, p.Turn, t, mover, mover)
 	}

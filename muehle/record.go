@@ -178,7 +178,7 @@ func ParseRecordWithComments(s string) (*Game, []string, error) {
 		start, rules = &p, p.Rules()
 	}
 	if rules == nil {
-		rules = Games[Standard]
+		rules = Standard.Rules()
 	}
 	k := rules.Stones
 	if stonesLine > 0 {

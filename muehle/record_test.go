@@ -129,7 +129,7 @@ func TestParseRecordVariants(t *testing.T) {
 	}
 	// The game from the Variant header, or else from the Position text;
 	// a Position text without a game field is one of the Variant's.
-	lasker := Games[Lasker].NewGame(10)
+	lasker := Lasker.Rules().NewGame(10)
 	playAll(t, lasker, "d6", "d2", "d6-d5")
 	for _, text := range []string{
 		"[Variant \"lasker\"]\n1. d6 d2 2. d6-d5",
@@ -147,7 +147,7 @@ func TestParseRecordVariants(t *testing.T) {
 	if got, want := lasker.Record(), "[Variant \"lasker\"]\n1. d6 d2\n2. d6-d5\n*\n"; got != want {
 		t.Errorf("Record: got %q, want %q", got, want)
 	}
-	twelve := Games[Twelve].NewGame(5)
+	twelve := Twelve.Rules().NewGame(5)
 	playAll(t, twelve, "a7", "d7", "b6")
 	if got, want := twelve.Record(), "[Variant \"twelve\"]\n[Stones \"5\"]\n1. a7 d7\n2. b6\n*\n"; got != want {
 		t.Errorf("Record: got %q, want %q", got, want)

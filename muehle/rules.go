@@ -5,21 +5,31 @@ import (
 	"strings"
 )
 
-// GameID names a rule set: its entry in Games. A Position carries one in
-// its Game field; the zero value is the standard game, so that a Position
-// made without naming a game is one of Nine Men's Morris.
+// GameID names a rule set. A Position carries one in its Game field; the
+// zero value is the standard game, so that a Position made without naming a
+// game is one of Nine Men's Morris. The numbers are permanent: a database
+// file names its game by GameID+1 (layers.RulesID), so a game keeps its
+// number whatever the order of Games, and a new game takes a new one.
 type GameID uint8
 
-// The games, in the order of Games.
+// The games by their permanent numbers.
 const (
-	Standard GameID = iota // Nine Men's Morris
-	Twelve                 // Twelve Men's Morris
-	Lasker                 // Lasker Morris
-	Six                    // Six Men's Morris
+	Standard   GameID = 0  // Nine Men's Morris
+	Twelve     GameID = 1  // Twelve Men's Morris
+	Lasker     GameID = 2  // Lasker Morris
+	Six        GameID = 3  // Six Men's Morris, without flying
+	Three      GameID = 4  // Three Men's Morris, the board with diagonals
+	ThreePlain GameID = 5  // Three Men's Morris on the board without diagonals
+	Five       GameID = 6  // Five Men's Morris, without flying
+	FiveFlying GameID = 7  // Five Men's Morris with flying
+	SixFlying  GameID = 8  // Six Men's Morris with flying
+	Ten        GameID = 9  // Ten Men's Morris
+	Eleven     GameID = 10 // Eleven Men's Morris
 )
 
 // Rules is a rule set as data: the board, the stones per side and the
-// three rules in which the games differ. Everything in this package reads a
+// rules in which the games of the family differ (docs/rules.md names the
+// source of each). Everything in this package reads a
 // position's rules through its Game field; docs/rules.md describes each
 // entry of Games. The entries are shared: never change them.
 type Rules struct {
@@ -34,12 +44,26 @@ type Rules struct {
 	// Stones is the number of stones each side starts with. Smaller games,
 	// from 3 stones a side up, use the same rules.
 	Stones int
-	// Flying: a side with exactly three stones, counting those on the
+	// FlyAt: a side with at most this many stones, counting those on the
 	// board and in hand, moves a stone to any empty point instead of
 	// along a line (as Malom counts them; in the games with separate
 	// phases a side moves only with an empty hand, so the count is the
-	// board's).
-	Flying bool
+	// board's). 3 in Nine Men's Morris; 0 in a game without flying.
+	FlyAt int
+	// LoseBelow: a side with fewer stones on the board and in hand has
+	// lost. 3 in every game of Games: a mill that leaves the opponent two
+	// stones wins.
+	LoseBelow int
+	// TakeFromMills: a mill may take any stone of the opponent's. Without
+	// it (every game of Games, the rule of Gasser and Malom) a stone in a
+	// mill of the opponent's is protected while the opponent has a stone
+	// outside its mills.
+	TakeFromMills bool
+	// DoubleMillRemoves is the number of stones a move that closes two
+	// mills at once removes: 1 in every game of Games. The move generators
+	// remove one stone per move; an entry with another number is refused
+	// (buildEngines).
+	DoubleMillRemoves int
 	// FullBoardDraw: a position in which every point holds a stone (in
 	// Twelve Men's Morris only the one after the last placement, when no
 	// placement closed a mill) is drawn, not lost for the side to move.
@@ -49,15 +73,26 @@ type Rules struct {
 	// Morris); otherwise a side with stones in hand must place.
 	Mixed bool
 
+	// game is the entry's permanent number (GameID); Game returns it.
 	game GameID
 }
 
-// Games lists the rule sets; entry i has GameID i.
+// Games lists the rule sets, each with its permanent GameID, in the order
+// of the numbers (for menus and help; nothing stored depends on the order,
+// TestGamesOrder, and code reaches a game by GameID.Rules, not by its
+// place here).
 var Games = []*Rules{
-	Standard: {ID: "standard", Name: "Nine Men's Morris", Board: StandardBoard, Stones: StonesPerSide, Flying: true},
-	Twelve:   {ID: "twelve", Name: "Twelve Men's Morris", Board: DiagonalBoard, Stones: 12, Flying: true, FullBoardDraw: true},
-	Lasker:   {ID: "lasker", Name: "Lasker Morris", Board: StandardBoard, Stones: 10, Flying: true, Mixed: true},
-	Six:      {ID: "six", Name: "Six Men's Morris", Board: SixBoard, Stones: 6, Flying: true},
+	{game: Standard, ID: "standard", Name: "Nine Men's Morris", Board: StandardBoard, Stones: StonesPerSide, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: Twelve, ID: "twelve", Name: "Twelve Men's Morris", Board: DiagonalBoard, Stones: 12, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1, FullBoardDraw: true},
+	{game: Lasker, ID: "lasker", Name: "Lasker Morris", Board: StandardBoard, Stones: 10, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1, Mixed: true},
+	{game: Six, ID: "six", Name: "Six Men's Morris", Board: SixBoard, Stones: 6, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: Three, ID: "three", Name: "Three Men's Morris", Board: ThreeBoard, Stones: 3, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: ThreePlain, ID: "three-plain", Name: "Three Men's Morris without diagonals", Board: ThreePlainBoard, Stones: 3, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: Five, ID: "five", Name: "Five Men's Morris", Board: SixBoard, Stones: 5, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: FiveFlying, ID: "five-flying", Name: "Five Men's Morris with flying", Board: SixBoard, Stones: 5, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: SixFlying, ID: "six-flying", Name: "Six Men's Morris with flying", Board: SixBoard, Stones: 6, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: Ten, ID: "ten", Name: "Ten Men's Morris", Board: StandardBoard, Stones: 10, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1},
+	{game: Eleven, ID: "eleven", Name: "Eleven Men's Morris", Board: DiagonalBoard, Stones: 11, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1},
 }
 
 // engine is what the move and un-move generators read of a game: a copy
@@ -67,24 +102,27 @@ var Games = []*Rules{
 // pointer to follow); an entry whose rules are nil names no game.
 type engine struct {
 	boardTables
-	flying, mixed, fullBoardDraw bool
-	rules                        *Rules
+	flyAt, loseBelow                    int
+	mixed, fullBoardDraw, takeFromMills bool
+	rules                               *Rules
 }
 
 // engines holds the engine of each game by GameID.
-var engines = buildEngines()
+var engines = buildEngines(Games)
 
-// buildEngines numbers the entries of Games and fills engines. The stones
-// must fit on the board with a point to spare for each side's stones in
-// hand: 2×Stones ≤ points, so a side with stones in hand can always place.
-func buildEngines() [256]engine {
+// buildEngines fills engines from the entries of Games, each at its
+// GameID. The stones must fit on the board with a point to spare for each
+// side's stones in hand: 2×Stones ≤ points, so a side with stones in hand
+// can always place; a side loses below 1 to Stones stones, and a double
+// mill removes one stone.
+func buildEngines(games []*Rules) [256]engine {
 	var t [256]engine
-	for i, r := range Games {
-		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > MaxStones || 2*r.Stones > r.Board.n {
+	for i, r := range games {
+		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > MaxStones || 2*r.Stones > r.Board.n ||
+			r.LoseBelow < 1 || r.LoseBelow > r.Stones || r.FlyAt < 0 || r.DoubleMillRemoves != 1 || t[r.game].rules != nil {
 			panic("muehle: bad entry " + strconv.Itoa(i) + " of Games")
 		}
-		r.game = GameID(i)
-		t[i] = r.engine()
+		t[r.game] = r.engine()
 	}
 	return t
 }
@@ -102,16 +140,34 @@ var anywhere = func() (t [MaxPoints]Bitboard) {
 // and in hand may go from each point (before the occupied points are
 // taken out): the neighbours, or anywhere when it flies.
 func (e *engine) steps(total int) *[MaxPoints]Bitboard {
-	if total == 3 && e.flying {
+	if total <= e.flyAt {
 		return &anywhere
 	}
 	return &e.neighbors
 }
 
+// removableOf returns the stones of opp a mill may take: all of them
+// under TakeFromMills, else the board's rule (boardTables.removable).
+func (e *engine) removableOf(opp Bitboard) Bitboard {
+	if e.takeFromMills {
+		return opp
+	}
+	return e.removable(opp)
+}
+
 // engine returns the engine of r.
 func (r *Rules) engine() engine {
-	return engine{boardTables: r.Board.boardTables, flying: r.Flying, mixed: r.Mixed, fullBoardDraw: r.FullBoardDraw, rules: r}
+	return engine{boardTables: r.Board.boardTables, flyAt: r.FlyAt, loseBelow: r.LoseBelow,
+		mixed: r.Mixed, fullBoardDraw: r.FullBoardDraw, takeFromMills: r.TakeFromMills, rules: r}
 }
+
+// Flies reports whether a side with total stones on the board and in hand
+// moves a stone to any empty point (FlyAt).
+func (r *Rules) Flies(total int) bool { return total <= r.FlyAt }
+
+// Lost reports whether a side with total stones on the board and in hand
+// has lost by its count (LoseBelow).
+func (r *Rules) Lost(total int) bool { return total < r.LoseBelow }
 
 // Rules returns the rules g names, or nil when it names none.
 func (g GameID) Rules() *Rules { return engines[g].rules }
@@ -138,7 +194,7 @@ func GameByName(s string) (*Rules, bool) {
 }
 
 // GameIDs returns the IDs of all games, for messages and help: "standard,
-// twelve, lasker, six".
+// twelve, lasker, three, …".
 func GameIDs() string {
 	ids := make([]string, len(Games))
 	for i, r := range Games {

@@ -10,19 +10,21 @@ import (
 	"unsafe"
 )
 
-// testNoFlying is a game of the tests only: Six Men's Morris without
-// flying, so that the rules without it are checked too (no game of Games
-// is one). init registers it beside the games of Games.
-const testNoFlying GameID = 255
+// testTakeAny is a game of the tests only: Nine Men's Morris in which a
+// mill may take any stone (TakeFromMills), so that the switch is checked
+// too (no game of Games has it). init registers it beside the games of
+// Games.
+const testTakeAny GameID = 255
 
 func init() {
-	r := &Rules{ID: "six-no-flying", Name: "Six Men's Morris without flying", Board: SixBoard, Stones: 6, game: testNoFlying}
-	engines[testNoFlying] = r.engine()
+	r := &Rules{ID: "standard-take-any", Name: "Nine Men's Morris, any stone taken", Board: StandardBoard, Stones: 9,
+		FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1, TakeFromMills: true, game: testTakeAny}
+	engines[testTakeAny] = r.engine()
 }
 
 // testGames returns the games of Games and the games of the tests only.
 func testGames() []*Rules {
-	return append(slices.Clone(Games), testNoFlying.Rules())
+	return append(slices.Clone(Games), testTakeAny.Rules())
 }
 
 // TestPositionSize checks that naming the game kept a Position at 12 bytes.
@@ -30,19 +32,19 @@ func TestPositionSize(t *testing.T) {
 	if got := unsafe.Sizeof(Position{}); got != 12 {
 		t.Errorf("unsafe.Sizeof(Position{}): got %d, want 12", got)
 	}
-	if (Position{}).Game != Standard || NewPosition(9) != Games[Standard].NewPosition(9) {
+	if (Position{}).Game != Standard || NewPosition(9) != Standard.Rules().NewPosition(9) {
 		t.Error("the zero Game is not the standard game")
 	}
 }
 
-// TestGames checks the registry: each entry's GameID is its index, the
+// TestGames checks the registry: each entry is found by its GameID, the
 // IDs and names are distinct and found by GameByName, and the stones fit
 // on the board.
 func TestGames(t *testing.T) {
 	seen := map[string]bool{}
 	for i, r := range Games {
-		if r.Game() != GameID(i) || GameID(i).Rules() != r || GameID(i).String() != r.ID {
-			t.Errorf("entry %d: Game() %d, GameID(%d).Rules() %v, String %q", i, r.Game(), i, GameID(i).Rules(), GameID(i))
+		if g := r.Game(); g.Rules() != r || g.String() != r.ID {
+			t.Errorf("entry %d: Game() %d, Rules() %v, String %q", i, g, g.Rules(), g)
 		}
 		for _, name := range []string{r.ID, r.Name, strings.ToUpper(r.ID), " " + r.Name + " "} {
 			if got, ok := GameByName(name); !ok || got != r {
@@ -73,6 +75,39 @@ func TestGames(t *testing.T) {
 	}
 }
 
+// permanentGames is the number of every game as files and packages know
+// it (layers.RulesID is the number plus one): once released, an entry here
+// never changes, and a new game takes a new number.
+var permanentGames = map[string]GameID{
+	"standard": 0, "twelve": 1, "lasker": 2, "six": 3, "three": 4, "three-plain": 5,
+	"five": 6, "five-flying": 7, "six-flying": 8, "ten": 9, "eleven": 10,
+}
+
+// TestGamesOrder checks that a game's number is its own, not its place in
+// Games: every game has its permanent number, and the engines built from
+// Games in reverse and shuffled order are the same, so that reordering the
+// list changes no position, file or package.
+func TestGamesOrder(t *testing.T) {
+	if len(permanentGames) != len(Games) {
+		t.Errorf("permanentGames lists %d games, Games %d: give a new game a new number here", len(permanentGames), len(Games))
+	}
+	for _, r := range Games {
+		if want, ok := permanentGames[r.ID]; !ok || r.Game() != want {
+			t.Errorf("%s: GameID %d, want its permanent number %d (listed: %v)", r.ID, r.Game(), want, ok)
+		}
+	}
+	reversed := slices.Clone(Games)
+	slices.Reverse(reversed)
+	shuffled := slices.Clone(Games)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	want := buildEngines(Games)
+	for _, order := range [][]*Rules{reversed, shuffled} {
+		if got := buildEngines(order); got != want {
+			t.Errorf("the engines built from Games in the order %v differ", order)
+		}
+	}
+}
+
 // TestBoardsData checks each board's data and derived tables: every edge
 // joins two points and appears once, the neighbour sets are the edges,
 // the mill partners are the mills, and each point lies on one to three
@@ -99,7 +134,7 @@ func TestBoardsData(t *testing.T) {
 					through = append(through, m&^p.Bit())
 				}
 			}
-			if len(through) < 1 || len(through) > 3 {
+			if len(through) < 1 || len(through) > maxMillsAt {
 				t.Errorf("%s: %s lies on %d mills", b, b.PointName(p), len(through))
 			}
 			for _, mp := range b.partners[p] {
@@ -124,7 +159,9 @@ func TestBoardsData(t *testing.T) {
 	}
 	if len(StandardBoard.Edges()) != 32 || len(StandardBoard.Mills()) != 16 ||
 		len(DiagonalBoard.Edges()) != 40 || len(DiagonalBoard.Mills()) != 20 ||
-		SixBoard.NumPoints() != 16 || len(SixBoard.Edges()) != 20 || len(SixBoard.Mills()) != 8 {
+		SixBoard.NumPoints() != 16 || len(SixBoard.Edges()) != 20 || len(SixBoard.Mills()) != 8 ||
+		ThreeBoard.NumPoints() != 9 || len(ThreeBoard.Edges()) != 16 || len(ThreeBoard.Mills()) != 8 ||
+		ThreePlainBoard.NumPoints() != 9 || len(ThreePlainBoard.Edges()) != 12 || len(ThreePlainBoard.Mills()) != 6 {
 		t.Error("a board has the wrong number of edges or mills")
 	}
 }
@@ -348,7 +385,7 @@ func TestSymmetriesOfGames(t *testing.T) {
 // where it does not otherwise.
 func lastPlacement(t *testing.T, mill bool) (Position, Point) {
 	t.Helper()
-	r := Games[Twelve]
+	r := Twelve.Rules()
 	rng := rand.New(rand.NewPCG(12, 12))
 	for range 1000 {
 		full := fullBoard(r, rng)
@@ -435,7 +472,7 @@ func TestFullBoardDraw(t *testing.T) {
 // together, a side with stones in hand never blocked out of the game, the
 // hands that fit a side to move, and what reachability may count.
 func TestLaskerRules(t *testing.T) {
-	g := Games[Lasker].NewGame(10)
+	g := Lasker.Rules().NewGame(10)
 	playAll(t, g, "d6", "d2")
 	p := g.Position()
 	if !p.IsLegal(Slide(4, 7)) || !p.IsLegal(Place(7)) || p.IsLegal(Slide(4, 0)) {
@@ -496,7 +533,7 @@ func TestLaskerRules(t *testing.T) {
 // TestSixMensMorris checks the small board by examples: a mill on a side
 // of a square, no flying, and its point names in moves and records.
 func TestSixMensMorris(t *testing.T) {
-	r := Games[Six]
+	r := Six.Rules()
 	g := r.NewGame(6)
 	for _, s := range []string{"a5", "e1", "c5", "d2"} {
 		m, err := r.Board.ParseMove(s)
@@ -523,15 +560,15 @@ func TestSixMensMorris(t *testing.T) {
 	if back, err := ParseRecord(g.Record()); err != nil || back.Position() != p {
 		t.Errorf("ParseRecord of the record: %v, %v", back, err)
 	}
-	// Three stones jump; without flying they do not.
-	q := mustPosition(t, "W.WBBB.B.....W.. w 0 0 six")
+	// Three stones jump with flying; without (Six Men's Morris) they do not.
+	q := mustPosition(t, "W.WBBB.B.....W.. w 0 0 six-flying")
 	if err := q.Validate(6); err != nil {
 		t.Fatal(err)
 	}
 	if !q.IsLegal(Slide(0, 6)) || !q.IsLegal(Slide(0, 14)) || q.Phase() != Flying {
 		t.Errorf("%s: a5-a3 %v, a5-c1 %v, phase %v; want true, true, flying", q, q.IsLegal(Slide(0, 6)), q.IsLegal(Slide(0, 14)), q.Phase())
 	}
-	q.Game = testNoFlying
+	q.Game = Six
 	if !q.IsLegal(Slide(0, 6)) || q.IsLegal(Slide(0, 14)) || q.Phase() != Moving {
 		t.Errorf("%s: a5-a3 %v, a5-c1 %v, phase %v; want true, false, moving", q, q.IsLegal(Slide(0, 6)), q.IsLegal(Slide(0, 14)), q.Phase())
 	}

@@ -9,7 +9,7 @@ import "math/rand/v2"
 // collected; games are cut after 300 plies. Benchmarks and tests use them
 // as a sample of all phases.
 func RandomPositions(seed uint64, n int) []Position {
-	return Games[Standard].RandomPositions(StonesPerSide, seed, n)
+	return Standard.Rules().RandomPositions(StonesPerSide, seed, n)
 }
 
 // RandomPositions returns n positions from random games of r with k stones

@@ -30,7 +30,7 @@ const MaxUnmoves = 3 * 22 * 22
 // K = p.Rules().Stones stones can hold, and returns it: placements back
 // into the hand, slides and jumps back, removals undone. q's hands fit its
 // side to move (Rules.HandsFit with K); q can hold at most K stones per
-// side and the side that has just moved in q has at least 3; for a game of
+// side and the side that has just moved in q has at least LoseBelow; for a game of
 // k < K stones the caller drops the un-moves whose parent fails Validate(k).
 // When p passes Validate, this is the exact inverse of AppendMoves: every q
 // that passes Validate(K) and has p as a child is found, with each move
@@ -43,14 +43,15 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 	o := s ^ 1
 	own, opp := p.Stones[o], p.Stones[s] // own: the previous mover's stones
 	empty := e.all &^ (own | opp)
+	L := e.loseBelow
 	to3 := p.Total(o)
-	if to3 < 3 {
+	if to3 < L {
 		return buf // the previous mover would have had no move
 	}
-	// In q the side to move now (s) has just moved, so it held at least 3
-	// stones, and never more than K: a removal gave back one.
+	// In q the side to move now (s) has just moved, so it held at least L
+	// stones (LoseBelow), and never more than K: a removal gave back one.
 	ts := p.Total(s)
-	plain, removal := ts >= 3 && ts <= K, ts >= 2 && ts < K
+	plain, removal := ts >= L && ts <= K, ts >= L-1 && ts < K
 	if !plain && !removal {
 		return buf
 	}
@@ -116,7 +117,10 @@ func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, 
 		if e.third && opp&mp[2] == mp[2] {
 			completed |= mp[2]
 		}
-		if completed == 0 || oppFree&^completed == 0 {
+		if e.third && opp&mp[3] == mp[3] {
+			completed |= mp[3]
+		}
+		if completed == 0 || oppFree&^completed == 0 || e.takeFromMills {
 			m.Remove = rm
 			buf = append(buf, m)
 		}
@@ -143,7 +147,7 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 		return buf // slides happen only when both hands are empty (HandsFit)
 	}
 	to3 := p.Total(o)
-	if to3 < 3 || p.Total(s) < 3 {
+	if to3 < e.loseBelow || p.Total(s) < e.loseBelow {
 		return buf
 	}
 	empty := e.all &^ (own | p.Stones[s])
@@ -173,7 +177,7 @@ func (p *Position) AppendUnplacements(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
 	own, opp := p.Stones[o], p.Stones[s]
-	if ts := p.Total(s); p.Total(o) < 3 || ts < 3 || ts > K {
+	if ts := p.Total(s); p.Total(o) < e.loseBelow || ts < e.loseBelow || ts > K {
 		return buf
 	}
 	hand := p.Hand

@@ -165,7 +165,7 @@ func checkUnmovesAgainstBruteForce(t *testing.T, r *Rules) {
 					// a side with stones in hand places, unless the game
 					// is mixed, and a slide is along an edge unless the
 					// mover flies.
-					flies := ng.flying && q.Total(o) == 3
+					flies := q.Total(o) <= ng.flyAt
 					if from != NoPoint && ((q.Hand[o] > 0 && !ng.mixed) || (!flies && !ng.adjacent[from][to])) {
 						continue
 					}

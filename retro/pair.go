@@ -115,6 +115,9 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
 		push := pushers[w]
 		c := counter{part: part, out: out}
+		if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
+			c.small = b
+		}
 		for i := lo; i < hi; i++ {
 			pos, ok := ix.Position(i)
 			if !ok {
@@ -148,10 +151,13 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 
 // counter is one worker's count phase of a layer of the pair.
 type counter struct {
-	part *layers.LayerIndex // the partner, where slides without removal lead
-	out  *[moveKinds]outLayer
-	cw   childWork
-	seen distinct
+	// small is the board when its symmetries are not the standard
+	// board's (muehle.Bitboard.Symmetric), else nil.
+	small *muehle.Board
+	part  *layers.LayerIndex // the partner, where slides without removal lead
+	out   *[moveKinds]outLayer
+	cw    childWork
+	seen  distinct
 }
 
 // count returns the first state word of pos (mover in Stones[White]) and
@@ -164,7 +170,12 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 	// stones, which these moves leave alone. Without such a symmetry every
 	// slide is a child of its own: the slides are counted, not generated,
 	// where they are all the moves without removal (no stones in hand).
-	dedupe := pos.Stones[muehle.Black].Symmetric()
+	var dedupe bool
+	if c.small == nil {
+		dedupe = pos.Stones[muehle.Black].Symmetric()
+	} else {
+		dedupe = c.small.Symmetric(pos.Stones[muehle.Black])
+	}
 	var ms []muehle.Move
 	n := 0 // distinct children inside the pair
 	if !dedupe && pos.Hand[pos.Turn] == 0 {

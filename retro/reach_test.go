@@ -20,8 +20,10 @@ import (
 func canonicalClass(p muehle.Position) muehle.Position {
 	p = p.Normalize()
 	best := p
-	for s := range muehle.Symmetry(muehle.NumSymmetries) {
-		q := s.Position(p)
+	b := p.Board()
+	for s := range muehle.Symmetry(b.NumSymmetries()) {
+		q := p
+		q.Stones = [2]muehle.Bitboard{b.Map(s, p.Stones[0]), b.Map(s, p.Stones[1])}
 		if q.Stones[0] < best.Stones[0] || q.Stones[0] == best.Stones[0] && q.Stones[1] < best.Stones[1] {
 			best = q
 		}

@@ -38,3 +38,20 @@ func TestReferenceFourStonesLasker(t *testing.T) {
 	}
 	compareWithReference(t, muehle.Lasker.With(4))
 }
+
+// TestReferenceSmallBoardsLong compares every position of Five and Six
+// Men's Morris, with and without flying (moving and placement), with the
+// reference. Long: skipped with -short (TestReferenceThreeMensMorris is the
+// short one).
+func TestReferenceSmallBoardsLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the reference solver on the 16-point board takes minutes; skipped with -short")
+	}
+	for _, g := range []muehle.GameID{muehle.Five, muehle.FiveFlying, muehle.Six, muehle.SixFlying} {
+		t.Run(g.String(), func(t *testing.T) {
+			v := g.With(g.Rules().Stones)
+			compareWithReference(t, v)
+			comparePlacement(t, v)
+		})
+	}
+}

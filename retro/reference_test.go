@@ -21,7 +21,8 @@ import (
 // round decides is drawn.
 // It shares nothing with the solver but the move generator.
 
-// comboRank numbers the sets of n points among 24 (combinatorial number system).
+// comboRank numbers the sets of n points among a board's (combinatorial
+// number system).
 func comboRank(b muehle.Bitboard) uint64 {
 	var r uint64
 	for i := 1; b != 0; i++ {
@@ -47,6 +48,7 @@ func binom(n, k int) uint64 { return binomTable[n][k] }
 // rawTable holds a value for every raw position of some layers, numbered
 // densely by layer.
 type rawTable struct {
+	points int // the board's
 	keys   []layers.Key
 	offset map[layers.Key]uint64 // first slot of each layer
 	value  []layers.Value
@@ -63,12 +65,12 @@ func referenceKeys(v muehle.Variant) []layers.Key {
 	return layers.Order(v.Stones, false)
 }
 
-func newRawTable(keys []layers.Key) *rawTable {
-	t := &rawTable{keys: keys, offset: map[layers.Key]uint64{}}
+func newRawTable(keys []layers.Key, points int) *rawTable {
+	t := &rawTable{points: points, keys: keys, offset: map[layers.Key]uint64{}}
 	var n uint64
 	for _, k := range keys {
 		t.offset[k] = n
-		n += binom(24, int(k.W)) * binom(24, int(k.B))
+		n += binom(points, int(k.W)) * binom(points, int(k.B))
 	}
 	t.value = make([]layers.Value, n)
 	return t
@@ -76,7 +78,7 @@ func newRawTable(keys []layers.Key) *rawTable {
 
 func (t *rawTable) slot(p muehle.Position) uint64 {
 	own, opp := p.Stones[p.Turn], p.Stones[p.Turn^1]
-	return t.offset[layers.KeyOf(p)] + comboRank(own)*binom(24, opp.Count()) + comboRank(opp)
+	return t.offset[layers.KeyOf(p)] + comboRank(own)*binom(t.points, opp.Count()) + comboRank(opp)
 }
 
 // forEachRaw calls fn with every position of game g with w and b stones,
@@ -89,13 +91,14 @@ func forEachRaw(g muehle.GameID, w, b int, fn func(p muehle.Position)) {
 // to move.
 func forEachRawIn(g muehle.GameID, k layers.Key, fn func(p muehle.Position)) {
 	w, b := int(k.W), int(k.B)
+	n := g.Rules().Board.NumPoints()
 	var rec func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard)
 	rec = func(start, left int, set muehle.Bitboard, out *[]muehle.Bitboard) {
 		if left == 0 {
 			*out = append(*out, set)
 			return
 		}
-		for p := start; p <= 24-left; p++ {
+		for p := start; p <= n-left; p++ {
 			rec(p+1, left-1, set|1<<p, out)
 		}
 	}
@@ -269,7 +272,7 @@ func referenceTable(v muehle.Variant) (*rawTable, int) {
 	}
 	referencesMu.Unlock()
 	r.once.Do(func() {
-		r.table = newRawTable(referenceKeys(v))
+		r.table = newRawTable(referenceKeys(v), v.Rules().Board.NumPoints())
 		r.size = r.table.solve(v)
 	})
 	return r.table, r.size

@@ -248,3 +248,16 @@ func TestSolveSpillsState(t *testing.T) {
 		t.Error("layer 3-3 differs between the in-memory and the spilled solve")
 	}
 }
+
+// TestReferenceThreeMensMorris solves Three Men's Morris on both 3×3
+// boards, moving and placement, and compares every position with the
+// reference solvers: the small-board index (layers/small.go) end to end.
+func TestReferenceThreeMensMorris(t *testing.T) {
+	for _, g := range []muehle.GameID{muehle.Three, muehle.ThreePlain} {
+		t.Run(g.String(), func(t *testing.T) {
+			v := g.With(3)
+			compareWithReference(t, v)
+			comparePlacement(t, v)
+		})
+	}
+}

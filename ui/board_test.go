@@ -219,7 +219,7 @@ func TestBoardLinesFollowGame(t *testing.T) {
 // TestBoardTwelveInHand: twelve stones in hand are all drawn in the strip,
 // right of the player's name, however long, and inside the board's panel.
 func TestBoardTwelveInHand(t *testing.T) {
-	v := game.EmptyView(muehle.Games[muehle.Twelve].NewPosition(12))
+	v := game.EmptyView(muehle.Twelve.Rules().NewPosition(12))
 	v.Players = [2]string{"Alpha-beta (automatic)", "Perfect (trap share)"}
 	b := renderBoard(t, v)
 	test.AssertObjectRendersToImage(t, "board_twelve.png", b)

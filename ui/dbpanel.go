@@ -213,7 +213,7 @@ func (p *dbPanel) pending() (run, redo string) {
 // computed other games, or when the game remembered is not known.
 func (p *dbPanel) pendingGame() muehle.Variant {
 	prefs := p.u.app.Preferences()
-	r, ok := muehle.GameByName(prefs.StringWithFallback(prefDBRunGame, muehle.Games[muehle.Standard].ID))
+	r, ok := muehle.GameByName(prefs.StringWithFallback(prefDBRunGame, muehle.Standard.Rules().ID))
 	if !ok {
 		return muehle.NineMensMorris
 	}

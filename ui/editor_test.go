@@ -162,7 +162,7 @@ func TestPasteOtherGames(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ text, want string }{
-		{"................ w 6 6 six", "a position of Six Men's Morris; this program plays and solves Nine Men's Morris, Twelve Men's Morris and Lasker Morris"},
+		{"................ w 6 6 six", "a position of Six Men's Morris; the window draws the board of 24 points only"},
 	} {
 		if _, _, err := parsePasted(tc.text, nine); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("pasting %q: got %v, want a refusal saying %q", tc.text, err, tc.want)

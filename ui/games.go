@@ -41,9 +41,9 @@ func playedGames() []*muehle.Rules {
 // window does not play.
 func (u *App) lastVariant() muehle.Variant {
 	p := u.app.Preferences()
-	r, ok := muehle.GameByName(p.StringWithFallback(prefVariant, muehle.Games[muehle.Standard].ID))
+	r, ok := muehle.GameByName(p.StringWithFallback(prefVariant, muehle.Standard.Rules().ID))
 	if !ok || supported(r) != nil {
-		r = muehle.Games[muehle.Standard]
+		r = muehle.Standard.Rules()
 	}
 	v := r.Game().With(p.IntWithFallback(prefStones, r.Stones))
 	if v.Check() != nil {

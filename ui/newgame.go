@@ -196,7 +196,7 @@ func (f *newGameForm) rules() *muehle.Rules {
 	if i := f.game.SelectedIndex(); i >= 0 {
 		return f.games[i]
 	}
-	return muehle.Games[muehle.Standard]
+	return muehle.Standard.Rules()
 }
 
 // variant returns the game and stones chosen.

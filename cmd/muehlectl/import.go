@@ -57,7 +57,7 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 	case *game != "" || *stones != 0:
 		name := *game
 		if name == "" {
-			name = muehle.Games[muehle.Standard].ID
+			name = muehle.Standard.Rules().ID
 		}
 		var r *muehle.Rules
 		if r, err = gameFlag(name); err != nil {

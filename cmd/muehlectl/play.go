@@ -150,7 +150,7 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 			if err := g.Play(m); err != nil {
 				return fmt.Errorf("%s played an illegal move: %w", computer.Name(), err)
 			}
-			fmt.Fprintf(out, "%s plays %s.\n%s", computer.Name(), m, g.Position().Diagram())
+			fmt.Fprintf(out, "%s plays %s.\n%s", computer.Name(), p.Board().MoveString(m), g.Position().Diagram())
 			continue
 		}
 		fmt.Fprintf(out, "%s to move (%s)> ", p.Turn, p.Phase())
@@ -171,7 +171,7 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 		case "help", "?":
 			fmt.Fprint(out, playHelp)
 		case "moves":
-			fmt.Fprintf(out, "Legal moves: %s\n", moveList(g.LegalMoves()))
+			fmt.Fprintf(out, "Legal moves: %s\n", moveList(p.Board(), g.LegalMoves()))
 		case "board":
 			fmt.Fprint(out, p.Diagram())
 		case "position":
@@ -187,12 +187,12 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 			}
 			fmt.Fprint(out, g.Position().Diagram())
 		default:
-			m, err := muehle.ParseMove(line)
+			m, err := p.Board().ParseMove(line)
 			if err == nil {
 				err = g.Play(m)
 			}
 			if err != nil {
-				fmt.Fprintf(out, "%s\nLegal moves: %s\n", muehle.Reason(err), moveList(g.LegalMoves()))
+				fmt.Fprintf(out, "%s\nLegal moves: %s\n", muehle.Reason(err), moveList(p.Board(), g.LegalMoves()))
 				continue
 			}
 			fmt.Fprint(out, g.Position().Diagram())
@@ -200,11 +200,11 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 	}
 }
 
-// moveList joins moves with spaces.
-func moveList(ms []muehle.Move) string {
+// moveList joins moves, named on board b, with spaces.
+func moveList(b *muehle.Board, ms []muehle.Move) string {
 	ss := make([]string, len(ms))
 	for i, m := range ms {
-		ss[i] = m.String()
+		ss[i] = b.MoveString(m)
 	}
 	return strings.Join(ss, " ")
 }

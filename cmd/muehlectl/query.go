@@ -136,7 +136,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if i < best {
 			pick = "  pick"
 		}
-		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d  score %.3f%s\n", mv.Move, mv.Value,
+		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d  score %.3f%s\n", pos.Board().MoveString(mv.Move), mv.Value,
 			mv.Replies[play.ReplyWins], mv.Replies[play.ReplyDraws], mv.Replies[play.ReplyLoses], mv.Score, pick)
 	}
 	return nil
@@ -171,7 +171,7 @@ func querySearch(ctx context.Context, stdout, stderr io.Writer, db *layers.DB, p
 		start := time.Now()
 		cv, err := s.Value(ctx, pos.Play(m))
 		if err != nil {
-			return fmt.Errorf("query: after %s: %w", m, err)
+			return fmt.Errorf("query: after %s: %w", pos.Board().MoveString(m), err)
 		}
 		rows[i] = row{m, cv.Parent(), time.Since(start).Seconds(), s.Nodes()}
 	}
@@ -186,7 +186,7 @@ func querySearch(ctx context.Context, stdout, stderr io.Writer, db *layers.DB, p
 	})
 	fmt.Fprintf(stdout, "%d moves, best first (the value each gives the side to move, from the placement search):\n", len(rows))
 	for _, r := range rows {
-		fmt.Fprintf(stdout, "  %-10s %-12s %.3f s %d nodes\n", r.m, r.v, r.secs, r.n)
+		fmt.Fprintf(stdout, "  %-10s %-12s %.3f s %d nodes\n", pos.Board().MoveString(r.m), r.v, r.secs, r.n)
 	}
 	if b := s.Book(); b != nil {
 		// The answer is complete: a book that cannot be saved (a

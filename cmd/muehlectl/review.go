@@ -86,7 +86,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if v.Mark != teach.MarkWorse {
 			what = "principal line" // the move gave up nothing: how the game goes on
 		}
-		fmt.Fprintf(stdout, "\n%s after %s %s (%s to move):\n", what, moveLabel(g, *refute-1), v.Move, v.Mover.Other())
+		fmt.Fprintf(stdout, "\n%s after %s %s (%s to move):\n", what, moveLabel(g, *refute-1), g.Rules().Board.MoveString(v.Move), v.Mover.Other())
 		printLine(stdout, g, *refute, line)
 		if err != nil {
 			fmt.Fprintf(stdout, "  (the line stops: %s)\n", describe(layers.Unused, err))
@@ -142,6 +142,7 @@ func moveLabel(g *muehle.Game, i int) string {
 // number of moves that could not be judged.
 func printReview(w io.Writer, g *muehle.Game, vs []teach.Verdict) (unknown int) {
 	var worse [2]int
+	b := g.Rules().Board // moves are named on the game's board
 	fmt.Fprintf(w, "%4s  %-18s %-6s %-12s    %s\n", "#", "move", "by", "before", "after")
 	for i, v := range vs {
 		extra := ""
@@ -150,7 +151,7 @@ func printReview(w io.Writer, g *muehle.Game, vs []teach.Verdict) (unknown int) 
 			unknown++
 			extra = "unknown: " + reason(v.Err)
 		case v.Best != muehle.NoMove && v.Best != v.Move && v.BestValue.Better(v.After):
-			extra = fmt.Sprintf("best %s %s", v.Best, v.BestValue)
+			extra = fmt.Sprintf("best %s %s", b.MoveString(v.Best), v.BestValue)
 		case v.Best == muehle.NoMove && v.Err != nil:
 			extra = "best unknown: " + reason(v.Err)
 		}
@@ -161,7 +162,7 @@ func printReview(w io.Writer, g *muehle.Game, vs []teach.Verdict) (unknown int) 
 		if v.Mark == teach.MarkWorse {
 			mark = "?"
 		}
-		line := fmt.Sprintf("%4d  %-18s %-6s %-12s -> %-12s %-1s %s", i+1, moveLabel(g, i)+" "+v.Move.String(), v.Mover,
+		line := fmt.Sprintf("%4d  %-18s %-6s %-12s -> %-12s %-1s %s", i+1, moveLabel(g, i)+" "+b.MoveString(v.Move), v.Mover,
 			valueOrUnknown(v.Before), valueOrUnknown(v.After), mark, extra)
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
@@ -173,7 +174,7 @@ func printReview(w io.Writer, g *muehle.Game, vs []teach.Verdict) (unknown int) 
 func printLine(w io.Writer, g *muehle.Game, ply int, line []teach.Step) {
 	pos := g.Positions()[ply]
 	for k, s := range line {
-		fmt.Fprintf(w, "      %-18s %-6s %s\n", moveLabel(g, ply+k)+" "+s.Move.String(), pos.Turn, s.Value)
+		fmt.Fprintf(w, "      %-18s %-6s %s\n", moveLabel(g, ply+k)+" "+pos.Board().MoveString(s.Move), pos.Turn, s.Value)
 		pos = pos.Play(s.Move)
 	}
 	if pos.IsOver() {

@@ -79,28 +79,3 @@ func TestQueryUnreachableByReachData(t *testing.T) {
 		t.Errorf("query --unreachable %s: got exit %d, %q %s; want the placement search's value", pos, code, out, stderr)
 	}
 }
-
-// TestOtherGamesRefused: the commands that take a position or a game
-// record refuse one of a game the database cannot hold (package muehle
-// reads them; the database and the players know Nine and Twelve Men's
-// Morris and Lasker Morris), with exit status 1 and a sentence that names
-// the game.
-func TestOtherGamesRefused(t *testing.T) {
-	for _, c := range []struct{ text, name string }{
-		{"................ w 6 6 six", "Six Men's Morris"},
-	} {
-		if _, err := muehle.ParsePosition(c.text); err != nil {
-			t.Fatalf("the position text of %s: %v", c.name, err)
-		}
-		for _, args := range [][]string{
-			{"query", "--db", t.TempDir(), "--position", c.text},
-			{"play", "--position", c.text},
-			{"tree", "--depth", "1", "--position", c.text},
-		} {
-			_, stderr, code := runCmd(t, args...)
-			if code != 1 || !strings.Contains(stderr, c.name) {
-				t.Errorf("%s: exit %d, %q; want 1 and a sentence naming %s", args[0], code, stderr, c.name)
-			}
-		}
-	}
-}

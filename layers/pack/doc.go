@@ -238,12 +238,13 @@
 //	flyAt=3 loseBelow=3 phases=separate millRemoval=unless-all-in-mills
 //	removalsPerMove=1 fullBoard=blocked-loses rulesId=1
 //
-// (flyAt: a player with this many stones on the board and none in hand
-// flies; loseBelow: fewer stones on the board and in hand lose; phases:
-// all stones placed before any moves; millRemoval: stones in mills are
-// protected unless all are; fullBoard: a player who cannot move loses,
-// also right after the last placement; rulesId: the layer header's
-// rules id). Other games and boards (issue 27: Twelve Men's Morris with
+// (flyAt: a player with at most this many stones on the board and none
+// in hand flies, 0 never; loseBelow: fewer stones on the board and in
+// hand lose; phases: all stones placed before any moves; millRemoval:
+// stones in mills are protected unless all are, or "any"; removalsPerMove:
+// the stones a move that closes two mills removes; fullBoard: a player who
+// cannot move loses, also right after the last placement; rulesId: the
+// layer header's rules id). Each is a field of muehle.Rules. Other games and boards (issue 27: Twelve Men's Morris with
 // board=morabaraba and fullBoard=draw, Lasker Morris with phases=mixed,
 // the boards of Six and Three Men's Morris) are other values and further
 // names (say diagonals); a package is installed only where the program's

@@ -27,9 +27,9 @@ type Rules map[string]string
 // its values depend on.
 func RulesOf(v muehle.Variant) Rules {
 	r := v.Rules()
-	fly, phases, full := "0", "separate", "blocked-loses"
-	if r.Flying {
-		fly = "3"
+	phases, full, removal := "separate", "blocked-loses", "unless-all-in-mills"
+	if r.TakeFromMills {
+		removal = "any"
 	}
 	if r.Mixed {
 		phases = "mixed"
@@ -44,11 +44,11 @@ func RulesOf(v muehle.Variant) Rules {
 		"lines":           strconv.Itoa(len(r.Board.Edges())),
 		"mills":           strconv.Itoa(len(r.Board.Mills())),
 		"stones":          strconv.Itoa(v.Stones),
-		"flyAt":           fly,
-		"loseBelow":       "3",
+		"flyAt":           strconv.Itoa(r.FlyAt),
+		"loseBelow":       strconv.Itoa(r.LoseBelow),
 		"phases":          phases,
-		"millRemoval":     "unless-all-in-mills",
-		"removalsPerMove": "1",
+		"millRemoval":     removal,
+		"removalsPerMove": strconv.Itoa(r.DoubleMillRemoves),
 		"fullBoard":       full,
 		"rulesId":         strconv.FormatUint(uint64(layers.RulesID(v.Game)), 10),
 	}

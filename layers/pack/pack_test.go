@@ -366,12 +366,12 @@ func TestBadPackages(t *testing.T) {
 			m.Fingerprint = m.Rules.Fingerprint()
 		}), ImportOptions{ClaimName: testClaim}, ErrFormat, "verification record"},
 		{"a game unknown", withManifest(func(m *Manifest) { m.Rules["game"] = "backgammon"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, `the game "backgammon", which this program does not know`},
-		{"a game without layers", withManifest(func(m *Manifest) {
+		{"a game of another board", withManifest(func(m *Manifest) {
 			for n, v := range RulesOf(muehle.Six.With(3)) {
 				m.Rules[n] = v
 			}
 			m.Fingerprint = m.Rules.Fingerprint()
-		}), ImportOptions{ClaimName: testClaim}, ErrRules, "no database for Six Men's Morris"},
+		}), ImportOptions{ClaimName: testClaim}, ErrFormat, "verification record"},
 		{"too many stones", withManifest(func(m *Manifest) { m.Rules["stones"] = "10"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, `standard with "10" stones per side`},
 		{"a rule unknown", withManifest(func(m *Manifest) { m.Rules["diagonals"] = "4"; m.Fingerprint = m.Rules.Fingerprint() }), ImportOptions{ClaimName: testClaim}, ErrRules, "does not know"},
 		{"a wrong fingerprint", withManifest(func(m *Manifest) { m.Fingerprint = strings.Repeat("0", 32) }), ImportOptions{ClaimName: testClaim}, ErrFormat, "fingerprint"},

@@ -111,7 +111,7 @@ func (t *Tree) Label(i int) string {
 	if n.Ply == 0 {
 		b.WriteString("root")
 	} else {
-		fmt.Fprintf(&b, "%d. %s", n.Rank+1, n.Move)
+		fmt.Fprintf(&b, "%d. %s", n.Rank+1, n.Pos.Board().MoveString(n.Move))
 		if o := n.Ordering(); o != "" {
 			fmt.Fprintf(&b, " (%s)", o)
 		}
@@ -138,8 +138,12 @@ func (t *Tree) Summary() string {
 	if t.Minimax {
 		kind = "minimax"
 	}
+	best := t.Move.String()
+	if len(t.Nodes) > 0 {
+		best = t.Nodes[0].Pos.Board().MoveString(t.Move) // named on the root's board
+	}
 	s := fmt.Sprintf("%s, depth %d: best %s, value %s; %d nodes (%d in all iterations)",
-		kind, t.Depth, t.Move, ScoreText(t.Value, 0), t.Visited, t.Total)
+		kind, t.Depth, best, ScoreText(t.Value, 0), t.Visited, t.Total)
 	if t.Truncated {
 		s += fmt.Sprintf(", %d recorded", t.Searched())
 	}

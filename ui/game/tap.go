@@ -193,8 +193,8 @@ func mayMove(pos *muehle.Position) bool {
 	return false
 }
 
-// flies reports whether the side to move of pos jumps: its game has
-// flying, and its stones on the board and in hand are three together.
+// flies reports whether the side to move of pos jumps: its stones on the
+// board and in hand are at most its game's FlyAt together.
 func flies(pos *muehle.Position) bool {
-	return pos.Rules().Flying && pos.Total(pos.Turn) == 3
+	return pos.Rules().Flies(pos.Total(pos.Turn))
 }

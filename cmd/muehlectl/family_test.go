@@ -1,0 +1,45 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFamilyPerft checks perft --game for the games on their own boards
+// (docs/rules.md, Oracles).
+func TestFamilyPerft(t *testing.T) {
+	for _, c := range []struct{ game, want string }{
+		{"three", "perft 1 9\nperft 2 72\nperft 3 504\nperft 4 3024\nperft 5 16560\n"},
+		{"three-plain", "perft 1 9\nperft 2 72\nperft 3 504\nperft 4 3024\nperft 5 16200\n"},
+		{"five", "perft 1 16\nperft 2 240\nperft 3 3360\nperft 4 43680\nperft 5 531648\n"},
+	} {
+		out, errs, code := runCmd(t, "perft", "--game", c.game, "--depth", "5")
+		if code != 0 || out != c.want {
+			t.Errorf("perft --game %s --depth 5: got status %d, output %q (stderr %q), want %q", c.game, code, out, errs, c.want)
+		}
+	}
+}
+
+// TestThreeMensMorris solves Three Men's Morris with the command line and
+// queries its empty board: White wins in 9 by the centre, b2, named on
+// the 3×3 board; a position string of the wrong length is refused with a
+// sentence saying what the game wants.
+func TestThreeMensMorris(t *testing.T) {
+	dir := t.TempDir()
+	if out, errs, code := runCmd(t, "solve", "--db", dir, "--game", "three", "--all-phases", "--workers", "1"); code != 0 {
+		t.Fatalf("solve --game three: status %d\n%s%s", code, out, errs)
+	}
+	out, errs, code := runCmd(t, "query", "--db", dir, "--position", "......... w 3 3 three")
+	if code != 0 {
+		t.Fatalf("query: status %d: %s", code, errs)
+	}
+	for _, want := range []string{"value    won in 9", "  b2         won in 9", "  a3         drawn", "  b3         lost in 8"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("query of the empty board: want a line %q in\n%s", want, out)
+		}
+	}
+	_, errs, code = runCmd(t, "query", "--db", dir, "--position", "........ w 3 3 three")
+	if code == 0 || !strings.Contains(errs, "board has 8 characters, want 9 (one per point, a3 first, c1 last)") {
+		t.Errorf("query of 8 points: got status %d, %q", code, errs)
+	}
+}
