@@ -14,8 +14,16 @@ type Copy struct {
 }
 
 // Copy returns a copy of the file's body in memory, and lets the file's
-// pages go from this process's resident memory (DropPages).
+// pages go from this process's resident memory (DropPages). A compressed
+// file's body, decoded in memory already, is not copied again.
 func (f *File) Copy() (*Copy, error) {
+	if f.z != nil {
+		c := f.View()
+		if c.dense != nil {
+			c.dense = c.dense.withWordRanks()
+		}
+		return c, nil
+	}
 	b, release, err := AllocLarge(len(f.body))
 	if err != nil {
 		return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)

@@ -31,6 +31,9 @@ type DB struct {
 	mu     sync.Mutex // serialises opening, writing and closing
 	closed bool
 	old    []*File // replaced files, unmapped on Close (readers may still use them)
+
+	cache   blockCache // decoded blocks of compressed layers, for Probe
+	decoded []Key      // compressed layers held decoded in full, oldest first; d.mu
 }
 
 // dbLayer is what a DB knows about one layer: the open file and its index,
@@ -68,7 +71,7 @@ func (e *dbLayer) ready(full bool) bool {
 	case e == nil:
 		return false
 	case e.f != nil:
-		return !full || e.lazy == nil
+		return !full || e.lazy == nil && (e.f.z == nil || e.f.body != nil)
 	}
 	return time.Since(e.at) < missingRecheck
 }
@@ -216,6 +219,11 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		d.slots[s].Store(&e)
 		return &e, e.err
 	}
+	if old != nil && old.f != nil && old.f.z != nil { // compressed, open for Probe: open it again, decoded
+		d.cache.forget(old.f.z)
+		d.old = append(d.old, old.f)
+		old = nil
+	}
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
 		err := old.lazy.checkRest(old.f.path, old.f.body)
 		if err == nil {
@@ -231,7 +239,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	}
 	lazy := !full && (old == nil || !old.full)
 	e := &dbLayer{l: d.x.Layer(k), at: time.Now()}
-	e.f, e.lazy, e.err = openFile(d.Path(k), d.v, k, lazy, false)
+	e.f, e.lazy, e.err = openFileParts(d.Path(k), d.v, k, lazy, false, e.l.Parts())
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
 		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
 		e.f.Close()
@@ -243,7 +251,58 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		e.seen, _ = os.Stat(d.Path(k))
 	}
 	d.slots[s].Store(e)
+	if e.err == nil && e.f.z != nil && e.f.body != nil {
+		d.holdDecoded(k)
+	}
 	return e, e.err
+}
+
+// holdDecoded records that the DB holds compressed layer k decoded in
+// full, and lets go of the oldest such layers while their bytes exceed
+// the cache's bound (never k itself): their entries are dropped, so that
+// the garbage collector frees a body once its last reader drops it. d.mu
+// is held.
+func (d *DB) holdDecoded(k Key) {
+	d.decoded = append(d.decoded, k)
+	var total int64
+	for _, x := range d.decoded {
+		if e := d.cached(x); e != nil && e.f != nil {
+			total += int64(len(e.f.body))
+		}
+	}
+	limit := d.cacheLimit()
+	for total > limit && len(d.decoded) > 1 {
+		x := d.decoded[0]
+		d.decoded = d.decoded[1:]
+		s, _ := keySlot(x)
+		e := d.slots[s].Load()
+		if e == nil || e.f == nil || e.f.z == nil || e.f.body == nil {
+			continue
+		}
+		total -= int64(len(e.f.body))
+		d.slots[s].Store(nil)
+		d.old = append(d.old, &File{path: e.f.path, h: e.f.h, z: e.f.z}) // to unmap on Close
+	}
+}
+
+// SetCacheBytes bounds the memory of compressed layers: the decoded
+// blocks Probe keeps, and the layers Layer decoded in full that the DB
+// holds, each up to n bytes (DefaultCacheBytes when n ≤ 0). A layer a
+// reader holds stays in memory until it is dropped.
+func (d *DB) SetCacheBytes(n int64) {
+	d.cache.mu.Lock()
+	d.cache.max = n
+	d.cache.mu.Unlock()
+}
+
+// CacheBytes returns the bytes of decoded blocks the block cache holds.
+func (d *DB) CacheBytes() int64 { return d.cache.size() }
+
+// cacheLimit returns the bound of SetCacheBytes.
+func (d *DB) cacheLimit() int64 {
+	d.cache.mu.Lock()
+	defer d.cache.mu.Unlock()
+	return d.cache.limit()
 }
 
 // damaged records that the open layer e in slot s is damaged, as err
@@ -317,6 +376,9 @@ func (d *DB) write(k Key, writeFile func(path string) error) error {
 func (d *DB) forgetLocked(k Key) {
 	s, _ := keySlot(k)
 	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
+		if e.f.z != nil {
+			d.cache.forget(e.f.z)
+		}
 		d.old = append(d.old, e.f)
 	}
 }
@@ -354,6 +416,14 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 		}
 	}
 	i := e.l.Index(p)
+	if e.f.body == nil { // compressed, read through the block cache
+		v, err := d.cache.value(e.f.z, &e.f.h, i)
+		if err != nil {
+			d.cache.forget(e.f.z)
+			return Unused, d.blockDamaged(k, e, err)
+		}
+		return v, nil
+	}
 	if e.lazy != nil {
 		if err := e.checkRead(i); err != nil {
 			return Unused, d.blockDamaged(k, e, err)

@@ -338,18 +338,31 @@ func readHeader(path string, v muehle.Variant, key Key, old bool) (Header, error
 		return Header{}, fmt.Errorf("layers: %w", err)
 	}
 	defer f.Close()
-	b := make([]byte, HeaderSize)
-	n, err := io.ReadFull(f, b)
-	if err != nil && n < HeaderSize {
+	b := make([]byte, zHead)
+	n, _ := io.ReadFull(f, b)
+	if n < HeaderSize {
 		return Header{}, fmt.Errorf("layers: %s: %w: %d bytes, shorter than the header", path, ErrFormat, n)
-	}
-	h, err := parseHeader(b, path)
-	if err != nil {
-		return h, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return h, fmt.Errorf("layers: %w", err)
+		return Header{}, fmt.Errorf("layers: %w", err)
+	}
+	if isCompressed(b) {
+		if old {
+			return Header{}, fmt.Errorf("layers: %s: %w: compressed, not the old format %d", path, ErrVersion, OldVersion)
+		}
+		h, _, blocks, err := parseZHead(b[:n], path)
+		if err == nil {
+			err = h.check(path, v, key, int64(HeaderSize+h.BodySize()))
+		}
+		if err == nil {
+			err = checkZSize(path, blocks, fi.Size())
+		}
+		return h, err
+	}
+	h, err := parseHeader(b[:n], path)
+	if err != nil {
+		return h, err
 	}
 	if err := h.checkVersion(path, old); err != nil {
 		return h, err
@@ -378,6 +391,7 @@ type File struct {
 	m      mmap.MMap
 	body   []byte
 	dense  *Dense // a dense file: its body read in place; nil otherwise
+	z      *zFile // a compressed file; body is then nil until decoded in full
 	closed bool
 }
 
@@ -398,9 +412,22 @@ func OpenFile(path string, v muehle.Variant, key Key) (*File, error) {
 //
 // With old set it opens a file of OldVersion (for ConvertOld) in full.
 func openFile(path string, v muehle.Variant, key Key, lazy, old bool) (*File, *blockChecks, error) {
+	return openFileParts(path, v, key, lazy, old, nil)
+}
+
+// openFileParts is openFile given the layer's parts, which a compressed
+// file of one byte per slot needs to decode its blocks (the DB knows
+// them; without, OpenFile asks the indexer of the game's board). A compressed file
+// opened lazily is checked but for its frames, each checked as it is
+// decoded; opened in full, it is decoded into memory and checked as a
+// mapped body is.
+func openFileParts(path string, v muehle.Variant, key Key, lazy, old bool, parts []Part) (*File, *blockChecks, error) {
 	h, err := readHeader(path, v, key, old)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !old && isCompressedFile(path) {
+		return openCompressed(path, v, key, lazy, h, parts)
 	}
 	f, err := OpenRegular(path)
 	if err != nil {
@@ -502,6 +529,9 @@ func (f *File) Close() error {
 	}
 	f.closed = true
 	f.body = nil
+	if f.z != nil {
+		return f.z.close()
+	}
 	if err := f.m.Unmap(); err != nil {
 		return fmt.Errorf("layers: unmapping %s: %w", f.path, err)
 	}

@@ -32,8 +32,13 @@ func AllocLarge(n int) (b []byte, release func(), err error) {
 // stay in the page cache while memory allows), and the next access reads
 // them again. For a region copied once into memory for random access, this
 // keeps the copy from being counted twice. Only the whole pages inside b
-// are dropped; b stays valid.
+// are dropped; b stays valid. A body of a compressed layer decoded in
+// memory is left as it is (its pages are no file's: dropped, they would
+// read as zeros).
 func DropPages(b []byte) {
+	if isDecoded(b) {
+		return
+	}
 	if p := pages(b, false); p != nil {
 		_ = unix.Madvise(p, unix.MADV_DONTNEED) // advice; fine if refused
 	}

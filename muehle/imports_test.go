@@ -35,10 +35,12 @@ type importRule struct {
 
 // The third-party modules allowed below the UI are the CGO-free ones of
 // go.mod: mmap-go and golang.org/x/sys for files and memory (layers, and
-// retro's spilled solver state), golang.org/x/sync for parallel loops.
+// retro's spilled solver state), golang.org/x/sync for parallel loops,
+// and github.com/klauspost/compress (zstd, FSE: one well-kept library
+// without cgo) for the layers kept compressed and the packages.
 var importRules = []importRule{
 	{pkg: "muehle/muehle", allow: []string{"muehle/muehle"}, deny: []string{"fyne.io", "muehle/layers", "muehle/retro", "muehle/ui", "muehle/cmd"}},
-	{pkg: "muehle/layers", allow: []string{"muehle/muehle", "muehle/layers", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys"},
+	{pkg: "muehle/layers", allow: []string{"muehle/muehle", "muehle/layers", "github.com/edsrzf/mmap-go", "golang.org/x/sync", "golang.org/x/sys", "github.com/klauspost/compress/zstd", "github.com/klauspost/compress/fse"},
 		deny: []string{"fyne.io", "muehle/retro", "muehle/ui", "muehle/cmd"}},
 	// The database packages: the layers compressed with zstd and coded by
 	// FSE, both from one well-kept library without cgo.

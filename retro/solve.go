@@ -44,6 +44,13 @@ type SolveOptions struct {
 	TempDir string
 	// SkipVerify skips re-deriving every value of each finished layer.
 	SkipVerify bool
+	// Compress keeps each layer compressed once it is verified
+	// (layers.DB.Compress, layers/doc.go); a unit reads the compressed
+	// layers it needs decoded into memory (layers.DB.Layer). The verified
+	// layers an interrupted run left uncompressed are compressed when the
+	// run is done (or by `muehlectl compress`). Without verification
+	// nothing is compressed.
+	Compress bool
 	// WaitLock waits for units other solvers of the folder hold (and the
 	// units that need them) when nothing else is left, instead of failing
 	// with an error wrapping layers.ErrLocked.
@@ -180,6 +187,9 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 			if opts.Placement {
 				// The dense layers hold their reachable slots now.
 				_, err = RemoveReach(db)
+			}
+			if err == nil && opts.Compress {
+				err = compressVerified(ctx, db, Layers(db, opts))
 			}
 			return err
 		}
@@ -495,8 +505,30 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 		if err := r.db.MarkVerified(k); err != nil {
 			return wrong, err
 		}
+		if r.opts.Compress {
+			if _, _, _, err := r.db.Compress(k); err != nil {
+				return wrong, err
+			}
+		}
 	}
 	return wrong, nil
+}
+
+// compressVerified compresses the verified layers of keys that lie flat:
+// those an interrupted run verified but left uncompressed.
+func compressVerified(ctx context.Context, db *layers.DB, keys []layers.Key) error {
+	for _, k := range keys {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !db.Verified(k) {
+			continue
+		}
+		if _, _, _, err := db.Compress(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // solve computes the unit and writes its layers.

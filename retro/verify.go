@@ -113,7 +113,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	// The pass read the layer's mapped body from end to end; its pages
 	// leave this process's resident memory, so that a solve verifying
 	// layer after layer does not hold them all.
-	layers.DropPages(f.Body())
+	f.DropPages()
 	if err != nil {
 		return nil, err
 	}

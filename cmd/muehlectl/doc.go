@@ -16,6 +16,7 @@
 //	export.go     export: the database to a package (layers/pack)
 //	import.go     import: a package into the database, checked,
 //	              resumable; --verify
+//	compress.go   compress: a folder's verified layers kept compressed in place
 //	convert.go    convert: placement layers of one byte per slot made dense
 //	packprogress.go what export and import show: a bar on a terminal,
 //	              else a line a minute with the time left

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -95,6 +97,12 @@ type plan struct {
 	// and MaxTempBytes the most temporary space one of them needs.
 	LeftDiskBytes uint64 `json:"left_disk_bytes"`
 	MaxTempBytes  uint64 `json:"max_temp_bytes"`
+	// MaxDiskBytes is the largest layer files of one unit not done yet,
+	// which lie flat until verified when solved with --compress.
+	MaxDiskBytes uint64 `json:"max_disk_bytes"`
+	// FreeBytes is the free space of the database folder's disk (0: not
+	// known).
+	FreeBytes uint64 `json:"free_bytes"`
 	// WallSeconds is the expected wall time of the units not done yet on
 	// Nodes machines of CPUs cores each (wallTime).
 	Nodes       int     `json:"nodes"`
@@ -127,10 +135,19 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 			p.LeftCPUSeconds += c.CPUSeconds
 			p.LeftDiskBytes += c.DiskBytes
 			p.MaxTempBytes = max(p.MaxTempBytes, c.TempBytes)
+			p.MaxDiskBytes = max(p.MaxDiskBytes, c.DiskBytes)
 		}
 		p.Units = append(p.Units, pu)
 	}
 	p.WallSeconds = wallTime(p.Units, nodes, cpus)
+	dir := db.Dir()
+	for dir != filepath.Dir(dir) { // the folder may not exist yet: its nearest parent that does
+		if _, err := os.Stat(dir); err == nil {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	p.FreeBytes, _ = layers.FreeBytes(dir)
 	return p
 }
 
@@ -244,6 +261,14 @@ func printPlan(w io.Writer, p plan) {
 	fmt.Fprintf(w, "largest memory: %s (unit %s)\n", mib(largest.MemBytes), largest.Name)
 	fmt.Fprintf(w, "disk for what is left: %s of layer files, and up to %s more while a unit is computed (its work lists)\n",
 		mib(p.LeftDiskBytes), mib(p.MaxTempBytes))
+	compressed := uint64(float64(p.LeftDiskBytes) * retro.CompressedShare)
+	need := compressed + p.MaxDiskBytes + p.MaxTempBytes
+	fits := "fits"
+	if need > p.FreeBytes {
+		fits = "does not fit"
+	}
+	fmt.Fprintf(w, "solved with --compress: about %s of layer files (%.0f %% of that, as measured on the standard game of 6 stones; a guess for others), at most %s while the largest unit lies flat until verified; %s free here: it %s\n",
+		mib(compressed), 100*retro.CompressedShare, mib(need), mib(p.FreeBytes), fits)
 	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines;\n"+
 		"  the model's rates were measured on %d cores, the standard game's on the idle machine, and are good to a factor 2 to 4, retro/cost.go)\n",
 		p.Nodes, p.CPUs, seconds(p.WallSeconds), retro.CalibrationCores)

@@ -26,12 +26,13 @@ type solveArgs struct {
 
 // parseSolve parses and checks the flags of solve.
 func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
-	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases | --unit NAME] [--every-class] [--workers N] [--mem MiB] [--no-verify] [--wait]", stderr)
+	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases | --unit NAME] [--every-class] [--workers N] [--mem MiB] [--no-verify] [--compress] [--wait]", stderr)
 	a := solveArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	workers := addWorkers(fs)
 	mem := fs.Int64("mem", 0, "budget in MiB for the state words of the pair being solved (4 bytes per position) and the copies of the layers its removals lead to; a larger state is kept in a mapped file. The index tables, mapped layer files, the layers being written and the verifier's copies come on top. 0 = 3/4 of RAM")
 	noVerify := fs.Bool("no-verify", false, "skip verifying each finished layer")
+	compress := fs.Bool("compress", false, "keep each layer compressed once verified (as muehlectl compress does); the layers a unit reads are decoded into memory")
 	wait := fs.Bool("wait", false, "when only units other solvers of this folder hold (or that need them) are left, wait for them instead of stopping")
 	every := fs.Bool("every-class", false, "compute every class of the placement layers (the full sweep), not only those reachable from the empty board (the default); the placement layers it reads must hold every class too")
 	unit := fs.String("unit", "", "compute only the unit `NAME` (m3-4 for the pair 3-4 + 4-3, p5+2-4+2; muehlectl plan lists them); refused while a layer it needs is missing, damaged or unverified")
@@ -59,6 +60,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 		return a, flagError(fs, err)
 	}
 	opts.Workers, opts.MemBytes, opts.SkipVerify, opts.WaitLock, opts.PlacementAll = *workers, *mem<<20, *noVerify, *wait, *every
+	opts.Compress = *compress
 	a.opts, a.unit = opts, *unit
 	return a, nil
 }
@@ -86,6 +88,9 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
 		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *dbf.dir, dbf.label())
+		if opts.Compress { // the layers left flat are compressed
+			return retro.Solve(ctx, db, opts)
+		}
 		return nil
 	}
 	compute := 0

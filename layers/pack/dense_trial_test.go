@@ -57,8 +57,8 @@ func TestDenseTrial(t *testing.T) {
 			ctx, out = ctx[:0], out[:0]
 		}
 		for _, p := range parts {
-			s := segment{int(p.First), int(p.First + p.Slots), int(p.Stride)}
-			for i := s.lo; i < s.hi; i++ {
+			s := segment{Lo: int(p.First), Hi: int(p.First + p.Slots), Stride: int(p.Stride)}
+			for i := s.Lo; i < s.Hi; i++ {
 				if full[i] == 0 {
 					continue
 				}

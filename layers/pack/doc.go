@@ -11,8 +11,9 @@
 //	format.go    the framing: preamble, block headers, trailer; the
 //	             error sentinels; the reach file derived from a body
 //	manifest.go  the manifest and the rules fingerprint
-//	streams.go   the coders of a block: context streams, with the
-//	             partner layer's values or without
+//	streams.go   the coders of a block: the context streams of
+//	             layers/codec.go, with the partner layer's values or
+//	             without
 //	directory.go the coder of a block holding a dense body's rank
 //	             directory (left out)
 //	derive.go    the layers left out, computed on import from the layers
@@ -84,13 +85,14 @@
 //
 //	0  one zstd frame (github.com/klauspost/compress/zstd, without
 //	   zstd's own checksum)
-//	1  context streams (streams.go): every byte put into the stream of
+//	1  context streams (layers/codec.go, which compressed layers
+//	   share): every byte put into the stream of
 //	   its context, the classes of the byte before it, of the byte two
 //	   before it and of the byte one B class back (stride bytes back in
 //	   its part of the layer: layers.LayerIndex.Parts; in a dense body,
 //	   which has no such geometry, the byte three back), each stream
 //	   coded by FSE (github.com/klauspost/compress/fse); the classes and
-//	   the layout of the streams are in streams.go
+//	   the layout of the streams are in layers/codec.go
 //	2  context streams whose context holds, instead of the byte two
 //	   before, the value of the partner layer's slot of the same stones
 //	   with the colours exchanged (layers.LayerIndex.Swapped): only in a

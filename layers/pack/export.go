@@ -96,6 +96,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		m.SolveRecord = string(rec)
 	}
 	bodies := make([][]byte, len(keys)) // the layer files' bodies, mapped
+	mapped := true                      // no layer compressed: no body decoded in memory
 	reach := make([][]byte, len(keys))  // stored reach files
 	for i, k := range keys {
 		if err := ctx.Err(); err != nil {
@@ -106,6 +107,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 			return nil, fmt.Errorf("pack: layer %s: %w", k, err)
 		}
 		bodies[i] = f.Body()
+		mapped = mapped && !f.Compressed()
 		h := f.Header()
 		l := Layer{Key: k.String(), Layout: int(h.Layout), Slots: h.Slots, Stored: h.Stored, CRC64: fmt.Sprintf("%016x", h.Checksum),
 			Won: h.Won, Lost: h.Lost, Drawn: h.Drawn, DeepestWin: h.DeepestWin, DeepestLoss: h.DeepestLoss,
@@ -131,7 +133,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 			return nil, err
 		}
 	}
-	res, err := writePackage(ctx, m, bodies, reach, opts, true)
+	res, err := writePackage(ctx, m, bodies, reach, opts, mapped)
 	if res != nil {
 		res.Estimated = estimated
 	}

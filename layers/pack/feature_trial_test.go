@@ -45,7 +45,7 @@ func TestFeatureTrial(t *testing.T) {
 			return r & empty
 		}
 		for _, p := range li.Parts() {
-			s := segment{0, int(p.Slots), int(p.Stride)}
+			s := segment{Hi: int(p.Slots), Stride: int(p.Stride)}
 			seg := b[p.First : p.First+p.Slots]
 			for i := range seg {
 				c := contextAt(seg, i, s)

@@ -1,11 +1,7 @@
 package pack
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
-
-	"github.com/klauspost/compress/fse"
 
 	"muehle/layers"
 )
@@ -19,73 +15,62 @@ const (
 	coderPartner = 2 // context streams that know the partner layer's values
 )
 
-// Context streams. A value is much like its neighbours: the slot before it
-// and the slot of the same A rank one B class back (layers/doc.go: B class
-// major, A rank minor, so that one B class back is one stride of the
-// layer's part back). So the coder gives each byte of a block a context
-// made of the classes of those neighbours and of the byte two back, puts
-// every byte into the stream of its context, and codes each stream with
-// FSE (github.com/klauspost/compress/fse, zstd's entropy coder): a stream
-// holds the values that follow one kind of neighbourhood, and its own
-// distribution of them is narrower than the block's. Where values repeat
-// over long distances (the flying layers) zstd's matches do better, and
-// export keeps the zstd frame.
-//
-// These contexts look only at bytes of the same block, so a block of
-// coder 1 decodes on its own. In a body without a geometry (a dense body: the bits, the rank
-// directory and the values of the stored slots) the byte three back takes
-// the place of the slot one B class back.
-//
-// The context of byte i: (mid(left)×24 + mid(up))×6 + r6(left2), where a
-// missing neighbour counts as 0 (Unused).
-//
-// The partner's value. A moving layer M(w,b) and its partner M(b,w) hold
-// the same arrangements of stones with the other side to move, and the
-// value of one says much about the value of the other: 4-8 coded knowing
-// 8-4 takes a quarter less (docs/export.md). So a moving layer whose
-// partner comes before it in the package (the second of each pair) has
-// its blocks coded by coder 2, whose context is (mid(left)×24 +
-// mid(up))×24 + mid(partner), the partner's value being that of the slot
-// of the same stones with the colours exchanged (layers.LayerIndex.Swapped).
-// A layer that is its own partner (w = b) knows in this way the slots
-// before the one coded, and counts the others as Unused.
-const (
-	midClasses      = 24
-	r6Classes       = 6
-	numContexts     = midClasses * midClasses * r6Classes
-	partnerContexts = midClasses * midClasses * midClasses
-)
+// Context streams: the coder lives in package layers (codec.go), which
+// keeps compressed layers in blocks coded the same way; a package's
+// coders 1 and 2 are its layers.StreamCoder without and with a partner
+// view. The names below keep this package's use of it short.
+const numContexts = layers.StreamContexts
 
-var midClass, r6Class = func() (mid, r6 [256]uint8) {
+var midClass = func() (m [256]uint8) {
 	for v := range 256 {
-		// mid: Unused, drawn, each depth below 12 apart, then won and lost
-		// in five bands of 12 plies.
-		if v < 14 {
-			mid[v] = uint8(v)
-		} else {
-			mid[v] = uint8(14 + v&1 + 2*min((v-14)/12, 4))
-		}
-		// r6: Unused, drawn, won and lost within 24 plies, won and lost
-		// deeper.
-		if v < 2 {
-			r6[v] = uint8(v)
-		} else {
-			r6[v] = uint8(2 + v&1 + 2*min((v-2)/24, 1))
-		}
+		m[v] = layers.MidClass(byte(v))
 	}
-	return mid, r6
+	return m
 }()
 
-// A stream's coding, the byte after its count.
-const (
-	streamRaw = 0 // the bytes as they are
-	streamRLE = 1 // one byte, repeated count times
-	streamFSE = 2 // an FSE stream
-)
+// segment is a run of a block's bytes within one part of its layer
+// (layers.Segment).
+type segment = layers.Segment
 
-// maxStreamHeader bounds the bytes before a block's streams: the context
-// count, and per context its number, count, coding and length.
-const maxStreamHeader = binary.MaxVarintLen32 + numContexts*(3*binary.MaxVarintLen32+1)
+// contextAt returns the context of byte i of raw in segment s.
+func contextAt(raw []byte, i int, s segment) int { return layers.StreamContext(raw, i, s) }
+
+// partnerView is what coder 2 reads of a block's partner values
+// (layers.PartnerView: js, from, self and base are its JS, From, Self and
+// Base).
+type partnerView struct {
+	js   []uint64
+	from []byte
+	self bool
+	base uint64
+}
+
+func (v *partnerView) view() *layers.PartnerView {
+	if v == nil {
+		return nil
+	}
+	return &layers.PartnerView{JS: v.js, From: v.from, Self: v.self, Base: v.base}
+}
+
+// streamCoder codes blocks as context streams; one per goroutine.
+type streamCoder struct{ c layers.StreamCoder }
+
+func (sc *streamCoder) encode(dst, raw []byte, base uint64, parts []layers.Part, v *partnerView) []byte {
+	return sc.c.Encode(dst, raw, base, parts, v.view())
+}
+
+func (sc *streamCoder) encodeContexts(dst, raw []byte, ctx []uint16, n int) []byte {
+	return sc.c.EncodeContexts(dst, raw, ctx, n)
+}
+
+func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []layers.Part, v *partnerView) ([]byte, error) {
+	return sc.c.Decode(dst, p, n, base, parts, v.view())
+}
+
+// errStreams says what is wrong with a block's streams.
+func errStreams(format string, a ...any) error {
+	return fmt.Errorf("context streams: "+format, a...)
+}
 
 // geometry returns the parts of layer l whose body's context streams see
 // one B class back: those of its index for a body of one byte per slot;
@@ -120,325 +105,4 @@ func partnerOf(m *Manifest, i int) (j int, ok bool) {
 		}
 	}
 	return 0, false
-}
-
-// segment is a run of a block's bytes within one part of the layer:
-// raw[lo:hi], whose slot one B class back is stride bytes before (0: the
-// byte three back stands in for it).
-type segment struct{ lo, hi, stride int }
-
-// segments splits a block's n bytes, the first of them byte base of the
-// body, by the parts of its layer; with no parts, the block is one segment
-// without a stride.
-func segments(n int, base uint64, parts []layers.Part) []segment {
-	if parts == nil {
-		return []segment{{0, n, 0}}
-	}
-	var segs []segment
-	end := base + uint64(n)
-	for _, p := range parts {
-		lo, hi := max(p.First, base), min(p.First+p.Slots, end)
-		if lo < hi {
-			segs = append(segs, segment{int(lo - base), int(hi - base), int(p.Stride)})
-		}
-	}
-	return segs
-}
-
-// contextAt returns the context of byte i of raw in segment s, from the
-// bytes before it.
-func contextAt(raw []byte, i int, s segment) int {
-	var l, l2, u byte
-	if i > s.lo {
-		l = raw[i-1]
-		if i > s.lo+1 {
-			l2 = raw[i-2]
-		}
-	}
-	if s.stride > 0 {
-		if i-s.stride >= s.lo {
-			u = raw[i-s.stride]
-		}
-	} else if i > s.lo+2 {
-		u = raw[i-3]
-	}
-	return (int(midClass[l])*midClasses+int(midClass[u]))*r6Classes + int(r6Class[l2])
-}
-
-// contextWith returns the context of byte i of raw in segment s of coder 2,
-// whose partner's value is p.
-func contextWith(raw []byte, i int, s segment, p byte) int {
-	var l, u byte
-	if i > s.lo {
-		l = raw[i-1]
-	}
-	if s.stride > 0 && i-s.stride >= s.lo {
-		u = raw[i-s.stride]
-	}
-	return (int(midClass[l])*midClasses+int(midClass[u]))*midClasses + int(midClass[p])
-}
-
-// partnerView is what coder 2 reads of a block's partner values: byte k
-// of the block, slot base+k of its layer, has the partner slot js[k]
-// (layers.NoSlot: none), whose value is from[js[k]]. In a layer that is
-// its own partner (self), from is the layer's own body, and only the
-// slots before base+k are known: when decoding, the block is decoded
-// into from[base:], so that they are.
-type partnerView struct {
-	js   []uint64
-	from []byte
-	self bool
-	base uint64
-}
-
-// at returns the partner's value of byte k, 0 where it is not known.
-func (v *partnerView) at(k int) byte {
-	j := v.js[k]
-	if j == layers.NoSlot || v.self && j >= v.base+uint64(k) || j >= uint64(len(v.from)) {
-		return 0
-	}
-	return v.from[j]
-}
-
-// streamCoder codes blocks as context streams; one per goroutine.
-type streamCoder struct {
-	ctx    []uint16
-	count  []int // per context: its bytes; decoding, where its stream ends
-	start  []int // per context: where its stream starts, then the next byte
-	sorted []byte
-	body   []byte
-	fse    fse.Scratch
-}
-
-// encode appends the context streams of raw, the bytes of a body from
-// byte base on, to dst. The layout:
-//
-//	uvarint  n: the contexts that occur
-//	n times  uvarint: the context's number minus the one before's (the
-//	         first: its number); uvarint: its bytes; a byte: the
-//	         coding (0 raw, 1 one byte repeated, 2 FSE); uvarint: the
-//	         coded length (raw, FSE) or the byte (repeated)
-//	         then the coded streams, in the contexts' order
-//
-// With a partner view v it codes the contexts of coder 2.
-func (sc *streamCoder) encode(dst, raw []byte, base uint64, parts []layers.Part, v *partnerView) []byte {
-	if cap(sc.ctx) < len(raw) {
-		sc.ctx = make([]uint16, len(raw))
-		sc.sorted = make([]byte, len(raw))
-	}
-	ctx := sc.ctx[:len(raw)]
-	n := numContexts
-	for _, s := range segments(len(raw), base, parts) {
-		if v != nil {
-			n = partnerContexts
-			for i := s.lo; i < s.hi; i++ {
-				ctx[i] = uint16(contextWith(raw, i, s, v.at(i)))
-			}
-			continue
-		}
-		for i := s.lo; i < s.hi; i++ {
-			ctx[i] = uint16(contextAt(raw, i, s))
-		}
-	}
-	return sc.encodeContexts(dst, raw, ctx, n)
-}
-
-// encodeContexts appends the streams of raw, byte i in context ctx[i] <
-// n, to dst.
-func (sc *streamCoder) encodeContexts(dst, raw []byte, ctx []uint16, n int) []byte {
-	if cap(sc.sorted) < len(raw) {
-		sc.sorted = make([]byte, len(raw))
-	}
-	sorted := sc.sorted[:len(raw)]
-	if len(sc.count) < n {
-		sc.count, sc.start = make([]int, n), make([]int, n)
-	}
-	count, start := sc.count[:n], sc.start[:n]
-	clear(count)
-	for _, c := range ctx {
-		count[c]++
-	}
-	used, at := 0, 0
-	for c, k := range count {
-		start[c] = at
-		at += k
-		if k > 0 {
-			used++
-		}
-	}
-	for i, c := range ctx {
-		sorted[start[c]] = raw[i]
-		start[c]++
-	}
-	dst = binary.AppendUvarint(dst, uint64(used))
-	body := sc.body[:0]
-	prev := 0
-	for c, k := range count {
-		if k == 0 {
-			continue
-		}
-		s := sorted[start[c]-k : start[c]]
-		dst = binary.AppendUvarint(dst, uint64(c-prev))
-		dst = binary.AppendUvarint(dst, uint64(k))
-		prev = c
-		out, err := fse.Compress(s, &sc.fse)
-		switch {
-		case errors.Is(err, fse.ErrUseRLE):
-			dst = append(dst, streamRLE)
-			dst = binary.AppendUvarint(dst, uint64(s[0]))
-		case err != nil || len(out) >= len(s):
-			dst = append(dst, streamRaw)
-			dst = binary.AppendUvarint(dst, uint64(len(s)))
-			body = append(body, s...)
-		default:
-			dst = append(dst, streamFSE)
-			dst = binary.AppendUvarint(dst, uint64(len(out)))
-			body = append(body, out...)
-		}
-	}
-	sc.body = body
-	return append(dst, body...)
-}
-
-// errStreams says what is wrong with a block's streams.
-func errStreams(format string, a ...any) error {
-	return fmt.Errorf("context streams: "+format, a...)
-}
-
-// decode decodes the context streams p of a block of n bytes, the first
-// byte base of a body with the given parts, into dst[:n]; with a partner
-// view v, those of coder 2 (for a layer that is its own partner, dst must
-// be v.from[base:]). Bad streams give an error, never a panic.
-func (sc *streamCoder) decode(dst []byte, p []byte, n int, base uint64, parts []layers.Part, v *partnerView) ([]byte, error) {
-	contexts := numContexts
-	if v != nil {
-		contexts = partnerContexts
-	}
-	sorted, err := sc.streams(p, n, contexts)
-	if err != nil {
-		return nil, err
-	}
-	if cap(dst) < n {
-		dst = make([]byte, n)
-	}
-	dst = dst[:n]
-	for _, s := range segments(n, base, parts) {
-		for i := s.lo; i < s.hi; i++ {
-			var c int
-			if v != nil {
-				c = contextWith(dst, i, s, v.at(i))
-			} else {
-				c = contextAt(dst, i, s)
-			}
-			if sc.start[c] >= sc.count[c] {
-				return nil, errStreams("the stream of context %d ends early", c)
-			}
-			dst[i] = sorted[sc.start[c]]
-			sc.start[c]++
-		}
-	}
-	return dst, nil
-}
-
-// streams reads the streams p of n symbols in all, of contexts numbered
-// below contexts (encodeContexts wrote them), and returns them one after
-// another; stream c starts at sc.start[c] and ends at sc.count[c] (a
-// context without a stream has sc.start[c] ≥ sc.count[c]).
-func (sc *streamCoder) streams(p []byte, n, contexts int) ([]byte, error) {
-	if cap(sc.sorted) < n {
-		sc.sorted = make([]byte, n)
-	}
-	sorted := sc.sorted[:n]
-	type stream struct {
-		c, k, coding, arg int
-	}
-	next := func() (int, error) {
-		v, m := binary.Uvarint(p)
-		if m <= 0 || v > uint64(n) {
-			return 0, errStreams("a bad number")
-		}
-		p = p[m:]
-		return int(v), nil
-	}
-	used, err := next()
-	if err != nil || used > contexts {
-		return nil, errStreams("bad count of contexts")
-	}
-	ss := make([]stream, used)
-	c, total := 0, 0
-	for j := range ss {
-		d, err := next()
-		if err != nil {
-			return nil, err
-		}
-		if c += d; (j > 0 && d == 0) || c >= contexts {
-			return nil, errStreams("context %d out of order", c)
-		}
-		k, err := next()
-		if err != nil || k == 0 {
-			return nil, errStreams("context %d: bad length", c)
-		}
-		if len(p) == 0 {
-			return nil, errStreams("truncated")
-		}
-		coding := int(p[0])
-		p = p[1:]
-		arg, err := next()
-		if err != nil {
-			return nil, err
-		}
-		ss[j] = stream{c, k, coding, arg}
-		if total += k; total > n {
-			return nil, errStreams("streams of %d symbols, the block holds %d", total, n)
-		}
-	}
-	if total != n {
-		return nil, errStreams("streams of %d symbols, the block holds %d", total, n)
-	}
-	if len(sc.count) < contexts {
-		sc.count, sc.start = make([]int, contexts), make([]int, contexts)
-	}
-	clear(sc.count)
-	clear(sc.start)
-	at := 0
-	for _, s := range ss {
-		out := sorted[at : at+s.k]
-		switch s.coding {
-		case streamRLE:
-			if s.arg > 255 {
-				return nil, errStreams("context %d: a repeated byte of %d", s.c, s.arg)
-			}
-			for i := range out {
-				out[i] = byte(s.arg)
-			}
-		case streamRaw, streamFSE:
-			if s.arg > len(p) {
-				return nil, errStreams("context %d: %d bytes coded, %d left", s.c, s.arg, len(p))
-			}
-			coded := p[:s.arg]
-			p = p[s.arg:]
-			if s.coding == streamRaw {
-				if s.arg != s.k {
-					return nil, errStreams("context %d: %d raw bytes for %d", s.c, s.arg, s.k)
-				}
-				copy(out, coded)
-				break
-			}
-			sc.fse.DecompressLimit = s.k
-			d, err := fse.Decompress(coded, &sc.fse)
-			if err != nil || len(d) != s.k {
-				return nil, errStreams("context %d does not decode to its %d bytes", s.c, s.k)
-			}
-			copy(out, d)
-		default:
-			return nil, errStreams("context %d: unknown coding %d", s.c, s.coding)
-		}
-		sc.start[s.c] = at
-		sc.count[s.c] = at + s.k // the stream's end
-		at += s.k
-	}
-	if len(p) != 0 {
-		return nil, errStreams("%d bytes after the last stream", len(p))
-	}
-	return sorted, nil
 }

@@ -179,7 +179,7 @@ func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 	if opts.Plan == nil {
 		opts.Plan = retro.Plan(db, opts)
 	}
-	if len(opts.Plan) == 0 {
+	if len(opts.Plan) == 0 && !opts.Compress { // with Compress, the layers left flat are compressed
 		return 0, nil
 	}
 	rec, own := run.Recorder, run.Recorder == nil

@@ -1,0 +1,460 @@
+package layers
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"hash/crc64"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/edsrzf/mmap-go"
+
+	"muehle/muehle"
+)
+
+// The compressed layer file (doc.go, "Compressed layer files").
+const (
+	zMagic    = "MUEHLEDZ"
+	zVersion  = 1
+	zPreamble = 32                     // magic, version, shift, blocks, CRC
+	zHead     = zPreamble + HeaderSize // the preamble and the layer's header
+	zEntry    = 16                     // an offset table entry: end, CRC-64
+)
+
+// zShift is log2 of the blocks of the compressed files written: 16 KiB
+// (doc.go says why). Tests set it smaller.
+var zShift uint = 14
+
+// zFile is an open compressed layer file: its mapping, checked on opening
+// but for the frames, which are checked as they are decoded.
+type zFile struct {
+	path  string
+	m     mmap.MMap
+	shift uint
+	n     int    // blocks
+	size  uint64 // bytes of the body, uncompressed
+	table []byte // the offset table, in the mapping
+	first uint64 // where the first frame starts
+	parts []Part // the layer's parts for the context streams; nil: dense
+	// blocks holds the blocks the DB's cache keeps decoded (cache.go).
+	blocks []atomic.Pointer[cachedBlock]
+}
+
+// isCompressed reports whether b, the first bytes of a file, start a
+// compressed layer file.
+func isCompressed(b []byte) bool { return len(b) >= 8 && string(b[:8]) == zMagic }
+
+// parseZHead checks the preamble and the header of a compressed layer
+// file, b its first zHead bytes, and returns the header, the block shift
+// and the number of blocks.
+func parseZHead(b []byte, name string) (Header, uint, int, error) {
+	le := binary.LittleEndian
+	if len(b) < zHead {
+		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: %d bytes, shorter than a compressed file's header", name, ErrFormat, len(b))
+	}
+	if got, want := le.Uint32(b[28:]), crc32.Checksum(b[:28], castagnoli); got != want {
+		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: compressed file's preamble checksum %08x, want %08x", name, ErrChecksum, got, want)
+	}
+	if v := le.Uint32(b[8:]); v != zVersion {
+		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: compressed form %d, want %d", name, ErrVersion, v, zVersion)
+	}
+	shift, n := uint(le.Uint32(b[12:])), le.Uint64(b[16:])
+	h, err := parseHeader(b[zPreamble:zHead], name)
+	if err != nil {
+		return h, 0, 0, err
+	}
+	if h.Version != FileVersion {
+		return h, 0, 0, fmt.Errorf("layers: %s: %w: a compressed file of layer format %d", name, ErrFormat, h.Version)
+	}
+	if shift < 9 || shift > 24 || h.Slots > 1<<40 || n != uint64(blockCount(int(h.BodySize()), shift)) {
+		return h, 0, 0, fmt.Errorf("layers: %s: %w: %d blocks of 2^%d bytes for a body of %d", name, ErrFormat, n, shift, h.BodySize())
+	}
+	return h, shift, int(n), nil
+}
+
+// checkZSize checks the size of a compressed file against its header:
+// at least the header, the offset table and its checksum.
+func checkZSize(name string, n int, size int64) error {
+	if want := int64(zHead + zEntry*n + 4); size < want {
+		return fmt.Errorf("layers: %s: %w: %d bytes, shorter than its offset table (%d; truncated?)", name, ErrFormat, size, want)
+	}
+	return nil
+}
+
+// openZ maps the compressed layer file path and checks everything but the
+// frames: the preamble, the header (against v, key), the offset table's
+// checksum and order, and its block CRCs against the header's body
+// checksum.
+func openZ(path string, v muehle.Variant, key Key, parts []Part) (*zFile, Header, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, Header{}, fmt.Errorf("layers: %s: %w", path, ErrMissing)
+		}
+		return nil, Header{}, fmt.Errorf("layers: %w", err)
+	}
+	defer f.Close()
+	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return nil, Header{}, fmt.Errorf("layers: mapping %s: %w", path, err)
+	}
+	z, h, err := checkZ(m, path, v, key)
+	if err != nil {
+		m.Unmap()
+		return nil, h, err
+	}
+	if !h.Dense() {
+		z.parts = parts
+	}
+	return z, h, nil
+}
+
+// checkZ checks the compressed file m (see openZ).
+func checkZ(m []byte, path string, v muehle.Variant, key Key) (*zFile, Header, error) {
+	h, shift, n, err := parseZHead(m, path)
+	if err == nil {
+		err = h.check(path, v, key, int64(HeaderSize+h.BodySize()))
+	}
+	if err == nil {
+		err = checkZSize(path, n, int64(len(m)))
+	}
+	if err != nil {
+		return nil, h, err
+	}
+	le := binary.LittleEndian
+	table := m[zHead : zHead+zEntry*n]
+	if got, want := le.Uint32(m[zHead+zEntry*n:]), crc32.Checksum(table, castagnoli); got != want {
+		return nil, h, fmt.Errorf("layers: %s: %w: offset table checksum %08x, want %08x", path, ErrChecksum, got, want)
+	}
+	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[cachedBlock], n)}
+	sums := make([]uint64, n)
+	at := z.first
+	for b := range n {
+		end := le.Uint64(table[zEntry*b:])
+		if end <= at || end > uint64(len(m)) {
+			return nil, h, fmt.Errorf("layers: %s: %w: block %d's frame ends at %d, after %d, in a file of %d bytes", path, ErrFormat, b, end, at, len(m))
+		}
+		at = end
+		sums[b] = le.Uint64(table[zEntry*b+8:])
+	}
+	if at != uint64(len(m)) {
+		return nil, h, fmt.Errorf("layers: %s: %w: %d bytes after the last frame", path, ErrFormat, uint64(len(m))-at)
+	}
+	if sum := combineBlocks(sums, shift, int(z.size)); sum != h.Checksum {
+		return nil, h, fmt.Errorf("layers: %s: %w: the offset table's block checksums make %016x, the header says %016x", path, ErrChecksum, sum, h.Checksum)
+	}
+	return z, h, nil
+}
+
+// frame returns the coded bytes of block b and its CRC-64.
+func (z *zFile) frame(b int) ([]byte, uint64) {
+	le := binary.LittleEndian
+	lo := z.first
+	if b > 0 {
+		lo = le.Uint64(z.table[zEntry*(b-1):])
+	}
+	return z.m[lo:le.Uint64(z.table[zEntry*b:])], le.Uint64(z.table[zEntry*b+8:])
+}
+
+// blockLen returns the bytes of body block b holds.
+func (z *zFile) blockLen(b int) int {
+	return int(min(z.size-uint64(b)<<z.shift, 1<<z.shift))
+}
+
+// decode decodes block b into dst (of at least its length) and checks it
+// against its CRC-64; the error wraps ErrChecksum.
+func (z *zFile) decode(dst []byte, b int, c *blockCoder) ([]byte, error) {
+	p, sum := z.frame(b)
+	n := z.blockLen(b)
+	out, err := c.decode(dst[:0], p, n, uint64(b)<<z.shift, z.parts)
+	if err == nil && crc64.Checksum(out, crc64Table) != sum {
+		err = fmt.Errorf("decodes to bytes whose CRC-64 is not %016x", sum)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("layers: %s: %w: block %d (bytes %d to %d of the body): %v", z.path, ErrChecksum, b, b<<z.shift, b<<z.shift+n-1, err)
+	}
+	return out, nil
+}
+
+// coders lends blockCoders to the goroutines decoding blocks.
+var coders = sync.Pool{New: func() any { return new(blockCoder) }}
+
+// decodeAll decodes the whole body into memory, on all cores, checking
+// every block.
+func (z *zFile) decodeAll() ([]byte, error) {
+	body := make([]byte, z.size)
+	registerDecoded(body)
+	errs := make([]error, z.n)
+	forBlocks(z.n, int(z.size), func(lo, hi int) {
+		c := coders.Get().(*blockCoder)
+		defer coders.Put(c)
+		for b := lo; b < hi; b++ {
+			lo := b << z.shift
+			blk := body[lo : lo+z.blockLen(b) : lo+z.blockLen(b)]
+			out, err := z.decode(blk, b, c)
+			if err == nil && &out[0] != &blk[0] {
+				copy(blk, out)
+			}
+			errs[b] = err
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		for _, e := range errs {
+			if e != nil {
+				return nil, e
+			}
+		}
+	}
+	return body, nil
+}
+
+// close unmaps the file.
+func (z *zFile) close() error {
+	if err := z.m.Unmap(); err != nil {
+		return fmt.Errorf("layers: unmapping %s: %w", z.path, err)
+	}
+	return nil
+}
+
+// writeCompressed writes the compressed file of a layer whose header is
+// head (its 128 bytes, as the layer file holds them) and whose body is
+// body, in blocks of 2^shift bytes, to path (synced; the caller renames
+// it). parts are the layer's parts (nil for a dense body).
+func writeCompressed(path string, head []byte, body []byte, shift uint, parts []Part) (int64, error) {
+	sums := blockSums(body, shift)
+	n := len(sums)
+	frames := make([][]byte, n)
+	errs := make([]error, n)
+	forBlocks(n, len(body), func(lo, hi int) {
+		c := coders.Get().(*blockCoder)
+		defer coders.Put(c)
+		for b := lo; b < hi; b++ {
+			frames[b], errs[b] = c.encode(nil, block(body, b, shift), uint64(b)<<shift, parts)
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
+	}
+	le := binary.LittleEndian
+	pre := make([]byte, zPreamble)
+	copy(pre, zMagic)
+	le.PutUint32(pre[8:], zVersion)
+	le.PutUint32(pre[12:], uint32(shift))
+	le.PutUint64(pre[16:], uint64(n))
+	le.PutUint32(pre[28:], crc32.Checksum(pre[:28], castagnoli))
+	table := make([]byte, zEntry*n+4)
+	at := uint64(zHead + zEntry*n + 4)
+	for b, f := range frames {
+		at += uint64(len(f))
+		le.PutUint64(table[zEntry*b:], at)
+		le.PutUint64(table[zEntry*b+8:], sums[b])
+	}
+	le.PutUint32(table[zEntry*n:], crc32.Checksum(table[:zEntry*n], castagnoli))
+	parts2 := append([][]byte{pre, head, table}, frames...)
+	return int64(at), writeSynced(path, parts2...)
+}
+
+// isCompressedFile reports whether the file at path starts as a compressed
+// layer file does.
+func isCompressedFile(path string) bool {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, len(zMagic))
+	_, err = io.ReadFull(f, b)
+	return err == nil && isCompressed(b)
+}
+
+// openCompressed is openFile for a compressed file whose header, read
+// already, is h.
+func openCompressed(path string, v muehle.Variant, key Key, lazy bool, h Header, parts []Part) (*File, *blockChecks, error) {
+	if parts == nil && !h.Dense() {
+		x, err := IndexerFor(v.Rules().Board)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts = x.Layer(key).Parts()
+	}
+	z, h2, err := openZ(path, v, key, parts)
+	if err == nil && h2 != h {
+		z.close()
+		err = fmt.Errorf("layers: %s: %w: changed while opening", path, ErrFormat)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	f := &File{path: path, h: h, z: z}
+	if lazy {
+		return f, nil, nil
+	}
+	if err := f.decodeAll(); err != nil {
+		z.close()
+		return nil, nil, err
+	}
+	return f, nil, nil
+}
+
+// decodeAll decodes the body of a compressed file into memory and checks
+// it as openFile checks a mapped body: the figures of its header, and a
+// dense body's rank directory.
+func (f *File) decodeAll() error {
+	body, err := f.z.decodeAll()
+	if err != nil {
+		return err
+	}
+	f.body = body
+	if f.h.Dense() {
+		if f.dense, err = denseView(body, f.h.Slots, f.h.Stored); err != nil {
+			return fmt.Errorf("layers: %s: %w: %v", f.path, ErrFormat, err)
+		}
+	}
+	if err := f.checkContents(countValues(body, f.h.valuesFrom(), blockShift, nil)); err != nil {
+		f.body, f.dense = nil, nil
+		return err
+	}
+	return nil
+}
+
+// DropPages lets the pages of the file's mapped body go from this
+// process's resident memory (DropPages); a body decoded in memory is left
+// as it is.
+func (f *File) DropPages() { DropPages(f.body) }
+
+// Compressed reports whether the file is compressed. A compressed File
+// handed out by DB.Layer or OpenFile holds its body decoded in memory.
+func (f *File) Compressed() bool { return f.z != nil }
+
+// Compress rewrites the file of layer k compressed, in place: the body
+// checked in full, coded block by block, written to a temporary file
+// (name.z.tmp, synced), decoded again and compared byte for byte with the
+// body, then renamed over the layer file. The header stays the same, and
+// with it the layer's verification record and block file. A layer
+// compressed already, or whose compressed file would not be smaller (a
+// layer of a few hundred bytes), is left as it is (done false). before
+// and after are the file's sizes.
+func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
+	if d.Compressed(k) { // cheap: the file's first bytes
+		fi, err := os.Stat(d.Path(k))
+		if err != nil {
+			return 0, 0, false, fmt.Errorf("layers: %w", err)
+		}
+		return fi.Size(), fi.Size(), false, nil
+	}
+	f, err := d.Layer(k)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	path := d.Path(k)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("layers: %w", err)
+	}
+	if f.z != nil {
+		return fi.Size(), fi.Size(), false, nil
+	}
+	var parts []Part
+	if !f.h.Dense() {
+		parts = d.x.Layer(k).Parts()
+	}
+	tmp := path + ".z.tmp"
+	defer os.Remove(tmp)
+	head := f.m[:HeaderSize]
+	after, err = writeCompressed(tmp, head, f.body, zShift, parts)
+	if err == nil {
+		err = checkCompressed(tmp, d.v, k, parts, f.body)
+	}
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
+	}
+	if after >= fi.Size() { // a tiny layer: the file stays as it is
+		return fi.Size(), fi.Size(), false, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := ReplaceFile(tmp, path); err != nil {
+		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
+	}
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		dir.Sync()
+		dir.Close()
+	}
+	d.forgetLocked(k)
+	return fi.Size(), after, true, nil
+}
+
+// Compressed reports whether the file of layer k is compressed, by its
+// first bytes (it checks nothing else).
+func (d *DB) Compressed(k Key) bool { return isCompressedFile(d.Path(k)) }
+
+// checkCompressed opens the compressed file at path, decodes it and
+// compares its body with body.
+func checkCompressed(path string, v muehle.Variant, k Key, parts []Part, body []byte) error {
+	z, _, err := openZ(path, v, k, parts)
+	if err != nil {
+		return err
+	}
+	defer z.close()
+	got, err := z.decodeAll()
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, body) {
+		return fmt.Errorf("%w: decodes to another body", ErrChecksum)
+	}
+	return nil
+}
+
+// decodedBodies records where the bodies decoded in memory lie, so that
+// DropPages leaves them alone: on Linux it would zero their pages, which
+// are no file's (a reader that drops the pages of a body it has read, as
+// the verifier and the solver's copies do, would lose the values of the
+// DB's decoded layer). A span is forgotten when its body is freed.
+var decodedBodies struct {
+	sync.Mutex
+	spans map[uintptr]uintptr // start → end
+}
+
+// registerDecoded records the decoded body b.
+func registerDecoded(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(&b[0]))
+	decodedBodies.Lock()
+	if decodedBodies.spans == nil {
+		decodedBodies.spans = make(map[uintptr]uintptr)
+	}
+	decodedBodies.spans[start] = start + uintptr(len(b))
+	decodedBodies.Unlock()
+	runtime.AddCleanup(&b[0], func(start uintptr) {
+		decodedBodies.Lock()
+		delete(decodedBodies.spans, start)
+		decodedBodies.Unlock()
+	}, start)
+}
+
+// isDecoded reports whether b lies in a decoded body.
+func isDecoded(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(&b[0]))
+	decodedBodies.Lock()
+	defer decodedBodies.Unlock()
+	for start, end := range decodedBodies.spans {
+		if start <= p && p < end {
+			return true
+		}
+	}
+	return false
+}

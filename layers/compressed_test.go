@@ -1,0 +1,316 @@
+package layers
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"sync"
+	"testing"
+
+	"muehle/muehle"
+)
+
+// compressedDB returns a 4-stone database in a temporary directory
+// holding the moving layers 3-4 and 4-3 (fingerprint bodies) and the
+// placement layer p3+1-3+1 dense (its canonical slots' fingerprints, every
+// third left out), with blocks of blocks bytes (2^shift).
+func compressedDB(t *testing.T, shift uint) (*DB, []Key) {
+	t.Helper()
+	s, zs := blockShift, zShift
+	t.Cleanup(func() { blockShift, zShift = s, zs })
+	blockShift, zShift = shift, shift
+	db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	keys := []Key{Moving(3, 4), Moving(4, 3)}
+	for _, k := range keys {
+		if err := db.Write(k, fingerprintBody(t, db.Indexer().Layer(k))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pk := Key{W: 3, B: 3, WH: 1, BH: 1}
+	if err := db.WriteDense(pk, denseFingerprint(db.Indexer().Layer(pk))); err != nil {
+		t.Fatal(err)
+	}
+	return db, append(keys, pk)
+}
+
+// layerValues returns every slot's value of layer k as DB.Layer gives it.
+func layerValues(t *testing.T, db *DB, k Key) []Value {
+	t.Helper()
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := make([]Value, f.Header().Slots)
+	for i := range vs {
+		vs[i] = f.Value(uint64(i))
+	}
+	return vs
+}
+
+// TestCompressSameValues compresses the layers of a small database in
+// place and compares every slot through Probe (its block cache) and
+// through Layer (decoded in full) with the values before, and the header,
+// block file and verification record with those before.
+func TestCompressSameValues(t *testing.T) {
+	for _, shift := range []uint{minBlockShift, 16} {
+		db, keys := compressedDB(t, shift)
+		want := map[Key][]Value{}
+		heads := map[Key]Header{}
+		for _, k := range keys {
+			want[k] = layerValues(t, db, k)
+			heads[k], _ = db.Header(k)
+			if err := db.MarkVerified(k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, k := range keys {
+			before, after, done, err := db.Compress(k)
+			if err != nil || !done {
+				t.Fatalf("shift %d: compressing %v: done %v, %v", shift, k, done, err)
+			}
+			t.Logf("shift %d: %v: %d bytes, compressed %d", shift, k, before, after)
+			if _, _, done, err := db.Compress(k); err != nil || done {
+				t.Errorf("compressing %v again: done %v, %v; want nothing done", k, done, err)
+			}
+		}
+		db = reopen(t, db)
+		db.SetCacheBytes(4 << shift) // a few blocks: the cache gives blocks up
+		for _, k := range keys {
+			if h, err := db.Header(k); err != nil || h != heads[k] {
+				t.Errorf("%v: header %+v, %v; want %+v", k, h, err, heads[k])
+			}
+			if !db.Verified(k) {
+				t.Errorf("%v: not verified after compressing", k)
+			}
+			l := db.Indexer().Layer(k)
+			for i := range l.Size() {
+				p, ok := l.Position(i)
+				if !ok {
+					continue
+				}
+				got, err := db.Probe(p)
+				if err != nil || got != want[k][i] {
+					t.Fatalf("shift %d: %v slot %d: Probe %v, %v; want %v", shift, k, i, got, err, want[k][i])
+				}
+			}
+			if n := db.CacheBytes(); n > 4<<shift+1<<shift {
+				t.Errorf("block cache holds %d bytes, bound %d", n, 4<<shift)
+			}
+			f, err := db.Layer(k)
+			if err != nil || !f.Compressed() {
+				t.Fatalf("%v: Layer %v (compressed %v)", k, err, f != nil && f.Compressed())
+			}
+			// A reader dropping the pages of what it read (the verifier,
+			// the solver's copies) must not lose the decoded body.
+			DropPages(f.Body())
+			f.DropPages()
+			for i, v := range want[k] {
+				if got := f.Value(uint64(i)); got != v {
+					t.Fatalf("%v slot %d: Layer %v after DropPages, want %v", k, i, got, v)
+				}
+			}
+			if _, err := db.Check(k); err != nil {
+				t.Errorf("%v: Check: %v", k, err)
+			}
+		}
+	}
+}
+
+// TestCompressedDamage flips a bit in a frame, the offset table, the
+// header and the preamble of a compressed layer: the frame's damage is
+// found by the probe that decodes it, the others on opening; the layer is
+// damaged (ErrChecksum, ErrMissing) for Probe and Layer alike.
+func TestCompressedDamage(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	k := keys[0]
+	if _, _, _, err := db.Compress(k); err != nil {
+		t.Fatal(err)
+	}
+	path := db.Path(k)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, n, err := parseZHead(good, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := zHead + zEntry*n + 4
+	for _, tc := range []struct {
+		name string
+		at   int
+	}{
+		{"preamble", 13},
+		{"header", zPreamble + 40},
+		{"table", zHead + 3},
+		{"frame", first + (len(good)-first)/2},
+		{"last byte", len(good) - 1},
+	} {
+		bad := bytes.Clone(good)
+		bad[tc.at] ^= 0x10
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db = reopen(t, db)
+		l := db.Indexer().Layer(k)
+		var perr error
+		for i := range l.Size() {
+			if p, ok := l.Position(i); ok {
+				if _, perr = db.Probe(p); perr != nil {
+					break
+				}
+			}
+		}
+		if !errors.Is(perr, ErrChecksum) && !errors.Is(perr, ErrFormat) || !errors.Is(perr, ErrMissing) {
+			t.Errorf("%s: probing every slot: %v; want a damaged layer", tc.name, perr)
+		}
+		if _, err := db.Layer(k); !isDamaged(err) {
+			t.Errorf("%s: Layer: %v; want a damaged layer", tc.name, err)
+		}
+	}
+	if err := os.WriteFile(path, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db = reopen(t, db)
+	if _, err := db.Check(k); err != nil {
+		t.Errorf("restored: %v", err)
+	}
+}
+
+// FuzzCompressedFile opens arbitrary bytes as a compressed layer file and
+// decodes every block: errors, never a panic.
+func FuzzCompressedFile(f *testing.F) {
+	x, err := DefaultIndexer()
+	if err != nil {
+		f.Fatal(err)
+	}
+	k := Moving(3, 3)
+	v := muehle.Standard.With(3)
+	l := x.Layer(k)
+	body := make([]byte, l.Size())
+	for i := range body {
+		body[i] = byte(i/7) % 5
+	}
+	dir := f.TempDir()
+	if err := WriteLayer(dir+"/a.layer", v, k, body); err != nil {
+		f.Fatal(err)
+	}
+	head, err := os.ReadFile(dir + "/a.layer")
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := writeCompressed(dir+"/z", head[:HeaderSize], body, zShift, l.Parts()); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(dir + "/z")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		z, _, err := checkZ(b, "fuzz", v, k)
+		if err != nil {
+			return
+		}
+		z.parts = l.Parts()
+		var c blockCoder
+		for i := range z.n {
+			z.decode(make([]byte, z.blockLen(i)), i, &c)
+		}
+	})
+}
+
+// TestCompressedExample reads the checked-in compressed layer 3-3 of the
+// 5-stone game (testdata/compressed-k5-m3-3.layer, 51,036 bytes for
+// 183,512 slots, made by `muehlectl compress`) byte by byte as doc.go
+// describes it, then through OpenFile: its figures are those `muehlectl
+// report` gives for the layer.
+func TestCompressedExample(t *testing.T) {
+	path := "testdata/compressed-k5-m3-3.layer"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	if string(b[:8]) != "MUEHLEDZ" || le.Uint32(b[8:]) != 1 || le.Uint32(b[12:]) != 14 || le.Uint64(b[16:]) != 12 {
+		t.Fatalf("preamble % x: want MUEHLEDZ, version 1, blocks of 2^14 bytes, 12 blocks", b[:24])
+	}
+	if got, want := le.Uint32(b[28:]), crc32.Checksum(b[:28], crc32.MakeTable(crc32.Castagnoli)); got != want {
+		t.Errorf("preamble CRC %08x, want %08x", got, want)
+	}
+	if string(b[32:40]) != "MUEHLEDB" || b[48] != 5 || b[49] != 3 || b[50] != 3 || le.Uint64(b[56:]) != 183512 {
+		t.Errorf("header % x: want the layer 3-3 of 5 stones, 183,512 slots", b[32:64])
+	}
+	var sums []uint64
+	at := uint64(zHead + 12*zEntry + 4)
+	for i := range 12 {
+		end, sum := le.Uint64(b[zHead+16*i:]), le.Uint64(b[zHead+16*i+8:])
+		if end <= at || end > uint64(len(b)) {
+			t.Fatalf("block %d ends at %d, after %d", i, end, at)
+		}
+		if c := b[at]; c > blockRaw {
+			t.Errorf("block %d: coder %d", i, c)
+		}
+		at = end
+		sums = append(sums, sum)
+	}
+	if at != uint64(len(b)) {
+		t.Errorf("the frames end at %d, the file at %d", at, len(b))
+	}
+	if got, want := combineBlocks(sums, 14, 183512), le.Uint64(b[32+64:]); got != want {
+		t.Errorf("the block CRCs combine to %016x, the header's body checksum is %016x", got, want)
+	}
+	f, err := OpenFile(path, muehle.Standard.With(5), Moving(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := f.Header()
+	if !f.Compressed() || h.Won != 140621 || h.Lost != 28736 || h.Drawn != 269 || h.DeepestWin != 25 || h.DeepestLoss != 26 || h.Checksum != 0x290dc27b54f3cc16 {
+		t.Errorf("header %+v (compressed %v); want 140,621 won, 28,736 lost, 269 drawn, deepest 25 and 26, checksum 290dc27b54f3cc16", h, f.Compressed())
+	}
+}
+
+// TestCompressedConcurrentProbes probes a compressed layer from several
+// goroutines with a block cache of two blocks, so that blocks are decoded,
+// shared and given up all the time (run it with -race).
+func TestCompressedConcurrentProbes(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	want := map[Key][]Value{}
+	for _, k := range keys {
+		want[k] = layerValues(t, db, k)
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db = reopen(t, db)
+	db.SetCacheBytes(2 << minBlockShift)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for j, k := range keys {
+				l := db.Indexer().Layer(k)
+				for i := uint64(g + j); i < l.Size(); i += 7 {
+					p, ok := l.Position(i)
+					if !ok {
+						continue
+					}
+					if got, err := db.Probe(p); err != nil || got != want[k][i] {
+						t.Errorf("%v slot %d: %v, %v; want %v", k, i, got, err, want[k][i])
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := db.CacheBytes(); n > 3<<minBlockShift {
+		t.Errorf("the cache holds %d bytes, bound %d", n, 2<<minBlockShift)
+	}
+}
