@@ -22,8 +22,10 @@ type stoneAnim struct {
 	anim  *fyne.Animation
 }
 
-// Board is the widget that draws the board of the game shown (the three
-// rings, with the four diagonals in Twelve Men's Morris), the stones, the
+// Board is the widget that draws the board of the game shown from its own
+// geometry (the three rings, with the four diagonals in Twelve Men's
+// Morris; the two of Six Men's Morris; the 3×3 grid of Three Men's Morris),
+// the stones, the
 // legal targets, the last move and the mill it closed, the perfect-move
 // marks, and for each side its player's name and its stones in hand,
 // framed when the view's Hand chose them. It scales with its size (square,
@@ -55,9 +57,10 @@ func (b *Board) SetFlipped(on bool) {
 // Flipped reports whether the board is turned.
 func (b *Board) Flipped() bool { return b.flipped }
 
-// geometry returns the board's geometry at its size.
+// geometry returns the geometry of the board of the game shown at the
+// widget's size.
 func (b *Board) geometry() geometry {
-	g := newGeometry(b.Size())
+	g := newGeometry(b.Size(), b.view.Pos.Board())
 	g.flip = b.flipped
 	return g
 }
@@ -179,7 +182,7 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 		}
 	}
 	for i := range r.labels {
-		r.labels[i] = canvas.NewText(labelText(i, false), labelColor)
+		r.labels[i] = canvas.NewText("", labelColor)
 		r.labels[i].Alignment = fyne.TextAlignCenter
 		r.objects = append(r.objects, r.labels[i])
 	}
@@ -224,22 +227,6 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// labelText returns coordinate label i: a..g along the bottom (i < 7),
-// then 7..1 down the left; on a flipped board g..a and 1..7.
-func labelText(i int, flip bool) string {
-	if i < 7 {
-		if flip {
-			i = 6 - i
-		}
-		return string(rune('a' + i))
-	}
-	r := i - 7
-	if flip {
-		r = 6 - r
-	}
-	return string(rune('7' - r))
-}
-
 func ring(c color.Color) *canvas.Circle {
 	o := canvas.NewCircle(transparent)
 	o.StrokeColor = c
@@ -261,18 +248,20 @@ type boardRenderer struct {
 	millLines [maxEdges]*canvas.Line // the edges of the mill just closed, drawn over lines
 	names     [2]*canvas.Text        // "White · Human" in the strips
 	hand      [2][muehle.MaxStones]*canvas.Circle
-	handFrame *canvas.Rectangle // around the stones in hand of the side to move when the view's Hand chose them
-	labels    [14]*canvas.Text  // a..g along the bottom, 7..1 along the left
-	dots      [muehle.NumPoints]*canvas.Circle
-	stones    [muehle.NumPoints]*canvas.Circle
-	targets   [muehle.NumPoints]*canvas.Circle
-	badges    [muehle.NumPoints]*canvas.Rectangle
-	marks     [muehle.NumPoints]*canvas.Text
-	lastFrom  *canvas.Circle
-	lastTo    *canvas.Circle
-	selected  *canvas.Circle
-	ghost     *canvas.Circle // a removed stone fading out
-	flying    *canvas.Circle // the stone on its way
+	handFrame *canvas.Rectangle         // around the stones in hand of the side to move when the view's Hand chose them
+	labels    [2 * maxGrid]*canvas.Text // a..g along the bottom, 7..1 along the left (geometry.labelPos)
+	// One of each for every point a board may have; those of a board with
+	// fewer points hidden.
+	dots     [muehle.MaxPoints]*canvas.Circle
+	stones   [muehle.MaxPoints]*canvas.Circle
+	targets  [muehle.MaxPoints]*canvas.Circle
+	badges   [muehle.MaxPoints]*canvas.Rectangle
+	marks    [muehle.MaxPoints]*canvas.Text
+	lastFrom *canvas.Circle
+	lastTo   *canvas.Circle
+	selected *canvas.Circle
+	ghost    *canvas.Circle // a removed stone fading out
+	flying   *canvas.Circle // the stone on its way
 
 	lastRemoved *canvas.Text
 	best        [3]*canvas.Line // the view's Best move: shaft and two barbs
@@ -324,20 +313,26 @@ func (r *boardRenderer) layoutBoard(g geometry) {
 		l.Show()
 	}
 	for i, l := range r.labels {
-		l.TextSize = max(8, g.cell*0.3)
-		l.Text = labelText(i, g.flip)
-		var c fyne.Position
-		if i < 7 {
-			c = fyne.NewPos(g.origin.X+float32(i+1)*g.cell, g.origin.Y+g.side-g.cell*0.45)
-		} else {
-			c = fyne.NewPos(g.origin.X+g.cell*0.45, g.origin.Y+float32(i-6)*g.cell)
+		if i >= 2*g.n {
+			l.Hide()
+			continue
 		}
+		var c fyne.Position
+		c, l.Text = g.labelPos(i)
+		l.TextSize = max(8, g.cell*0.3)
 		sz := l.MinSize()
 		l.Move(fyne.NewPos(c.X-sz.Width/2, c.Y-sz.Height/2))
 		l.Resize(sz)
+		l.Show()
 	}
-	for p := range muehle.Point(muehle.NumPoints) {
-		place(r.dots[p], g.center(p), max(2, g.cell*0.09))
+	n := muehle.Point(g.board.NumPoints())
+	for p, d := range r.dots {
+		if muehle.Point(p) >= n {
+			d.Hide()
+			continue
+		}
+		place(d, g.center(muehle.Point(p)), max(2, g.cell*0.09))
+		d.Show()
 	}
 }
 
@@ -348,7 +343,15 @@ func (r *boardRenderer) layoutBoard(g geometry) {
 func (r *boardRenderer) updatePoints(g geometry) {
 	v, a := r.board.view, r.board.anim
 	rad := g.stoneRadius()
-	for p := range muehle.Point(muehle.NumPoints) {
+	n := muehle.Point(g.board.NumPoints())
+	for p := range muehle.Point(muehle.MaxPoints) {
+		if p >= n {
+			r.stones[p].Hide()
+			r.targets[p].Hide()
+			r.badges[p].Hide()
+			r.marks[p].Hide()
+			continue
+		}
 		c := g.center(p)
 		r.updateStone(g, p, c, rad, a != nil && p == a.move.To)
 		r.updateTarget(g, p, c, rad)

@@ -73,7 +73,7 @@ func TestBoardTapHitTest(t *testing.T) {
 	b := renderBoard(t, game.EmptyView(muehle.NewPosition(9)))
 	var got []muehle.Point
 	b.OnTapped = func(p muehle.Point) { got = append(got, p) }
-	g := newGeometry(b.Size())
+	g := b.geometry()
 	test.TapAt(b, g.center(17))
 	test.TapAt(b, g.center(7).AddXY(0, g.cell)) // the empty middle: nothing
 	test.TapAt(b, g.center(0).AddXY(g.cell*0.3, g.cell*0.2))

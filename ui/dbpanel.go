@@ -134,6 +134,8 @@ type dbPanel struct {
 	converting bool
 	oldAtStart int
 	offeredOld string // the folder whose older layers were offered for conversion
+	// gameOffered holds the variants whose database offerGame offered.
+	gameOffered map[muehle.Variant]bool
 }
 
 func newDBPanel(u *App, db Database, do func(func())) *dbPanel {

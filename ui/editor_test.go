@@ -129,9 +129,10 @@ func TestSetupAllowsUnreachableWithWarning(t *testing.T) {
 }
 
 // TestPasteOtherGames: a position or a game record of Twelve Men's Morris
-// or Lasker Morris starts a game of that one (a position of the game on
-// the board keeps its stones per side); one of Six Men's Morris is refused
-// with a sentence naming the game.
+// or Lasker Morris, Six or Three Men's Morris starts a game of that one (a
+// position of the game on the board keeps its stones per side); a position
+// string of the wrong length for its game is refused with a sentence
+// saying what was expected.
 func TestPasteOtherGames(t *testing.T) {
 	nine, twelve5 := muehle.NineMensMorris, muehle.Twelve.With(5)
 	for _, tc := range []struct {
@@ -148,6 +149,9 @@ func TestPasteOtherGames(t *testing.T) {
 		{"........................ w 10 10 lasker", nine, muehle.Lasker.With(10), "a position of Lasker Morris"},
 		{"W....................... b 2 3 lasker", muehle.Lasker.With(3), muehle.Lasker.With(3), "a position of Lasker Morris"},
 		{"[Variant \"lasker\"]\n\n1. d7 d6 2. d7-a7 *\n", twelve5, muehle.Lasker.With(10), "a game of Lasker Morris (3 plies)"},
+		{"................ w 6 6 six", nine, muehle.Six.With(6), "a position of Six Men's Morris"},
+		{"W........ b 2 3 three", nine, muehle.Three.With(3), "a position of Three Men's Morris"},
+		{"[Variant \"five\"]\n\n1. a5 c5 *\n", nine, muehle.Five.With(5), "a game of Five Men's Morris (2 plies)"},
 	} {
 		g, what, err := parsePasted(tc.text, tc.cur)
 		if err != nil {
@@ -162,7 +166,7 @@ func TestPasteOtherGames(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ text, want string }{
-		{"................ w 6 6 six", "a position of Six Men's Morris; the window draws the board of 24 points only"},
+		{"........ w 3 3 three", "board has 8 characters, want 9 (one per point, a3 first, c1 last)"},
 	} {
 		if _, _, err := parsePasted(tc.text, nine); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("pasting %q: got %v, want a refusal saying %q", tc.text, err, tc.want)

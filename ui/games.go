@@ -1,28 +1,16 @@
 package ui
 
 import (
-	"fmt"
-
 	"muehle/muehle"
 	"muehle/retro/play"
 	"muehle/ui/game"
 )
 
 // supported returns nil when the window plays the game with rule set r,
-// and otherwise an error that says so in words: the window plays the
-// games whose database the players can read (play.Supported) on the board
-// of three squares, with or without diagonals: Nine and Twelve Men's
-// Morris, and Lasker Morris, whose side with stones in hand places or
-// moves (game.Controller.TapHand).
-func supported(r *muehle.Rules) error {
-	if err := play.Supported(r); err != nil {
-		return err
-	}
-	if r.Board.NumPoints() != muehle.NumPoints {
-		return fmt.Errorf("%w: a position of %s; the window draws the board of 24 points only", muehle.ErrPosition, r.Name)
-	}
-	return nil
-}
+// and otherwise an error that says so in words: the window plays every
+// game whose database the players can read (play.Supported), on any board
+// (the Board widget draws each from its own geometry).
+func supported(r *muehle.Rules) error { return play.Supported(r) }
 
 // playedGames returns the games the window plays, in the order of
 // muehle.Games.
@@ -69,7 +57,8 @@ type variantFollower interface {
 // another game or stone count (New Game, a game opened or pasted,
 // training): the engines read the database of that variant from now on,
 // so the computer players and the perfect-move marks are made anew, and
-// the window's title and the Database tab name the game.
+// the window's title and the Database tab name the game; the tab offers
+// to compute a small game's database that is missing (offerGame).
 func (u *App) followVariant() {
 	v := u.ctrl.Variant()
 	if v == u.variant {
@@ -89,6 +78,7 @@ func (u *App) followVariant() {
 	}
 	if u.db != nil {
 		u.db.refresh()
+		u.db.offerGame(v)
 	}
 }
 

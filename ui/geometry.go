@@ -8,16 +8,24 @@ import (
 	"muehle/muehle"
 )
 
-// geometry maps board points to pixels and back for one widget size. The
-// board is a square divided into an 8×8 grid of cells; the points sit on the
-// inner grid crossings (a7 one cell from the top left corner, g1 one cell
-// from the bottom right), leaving a margin of one cell for the coordinate
-// labels. Above the square is a strip for Black's name and stones in hand,
-// below it one for White's; square and strips are centred in the widget.
+// geometry maps the points of a board to pixels and back for one widget
+// size, from the board's own coordinates (muehle.Board.Coord). The board
+// is a square; its points lie on an n×n grid (n = 7 for the boards of 24
+// points, 5 for the one of 16, 3 for Three Men's Morris), step pixels
+// apart, with a margin of one step around it for the coordinate labels (a7
+// one step from the top left corner of the standard board, g1 one from the
+// bottom right). The unit of the strips, the text and the marks is the
+// cell, an eighth of the square whatever the board, so a small board has
+// the same strips and larger gaps between its points. Above the square is
+// a strip for Black's name and stones in hand, below it one for White's;
+// square and strips are centred in the widget.
 type geometry struct {
+	board  *muehle.Board
+	n      int           // the points' grid: columns a.. and rows 1..n
 	origin fyne.Position // top left corner of the board square
 	side   float32       // side length of the board square
 	cell   float32       // side / 8
+	step   float32       // side / (n+1): the distance of neighbouring grid lines
 	// flip turns the board by half a turn: g1 at the top left, Black's
 	// strip below the square, White's above.
 	flip bool
@@ -27,15 +35,34 @@ type geometry struct {
 // hand, in cells.
 const handStrip = 0.75
 
-// newGeometry returns the geometry of a board drawn in a widget of size s.
-func newGeometry(s fyne.Size) geometry {
+// maxGrid bounds the grid of every board: point names run from a1 to z9,
+// and the renderer has a label for each of 9 columns and rows.
+const maxGrid = 9
+
+// gridSize returns the size of the smallest square grid that holds the
+// points of b: one more than its largest column or row.
+func gridSize(b *muehle.Board) int {
+	n := 1
+	for p := range muehle.Point(b.NumPoints()) {
+		col, row := b.Coord(p)
+		n = max(n, col+1, row+1)
+	}
+	return n
+}
+
+// newGeometry returns the geometry of board b drawn in a widget of size s.
+func newGeometry(s fyne.Size, b *muehle.Board) geometry {
 	cell := max(0, min(s.Width/8, s.Height/(8+2*handStrip)))
 	side := 8 * cell
 	top := (s.Height - (8+2*handStrip)*cell) / 2
+	n := gridSize(b)
 	return geometry{
+		board:  b,
+		n:      n,
 		origin: fyne.NewPos((s.Width-side)/2, top+handStrip*cell),
 		side:   side,
 		cell:   cell,
+		step:   side / float32(n+1),
 	}
 }
 
@@ -101,26 +128,58 @@ func (g geometry) handAt(pos fyne.Position) (muehle.Color, bool) {
 	return muehle.White, false
 }
 
-// gridOf returns the column (0 = a) and row (0 = top, row 7) of p.
-func gridOf(p muehle.Point) (col, row int) {
-	s := p.String()
-	return int(s[0] - 'a'), int('7' - s[1])
+// gridOf returns the column (0 = a) and the row counted from the top (0 =
+// the highest rank) of p on the screen, turned when the board is.
+func (g geometry) gridOf(p muehle.Point) (col, row int) {
+	col, rank := g.board.Coord(p)
+	row = g.n - 1 - rank
+	if g.flip {
+		col, row = g.n-1-col, g.n-1-row
+	}
+	return col, row
 }
 
 // center returns the pixel position of point p.
 func (g geometry) center(p muehle.Point) fyne.Position {
-	col, row := gridOf(p)
-	if g.flip {
-		col, row = 6-col, 6-row
-	}
+	col, row := g.gridOf(p)
 	return fyne.NewPos(
-		g.origin.X+float32(col+1)*g.cell,
-		g.origin.Y+float32(row+1)*g.cell,
+		g.origin.X+float32(col+1)*g.step,
+		g.origin.Y+float32(row+1)*g.step,
 	)
 }
 
+// spot returns the size around a point that its stone and its hit area
+// scale with: the cell on the boards of 24 points, up to 1.4 cells on the
+// smaller boards, whose points lie further apart.
+func (g geometry) spot() float32 { return min(g.step, 1.4*g.cell) }
+
 // stoneRadius returns the radius of a stone.
-func (g geometry) stoneRadius() float32 { return g.cell * 0.36 }
+func (g geometry) stoneRadius() float32 { return g.spot() * 0.36 }
+
+// labelGap returns the distance of the coordinate labels' centres from the
+// outer grid lines: 0.55 cells beside the stones of the boards of 24
+// points, further beside the larger stones of the smaller boards.
+func (g geometry) labelGap() float32 { return 0.55*g.cell + g.stoneRadius() - 0.36*g.cell }
+
+// labelPos returns the centre of coordinate label i: the columns' letters
+// below the lowest row (i < n), then the ranks' digits left of the first
+// column, each labelGap from the grid, and its text; on a turned board
+// the letters and digits run the other way.
+func (g geometry) labelPos(i int) (fyne.Position, string) {
+	if i < g.n {
+		col := i
+		if g.flip {
+			col = g.n - 1 - i
+		}
+		return fyne.NewPos(g.origin.X+float32(i+1)*g.step, g.origin.Y+float32(g.n)*g.step+g.labelGap()), string(rune('a' + col))
+	}
+	r := i - g.n
+	rank := g.n - 1 - r
+	if g.flip {
+		rank = r
+	}
+	return fyne.NewPos(g.origin.X+g.step-g.labelGap(), g.origin.Y+float32(r+1)*g.step), string(rune('1' + rank))
+}
 
 // pointAt returns the point whose stone would cover pos, or NoPoint when
 // pos is not near any point.
@@ -129,14 +188,14 @@ func (g geometry) pointAt(pos fyne.Position) muehle.Point {
 		return muehle.NoPoint
 	}
 	best, bestD := muehle.NoPoint, float32(math.MaxFloat32)
-	for p := range muehle.Point(muehle.NumPoints) {
+	for p := range muehle.Point(g.board.NumPoints()) {
 		c := g.center(p)
 		dx, dy := pos.X-c.X, pos.Y-c.Y
 		if d := dx*dx + dy*dy; d < bestD {
 			best, bestD = p, d
 		}
 	}
-	r := g.cell * 0.45
+	r := g.spot() * 0.45
 	if bestD > r*r {
 		return muehle.NoPoint
 	}

@@ -24,7 +24,7 @@ func TestGeometryCentres(t *testing.T) {
 		{fyne.NewSize(800, 950), 19, fyne.NewPos(400, 675)},  // d2
 	}
 	for _, tt := range tests {
-		got := newGeometry(tt.size).center(tt.p)
+		got := newGeometry(tt.size, muehle.StandardBoard).center(tt.p)
 		if got != tt.want {
 			t.Errorf("center(%s) at %v: got %v, want %v", tt.p, tt.size, got, tt.want)
 		}
@@ -32,7 +32,7 @@ func TestGeometryCentres(t *testing.T) {
 }
 
 func TestGeometryHandStrips(t *testing.T) {
-	g := newGeometry(fyne.NewSize(800, 950))
+	g := newGeometry(fyne.NewSize(800, 950), muehle.StandardBoard)
 	tests := []struct {
 		name      string
 		got, want float32
@@ -61,7 +61,7 @@ func TestGeometryHandStrips(t *testing.T) {
 
 func TestGeometryHitTest(t *testing.T) {
 	for _, size := range []fyne.Size{fyne.NewSize(700, 700), fyne.NewSize(333, 517), fyne.NewSize(1024, 600)} {
-		g := newGeometry(size)
+		g := newGeometry(size, muehle.StandardBoard)
 		for p := range muehle.Point(muehle.NumPoints) {
 			c := g.center(p)
 			off := g.cell * 0.3

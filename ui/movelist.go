@@ -54,19 +54,20 @@ func newMoveList(onTap func(int)) *moveList {
 // or nil) a move that gave up value gets "?" and the best move.
 func rowTexts(g *muehle.Game, vs []teach.Verdict) []string {
 	texts := []string{"    Start"}
+	b := g.Rules().Board // moves are named on the game's board
 	n := 1
 	h := g.History()
 	for i, p := range g.Positions()[:g.Ply()] {
 		m := h[i]
 		var t string
 		if p.Turn == muehle.White {
-			t = fmt.Sprintf("%3d. %s", n, m)
+			t = fmt.Sprintf("%3d. %s", n, b.MoveString(m))
 		} else {
-			t = fmt.Sprintf("%3d… %s", n, m)
+			t = fmt.Sprintf("%3d… %s", n, b.MoveString(m))
 			n++
 		}
 		if i < len(vs) {
-			if note := verdictNote(vs[i]); note != "" {
+			if note := verdictNote(b, vs[i]); note != "" {
 				t = fmt.Sprintf("%-16s %s", t, note)
 			}
 		}

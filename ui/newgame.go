@@ -65,13 +65,14 @@ func (u *App) askDiscard(what string, then func()) {
 // askBranch asks before a move on a reviewed position drops the later
 // moves of the game.
 func (u *App) askBranch(m muehle.Move, later int, play func()) {
-	msg := fmt.Sprintf("Playing %s here starts a new line from this position:\nthe %d later moves of the game are dropped.", m, later)
+	name := u.ctrl.Game().Rules().Board.MoveString(m)
+	msg := fmt.Sprintf("Playing %s here starts a new line from this position:\nthe %d later moves of the game are dropped.", name, later)
 	d := dialog.NewConfirm("Start a new line?", msg, func(ok bool) {
 		if ok {
 			play()
 		}
 	}, u.win)
-	d.SetConfirmText("Play " + m.String())
+	d.SetConfirmText("Play " + name)
 	d.SetDismissText("Keep the Game")
 	d.Show()
 }

@@ -216,11 +216,11 @@ func (u *App) setReviewedGame(g *muehle.Game, vs []teach.Verdict) {
 // verdictNote returns what the move list shows after a move: "?" and the
 // best move for a move that gave up value, "(not judged)" where the
 // database could not judge it, nothing else.
-func verdictNote(v teach.Verdict) string {
+func verdictNote(b *muehle.Board, v teach.Verdict) string {
 	switch v.Mark {
 	case teach.MarkWorse:
 		if v.Best != muehle.NoMove {
-			return fmt.Sprintf("?  best %s (%s)", v.Best, v.BestValue)
+			return fmt.Sprintf("?  best %s (%s)", b.MoveString(v.Best), v.BestValue)
 		}
 		return "?"
 	case teach.MarkUnknown:
@@ -249,21 +249,21 @@ func countOf(n int, noun string) string {
 
 // refutationText says, for the position after move p (from 1) of a reviewed
 // game, what the move gave up, the best move, and how the opponent wins: ""
-// unless move p gave up value.
-func refutationText(vs []teach.Verdict, lines [][]teach.Step, p int) string {
+// unless move p gave up value. The moves are named on board b, the game's.
+func refutationText(b *muehle.Board, vs []teach.Verdict, lines [][]teach.Step, p int) string {
 	if p < 1 || p > len(vs) || vs[p-1].Mark != teach.MarkWorse {
 		return ""
 	}
 	v := vs[p-1]
-	s := fmt.Sprintf("Review: %s by %s gave up value: %s before, %s after it.", v.Move, v.Mover, v.Before, v.After)
+	s := fmt.Sprintf("Review: %s by %s gave up value: %s before, %s after it.", b.MoveString(v.Move), v.Mover, v.Before, v.After)
 	if v.Best != muehle.NoMove {
-		s += fmt.Sprintf(" The best move was %s (%s, the green arrow).", v.Best, v.BestValue)
+		s += fmt.Sprintf(" The best move was %s (%s, the green arrow).", b.MoveString(v.Best), v.BestValue)
 	}
 	if p <= len(lines) && len(lines[p-1]) > 0 {
 		line := lines[p-1]
 		moves := make([]string, len(line))
 		for i, st := range line {
-			moves[i] = st.Move.String()
+			moves[i] = b.MoveString(st.Move)
 		}
 		s += fmt.Sprintf(" %s's answer: %s (%s for %s).", v.Mover.Other(), strings.Join(moves, " "), line[0].Value, v.Mover.Other())
 	}
@@ -279,7 +279,7 @@ func (u *App) showRefutation() {
 		lines = u.review.lines
 	}
 	l, b := u.side.refutation, u.side.refuteWalk
-	if t := refutationText(vs, lines, u.ctrl.Shown()); t != "" {
+	if t := refutationText(u.ctrl.Game().Rules().Board, vs, lines, u.ctrl.Shown()); t != "" {
 		l.SetText(t)
 		l.Show()
 	} else if l.Visible() {

@@ -137,7 +137,7 @@ func TestRefutationText(t *testing.T) {
 		{[]teach.Verdict{worse}, [][]teach.Step{line}, 1, "Review: d7-a7 by White gave up value: won in 19 before, lost in 8 after it. " +
 			"The best move was d7-d3 (won in 19, the green arrow). Black's answer: g4-f6 a7-f2 (won in 7 for Black)."},
 	} {
-		if got := refutationText(tc.vs, tc.lines, tc.p); got != tc.want {
+		if got := refutationText(muehle.StandardBoard, tc.vs, tc.lines, tc.p); got != tc.want {
 			t.Errorf("refutationText(p=%d): got %q, want %q", tc.p, got, tc.want)
 		}
 	}

@@ -385,7 +385,7 @@ func (v *treeView) chose(p *treePane, id string) {
 	if len(line) > 0 {
 		moves := make([]string, len(line))
 		for k, m := range line {
-			moves[k] = m.String()
+			moves[k] = n.Pos.Board().MoveString(m)
 		}
 		head = "Line: " + strings.Join(moves, " ")
 	}

@@ -240,10 +240,10 @@ func (s *sidePanel) updatePerfect(c *game.Controller, pos muehle.Position) {
 				rm = append(rm, m)
 			}
 		}
-		s.perfect.SetText(fmt.Sprintf("The stone to remove after %s:\n", p) + movesTable(pos.Turn, rm))
+		s.perfect.SetText(fmt.Sprintf("The stone to remove after %s:\n", pos.Board().MoveString(p)) + movesTable(pos.Board(), pos.Turn, rm))
 		return
 	}
-	s.perfect.SetText(movesTable(pos.Turn, marks))
+	s.perfect.SetText(movesTable(pos.Board(), pos.Turn, marks))
 }
 
 // verdict says in words what the database says about a position whose
@@ -260,8 +260,8 @@ func verdict(turn muehle.Color, v layers.Value) string {
 
 // movesTable returns the table of the moves of turn, best first, with
 // labelled columns: a drawing move's win chance after its result, the
-// perfect player's picks starred.
-func movesTable(turn muehle.Color, marks []game.MoveMark) string {
+// perfect player's picks starred; the moves named on board b.
+func movesTable(board *muehle.Board, turn muehle.Color, marks []game.MoveMark) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %-10s %-17s %s's replies\n", "Move", "Result for "+turn.String(), turn.Other())
 	fmt.Fprintf(&b, "  %-10s %-17s %s\n", "", "", "win / draw / lose")
@@ -273,7 +273,7 @@ func movesTable(turn muehle.Color, marks []game.MoveMark) string {
 		if m.Value.Outcome() == layers.Draw {
 			result += ", " + percent(m.Chance)
 		}
-		fmt.Fprintf(&b, "%s %-10s %-17s %d / %d / %d\n", star, m.Move, result, m.Replies[0], m.Replies[1], m.Replies[2])
+		fmt.Fprintf(&b, "%s %-10s %-17s %d / %d / %d\n", star, board.MoveString(m.Move), result, m.Replies[0], m.Replies[1], m.Replies[2])
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -284,7 +284,7 @@ type abShown struct{ *search.Tree }
 func (t abShown) skipped(i int) bool { return t.Nodes[i].Cut }
 
 func (t abShown) skipNote(name string, i int) string {
-	return fmt.Sprintf("%s cut this line at %s and did not search it: %s", name, t.Nodes[i].Move, t.Label(i))
+	return fmt.Sprintf("%s cut this line at %s and did not search it: %s", name, t.Nodes[i].Pos.Board().MoveString(t.Nodes[i].Move), t.Label(i))
 }
 
 func (t abShown) disagrees(i int) bool { return t.Nodes[i].Disagrees() }
@@ -292,7 +292,7 @@ func (t abShown) explain(int) string   { return "" }
 func (t abShown) shown() (int, bool)   { return t.Searched(), t.Truncated }
 
 func (t abShown) heading() string {
-	return fmt.Sprintf("%d nodes, best %s, value %s", t.Visited, t.Move, search.ScoreText(t.Value, 0))
+	return fmt.Sprintf("%d nodes, best %s, value %s", t.Visited, t.Link(0).Pos.Board().MoveString(t.Move), search.ScoreText(t.Value, 0))
 }
 
 // cnShown is the tree of the conspiracy number search as a pane shows it.
@@ -301,7 +301,7 @@ type cnShown struct{ *search.CCNSTree }
 func (t cnShown) skipped(i int) bool { return !t.Nodes[i].Examined() }
 
 func (t cnShown) skipNote(name string, i int) string {
-	return fmt.Sprintf("%s generated %s and never examined it: %s", name, t.Nodes[i].Move, t.Label(i))
+	return fmt.Sprintf("%s generated %s and never examined it: %s", name, t.Link(i).Pos.Board().MoveString(t.Nodes[i].Move), t.Label(i))
 }
 
 func (t cnShown) disagrees(i int) bool { return t.Nodes[i].Disagrees() }

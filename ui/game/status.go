@@ -201,9 +201,9 @@ func (c *Controller) Status() string {
 	case c.hand:
 		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand); tap the stones in hand again to move a stone on the board instead.", me, pos.Hand[me])
 	case c.sel != muehle.NoPoint && pos.Hand[me] > 0 && flies(&pos):
-		return prefix + fmt.Sprintf("%s to move: tap any empty point for the stone on %s to jump to, or tap it again to place a stone instead.", me, c.sel)
+		return prefix + fmt.Sprintf("%s to move: tap any empty point for the stone on %s to jump to, or tap it again to place a stone instead.", me, c.game.Rules().Board.PointName(c.sel))
 	case c.sel != muehle.NoPoint && pos.Hand[me] > 0:
-		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s, or tap it again to place a stone instead.", me, c.sel)
+		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s, or tap it again to place a stone instead.", me, c.game.Rules().Board.PointName(c.sel))
 	case pos.Hand[me] > 0 && pos.Rules().Mixed && mayMove(&pos) && flies(&pos):
 		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand), or pick up a stone on the board: with three stones left it may jump.", me, pos.Hand[me])
 	case pos.Hand[me] > 0 && pos.Rules().Mixed && mayMove(&pos):
@@ -211,9 +211,9 @@ func (c *Controller) Status() string {
 	case pos.Phase() == muehle.Placing:
 		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand).", me, pos.Hand[me])
 	case c.sel != muehle.NoPoint && pos.Phase() == muehle.Flying:
-		return prefix + fmt.Sprintf("%s to move: tap any empty point for the stone on %s to jump to.", me, c.sel)
+		return prefix + fmt.Sprintf("%s to move: tap any empty point for the stone on %s to jump to.", me, c.game.Rules().Board.PointName(c.sel))
 	case c.sel != muehle.NoPoint:
-		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s.", me, c.sel)
+		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s.", me, c.game.Rules().Board.PointName(c.sel))
 	case pos.Phase() == muehle.Flying:
 		return prefix + fmt.Sprintf("%s to move: three stones left, they may jump. Pick one up.", me)
 	}
