@@ -25,6 +25,7 @@ type runBase = dbservice.Base
 // The words of numbers, sizes and times are the service's, so that the
 // window and muehlectl say them alike.
 var (
+	count         = dbservice.Count
 	bytesText     = dbservice.Bytes
 	roughDuration = dbservice.Rough
 	barPercent    = dbservice.Percent
