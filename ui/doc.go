@@ -61,6 +61,8 @@
 //	              board (or of the game whose computation runs, which
 //	              keeps its lines until it ends), computing its small
 //	              endgames or complete database, pause and resume
+//	dboffer.go    the offer to compute a small game's whole database
+//	              when a game of it starts with its folder empty
 //	dbwork.go     the window's side of the database service
 //	              (retro/dbservice: estimate, progress, time left, the
 //	              solve record), what the perfect player does
