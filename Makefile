@@ -15,6 +15,9 @@ SHOT_PKGS  := xvfb xdotool imagemagick
 # (make test-windows).
 WIN_PKGS   := gcc-mingw-w64-x86-64 zip
 WINE_PKGS  := wine wine64 xvfb xdotool imagemagick unzip
+# Debian package of the browser test of the analysis page (make test runs it
+# where Chromium is installed and says so; docs/engine.md).
+BROWSER_PKGS := chromium
 # Debian packages for the figures of docs/plots (make plots).
 PLOT_PKGS  := gnuplot-nox
 
@@ -59,6 +62,10 @@ run: build
 # detector with -short; then the pure-Go packages again with -short, without
 # the race detector, built without cgo.
 test: deps
+	@./.ci/apt-install $(BROWSER_PKGS) || echo "chromium could not be installed"
+	@if command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ]; then \
+	  echo "browser test of the analysis page: runs (Chromium found)"; \
+	  else echo "browser test of the analysis page: SKIPPED, no Chromium (apt-get install chromium, or set CHROMIUM)"; fi
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...

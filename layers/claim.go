@@ -3,8 +3,10 @@ package layers
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -58,4 +60,53 @@ func (d *DB) Recheck(k Key) {
 		}
 		d.slots[s].Store(next)
 	}
+}
+
+// RemoveLeftovers removes what a killed process left beside the files of
+// layers keys: NAME.tmp and NAME.*.tmp of the layer file, its block file,
+// its verification record and its reach file (folder.go). Call it
+// holding the claim of the layers' unit, so that no live writer's file
+// is removed.
+func (d *DB) RemoveLeftovers(keys ...Key) error {
+	var errs []error
+	for _, k := range keys {
+		base := strings.TrimSuffix(d.Path(k), layerSuffix)
+		names, _ := filepath.Glob(base + ".*tmp")
+		for _, n := range names {
+			if strings.HasSuffix(n, ".tmp") {
+				if err := os.Remove(n); err != nil && !errors.Is(err, os.ErrNotExist) {
+					errs = append(errs, err)
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// TidyClaims takes over the claims of the folder that no live process
+// holds (left by a killed solver or import), removes the leftovers of
+// their layers (RemoveLeftovers; keysOf gives the layers of a unit's
+// name, nil when it does not know the name) and releases them, so that
+// their files go. A claim a live process holds is left alone. It
+// returns the names of the claims it removed.
+func (d *DB) TidyClaims(ctx context.Context, keysOf func(name string) []Key) ([]string, error) {
+	claims, err := d.Claims()
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(claims)) {
+		l, err := d.Claim(ctx, name, false)
+		if errors.Is(err, ErrLocked) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, d.RemoveLeftovers(keysOf(name)...), l.Release())
+		removed = append(removed, name)
+	}
+	return removed, errors.Join(errs...)
 }

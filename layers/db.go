@@ -28,9 +28,10 @@ type DB struct {
 
 	slots [keySlots]atomic.Pointer[dbLayer] // by keySlot
 
-	mu     sync.Mutex // serialises opening, writing and closing
-	closed bool
-	old    []*File // replaced files, unmapped on Close (readers may still use them)
+	mu           sync.Mutex // serialises opening, writing and closing
+	closed       bool
+	verifiedOnly atomic.Bool // VerifiedOnly
+	old          []*File     // replaced files, unmapped on Close (readers may still use them)
 
 	cache   blockCache // decoded blocks of compressed layers, for Probe
 	decoded []Key      // compressed layers held decoded in full, oldest first; d.mu
@@ -107,6 +108,15 @@ func OpenDB(dir string, v muehle.Variant) (*DB, error) {
 	return &DB{dir: dir, sub: sub, v: v, x: x}, nil
 }
 
+// VerifiedOnly makes d read only verified layers from now on: a layer
+// whose file no verification record matches (MarkVerified) gives an error
+// wrapping ErrUnverified, and so ErrMissing, from Probe, Layer and Header,
+// as a missing layer does. The programs that present values as the
+// database's truth (query, the players, the window) read through such a
+// DB; the solver, the verifier and export read every layer. Call it
+// before the first read.
+func (d *DB) VerifiedOnly() { d.verifiedOnly.Store(true) }
+
 // Dir returns the directory given to OpenDB.
 func (d *DB) Dir() string { return d.dir }
 
@@ -165,6 +175,8 @@ func (d *DB) readHeader(k Key) (Header, error) {
 		return h, &DamagedError{Key: k, Err: err}
 	case h.Slots != d.x.Layer(k).Size():
 		return h, &DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, h.Slots, k, d.x.Layer(k).Size())}
+	case d.verifiedOnly.Load() && !d.verifiedRecord(k, h):
+		return Header{}, fmt.Errorf("layers: layer %v in %s: %w", k, d.sub, ErrUnverified)
 	}
 	return h, nil
 }
@@ -242,6 +254,11 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	e.f, e.lazy, e.err = openFileParts(d.Path(k), d.v, k, lazy, false, e.l.Parts())
 	if e.err == nil && e.f.Header().Slots != e.l.Size() {
 		e.err = fmt.Errorf("layers: %s: %w: %d slots, the index of layer %v has %d", d.Path(k), ErrFormat, e.f.Header().Slots, k, e.l.Size())
+		e.f.Close()
+		e.f, e.lazy = nil, nil
+	}
+	if e.err == nil && d.verifiedOnly.Load() && !d.verifiedRecord(k, e.f.Header()) {
+		e.err = fmt.Errorf("layers: layer %v in %s: %w", k, d.sub, ErrUnverified)
 		e.f.Close()
 		e.f, e.lazy = nil, nil
 	}

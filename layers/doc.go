@@ -44,6 +44,8 @@
 //	status.go     damaged layers, layer status, verification records
 //	lock.go       lock files (owner, heartbeat, stale takeover)
 //	claim.go      the claim of a unit of work in a database folder
+//	record.go     the solve record: Record, UnitName, Phase; its one
+//	              reader, writer and validator (MergeRecord)
 //	errors.go     the error sentinels
 //	regular*.go   OpenRegular and its kin: only regular files are opened,
 //	              never blocking on a FIFO or a device; on Windows shared

@@ -20,4 +20,8 @@ var (
 	// ErrOldFormat: a layer file of the format before (OldVersion), which
 	// ConvertOld rewrites; it wraps ErrVersion.
 	ErrOldFormat = fmt.Errorf("%w: the layer format before", ErrVersion)
+	// ErrUnverified: a DB that reads verified layers only (DB.VerifiedOnly)
+	// holds the layer, but no verification record matches its file; it
+	// wraps ErrMissing, so that readers treat it as a missing layer.
+	ErrUnverified = fmt.Errorf("%w: not verified (muehlectl verify checks it)", ErrMissing)
 )

@@ -34,14 +34,16 @@ import (
 //	                           file (lock.go)
 //	    solve-record.tsv       a line per unit a solver finished: its
 //	                           times, memory and version (RecordPath;
-//	                           the fields in retro/record.go)
+//	                           the fields in layers/record.go)
 //	    placement.book         the perfect player's book of placement
 //	                           positions it searched (BookPath;
 //	                           retro/play/book.go), and placement.book.lock
 //	                           while a player writes it
 //	    NAME.tmp, NAME.*.tmp, NAME.beat
 //	                           a file being written, renamed over NAME
-//	                           when complete; left only by a killed process
+//	                           when complete; left only by a killed process,
+//	                           and removed with its claim by the next solve
+//	                           or import (DB.TidyClaims)
 //	    NAME.*.replaced        (Windows) the old NAME, replaced or removed
 //	                           while another program had it open or
 //	                           mapped; removed by the next ReplaceFile in

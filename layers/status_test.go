@@ -258,3 +258,53 @@ func TestVerifiedRecordOldForm(t *testing.T) {
 		t.Errorf("Verified with a record of another header: got true, want false")
 	}
 }
+
+// TestVerifiedOnly checks that a DB reading verified layers only refuses
+// an unverified layer, as missing and saying why, through Probe, Layer
+// and Header, and reads it once it is verified (issue 48, item 1).
+func TestVerifiedOnly(t *testing.T) {
+	dir := t.TempDir()
+	// open opens the database in dir; with verifiedOnly, VerifiedOnly.
+	open := func(verifiedOnly bool) *DB {
+		db, err := OpenDB(dir, muehle.Standard.With(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if verifiedOnly {
+			db.VerifiedOnly()
+		}
+		return db
+	}
+	db := open(false)
+	k := Moving(3, 3)
+	if err := db.Write(k, fingerprintBody(t, db.Indexer().Layer(k))); err != nil {
+		t.Fatal(err)
+	}
+	var p muehle.Position
+	for i := uint64(0); ; i++ {
+		if q, ok := db.Indexer().Layer(k).Position(i); ok {
+			p = q
+			break
+		}
+	}
+	ro := open(true)
+	if _, err := ro.Probe(p); !errors.Is(err, ErrUnverified) || !errors.Is(err, ErrMissing) {
+		t.Errorf("Probe of an unverified layer: got %v, want ErrUnverified (and ErrMissing)", err)
+	}
+	if _, err := ro.Layer(k); !errors.Is(err, ErrUnverified) {
+		t.Errorf("Layer of an unverified layer: got %v, want ErrUnverified", err)
+	}
+	if _, err := ro.Header(k); !errors.Is(err, ErrUnverified) {
+		t.Errorf("Header of an unverified layer: got %v, want ErrUnverified", err)
+	}
+	if _, err := db.Probe(p); err != nil {
+		t.Errorf("Probe without VerifiedOnly: %v", err)
+	}
+	if err := db.MarkVerified(k); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := open(true).Probe(p); err != nil {
+		t.Errorf("Probe of the verified layer: %v", err)
+	}
+}

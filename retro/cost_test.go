@@ -9,15 +9,15 @@ import (
 	"muehle/muehle"
 )
 
-// readRecord reads the solve record in file (ReadRecordFile); a unit
+// readRecord reads the solve record in file (layers.ReadRecordFile); a unit
 // recorded twice counts with its last line.
-func readRecord(t *testing.T, file string) []Record {
+func readRecord(t *testing.T, file string) []layers.Record {
 	t.Helper()
-	recs, err := ReadRecordFile(file)
+	recs, err := layers.ReadRecordFile(file)
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("%s: %d records, %v", file, len(recs), err)
 	}
-	return Latest(recs)
+	return layers.Latest(recs)
 }
 
 // TestCostModelFitsRecords compares the cost model with the solve records

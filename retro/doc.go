@@ -37,8 +37,8 @@
 //	              leaves out)
 //	convert.go    ConvertOld: a folder of the format before rewritten;
 //	              RemoveReach
-//	progress.go   Progress, the typed events of a run, and Phase
-//	record.go     the solve record: its one reader and writer
+//	progress.go   Progress, the typed events of a run; Phase and
+//	              UnitName are layers' (the solve record holds them)
 //
 // # Retrograde analysis of a moving pair
 //
@@ -208,8 +208,8 @@
 // share of it done (Task.Fraction, the phases weighed by their share of a
 // unit's time) and of the whole run in the model's processor seconds. The
 // window's Database tab and muehlectl solve show these events and plan
-// nothing themselves. muehlectl solve appends a Record (record.go) per
-// finished unit to the folder's solve record; record.go is its one writer
-// and reader, and reads the records of earlier versions too
-// (TestOldRecordsParse).
+// nothing themselves. muehlectl solve appends a layers.Record per
+// finished unit to the folder's solve record; layers/record.go is its one
+// writer, reader and validator, and reads the records of earlier versions
+// too (layers.TestOldRecordsParse).
 package retro

@@ -1,55 +1,26 @@
 package retro
 
 import (
-	"fmt"
 	"time"
 
 	"muehle/layers"
 )
 
-// Phase is a phase of a unit's computation. The window and muehlectl
+// Phase is a phase of a unit's computation (layers.Phase: the solve
+// record, which layers owns, holds their names). The window and muehlectl
 // switch on these constants, so renaming or removing one breaks their
 // build, not their progress bars.
-type Phase int
+type Phase = layers.Phase
 
-// The phases of a unit, in the order they run. A moving pair counts,
-// propagates, writes and verifies its layers; a placement layer counts
-// (its sweep), writes and verifies; the first placement unit of the
-// reachable sweep runs the forward pass (PhaseReach) before.
+// The phases of a unit, in the order they run (layers.PhaseReach ...).
 const (
-	PhaseReach     Phase = iota + 1 // the forward pass marking the reachable placement classes
-	PhaseCount                      // count the successors (a placement layer: its whole sweep)
-	PhasePropagate                  // work the lists through by depth
-	PhaseWrite                      // write the layer files
-	PhaseVerify                     // verify one layer (Progress.Verifying)
-	// PhaseDone is the last report of a unit: it is complete (and
-	// verified, unless SkipVerify is set). A unit that stops without it
-	// was interrupted.
-	PhaseDone
+	PhaseReach     = layers.PhaseReach
+	PhaseCount     = layers.PhaseCount
+	PhasePropagate = layers.PhasePropagate
+	PhaseWrite     = layers.PhaseWrite
+	PhaseVerify    = layers.PhaseVerify
+	PhaseDone      = layers.PhaseDone
 )
-
-// phaseNames are the names of the phases in the solve record and the log.
-var phaseNames = [...]string{PhaseReach: "reach", PhaseCount: "count", PhasePropagate: "propagate",
-	PhaseWrite: "write", PhaseVerify: "verify", PhaseDone: "done"}
-
-// String returns the phase's name: "reach", "count", "propagate",
-// "write", "verify", "done".
-func (p Phase) String() string {
-	if p > 0 && int(p) < len(phaseNames) {
-		return phaseNames[p]
-	}
-	return fmt.Sprintf("phase(%d)", int(p))
-}
-
-// parsePhase returns the phase called name (Phase.String).
-func parsePhase(name string) (Phase, bool) {
-	for p, n := range phaseNames {
-		if n != "" && n == name {
-			return Phase(p), true
-		}
-	}
-	return 0, false
-}
 
 // Progress is the event a Solve run reports (SolveOptions.Progress), from
 // any goroutine: every 250 ms of a phase, and once at its end.

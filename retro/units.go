@@ -66,58 +66,13 @@ func (u Unit) Slots(ix *layers.Indexer) uint64 {
 	return n
 }
 
-// UnitName is the one name of a unit: "m3-4" for the pair 3-4 + 4-3 (the
-// layer with w ≤ b first), "m4-4", "p5+2-4+2" for a placement layer. Claims
-// (layers.DB.ClaimPath), the command line, batch jobs, the solve record and
-// Progress use it; Unit.String gives the unit's layers for people.
-type UnitName string
+// UnitName is the one name of a unit: "m3-4" for the pair 3-4 + 4-3,
+// "m4-4", "p5+2-4+2" (layers.UnitName: the solve record, which layers
+// owns, holds it).
+type UnitName = layers.UnitName
 
 // NameOf returns the name of the unit that computes layer k.
-func NameOf(k layers.Key) UnitName {
-	if !k.IsMoving() {
-		return UnitName(k.String())
-	}
-	w, b := min(k.W, k.B), max(k.W, k.B)
-	return UnitName(fmt.Sprintf("m%d-%d", w, b))
-}
-
-// ParseUnitName reads a unit's name: its own ("m3-4", "p5+2-4+2"), or as
-// solve records before this name wrote it, its layers joined by "+"
-// ("3-4+4-3", "4-4"). It checks the form, not that the game has the unit.
-func ParseUnitName(s string) (UnitName, error) {
-	first := s
-	switch {
-	case strings.HasPrefix(s, "p"):
-	case strings.HasPrefix(s, "m"):
-		first = s[1:]
-	default:
-		first, _, _ = strings.Cut(s, "+")
-	}
-	k, err := layers.ParseKey(first)
-	if err != nil {
-		return "", fmt.Errorf("retro: unit name %q: %w", s, err)
-	}
-	n := NameOf(k)
-	if strings.HasPrefix(s, "m") || strings.HasPrefix(s, "p") {
-		if n != UnitName(s) {
-			return "", fmt.Errorf("retro: unit name %q: want %s", s, n)
-		}
-		return n, nil
-	}
-	if want := layersText(k); s != want {
-		return "", fmt.Errorf("retro: unit name %q: want %s or %s", s, n, want)
-	}
-	return n, nil
-}
-
-// layersText writes the layers of the unit of moving layer k as solve
-// records before UnitName wrote them: "3-4+4-3", "4-4".
-func layersText(k layers.Key) string {
-	if k.W != k.B {
-		return fmt.Sprintf("%s+%d-%d", k, k.B, k.W)
-	}
-	return k.String()
-}
+func NameOf(k layers.Key) UnitName { return layers.UnitOf(k) }
 
 // Units returns the units of opts for variant v, in order of computation,
 // with their levels and dependencies.

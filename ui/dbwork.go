@@ -95,6 +95,7 @@ func (e *DBEngines) notComputing(context.Context) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.busyOn, e.busyConvert = false, false
+	e.recheckReads()
 }
 
 // playerWords says what the perfect player of variant v does with the

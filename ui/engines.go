@@ -44,10 +44,14 @@ type DBEngines struct {
 	game    muehle.Variant
 	dbs     map[muehle.Variant]*layers.DB
 	errs    map[muehle.Variant]error
-	speed   float64    // this machine's speed relative to the cost model, 0: not measured
-	busy    layers.Key // the layer being computed, when busyOn
-	busyOn  bool
-	busyIn  muehle.Variant // the variant of the layer being computed
+	// reads holds, beside each of dbs, the database the players, marks,
+	// reviews and training read: verified layers only (docs/records.md,
+	// "Unverified layers"); dbs computes, repairs and shows them all.
+	reads  map[muehle.Variant]*layers.DB
+	speed  float64    // this machine's speed relative to the cost model, 0: not measured
+	busy   layers.Key // the layer being computed, when busyOn
+	busyOn bool
+	busyIn muehle.Variant // the variant of the layer being computed
 	// busyConvert says busy is being converted (Convert), not computed.
 	busyConvert bool
 }
@@ -130,19 +134,50 @@ func (e *DBEngines) openLocked(v muehle.Variant) {
 	e.dbs[v] = db
 }
 
-// gameDatabase returns the database of the game on the board, its
-// variant, or the error of opening it.
+// readsLocked returns the database of v that the players read, verified
+// layers only, opening it if need be. e.mu is held.
+func (e *DBEngines) readsLocked(v muehle.Variant) (*layers.DB, muehle.Variant, error) {
+	if db := e.reads[v]; db != nil {
+		return db, v, nil
+	}
+	if _, _, err := e.databaseLocked(v); err != nil {
+		return nil, v, err
+	}
+	db, err := layers.OpenDB(e.dir, v)
+	if err != nil {
+		return nil, v, err
+	}
+	db.VerifiedOnly() // the players present values as the truth
+	e.reads[v] = db
+	return db, v, nil
+}
+
+// recheckReads makes the players' databases look again at every layer
+// they found missing, unverified or damaged: a computation, a repair, a
+// conversion or an import has written layers.
+func (e *DBEngines) recheckReads() {
+	for v, db := range e.reads {
+		for _, k := range layers.OrderIn(v, true) {
+			db.Recheck(k)
+		}
+	}
+}
+
+// gameDatabase returns the database of the game on the board that the
+// players read (verified layers only), its variant, or the error of
+// opening it.
 func (e *DBEngines) gameDatabase() (*layers.DB, muehle.Variant, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.databaseLocked(e.variant)
+	return e.readsLocked(e.variant)
 }
 
-// databaseOf returns the database of variant v, opening it if need be.
+// databaseOf returns the database of variant v that the players read
+// (verified layers only), opening it if need be.
 func (e *DBEngines) databaseOf(v muehle.Variant) (*layers.DB, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	db, _, err := e.databaseLocked(v)
+	db, _, err := e.readsLocked(v)
 	return db, err
 }
 
@@ -334,14 +369,17 @@ func (e *DBEngines) SetDir(dir string) error {
 	defer e.mu.Unlock()
 	e.dir = dir
 	e.dbs, e.errs = map[muehle.Variant]*layers.DB{}, map[muehle.Variant]error{}
+	e.reads = map[muehle.Variant]*layers.DB{}
 	e.openLocked(e.variant)
 	e.openLocked(e.game)
 	return e.errs[e.game]
 }
 
-// damaged returns the layers of the database known to be damaged
-// (dbservice.Damaged).
-func (e *DBEngines) damaged(db *layers.DB) []layers.Key { return dbservice.Damaged(db) }
+// damaged returns the layers of the database known to be damaged, by db
+// or the players' database of its game (dbservice.DamagedBy, e.damage).
+func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
+	return dbservice.DamagedBy(db.Variant(), func(k layers.Key) error { return e.damage(db, k) })
+}
 
 // Summary says what the folder of the panel's game holds
 // (dbservice.Describe), and what the perfect player does with it.
@@ -351,8 +389,26 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	busy, on, converting := e.computingIn(db.Variant())
-	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting})
+	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting,
+		Damage: func(k layers.Key) error { return e.damage(db, k) }})
 	return h.Text + "\n\n" + playerWords(db.Variant(), h.Moving, h.MovingAll, h.Placement, h.PlacementAll)
+}
+
+// damage returns why layer k of db is damaged (layers.DB.Damage), as db
+// or the players' database of its game (which reads other layers, and
+// may have found damage db has not looked for) knows it; nil when
+// neither does.
+func (e *DBEngines) damage(db *layers.DB, k layers.Key) error {
+	if err := db.Damage(k); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	reads := e.reads[db.Variant()]
+	e.mu.Unlock()
+	if reads == nil || reads == db {
+		return nil
+	}
+	return reads.Damage(k)
 }
 
 // Damaged names the damaged layers ("3-4, p5+2-4+2"), "" when none is
@@ -366,13 +422,13 @@ func (e *DBEngines) Damaged() string {
 }
 
 // Repair recomputes the damaged layers, and the missing layers they
-// depend on (dbservice.RepairOptions).
+// depend on (dbservice.RepairFor).
 func (e *DBEngines) Repair(ctx context.Context, progress func(DBProgress)) error {
 	db, err := e.database()
 	if err != nil {
 		return err
 	}
-	opts, ok := dbservice.RepairOptions(db)
+	opts, ok := dbservice.RepairFor(e.damaged(db))
 	if !ok {
 		return nil // nothing damaged
 	}

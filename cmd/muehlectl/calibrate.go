@@ -13,7 +13,7 @@ import (
 )
 
 // calibrate compares the cost model with the units of the solve records
-// files (retro/record.go), of variant v, the game of ix's database.
+// files (layers/record.go), of variant v, the game of ix's database.
 // A unit recorded more than once counts with its last line that solved
 // it; one only verified (its solve interrupted before the record) is left
 // out. Each record says the workers of its run. For each unit it prints
@@ -28,18 +28,18 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 	var sums [3]struct{ measured, model float64 } // moving, placement, all
 	verifiedOnly := 0
 	for _, name := range files {
-		recs, err := retro.ReadRecordFile(name)
+		recs, err := layers.ReadRecordFile(name)
 		if err == nil && len(recs) == 0 {
 			err = errNoRecords
 		}
 		if err != nil {
-			return fmt.Errorf("--calibrate %s: %w", name, err)
+			return inputError("--calibrate", name, layers.MaxRecordBytes, err)
 		}
 		// A line of 0 slots is a run that only verified the unit (its
 		// solve was interrupted before it was recorded): half the work.
-		solved := slices.DeleteFunc(slices.Clone(recs), func(r retro.Record) bool { return r.Slots == 0 })
-		verifiedOnly += len(retro.Latest(recs)) - len(retro.Latest(solved))
-		for _, r := range retro.Latest(solved) {
+		solved := slices.DeleteFunc(slices.Clone(recs), func(r layers.Record) bool { return r.Slots == 0 })
+		verifiedOnly += len(layers.Latest(recs)) - len(layers.Latest(solved))
+		for _, r := range layers.Latest(solved) {
 			u, err := retro.FindUnit(units, string(r.Unit))
 			if err != nil || u.Slots(ix) != r.Slots {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())

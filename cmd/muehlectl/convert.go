@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"muehle/layers"
-	"muehle/muehle"
 	"muehle/retro/dbservice"
 )
 
@@ -22,7 +21,7 @@ func init() {
 // that has one. It is safe to interrupt and to run again, and keeps each
 // layer's verification.
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("convert", "[--db DIR] [--stones K]", stderr)
+	fs := newFlags("convert", "[--db DIR] [--game G] [--stones K]", stderr)
 	dbf := addDBFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -45,7 +44,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}, Skipped: func(s string) { fmt.Fprintln(stdout, s) }})
 	after := layerBytes(db)
 	if n == 0 && err == nil {
-		fmt.Fprintf(stdout, "nothing to convert: no layer of the format before in %s\n", layers.GameDir(db.Dir(), muehle.Standard.With(db.Stones())))
+		fmt.Fprintf(stdout, "nothing to convert: no layer of the format before in %s\n", db.GameDir())
 		return nil
 	}
 	fmt.Fprintf(stdout, "%d layers converted; layer files %s before, %s now\n", n, sizeText(int64(before)), sizeText(int64(after)))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -19,6 +20,7 @@ type dbFlags struct {
 	dir    *string
 	game   *string
 	stones *int
+	fs     *flag.FlagSet // to tell a --game given from its default
 }
 
 // addDBFlags declares --db, --game and --stones on fs.
@@ -27,6 +29,7 @@ func addDBFlags(fs *flag.FlagSet) dbFlags {
 		dir:    fs.String("db", layers.DefaultDir(), "database `directory`"),
 		game:   fs.String("game", "standard", "the game: "+muehle.GameIDs()),
 		stones: fs.Int("stones", 0, "stones per side, 3 up to the game's (0 = the game's: 9 for standard, 12 for twelve)"),
+		fs:     fs,
 	}
 }
 
@@ -74,10 +77,11 @@ func variantFlags(game string, stones int) (muehle.Variant, error) {
 }
 
 // adopt makes the game of a position or record the flags' game when
-// --game was left at its default: a position text names its game, so
-// `query --position "... twelve"` needs no --game. Call it before check.
+// --game was not given: a position text names its game, so
+// `query --position "... twelve"` needs no --game, while an explicit
+// --game standard conflicts with it (agrees). Call it before check.
 func (f dbFlags) adopt(g muehle.GameID) {
-	if *f.game == "standard" && g.Rules() != nil {
+	if !flagSet(f.fs, "game") && g.Rules() != nil {
 		*f.game = g.String()
 	}
 }
@@ -151,6 +155,18 @@ func (f dbFlags) openExisting() (*layers.DB, error) {
 	return f.open()
 }
 
+// openVerified opens the database for a command that presents its values
+// as the database's truth (query, the players, review, train, tree): an
+// unverified layer reads as missing, with the reason
+// (layers.DB.VerifiedOnly; docs/records.md, "Unverified layers").
+func (f dbFlags) openVerified() (*layers.DB, error) {
+	db, err := f.openExisting()
+	if err == nil {
+		db.VerifiedOnly()
+	}
+	return db, err
+}
+
 // layerFlags choose the layers of the game a command works on, as solve
 // computes them: the moving layers, up to a number of stones on the board,
 // and the placement layers.
@@ -202,6 +218,26 @@ func addWorkers(fs *flag.FlagSet) *int {
 func checkWorkers(n int) error {
 	return inRange("--workers", n, 0, maxWorkersPerCore*runtime.NumCPU(),
 		fmt.Sprintf("; 0 = one per core, at most %d per core on this machine of %d cores", maxWorkersPerCore, runtime.NumCPU()))
+}
+
+// machineMemory returns the machine's physical memory (layers.TotalMemory);
+// tests replace it.
+var machineMemory = layers.TotalMemory
+
+// checkMemory reports a memory-sized flag that asks for more than share
+// of the machine's memory: the command would map it, swap and answer
+// nothing (issue 48). Where the system does not tell its memory, any size
+// passes.
+func checkMemory(flag string, bytes uint64, share float64) error {
+	total, ok := machineMemory()
+	if !ok || float64(bytes) <= share*float64(total) {
+		return nil
+	}
+	of := fmt.Sprintf("%.0f%% of ", 100*share)
+	if share >= 1 {
+		of = ""
+	}
+	return fmt.Errorf("%s: %s of memory, more than %sthis machine's %s", flag, sizeText(int64(min(bytes, math.MaxInt64))), of, sizeText(int64(total)))
 }
 
 // inRange reports a flag value outside lo to hi, with a hint.

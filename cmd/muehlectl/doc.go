@@ -23,6 +23,10 @@
 //	status.go     status: what a folder holds, the window's tables
 //	repair.go     repair: the damaged layers recomputed, as the window does
 //	query.go      query
+//	uci.go        uci: the UCI-like mill engine protocol (package uci)
+//	serve.go      serve: the position server and the analysis page
+//	              (package serve)
+//	loadtest.go   loadtest: the server under load, on loopback
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost
 //	calibrate.go  plan --calibrate: the cost model against solve logs and
@@ -49,12 +53,16 @@
 //	jobs.go       forEach: the pool of jobs of match, tactics and
 //	              searcherrors
 //	countlines.go the progress lines of a tactics or searcherrors row
-//	record.go     the solve record, k<stones>/solve-record.tsv (written
-//	              by retro/dbservice's Recorder)
+//	record.go     the solve record, k<stones>/solve-record.tsv (its
+//	              format: layers/record.go; written by retro/dbservice's
+//	              Recorder)
 //	progress.go   what solve shows: a bar per phase on a terminal, else a
 //	              line per unit and a line a minute on the phase under way
 //	              with the run's time left (retro/dbservice)
-//	dbflags.go    --db and --stones, shared by the commands
+//	dbflags.go    --db and --stones, shared by the commands; memory-sized
+//	              flags checked against the machine's memory
+//	inputs.go     every file a command line names is opened regular-only
+//	              and bounded (a FIFO or /dev/zero refused at once)
 //	searchflags.go --book and --table-bits of the placement search
 //	unreachable.go --unreachable, and the refusal of positions no game reaches
 //	profile.go    MUEHLE_CPUPROFILE=FILE: a CPU profile of any command

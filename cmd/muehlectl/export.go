@@ -24,16 +24,17 @@ func init() {
 
 // exportArgs are the checked flags of export.
 type exportArgs struct {
-	db        dbFlags
-	out       string
-	keys      []layers.Key // --layer, else nil
-	opts      retro.SolveOptions
-	chosen    bool // --max-stones, --placement or --all-phases given
-	partBytes int64
-	level     zstd.EncoderLevel
-	workers   int
-	storeAll  bool    // --derive=false
-	derive    float64 // --derive-bits, as pack.ExportOptions.DeriveBits
+	db         dbFlags
+	out        string
+	keys       []layers.Key // --layer, else nil
+	opts       retro.SolveOptions
+	chosen     bool // --max-stones, --placement or --all-phases given
+	partBytes  int64
+	level      zstd.EncoderLevel
+	workers    int
+	storeAll   bool    // --derive=false
+	derive     float64 // --derive-bits, as pack.ExportOptions.DeriveBits
+	unverified bool    // --unverified
 }
 
 // parseExport parses and checks the flags of export.
@@ -47,10 +48,12 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 	level := fs.String("level", "default", "zstd compression: fastest, default, better or best")
 	derive := fs.Bool("derive", true, "leave out layers that import computes from the layers before them (the second of a moving pair, verified; see --derive-bits); false stores every layer")
 	deriveBits := fs.Float64("derive-bits", pack.DefaultDeriveBits, "leave out such a layer when its values would take at least `B` bits per slot stored (estimated on a sample of its blocks): a smaller package, a longer import; 0 leaves out every one")
+	unverified := fs.Bool("unverified", false, "export layers without a verification record too (muehlectl verify writes it): the package then lacks their `verified` entries, and import says so")
 	workers := addWorkers(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
+	a.unverified = *unverified
 	opts, err := sel.options(a.db.perSide())
 	if err == nil {
 		err = a.db.check()
@@ -82,8 +85,11 @@ func parseExport(args []string, stderr io.Writer) (exportArgs, error) {
 			a.keys, err = a.db.layerKeys(*only)
 		}
 	}
-	if err == nil && (*deriveBits < 0 || *deriveBits > 8) {
+	if err == nil && !(*deriveBits >= 0 && *deriveBits <= 8) { // NaN too
 		err = fmt.Errorf("--derive-bits %g: want 0 to 8", *deriveBits)
+	}
+	if err == nil && !*derive && flagSet(fs, "derive-bits") {
+		err = errors.New("--derive-bits with --derive=false: every layer is stored, give one")
 	}
 	if err != nil {
 		return a, flagError(fs, err)
@@ -161,9 +167,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	host, _ := os.Hostname()
-	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers, StoreAll: a.storeAll, DeriveBits: a.derive,
+	opts := pack.ExportOptions{Out: a.out, PartBytes: a.partBytes, Level: a.level, Workers: a.workers, StoreAll: a.storeAll, DeriveBits: a.derive, Unverified: a.unverified,
 		Exported: pack.Machine{Commit: commit(), Host: host, OS: runtime.GOOS + "/" + runtime.GOARCH, Cores: runtime.NumCPU()}}
-	recs, err := retro.ReadRecordFile(db.RecordPath())
+	recs, err := layers.ReadRecordFile(db.RecordPath())
 	if err != nil {
 		fmt.Fprintf(stderr, "the solve record: %v (what it says is left out of the package)\n", err)
 	}
@@ -230,7 +236,7 @@ func derivedText(res *pack.ExportResult) string {
 
 // computedBy sums up the solve record: the units each commit computed on
 // a machine of how many cores.
-func computedBy(recs []retro.Record) []pack.Machine {
+func computedBy(recs []layers.Record) []pack.Machine {
 	var ms []pack.Machine
 	at := map[string]int{}
 	for _, r := range recs {

@@ -11,6 +11,7 @@ import (
 	"muehle/layers"
 	"muehle/layers/pack"
 	"muehle/muehle"
+	"muehle/retro"
 	"muehle/retro/dbservice"
 )
 
@@ -40,7 +41,7 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 	workers := addWorkers(fs)
 	var a importArgs
 	if err := fs.Parse(args); err != nil {
-		return a, errUsage
+		return a, parseError(err)
 	}
 	if fs.NArg() > 0 { // FILE first, flags after it
 		a.file = fs.Arg(0)
@@ -87,7 +88,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p, err := pack.Open(a.file)
 	if err != nil {
-		return err
+		return inputError("the package", a.file, 0, err)
 	}
 	defer p.Close()
 	m := p.Manifest
@@ -188,4 +189,25 @@ func verifyImported(ctx context.Context, a importArgs, m *pack.Manifest, stdout 
 	}
 	fmt.Fprintf(stdout, "all %d layers verified\n", len(m.Layers))
 	return nil
+}
+
+// tidyClaims removes the claims of db's folder that no live process holds
+// and what their killed holders left beside their layers
+// (layers.DB.TidyClaims), saying so on w.
+func tidyClaims(ctx context.Context, db *layers.DB, w io.Writer) {
+	units := retro.Units(db.Variant(), retro.SolveOptions{Placement: true})
+	keysOf := func(name string) []layers.Key {
+		u, err := retro.FindUnit(units, name)
+		if err != nil {
+			return nil
+		}
+		return u.Keys
+	}
+	removed, err := db.TidyClaims(ctx, keysOf)
+	for _, name := range removed {
+		fmt.Fprintf(w, "removed the claim of %s and its files left by a process that ended\n", name)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "tidying the claims: %v\n", err)
+	}
 }

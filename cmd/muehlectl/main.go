@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,6 +33,18 @@ func register(name, summary string, run func(ctx context.Context, args []string,
 // has already printed the reason and the usage.
 var errUsage = fmt.Errorf("usage")
 
+// errHelp is returned by a command asked for its flags (-h, --help): the
+// usage is printed, and the exit status is 0, as for muehlectl alone.
+var errHelp = fmt.Errorf("help")
+
+// parseError maps an error of flag.FlagSet.Parse to errHelp or errUsage.
+func parseError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return errHelp
+	}
+	return errUsage
+}
+
 // newFlags returns a flag set for a command that reports errors instead of exiting.
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("muehlectl "+name, flag.ContinueOnError)
@@ -43,11 +56,18 @@ func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // parseFlags parses args into fs and maps a bad flag to errUsage. A
 // negative duration is a bad flag, whichever command takes it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return parseError(err)
 	}
 	var neg error
 	fs.Visit(func(f *flag.Flag) {
@@ -69,8 +89,10 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 // stopGrace is how long a command may take to end after Ctrl-C or
-// SIGTERM before main ends the process itself.
-const stopGrace = time.Second
+// SIGTERM before main ends the process itself: less than a second, so
+// that with the process's own exit every command ends within a second of
+// the signal in every phase (TestSignalEveryCommand).
+const stopGrace = 700 * time.Millisecond
 
 func main() {
 	// Ctrl-C and SIGTERM cancel the command's context: a solve stops,
@@ -146,6 +168,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			err := c.run(ctx, args[1:], stdout, stderr)
 			switch {
 			case err == nil:
+				return 0
+			case err == errHelp:
 				return 0
 			case err == errUsage:
 				return 2

@@ -146,14 +146,19 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// openGameDB opens the database of variant v in dir when dir holds that
-// variant's folder, and returns nil (no error) when it does not.
+// openGameDB opens the database of variant v in dir, its verified layers
+// only (layers.DB.VerifiedOnly), when dir holds that variant's folder, and
+// returns nil (no error) when it does not.
 func openGameDB(dir string, v muehle.Variant) (*layers.DB, error) {
 	st, err := os.Stat(layers.GameDir(dir, v))
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}
-	return layers.OpenDB(dir, v)
+	db, err := layers.OpenDB(dir, v)
+	if err == nil {
+		db.VerifiedOnly()
+	}
+	return db, err
 }
 
 // matchRanges checks the flags of a series of games: --games, --jobs and
@@ -448,7 +453,7 @@ func (m *match) report(w io.Writer, elapsed time.Duration) {
 		}
 		fmt.Fprintf(w, "%-16s blunders: %d of %d moves in known positions (%.2f %%)", mp.spec, mp.blunders, mp.moves, rate)
 		if name, _, _ := strings.Cut(mp.spec, ":"); mp.fallbacks > 0 || name == "perfect" || name == "level" {
-			fmt.Fprintf(w, ", %d moves by the fallback (layer missing)", mp.fallbacks)
+			fmt.Fprintf(w, ", %d moves by the fallback (%s)", mp.fallbacks, fallbackCause(m.db))
 		}
 		fmt.Fprintln(w)
 	}
@@ -463,4 +468,20 @@ func wilson(x, n int) (lo, hi float64) {
 	c := (p + z*z/(2*fn)) / d
 	h := z / d * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn))
 	return max(0, c-h), min(1, c+h)
+}
+
+// fallbackCause says why the perfect player fell back: layers missing,
+// and those of db found damaged by name (a damaged layer reads as a
+// missing one, but it is no gap in the computation: solve recomputes it).
+func fallbackCause(db *layers.DB) string {
+	var damaged []string
+	for _, k := range layers.OrderIn(db.Variant(), true) {
+		if db.Damage(k) != nil {
+			damaged = append(damaged, k.String())
+		}
+	}
+	if len(damaged) == 0 {
+		return "layer missing"
+	}
+	return "layer missing or damaged; damaged: " + strings.Join(damaged, ", ")
 }

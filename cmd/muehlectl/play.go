@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -112,18 +113,41 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return playGame(ctx, g, human, computer, lines(ctx, playInput), stdout)
 }
 
+// inputLine is a line of the person's input, or the error that ended
+// reading it.
+type inputLine struct {
+	text string
+	err  error
+}
+
+// maxInputLine bounds a line of play's input: a move or a command is a
+// few bytes.
+const maxInputLine = 64 << 10
+
 // lines delivers the lines of r on a channel, closed at the end of r, so
-// that waiting for the person can be interrupted through ctx.
-func lines(ctx context.Context, r io.Reader) <-chan string {
-	ch := make(chan string)
+// that waiting for the person can be interrupted through ctx. An error
+// reading r (a line longer than maxInputLine included) comes as the last
+// line's err.
+func lines(ctx context.Context, r io.Reader) <-chan inputLine {
+	ch := make(chan inputLine)
 	go func() {
 		defer close(ch)
 		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, maxInputLine)
 		for sc.Scan() {
 			select {
-			case ch <- sc.Text():
+			case ch <- inputLine{text: sc.Text()}:
 			case <-ctx.Done():
 				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("a line of more than %d KiB, not a move", maxInputLine>>10)
+			}
+			select {
+			case ch <- inputLine{err: err}:
+			case <-ctx.Done():
 			}
 		}
 	}()
@@ -133,8 +157,9 @@ func lines(ctx context.Context, r io.Reader) <-chan string {
 // playGame runs g to its end: the computer moves for the side that is not
 // human, the person's lines are moves or commands, and the board is printed
 // after every move. It returns nil when the game ends, the person quits or
-// the input ends, and ctx.Err() when ctx is cancelled.
-func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer muehle.Player, input <-chan string, out io.Writer) error {
+// the input ends, ctx.Err() when ctx is cancelled, and the error of
+// reading the input.
+func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer muehle.Player, input <-chan inputLine, out io.Writer) error {
 	fmt.Fprint(out, g.Position().Diagram())
 	for {
 		if r, why := g.Result(); r != muehle.Ongoing {
@@ -164,7 +189,11 @@ func playGame(ctx context.Context, g *muehle.Game, human muehle.Color, computer 
 				fmt.Fprintf(out, "\nEnd of input; the game so far:\n%s", g.Record())
 				return nil
 			}
-			line = strings.TrimSpace(l)
+			if l.err != nil {
+				fmt.Fprintf(out, "\nThe input could not be read; the game so far:\n%s", g.Record())
+				return fmt.Errorf("reading the input: %w", l.err)
+			}
+			line = strings.TrimSpace(l.text)
 		}
 		switch strings.ToLower(line) {
 		case "":

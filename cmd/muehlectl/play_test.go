@@ -133,7 +133,7 @@ func TestPlayInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out strings.Builder
-	err := playGame(ctx, muehle.NewGame(9), muehle.White, muehle.NewSeededRandom(1), make(chan string), &out)
+	err := playGame(ctx, muehle.NewGame(9), muehle.White, muehle.NewSeededRandom(1), make(chan inputLine), &out)
 	if err != context.Canceled {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -159,5 +159,15 @@ func TestPlayAgainstALevel(t *testing.T) {
 		if _, errs, code := playScript(t, "quit\n", tc.args...); code != 1 || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: got status %d, stderr %q; want 1 and %q", tc.args, code, errs, tc.msg)
 		}
+	}
+}
+
+// TestPlayLongLine checks that a line of more than 64 KiB ends play with
+// an error, exit 1, instead of ending its input silently with exit 0
+// (issue 48, item 11).
+func TestPlayLongLine(t *testing.T) {
+	out, errs, code := playScript(t, "d6\n"+strings.Repeat("x", 70<<10)+"\nquit\n", "--seed", "5")
+	if code != 1 || !strings.Contains(errs, "more than 64 KiB") || strings.Contains(out, "End of input") {
+		t.Errorf("a long line: got exit %d, stderr %q, output ending %q; want exit 1 and the reason", code, errs, out[max(0, len(out)-200):])
 	}
 }

@@ -142,7 +142,7 @@ func (s *solveProgress) endPhaseLocked() {
 // unitLine writes the log line of a finished unit (not on a terminal),
 // from its record; s.mu is held (the recorder calls it from update and
 // finish).
-func (s *solveProgress) unitLine(r retro.Record, last retro.Progress) {
+func (s *solveProgress) unitLine(r layers.Record, last retro.Progress) {
 	if s.terminal {
 		return
 	}

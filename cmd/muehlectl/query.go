@@ -48,7 +48,7 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err := checkReachable(stdout, pos, *dbf.stones, *unreachable); err != nil {
 		return err
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}
@@ -83,6 +83,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		watch := &damageWatch{p: prober}
 		if err := querySearch(ctx, stdout, stderr, db, watch, sf, pos); err != nil {
+			if _, ok := layers.Damaged(verr); ok { // the damage, not a gap, is why
+				return fmt.Errorf("%w; and the placement search: %w", verr, err)
+			}
 			return err
 		}
 		// A value found around a damaged layer is right, but the damage
@@ -212,6 +215,8 @@ func describe(v layers.Value, err error) string {
 		return fmt.Sprintf("layer %s damaged (solve recomputes it)", k)
 	}
 	switch {
+	case errors.Is(err, layers.ErrUnverified):
+		return "layer not verified (muehlectl verify checks it; its values are not shown)"
 	case errors.Is(err, layers.ErrMissing):
 		return "layer missing"
 	case err != nil:

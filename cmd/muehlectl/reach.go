@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	bits64 "math/bits"
 	"math/rand/v2"
 	"time"
 
@@ -36,10 +37,107 @@ func runReach(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	start := time.Now()
+	mixed := v.Rules().Mixed
+	if mixed && *samples > 0 {
+		return flagError(fs, fmt.Errorf("--samples: %s mixes placing and moving, and the backwards test knows placements only; count exactly (without --samples)", v.Game))
+	}
 	if *samples > 0 {
 		return reachSampled(ctx, stdout, x, v, *samples, *seed, start)
 	}
+	if mixed {
+		return reachMixed(ctx, stdout, x, v, start)
+	}
 	return reachExact(ctx, stdout, x, v, start)
+}
+
+// reachMixed counts the placement classes (the layers with stones in hand)
+// of variant v of a game whose phases mix (Lasker Morris) that a game
+// reaches from the empty board, exactly. There a side may move instead of
+// placing, so the placements made do not order the classes as the plies
+// of retro.Reach do; the stones in hand of both sides do, as no move adds
+// any. So the classes are found level by level, from all stones in hand
+// down to one: within a level, slides, jumps and removals lead to classes
+// of the same level, found until no new one comes; placements lead to the
+// next level. Its output gives each level's count.
+func reachMixed(ctx context.Context, stdout io.Writer, x *layers.Indexer, v muehle.Variant, start time.Time) error {
+	type bits map[layers.Key][]uint64
+	reached, next := bits{}, bits{}
+	set := func(b bits, k layers.Key, i uint64) bool {
+		w := b[k]
+		if w == nil {
+			w = make([]uint64, (x.Layer(k).Size()+63)/64)
+			b[k] = w
+		}
+		if w[i/64]&(1<<(i%64)) != 0 {
+			return false
+		}
+		w[i/64] |= 1 << (i % 64)
+		return true
+	}
+	hands := func(k layers.Key) int { return int(k.WH) + int(k.BH) }
+	p0 := v.NewPosition()
+	k0 := layers.KeyOf(p0)
+	set(reached, k0, x.Layer(k0).Index(p0))
+	set(next, k0, x.Layer(k0).Index(p0))
+	var count, total uint64
+	for _, k := range layers.OrderIn(v, true) {
+		if !k.IsMoving() {
+			total += x.Layer(k).Classes()
+		}
+	}
+	var moves [muehle.MaxMoves]muehle.Move
+	for level := hands(k0); level > 0; level-- {
+		var levelCount uint64
+		frontier := bits{}
+		for k, w := range next {
+			if hands(k) == level {
+				frontier[k] = w
+				delete(next, k)
+			}
+		}
+		for len(frontier) > 0 {
+			more := bits{}
+			for k, w := range frontier {
+				ix := x.Layer(k)
+				for j, word := range w {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					for ; word != 0; word &= word - 1 {
+						i := uint64(j)*64 + uint64(bits64.TrailingZeros64(word))
+						levelCount++
+						p, ok := ix.Position(i)
+						if !ok {
+							return fmt.Errorf("reach: layer %s slot %d is marked reachable but not canonical", k, i)
+						}
+						p.Game = v.Game
+						for _, m := range p.AppendMoves(moves[:0]) {
+							c := p.Play(m)
+							ck := layers.KeyOf(c)
+							if ck.IsMoving() || !layers.ValidIn(v, ck) {
+								continue // the placements are over, or the game
+							}
+							ci := x.Layer(ck).Index(c)
+							if !set(reached, ck, ci) {
+								continue
+							}
+							if hands(ck) == level {
+								set(more, ck, ci)
+							} else {
+								set(next, ck, ci)
+							}
+						}
+					}
+				}
+			}
+			frontier = more
+		}
+		fmt.Fprintf(stdout, "stones in hand %2d: %d classes reached\n", level, levelCount)
+		count += levelCount
+	}
+	fmt.Fprintf(stdout, "%s: %d of %d placement classes reachable from the empty board (%.2f%%), counted in %.1f s\n",
+		v, count, total, 100*float64(count)/float64(total), time.Since(start).Seconds())
+	return nil
 }
 
 // reachExact counts the reachable placement classes of variant v forwards

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"maps"
+	"strings"
 	"testing"
+	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -56,5 +59,37 @@ func TestReachForwardBackward(t *testing.T) {
 		if want := map[int]int{3: 31_534, 4: 934_636}[k]; reached != want {
 			t.Errorf("k=%d: got %d of %d classes reachable, want %d", k, reached, classes, want)
 		}
+	}
+}
+
+// TestReachMixed counts Lasker Morris's reachable placement classes of 3
+// stones (issue 48, item 6: reach failed, "marked reachable but not
+// canonical"), and checks the count level by level of stones in hand
+// against retro.Reach's ply by ply on the standard game, where the levels
+// are the plies.
+func TestReachMixed(t *testing.T) {
+	code, out, errOut := muehlectl("reach", "--game", "lasker", "--stones", "3")
+	if code != 0 || !strings.Contains(out, "lasker k3: 64339 of 65263 placement classes reachable") {
+		t.Errorf("reach --game lasker --stones 3: got exit %d, %q, %q", code, out, errOut)
+	}
+	x, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mixed, exact bytes.Buffer
+	v := muehle.Standard.With(3)
+	if err := reachMixed(context.Background(), &mixed, x, v, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := reachExact(context.Background(), &exact, x, v, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	total := func(s string) string {
+		_, after, _ := strings.Cut(s, "k3: ")
+		n, _, _ := strings.Cut(after, " placement")
+		return n
+	}
+	if got, want := total(mixed.String()), total(exact.String()); got != want || got == "" {
+		t.Errorf("standard k3 level by level: got %q, ply by ply %q", got, want)
 	}
 }

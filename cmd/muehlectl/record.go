@@ -4,15 +4,14 @@ import (
 	"io"
 
 	"muehle/layers"
-	"muehle/retro"
 	"muehle/retro/dbservice"
 )
 
-// openRecord opens the solve record of db (retro/record.go: every finished
+// openRecord opens the solve record of db (layers/record.go: every finished
 // unit of `muehlectl solve` appends a line) for appending, creating the
 // folder and the file when needed.
 func openRecord(db *layers.DB) (io.WriteCloser, error) {
-	return retro.AppendRecord(db.RecordPath())
+	return layers.AppendRecord(db.RecordPath())
 }
 
 // commit returns the version control revision the program was built from

@@ -42,7 +42,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer db.Close()
-	records, recErr := retro.ReadRecordFile(db.RecordPath())
+	records, recErr := layers.ReadRecordFile(db.RecordPath())
 
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -186,8 +186,8 @@ func writeSmallerGames(w io.Writer, db *layers.DB) {
 // by ply, with the solving and verifying seconds of their units' last
 // records: the stored classes are those a game can reach (or all, after
 // the full sweep), the others are the layers' Unused slots.
-func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header, records []retro.Record) {
-	last := map[retro.UnitName]retro.Record{}
+func writePlies(w io.Writer, stones int, placement map[layers.Key]layers.Header, records []layers.Record) {
+	last := map[retro.UnitName]layers.Record{}
 	for _, r := range records {
 		last[r.Unit] = r
 	}
@@ -278,7 +278,7 @@ func writeDisk(w io.Writer, db *layers.DB, placement map[layers.Key]layers.Heade
 
 // writeUnits prints the last record of each unit, in the order of the
 // record, and the sums.
-func writeUnits(w io.Writer, records []retro.Record) {
+func writeUnits(w io.Writer, records []layers.Record) {
 	last := map[retro.UnitName]int{}
 	var order []retro.UnitName
 	for i, r := range records {
@@ -317,7 +317,7 @@ const runGap = 10 * time.Minute
 // the units before and the start (finish less seconds) of the next. A
 // period can hold more than one process (a run stopped and resumed at
 // once), never less.
-func writeRuns(w io.Writer, records []retro.Record) {
+func writeRuns(w io.Writer, records []layers.Record) {
 	type period struct {
 		commit      string
 		start, end  time.Time

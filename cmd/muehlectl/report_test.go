@@ -22,7 +22,7 @@ func TestReport(t *testing.T) {
 	if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", "3"); code != 0 {
 		t.Fatalf("solve: status %d, %s", code, errs)
 	}
-	recs, err := retro.ReadRecordFile(filepath.Join(dir, "k3", "solve-record.tsv"))
+	recs, err := layers.ReadRecordFile(filepath.Join(dir, "k3", "solve-record.tsv"))
 	if err != nil || len(recs) != 1 || recs[0].Unit != "m3-3" || recs[0].Slots != 183512 || recs[0].Phase(retro.PhaseVerify) <= 0 {
 		t.Fatalf("solve record: got %+v, %v; want one unit 3-3 of 183512 slots, verified", recs, err)
 	}
@@ -158,10 +158,10 @@ func TestReportRuns(t *testing.T) {
 	at := func(min float64) time.Time {
 		return time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC).Add(time.Duration(min * float64(time.Minute)))
 	}
-	rec := func(finished, seconds float64, commit string) retro.Record {
-		return retro.Record{Finished: at(finished), Unit: "m3-3", Seconds: seconds, Commit: commit}
+	rec := func(finished, seconds float64, commit string) layers.Record {
+		return layers.Record{Finished: at(finished), Unit: "m3-3", Seconds: seconds, Commit: commit}
 	}
-	records := []retro.Record{
+	records := []layers.Record{
 		rec(5, 300, "aaa"),  // 12:00 to 12:05
 		rec(4, 120, "aaa"),  // overlaps the first
 		rec(14, 240, "aaa"), // starts 12:10, 5 minutes after

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -73,6 +74,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		defer db.Close()
+		db.VerifiedOnly() // an unverified layer's values are no verdict
 		if vs, err = teach.Review(ctx, db, g); err != nil {
 			return err
 		}
@@ -94,7 +96,8 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *write != "" {
 		out := g.RecordWithComments(teach.Comments(vs))
-		if err := os.WriteFile(*write, []byte(out), 0o644); err != nil {
+		if err := layers.WriteRegular(*write, []byte(out)); err != nil {
+			err = inputError("--write", *write, 0, err)
 			return fmt.Errorf("writing the reviewed game: %w", err)
 		}
 		fmt.Fprintf(stdout, "\nwrote the record with the verdicts to %s\n", *write)
@@ -111,7 +114,7 @@ func parseReviewArgs(fs *flag.FlagSet, args []string) (string, error) {
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return "", errUsage
+			return "", parseError(err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -207,19 +210,13 @@ func reason(err error) string {
 // (/dev/zero) must end in an error, not in all the memory there is.
 const maxRecordBytes = 4 << 20
 
-// readRecordFile reads the game record in file, at most maxRecordBytes.
+// readRecordFile reads the game record in file, at most maxRecordBytes,
+// without a UTF-8 byte-order mark at its start.
 func readRecordFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
+	b, err := readInput("the game record", file, maxRecordBytes)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		err = fmt.Errorf("%w (not a game record)", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxRecordBytes {
-		return nil, fmt.Errorf("%s: more than %d MiB, not a game record", file, maxRecordBytes>>20)
-	}
-	return b, nil
+	// A byte-order mark some editors write first is no part of the text.
+	return bytes.TrimPrefix(b, []byte("\uFEFF")), err
 }

@@ -189,3 +189,29 @@ func TestReviewUsage(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGameRecordStart puts arbitrary bytes before a game record and reads
+// it as review does (readRecordFile, then the parser): no panic, and a
+// UTF-8 byte-order mark first reads as the record without it (issue 48,
+// item 12: it was read as part of the first header).
+func FuzzGameRecordStart(f *testing.F) {
+	const record = "[Stones \"3\"]\n1. d6 {drawn -> drawn} d2 *\n"
+	for _, s := range []string{"", "\uFEFF", "\xef\xbb", "\uFEFF\uFEFF", "\x00", "\r\n", "[", "{", "\uFEFF{x}"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, start []byte) {
+		path := filepath.Join(dir, "game.txt")
+		if err := os.WriteFile(path, append(append([]byte(nil), start...), record...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text, err := readRecordFile(path)
+		if err != nil {
+			t.Fatalf("readRecordFile: %v", err)
+		}
+		g, _, err := muehle.ParseRecordWithComments(string(text))
+		if string(start) == "\uFEFF" && (err != nil || g.Ply() != 2) {
+			t.Errorf("a record after a byte-order mark: got %v, want its 2 moves", err)
+		}
+	})
+}

@@ -23,7 +23,9 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeEngineDBs()
+	os.Exit(code)
 }
 
 // TestFlagsChecked checks that every bad number or combination of flags

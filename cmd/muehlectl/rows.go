@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"muehle/layers"
 )
 
 // This file holds the --rows files of the long measurements (searcherrors,
@@ -26,12 +28,12 @@ func readRowLines(path string) ([]rowLine, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readInput("--rows", path, maxRowsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--rows: %w", err)
+		return nil, err
 	}
 	var ls []rowLine
 	for i, line := range strings.Split(string(data), "\n") {
@@ -48,9 +50,9 @@ func appendRowLine(path, line string) error {
 	if path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := layers.OpenAppendRegular(path)
 	if err != nil {
-		return fmt.Errorf("--rows: %w", err)
+		return inputError("--rows", path, 0, err)
 	}
 	_, err = fmt.Fprintln(f, line)
 	if cerr := f.Close(); err == nil {

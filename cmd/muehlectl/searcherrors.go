@@ -75,7 +75,7 @@ func runSearchErrors(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := errors.Join(dbf.check(), inRange("--positions", *n, 1, 10_000_000, ""), inRange("--jobs", *jobs, 1, 1024, ""), derr, lerr); err != nil {
 		return flagError(fs, err)
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}
@@ -497,6 +497,7 @@ func drawMoving(ctx context.Context, db *layers.DB, k layers.Key, n int, critica
 		if !ok {
 			continue
 		}
+		pos.Game = db.Variant().Game // the index numbers the boards of every game
 		v, err := db.Probe(pos)
 		if err != nil {
 			return nil, fmt.Errorf("layer %s: %w", k, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"muehle/layers"
 	"muehle/retro/play"
@@ -22,8 +23,14 @@ func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	}
 }
 
-// check reports a bad --table-bits.
-func (f searchFlags) check() error { return inRange("--table-bits", *f.tableBits, 4, 30, "") }
+// check reports a bad --table-bits: out of range, or a table larger than
+// half the machine's memory.
+func (f searchFlags) check() error {
+	if err := inRange("--table-bits", *f.tableBits, 4, 30, ""); err != nil {
+		return err
+	}
+	return checkMemory(fmt.Sprintf("--table-bits %d", *f.tableBits), 16<<*f.tableBits, 0.5)
+}
 
 // open returns a placement search over prober, numbering classes with
 // db's indexer, with the book the flags name (nil for none).
@@ -44,5 +51,6 @@ func (f searchFlags) openBook(db *layers.DB) (*play.Book, error) {
 	case "default":
 		path = play.BookPath(db.Dir(), db.Variant())
 	}
-	return play.OpenBook(path, db.Stones())
+	book, err := play.OpenBook(path, db.Stones())
+	return book, inputError("--book", path, 0, err)
 }

@@ -70,7 +70,7 @@ func TestRepairAsTheWindow(t *testing.T) {
 	}
 
 	for i, d := range dirs {
-		recs, err := retro.ReadRecordFile(filepath.Join(d, "k9", "solve-record.tsv"))
+		recs, err := layers.ReadRecordFile(filepath.Join(d, "k9", "solve-record.tsv"))
 		if err != nil || len(recs) != 1 || recs[0].Unit != "m3-3" || recs[0].Slots != 183512 {
 			t.Errorf("solve record %d: got %+v, %v; want the one unit m3-3 of 183512 slots", i, recs, err)
 		}

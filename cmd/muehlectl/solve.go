@@ -56,6 +56,9 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	if err == nil && (*mem < 0 || *mem > math.MaxInt64>>20) {
 		err = fmt.Errorf("--mem %d: want 0 (3/4 of RAM) or a positive number of MiB", *mem)
 	}
+	if err == nil {
+		err = checkMemory(fmt.Sprintf("--mem %d", *mem), uint64(*mem)<<20, 1)
+	}
 	if err != nil {
 		return a, flagError(fs, err)
 	}
@@ -75,6 +78,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
+	tidyClaims(ctx, db, stderr)
 	if a.unit != "" {
 		return solveUnit(ctx, db, a, stdout, stderr)
 	}

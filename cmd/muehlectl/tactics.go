@@ -72,7 +72,7 @@ func runTactics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return flagError(fs, err)
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if pos, err := muehle.ParsePosition(*position); err == nil {
+		dbf.adopt(pos.Game) // a position of twelve needs no --game twelve
+	}
 	if err := errors.Join(dbf.check(), inRange("--answers", *answers, 1, muehle.MaxMoves, "")); err != nil {
 		return flagError(fs, err)
 	}
@@ -48,7 +51,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *position != "" {
 		return trainAnswer(stdout, dbf, *position, *answer, *unreachable)
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}
@@ -182,6 +185,9 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 	if err := play.Supported(pos.Rules()); err != nil {
 		return err
 	}
+	if err := dbf.agrees(pos.Game); err != nil {
+		return err
+	}
 	if err := checkReachable(w, pos, *dbf.stones, unreachable); err != nil {
 		return err
 	}
@@ -193,7 +199,7 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 	if err != nil {
 		return err
 	}
-	db, err := dbf.openExisting()
+	db, err := dbf.openVerified()
 	if err != nil {
 		return err
 	}

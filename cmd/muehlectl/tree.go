@@ -71,7 +71,7 @@ func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// The database annotates when its folder exists; without one the
 	// tree has no database values.
 	if _, err := os.Stat(*dbf.dir); err == nil {
-		db, err := dbf.open()
+		db, err := dbf.openVerified()
 		if err != nil {
 			return err
 		}

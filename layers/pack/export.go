@@ -57,7 +57,16 @@ type ExportOptions struct {
 	// sample of its blocks); 0 means DefaultDeriveBits, a negative value
 	// leaves out every one that may be.
 	DeriveBits float64
+	// Unverified exports layers that no verification record vouches for
+	// too; without it such a layer is an error (ErrUnverified). Their
+	// manifest entries lack `verified`, and Import says so of each.
+	Unverified bool
 }
+
+// ErrUnverified: a layer to export has no verification record that
+// matches it (layers.DB.MarkVerified), and ExportOptions.Unverified is
+// not set. It wraps layers.ErrUnverified.
+var ErrUnverified = fmt.Errorf("pack: %w", layers.ErrUnverified)
 
 // ExportResult says what Export wrote.
 type ExportResult struct {
@@ -74,10 +83,6 @@ type ExportResult struct {
 	Estimated []float64
 }
 
-// maxRecordBytes bounds the solve record a package carries (a line a unit:
-// the standard game's whole record is about 100 KB).
-const maxRecordBytes = 64 << 20
-
 // Export writes layers keys of db (each checked in full first; a missing or
 // damaged one is an error, and so is a file of the format before, which
 // `muehlectl convert` rewrites first) to a package, with their verification records,
@@ -92,7 +97,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 		LayerFormat: layers.FileVersion, BlockBytes: blockBytes, Created: time.Now().UTC().Format(time.RFC3339),
 		Exported: opts.Exported, Computed: opts.Computed}
 	m.Fingerprint = m.Rules.Fingerprint()
-	if rec, err := layers.ReadRegular(db.RecordPath(), maxRecordBytes); err == nil {
+	if rec, err := layers.ReadRegular(db.RecordPath(), layers.MaxRecordBytes); err == nil {
 		m.SolveRecord = string(rec)
 	}
 	bodies := make([][]byte, len(keys)) // the layer files' bodies, mapped
@@ -114,6 +119,8 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 			key: k, sum: h.Checksum, version: h.Version}
 		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h) {
 			l.Verified = string(b)
+		} else if !opts.Unverified {
+			return nil, fmt.Errorf("layer %s: %w; export it so only when asked (muehlectl export --unverified)", k, ErrUnverified)
 		}
 		if b, err := layers.ReadRegular(db.ReachPath(k), int64(reachBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == reachBytes(h.Slots) {
 			bits := make([]byte, len(b)-reachHead)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc64"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -50,6 +49,14 @@ type ImportResult struct {
 	// (layers.DB.ConvertOld, retro.ConvertOld), which the caller does
 	// next.
 	Old []layers.Key
+	// RecordLines is the number of lines of the package's solve record
+	// added to the folder's, RecordRefused of those left out as invalid
+	// (layers.MergeRecord).
+	RecordLines, RecordRefused int
+	// Unverified are the layers installed without a verification record
+	// (a package exported with ExportOptions.Unverified): the programs that
+	// present values read them only once verified (layers.DB.VerifiedOnly).
+	Unverified []layers.Key
 }
 
 // Import installs the package at path into the database folder dir.
@@ -64,8 +71,8 @@ type ImportResult struct {
 // and only then renamed into place, followed by its reach file and its
 // verification record. A layer already there and identical is skipped
 // (its missing side files written), so that an interrupted import resumes
-// where it stopped. The folder's solve record gets the package's lines it
-// lacks. Each layer is installed under the claim of its unit, so a solver
+// where it stopped. The folder's solve record gets the package's valid
+// lines it lacks (layers.MergeRecord); invalid ones are left out. Each layer is installed under the claim of its unit, so a solver
 // of the folder does not write it at the same time.
 //
 // A package of format 1 holds layer files of the format before
@@ -147,6 +154,18 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		return nil, err
 	}
 	defer dec.Close()
+	// Claims and temporary files a killed import or solver left go first.
+	if _, err := db.TidyClaims(ctx, func(name string) []layers.Key {
+		var keys []layers.Key
+		for _, l := range m.Layers {
+			if opts.ClaimName(l.key) == name {
+				keys = append(keys, l.key)
+			}
+		}
+		return keys
+	}); err != nil {
+		note(fmt.Sprintf("tidying the claims: %v", err))
+	}
 	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, derive: opts.Derive, total: m.Bytes()}
 	res := &ImportResult{Manifest: m}
 	for i, l := range m.Layers {
@@ -176,15 +195,36 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		case replaced || oerr == nil:
 			what = "installed, replacing a different file"
 		}
+		if l.Verified == "" && !db.Verified(l.key) {
+			what += ", NOT VERIFIED: the package has no verification record of it; query and the players read it once muehlectl verify has checked it"
+			res.Unverified = append(res.Unverified, l.key)
+		}
 		note(fmt.Sprintf("layer %d of %d  %-10s %s (%d slots)", i+1, len(m.Layers), l.key, what, l.Slots))
 	}
 	if err := in.c.end(); err != nil {
 		return res, err
 	}
-	if err := mergeRecord(db.RecordPath(), m.SolveRecord); err != nil {
+	added, refused, err := layers.MergeRecord(db.RecordPath(), []byte(m.SolveRecord))
+	if err != nil {
 		return res, fmt.Errorf("pack: the solve record: %w", err)
 	}
+	res.RecordLines, res.RecordRefused = added, refused
+	if refused > 0 {
+		note(fmt.Sprintf("the package's solve record: %d lines added, %d left out (not lines of a solve record)", added, refused))
+	}
 	return res, nil
+}
+
+// claimError words the failure to claim layer k for its install: another
+// process holds the claim (a solver or another import, named by the
+// claim), or the claim file could not be made (a read-only folder, a
+// k<stones> that is not a folder).
+func claimError(k layers.Key, err error) error {
+	var held *layers.LockedError
+	if errors.As(err, &held) {
+		return fmt.Errorf("pack: layer %s: another process is working on it in this folder (%s); try again when it has finished: %w", k, held.Holder.Command, err)
+	}
+	return fmt.Errorf("pack: layer %s: its claim cannot be made in the folder: %w", k, err)
 }
 
 func isDamaged(err error) bool { _, ok := layers.Damaged(err); return ok }
@@ -452,9 +492,12 @@ func (in *installer) layer(i int) error {
 	k := l.key
 	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
 	if err != nil {
-		return fmt.Errorf("pack: layer %s: a solver is working on it in this folder; try again when it has finished: %w", k, err)
+		return claimError(k, err)
 	}
 	defer claim.Release()
+	if err := in.db.RemoveLeftovers(k); err != nil {
+		return err
+	}
 	var w *layers.LayerWriter
 	switch {
 	case l.Old():
@@ -672,45 +715,4 @@ func (in *installer) report(k layers.Key) {
 	if in.progress != nil {
 		in.progress(Progress{Phase: "install", Layer: k, Step: in.step + 1, Steps: len(in.p.Manifest.Layers), Done: in.done, Total: in.total, Packed: in.c.at})
 	}
-}
-
-// mergeRecord gives the solve record at path the lines of rec it lacks:
-// the package's record when there is none, else its lines not already
-// there, appended.
-func mergeRecord(path, rec string) error {
-	if rec == "" {
-		return nil
-	}
-	old, err := layers.ReadRegular(path, maxRecordBytes)
-	if errors.Is(err, os.ErrNotExist) {
-		return layers.WriteAtomic(path, []byte(rec))
-	}
-	if err != nil {
-		return err
-	}
-	have := map[string]bool{}
-	for _, line := range strings.Split(string(old), "\n") {
-		have[line] = true
-	}
-	var add bytes.Buffer
-	for _, line := range strings.Split(strings.TrimSuffix(rec, "\n"), "\n") {
-		if !have[line] {
-			add.WriteString(line + "\n")
-		}
-	}
-	if add.Len() == 0 {
-		return nil
-	}
-	f, err := layers.OpenAppendRegular(path)
-	if err != nil {
-		return err
-	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		f.Write([]byte("\n"))
-	}
-	_, err = f.Write(add.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -120,7 +120,7 @@ func export(t *testing.T, dir string, keys []layers.Key, out string, partBytes i
 		t.Fatal(err)
 	}
 	defer db.Close()
-	res, err := Export(context.Background(), db, keys, ExportOptions{Out: out, PartBytes: partBytes, Exported: Machine{Commit: "test"}})
+	res, err := Export(context.Background(), db, keys, ExportOptions{Out: out, Unverified: true, PartBytes: partBytes, Exported: Machine{Commit: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +527,7 @@ func TestCancel(t *testing.T) {
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := filepath.Join(t.TempDir(), "k3.mpk")
-	_, err := Export(ctx, db, keys, ExportOptions{Out: out, Progress: func(p Progress) {
+	_, err := Export(ctx, db, keys, ExportOptions{Out: out, Unverified: true, Progress: func(p Progress) {
 		if p.Step == 3 {
 			cancel()
 		}

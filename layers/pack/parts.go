@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"muehle/layers"
 )
 
 // A package is one file, or a folder of parts: part-0001.mpk,
@@ -57,7 +59,10 @@ func openSource(path string) (*source, error) {
 	s := &source{}
 	var end int64
 	for _, n := range names {
-		f, err := os.Open(n)
+		f, err := layers.OpenRegular(n) // a FIFO or a device is no part
+		if errors.Is(err, layers.ErrFormat) {
+			err = fmt.Errorf("%w: %w", ErrNotPackage, err)
+		}
 		if err != nil {
 			s.Close()
 			return nil, err

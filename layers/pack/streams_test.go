@@ -166,7 +166,7 @@ func partnerDB(t *testing.T) (string, []layers.Key) {
 		}
 		bodies[k] = body
 	}
-	rec := "2026-11-27T08:00:00Z\t3-4\t1592772\t0.8\tcount=0.2\t404\t2\t2\ta34a546\n"
+	rec := "2026-11-27T08:00:00Z\tm3-4\t1592772\t0.8\tcount=0.2\t404\t2\t2\ta34a546\n"
 	if err := os.WriteFile(db.RecordPath(), []byte(rec), 0o644); err != nil {
 		t.Fatal(err)
 	}

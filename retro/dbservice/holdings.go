@@ -11,11 +11,15 @@ import (
 )
 
 // Busy is the layer a computation (or conversion) in this program is on,
-// marked * in the tables of Describe.
+// marked * in the tables of Describe, and where Describe learns which
+// layers are damaged.
 type Busy struct {
 	Key        layers.Key
 	On         bool // a computation is on Key
 	Converting bool // it converts Key rather than computes it
+	// Damage says why a layer is damaged (DamagedBy); nil: the DB's own
+	// Damage.
+	Damage func(layers.Key) error
 }
 
 // Holdings is what a database folder holds: the complete layers of each
@@ -34,6 +38,9 @@ type Holdings struct {
 // the one busy is on *. It reads the headers of the layer files.
 func Describe(db *layers.DB, busy Busy) Holdings {
 	v := db.Variant()
+	if busy.Damage == nil {
+		busy.Damage = db.Damage
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "In %s\n\n", db.GameDir())
 	busyOn, converting := busy.On, busy.Converting
@@ -99,7 +106,7 @@ func Describe(db *layers.DB, busy Busy) Holdings {
 	if bad > 0 {
 		fmt.Fprintf(&b, ", %d damaged", bad)
 	}
-	if d := Damaged(db); len(d) > 0 {
+	if d := DamagedBy(v, busy.Damage); len(d) > 0 {
 		b.WriteString("\n! damaged, used as missing: " + KeyNames(d))
 	}
 	return Holdings{Moving: moving, MovingAll: movingAll, Placement: n, PlacementAll: len(hands), Text: b.String()}
@@ -157,7 +164,7 @@ func writeHands(b *strings.Builder, db *layers.DB, busy Busy, hands []layers.Key
 // computed (or converted) by busy, o of the older format, ! damaged, #
 // complete, · missing; and whether it counts as complete.
 func layerMark(db *layers.DB, busy Busy, k layers.Key) (mark string, complete bool) {
-	damage := db.Damage(k)
+	damage := busy.Damage(k)
 	has := damage == nil && db.Has(k)
 	switch {
 	case busy.On && (busy.Key == k || busy.Key == partnerIn(db.Variant(), k) && !busy.Converting):

@@ -4,16 +4,23 @@ import (
 	"errors"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
 // Damaged returns the layers of db known to be damaged: those whose
-// header fails its checks, and those that failed when opened. Files of
-// the older format are not among them: Convert rewrites them.
-func Damaged(db *layers.DB) []layers.Key {
+// header fails its checks, and those that failed when opened (DamagedBy
+// db.Damage).
+func Damaged(db *layers.DB) []layers.Key { return DamagedBy(db.Variant(), db.Damage) }
+
+// DamagedBy returns the layers of variant v that damage says are damaged
+// (layers.DB.Damage, or the window's, which asks its players' database
+// too). Files of the older format are not among them: Convert rewrites
+// them.
+func DamagedBy(v muehle.Variant, damage func(layers.Key) error) []layers.Key {
 	var keys []layers.Key
-	for _, k := range layers.OrderIn(db.Variant(), true) {
-		if err := db.Damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
+	for _, k := range layers.OrderIn(v, true) {
+		if err := damage(k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
 			keys = append(keys, k)
 		}
 	}
@@ -21,12 +28,16 @@ func Damaged(db *layers.DB) []layers.Key {
 }
 
 // RepairOptions returns the solver's options that recompute the damaged
-// layers of db, and the missing layers they depend on: the moving layers
-// up to the largest damaged one, and the placement layers if one of them
-// is damaged; ok is false when no layer is damaged.
-func RepairOptions(db *layers.DB) (opts retro.SolveOptions, ok bool) {
+// layers of db (RepairFor of Damaged).
+func RepairOptions(db *layers.DB) (retro.SolveOptions, bool) { return RepairFor(Damaged(db)) }
+
+// RepairFor returns the solver's options that recompute the damaged
+// layers, and the missing layers they depend on: the moving layers up to
+// the largest damaged one, and the placement layers if one of them is
+// damaged; ok is false when no layer is damaged.
+func RepairFor(damaged []layers.Key) (opts retro.SolveOptions, ok bool) {
 	opts.MaxStones = -1
-	for _, k := range Damaged(db) {
+	for _, k := range damaged {
 		if !k.IsMoving() {
 			opts.Placement, opts.MaxStones = true, 0
 		} else if opts.MaxStones != 0 {

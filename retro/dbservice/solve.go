@@ -14,7 +14,7 @@ import (
 )
 
 // Recorder follows the reports of a solver run and appends a line to the
-// solve record (retro/record.go) for each unit finished: its slots, its
+// solve record (layers/record.go) for each unit finished: its slots, its
 // time, the time of each phase, its peak memory. The window and muehlectl
 // record their runs through it, so that the next estimate of either
 // learns from both (MeasuredSpeed). It is safe for concurrent use.
@@ -26,7 +26,7 @@ type Recorder struct {
 	// report of a unit that stopped unfinished and the time it ran; Error
 	// an error writing the record. They are called with the recorder's
 	// lock held: they must not call it.
-	Unit        func(r retro.Record, last retro.Progress)
+	Unit        func(r layers.Record, last retro.Progress)
 	Interrupted func(last retro.Progress, ran time.Duration)
 	Error       func(error)
 
@@ -36,8 +36,8 @@ type Recorder struct {
 	verifying retro.Progress
 	last      retro.Progress
 	slots     uint64
-	phases    []retro.PhaseTime // the finished phases of the current unit
-	ended     time.Duration     // when the previous phase of the unit ended
+	phases    []layers.PhaseTime // the finished phases of the current unit
+	ended     time.Duration      // when the previous phase of the unit ended
 	start     time.Time
 }
 
@@ -82,7 +82,7 @@ func (r *Recorder) endPhaseLocked() {
 	if r.phase == 0 {
 		return
 	}
-	r.phases = append(r.phases, retro.PhaseTime{Phase: r.phase, Layer: r.verifying.Verifying, Seconds: (r.last.Elapsed - r.ended).Seconds()})
+	r.phases = append(r.phases, layers.PhaseTime{Phase: r.phase, Layer: r.verifying.Verifying, Seconds: (r.last.Elapsed - r.ended).Seconds()})
 	r.ended = r.last.Elapsed
 	r.phase, r.verifying = 0, retro.Progress{}
 }
@@ -98,7 +98,7 @@ func (r *Recorder) endUnitLocked(finished bool) {
 			r.Interrupted(r.last, time.Since(r.start))
 		}
 	} else {
-		rec := retro.Record{Finished: time.Now(), Unit: r.last.Unit, Slots: r.slots, Seconds: time.Since(r.start).Seconds(),
+		rec := layers.Record{Finished: time.Now(), Unit: r.last.Unit, Slots: r.slots, Seconds: time.Since(r.start).Seconds(),
 			Phases: r.phases, PeakMiB: peakMemory() >> 20, Workers: r.workers, Cores: runtime.NumCPU(), Commit: Commit()}
 		if r.w != nil {
 			if _, err := fmt.Fprintln(r.w, rec); err != nil && r.Error != nil {
@@ -184,7 +184,7 @@ func Solve(ctx context.Context, db *layers.DB, run Run) (float64, error) {
 	}
 	rec, own := run.Recorder, run.Recorder == nil
 	if own {
-		f, err := retro.AppendRecord(db.RecordPath())
+		f, err := layers.AppendRecord(db.RecordPath())
 		if err != nil {
 			return 0, fmt.Errorf("the solve record: %w", err)
 		}

@@ -16,7 +16,7 @@ const runGap = time.Minute
 // LastRun returns the records of the last run in recs (a solve record in
 // the order written): the last record and those before it whose next unit
 // began within runGap of their end.
-func LastRun(recs []retro.Record) []retro.Record {
+func LastRun(recs []layers.Record) []layers.Record {
 	i := len(recs) - 1
 	for i > 0 {
 		next := recs[i]
@@ -35,7 +35,7 @@ func LastRun(recs []retro.Record) []retro.Record {
 // the time they took; and the number of records it counts. A unit the
 // model does not know is passed over; so is a record of verifying only
 // (no phase but verify), whose model time is VerifyShare of the unit's.
-func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []retro.Record) (float64, int) {
+func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record) (float64, int) {
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var model, took float64
 	n := 0
@@ -59,7 +59,7 @@ func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []retro.Record) (float64
 // db's solve record (SpeedOf of LastRun), and the number of units it
 // counts: 0 when the record is missing, empty or cannot be read.
 func MeasuredSpeed(db *layers.DB) (float64, int) {
-	recs, err := retro.ReadRecordFile(db.RecordPath())
+	recs, err := layers.ReadRecordFile(db.RecordPath())
 	if err != nil || len(recs) == 0 {
 		return 0, 0
 	}

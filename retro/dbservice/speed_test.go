@@ -15,10 +15,10 @@ import (
 // than runGap after the one before starts a new run.
 func TestLastRun(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
-	rec := func(unit string, end, secs float64) retro.Record {
-		return retro.Record{Unit: retro.UnitName(unit), Finished: t0.Add(time.Duration(end * float64(time.Second))), Seconds: secs}
+	rec := func(unit string, end, secs float64) layers.Record {
+		return layers.Record{Unit: retro.UnitName(unit), Finished: t0.Add(time.Duration(end * float64(time.Second))), Seconds: secs}
 	}
-	recs := []retro.Record{rec("m3-3", 0, 1), rec("m3-4", 2, 2), // a run
+	recs := []layers.Record{rec("m3-3", 0, 1), rec("m3-4", 2, 2), // a run
 		rec("m3-3", 600, 1), rec("m3-4", 700, 90), rec("m4-4", 701, 1)} // the next: 3-4 began 10 s after 3-3 ended
 	got := LastRun(recs)
 	if len(got) != 3 || got[0].Finished != recs[2].Finished {
@@ -41,7 +41,7 @@ func TestSpeedOf(t *testing.T) {
 	defer db.Close()
 	ix := db.Indexer()
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
-	var recs []retro.Record
+	var recs []layers.Record
 	var model float64
 	for _, name := range []string{"m3-3", "m4-5", "p4+1-4+0"} {
 		u, err := retro.FindUnit(units, name)
@@ -50,10 +50,10 @@ func TestSpeedOf(t *testing.T) {
 		}
 		m := ModelSeconds(retro.Task{Unit: u, Cost: retro.UnitCost(ix, u), Compute: true}, 2)
 		model += m
-		recs = append(recs, retro.Record{Unit: u.Name, Seconds: 2 * m, Workers: 2,
-			Phases: []retro.PhaseTime{{Phase: retro.PhaseCount, Seconds: m}}})
+		recs = append(recs, layers.Record{Unit: u.Name, Seconds: 2 * m, Workers: 2,
+			Phases: []layers.PhaseTime{{Phase: retro.PhaseCount, Seconds: m}}})
 	}
-	recs = append(recs, retro.Record{Unit: "m9-9", Seconds: 1000, Workers: 2}) // not a unit of 5 stones
+	recs = append(recs, layers.Record{Unit: "m9-9", Seconds: 1000, Workers: 2}) // not a unit of 5 stones
 	speed, n := SpeedOf(ix, v, recs)
 	if n != 3 || speed < 0.499 || speed > 0.501 {
 		t.Errorf("speed: got %v of %d units, want 0.5 of 3 (model %v s)", speed, n, model)
@@ -86,7 +86,7 @@ func TestEstimateLearnsFromFinishedRun(t *testing.T) {
 	if speed <= 0 || last.Overall < 0.99 || last.Left < 0 {
 		t.Errorf("run: speed %v, last progress %+v; want a speed measured, the run at its end with a time left", speed, last)
 	}
-	recs, err := retro.ReadRecordFile(a.RecordPath())
+	recs, err := layers.ReadRecordFile(a.RecordPath())
 	if err != nil || len(recs) != model.Units {
 		t.Fatalf("solve record: %d units, %v; want %d", len(recs), err, model.Units)
 	}

@@ -1,8 +1,6 @@
 package play
 
 import (
-	"math"
-
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -13,9 +11,6 @@ import (
 // index, below 2^48) in the rest. Two positions with the same classKey have
 // the same value.
 type classKey uint64
-
-// noClass is the key of no position: no layer has 15 stones in hand.
-const noClass classKey = math.MaxUint64
 
 // makeClassKey packs layer k and index i.
 func makeClassKey(k layers.Key, i uint64) classKey {
@@ -46,6 +41,7 @@ func (c *classIndexer) key(p *muehle.Position) classKey {
 type classEntry struct {
 	key    classKey
 	lo, hi int16
+	gen    uint32 // the table's generation the entry belongs to (clear)
 }
 
 // classTable is a transposition table keyed by symmetry class, holding
@@ -55,14 +51,13 @@ type classEntry struct {
 type classTable struct {
 	e    []classEntry
 	mask uint64
+	gen  uint32 // entries of other generations are empty
 }
 
 // newClassTable returns a table of 2^bits entries.
 func newClassTable(bits int) *classTable {
 	n := uint64(1) << bits
-	t := &classTable{e: make([]classEntry, n), mask: n - 2}
-	t.clear()
-	return t
+	return &classTable{e: make([]classEntry, n), mask: n - 2, gen: 1} // all of generation 0: empty
 }
 
 // slot returns the first slot of k's set.
@@ -75,7 +70,7 @@ func (t *classTable) slot(k classKey) uint64 {
 func (t *classTable) get(k classKey) (lo, hi int16, ok bool) {
 	s := t.slot(k)
 	for i := s; i < s+2; i++ {
-		if t.e[i].key == k {
+		if t.e[i].key == k && t.e[i].gen == t.gen {
 			return t.e[i].lo, t.e[i].hi, true
 		}
 	}
@@ -87,19 +82,28 @@ func (t *classTable) get(k classKey) (lo, hi int16, ok bool) {
 func (t *classTable) put(k classKey, lo, hi int16) {
 	s := t.slot(k)
 	for i := s; i < s+2; i++ {
-		if e := &t.e[i]; e.key == k {
+		if e := &t.e[i]; e.key == k && e.gen == t.gen {
 			e.lo, e.hi = max(e.lo, lo), min(e.hi, hi)
 			return
 		}
 	}
 	// Keep the newer of the two: move the first to the second slot.
 	t.e[s+1] = t.e[s]
-	t.e[s] = classEntry{key: k, lo: lo, hi: hi}
+	t.e[s] = classEntry{key: k, lo: lo, hi: hi, gen: t.gen}
 }
 
-// clear empties the table.
+// clear empties the table: a new generation, in constant time, so that
+// emptying a large table neither takes a second nor touches its pages
+// (a command stops at once on a signal). Only when the generations wrap
+// around, after 2^32 clears, are the entries cleared, a piece at a time.
 func (t *classTable) clear() {
-	for i := range t.e {
-		t.e[i] = classEntry{key: noClass}
+	t.gen++
+	if t.gen != 0 {
+		return
 	}
+	const piece = 1 << 16 // entries: 1 MiB; the scheduler may stop between pieces
+	for i := 0; i < len(t.e); i += piece {
+		clear(t.e[i:min(i+piece, len(t.e))])
+	}
+	t.gen = 1
 }

@@ -292,6 +292,9 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 		if !ok {
 			continue
 		}
+		if g, ok := db.(interface{ Variant() muehle.Variant }); ok {
+			pos.Game = g.Variant().Game // the index numbers the boards of every game
+		}
 		if !muehle.HandsFit(pos.Hand, pos.Turn) || (swap && s.key.IsMoving()) {
 			pos = pos.SwapColors() // a placement layer with Black to move, or a random side
 		}
