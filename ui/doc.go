@@ -63,15 +63,15 @@
 //	              endgames or complete database, pause and resume
 //	dboffer.go    the offer to compute a small game's whole database
 //	              when a game of it starts with its folder empty
-//	dbwork.go     what a computation costs (time, disk), its progress,
-//	              what resuming redoes, what the perfect player does
+//	dbwork.go     the window's side of the database service
+//	              (retro/dbservice: estimate, progress, time left, the
+//	              solve record), what the perfect player does
 //	dbconvert.go  layers of the older file format (folders of Nine Men's
-//	              Morris only): what the tab says of them, their conversion
-//	              in the background (retro.ConvertOld) with progress per
-//	              layer and Pause
+//	              Morris only): the dialog that offers their conversion,
+//	              run in the background (dbservice.Convert) with Pause
 //	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
-//	              described, checked and installed in the background, with
-//	              progress, Pause and Resume
+//	              described, checked and installed in the background
+//	              (dbservice.ImportFile), with progress, Pause and Resume
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
 //	help.go       the Help menu: the keyboard shortcuts, About (version,
