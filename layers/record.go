@@ -17,8 +17,10 @@ import (
 
 // The solve record is a file in the database folder
 // (DB.RecordPath: k<stones>/solve-record.tsv) to which every finished unit
-// of `muehlectl solve` appends one line, so that the figures of a database
-// computed over many runs travel with it: `muehlectl report` prints them,
+// of `muehlectl solve` and of the window's computations appends one line
+// (retro/dbservice's Recorder), so that the figures of a database computed
+// over many runs travel with it: `muehlectl report` prints them, the next
+// estimate runs at the speed they measured,
 // `muehlectl plan --calibrate` and the solver's cost model
 // (retro/cost_test.go) compare them with the model, a package carries it
 // and an import merges its valid lines (MergeRecord). This file is its one

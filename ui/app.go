@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -53,15 +54,16 @@ type App struct {
 	trace   func(action string)
 	saved   string    // the game record last saved in the preferences
 	savedAt time.Time // when it was saved
-	do      func(func())
-	review  gameReview     // the database's verdicts on the game's moves
-	treeWin *treeView      // the search tree window, nil when closed
-	learn   learnBars      // training mode and the line of moves on the board
-	rules   string         // the rules of the game in Markdown, for Help
-	hinted  hints          // the hints taken in the game on the board
-	helpDlg dialog.Dialog  // the help dialog shown, nil when none
-	imp     *dbImport      // Database ▸ Import…, nil until first used
-	variant muehle.Variant // the game on the board the engines and the title follow (followVariant)
+	// fileSaved is the record of the game last saved to a file (Save Game).
+	fileSaved string
+	do        func(func())
+	review    gameReview     // the database's verdicts on the game's moves
+	treeWin   *treeView      // the search tree window, nil when closed
+	learn     learnBars      // training mode and the line of moves on the board
+	hinted    hints          // the hints taken in the game on the board
+	escDialog dialog.Dialog  // the dialog Escape closes (help, New Game), nil when none
+	imp       *dbImport      // Database ▸ Import…, nil until first used
+	variant   muehle.Variant // the game on the board the engines and the title follow (followVariant)
 }
 
 // Options are what the program passes to New.
@@ -81,8 +83,6 @@ type Options struct {
 	// before it runs, however it was chosen (menu, shortcut); the real-window
 	// check of the shortcuts (make screenshots) reads it.
 	Trace func(action string)
-	// Rules is the text of docs/rules.md, shown by Help ▸ Rules of the Game.
-	Rules string
 }
 
 // New builds the main window of a and restores the saved settings. The
@@ -107,7 +107,6 @@ func New(a fyne.App, opt Options) *App {
 		seeds:   rand.New(rand.NewPCG(opt.Seed, 0x6d75656865)),
 		trace:   opt.Trace,
 		do:      do,
-		rules:   opt.Rules,
 	}
 	u.variant = u.ctrl.Variant()
 	if f, ok := u.engines.(variantFollower); ok {
@@ -120,13 +119,16 @@ func New(a fyne.App, opt Options) *App {
 	u.ctrl.OnBranch = u.askBranch
 	u.side.onReview = u.reviewTo
 
-	tabs := container.NewAppTabs(container.NewTabItem("Game", u.side.box))
+	// The tabs scroll when the window is too small for them, so that
+	// their contents never make the window grow (panelColumn).
+	tabs := container.NewAppTabs(container.NewTabItem("Game", container.NewVScroll(u.side.box)))
 	if opt.Database != nil {
 		u.db = newDBPanel(u, opt.Database, do)
-		tabs.Append(container.NewTabItem("Database", u.db.box))
+		tabs.Append(container.NewTabItem("Database", container.NewVScroll(u.db.box)))
 	}
 	u.learn = newLearnBars(u)
-	split := container.NewHSplit(u.board, container.NewBorder(u.learn.box, nil, nil, nil, tabs))
+	u.learn.column = container.New(panelColumn{}, container.NewVScroll(u.learn.box), tabs)
+	split := container.NewHSplit(u.board, u.learn.column)
 	split.Offset = 0.64
 	fitted := container.New(&fitBoard{split: split}, split)
 	// The status line keeps the height of two lines, wrapped or not, so
@@ -170,6 +172,33 @@ func (f *fitBoard) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 // MinSize is the split's.
 func (f *fitBoard) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// panelColumn lays out the column beside the board: the bars of training
+// and of a line of moves (a scroll, objs[0]) above the tabs (objs[1]). The
+// bars ask for no height of their own: they take what they need up to two
+// thirds of the column and scroll beyond, and the tabs, which scroll too,
+// the rest, so that entering training or opening a line never makes the
+// window larger (it grew off small screens).
+type panelColumn struct{}
+
+// Layout gives the bars their height, up to two thirds of size, and
+// the tabs the rest.
+func (panelColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	bars, tabs := objs[0].(*container.Scroll), objs[1]
+	h := float32(0)
+	if bars.Content.Visible() {
+		h = min(bars.Content.MinSize().Height, size.Height*2/3)
+	}
+	bars.Move(fyne.NewPos(0, 0))
+	bars.Resize(fyne.NewSize(size.Width, h))
+	tabs.Move(fyne.NewPos(0, h))
+	tabs.Resize(fyne.NewSize(size.Width, size.Height-h))
+}
+
+// MinSize is the wider of the two and the tabs' height.
+func (panelColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(max(objs[0].MinSize().Width, objs[1].MinSize().Width), objs[1].MinSize().Height)
+}
 
 // Window returns the main window.
 func (u *App) Window() fyne.Window { return u.win }
@@ -242,8 +271,8 @@ func (u *App) keepGame(now bool) {
 // typedKey steps through the game with the arrow keys, Home and End, and
 // pauses or resumes the computer with P, when no widget has the keyboard.
 func (u *App) typedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape && u.helpDlg != nil {
-		u.helpDlg.Hide()
+	if ev.Name == fyne.KeyEscape && u.escDialog != nil {
+		u.escDialog.Hide()
 		return
 	}
 	if u.walkKey(ev) {
@@ -272,12 +301,21 @@ func (u *App) setPlayer(col muehle.Color, spec play.Spec) {
 		u.ctrl.Say("%s cannot be %s: %v", col, game.Title(spec), err)
 		return
 	}
+	changed := u.specs[col] != spec
 	u.specs[col] = spec
 	key := prefWhite
 	if col == muehle.Black {
 		key = prefBlack
 	}
 	u.app.Preferences().SetString(key, game.Encode(spec))
+	if u.learn.train != nil {
+		// In training a person plays both sides: a computer would play
+		// the answer. The choice counts from End Training on.
+		if changed {
+			u.ctrl.Say("In training you play both sides; %s plays %s after End Training.", game.Title(spec), col)
+		}
+		return
+	}
 	u.ctrl.SetPlayer(col, p)
 }
 
@@ -376,9 +414,20 @@ func (u *App) animDuration(ev game.Event) time.Duration {
 	return min(d/2, 150*time.Millisecond)
 }
 
-// showError reports err in the status line.
+// showError reports err in the status line, in words for a person: the
+// packages' prefixes ("muehle: ") of the wrapped errors left out.
 func (u *App) showError(what string, err error) {
-	u.ctrl.Say("%s: %v", what, err)
+	u.ctrl.Say("%s: %s", what, plainError(err))
+}
+
+// plainError returns err's text without the prefixes that name the
+// package an error came from.
+func plainError(err error) string {
+	s := err.Error()
+	for _, p := range []string{"muehle: ", "layers: ", "play: ", "retro: ", "game: "} {
+		s = strings.ReplaceAll(s, p, "")
+	}
+	return s
 }
 
 // stateNumber shows the layer and index of the position on the board (the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -14,8 +15,7 @@ import (
 
 	"muehle/layers"
 	"muehle/layers/pack"
-	"muehle/muehle"
-	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 // dbImport is Database ▸ Import…: a package written by `muehlectl export`
@@ -173,14 +173,20 @@ func (im *dbImport) run() {
 		var r importRun
 		var err error
 		if stones == 0 {
-			r.res, err = pack.Import(ctx, dir, path, pack.ImportOptions{Force: force,
-				ClaimName: func(k layers.Key) string { return string(retro.NameOf(k)) },
-				Derive:    retro.DeriveLayer,
+			var mu sync.Mutex // reports may come from the install's goroutines
+			start, phase := time.Now(), ""
+			r.res, err = dbservice.ImportFile(ctx, path, dir, pack.ImportOptions{Force: force,
 				Progress: func(p pack.Progress) {
 					if im.testProgress != nil {
 						im.testProgress(p)
 					}
-					do(func() { im.show(p) })
+					mu.Lock()
+					if p.Phase != phase {
+						start, phase = time.Now(), p.Phase
+					}
+					left := dbservice.PackLeft(p, time.Since(start))
+					mu.Unlock()
+					do(func() { im.show(p, left) })
 				}})
 			if r.res != nil {
 				r.installed = len(r.res.Installed)
@@ -191,12 +197,15 @@ func (im *dbImport) run() {
 		}
 		if err == nil && stones != 0 {
 			r.convert = stones
-			r.converted, err = convertOld(ctx, dir, stones, func(k layers.Key, i, n int) {
-				if im.testConvert != nil {
-					im.testConvert(k, i)
-				}
-				do(func() { im.showConvert(k, i, n) })
-			})
+			i := 0
+			r.converted, err = dbservice.ConvertImported(ctx, dir, stones, dbservice.ConvertRun{
+				Begin: func(k layers.Key) {
+					if im.testConvert != nil {
+						im.testConvert(k, i)
+					}
+					i++
+				},
+				Progress: func(p DBProgress) { do(func() { im.showConvert(p) }) }})
 		}
 		do(func() { im.done(r, err, ctx.Err() != nil) })
 	}()
@@ -210,29 +219,19 @@ type importRun struct {
 	converted int                // layers converted
 }
 
-// convertOld rewrites the layers of the format before in dir (those of a
-// package of format 1) in this format, keeping their verification
-// (retro.ConvertOld); each is called before each layer.
-func convertOld(ctx context.Context, dir string, stones int, each func(k layers.Key, i, n int)) (int, error) {
-	db, err := layers.OpenDB(dir, muehle.Standard.With(stones))
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	return retro.ConvertOld(ctx, db, each, nil)
-}
-
-// showConvert displays the conversion of layer k, the i-th of n.
-func (im *dbImport) showConvert(k layers.Key, i, n int) {
+// showConvert displays the conversion of the layers of the format
+// before at p.
+func (im *dbImport) showConvert(p DBProgress) {
 	if im.finished {
 		return
 	}
-	im.status.SetText(fmt.Sprintf("Converting the layers of the format before: layer %d of %d (%s).", i+1, n, k))
-	im.bar.SetValue(float64(i) / float64(n))
+	im.status.SetText(fmt.Sprintf("Converting the layers of the format before: layer %d of %d (%s), %s.", p.Step, p.Steps, p.Unit, p.LeftWords()))
+	im.bar.SetValue(p.Overall)
 }
 
-// show displays a report of the import.
-func (im *dbImport) show(p pack.Progress) {
+// show displays a report of the import, the time left of its phase
+// (dbservice.PackLeft: -1 while not known).
+func (im *dbImport) show(p pack.Progress, left time.Duration) {
 	if im.finished {
 		return // a late report
 	}
@@ -243,7 +242,11 @@ func (im *dbImport) show(p pack.Progress) {
 	case p.Phase == "install":
 		what = "Installing"
 	}
-	im.status.SetText(fmt.Sprintf("%s: layer %d of %d (%s).", what, p.Step, p.Steps, p.Layer))
+	text := fmt.Sprintf("%s: layer %d of %d (%s)", what, p.Step, p.Steps, p.Layer)
+	if left >= 0 {
+		text += ", about " + roughDuration(left) + " left"
+	}
+	im.status.SetText(text + ".")
 	if p.Total > 0 {
 		im.bar.SetValue(float64(p.Done) / float64(p.Total))
 	}

@@ -536,7 +536,7 @@ func (p *dbPanel) saveRun() {
 	prefs.SetString(prefDBRedo, p.redo)
 	b := p.base
 	if p.seen {
-		b = p.shown.kept()
+		b = p.shown.Kept()
 	}
 	prefs.SetInt(prefDBParts, b.Parts)
 	prefs.SetFloat(prefDBTime, b.Elapsed.Seconds())
@@ -600,7 +600,7 @@ func (p *dbPanel) show(pr DBProgress) {
 	if p.stop == nil {
 		return // finished or cancelled meanwhile
 	}
-	pr = pr.after(p.base)
+	pr = pr.After(p.base)
 	p.shown, p.seen = pr, true
 	p.bar.SetValue(pr.Part)
 	p.overall.SetValue(pr.Overall)

@@ -63,19 +63,24 @@
 //	              endgames or complete database, pause and resume
 //	dboffer.go    the offer to compute a small game's whole database
 //	              when a game of it starts with its folder empty
-//	dbwork.go     what a computation costs (time, disk), its progress,
-//	              what resuming redoes, what the perfect player does
+//	dbwork.go     the window's side of the database service
+//	              (retro/dbservice: estimate, progress, time left, the
+//	              solve record), what the perfect player does
 //	dbconvert.go  layers of the older file format (folders of Nine Men's
-//	              Morris only): what the tab says of them, their conversion
-//	              in the background (retro.ConvertOld) with progress per
-//	              layer and Pause
+//	              Morris only): the dialog that offers their conversion,
+//	              run in the background (dbservice.Convert) with Pause
 //	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
-//	              described, checked and installed in the background, with
-//	              progress, Pause and Resume
+//	              described, checked and installed in the background
+//	              (dbservice.ImportFile), with progress, Pause and Resume
 //	editor.go     the set-up dialog
 //	menus.go      menus, shortcuts, the move speeds offered
-//	help.go       the Help menu: the rules (docs/rules.md, passed in), the
-//	              keyboard shortcuts, About (version, commit, database)
+//	help.go       the Help menu: the keyboard shortcuts, About (version,
+//	              commit, database)
+//	rules.go      the rules of each game for players, written from its
+//	              entry of muehle.Games (board, stones, rule switches)
+//	              and a paragraph about it
+//	rulespic.go   their pictures, drawn from the board's data, and the
+//	              Help ▸ Rules of the Game dialog
 //	hint.go       Game ▸ Hint: the perfect player's move shown once, noted
 //	              in the saved record
 //	files.go      opening, saving, copying and pasting games and positions

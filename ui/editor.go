@@ -13,16 +13,21 @@ import (
 	"muehle/ui/game"
 )
 
-// editor is the set-up dialog: tap a point to cycle it through empty,
-// White and Black; choose the stones in hand and the side to move. OK
-// refuses a position that cannot occur in a game and says why.
+// editor is the set-up dialog: choose the game and its stones per side;
+// tap a point to cycle it through empty, White and Black; choose the
+// stones in hand and the side to move. OK refuses a position that cannot
+// occur in a game and says why.
 type editor struct {
 	pos     muehle.Position
 	stones  int
 	board   *Board
+	games   []*muehle.Rules // the games the window plays (playedGames)
+	game    *widget.Select
+	perSide *widget.Select // the stones per side, 3 to the game's own
 	hands   [2]*widget.Select
 	turn    *widget.RadioGroup
 	message *widget.Label
+	clear   *widget.Button
 	content fyne.CanvasObject
 	onOK    func(muehle.Position)
 	dlg     dialog.Dialog
@@ -31,12 +36,8 @@ type editor struct {
 func newEditor(start muehle.Position, stones int, onOK func(muehle.Position)) *editor {
 	e := &editor{pos: start, stones: stones, board: NewBoard(), onOK: onOK}
 	e.board.OnTapped = e.tap
-	opts := make([]string, stones+1)
-	for i := range opts {
-		opts[i] = strconv.Itoa(i)
-	}
 	for col := muehle.White; col <= muehle.Black; col++ {
-		e.hands[col] = widget.NewSelect(opts, func(s string) {
+		e.hands[col] = widget.NewSelect(nil, func(s string) {
 			n, _ := strconv.Atoi(s)
 			e.pos.Hand[col] = uint8(n)
 			e.show()
@@ -55,21 +56,53 @@ func newEditor(start muehle.Position, stones int, onOK func(muehle.Position)) *e
 	e.message.Wrapping = fyne.TextWrapWord
 	e.message.Importance = widget.DangerImportance
 
-	clear := widget.NewButton("Clear board", func() {
+	// Clear empties the hands too: a position set up from an empty board
+	// is mostly an endgame, whose stones are all on the board (with nine
+	// left in each hand, three stones a side were "12 stones").
+	e.clear = widget.NewButton("Clear board", func() {
 		e.pos.Stones = [2]muehle.Bitboard{}
+		e.pos.Hand = [2]uint8{}
+		e.syncControls()
 		e.show()
 	})
+	// The game: another one starts from its empty board with its own
+	// stones; fewer stones per side keep the board.
+	e.games = playedGames()
+	var names []string
+	for _, r := range e.games {
+		names = append(names, r.Name)
+	}
+	e.perSide = widget.NewSelect(nil, func(s string) {
+		if n, err := strconv.Atoi(s); err == nil && n != e.stones {
+			e.stones = n
+			e.pos.Hand = [2]uint8{min(e.pos.Hand[0], uint8(n)), min(e.pos.Hand[1], uint8(n))}
+			e.syncControls()
+			e.show()
+		}
+	})
+	e.game = widget.NewSelect(names, func(name string) {
+		r, ok := muehle.GameByName(name)
+		if !ok || r.Game() == e.pos.Game {
+			return
+		}
+		e.pos, e.stones = r.NewPosition(r.Stones), r.Stones
+		e.syncControls()
+		e.show()
+	})
+	e.game.PlaceHolder = longest(names)
 	form := widget.NewForm(
+		widget.NewFormItem("Game", e.game),
+		widget.NewFormItem("Stones per side", e.perSide),
 		widget.NewFormItem("White in hand", e.hands[muehle.White]),
 		widget.NewFormItem("Black in hand", e.hands[muehle.Black]),
 		widget.NewFormItem("To move", e.turn),
 	)
 	help := widget.NewLabel("Tap a point to cycle it: empty, White, Black, empty again.")
 	help.Wrapping = fyne.TextWrapWord
-	buttons := container.NewHBox(clear, widget.NewButton("Cancel", e.cancel),
+	buttons := container.NewHBox(e.clear, widget.NewButton("Cancel", e.cancel),
 		widget.NewButtonWithIcon("Use position", nil, func() { e.ok() }))
 	side := container.NewVBox(help, form, buttons, e.message)
-	e.content = container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(300, 360), side), e.board)
+	e.content = container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(320, 440), side), e.board)
 	e.syncControls()
 	e.show()
 	return e
@@ -90,9 +123,24 @@ func (e *editor) tap(p muehle.Point) {
 	e.show()
 }
 
-// syncControls sets the selects and the radio group from e.pos.
+// syncControls sets the selects and the radio group from e.pos and
+// e.stones.
 func (e *editor) syncControls() {
+	r := e.pos.Rules()
+	e.game.SetSelected(r.Name)
+	var per, hand []string
+	for n := 0; n <= r.Stones; n++ {
+		if n >= 3 {
+			per = append(per, strconv.Itoa(n))
+		}
+		if n <= e.stones {
+			hand = append(hand, strconv.Itoa(n))
+		}
+	}
+	e.perSide.SetOptions(per)
+	e.perSide.SetSelected(strconv.Itoa(e.stones))
 	for col := muehle.White; col <= muehle.Black; col++ {
+		e.hands[col].SetOptions(hand)
 		e.hands[col].SetSelected(strconv.Itoa(int(e.pos.Hand[col])))
 	}
 	e.turn.SetSelected(e.pos.Turn.String())
@@ -145,7 +193,7 @@ func unreachableNote(p muehle.Position, k int) string {
 func showEditor(w fyne.Window, start muehle.Position, stones int, onOK func(muehle.Position)) *editor {
 	e := newEditor(start, stones, onOK)
 	e.dlg = dialog.NewCustomWithoutButtons("Set Up Position", e.content, w)
-	e.dlg.Resize(fyne.NewSize(780, 460))
+	e.dlg.Resize(fyne.NewSize(780, 540))
 	e.dlg.Show()
 	return e
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +172,51 @@ func TestPasteOtherGames(t *testing.T) {
 		if _, _, err := parsePasted(tc.text, nine); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("pasting %q: got %v, want a refusal saying %q", tc.text, err, tc.want)
 		}
+	}
+}
+
+// TestEditorClearForAnEndgame: Clear board empties the hands too, so that
+// three stones a side tapped on the empty board are a possible position
+// (with nine left in each hand they were "White has 12 stones").
+func TestEditorClearForAnEndgame(t *testing.T) {
+	test.NewTempApp(t)
+	var got *muehle.Position
+	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
+	test.NewTempWindow(t, e.content).Resize(fyne.NewSize(800, 460))
+	test.Tap(e.clear)
+	for _, p := range []muehle.Point{0, 1, 9} {
+		e.tap(p) // White
+	}
+	for _, p := range []muehle.Point{21, 22, 14} {
+		e.tap(p)
+		e.tap(p) // Black
+	}
+	if !e.ok() || got == nil || got.Hand != [2]uint8{} || got.Stones[muehle.White].Count() != 3 || got.Stones[muehle.Black].Count() != 3 {
+		t.Errorf("three stones a side on a cleared board: %q, got %v; want the position taken, nothing in hand", e.message.Text, got)
+	}
+}
+
+// TestEditorChoosesTheGame: Set Up offers the games the window plays and
+// their stones per side; another game starts from its empty board with
+// its own stones, fewer stones per side cap the hands.
+func TestEditorChoosesTheGame(t *testing.T) {
+	test.NewTempApp(t)
+	var got *muehle.Position
+	e := newEditor(muehle.NewPosition(9), 9, func(p muehle.Position) { got = &p })
+	test.NewTempWindow(t, e.content).Resize(fyne.NewSize(800, 520))
+	twelve := muehle.Twelve.Rules()
+	if !slices.Contains(e.game.Options, twelve.Name) || e.game.Selected != "Nine Men's Morris" {
+		t.Fatalf("games offered %v, chosen %q; want Twelve Men's Morris offered, Nine chosen", e.game.Options, e.game.Selected)
+	}
+	e.game.SetSelected(twelve.Name)
+	if e.pos != twelve.NewPosition(12) || e.stones != 12 || len(e.hands[muehle.White].Options) != 13 {
+		t.Fatalf("Twelve chosen: position %s, %d stones, hands %v; want its empty board with 12 in hand", e.pos, e.stones, e.hands[muehle.White].Options)
+	}
+	e.perSide.SetSelected("5")
+	if e.stones != 5 || e.pos.Hand != [2]uint8{5, 5} || e.hands[muehle.Black].Selected != "5" {
+		t.Fatalf("5 stones per side: got %d, hands %v", e.stones, e.pos.Hand)
+	}
+	if !e.ok() || got == nil || got.Game != muehle.Twelve || got.Hand != [2]uint8{5, 5} {
+		t.Errorf("Use position: %q, got %v; want the empty board of Twelve with 5 a side", e.message.Text, got)
 	}
 }

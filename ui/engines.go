@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -14,6 +12,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 	"muehle/retro/play"
 	"muehle/ui/game"
 )
@@ -375,217 +374,23 @@ func (e *DBEngines) SetDir(dir string) error {
 	return e.errs[e.game]
 }
 
-// layerMark returns the mark of layer k in db in the panel's tables: *
-// being computed (or converted), o of the older format, ! damaged, #
-// complete, · missing; and whether it counts as complete.
-func (e *DBEngines) layerMark(db *layers.DB, k layers.Key) (mark string, complete bool) {
-	busy, busyOn, converting := e.computingIn(db.Variant())
-	damage := e.damage(db, k)
-	has := damage == nil && db.Has(k)
-	switch {
-	case busyOn && (busy == k || busy == partnerIn(db.Variant(), k) && !converting):
-		return "*", has
-	case errors.Is(damage, layers.ErrOldFormat):
-		return "o", false
-	case damage != nil:
-		return "!", false
-	case has:
-		return "#", true
-	}
-	return "·", false
+// damaged returns the layers of the database known to be damaged, by db
+// or the players' database of its game (dbservice.DamagedBy, e.damage).
+func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
+	return dbservice.DamagedBy(db.Variant(), func(k layers.Key) error { return e.damage(db, k) })
 }
 
-// partnerIn returns the layer solved together with layer k of variant v:
-// a moving layer's or, in a game whose phases mix, a layer with stones in
-// hand's partner (Key.MixedPartner); k itself for a placement layer of a
-// game with a placement phase, which is solved alone.
-func partnerIn(v muehle.Variant, k layers.Key) layers.Key {
-	switch {
-	case k.IsMoving():
-		return k.Partner()
-	case v.Rules().Mixed:
-		return k.MixedPartner()
-	}
-	return k
-}
-
-// writeTable writes a table of marks: a header of the column numbers
-// cols, then a row for each number in rows, its label and the mark of
-// every cell. The columns are wider when a number has two digits.
-func writeTable(b *strings.Builder, rows, cols []int, cell func(r, c int) string) {
-	w := 2
-	if slices.Max(rows) >= 10 || slices.Max(cols) >= 10 {
-		w = 3
-	}
-	b.WriteString("     ")
-	for _, c := range cols {
-		fmt.Fprintf(b, "%*d", w, c)
-	}
-	b.WriteByte('\n')
-	for _, r := range rows {
-		if w == 2 {
-			fmt.Fprintf(b, "  %d  ", r)
-		} else {
-			fmt.Fprintf(b, " %2d  ", r)
-		}
-		for _, c := range cols {
-			b.WriteString(strings.Repeat(" ", w-1) + cell(r, c))
-		}
-		b.WriteByte('\n')
-	}
-}
-
-// span returns the numbers from lo to hi.
-func span(lo, hi int) []int {
-	var s []int
-	for i := lo; i <= hi; i++ {
-		s = append(s, i)
-	}
-	return s
-}
-
-// Summary shows the moving layers of the panel's game as a table (rows:
-// stones of the side to move, columns: of the opponent) and counts the
-// placement layers; in a game whose phases mix, a second table groups the
-// layers with stones in hand by the stones in each hand. Layers of the
-// older file format are marked o: Convert rewrites them.
+// Summary says what the folder of the panel's game holds
+// (dbservice.Describe), and what the perfect player does with it.
 func (e *DBEngines) Summary() string {
 	db, err := e.database()
 	if err != nil {
 		return err.Error()
 	}
-	v := db.Variant()
-	var b strings.Builder
-	fmt.Fprintf(&b, "In %s\n\n", db.GameDir())
-	_, busyOn, converting := e.computingIn(v)
-	anyOld := false
-	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n")
-	stones := span(3, v.Stones)
-	moving, movingAll := 0, 0
-	writeTable(&b, stones, stones, func(w, o int) string {
-		m, ok := e.layerMark(db, layers.Moving(w, o))
-		movingAll++
-		if ok {
-			moving++
-		}
-		anyOld = anyOld || m == "o"
-		return m
-	})
-	var hands []layers.Key // the layers with stones in hand
-	for _, k := range layers.OrderIn(v, true) {
-		if !k.IsMoving() {
-			hands = append(hands, k)
-		}
-	}
-	n, bad, old := 0, 0, 0
-	var busyHere []string
-	for _, k := range hands {
-		m, ok := e.layerMark(db, k)
-		if ok {
-			n++
-		}
-		switch m {
-		case "o":
-			old++
-		case "!":
-			bad++
-		case "*":
-			busyHere = append(busyHere, k.String())
-		}
-	}
-	if busyOn && converting {
-		b.WriteString("\n# complete    · missing\n* converting  ! damaged\n")
-	} else {
-		b.WriteString("\n# complete   · missing\n* computing  ! damaged\n")
-	}
-	if anyOld || old > 0 {
-		b.WriteString("o older format, to convert\n")
-	}
-	if v.Rules().Mixed {
-		e.writeHands(&b, db, hands)
-		fmt.Fprintf(&b, "%d of %d layers with stones in hand complete", n, len(hands))
-	} else {
-		fmt.Fprintf(&b, "\nPlacement phase (opening):\n%d of %d layers complete", n, len(hands))
-	}
-	if len(busyHere) > 0 {
-		verb := "computing"
-		if converting {
-			verb = "converting"
-		}
-		fmt.Fprintf(&b, ", %s %s", verb, strings.Join(busyHere, " + "))
-	}
-	if old > 0 {
-		fmt.Fprintf(&b, ", %d of the older format", old)
-	}
-	if bad > 0 {
-		fmt.Fprintf(&b, ", %d damaged", bad)
-	}
-	if d := e.damaged(db); len(d) > 0 {
-		b.WriteString("\n! damaged, used as missing: " + keyNames(d))
-	}
-	b.WriteString("\n\n" + playerWords(v, moving, movingAll, n, len(hands)))
-	return b.String()
-}
-
-// writeHands writes the layers with stones in hand of a game whose phases
-// mix as a table by the stones in each hand (rows: of the side to move,
-// columns: of the opponent); a cell holds the layers of every number of
-// stones on the board with those hands, and is marked # when all are
-// complete, + when some are, · when none is, * while one is computed and
-// ! when one is damaged.
-func (e *DBEngines) writeHands(b *strings.Builder, db *layers.DB, hands []layers.Key) {
-	type cell struct{ n, complete, busy, bad int }
-	cells := map[[2]int]*cell{}
-	for _, k := range hands {
-		at := [2]int{int(k.WH), int(k.BH)}
-		c := cells[at]
-		if c == nil {
-			c = &cell{}
-			cells[at] = c
-		}
-		c.n++
-		switch m, ok := e.layerMark(db, k); {
-		case m == "*":
-			c.busy++
-		case m == "!":
-			c.bad++
-		case ok:
-			c.complete++
-		}
-	}
-	b.WriteString("\nStones in hand (placing and moving\nmix). Rows: in the hand of the side\nto move; columns: of the opponent.\n" +
-		"A cell holds the layers of every\nnumber of stones on the board.\n\n")
-	hand := span(0, db.Variant().Stones)
-	writeTable(b, hand, hand, func(wh, bh int) string {
-		c := cells[[2]int{wh, bh}]
-		switch {
-		case c == nil:
-			return " " // the moving layers, above
-		case c.busy > 0:
-			return "*"
-		case c.bad > 0:
-			return "!"
-		case c.complete == c.n:
-			return "#"
-		case c.complete > 0:
-			return "+"
-		}
-		return "·"
-	})
-	b.WriteString("\n+ some of the cell's layers complete\n")
-}
-
-// damaged returns the layers of the database known to be damaged: those
-// whose header fails its checks, and those that failed when opened. Files
-// of the older format are not among them: Convert rewrites them.
-func (e *DBEngines) damaged(db *layers.DB) []layers.Key {
-	var keys []layers.Key
-	for _, k := range layers.OrderIn(db.Variant(), true) {
-		if err := e.damage(db, k); err != nil && !errors.Is(err, layers.ErrOldFormat) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
+	busy, on, converting := e.computingIn(db.Variant())
+	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting,
+		Damage: func(k layers.Key) error { return e.damage(db, k) }})
+	return h.Text + "\n\n" + playerWords(db.Variant(), h.Moving, h.MovingAll, h.Placement, h.PlacementAll)
 }
 
 // damage returns why layer k of db is damaged (layers.DB.Damage), as db
@@ -612,35 +417,18 @@ func (e *DBEngines) Damaged() string {
 	if err != nil {
 		return ""
 	}
-	return keyNames(e.damaged(db))
-}
-
-// keyNames names layers: "3-4, p5+2-4+2".
-func keyNames(keys []layers.Key) string {
-	var names []string
-	for _, k := range keys {
-		names = append(names, k.String())
-	}
-	return strings.Join(names, ", ")
+	return dbservice.KeyNames(e.damaged(db))
 }
 
 // Repair recomputes the damaged layers, and the missing layers they
-// depend on: the moving layers up to the largest damaged one, and the
-// placement layers if one of them is damaged.
+// depend on (dbservice.RepairFor).
 func (e *DBEngines) Repair(ctx context.Context, progress func(DBProgress)) error {
 	db, err := e.database()
 	if err != nil {
 		return err
 	}
-	opts := retro.SolveOptions{MaxStones: -1}
-	for _, k := range e.damaged(db) {
-		if !k.IsMoving() {
-			opts.Placement, opts.MaxStones = true, 0
-		} else if opts.MaxStones != 0 {
-			opts.MaxStones = max(opts.MaxStones, int(k.W+k.B))
-		}
-	}
-	if opts.MaxStones < 0 {
+	opts, ok := dbservice.RepairFor(e.damaged(db))
+	if !ok {
 		return nil // nothing damaged
 	}
 	return e.solve(ctx, db, opts, progress)
@@ -677,10 +465,7 @@ func smallWords(v muehle.Variant) string {
 			names = append(names, k.String())
 		}
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return andList(names)
 }
 
 // Compute solves the missing layers of the panel's game: the small
@@ -694,12 +479,24 @@ func (e *DBEngines) Compute(ctx context.Context, small bool, progress func(DBPro
 	return e.solve(ctx, db, computeOptions(small), progress)
 }
 
-// solve runs retro.Solve with opts, passing its progress on. When what is
-// left waits for units another solver holds, the error names it.
+// solve runs the service's solver run with opts (dbservice.Solve: its
+// units recorded in the folder's solve record), passing its progress on,
+// noting the layer being computed, and keeping the speed the run
+// measured for the next estimate. When what is left waits for units
+// another solver holds, the error names it.
 func (e *DBEngines) solve(ctx context.Context, db *layers.DB, opts retro.SolveOptions, progress func(DBProgress)) error {
-	opts.Progress = e.progressFunc(db.Variant(), opts, progress)
 	defer e.notComputing(ctx)
-	err := retro.Solve(ctx, db, opts)
+	v := db.Variant()
+	speed, err := dbservice.Solve(ctx, db, dbservice.Run{Opts: opts, Speed: e.Speed(),
+		Progress: func(p retro.Progress, pr DBProgress) {
+			e.mu.Lock()
+			e.busy, e.busyOn, e.busyIn = p.Layer, true, v
+			e.mu.Unlock()
+			progress(pr)
+		}})
+	if speed > 0 {
+		e.SetSpeed(speed)
+	}
 	var le *layers.LockedError
 	switch {
 	case ctx.Err() != nil:

@@ -20,8 +20,9 @@ func (u *App) setUp() { u.showSetUp() }
 
 // showSetUp opens the set-up editor.
 func (u *App) showSetUp() {
-	showEditor(u.win, u.ctrl.Game().Position(), u.ctrl.Game().Stones(), func(p muehle.Position) {
-		g, err := muehle.NewGameFrom(p, u.ctrl.Game().Stones())
+	var e *editor
+	e = showEditor(u.win, u.ctrl.Game().Position(), u.ctrl.Game().Stones(), func(p muehle.Position) {
+		g, err := muehle.NewGameFrom(p, e.stones) // the game and stones chosen in the dialog
 		if err != nil {
 			u.showError("Set up", err)
 			return
@@ -89,10 +90,10 @@ func parsePasted(s string, cur muehle.Variant) (*muehle.Game, string, error) {
 		return nil, "", perr
 	}
 	g, err := muehle.ParseRecord(s)
-	if err == nil {
-		err = supported(g.Rules())
-	}
 	if err != nil {
+		return nil, "", fmt.Errorf("the clipboard holds neither a position nor a game record (%w)", err)
+	}
+	if err := supported(g.Rules()); err != nil {
 		return nil, "", err
 	}
 	what := "a game of " + game.Plies(g.Ply())
@@ -113,7 +114,7 @@ func (u *App) saveGame() {
 			return
 		}
 		defer w.Close()
-		if _, err := io.WriteString(w, u.recordText()); err != nil {
+		if err := u.saveTo(w); err != nil {
 			u.showError("Save", fmt.Errorf("%s: %w", w.URI().Path(), err))
 			return
 		}
@@ -122,6 +123,16 @@ func (u *App) saveGame() {
 	d.SetFileName("game.txt")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".txt"}))
 	d.Show()
+}
+
+// saveTo writes the game record to w and remembers the game as saved: a
+// game saved since its last move is given up without asking (askDiscard).
+func (u *App) saveTo(w io.Writer) error {
+	if _, err := io.WriteString(w, u.recordText()); err != nil {
+		return err
+	}
+	u.fileSaved = u.ctrl.Game().Record()
+	return nil
 }
 
 // openGame reads a game record from a file the person chooses.

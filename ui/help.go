@@ -12,10 +12,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// This file holds the Help menu: the rules of the game (docs/rules.md,
-// passed in by cmd/muehle, which embeds it), the keyboard shortcuts, and
-// About: the version and commit of the program, the database folder and
-// what it holds.
+// This file holds the Help menu: the rules of the game (rules.go,
+// rulespic.go), the keyboard shortcuts, and About: the version and commit
+// of the program, the database folder and what it holds.
 
 // helpSize returns the size of a help dialog: most of the window, so that
 // it fits however small the window is.
@@ -27,22 +26,26 @@ func (u *App) helpSize() fyne.Size {
 // showText shows a help dialog with the scrolled content c; Escape or
 // Close closes it.
 func (u *App) showText(title string, c fyne.CanvasObject) {
-	d := dialog.NewCustom(title, "Close", container.NewVScroll(c), u.win)
-	d.Resize(u.helpSize())
-	d.SetOnClosed(func() { u.helpDlg = nil })
-	u.helpDlg = d
-	d.Show()
+	u.showDialog(title, container.NewVScroll(c))
 }
 
-// showRules shows the rules of the game.
-func (u *App) showRules() {
-	if u.rules == "" {
-		u.ctrl.Say("This build does not carry the rules; they are in docs/rules.md.")
-		return
-	}
-	t := widget.NewRichTextFromMarkdown(u.rules)
-	t.Wrapping = fyne.TextWrapWord
-	u.showText("Rules of the Game", t)
+// showDialog shows a help dialog with the content c, which scrolls itself;
+// Escape or Close closes it.
+func (u *App) showDialog(title string, c fyne.CanvasObject) {
+	d := dialog.NewCustom(title, "Close", c, u.win)
+	d.Resize(u.helpSize())
+	u.showEscapable(d)
+}
+
+// showEscapable shows d, which Escape closes as its dismiss button does.
+func (u *App) showEscapable(d dialog.Dialog) {
+	d.SetOnClosed(func() {
+		if u.escDialog == d {
+			u.escDialog = nil
+		}
+	})
+	u.escDialog = d
+	d.Show()
 }
 
 // keyHelp returns the keyboard shortcuts as lines "keys: what they do",
@@ -109,8 +112,13 @@ func (u *App) showKeys() {
 // the database folder; and, monospaced apart, the database's state.
 func (u *App) aboutText() (head, state string) {
 	var b strings.Builder
-	b.WriteString("Mühle (Nine Men's Morris): play against a person, a random, an alpha-beta or a perfect player, " +
-		"which plays from a database of every position, computed on this machine.\n\n")
+	var names []string
+	for _, r := range playedGames() {
+		names = append(names, r.Name)
+	}
+	fmt.Fprintf(&b, "Mühle plays %s, each also with fewer stones: against a person, a random, an alpha-beta "+
+		"or a perfect player, which plays from a database of every position, computed on this machine. "+
+		"Help ▸ Rules of the Game explains every game of the family.\n\n", andList(names))
 	meta := u.app.Metadata()
 	fmt.Fprintf(&b, "Version: %s\n", programVersion(meta.Version, meta.Build))
 	fmt.Fprintf(&b, "Commit: %s\n\n", buildCommit())

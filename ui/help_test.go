@@ -18,14 +18,13 @@ import (
 	"muehle/ui/game/gametest"
 )
 
-// TestHelpMenu: the rules open as formatted text from the Markdown given
-// in the options; the shortcuts list every menu shortcut and P; About
-// names the database folder.
+// TestHelpMenu: the rules of the game on the board open; the shortcuts
+// list every menu shortcut and P; About names the database folder.
 func TestHelpMenu(t *testing.T) {
 	e := solvedEngines(t)
 	q := gametest.NewQueue()
 	a := test.NewTempApp(t)
-	u := New(a, Options{Do: q.Do, Engines: e, Database: e, Rules: "# The rules\n\nA mill is three stones in a row."})
+	u := New(a, Options{Do: q.Do, Engines: e, Database: e})
 	t.Cleanup(u.ctrl.Close)
 	u.Window().Resize(fyne.NewSize(1000, 700))
 	m := u.Window().MainMenu()
@@ -36,11 +35,11 @@ func TestHelpMenu(t *testing.T) {
 		t.Fatal("Rules of the Game: no dialog shown")
 	}
 	text := objectText(top)
-	if !strings.Contains(text, "A mill is three stones in a row.") {
-		t.Errorf("rules dialog: got text %q, want the rules given", text)
+	if !strings.Contains(text, "Nine Men's Morris") || !strings.Contains(text, "## Mills") && !strings.Contains(text, "Mills") {
+		t.Errorf("rules dialog: got text %q, want the rules of Nine Men's Morris", text)
 	}
 	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if top := u.Window().Canvas().Overlays().Top(); top != nil || u.helpDlg != nil {
+	if top := u.Window().Canvas().Overlays().Top(); top != nil || u.escDialog != nil {
 		t.Errorf("Escape: the rules are still shown")
 	}
 
@@ -51,6 +50,11 @@ func TestHelpMenu(t *testing.T) {
 		}
 	}
 	about, state := u.aboutText()
+	for _, r := range playedGames() {
+		if !strings.Contains(about, r.Name) {
+			t.Errorf("About: %q does not name %s, a game the window plays", about, r.Name)
+		}
+	}
 	if !strings.Contains(about, "Database folder: "+e.Dir()) || !strings.Contains(about, "Commit: ") || !strings.Contains(about, "Version: ") {
 		t.Errorf("About: got\n%s\nwant the version, the commit and the folder %s", about, e.Dir())
 	}
@@ -254,5 +258,28 @@ func TestLightThemeAtStart(t *testing.T) {
 	walk(w.Content())
 	if !found {
 		t.Fatal("no move list header found")
+	}
+}
+
+// TestPasteNotAGame: text that is neither a position nor a game record is
+// refused in words for a person, without the packages' prefixes.
+func TestPasteNotAGame(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	u.app.Clipboard().SetContent("hello there, this is no game")
+	u.paste()
+	if st := u.ctrl.Status(); !strings.HasPrefix(st, "Paste: the clipboard holds neither") || strings.Contains(st, "muehle:") {
+		t.Errorf("paste of text: status %q, want the reason without package prefixes", st)
+	}
+}
+
+// TestLegendSaysWhatZeroIs: the legend beside the table says that D 0% is
+// a share measured as zero, not "nothing within reach" (issue 49: a small
+// game showed D 0% on every point at the start).
+func TestLegendSaysWhatZeroIs(t *testing.T) {
+	for _, want := range []string{"D 33%", "D 0% is such a share too, measured and zero", "shows as 1%"} {
+		if !strings.Contains(legendText, want) {
+			t.Errorf("the legend lacks %q:\n%s", want, legendText)
+		}
 	}
 }

@@ -104,6 +104,11 @@ func checkHintAndReview(t *testing.T, u *App, q *gametest.Queue, g *muehle.Game,
 	if b := u.board.View().Best; b.From != from || b.To != to {
 		t.Errorf("hint: got %s, want %s and a removal", b, best)
 	}
+	// The status line names what the board draws: a ring on the point of
+	// a placement, an arrow for a move.
+	if shape := map[bool]string{true: "the green ring", false: "the green arrow"}[from == muehle.NoPoint]; !strings.Contains(u.ctrl.Status(), shape) {
+		t.Errorf("hint: status %q, want it to name %s", u.ctrl.Status(), shape)
+	}
 	bad := marks[len(marks)-1].Move
 	reviewed := g.Clone()
 	if err := reviewed.Play(bad); err != nil {

@@ -99,7 +99,12 @@ func (u *App) hint() {
 			}
 			h.move, h.pos, h.ply = m, pos, ply
 			h.before[ply] = true
+			// The board draws a placement as a ring on its point, a
+			// move as an arrow.
 			shown := "the green arrow"
+			if m.From == muehle.NoPoint {
+				shown = "the green ring"
+			}
 			if m.Remove != muehle.NoPoint {
 				shown += ", the stone it takes ringed in red"
 			}

@@ -38,6 +38,7 @@ type moveList struct {
 	rows   []*moveRow
 	box    *fyne.Container
 	scroll *container.Scroll
+	view   *fyne.Container // the scroll, kept on the shown row when its size changes (followShown)
 	onTap  func(ply int)
 	texts  []string // the text of each row, to redraw only what changed
 	shown  int      // the highlighted row
@@ -46,8 +47,32 @@ type moveList struct {
 func newMoveList(onTap func(int)) *moveList {
 	l := &moveList{box: container.NewVBox(), onTap: onTap, shown: -1}
 	l.scroll = container.NewVScroll(l.box)
+	l.view = container.New(&followShown{l: l}, l.scroll)
 	return l
 }
+
+// followShown lays out the move list's scroll and scrolls it to the shown
+// row whenever its size changes: after a resize, or when the panel around
+// it makes room for a review's verdict, the last moves stayed below the
+// visible part.
+type followShown struct {
+	l    *moveList
+	last fyne.Size
+}
+
+// Layout fills size with the scroll, and scrolls to the shown row when
+// size is new.
+func (f *followShown) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(size)
+	if size != f.last {
+		f.last = size
+		f.l.scrollTo(f.l.shown)
+	}
+}
+
+// MinSize is the scroll's.
+func (f *followShown) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 // rowTexts returns the rows of g: "Start", then "1. d6", "1… d2", …
 // numbered in pairs of moves; with the verdicts of a review (one a move,

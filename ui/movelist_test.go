@@ -57,5 +57,12 @@ func TestMoveListFollowsTheGame(t *testing.T) {
 	if at := u.ctrl.Shown(); !rowVisible(l, at) {
 		t.Errorf("after redo: row %d at %v not in view (offset %v, height %v)", at, l.rows[at].Position().Y, l.scroll.Offset.Y, l.scroll.Size().Height)
 	}
-	u.Window().Resize(fyne.NewSize(1000, 700))
+	// A smaller window, then a larger one: the last row stays in view.
+	for _, size := range []fyne.Size{fyne.NewSize(800, 600), fyne.NewSize(1040, 700), fyne.NewSize(800, 560)} {
+		u.Window().Resize(size)
+		if at := u.ctrl.Shown(); !rowVisible(l, at) {
+			t.Errorf("after a resize to %v: row %d at %v not in view (offset %v, height %v)",
+				size, at, l.rows[at].Position().Y, l.scroll.Offset.Y, l.scroll.Size().Height)
+		}
+	}
 }

@@ -34,12 +34,13 @@ func (u *App) setNoRemovalRule(on bool) {
 	u.ctrl.SetNoRemovalLimit(n)
 }
 
-// unfinished reports whether the game on the board has moves and no result:
-// something a person would not want to lose without being asked.
+// unfinished reports whether the game on the board has moves and no result
+// and was not saved to a file since its last move: something a person
+// would not want to lose without being asked.
 func (u *App) unfinished() bool {
 	g := u.ctrl.Game()
 	r, _ := g.Result()
-	return r == muehle.Ongoing && g.Ply() > 0
+	return r == muehle.Ongoing && g.Ply() > 0 && g.Record() != u.fileSaved
 }
 
 // askDiscard runs then at once when the game on the board is finished or
@@ -139,6 +140,7 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	}
 	f.stones = widget.NewSelect(nil, nil)
 	f.game = widget.NewSelect(gameNames, func(string) { f.offerStones(0) })
+	f.game.PlaceHolder = longest(gameNames) // a select is as wide as its placeholder: no name cut
 	v := u.lastVariant()
 	f.game.SetSelected(v.Rules().Name)
 	f.offerStones(v.Stones)
@@ -152,6 +154,7 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	}
 	for col := range f.sides {
 		f.sides[col] = widget.NewSelect(names, nil)
+		f.sides[col].PlaceHolder = longest(names)
 		f.sides[col].SetSelected(game.Title(chosen[col]))
 	}
 	f.rule = widget.NewCheck(fmt.Sprintf("Draw after %d plies without a removal", noRemovalMoves), nil)
@@ -175,6 +178,17 @@ func (u *App) newGameForm(first bool) *newGameForm {
 	}
 	f.content = container.NewVBox(items...)
 	return f
+}
+
+// longest returns the longest of ss.
+func longest(ss []string) string {
+	l := ""
+	for _, s := range ss {
+		if len(s) > len(l) {
+			l = s
+		}
+	}
+	return l
 }
 
 // offerStones offers the stones per side of the chosen game, 3 to its own,
@@ -232,7 +246,7 @@ func (u *App) showNewGame(first bool, then func()) {
 			then()
 		}
 	}, u.win)
-	d.Show()
+	u.showEscapable(d) // Escape cancels
 }
 
 // startNewGame sets the players and the rule and starts a new game of

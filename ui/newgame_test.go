@@ -303,6 +303,53 @@ func TestComputerGameSavedSparingly(t *testing.T) {
 	}
 }
 
+// TestNewGameNamesAndEscape: the New Game dialog's choices are wide
+// enough for the longest name (none cut, "Nine Men's Mor…"), and Escape
+// closes the dialog as Cancel does.
+func TestNewGameNamesAndEscape(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	f := u.newGameForm(false)
+	for _, s := range append([]*widget.Select{f.game}, f.sides[:]...) {
+		for _, name := range s.Options {
+			if w := widget.NewLabel(name).MinSize().Width; s.MinSize().Width < w {
+				t.Errorf("the choice of %q is %v wide, the name %v", name, s.MinSize().Width, w)
+			}
+		}
+	}
+	u.newGame()
+	if u.Window().Canvas().Overlays().Top() == nil || u.escDialog == nil {
+		t.Fatal("New Game: no dialog")
+	}
+	u.typedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if u.Window().Canvas().Overlays().Top() != nil || u.escDialog != nil {
+		t.Errorf("Escape: the New Game dialog is still shown")
+	}
+}
+
+// TestSavedGameGivenUpWithoutAsking: a game saved since its last move is
+// not "unfinished" for Open or New Game; a move after the save makes it so
+// again.
+func TestSavedGameGivenUpWithoutAsking(t *testing.T) {
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, nil)
+	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d6"))
+	if !u.unfinished() {
+		t.Fatal("a game of one move: want it unfinished")
+	}
+	var b strings.Builder
+	if err := u.saveTo(&b); err != nil || !strings.Contains(b.String(), "d6") {
+		t.Fatalf("save: %v, %q", err, b.String())
+	}
+	if u.unfinished() {
+		t.Errorf("just saved: want Open to replace it without asking")
+	}
+	gametest.TapMove(u.Board().TapPoint, gametest.MustMove(t, "d2"))
+	if !u.unfinished() {
+		t.Errorf("a move after the save: want it unfinished again")
+	}
+}
+
 // TestPlayerListsAreOffered: the New Game dialog's players and the White
 // and Black menus' are the one list, play.Offered, after Human; the
 // dialog's select shows each by its title.

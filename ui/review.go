@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/teach"
 	"muehle/ui/game"
@@ -220,7 +221,10 @@ func verdictNote(b *muehle.Board, v teach.Verdict) string {
 	switch v.Mark {
 	case teach.MarkWorse:
 		if v.Best != muehle.NoMove {
-			return fmt.Sprintf("?  best %s (%s)", b.MoveString(v.Best), v.BestValue)
+			if v.BestValue.Outcome() == layers.Draw {
+				return fmt.Sprintf("?  best %s (%s)", b.MoveString(v.Best), v.BestValue)
+			}
+			return fmt.Sprintf("?  best %s (%s for %s)", b.MoveString(v.Best), v.BestValue, v.Mover)
 		}
 		return "?"
 	case teach.MarkUnknown:

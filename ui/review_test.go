@@ -27,6 +27,8 @@ func TestRowTextsWithVerdicts(t *testing.T) {
 	worse := teach.Verdict{Mark: teach.MarkWorse, Before: layers.Drawn, After: layers.LossIn(12),
 		Best: muehle.Place(1), BestValue: layers.Drawn}
 	unknown := teach.Verdict{Mark: teach.MarkUnknown, Err: errors.New("layer missing")}
+	gaveWin := teach.Verdict{Mover: muehle.Black, Mark: teach.MarkWorse, Before: layers.WinIn(13), After: layers.Drawn,
+		Best: muehle.Place(1), BestValue: layers.WinIn(13)}
 	for _, tc := range []struct {
 		vs   []teach.Verdict
 		want string
@@ -34,6 +36,7 @@ func TestRowTextsWithVerdicts(t *testing.T) {
 		{nil, "    Start|  1. d6|  1… d2"},
 		{[]teach.Verdict{kept, worse}, "    Start|  1. d6|  1… d2          ?  best d7 (drawn)"},
 		{[]teach.Verdict{unknown, kept}, "    Start|  1. d6          (not judged)|  1… d2"},
+		{[]teach.Verdict{kept, gaveWin}, "    Start|  1. d6|  1… d2          ?  best d7 (won in 13 for Black)"},
 	} {
 		if got := strings.Join(rowTexts(g, tc.vs), "|"); got != tc.want {
 			t.Errorf("rowTexts: got %q, want %q", got, tc.want)

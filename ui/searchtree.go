@@ -40,6 +40,11 @@ var (
 // treeLeft names the search of the left pane.
 const treeLeft = "Alpha-beta"
 
+// treeTrainingText is what the window says in place of the trees while
+// training hides the answer.
+const treeTrainingText = "Training: the search trees show the database's values, so they wait until you have answered. " +
+	"Search Again then searches the position on the board."
+
 // treeMaxNodes stops a search of the window beyond this many nodes:
 // minimax with its quiescence step reaches millions within depth 3 in the
 // placement phase.
@@ -228,6 +233,15 @@ func (v *treeView) start(besideOnly bool) {
 		v.trees[0], v.errs[0] = nil, nil
 		v.root = v.game.Position()
 		v.board.SetView(game.EmptyView(v.root))
+	}
+	if v.u.trainingHides() {
+		// The trees carry the database's values: the answer.
+		hidden := errors.New("hidden until you have answered the training position")
+		v.trees, v.cn, v.errs = [2]*search.Tree{}, nil, [2]error{hidden, hidden}
+		v.show()
+		v.counts.SetText(treeTrainingText)
+		v.detail.SetText("")
+		return
 	}
 	if !besideOnly || v.panes[0].sel == "" {
 		v.detail.SetText(v.hint())

@@ -86,7 +86,7 @@ func newSidePanel() *sidePanel {
 	s.busy = widget.NewProgressBarInfinite()
 	s.busy.Stop()
 	s.busy.Hide()
-	spacer := canvas.NewRectangle(nil)
+	spacer := canvas.NewRectangle(transparent)
 	spacer.SetMinSize(s.busy.MinSize())
 	movesHelp := widget.NewLabel("Moves (click one, or the arrow keys, Home, End)")
 	movesHelp.TextStyle.Bold = true
@@ -96,15 +96,19 @@ func newSidePanel() *sidePanel {
 	row := newMoveRow(0, nil)
 	row.SetText("Start")
 	s.moves.scroll.SetMinSize(fyne.NewSize(0, 3*row.MinSize().Height))
-	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.scroll)
+	movesBox := container.NewBorder(movesHelp, nil, nil, nil, s.moves.view)
 	// Scrolling both ways, the analysis asks for no width of its own: at
 	// small window sizes the board gets the space.
 	analysis := container.NewScroll(container.NewVBox(s.refutation, s.refuteWalk, s.result, s.value, s.perfect, s.legend))
 	analysis.SetMinSize(fyne.NewSize(0, 2*row.MinSize().Height))
 	lists := container.NewVSplit(movesBox, analysis)
-	lists.Offset = 0.4 // the analysis is the longer
+	lists.Offset = 0.45 // the analysis is the longer
 	s.box = container.NewBorder(
-		container.NewVBox(s.turn, s.sides[0], s.sides[1], s.state, container.NewStack(spacer, s.busy), widget.NewSeparator()),
+		// The busy bar beside the headline, not on a line of its own:
+		// the move list and the table get its height.
+		container.NewVBox(container.NewBorder(nil, nil, nil,
+			container.NewGridWrap(fyne.NewSize(80, spacer.MinSize().Height), container.NewStack(spacer, s.busy)), s.turn),
+			s.sides[0], s.sides[1], s.state, widget.NewSeparator()),
 		nil, nil, nil, lists)
 	return s
 }
@@ -119,7 +123,9 @@ var legendText = "How to read this: a ply is one move of either side. " +
 	"D 33% means the move draws and has a sector score of 33 %: if both sides keep the draw, " +
 	"33 of 100 positions are won for the side moving now in the layer (the stone counts) the game reaches " +
 	"at the next removal, looked for up to " + strconv.Itoa(play.SectorPlies) + " plies ahead with the opponent " +
-	"choosing the lowest share. The perfect player plays the drawing move with the highest score, " +
+	"choosing the lowest share. D 0% is such a share too, measured and zero: no position of that layer is won for " +
+	"the side moving (common early in a game of few stones, where nearly every position is drawn); a share below 1 % shows as 1%. " +
+	"The perfect player plays the drawing move with the highest score, " +
 	"steering into layers rich in wins where a mistake of the opponent costs it the game. " +
 	"A yellow frame marks the move the perfect player would play (* in the table). " +
 	"The replies column counts the opponent's answers to the move: how many win, draw or lose for the opponent."
@@ -158,6 +164,7 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	default:
 		s.result.SetText("")
 	}
+	showIf(s.result, s.result.Text != "") // an empty line would push the table down
 	if c.Thinking() {
 		s.busy.Show()
 		s.busy.Start()
@@ -167,6 +174,19 @@ func (s *sidePanel) update(c *game.Controller, e game.Engines) {
 	}
 	s.moves.update(g, c.Shown(), s.verdicts)
 	s.updatePerfect(c, pos)
+	showIf(s.perfect, s.perfect.Text != "")
+}
+
+// showIf shows o when on is set, else hides it.
+func showIf(o fyne.CanvasObject, on bool) {
+	if on == o.Visible() {
+		return
+	}
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
 }
 
 // stateText returns the state number line of pos.

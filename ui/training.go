@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,9 @@ import (
 type trainer interface {
 	DrawTraining(ctx context.Context, opt teach.TrainingOptions) (teach.Training, error)
 	CheckAnswer(pos muehle.Position, m muehle.Move) (teach.Answer, error)
+	// TrainingStones returns the numbers of stones on the board for which
+	// the database holds a layer to draw from, smallest first.
+	TrainingStones() []int
 }
 
 // trainingCount is how many positions one training draws.
@@ -44,6 +48,22 @@ func (e *DBEngines) DrawTraining(ctx context.Context, opt teach.TrainingOptions)
 		return teach.Training{}, err
 	}
 	return teach.DrawTraining(ctx, db, opt)
+}
+
+// TrainingStones returns the numbers of stones on the board, 6 to 18,
+// of which the database holds a layer (teach.TrainingLayers).
+func (e *DBEngines) TrainingStones() []int {
+	db, err := e.standard()
+	if err != nil {
+		return nil
+	}
+	var ns []int
+	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
+		if slices.ContainsFunc(teach.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+			ns = append(ns, n)
+		}
+	}
+	return ns
 }
 
 // CheckAnswer judges m as the answer in pos (teach.CheckAnswer), with the
@@ -62,11 +82,17 @@ type training struct {
 	prev     *muehle.Game // the game on the board before training
 	checking bool         // an answer is being checked
 	gen      int          // counts positions shown, to drop a stale check
+	// shown is the answer to the position as the board shows it: nil
+	// until the person has answered since it was put there (Try Again puts
+	// it back unanswered); the recorded answer when Previous or Next comes
+	// back to a position answered before. Until there is one, everything
+	// that tells the answer stays hidden (trainingHides).
+	shown *teach.Answer
 }
 
 // trainingChoices are the choices of the Training dialog, by index.
 type trainingChoices struct {
-	onBoard int // 0: any, else 6 + index - 1 stones
+	onBoard int // the stones on the board, 0 for any
 	band    int // index into teach.Bands()
 	goal    int // 0: either, 1: a win, 2: a draw
 	seed    string
@@ -78,12 +104,8 @@ func trainingOptions(c trainingChoices) (teach.TrainingOptions, error) {
 	if err != nil {
 		return teach.TrainingOptions{}, fmt.Errorf("seed %q: want a whole number from 0 to %d", c.seed, uint64(1<<64-1))
 	}
-	onBoard := 0
-	if c.onBoard > 0 {
-		onBoard = 5 + c.onBoard
-	}
 	return teach.TrainingOptions{
-		Layers:     teach.TrainingLayers(muehle.StonesPerSide, onBoard, true),
+		Layers:     teach.TrainingLayers(muehle.StonesPerSide, c.onBoard, true),
 		Goal:       []teach.Goal{teach.GoalAny, teach.FindWin, teach.HoldDraw}[c.goal],
 		Band:       teach.Bands()[c.band],
 		MaxAnswers: 1,
@@ -94,15 +116,26 @@ func trainingOptions(c trainingChoices) (teach.TrainingOptions, error) {
 
 // showTraining asks for the kind of positions and starts training.
 func (u *App) showTraining() {
-	if _, ok := u.engines.(trainer); !ok {
+	t, ok := u.engines.(trainer)
+	if !ok {
 		u.ctrl.Say("Training needs the database.")
 		return
 	}
-	onBoard := []string{"Any"}
-	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
-		onBoard = append(onBoard, strconv.Itoa(n))
+	// Only the stone counts the database holds layers of.
+	counts := t.TrainingStones()
+	if len(counts) == 0 {
+		u.ctrl.Say("Training draws positions of Nine Men's Morris from its database, which holds no layer yet: " +
+			"compute the small endgames or more in the Database tab.")
+		return
 	}
-	onBoard[1] += " (3 against 3)"
+	onBoard := []string{"Any"}
+	for _, n := range counts {
+		s := strconv.Itoa(n)
+		if n == 6 {
+			s += " (3 against 3)"
+		}
+		onBoard = append(onBoard, s)
+	}
 	var bands []string
 	for _, b := range teach.Bands() {
 		lo, hi := b.Range()
@@ -138,7 +171,11 @@ func (u *App) showTraining() {
 		if !ok {
 			return
 		}
-		opt, err := trainingOptions(trainingChoices{sOn.SelectedIndex(), sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
+		n := 0
+		if i := sOn.SelectedIndex(); i > 0 {
+			n = counts[i-1]
+		}
+		opt, err := trainingOptions(trainingChoices{n, sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
 		if err != nil {
 			u.ctrl.Say("Training: %v", err)
 			return
@@ -197,14 +234,20 @@ func (u *App) enterTraining(run *teach.TrainingRun) {
 	for col := muehle.White; col <= muehle.Black; col++ {
 		u.ctrl.SetPlayer(col, nil)
 	}
-	u.showExercise()
+	u.showExercise(false)
 }
 
-// showExercise puts the current position of the training on the board.
-func (u *App) showExercise() {
+// showExercise puts the current position of the training on the board:
+// unanswered when again is set (Try Again), else with the answer recorded
+// for it, if any.
+func (u *App) showExercise(again bool) {
 	tr := u.learn.train
 	tr.gen++
 	tr.checking = false
+	tr.shown = nil
+	if a, ok := tr.run.Answer(); ok && !again {
+		tr.shown = &a
+	}
 	u.learn.walk = nil
 	g, err := muehle.NewGameFrom(tr.run.Current().Pos, muehle.StonesPerSide)
 	if err != nil {
@@ -212,12 +255,15 @@ func (u *App) showExercise() {
 		return
 	}
 	u.ctrl.SetGame(g)
+	if u.treeWin != nil {
+		u.treeWin.search() // it shows nothing while the answer is hidden
+	}
 }
 
 // trainingGo shows position i of the training.
 func (u *App) trainingGo(i int) {
 	if u.learn.train != nil && u.learn.train.run.Go(i) {
-		u.showExercise()
+		u.showExercise(false)
 	}
 }
 
@@ -234,16 +280,14 @@ func (u *App) endTraining() {
 	}
 }
 
-// trainingHides reports whether the board and the side panel hide what
-// the database says (the marks, the value, the table of moves, the value
-// in the state number): in training, until the position has been answered.
+// trainingHides reports whether the window hides what the database says
+// (the marks, the value, the table of moves, the value in the state
+// number, the hint, the search tree, the verdict of an earlier try): in
+// training, until the position on the board has been answered, again
+// after Try Again.
 func (u *App) trainingHides() bool {
 	tr := u.learn.train
-	if tr == nil {
-		return false
-	}
-	_, answered := tr.run.Answer()
-	return !answered
+	return tr != nil && tr.shown == nil
 }
 
 // hiddenText is what the side panel says in place of the database's
@@ -260,7 +304,7 @@ func (u *App) trainingMoved(ev game.Event) {
 		return
 	}
 	g, e := u.ctrl.Game(), tr.run.Current()
-	if _, done := tr.run.Answer(); done || g.Ply() != 1 || g.Start() != e.Pos || g.History()[0] != ev.Move {
+	if tr.shown != nil || g.Ply() != 1 || g.Start() != e.Pos || g.History()[0] != ev.Move {
 		return
 	}
 	t, ok := u.engines.(trainer)
@@ -280,7 +324,8 @@ func (u *App) trainingMoved(ev game.Event) {
 				u.ctrl.Say("Training: %v", err)
 				return
 			}
-			tr.run.Record(a)
+			tr.run.Record(a) // the first answer counts; a later try is only shown
+			tr.shown = &a
 			if !a.Right && len(a.Refutation) > 0 {
 				u.openWalk(refutationTitle(a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
 				return
@@ -303,6 +348,7 @@ func newTrainingPanel(u *App) *trainingPanel {
 	p.task.TextStyle.Bold = true
 	p.verdict.Wrapping = fyne.TextWrapWord
 	p.score.Importance = widget.LowImportance
+	p.score.Wrapping = fyne.TextWrapWord
 	p.prev = widget.NewButton("◀ Previous", func() {
 		if u.learn.train != nil {
 			u.trainingGo(u.learn.train.run.Index() - 1)
@@ -315,11 +361,12 @@ func newTrainingPanel(u *App) *trainingPanel {
 	})
 	p.again = widget.NewButton("Try Again", func() {
 		if u.learn.train != nil {
-			u.showExercise()
+			u.showExercise(true)
 		}
 	})
 	p.end = widget.NewButton("End Training", u.endTraining)
-	p.box = container.NewVBox(p.task, p.verdict, container.NewHBox(p.prev, p.next, p.again, p.end), p.score, widget.NewSeparator())
+	// Two buttons a row: the bar stays narrow beside the board in a small window.
+	p.box = container.NewVBox(p.task, p.verdict, container.NewGridWithColumns(2, p.prev, p.next, p.again, p.end), p.score, widget.NewSeparator())
 	p.box.Hide()
 	return p
 }
@@ -334,17 +381,16 @@ func (p *trainingPanel) update(tr *training) {
 	}
 	r := tr.run
 	task := "Training. " + r.Task() + " Play your move on the board."
-	if _, answered := r.Answer(); !answered {
+	if tr.shown == nil {
 		task += " The marks and the database's verdict stay hidden until you have answered."
 	}
 	p.task.SetText(task)
-	a, answered := r.Answer()
-	switch {
+	switch a := tr.shown; {
 	case tr.checking:
 		p.verdict.SetText("Asking the database…")
 		p.verdict.Importance = widget.MediumImportance
-	case answered:
-		p.verdict.SetText(r.Verdict())
+	case a != nil:
+		p.verdict.SetText(tryVerdict(r, *a))
 		p.verdict.Importance = widget.SuccessImportance
 		if !a.Right {
 			p.verdict.Importance = widget.DangerImportance
@@ -352,6 +398,7 @@ func (p *trainingPanel) update(tr *training) {
 	default:
 		p.verdict.SetText("")
 	}
+	showIf(p.verdict, p.verdict.Text != "") // an empty verdict takes no line
 	p.verdict.Refresh()
 	right, wrong := r.Score()
 	p.score.SetText(fmt.Sprintf("Seed %d, %s stones on the board, difficulty %s: %d right, %d wrong of %d.",
@@ -361,6 +408,23 @@ func (p *trainingPanel) update(tr *training) {
 	if !p.box.Visible() {
 		p.box.Show()
 	}
+}
+
+// tryVerdict is the verdict on a, the answer to the position on the board:
+// the run's for the answer it recorded, else that of a later try, which
+// does not count.
+func tryVerdict(r *teach.TrainingRun, a teach.Answer) string {
+	if first, ok := r.Answer(); ok && first.Move == a.Move {
+		return r.Verdict()
+	}
+	s := fmt.Sprintf("Another try: %s keeps the value (%s).", a.Move, a.After)
+	if !a.Right {
+		s = fmt.Sprintf("Another try: %s gives up the value: %s for %s after it.", a.Move, a.After, a.Mover)
+		if len(a.Refutation) > 0 {
+			s += " Its refutation is on the board."
+		}
+	}
+	return s + " The first answer counts for the score."
 }
 
 // onBoardText says how many stones the layers ks have on the board: one

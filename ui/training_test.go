@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -25,8 +28,8 @@ func TestTrainingOptions(t *testing.T) {
 		err     bool
 	}{
 		{trainingChoices{0, 0, 0, "1"}, "any", teach.BandAny, teach.GoalAny, 1, false},
-		{trainingChoices{1, 2, 1, " 42 "}, "6", teach.BandMedium, teach.FindWin, 42, false},
-		{trainingChoices{13, 4, 2, "7"}, "18", teach.BandDeep, teach.HoldDraw, 7, false},
+		{trainingChoices{6, 2, 1, " 42 "}, "6", teach.BandMedium, teach.FindWin, 42, false},
+		{trainingChoices{18, 4, 2, "7"}, "18", teach.BandDeep, teach.HoldDraw, 7, false},
 		{trainingChoices{0, 0, 0, "seven"}, "", 0, 0, 0, true},
 	} {
 		opt, err := trainingOptions(tc.c)
@@ -259,5 +262,183 @@ func TestTrainingHidesTheAnswer(t *testing.T) {
 	}
 	if r, _ := u.ctrl.Game().Result(); r == muehle.Ongoing && len(u.board.View().Marks) == 0 {
 		t.Errorf("board after the answer: got no marks, want them back")
+	}
+}
+
+// TestTrainingHidesAgainAfterTryAgain: before the answer, and again after
+// Try Again, nothing in the window tells the answer: no marks, value, table
+// or value in the state number, no hint, no search tree (its trees carry
+// the database's values), no verdict of the earlier try, no computer
+// player; a second answer shows its verdict but does not count.
+func TestTrainingHidesAgainAfterTryAgain(t *testing.T) {
+	e := solvedEngines(t)
+	db, _ := e.database()
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	u.setShowPerfect(true)
+	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	run, bar := u.learn.train.run, u.learn.trainBar
+	first := run.Current().Pos
+	menuItem(t, u.Window().MainMenu(), "Analysis", "Search Tree…").Action()
+	tree := u.treeWin
+	if tree == nil {
+		t.Fatal("Search Tree opened no window")
+	}
+	// hidden checks that nothing shows the answer to the position on the board.
+	hidden := func(when string) {
+		t.Helper()
+		q.Drain(t, 10*time.Second, func() bool { m, err := u.ctrl.Marks(); return len(m) > 0 || err != nil })
+		if v := u.board.View(); len(v.Marks) != 0 || v.Picks != 0 || v.Best.To != muehle.NoPoint {
+			t.Errorf("%s: the board shows %d marks, picks %v, arrow %v; want none", when, len(v.Marks), v.Picks, v.Best)
+		}
+		if u.side.value.Text != hiddenText || u.side.perfect.Text != "" || strings.Contains(u.side.state.Text, "(") {
+			t.Errorf("%s: the side panel shows %q, table %q, %q; want the value hidden", when, u.side.value.Text, u.side.perfect.Text, u.side.state.Text)
+		}
+		if bar.verdict.Text != "" || u.learn.walk != nil {
+			t.Errorf("%s: verdict %q, line %v; want neither", when, bar.verdict.Text, u.learn.walk)
+		}
+		u.hint()
+		if !strings.Contains(u.ctrl.Status(), "No hints in training") {
+			t.Errorf("%s: Hint says %q, want it refused", when, u.ctrl.Status())
+		}
+		tree.search() // Search Again
+		if tree.trees[0] != nil || tree.trees[1] != nil || tree.cn != nil || tree.counts.Text != treeTrainingText {
+			t.Errorf("%s: the search tree shows %q and trees; want none until the answer", when, tree.counts.Text)
+		}
+		u.setPlayer(muehle.White, play.Spec{Kind: play.KindPerfect})
+		if u.ctrl.Player(muehle.White) != nil {
+			t.Errorf("%s: White ▸ Perfect made a computer play the answer", when)
+		}
+	}
+	hidden("before the answer")
+
+	right, wrong := keepAndLose(t, db, first)
+	gametest.TapMove(u.board.TapPoint, wrong)
+	q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok && u.learn.walk != nil })
+	if !strings.HasPrefix(bar.verdict.Text, "Wrong: ") || u.side.value.Text == hiddenText {
+		t.Fatalf("after the wrong answer: verdict %q, side panel %q; want the verdict shown", bar.verdict.Text, u.side.value.Text)
+	}
+
+	test.Tap(bar.again)
+	if u.ctrl.Game().Start() != first || u.ctrl.Game().Ply() != 0 {
+		t.Fatalf("Try Again: got %s, want the position %s back", u.ctrl.Game().Position(), first)
+	}
+	hidden("after Try Again")
+
+	gametest.TapMove(u.board.TapPoint, right)
+	q.Drain(t, 10*time.Second, func() bool { return u.learn.train.shown != nil })
+	if !strings.HasPrefix(bar.verdict.Text, "Another try: "+right.String()+" keeps the value") || u.side.value.Text == hiddenText {
+		t.Errorf("after a right second try: verdict %q, side panel %q; want it shown", bar.verdict.Text, u.side.value.Text)
+	}
+	if a, _ := run.Answer(); a.Move != wrong || !strings.Contains(bar.score.Text, "0 right, 1 wrong") {
+		t.Errorf("the second try counted: recorded %s, score %q; want %s, 0 right, 1 wrong", a.Move, bar.score.Text, wrong)
+	}
+	tree.search()
+	if tree.counts.Text == treeTrainingText {
+		t.Errorf("after the answer the search tree still waits")
+	}
+
+	// Next and Previous: the answered position shows its answer at once.
+	test.Tap(bar.next)
+	hidden("the next position")
+	test.Tap(bar.prev)
+	if u.trainingHides() || !strings.HasPrefix(bar.verdict.Text, "Wrong: "+wrong.String()) {
+		t.Errorf("back at the answered position: hidden %t, verdict %q; want the recorded answer", u.trainingHides(), bar.verdict.Text)
+	}
+	tree.win.Close()
+}
+
+// TestTrainingKeepsTheWindowSize: in a window of 800×600, the smallest
+// size the window's content asks for stays within the window in training:
+// with the question, with a wrong answer's refutation open, after Try
+// Again and after End Training. (The desktop driver grows a window to its
+// content's smallest size and does not shrink it back.)
+func TestTrainingKeepsTheWindowSize(t *testing.T) {
+	e := solvedEngines(t)
+	db, _ := e.database()
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	size := fyne.NewSize(800, 600)
+	u.Window().Resize(size)
+	// The menu bar and the window's frame take about 40 pixels of a
+	// screen 600 high.
+	fits := func(when string) {
+		t.Helper()
+		if m := u.Window().Content().MinSize(); m.Width > size.Width || m.Height > size.Height-40 {
+			t.Errorf("%s: the content asks for %v, more than the window of %v", when, m, size)
+		}
+		if got := u.Window().Canvas().Size(); got != size {
+			t.Errorf("%s: the window is %v, want %v", when, got, size)
+		}
+	}
+	fits("before training")
+	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	fits("the question")
+	_, wrong := keepAndLose(t, db, u.learn.train.run.Current().Pos)
+	gametest.TapMove(u.board.TapPoint, wrong)
+	q.Drain(t, 10*time.Second, func() bool { return u.learn.walk != nil })
+	fits("the refutation")
+	// The line's bar, below the training bar, is scrolled into view.
+	if bars, _ := u.learn.barsScroll(); bars.Offset.Y+bars.Size().Height < bars.Content.MinSize().Height-1 {
+		t.Errorf("the refutation's bar is below the visible part: offset %v of %v in %v", bars.Offset, bars.Content.MinSize(), bars.Size())
+	}
+	// The bars take at most two thirds of the column and scroll beyond.
+	if bars := u.learn.column.Objects[0]; bars.Size().Height > u.learn.column.Size().Height*2/3+1 {
+		t.Errorf("the training bars take %v of a column of %v, want at most two thirds", bars.Size(), u.learn.column.Size())
+	}
+	test.Tap(u.learn.trainBar.again)
+	fits("Try Again")
+	test.Tap(u.learn.trainBar.end)
+	fits("End Training")
+}
+
+// TestTrainingOffersTheDatabasesStones: the Training dialog offers only
+// the stone counts the database holds layers of (it offered all, then
+// found no position in layers it did not have).
+func TestTrainingOffersTheDatabasesStones(t *testing.T) {
+	e := solvedEngines(t)
+	db, _ := e.database()
+	ns := e.TrainingStones()
+	if len(ns) == 0 || slices.Contains(ns, 18) {
+		t.Fatalf("stones on the board offered: got %v, want some, and not 18 (the test database has small layers only)", ns)
+	}
+	for _, n := range ns {
+		if !slices.ContainsFunc(teach.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+			t.Errorf("%d stones offered, but the database holds no layer of them", n)
+		}
+	}
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	u.showTraining()
+	top := u.Window().Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("Training: no dialog")
+	}
+	var first *widget.Select
+	var find func(o fyne.CanvasObject)
+	find = func(o fyne.CanvasObject) {
+		if s, ok := o.(*widget.Select); ok && first == nil {
+			first = s
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, x := range c.Objects {
+				find(x)
+			}
+		} else if w, ok := o.(fyne.Widget); ok {
+			for _, x := range test.WidgetRenderer(w).Objects() {
+				find(x)
+			}
+		}
+	}
+	find(top)
+	if first == nil || len(first.Options) != len(ns)+1 {
+		t.Fatalf("the stones' choice: got %v, want Any and %v", first, ns)
+	}
+	for i, n := range ns {
+		if !strings.HasPrefix(first.Options[i+1], strconv.Itoa(n)) {
+			t.Errorf("option %d: got %q, want %d", i+1, first.Options[i+1], n)
+		}
 	}
 }

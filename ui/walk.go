@@ -29,6 +29,8 @@ type learnBars struct {
 	walkBar   *walkPanel
 	trainBar  *trainingPanel
 	box       *fyne.Container
+	column    *fyne.Container // the bars above the tabs (panelColumn)
+	height    float32         // the bars' height when the column was last laid out
 }
 
 func newLearnBars(u *App) learnBars {
@@ -39,8 +41,30 @@ func newLearnBars(u *App) learnBars {
 
 // update shows training mode and the open line, or hides their bars.
 func (l *learnBars) update() {
+	opened := l.walk != nil && !l.walkBar.box.Visible()
 	l.trainBar.update(l.train)
 	l.walkBar.update(l.walk)
+	// The column lays the bars out anew when they need another height:
+	// they scroll, so a change of their size does not reach it by itself.
+	if h := l.box.MinSize().Height; h != l.height && l.column != nil {
+		l.height = h
+		l.column.Refresh()
+	}
+	// A line just opened below the training bar is scrolled into view:
+	// in a small window the bars scroll, and its buttons were below.
+	if bars, ok := l.barsScroll(); ok && opened {
+		bars.ScrollToBottom()
+	}
+}
+
+// barsScroll returns the scroll that holds the bars, when the column is
+// built.
+func (l *learnBars) barsScroll() (*container.Scroll, bool) {
+	if l.column == nil {
+		return nil, false
+	}
+	s, ok := l.column.Objects[0].(*container.Scroll)
+	return s, ok
 }
 
 // walkPanel is the bar above the side panel while a line is open.
@@ -225,4 +249,5 @@ func (u *App) sideForWalk() {
 	s.state.SetText(stateText(u.engines, pos))
 	s.value.SetText("The board shows a line of moves; the database's view of the game returns when it is closed.")
 	s.perfect.SetText("")
+	showIf(s.perfect, false)
 }

@@ -1,25 +1,9 @@
-// Command muehle is the desktop program: play Nine Men's Morris against a
-// person, a random, an alpha-beta or a perfect computer opponent.
-//
-// Usage:
-//
-//	muehle [-db DIR] [-open GAME.txt] [-tree]
-//
-// -db chooses the database folder (default: the one chosen last in the
-// Database tab, else the user's data folder); -open starts with a saved game;
-// -tree opens the search tree window (Analysis ▸ Search Tree) at the start.
-// With MUEHLE_TRACE=1 in the environment, every menu command prints
-// "muehle: command NAME" on standard error as it runs, however it was chosen;
-// the real-window check of the keyboard shortcuts (make screenshots) reads it.
-//
-// Without a display (no DISPLAY or WAYLAND_DISPLAY on Linux and the BSDs,
-// or one that cannot be opened) it says so in one line and exits with
-// status 1.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -28,12 +12,15 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"muehle/assets"
-	"muehle/docs"
 	"muehle/ui"
 )
 
 // noDisplay is the one line the program says when it cannot open a window.
 const noDisplay = "muehle: no display to open the window on"
+
+// exitNoDisplay is the exit status when there is no display to open the
+// window on: make run takes it for the one line said, not for a failure.
+const exitNoDisplay = 3
 
 // displayMissing reports why there is no display to open a window on, ""
 // when there may be one: on Linux and the BSDs a window needs DISPLAY (X11)
@@ -57,7 +44,7 @@ func main() {
 	flag.Parse()
 	if why := displayMissing(); why != "" {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", noDisplay, why)
-		os.Exit(1)
+		os.Exit(exitNoDisplay)
 	}
 	// A display that is set but cannot be opened makes the window's
 	// creation panic inside the graphics library: one line instead of the
@@ -66,16 +53,20 @@ func main() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(os.Stderr, "%s (DISPLAY=%q, WAYLAND_DISPLAY=%q): %v\n",
 				noDisplay, os.Getenv("DISPLAY"), os.Getenv("WAYLAND_DISPLAY"), r)
-			os.Exit(1)
+			os.Exit(exitNoDisplay)
 		}
 	}()
 
+	// Quiet on a desktop without a full session (quiet.go).
+	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+		ensureRuntimeDir()
+	}
+	log.SetOutput(&quietLog{w: os.Stderr})
 	a := app.NewWithID("io.github.muehle")
 	if a.Metadata().Icon == nil { // go build; fyne package sets it from FyneApp.toml
 		a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	}
 	opt := ui.DefaultOptions(a, *dir)
-	opt.Rules = docs.Rules
 	opt.Seed = rand.Uint64() // the computer players choose differently each start
 	if os.Getenv("MUEHLE_TRACE") != "" {
 		opt.Trace = func(name string) { fmt.Fprintln(os.Stderr, "muehle: command", name) }

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"muehle/layers"
-	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 func init() {
@@ -35,9 +35,13 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer db.Close()
 	before := layerBytes(db)
-	n, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
-		fmt.Fprintf(stdout, "layer %d of %d  %s\n", i+1, n, k)
-	}, func(s string) { fmt.Fprintln(stdout, s) })
+	step := 0
+	n, err := dbservice.Convert(ctx, db, dbservice.ConvertRun{Progress: func(p dbservice.Progress) {
+		if p.Step != step { // a layer begins (the reports between are the window's)
+			step = p.Step
+			fmt.Fprintf(stdout, "layer %d of %d  %s  %s\n", p.Step, p.Steps, p.Unit, p.LeftWords())
+		}
+	}, Skipped: func(s string) { fmt.Fprintln(stdout, s) }})
 	after := layerBytes(db)
 	if n == 0 && err == nil {
 		fmt.Fprintf(stdout, "nothing to convert: no layer of the format before in %s\n", db.GameDir())

@@ -5,13 +5,15 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"muehle/retro/dbservice"
 )
 
 // countLines shows the progress of a long loop over a known number of
 // items (the positions of a tactics or searcherrors row) as a line every
 // countEvery: how many are done, after how long, and about how long the
-// rest will take. The time left is reckoned from the rate of recent lines,
-// not of the whole loop, as the rate can change on the way (a draw of
+// rest will take (dbservice.Left). The time left is reckoned from the rate
+// of recent lines, not of the whole loop, as the rate can change on the way (a draw of
 // positions slows once it leaves the pages another run left in the cache).
 // It is safe for concurrent use, so the jobs of forEach can each report
 // their item.
@@ -56,8 +58,8 @@ func (c *countLines) add() {
 	}
 	c.reported, c.doneThen = now, c.done
 	left := "?"
-	if c.rate > 0 {
-		left = time.Duration(float64(c.total-c.done) / c.rate * float64(time.Second)).Round(time.Second).String()
+	if d := dbservice.Left(float64(c.total-c.done), c.rate); d >= 0 {
+		left = d.Round(time.Second).String()
 	}
 	fmt.Fprintf(c.w, "%s: %d of %d positions after %s, about %s left\n", c.what, c.done, c.total, now.Sub(c.start).Round(time.Second), left)
 }

@@ -19,7 +19,9 @@
 //	compress.go   compress: a folder's verified layers kept compressed in place
 //	convert.go    convert: placement layers of one byte per slot made dense
 //	packprogress.go what export and import show: a bar on a terminal,
-//	              else a line a minute
+//	              else a line a minute with the time left
+//	status.go     status: what a folder holds, the window's tables
+//	repair.go     repair: the damaged layers recomputed, as the window does
 //	query.go      query
 //	uci.go        uci: the UCI-like mill engine protocol (package uci)
 //	serve.go      serve: the position server and the analysis page
@@ -52,17 +54,16 @@
 //	              searcherrors
 //	countlines.go the progress lines of a tactics or searcherrors row
 //	record.go     the solve record, k<stones>/solve-record.tsv (its
-//	              format: layers/record.go)
-//	peakmem_windows.go peakmem.go's on Windows: the peak working set
-//	              since the process started
+//	              format: layers/record.go; written by retro/dbservice's
+//	              Recorder)
 //	progress.go   what solve shows: a bar per phase on a terminal, else a
 //	              line per unit and a line a minute on the phase under way
+//	              with the run's time left (retro/dbservice)
 //	dbflags.go    --db and --stones, shared by the commands; memory-sized
 //	              flags checked against the machine's memory
 //	inputs.go     every file a command line names is opened regular-only
 //	              and bounded (a FIFO or /dev/zero refused at once)
 //	searchflags.go --book and --table-bits of the placement search
 //	unreachable.go --unreachable, and the refusal of positions no game reaches
-//	peakmem.go    peak memory of the process
 //	profile.go    MUEHLE_CPUPROFILE=FILE: a CPU profile of any command
 package main

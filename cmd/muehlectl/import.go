@@ -12,6 +12,7 @@ import (
 	"muehle/layers/pack"
 	"muehle/muehle"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 func init() {
@@ -99,7 +100,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	show := newPackProgress(stderr)
 	start := time.Now()
-	res, err := p.Import(ctx, a.dir, pack.ImportOptions{Variant: a.expect, Force: a.force, Progress: show.update, Note: show.note, ClaimName: claimName, Derive: retro.DeriveLayer})
+	res, err := dbservice.Import(ctx, p, a.dir, pack.ImportOptions{Variant: a.expect, Force: a.force, Progress: show.update, Note: show.note})
 	show.finish()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -125,24 +126,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // convertImported rewrites the n layers of the format before that a
-// package of format 1 installed in dir in this format (retro.ConvertOld,
-// as convert does), keeping their verification.
+// package of format 1 installed in dir in this format
+// (dbservice.ConvertImported, as convert and the window do), keeping their
+// verification.
 func convertImported(ctx context.Context, dir string, stones, n int, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "the package (format 1) holds %d layers of the format before: converting them\n", n)
-	db, err := layers.OpenDB(dir, muehle.Standard.With(stones))
+	start := time.Now()
+	step := 0
+	done, err := dbservice.ConvertImported(ctx, dir, stones, dbservice.ConvertRun{Progress: func(p dbservice.Progress) {
+		if p.Step != step {
+			step = p.Step
+			fmt.Fprintf(stdout, "converting layer %d of %d  %s  %s\n", p.Step, p.Steps, p.Unit, p.LeftWords())
+		}
+	}, Skipped: func(s string) { fmt.Fprintln(stdout, s) }})
 	if err != nil {
 		return err
-	}
-	defer db.Close()
-	start := time.Now()
-	done, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
-		fmt.Fprintf(stdout, "converting layer %d of %d  %s\n", i+1, n, k)
-	}, func(s string) { fmt.Fprintln(stdout, s) })
-	if err != nil {
-		return fmt.Errorf("converting the imported layers (%d converted; `muehlectl convert --db %s --stones %d` converts the rest): %w", done, dir, stones, err)
-	}
-	if left := db.OldLayers(); len(left) > 0 {
-		return fmt.Errorf("%d imported layers of the format before not converted (%s first): `muehlectl convert --db %s --stones %d` converts them", len(left), left[0], dir, stones)
 	}
 	fmt.Fprintf(stdout, "converted %d layers in %s\n", done, time.Since(start).Round(time.Millisecond))
 	return nil
@@ -192,9 +190,6 @@ func verifyImported(ctx context.Context, a importArgs, m *pack.Manifest, stdout 
 	fmt.Fprintf(stdout, "all %d layers verified\n", len(m.Layers))
 	return nil
 }
-
-// claimName is the claim an import takes for layer k: the solver's unit.
-func claimName(k layers.Key) string { return string(retro.NameOf(k)) }
 
 // tidyClaims removes the claims of db's folder that no live process holds
 // and what their killed holders left beside their layers

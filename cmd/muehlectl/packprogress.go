@@ -9,11 +9,13 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"muehle/layers/pack"
+	"muehle/retro/dbservice"
 )
 
 // packProgress shows an export or import: on a terminal a bar per phase
 // (bytes of layer bodies), otherwise a line a minute on the layer under
-// way and one when the phase is done, as solve does.
+// way, with the time left (dbservice.Rate), and one when the phase is
+// done, as solve does.
 type packProgress struct {
 	w        io.Writer
 	terminal bool
@@ -60,11 +62,17 @@ func (s *packProgress) update(p pack.Progress) {
 	s.step, s.last = p.Step, p
 }
 
-// lineLocked writes a log line on p.
+// lineLocked writes a log line on p, with the phase's time left
+// (dbservice.PackLeft).
 func (s *packProgress) lineLocked(p pack.Progress, what string) {
 	s.logged = time.Now()
-	fmt.Fprintf(s.w, "%s %s: layer %d of %d (%s), %.1f %% of %s of layer bodies, package at %s, after %s\n", phaseWord(p), what, p.Step, p.Steps, p.Layer,
-		100*float64(p.Done)/float64(max(p.Total, 1)), sizeText(int64(p.Total)), sizeText(p.Packed), time.Since(s.start).Round(time.Millisecond))
+	el := time.Since(s.start)
+	left := ""
+	if d := dbservice.PackLeft(p, el); d >= 0 && p.Done < p.Total {
+		left = ", about " + dbservice.Rough(d) + " left"
+	}
+	fmt.Fprintf(s.w, "%s %s: layer %d of %d (%s), %.1f %% of %s of layer bodies, package at %s, after %s%s\n", phaseWord(p), what, p.Step, p.Steps, p.Layer,
+		100*float64(p.Done)/float64(max(p.Total, 1)), sizeText(int64(p.Total)), sizeText(p.Packed), el.Round(time.Millisecond), left)
 }
 
 // phaseWord names what p reports: its phase, or "derive" for a layer an

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -14,12 +13,15 @@ import (
 
 	"muehle/layers"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 // solveProgress shows a Solve run: on a terminal a progress bar per phase
 // (positions per second and time left), otherwise one log line per unit
 // with the time of each phase, and a line on the phase under way every
-// logEvery, so that a log of a long unit shows that it goes on.
+// logEvery, so that a log of a long unit shows that it goes on, with the
+// time left of the run (dbservice.Meter, as the window shows it). The
+// units' times and the solve record come from dbservice.Recorder.
 type solveProgress struct {
 	w        io.Writer
 	terminal bool
@@ -31,18 +33,23 @@ type solveProgress struct {
 	phase     retro.Phase // 0: none under way
 	verifying layers.Key  // the layer of a PhaseVerify under way
 	bar       *progressbar.ProgressBar
-	last      retro.Progress
-	slots     uint64
-	phases    []layers.PhaseTime // the finished phases of the current unit
-	ended     time.Duration      // when the previous phase of the unit ended
 	start     time.Time
+	left      string // the run's time left, "" when not known
 
-	record  io.Writer // the solve record (layers/record.go), or nil
-	workers int       // for the record
+	rec *dbservice.Recorder
 }
 
-func newSolveProgress(w io.Writer) *solveProgress {
-	return &solveProgress{w: w, terminal: isTerminal(w), logEvery: time.Minute}
+// newSolveProgress shows a run on w, appending its units to the solve
+// record (nil: none) of a run of workers workers.
+func newSolveProgress(w, record io.Writer, workers int) *solveProgress {
+	s := &solveProgress{w: w, terminal: isTerminal(w), logEvery: time.Minute, rec: dbservice.NewRecorder(record, workers)}
+	s.rec.Unit = s.unitLine
+	s.rec.Interrupted = func(last retro.Progress, ran time.Duration) {
+		fmt.Fprintf(s.w, "unit %d of %d  %s  interrupted in %s after %s; not written or not verified\n",
+			last.Step, last.Steps, last.Unit, last.PhaseText(), ran.Round(time.Millisecond))
+	}
+	s.rec.Error = func(err error) { fmt.Fprintf(s.w, "cannot append to the solve record: %v\n", err) }
+	return s
 }
 
 // isTerminal reports whether w is a terminal, where the progress of a
@@ -52,32 +59,42 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// update receives the solver's reports; it is safe for concurrent use.
+// show receives a report of the solver with the run's progress
+// (dbservice.Run.Progress).
+func (s *solveProgress) show(p retro.Progress, pr dbservice.Progress) {
+	s.mu.Lock()
+	s.left = ""
+	if pr.Left >= 0 {
+		s.left = pr.LeftWords() + " in the run"
+	}
+	s.mu.Unlock()
+	s.update(p)
+}
+
+// update receives the solver's reports and passes them to s.rec; it is
+// safe for concurrent use.
 func (s *solveProgress) update(p retro.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.displayLocked(p)
+	s.rec.Update(p)
+}
+
+// displayLocked shows report p.
+func (s *solveProgress) displayLocked(p retro.Progress) {
 	if p.Phase == retro.PhaseDone {
-		// The unit is complete: its line and its record now, not when the
-		// next unit begins (a run that stops next, e.g. because another
-		// solver holds what is left, must not call it interrupted).
 		if p.Step == s.step {
-			s.last.Elapsed = p.Elapsed
 			s.endPhaseLocked()
-			s.endUnitLocked(true)
+			s.step = 0
 		}
 		return
 	}
 	if p.Step != s.step || p.Phase != s.phase || p.Verifying != s.verifying {
 		s.endPhaseLocked()
 		if p.Step != s.step {
-			s.endUnitLocked(true)
-			s.step, s.start, s.slots, s.ended = p.Step, time.Now(), 0, 0
-			resetPeakMemory()
+			s.step, s.start = p.Step, time.Now()
 		}
 		s.phase, s.verifying, s.logged = p.Phase, p.Verifying, time.Now()
-		if p.Phase == retro.PhaseCount {
-			s.slots = p.Total
-		}
 		if s.terminal {
 			s.bar = progressbar.NewOptions64(int64(p.Total),
 				progressbar.OptionSetWriter(s.w),
@@ -91,19 +108,25 @@ func (s *solveProgress) update(p retro.Progress) {
 			)
 		}
 	}
-	s.last = p
 	if s.bar != nil {
+		if s.left != "" {
+			s.bar.Describe(fmt.Sprintf("unit %d of %d  %-10s %-16s (%s)", p.Step, p.Steps, p.Unit, p.PhaseText(), s.left))
+		}
 		s.bar.Set64(int64(min(p.Done, p.Total)))
 	}
 	if !s.terminal && s.logEvery > 0 && p.Total > 0 && time.Since(s.logged) >= s.logEvery {
 		s.logged = time.Now()
-		fmt.Fprintf(s.w, "unit %d of %d  %s  %s under way: %.1f %% (%d of %d positions) after %s\n",
+		left := ""
+		if s.left != "" {
+			left = "; " + s.left
+		}
+		fmt.Fprintf(s.w, "unit %d of %d  %s  %s under way: %.1f %% (%d of %d positions) after %s%s\n",
 			p.Step, p.Steps, p.Unit, p.PhaseText(), 100*float64(min(p.Done, p.Total))/float64(p.Total),
-			min(p.Done, p.Total), p.Total, time.Since(s.start).Round(time.Second))
+			min(p.Done, p.Total), p.Total, time.Since(s.start).Round(time.Second), left)
 	}
 }
 
-// endPhaseLocked closes the bar of the phase and notes its time.
+// endPhaseLocked closes the bar of the phase.
 func (s *solveProgress) endPhaseLocked() {
 	if s.phase == 0 {
 		return
@@ -113,42 +136,24 @@ func (s *solveProgress) endPhaseLocked() {
 		fmt.Fprintln(s.w)
 		s.bar = nil
 	}
-	s.phases = append(s.phases, layers.PhaseTime{Phase: s.phase, Layer: s.verifying, Seconds: (s.last.Elapsed - s.ended).Seconds()})
-	s.ended = s.last.Elapsed
 	s.phase, s.verifying = 0, layers.Key{}
 }
 
-// endUnitLocked writes the log line of a finished unit (not on a
-// terminal); of an unfinished one, with finished false, a line saying so.
-func (s *solveProgress) endUnitLocked(finished bool) {
-	if s.step == 0 {
+// unitLine writes the log line of a finished unit (not on a terminal),
+// from its record; s.mu is held (the recorder calls it from update and
+// finish).
+func (s *solveProgress) unitLine(r layers.Record, last retro.Progress) {
+	if s.terminal {
 		return
 	}
-	if !finished {
-		fmt.Fprintf(s.w, "unit %d of %d  %s  interrupted in %s after %s; not written or not verified\n",
-			s.last.Step, s.last.Steps, s.last.Unit, s.last.PhaseText(), time.Since(s.start).Round(time.Millisecond))
-	} else {
-		el := time.Since(s.start)
-		peak := peakMemory() >> 20
-		if !s.terminal {
-			shown := make([]string, len(s.phases))
-			for i, p := range s.phases {
-				shown[i] = fmt.Sprintf("%s %s", p.Phase, time.Duration(p.Seconds*float64(time.Second)).Round(time.Millisecond))
-			}
-			fmt.Fprintf(s.w, "unit %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
-				s.last.Step, s.last.Steps, s.last.Unit, s.slots, el.Round(time.Millisecond),
-				float64(s.slots)/max(el.Seconds(), 1e-9), strings.Join(shown, ", "), peak)
-		}
-		if s.record != nil {
-			r := layers.Record{Finished: time.Now(), Unit: s.last.Unit, Slots: s.slots, Seconds: el.Seconds(),
-				Phases: s.phases, PeakMiB: peak, Workers: s.workers, Cores: runtime.NumCPU(), Commit: commit()}
-			if _, err := fmt.Fprintln(s.record, r); err != nil {
-				fmt.Fprintf(s.w, "cannot append to the solve record: %v\n", err)
-			}
-		}
+	shown := make([]string, len(r.Phases))
+	for i, p := range r.Phases {
+		shown[i] = fmt.Sprintf("%s %s", p.Phase, time.Duration(p.Seconds*float64(time.Second)).Round(time.Millisecond))
 	}
-	s.phases = s.phases[:0]
-	s.step = 0
+	el := time.Duration(r.Seconds * float64(time.Second))
+	fmt.Fprintf(s.w, "unit %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
+		last.Step, last.Steps, r.Unit, r.Slots, el.Round(time.Millisecond),
+		float64(r.Slots)/max(el.Seconds(), 1e-9), strings.Join(shown, ", "), r.PeakMiB)
 }
 
 // finish ends the display; finished says whether the run completed its
@@ -157,7 +162,7 @@ func (s *solveProgress) finish(finished bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.endPhaseLocked()
-	s.endUnitLocked(finished)
+	s.rec.Finish(finished)
 }
 
 // note writes a line the solver wants the person to read.

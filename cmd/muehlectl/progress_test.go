@@ -17,8 +17,7 @@ import (
 // solve record, with the time of each phase.
 func TestSolveProgressLog(t *testing.T) {
 	var log, record bytes.Buffer
-	s := newSolveProgress(&log)
-	s.record, s.workers = &record, 2
+	s := newSolveProgress(&log, &record, 2)
 	s.logEvery = time.Hour
 	k := layers.Moving(3, 3)
 	p := retro.Progress{Unit: "m3-3", Layer: k, Step: 1, Steps: 2, Phase: retro.PhaseCount, Total: 1000}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"io"
-	"runtime/debug"
 
 	"muehle/layers"
+	"muehle/retro/dbservice"
 )
 
 // openRecord opens the solve record of db (layers/record.go: every finished
@@ -14,30 +14,6 @@ func openRecord(db *layers.DB) (io.WriteCloser, error) {
 	return layers.AppendRecord(db.RecordPath())
 }
 
-// commit returns the version control revision the program was built from,
-// with "+dirty" when the tree had changes, or "unknown".
-func commit() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "unknown"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	return rev
-}
+// commit returns the version control revision the program was built from
+// (dbservice.Commit).
+func commit() string { return dbservice.Commit() }

@@ -10,6 +10,7 @@ import (
 
 	"muehle/layers"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 func init() {
@@ -81,11 +82,16 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if a.unit != "" {
 		return solveUnit(ctx, db, a, stdout, stderr)
 	}
-	opts := a.opts
+	return solveTasks(ctx, db, a.db, a.opts, stdout, stderr)
+}
+
+// solveTasks computes what opts asks for in db (dbservice.Solve, as the
+// window does), with its estimate first and its progress on stderr.
+func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.SolveOptions, stdout, stderr io.Writer) error {
 	tasks := retro.Plan(db, opts)
 	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
-		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *a.db.dir, a.db.label())
+		fmt.Fprintf(stdout, "database %s (%s): nothing to do, every requested layer is complete and verified\n", *dbf.dir, dbf.label())
 		if opts.Compress { // the layers left flat are compressed
 			return retro.Solve(ctx, db, opts)
 		}
@@ -97,35 +103,50 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			compute++
 		}
 	}
-	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *a.db.dir, a.db.label(), compute, len(tasks)-compute)
+	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *dbf.dir, dbf.label(), compute, len(tasks)-compute)
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
+	speed, measured, load := dbservice.StartSpeed(db, opts, 0)
+	est := dbservice.EstimateTasks(tasks, retro.Workers(opts.Workers), speed)
+	fmt.Fprintf(stdout, "expected: about %s on %d workers (%s)\n", dbservice.Rough(est.Time), est.Cores, speedWords(speed, measured, load))
 	show, closeRecord, err := showProgress(db, &opts, stderr)
 	if err != nil {
 		return err
 	}
 	defer closeRecord()
 	start := time.Now()
-	err = retro.Solve(ctx, db, opts)
+	_, err = dbservice.Solve(ctx, db, dbservice.Run{Opts: opts, Progress: show.show, Recorder: show.rec})
 	show.finish(err == nil)
 	if err != nil {
-		return solveError(ctx, err, *a.db.dir, start)
+		return solveError(ctx, err, *dbf.dir, start)
 	}
 	fmt.Fprintf(stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// speedWords says where the speed of an estimate comes from
+// (dbservice.StartSpeed): the units of the folder's last run measured,
+// the machine's load, or the model alone.
+func speedWords(speed float64, measured int, load float64) string {
+	switch {
+	case measured > 0:
+		return fmt.Sprintf("the cost model at %.2f× its speed, measured on the last %d units of this folder's solve record", speed, measured)
+	case load > 0:
+		return fmt.Sprintf("the cost model at %.2f× its speed, the share of the cores the load average of %.1f leaves", speed, load)
+	}
+	return "the cost model, retro/cost.go"
 }
 
 // showProgress sets opts to report the solve's progress and notes on
 // stderr and each finished unit in the solve record of db; call the
 // returned function when the solve has ended.
 func showProgress(db *layers.DB, opts *retro.SolveOptions, stderr io.Writer) (*solveProgress, func(), error) {
-	show := newSolveProgress(stderr)
 	rec, err := openRecord(db)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the solve record: %w", err)
 	}
-	show.record, show.workers = rec, retro.Workers(opts.Workers)
+	show := newSolveProgress(stderr, rec, retro.Workers(opts.Workers))
 	opts.Progress = show.update
 	opts.Note = show.note
 	return show, func() { rec.Close() }, nil

@@ -1,0 +1,58 @@
+package dbservice
+
+import (
+	"testing"
+	"time"
+
+	"muehle/layers"
+	"muehle/retro"
+)
+
+// TestMeter follows the time left of a run on 2 cores of 100 processor
+// seconds of the model: at the start the model's 50 s at the speed the
+// run began with, after measureAfter at the speed the run measures.
+func TestMeter(t *testing.T) {
+	k := layers.Moving(3, 3)
+	p := retro.Progress{Unit: "m3-3", Layer: k, Step: 1, Steps: 2, Phase: retro.PhaseCount, Total: 10, WorkTotal: 100}
+	m := NewMeter(2, 0.5)
+	if got := m.At(p); got.Left != 100*time.Second || got.Overall != 0 {
+		t.Errorf("at the start at half the model's speed: got %v left, overall %v; want 1m40s, 0", got.Left, got.Overall)
+	}
+	// 20 s after the first report, a fifth done: 10 model seconds in 20,
+	// half the speed again, though the run began at the model's.
+	m = NewMeter(2, 0)
+	m.start = time.Now().Add(-25 * time.Second) // 5 s of them the plan
+	m.first = time.Now().Add(-20 * time.Second)
+	p.Done, p.WorkDone = 2, 20
+	got := m.At(p)
+	if got.Left < 79*time.Second || got.Left > 81*time.Second || got.Overall != 0.2 || got.Fraction != 0.2 || got.Elapsed < 25*time.Second {
+		t.Errorf("after 20 s, a fifth done: got %v left, overall %v, fraction %v, %v elapsed; want 1m20s, 0.2, 0.2, 25 s with the plan",
+			got.Left, got.Overall, got.Fraction, got.Elapsed)
+	}
+	if s := m.Speed(); s < 0.49 || s > 0.51 {
+		t.Errorf("speed measured: got %v, want 0.5", s)
+	}
+}
+
+// TestRate checks the prior rate before the minimum time and work, the
+// measured one after, and an unknown time left without either.
+func TestRate(t *testing.T) {
+	r := Rate{Prior: 40, MinTime: 10 * time.Second, MinWork: 100}
+	for _, tt := range []struct {
+		done    float64
+		elapsed time.Duration
+		want    float64
+	}{
+		{0, 0, 40}, {50, 20 * time.Second, 40}, {200, 5 * time.Second, 40}, {200, 20 * time.Second, 10},
+	} {
+		if got := r.At(tt.done, tt.elapsed); got != tt.want {
+			t.Errorf("At(%v, %v): got %v, want %v", tt.done, tt.elapsed, got, tt.want)
+		}
+	}
+	if got := Left(100, Rate{}.At(0, time.Second)); got != -1 {
+		t.Errorf("time left without a rate: got %v, want -1 (not known)", got)
+	}
+	if got := Left(100, 10); got != 10*time.Second {
+		t.Errorf("Left(100, 10): got %v, want 10s", got)
+	}
+}

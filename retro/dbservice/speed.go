@@ -1,0 +1,67 @@
+package dbservice
+
+import (
+	"time"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+)
+
+// runGap is the longest pause between one unit's end and the next one's
+// start within one run of a solver: records further apart belong to
+// different runs.
+const runGap = time.Minute
+
+// LastRun returns the records of the last run in recs (a solve record in
+// the order written): the last record and those before it whose next unit
+// began within runGap of their end.
+func LastRun(recs []layers.Record) []layers.Record {
+	i := len(recs) - 1
+	for i > 0 {
+		next := recs[i]
+		began := next.Finished.Add(-time.Duration(next.Seconds * float64(time.Second)))
+		if began.Sub(recs[i-1].Finished) > runGap {
+			break
+		}
+		i--
+	}
+	return recs[max(0, i):]
+}
+
+// SpeedOf returns this machine's speed relative to the model in the
+// records recs of variant v, as a time estimate needs it: the model's wall
+// time of their units (ModelSeconds, on the workers each ran with) over
+// the time they took; and the number of records it counts. A unit the
+// model does not know is passed over; so is a record of verifying only
+// (no phase but verify), whose model time is VerifyShare of the unit's.
+func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record) (float64, int) {
+	units := retro.Units(v, retro.SolveOptions{Placement: true})
+	var model, took float64
+	n := 0
+	for _, r := range recs {
+		u, err := retro.FindUnit(units, string(r.Unit))
+		if err != nil || r.Seconds <= 0 {
+			continue
+		}
+		t := retro.Task{Unit: u, Cost: retro.UnitCost(ix, u), Compute: r.Solving() > 0 || r.Phase(retro.PhaseReach) > 0}
+		model += ModelSeconds(t, r.Workers)
+		took += r.Seconds
+		n++
+	}
+	if n == 0 || took <= 0 {
+		return 0, 0
+	}
+	return model / took, n
+}
+
+// MeasuredSpeed returns the speed measured in the last run recorded in
+// db's solve record (SpeedOf of LastRun), and the number of units it
+// counts: 0 when the record is missing, empty or cannot be read.
+func MeasuredSpeed(db *layers.DB) (float64, int) {
+	recs, err := layers.ReadRecordFile(db.RecordPath())
+	if err != nil || len(recs) == 0 {
+		return 0, 0
+	}
+	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs))
+}
