@@ -14,8 +14,8 @@ import (
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
 // solve-record-k9-idle.tsv, the standard game computed from an empty
-// folder on the otherwise idle machine in one run of 1 h 34 min
-// (2026-11-27, layer format 2, dense placement layers), its 28 moving
+// folder on the otherwise idle machine in one run (docs/figures.md;
+// 2026-11-27, layer format 2, dense placement layers), its 28 moving
 // units (8.95 billion slots) and its 497 placement units; and
 // solve-record-k5.tsv, the k=5
 // game with its 67 placement layers. solve-record-k9.tsv, an earlier
@@ -42,7 +42,7 @@ const (
 	costBaseBytes = 300 << 20
 	// Processor throughput, in slots per core-second, solving and then
 	// verifying, fitted to the standard game's run from an empty folder on
-	// the idle machine (2026-11-27, 1 h 34 min; docs/cluster.md). Pairs
+	// the idle machine (2026-11-27; docs/cluster.md). Pairs
 	// with a flying side (3 stones) propagate over long depths: 960,000
 	// (3-3 to 3-7 + 7-3: 51 million slots in 53 core-seconds), and above
 	// costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3) 780,000 (127 million
