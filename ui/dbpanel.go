@@ -395,7 +395,7 @@ func (p *dbPanel) checked(small bool, ok func(est DBEstimate, disk string)) {
 				p.say(est.String())
 				return
 			}
-			refuse, warn := diskProblem(dir, est, free, ferr)
+			refuse, warn := est.DiskProblem(dir, free, ferr)
 			if refuse != "" {
 				p.release()
 				p.say("Not enough disk space: nothing was computed.")

@@ -32,12 +32,6 @@ var (
 	layerCount    = dbservice.LayerCount
 )
 
-// diskProblem checks the free disk space for est in dir
-// (Estimate.DiskProblem).
-func diskProblem(dir string, est DBEstimate, free uint64, ferr error) (refuse, warn string) {
-	return est.DiskProblem(dir, free, ferr)
-}
-
 // computeOptions returns the solver's options for Compute: the small
 // endgames, or the complete database: every moving layer, then the
 // placement layers (their classes reachable from the empty board).
