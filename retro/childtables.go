@@ -83,37 +83,88 @@ func (c *childTables) release() {
 // opponent fewer than three stones. missing is true when some child's
 // slot holds no value (a dense layer that does not store it): the layer
 // below lacks a position that a game reaches, and the value is not to be
-// trusted.
-func (c *childTables) best(w *childWork, pos muehle.Position) (v layers.Value, missing bool) {
-	ms := pos.AppendMoves(w.moves[:0])
-	if len(ms) == 0 {
-		return layers.NoMoves(&pos), false
+// trusted. It is bestBlock for one position.
+func (c *childTables) best(w *blockWork, pos muehle.Position) (v layers.Value, missing bool) {
+	w.ps[0] = pos
+	c.bestBlock(w, 1)
+	return w.out[0], w.miss[0]
+}
+
+// bestBlock computes best for the first n positions of w.ps (n at most
+// blockSlots) into w.out and w.miss. The moves of all n positions are
+// gathered first, by their kind, then each position's children are ranked
+// (LayerIndex.IndexMoves: from the position and the moves, without
+// making the children) and the values of the whole block loaded, so that
+// their cache misses overlap.
+func (c *childTables) bestBlock(w *blockWork, n int) {
+	for kind := range w.kms {
+		w.kms[kind] = w.kms[kind][:0]
 	}
-	var n [moveKinds]int
-	for _, m := range ms {
-		kind := moveKind(m)
-		if c.t[kind].ends {
-			return layers.WinIn(1), false
-		}
-		w.kids[kind][n[kind]] = pos.Play(m)
-		n[kind]++
-	}
-	best := layers.Unused
-	for kind, t := range &c.t {
-		if n[kind] == 0 {
+	for j := range n {
+		pos := &w.ps[j]
+		w.out[j], w.miss[j], w.fixed[j] = layers.Unused, false, true
+		ms := pos.AppendMoves(w.moves[:0])
+		if len(ms) == 0 {
+			w.out[j] = layers.NoMoves(pos)
+			w.end[j] = w.lens()
 			continue
 		}
-		if t.ix == nil {
-			return layers.Unused, true // a move the layer's successors do not provide for
+		mark := w.lens()
+		for _, m := range ms {
+			kind := moveKind(m)
+			if c.t[kind].ends {
+				w.out[j], w.miss[j] = layers.WinIn(1), false
+				break
+			}
+			if c.t[kind].ix == nil {
+				w.miss[j] = true // a move the layer's successors do not provide for
+			}
+			w.kms[kind] = append(w.kms[kind], m)
 		}
-		t.ix.IndexAll(w.kids[kind][:n[kind]], w.kidIx[kind][:n[kind]])
-		for _, i := range w.kidIx[kind][:n[kind]] {
-			cv := t.body.Value(i)
-			missing = missing || cv == layers.Unused
-			if pv := cv.Parent(); pv.Better(best) {
-				best = pv
+		if w.out[j] != layers.Unused || w.miss[j] {
+			w.truncate(mark)
+		} else {
+			w.fixed[j] = false
+		}
+		w.end[j] = w.lens()
+	}
+	for kind := range w.kms {
+		m := len(w.kms[kind])
+		w.kidIx[kind] = slices.Grow(w.kidIx[kind][:0], m)[:m]
+		w.vals[kind] = slices.Grow(w.vals[kind][:0], m)[:m]
+	}
+	var start [moveKinds]int32
+	for j := range n {
+		for kind, t := range &c.t {
+			if a, b := start[kind], w.end[j][kind]; a < b {
+				t.ix.IndexMoves(w.ps[j], w.kms[kind][a:b], w.kidIx[kind][a:b])
 			}
 		}
+		start = w.end[j]
 	}
-	return best, missing
+	for kind, t := range &c.t {
+		vs := w.vals[kind]
+		for i, x := range w.kidIx[kind] {
+			vs[i] = t.body.Value(x)
+		}
+	}
+	start = [moveKinds]int32{}
+	for j := range n {
+		end := w.end[j]
+		if w.fixed[j] {
+			start = end
+			continue
+		}
+		best, missing := layers.Unused, false
+		for kind := range moveKinds {
+			for _, cv := range w.vals[kind][start[kind]:end[kind]] {
+				missing = missing || cv == layers.Unused
+				if pv := cv.Parent(); pv.Better(best) {
+					best = pv
+				}
+			}
+		}
+		w.out[j], w.miss[j] = best, missing
+		start = end
+	}
 }

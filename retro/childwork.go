@@ -19,6 +19,47 @@ type childWork struct {
 	unmoves [muehle.MaxUnmoves]muehle.Move              // the verifier's search for a parent
 }
 
+// blockSlots is the number of positions whose children childTables.bestBlock
+// ranks and loads together.
+const blockSlots = 32
+
+// blockWork is one worker's scratch space for childTables.bestBlock: the
+// positions of a block of slots and their results, and the children of
+// them all, by the kind of move: the moves, the children's slots and
+// values.
+type blockWork struct {
+	ps    [blockSlots]muehle.Position
+	out   [blockSlots]layers.Value
+	miss  [blockSlots]bool
+	fixed [blockSlots]bool             // the value needs no children's values
+	end   [blockSlots][moveKinds]int32 // the ends of each position's children in kids
+	moves [muehle.MaxMoves]muehle.Move
+	kms   [moveKinds][]muehle.Move // the moves of the block, by kind
+	kidIx [moveKinds][]uint64
+	vals  [moveKinds][]layers.Value
+	// The verifier's: the slots of the block, their stored values, and
+	// the search for a parent.
+	slots   [blockSlots]uint64
+	got     [blockSlots]layers.Value
+	n       int // slots queued
+	unmoves [muehle.MaxUnmoves]muehle.Move
+}
+
+// lens returns the number of children gathered, by kind.
+func (w *blockWork) lens() (n [moveKinds]int32) {
+	for kind := range w.kms {
+		n[kind] = int32(len(w.kms[kind]))
+	}
+	return n
+}
+
+// truncate drops the children gathered after the lengths n.
+func (w *blockWork) truncate(n [moveKinds]int32) {
+	for kind := range w.kms {
+		w.kms[kind] = w.kms[kind][:n[kind]]
+	}
+}
+
 // The kinds of moves, by the layer they lead to (layers.Key.Child): a
 // slide or jump, or a placement, each without or with a removal. A
 // moving layer's moves are slides; a placement layer's placements; in a

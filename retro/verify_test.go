@@ -31,7 +31,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		ix := db.Indexer().Layer(k)
-		var w childWork
+		var w blockWork
 		checked := 0
 		for i := range ix.Size() {
 			pos, ok := ix.Position(i)
