@@ -91,80 +91,66 @@ func (c *childTables) best(w *blockWork, pos muehle.Position) (v layers.Value, m
 }
 
 // bestBlock computes best for the first n positions of w.ps (n at most
-// blockSlots) into w.out and w.miss. The moves of all n positions are
-// gathered first, by their kind, then each position's children are ranked
-// (LayerIndex.IndexMoves: from the position and the moves, without
-// making the children) and the values of the whole block loaded, so that
-// their cache misses overlap.
+// blockSlots) into w.out and w.miss. For each position the moves are
+// sorted by their kind, the children's slots computed from the position
+// and the moves (LayerIndex.IndexMoves: the children are never made) and
+// their values loaded together, so that their cache misses overlap; the
+// best is kept by parentOrder, one table look-up per child.
 func (c *childTables) bestBlock(w *blockWork, n int) {
-	for kind := range w.kms {
-		w.kms[kind] = w.kms[kind][:0]
-	}
 	for j := range n {
-		pos := &w.ps[j]
-		w.out[j], w.miss[j], w.fixed[j] = layers.Unused, false, true
-		ms := pos.AppendMoves(w.moves[:0])
-		if len(ms) == 0 {
-			w.out[j] = layers.NoMoves(pos)
-			w.end[j] = w.lens()
-			continue
-		}
-		mark := w.lens()
-		for _, m := range ms {
-			kind := moveKind(m)
-			if c.t[kind].ends {
-				w.out[j], w.miss[j] = layers.WinIn(1), false
-				break
-			}
-			if c.t[kind].ix == nil {
-				w.miss[j] = true // a move the layer's successors do not provide for
-			}
-			w.kms[kind] = append(w.kms[kind], m)
-		}
-		if w.out[j] != layers.Unused || w.miss[j] {
-			w.truncate(mark)
-		} else {
-			w.fixed[j] = false
-		}
-		w.end[j] = w.lens()
-	}
-	for kind := range w.kms {
-		m := len(w.kms[kind])
-		w.kidIx[kind] = slices.Grow(w.kidIx[kind][:0], m)[:m]
-		w.vals[kind] = slices.Grow(w.vals[kind][:0], m)[:m]
-	}
-	var start [moveKinds]int32
-	for j := range n {
-		for kind, t := range &c.t {
-			if a, b := start[kind], w.end[j][kind]; a < b {
-				t.ix.IndexMoves(w.ps[j], w.kms[kind][a:b], w.kidIx[kind][a:b])
-			}
-		}
-		start = w.end[j]
-	}
-	for kind, t := range &c.t {
-		vs := w.vals[kind]
-		for i, x := range w.kidIx[kind] {
-			vs[i] = t.body.Value(x)
-		}
-	}
-	start = [moveKinds]int32{}
-	for j := range n {
-		end := w.end[j]
-		if w.fixed[j] {
-			start = end
-			continue
-		}
-		best, missing := layers.Unused, false
-		for kind := range moveKinds {
-			for _, cv := range w.vals[kind][start[kind]:end[kind]] {
-				missing = missing || cv == layers.Unused
-				if pv := cv.Parent(); pv.Better(best) {
-					best = pv
-				}
-			}
-		}
-		w.out[j], w.miss[j] = best, missing
-		start = end
+		w.out[j], w.miss[j] = c.bestOf(w, &w.ps[j])
 	}
 }
+
+// bestOf is best of the position pos.
+func (c *childTables) bestOf(w *blockWork, pos *muehle.Position) (layers.Value, bool) {
+	ms := pos.AppendMoves(w.moves[:0])
+	if len(ms) == 0 {
+		return layers.NoMoves(pos), false
+	}
+	var n [moveKinds]int
+	for _, m := range ms {
+		kind := moveKind(m)
+		if c.t[kind].ends {
+			return layers.WinIn(1), false
+		}
+		w.kms[kind][n[kind]] = m
+		n[kind]++
+	}
+	best, order, missing := layers.Unused, parentOrder[layers.Unused], false
+	for kind, t := range &c.t {
+		nk := n[kind]
+		if nk == 0 {
+			continue
+		}
+		if t.ix == nil {
+			return layers.Unused, true // a move the layer's successors do not provide for
+		}
+		ix := w.kidIx[kind][:nk]
+		t.ix.IndexMoves(*pos, w.kms[kind][:nk], ix)
+		for _, x := range ix {
+			cv := t.body.Value(x)
+			missing = missing || cv == layers.Unused
+			if o := parentOrder[cv]; o > order {
+				best, order = cv, o
+			}
+		}
+	}
+	return best.Parent(), missing
+}
+
+// parentOrder numbers the values by their parents' values in the order of
+// layers.Value.Better: the parent of a child of higher number is better
+// for the side to move (the number of values worse than it). TestParentOrder
+// checks it on every pair.
+var parentOrder = func() (o [256]uint8) {
+	for v := range 256 {
+		pv := layers.Value(v).Parent()
+		for u := range 256 {
+			if pv.Better(layers.Value(u)) {
+				o[v]++
+			}
+		}
+	}
+	return o
+}()

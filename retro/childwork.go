@@ -24,40 +24,21 @@ type childWork struct {
 const blockSlots = 32
 
 // blockWork is one worker's scratch space for childTables.bestBlock: the
-// positions of a block of slots and their results, and the children of
-// them all, by the kind of move: the moves, the children's slots and
-// values.
+// positions of a block of slots and their results, a position's moves by
+// their kind and its children's slots.
 type blockWork struct {
 	ps    [blockSlots]muehle.Position
 	out   [blockSlots]layers.Value
 	miss  [blockSlots]bool
-	fixed [blockSlots]bool             // the value needs no children's values
-	end   [blockSlots][moveKinds]int32 // the ends of each position's children in kids
 	moves [muehle.MaxMoves]muehle.Move
-	kms   [moveKinds][]muehle.Move // the moves of the block, by kind
-	kidIx [moveKinds][]uint64
-	vals  [moveKinds][]layers.Value
+	kms   [moveKinds][muehle.MaxMoves]muehle.Move
+	kidIx [moveKinds][muehle.MaxMoves]uint64
 	// The verifier's: the slots of the block, their stored values, and
 	// the search for a parent.
 	slots   [blockSlots]uint64
 	got     [blockSlots]layers.Value
 	n       int // slots queued
 	unmoves [muehle.MaxUnmoves]muehle.Move
-}
-
-// lens returns the number of children gathered, by kind.
-func (w *blockWork) lens() (n [moveKinds]int32) {
-	for kind := range w.kms {
-		n[kind] = int32(len(w.kms[kind]))
-	}
-	return n
-}
-
-// truncate drops the children gathered after the lengths n.
-func (w *blockWork) truncate(n [moveKinds]int32) {
-	for kind := range w.kms {
-		w.kms[kind] = w.kms[kind][:n[kind]]
-	}
 }
 
 // The kinds of moves, by the layer they lead to (layers.Key.Child): a

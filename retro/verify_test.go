@@ -122,3 +122,16 @@ func TestVerifySample(t *testing.T) {
 		t.Errorf("the same seed found %d mismatches, then %d", len(bad), len(again))
 	}
 }
+
+// TestParentOrder checks parentOrder against Value.Better on every pair of
+// children's values: the higher number for the better parent.
+func TestParentOrder(t *testing.T) {
+	for a := range 256 {
+		for b := range 256 {
+			va, vb := layers.Value(a), layers.Value(b)
+			if got, want := parentOrder[a] > parentOrder[b], va.Parent().Better(vb.Parent()); got != want {
+				t.Fatalf("children %v and %v: parentOrder says %v, Better of the parents %v", va, vb, got, want)
+			}
+		}
+	}
+}
