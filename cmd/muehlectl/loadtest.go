@@ -127,9 +127,10 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	} else {
 		fmt.Fprintf(stdout, "the server at %s; ties %t\n", *base, *ties)
 	}
-	if *cacheMB > 0 || *base != "" {
-		// Every position once, so that the runs measure the answers of
-		// a warm server, not the first computation of each.
+	{
+		// Every position once, so that the runs measure a warm server
+		// (its cache filled, its layers open and read), not the first
+		// computation of each answer.
 		start := time.Now()
 		r, err := serve.Load(ctx, *base, paths, serve.LoadOptions{Clients: runtime.NumCPU(), Once: true})
 		if err != nil {
