@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"muehle/layers"
-	"muehle/muehle"
 )
 
 // TestLoad runs Load against a server of three paths: an answer, a 404
@@ -73,16 +69,7 @@ func TestLoad(t *testing.T) {
 // given all the same, and a request that must be computed waits for a
 // slot until its context ends, then gets a JSON 503.
 func TestComputeSlots(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(layers.GameDir(dir, muehle.Standard.With(3)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dbs, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(dbs, 1<<20, t.Logf)
-	defer s.Close()
+	s := emptyServer(t)
 	s.cache.put("standard-k3?position=cached", encoded{body: []byte("{}\n"), length: []string{"3"}})
 	for range cap(s.computing) {
 		s.computing <- struct{}{}
