@@ -118,7 +118,7 @@ var engines = buildEngines(Games)
 func buildEngines(games []*Rules) [256]engine {
 	var t [256]engine
 	for i, r := range games {
-		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > MaxStones || 2*r.Stones > r.Board.n ||
+		if r == nil || r.Board == nil || r.Stones < MinStones || r.Stones > MaxStones || 2*r.Stones > r.Board.n ||
 			r.LoseBelow < 1 || r.LoseBelow > r.Stones || r.FlyAt < 0 || r.DoubleMillRemoves != 1 || t[r.game].rules != nil {
 			panic("muehle: bad entry " + strconv.Itoa(i) + " of Games")
 		}

@@ -329,8 +329,8 @@ func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
 	if pos.Game != v.Game {
 		return "", fmt.Errorf("a position of %s; the database open is the one of %s", pos.Rules().Name, v.Name())
 	}
-	if pos.Total(pos.Turn) < 3 || pos.Total(pos.Turn.Other()) < 3 {
-		return "", fmt.Errorf("the game is over: a side has fewer than three stones, so the position has no layer")
+	if r := pos.Rules(); r.Lost(pos.Total(pos.Turn)) || r.Lost(pos.Total(pos.Turn.Other())) {
+		return "", fmt.Errorf("the game is over: a side has fewer than %d stones, so the position has no layer", r.LoseBelow)
 	}
 	k := layers.KeyOf(pos)
 	i, ok := db.Indexer().Layer(k).IndexChecked(pos)

@@ -460,7 +460,7 @@ func MovingOnly(db layers.Prober) layers.Prober { return movingOnly{db} }
 type movingOnly struct{ db layers.Prober }
 
 func (m movingOnly) Probe(p muehle.Position) (layers.Value, error) {
-	if p.Hand[p.Turn] > 0 && p.Total(p.Turn) >= 3 {
+	if p.Hand[p.Turn] > 0 && !p.Rules().Lost(p.Total(p.Turn)) {
 		return layers.Unused, fmt.Errorf("play: placement layer %v hidden: %w", layers.KeyOf(p), layers.ErrMissing)
 	}
 	return m.db.Probe(p)
