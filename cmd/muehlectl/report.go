@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
