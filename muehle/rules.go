@@ -154,7 +154,7 @@ func (r *Rules) Check() error {
 // CheckGames returns nil when every entry of Games is a game this package
 // plays, and otherwise the errors of those it refuses (Rules.Check, or a
 // GameID given twice), wrapping ErrRules. A refused entry names no game:
-// its GameID's Rules is nil and buildEngines left it out of Games, so no
+// its GameID's Rules is nil and init leaves it out of Games, so no
 // menu offers it; the commands report the error when they start.
 func CheckGames() error { return gamesErr }
 
