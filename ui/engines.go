@@ -76,12 +76,6 @@ func (e *DBEngines) database() (*layers.DB, error) {
 	return db, err
 }
 
-// standard returns the database of Nine Men's Morris with nine stones,
-// which training draws from.
-func (e *DBEngines) standard() (*layers.DB, error) {
-	return e.databaseOf(muehle.NineMensMorris)
-}
-
 // Game returns the variant whose database the panel shows and computes.
 func (e *DBEngines) Game() muehle.Variant {
 	e.mu.Lock()

@@ -68,7 +68,7 @@ func runTactics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := errors.Join(dbf.check(), inRange("--jobs", *jobs, 1, 1024, ""), perr, terr); err != nil {
 		return flagError(fs, err)
 	}
-	opt, err := tf.options(*dbf.stones)
+	opt, err := tf.options(dbf.variant())
 	if err != nil {
 		return flagError(fs, err)
 	}

@@ -143,7 +143,7 @@ func VerdictsFromComments(g *muehle.Game, comments []string) ([]Verdict, error) 
 		} else {
 			var err error
 			if v, err = ParseComment(text); err != nil {
-				return nil, fmt.Errorf("move %d (%s): %w", i+1, m, err)
+				return nil, fmt.Errorf("move %d (%s): %w", i+1, positions[i].Board().MoveString(m), err)
 			}
 			if v.Best == muehle.NoMove && v.BestValue != layers.Unused {
 				v.Best = m
