@@ -149,7 +149,7 @@ func (u *App) recordText() string {
 	g := u.ctrl.Game()
 	var cs []string
 	if vs := u.verdicts(); vs != nil {
-		cs = teach.Comments(vs)
+		cs = teach.Comments(g, vs)
 	}
 	if hs := u.hintComments(g); hs != nil {
 		cs = append(cs, make([]string, max(0, len(hs)-len(cs)))...)
