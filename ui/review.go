@@ -306,5 +306,5 @@ func (u *App) walkRefutation() {
 		return
 	}
 	v := vs[p-1]
-	u.openWalk(refutationTitle(v.Mover, v.Move, v.After), u.ctrl.Game().Positions()[p], u.review.lines[p-1])
+	u.openWalk(refutationTitle(u.ctrl.Game().Positions()[p-1], v.Mover, v.Move, v.After), u.ctrl.Game().Positions()[p], u.review.lines[p-1])
 }

@@ -279,7 +279,8 @@ func TestEditorThreeMensMorris(t *testing.T) {
 // database computed, Analysis ▸ Training… offers positions of Three Men's
 // Morris (its 8 symmetries, moves named on the 3×3 board); Start draws them,
 // a right answer tapped on the board is judged right, a wrong one wrong with
-// its refutation, and ending training brings back the game.
+// its refutation on the board, titled on the 3×3 board, and ending training
+// brings back the game.
 func TestTrainingThreeMensMorris(t *testing.T) {
 	e := solvedThree.engines(t)
 	q := gametest.NewQueue()
@@ -319,6 +320,12 @@ func TestTrainingThreeMensMorris(t *testing.T) {
 		q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok && u.learn.train.shown != nil })
 		if !strings.HasPrefix(bar.verdict.Text, want) {
 			t.Errorf("position %d %s, answer %s: verdict %q, want it to start with %q", i+1, ex.Pos, b.MoveString(m), bar.verdict.Text, want)
+		}
+		if i == 1 {
+			q.Drain(t, 10*time.Second, func() bool { return u.learn.walk != nil })
+			if want := "answer to " + b.MoveString(wrong) + " ("; !strings.Contains(u.learn.walkBar.text.Text, want) {
+				t.Errorf("the refutation's bar: got %q, want it to contain %q", u.learn.walkBar.text.Text, want)
+			}
 		}
 		if i == 0 {
 			test.Tap(bar.next)

@@ -328,7 +328,7 @@ func (u *App) trainingMoved(ev game.Event) {
 			tr.run.Record(a) // the first answer counts; a later try is only shown
 			tr.shown = &a
 			if !a.Right && len(a.Refutation) > 0 {
-				u.openWalk(refutationTitle(a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
+				u.openWalk(refutationTitle(e.Pos, a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
 				return
 			}
 			u.changed(eventNone)

@@ -334,7 +334,7 @@ func (t *tactics) ask(ctx context.Context, run tacticsRun, i int) (tacticsResult
 		return tacticsResult{}, err
 	}
 	if !e.Pos.IsLegal(mv) {
-		return tacticsResult{}, fmt.Errorf("the player played %s, not a legal move", mv)
+		return tacticsResult{}, fmt.Errorf("the player played %s, not a legal move", e.Pos.Board().MoveString(mv))
 	}
 	return tacticsResult{move: mv.String(), found: slices.Contains(e.Answers, mv)}, nil
 }

@@ -443,7 +443,7 @@ func (s *PlacementSearch) MoveValues(ctx context.Context, pos muehle.Position) (
 		c := pos.Play(m)
 		v, err := s.value(&c)
 		if err != nil {
-			return nil, fmt.Errorf("play: placement search: after %s: %w", m, err)
+			return nil, fmt.Errorf("play: placement search: after %s: %w", pos.Board().MoveString(m), err)
 		}
 		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
 	}
