@@ -18,21 +18,27 @@ const (
 )
 
 // evalBoard is what the evaluation and the move ordering read of a game:
-// its board's points, mills and each point's neighbours, and the stones at
-// which a side flies (muehle.Rules.FlyAt; 0 in a game without flying).
+// its board's points, mills and each point's neighbours, and the stones on
+// the board with which a side flies: from its rules' LoseBelow to FlyAt
+// (none in a game without flying; fewer have lost).
 type evalBoard struct {
 	all       muehle.Bitboard
 	mills     []muehle.Bitboard
 	neighbors [muehle.MaxPoints]muehle.Bitboard
+	flyFrom   int
 	flyAt     int
 }
+
+// flies reports whether a side with n stones on the board and none in hand
+// flies.
+func (b *evalBoard) flies(n int) bool { return n >= b.flyFrom && n <= b.flyAt }
 
 // evalBoards holds the board of each game by muehle.GameID, built once
 // from muehle.Games, so that a position reaches its board by its Game
 // byte alone.
 var evalBoards = func() (t [256]*evalBoard) {
 	for _, r := range muehle.Games {
-		b := &evalBoard{all: r.Board.All(), mills: r.Board.Mills(), flyAt: r.FlyAt}
+		b := &evalBoard{all: r.Board.All(), mills: r.Board.Mills(), flyFrom: r.LoseBelow, flyAt: r.FlyAt}
 		for p := range muehle.Point(r.Board.NumPoints()) {
 			b.neighbors[p] = r.Board.Neighbors(p)
 		}
@@ -66,7 +72,7 @@ func millTargets(p *muehle.Position, c muehle.Color) muehle.Bitboard {
 	b := evalBoards[p.Game]
 	own := p.Stones[c]
 	empty := b.all &^ (own | p.Stones[c^1])
-	anywhere := p.Hand[c] > 0 || own.Count() <= b.flyAt
+	anywhere := p.Hand[c] > 0 || b.flies(own.Count())
 	var t muehle.Bitboard
 	for _, m := range b.mills {
 		e := m & empty
@@ -97,7 +103,7 @@ func evalSide(p *muehle.Position, c muehle.Color) int32 {
 			}
 		}
 	}
-	if p.Hand[c] == 0 && n <= bd.flyAt {
+	if p.Hand[c] == 0 && bd.flies(n) {
 		return s // flying: mobility and blocking do not apply
 	}
 	mob := 0
