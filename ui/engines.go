@@ -31,8 +31,8 @@ const SmallMaxStones = 7
 // review and the search tree read the one of the game on the board, which
 // the window names with SetVariant; the database panel shows and computes
 // the one it names with SetGame (the game on the board, or the one whose
-// computation runs); training draws from Nine Men's Morris with nine
-// stones.
+// computation runs); training draws from the one of the game on the
+// board when it starts.
 type DBEngines struct {
 	mu  sync.Mutex
 	dir string
