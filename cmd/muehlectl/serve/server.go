@@ -53,7 +53,7 @@ func Open(dir string) ([]Database, error) {
 	var dbs []Database
 	for _, r := range muehle.Games {
 		g := r.Game()
-		for k := r.Stones; k >= 3; k-- {
+		for k := r.Stones; k >= muehle.MinStones; k-- {
 			v := g.With(k)
 			if layers.CheckVariant(v) != nil {
 				continue
