@@ -109,6 +109,10 @@ func beside(path, suffix string) string {
 // m3-4.blocks for m3-4.layer.
 func blocksPath(path string) string { return beside(path, blocksSuffix) }
 
+// BlocksPath returns the block file of layer k: dir/k<stones>/m3-4.blocks
+// (a package copies it with a compressed layer file, layers/pack).
+func (d *DB) BlocksPath(k Key) string { return blocksPath(d.Path(k)) }
+
 // VerifiedPath returns the file of the verification record of layer k.
 func (d *DB) VerifiedPath(k Key) string { return beside(d.Path(k), verifiedSuffix) }
 
