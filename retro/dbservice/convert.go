@@ -1,6 +1,7 @@
 package dbservice
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -100,30 +101,14 @@ func Convert(ctx context.Context, db *layers.DB, run ConvertRun) (int, error) {
 			run.Progress(p)
 		}
 	}
-	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}}
+	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}, prior: convertRate}
 	for _, k := range layers.Order(db.Stones(), true) {
 		if h, err := db.OldHeader(k); err == nil {
 			c.sizes[k] = layers.HeaderSize + h.BodySize()
 			c.total += c.sizes[k]
 		}
 	}
-	stop, ticks := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ticks)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case now := <-t.C:
-				if pr, ok := c.at(now); ok {
-					progress(pr)
-				}
-			}
-		}
-	}()
-	defer func() { close(stop); <-ticks }()
+	defer c.tick(progress)()
 	var skipped []string
 	n, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
 		if run.Begin != nil {
@@ -144,12 +129,14 @@ func Convert(ctx context.Context, db *layers.DB, run ConvertRun) (int, error) {
 	return n, err
 }
 
-// conversion is the progress of a Convert: the layers' sizes, the bytes
-// of the layers done, and the layer under way.
+// conversion is the progress of a Convert (or a Compress): the layers'
+// sizes, the bytes of the layers done, and the layer under way.
 type conversion struct {
-	start time.Time
-	sizes map[layers.Key]uint64
-	total uint64
+	start    time.Time
+	sizes    map[layers.Key]uint64
+	total    uint64
+	prior    float64 // bytes a second before minMeasured are done
+	compress bool    // a Compress: its progress says so
 
 	mu      sync.Mutex
 	done    uint64    // bytes of the layers done (converted or skipped)
@@ -158,6 +145,28 @@ type conversion struct {
 	curAt   time.Time // when cur was begun
 	i, n    int       // cur is layer i (from 0) of n
 	started bool
+}
+
+// tick reports the progress to progress every second until the function
+// it returns is called (and has waited for the last report).
+func (c *conversion) tick(progress func(Progress)) func() {
+	stop, ticks := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ticks)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				if pr, ok := c.at(now); ok {
+					progress(pr)
+				}
+			}
+		}
+	}()
+	return func() { close(stop); <-ticks }
 }
 
 // next notes that layer k, number i of n, begins at now (the one before
@@ -183,10 +192,14 @@ func (c *conversion) at(now time.Time) (Progress, bool) {
 	if !c.started {
 		return Progress{}, false
 	}
-	rate := Rate{Prior: convertRate, MinWork: minMeasured}.At(float64(c.done), c.doneAt.Sub(c.start))
+	rate := Rate{Prior: cmp.Or(c.prior, convertRate), MinWork: minMeasured}.At(float64(c.done), c.doneAt.Sub(c.start))
 	size := float64(c.sizes[c.cur])
 	part := min(0.95*size, now.Sub(c.curAt).Seconds()*rate)
-	pr := Progress{Converting: true, Unit: c.cur.String(), Phase: "converting", Step: c.i + 1, Steps: c.n,
+	phase := "converting"
+	if c.compress {
+		phase = "compressing"
+	}
+	pr := Progress{Converting: true, Compressing: c.compress, Unit: c.cur.String(), Phase: phase, Step: c.i + 1, Steps: c.n,
 		Elapsed: now.Sub(c.start), Left: Left(float64(c.total)-float64(c.done)-part, rate)}
 	if c.total > 0 {
 		pr.Overall = min(1, (float64(c.done)+part)/float64(c.total))
