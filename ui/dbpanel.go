@@ -147,7 +147,7 @@ type dbPanel struct {
 	// (Database.Compress), of flatAtStart layers lying flat.
 	compressing bool
 	flatAtStart int
-	offeredOld string // the folder whose older layers were offered for conversion
+	offeredOld  string // the folder whose older layers were offered for conversion
 	// gameOffered holds the variants whose database offerGame offered.
 	gameOffered map[muehle.Variant]bool
 }
