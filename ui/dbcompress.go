@@ -42,7 +42,7 @@ func (e *DBEngines) Compress(ctx context.Context, progress func(DBProgress)) err
 	defer e.notComputing(ctx)
 	_, err = dbservice.Compress(ctx, db, dbservice.CompressRun{Begin: func(k layers.Key) {
 		e.mu.Lock()
-		e.busy, e.busyOn, e.busyConvert, e.busyIn = k, true, true, db.Variant()
+		e.busy, e.busyOn, e.busyConvert, e.busyCompress, e.busyIn = k, true, true, true, db.Variant()
 		e.mu.Unlock()
 	}, Progress: progress, Sample: compressSample})
 	return err

@@ -106,6 +106,9 @@ func TestCompressLayers(t *testing.T) {
 	if got := p.overall.TextFormatter(); !strings.HasPrefix(got, "Whole compression: ") {
 		t.Errorf("the bar says %q", got)
 	}
+	if !strings.Contains(p.summary.Text, "* compressing") {
+		t.Errorf("summary while compressing lacks the layer being compressed:\n%s", p.summary.Text)
+	}
 	test.Tap(p.pause)
 	if got := p.progress.Text; got != "Pausing: the layer being compressed is finished first…" {
 		t.Errorf("pausing: got %q", got)
