@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"muehle/layers"
 )
@@ -106,32 +107,47 @@ func (e *exporter) copyLayer(i int, c *copySource) error {
 }
 
 // stored writes the n bytes of r as blocks of the given kind of layer i,
-// the bytes as they are (coder 4).
+// the bytes as they are (coder 4): read a batch at a time, their
+// checksums computed on the workers.
 func (e *exporter) stored(i, kind int, r io.ReaderAt, n uint64) error {
 	bs := uint64(e.m.BlockBytes)
-	buf := make([]byte, min(bs, n))
-	for seq := 0; uint64(seq)*bs < n; seq++ {
+	nb := int((n + bs - 1) / bs)
+	bufs := make([][]byte, min(e.workers, nb))
+	heads := make([]blockHeader, len(bufs))
+	for b0 := 0; b0 < nb; b0 += len(bufs) {
 		if err := e.ctx.Err(); err != nil {
 			return err
 		}
-		lo := uint64(seq) * bs
-		raw := buf[:min(bs, n-lo)]
-		if _, err := r.ReadAt(raw, int64(lo)); err != nil {
-			return fmt.Errorf("pack: layer %s: reading %s: %w", e.m.Key(i), kindName(kind), err)
+		batch := min(len(bufs), nb-b0)
+		for j := range batch {
+			lo := uint64(b0+j) * bs
+			if bufs[j] == nil {
+				bufs[j] = make([]byte, min(bs, n))
+			}
+			raw := bufs[j][:min(bs, n-lo)]
+			if _, err := r.ReadAt(raw, int64(lo)); err != nil {
+				return fmt.Errorf("pack: layer %s: reading %s: %w", e.m.Key(i), kindName(kind), err)
+			}
+			bufs[j] = raw
 		}
-		h := blockHeader{layer: i, kind: kind, coder: coderStored, seq: seq, raw: len(raw), comp: len(raw),
-			rawCRC: crc64.Checksum(raw, ecma), cCRC: crc32.Checksum(raw, castagnoli)}
-		if err := e.write(h.marshal()); err != nil {
-			return err
-		}
-		if err := e.write(raw); err != nil {
-			return err
-		}
-		e.nblocks++
-		e.coded[coderStored]++
-		e.packed[i] += int64(blockHead + len(raw))
-		if kind == kindFile {
-			e.done += uint64(len(raw))
+		forEach(batch, func(j int) {
+			raw := bufs[j]
+			heads[j] = blockHeader{layer: i, kind: kind, coder: coderStored, seq: b0 + j, raw: len(raw), comp: len(raw),
+				rawCRC: crc64.Checksum(raw, ecma), cCRC: crc32.Checksum(raw, castagnoli)}
+		})
+		for j := range batch {
+			if err := e.write(heads[j].marshal()); err != nil {
+				return err
+			}
+			if err := e.write(bufs[j]); err != nil {
+				return err
+			}
+			e.nblocks++
+			e.coded[coderStored]++
+			e.packed[i] += int64(blockHead + len(bufs[j]))
+			if kind == kindFile {
+				e.done += uint64(len(bufs[j]))
+			}
 		}
 		if e.progress != nil {
 			e.progress(Progress{Phase: "export", Layer: e.m.Key(i), Step: e.step + 1, Steps: len(e.m.Layers),
@@ -139,6 +155,15 @@ func (e *exporter) stored(i, kind int, r io.ReaderAt, n uint64) error {
 		}
 	}
 	return nil
+}
+
+// forEach calls f(j) for j from 0 to n-1, each on a goroutine of its own.
+func forEach(n int, f func(j int)) {
+	var wg sync.WaitGroup
+	for j := range n {
+		wg.Go(func() { f(j) })
+	}
+	wg.Wait()
 }
 
 // copied installs layer i from its compressed file's blocks: written to a
@@ -216,7 +241,8 @@ func (in *installer) copied(i int) error {
 }
 
 // writeCopy writes the compressed file of layer i from its blocks to
-// path, synced.
+// path, synced: read a batch at a time, their checksums checked on the
+// workers.
 func (in *installer) writeCopy(i int, path string) error {
 	l := &in.p.Manifest.Layers[i]
 	f, err := os.Create(path)
@@ -224,21 +250,16 @@ func (in *installer) writeCopy(i int, path string) error {
 		return fmt.Errorf("pack: %w", err)
 	}
 	defer f.Close()
-	for seq := range in.p.blocksOf(l.File.Bytes) {
-		b, err := in.c.next(i, kindFile, seq, in.p.rawOf(l.File.Bytes, seq), false)
-		if err == nil {
-			err = in.checked(b.frame, nil, b.h, i)
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(b.frame); err != nil {
+	err = in.storedBlocks(i, kindFile, l.File.Bytes, func(data []byte) error {
+		if _, err := f.Write(data); err != nil {
 			return fmt.Errorf("pack: %w", err)
 		}
-		in.done += uint64(len(b.frame))
-		if seq%16 == 15 {
-			in.report(l.key)
-		}
+		in.done += uint64(len(data))
+		in.report(l.key)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("pack: %w", err)
@@ -246,19 +267,45 @@ func (in *installer) writeCopy(i int, path string) error {
 	return f.Close()
 }
 
+// storedBlocks reads the blocks of the given kind of layer i, n bytes
+// stored as they are (coder 4), a batch at a time, checks each against
+// its header on the workers, and calls f with the data of each in order.
+func (in *installer) storedBlocks(i, kind int, n uint64, f func(data []byte) error) error {
+	nb := in.p.blocksOf(n)
+	batch := make([]block, max(1, min(in.workers, nb)))
+	errs := make([]error, len(batch))
+	for b0 := 0; b0 < nb; b0 += len(batch) {
+		if err := in.ctx.Err(); err != nil {
+			return err
+		}
+		m := min(len(batch), nb-b0)
+		for j := range m {
+			b, err := in.c.next(i, kind, b0+j, in.p.rawOf(n, b0+j), false)
+			if err != nil {
+				return err
+			}
+			batch[j] = block{h: b.h, frame: append(batch[j].frame[:0], b.frame...)}
+		}
+		forEach(m, func(j int) { errs[j] = in.checked(batch[j].frame, nil, batch[j].h, i) })
+		for j := range m {
+			if errs[j] != nil {
+				return errs[j]
+			}
+			if err := f(batch[j].frame); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // readStored reads the blocks of the given kind of layer i, a file c
 // copied (coder 4), and checks the whole against c's CRC-64.
 func (in *installer) readStored(i, kind int, c *Copied) ([]byte, error) {
 	data := make([]byte, 0, c.Bytes)
-	for seq := range in.p.blocksOf(c.Bytes) {
-		b, err := in.c.next(i, kind, seq, in.p.rawOf(c.Bytes, seq), false)
-		if err == nil {
-			err = in.checked(b.frame, nil, b.h, i)
-		}
-		if err != nil {
-			return nil, err
-		}
-		data = append(data, b.frame...)
+	err := in.storedBlocks(i, kind, c.Bytes, func(b []byte) error { data = append(data, b...); return nil })
+	if err != nil {
+		return nil, err
 	}
 	if sum := crc64.Checksum(data, ecma); sum != c.sum {
 		return nil, fmt.Errorf("pack: %s: %w: %s of layer %s has CRC-64 %016x, the manifest says %s", in.p.name, ErrChecksum, kindName(kind), in.p.Manifest.Layers[i].Key, sum, c.CRC64)
