@@ -16,6 +16,7 @@ import (
 	"muehle/layers"
 	"muehle/layers/pack"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 func init() {
@@ -196,9 +197,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		8*float64(res.Bytes)/float64(res.Manifest.Slots()), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  %d blocks: %d zstd frames, %d context streams, %d context streams with the partner layer's values, %d without their rank directory, %d of compressed layer files copied\n",
 		res.Blocks, res.Coded[0], res.Coded[1], res.Coded[2], res.Coded[3], res.Coded[4])
-	if flat := flatLayers(res.Manifest); flat > 0 {
-		fmt.Fprintf(stdout, "  %d of the %s lie flat in the folder and were coded, the others copied as they lie compressed; `muehlectl compress --db %s` keeps them compressed, and then export and import copy them in a fraction of the time\n",
-			flat, layerCount(len(res.Manifest.Layers)), db.Dir())
+	if flat := dbservice.FlatOf(db); flat.Layers > 0 {
+		fmt.Fprintf(stdout, "  the folder holds %s lying flat (%s), which a package codes rather than copies; `muehlectl compress --db %s` keeps them compressed, and then export and import copy them in a fraction of the time\n",
+			layerCount(flat.Layers), sizeText(int64(flat.Bytes)), db.Dir())
 	}
 	for _, kind := range []string{"moving", "placement"} {
 		var n, derived, slots, values uint64
@@ -220,18 +221,6 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return nil
-}
-
-// flatLayers returns the layers of a package that travel as their
-// bodies, coded, rather than as compressed files copied.
-func flatLayers(m *pack.Manifest) int {
-	n := 0
-	for _, l := range m.Layers {
-		if !l.Copied() {
-			n++
-		}
-	}
-	return n
 }
 
 // derivedText lists the layers export left out, with the bits per slot
