@@ -80,6 +80,22 @@ func (f dbFlags) gameFolder() error {
 	return nil
 }
 
+// databaseDir returns the database folder for a --db dir of a command
+// with a --db of its own (import, review, levels, serve, loadtest): dir,
+// or the folder above it when dir is the folder of the layers of want
+// (layers.GameFolder; the zero want: of any game); an error says which
+// folder to give.
+func databaseDir(dir string, want muehle.Variant) (string, error) {
+	w, root, ok := layers.GameFolder(dir)
+	if !ok {
+		return dir, nil
+	}
+	if want == (muehle.Variant{}) {
+		want = w
+	}
+	return gameFolderRoot(dir, w, root, want)
+}
+
 // gameFolderRoot returns the database folder root for a --db dir that is
 // the folder of the layers of w (layers.GameFolder), the game asked for
 // being asked, or an error that says which folder to give.

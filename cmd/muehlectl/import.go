@@ -98,10 +98,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, c := range m.Computed {
 		fmt.Fprintf(stdout, "computed: %d units by commit %s on %d cores\n", c.Units, c.Commit, c.Cores)
 	}
-	if w, root, ok := layers.GameFolder(a.dir); ok {
-		if a.dir, err = gameFolderRoot(a.dir, w, root, m.Variant()); err != nil {
-			return err
-		}
+	if a.dir, err = databaseDir(a.dir, m.Variant()); err != nil {
+		return err
 	}
 	show := newPackProgress(stderr)
 	start := time.Now()
