@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"fyne.io/fyne/v2/dialog"
@@ -82,25 +81,12 @@ func (p *dbPanel) askCompress() {
 	d.Show()
 }
 
-// checkCompress checks the free disk space off the UI thread, then
-// compresses, or refuses.
-func (p *dbPanel) checkCompress(flat DBFlat) {
-	dir := p.db.Dir()
-	p.say("Looking at the free disk space…")
-	go func() {
-		free, err := p.free(dir)
-		p.do(func() {
-			p.say("")
-			if err == nil && free < flat.Largest {
-				p.say("Not enough disk space: nothing was compressed.")
-				dialog.ShowInformation("Not enough disk space", fmt.Sprintf("Not enough disk space in\n%s\n"+
-					"Compressing writes each layer's compressed file beside it\nbefore it replaces it: the largest may need %s, and %s are free.\n"+
-					"Free some space, and compress again.", dir, bytesText(flat.Largest), bytesText(free)), p.u.win)
-				return
-			}
-			p.startCompress(flat)
-		})
-	}()
+// checkCompress compresses the flat layers f in the background, or
+// refuses when the disk cannot hold the largest layer's compressed file
+// beside it.
+func (p *dbPanel) checkCompress(f DBFlat) {
+	p.withRoom(f.Largest, "compress", "Compressing writes each layer's compressed file beside it\nbefore it replaces it: the largest may need",
+		func() { p.startCompress(f) })
 }
 
 // startCompress runs Database.Compress in the background.
@@ -119,16 +105,5 @@ const compressNote = "Pause stops after the layer being compressed; the layers c
 // compressFinished says how the compression ended: done, paused or
 // failed, with the layers compressed, which are kept in any case.
 func (p *dbPanel) compressFinished(err error) {
-	left := p.db.Flat().Layers
-	done := max(0, p.flatAtStart-left)
-	switch {
-	case errors.Is(err, context.Canceled):
-		p.say(fmt.Sprintf("Paused. %s of %d compressed, kept; Compress layers does the rest.", layerCount(done), p.flatAtStart))
-	case err != nil:
-		p.say(fmt.Sprintf("Failed: %v. %s of %d compressed, kept.", err, layerCount(done), p.flatAtStart))
-	default:
-		p.bar.SetValue(1)
-		p.overall.SetValue(1)
-		p.say(fmt.Sprintf("Done: %s compressed, values and verification kept.", layerCount(done)))
-	}
+	p.rewriteFinished(err, p.flatAtStart, p.db.Flat().Layers, "compressed", "Compress layers")
 }

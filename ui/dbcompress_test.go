@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -47,30 +46,6 @@ func flatFolder(t *testing.T) (string, []layers.Key) {
 	return dir, []layers.Key{layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3)}
 }
 
-// gatedCompress holds a compression at the progress of layer at until it
-// is cancelled, and notes the layers announced.
-type gatedCompress struct {
-	*DBEngines
-	at int
-
-	mu   sync.Mutex
-	seen []string
-}
-
-func (g *gatedCompress) Compress(ctx context.Context, progress func(DBProgress)) error {
-	return g.DBEngines.Compress(ctx, func(pr DBProgress) {
-		g.mu.Lock()
-		if len(g.seen) == 0 || g.seen[len(g.seen)-1] != pr.Unit {
-			g.seen = append(g.seen, pr.Unit)
-		}
-		g.mu.Unlock()
-		progress(pr)
-		if pr.Step == g.at {
-			<-ctx.Done()
-		}
-	})
-}
-
 // TestCompressLayers opens a folder of three verified layers lying flat:
 // the tab offers Compress layers; the dialog says how many, that values
 // and verification are kept and about how long; paused in the second
@@ -80,7 +55,7 @@ func (g *gatedCompress) Compress(ctx context.Context, progress func(DBProgress))
 func TestCompressLayers(t *testing.T) {
 	dir, keys := flatFolder(t)
 	e := NewEngines(dir)
-	g := &gatedCompress{DBEngines: e, at: 2}
+	g := &gatedDB{DBEngines: e, at: 2}
 	q := gametest.NewQueue()
 	u := New(test.NewTempApp(t), Options{Do: q.Do, Engines: e, Database: g})
 	t.Cleanup(u.ctrl.Close)

@@ -175,14 +175,11 @@ func (in *installer) copied(i int) error {
 	l := &in.p.Manifest.Layers[i]
 	k := l.key
 	v := in.p.Manifest.Variant()
-	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
+	release, err := in.claim(k)
 	if err != nil {
-		return claimError(k, err)
-	}
-	defer claim.Release()
-	if err := in.db.RemoveLeftovers(k); err != nil {
 		return err
 	}
+	defer release()
 	path := in.db.Path(k)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("pack: %w", err)

@@ -509,18 +509,29 @@ func (in *installer) blocks(i int, size uint64, f func(seq int, raw []byte) erro
 	return nil
 }
 
+// claim takes the claim of layer k's unit and removes what a killed
+// process left beside its files; release lets the claim go.
+func (in *installer) claim(k layers.Key) (release func(), err error) {
+	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
+	if err != nil {
+		return nil, claimError(k, err)
+	}
+	if err := in.db.RemoveLeftovers(k); err != nil {
+		claim.Release()
+		return nil, err
+	}
+	return func() { claim.Release() }, nil
+}
+
 // layer installs layer i from its blocks.
 func (in *installer) layer(i int) error {
 	l := &in.p.Manifest.Layers[i]
 	k := l.key
-	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
+	release, err := in.claim(k)
 	if err != nil {
-		return claimError(k, err)
-	}
-	defer claim.Release()
-	if err := in.db.RemoveLeftovers(k); err != nil {
 		return err
 	}
+	defer release()
 	var w *layers.LayerWriter
 	switch {
 	case l.Old():

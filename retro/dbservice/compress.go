@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"muehle/layers"
@@ -36,9 +35,7 @@ const minFlat = 64 << 10
 const compressRate = 15e6
 
 // Time returns about how long compressing takes.
-func (f Flat) Time() time.Duration {
-	return time.Duration(float64(f.Bytes) / compressRate * float64(time.Second))
-}
+func (f Flat) Time() time.Duration { return timeAt(f.Bytes, compressRate) }
 
 // Words says what compressing the flat layers does, in one paragraph.
 func (f Flat) Words() string {
@@ -145,14 +142,7 @@ func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResu
 		return res, fmt.Errorf("%w in %s: %s free, and compressing writes each layer's compressed file beside it before it replaces it: the largest may take %s; free some room first",
 			ErrNoRoom, db.GameDir(), Bytes(n), Bytes(largest))
 	}
-	var mu sync.Mutex // the ticker's reports and the layers'
-	progress := func(p Progress) {
-		if run.Progress != nil {
-			mu.Lock()
-			defer mu.Unlock()
-			run.Progress(p)
-		}
-	}
+	progress := serial(run.Progress) // the ticker's reports and the layers'
 	defer c.tick(progress)()
 	for i, k := range todo {
 		if err := ctx.Err(); err != nil {

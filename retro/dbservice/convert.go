@@ -40,8 +40,11 @@ const convertRate = 40e6
 const minMeasured = 100e6
 
 // Time returns about how long converting takes.
-func (o Old) Time() time.Duration {
-	return time.Duration(float64(o.Bytes) / convertRate * float64(time.Second))
+func (o Old) Time() time.Duration { return timeAt(o.Bytes, convertRate) }
+
+// timeAt returns how long n bytes take at rate bytes a second.
+func timeAt(n uint64, rate float64) time.Duration {
+	return time.Duration(float64(n) / rate * float64(time.Second))
 }
 
 // Words says what the older layers mean and what converting does, in one
@@ -93,14 +96,7 @@ func Convert(ctx context.Context, db *layers.DB, run ConvertRun) (int, error) {
 	if db.Variant().Game != muehle.Standard {
 		return 0, nil // only Nine Men's Morris had the format before
 	}
-	var mu sync.Mutex // the ticker's reports and the layers'
-	progress := func(p Progress) {
-		if run.Progress != nil {
-			mu.Lock()
-			defer mu.Unlock()
-			run.Progress(p)
-		}
-	}
+	progress := serial(run.Progress) // the ticker's reports and the layers'
 	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}, prior: convertRate}
 	for _, k := range layers.Order(db.Stones(), true) {
 		if h, err := db.OldHeader(k); err == nil {
@@ -145,6 +141,19 @@ type conversion struct {
 	curAt   time.Time // when cur was begun
 	i, n    int       // cur is layer i (from 0) of n
 	started bool
+}
+
+// serial returns a function that calls f (when not nil) from any
+// goroutine, never twice at once.
+func serial(f func(Progress)) func(Progress) {
+	var mu sync.Mutex
+	return func(p Progress) {
+		if f != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			f(p)
+		}
+	}
 }
 
 // tick reports the progress to progress every second until the function
