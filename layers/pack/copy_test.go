@@ -198,3 +198,62 @@ func TestCopiedDamage(t *testing.T) {
 		t.Errorf("exporting a damaged compressed layer: got %v, want layers.ErrChecksum naming %s", err, k)
 	}
 }
+
+// examplePathV5 is a package of format 5 checked in: the whole 3-stone
+// game as `muehlectl solve --stones 3 --all-phases --compress` computed it
+// and `muehlectl export --stones 3` wrote it; the layers that compress
+// kept compressed (3-3 and three placement layers) copied with their block
+// files, the three too small to gain coded as in format 4.
+const examplePathV5 = "testdata/k3-v5.mpk"
+
+// TestExamplePackageV5 reads the checked-in package of format 5 and
+// installs it: every layer verified, those copied compressed, and every
+// layer's values those of the package of format 3 (examplePath), the
+// same game exported flat by the program before.
+func TestExamplePackageV5(t *testing.T) {
+	p, err := Open(examplePathV5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m := p.Manifest
+	copied := 0
+	for _, l := range m.Layers {
+		if l.Copied() {
+			copied++
+		}
+	}
+	if m.Version != 5 || m.Variant() != muehle.Standard.With(3) || len(m.Layers) != 7 || copied != 4 {
+		t.Fatalf("package format %d of %s, %d layers, %d copied; want format 5 of the 3-stone game, 7 layers, 4 copied", m.Version, m.Variant().Name(), len(m.Layers), copied)
+	}
+	install := func(path string) *layers.DB {
+		dir := t.TempDir()
+		if _, err := Import(context.Background(), dir, path, ImportOptions{ClaimName: testClaim}); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		db, err := layers.OpenDB(dir, muehle.Standard.With(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	v5, v3 := install(examplePathV5), install(examplePath)
+	for i, l := range m.Layers {
+		k := m.Key(i)
+		if st, err := v5.Check(k); st != layers.StatusVerified || v5.Compressed(k) != l.Copied() {
+			t.Errorf("layer %s: %v, %v, compressed %v; want verified, compressed %v", k, st, err, v5.Compressed(k), l.Copied())
+		}
+		a, err := v5.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := v3.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Body(), b.Body()) || a.Header() != b.Header() {
+			t.Errorf("layer %s: its body or header differs from the package of format 3's", k)
+		}
+	}
+}
