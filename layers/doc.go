@@ -44,8 +44,9 @@
 //	db.go         DB, the database of one variant, and Probe
 //	prober.go     Prober, what the solver and the players read through
 //	folder.go     the layout of a database folder: every file and folder
-//	              in it and its path (GameDir, Path, ClaimPath, RecordPath,
-//	              BookPath, ReachPath, TempDir, JobsDir)
+//	              in it and its path (GameDir, Path, BlocksPath, ClaimPath,
+//	              RecordPath, BookPath, ReachPath, TempDir, JobsDir), and
+//	              GameFolder: whether a folder is a game's folder itself
 //	dir*.go       DefaultDir, the database folder of the programs (each
 //	              system's in dir_windows.go and dir_other.go)
 //	status.go     damaged layers, layer status, verification records

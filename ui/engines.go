@@ -53,6 +53,8 @@ type DBEngines struct {
 	busyIn muehle.Variant // the variant of the layer being computed
 	// busyConvert says busy is being converted (Convert), not computed.
 	busyConvert bool
+	// busyCompress says the conversion compresses busy (Compress).
+	busyCompress bool
 }
 
 // NewEngines opens the database of the standard game in dir (created by
@@ -382,7 +384,10 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	busy, on, converting := e.computingIn(db.Variant())
-	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting,
+	e.mu.Lock()
+	compressing := e.busyCompress
+	e.mu.Unlock()
+	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting, Compressing: compressing,
 		Damage: func(k layers.Key) error { return e.damage(db, k) }})
 	return h.Text + "\n\n" + playerWords(db.Variant(), h.Moving, h.MovingAll, h.Placement, h.PlacementAll)
 }

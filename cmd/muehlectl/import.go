@@ -98,6 +98,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, c := range m.Computed {
 		fmt.Fprintf(stdout, "computed: %d units by commit %s on %d cores\n", c.Units, c.Commit, c.Cores)
 	}
+	if a.dir, err = databaseDir(a.dir, m.Variant()); err != nil {
+		return err
+	}
 	show := newPackProgress(stderr)
 	start := time.Now()
 	res, err := dbservice.Import(ctx, p, a.dir, pack.ImportOptions{Variant: a.expect, Force: a.force, Progress: show.update, Note: show.note})

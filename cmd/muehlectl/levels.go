@@ -63,6 +63,9 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return flagError(fs, err)
 	}
+	if *dir, err = databaseDir(*dir, muehle.Standard.With(*stones)); err != nil {
+		return flagError(fs, err)
+	}
 	db, err := openGameDB(*dir, muehle.Standard.With(*stones))
 	if err != nil {
 		return fmt.Errorf("levels: %w", err)

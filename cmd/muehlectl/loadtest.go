@@ -62,7 +62,11 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return flagError(fs, err)
 	}
-
+	root, err := databaseDir(*dir, muehle.Variant{})
+	if err != nil {
+		return flagError(fs, err)
+	}
+	*dir = root
 	dbs, err := serve.Open(*dir)
 	if err != nil {
 		return err
