@@ -56,21 +56,26 @@ func (p *Position) Blocked() bool {
 // AppendMoves appends the legal moves of p to buf and returns it. A move that
 // closes a mill appears once for each stone it may remove. A position whose
 // side to move has lost has no moves. With a buffer of MaxMoves capacity it
-// does not allocate.
+// does not allocate. The removable stones are computed at the first move
+// that closes a mill, not for every position (most have none).
 func (p *Position) AppendMoves(buf []Move) []Move {
 	e := &engines[p.Game]
 	c := p.Turn
-	removable := e.removableOf(p.Stones[c^1]) // first, while few values are live
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
 	if total < e.loseBelow {
 		return buf
 	}
+	// removable is 0 until computed: removableOf(opp) is 0 only when opp
+	// is, and then no move removes a stone.
+	var removable Bitboard
 	empty := e.all &^ (own | opp)
 	if p.Hand[c] > 0 {
 		closing := e.millTargets(own, empty)
-		if removable == 0 {
+		if opp == 0 {
 			closing = 0
+		} else if closing != 0 {
+			removable = e.removableOf(opp)
 		}
 		for t := empty; t != 0; t &= t - 1 {
 			to := t.First()
@@ -94,9 +99,12 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 			// The move, or the move with each removable stone when it
 			// closes a mill with the mover's other stones.
 			to := t.First()
-			if removable == 0 || !closes(&mp[to], rest, third) {
+			if opp == 0 || !closes(&mp[to], rest, third) {
 				buf = append(buf, Move{from, to, NoPoint})
 				continue
+			}
+			if removable == 0 {
+				removable = e.removableOf(opp)
 			}
 			for x := removable; x != 0; x &= x - 1 {
 				buf = append(buf, Move{from, to, x.First()})
