@@ -32,24 +32,7 @@ func (b ReachBits) Count() uint64 {
 }
 
 // In yields the reachable slots i with lo <= i < hi, in order.
-func (b ReachBits) In(lo, hi uint64) iter.Seq[uint64] {
-	return func(yield func(uint64) bool) {
-		for word := lo / 64; word*64 < hi; word++ {
-			set := b[word]
-			if word == lo/64 {
-				set &^= 1<<(lo%64) - 1
-			}
-			if end := word*64 + 64; end > hi {
-				set &= 1<<(64-(end-hi)) - 1
-			}
-			for ; set != 0; set &= set - 1 {
-				if !yield(word*64 + uint64(bits.TrailingZeros64(set))) {
-					return
-				}
-			}
-		}
-	}
-}
+func (b ReachBits) In(lo, hi uint64) iter.Seq[uint64] { return layers.SetBits(b, lo, hi) }
 
 // set marks slot i; several goroutines may set bits of one word at once.
 func (b ReachBits) set(i uint64) {

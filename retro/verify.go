@@ -72,13 +72,12 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	}
 	defer lc.release()
 	f, size := lc.f, lc.ix.Size()
-	switch d := f.Dense(); {
-	case d != nil:
-		set := ReachBits(d.Bits())
+	switch {
+	case f.MarksStored():
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w blockWork
-			for i := range set.In(lo, hi) {
-				lc.add(&w, i, d.Value(i))
+			for i, v := range f.StoredIn(lo, hi) {
+				lc.add(&w, i, v)
 			}
 			lc.checkBlock(&w)
 			return nil
@@ -150,19 +149,6 @@ func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed 
 		return 0, nil, err
 	}
 	defer lc.release()
-	stored := func(i uint64) (layers.Value, bool) {
-		v := lc.f.Value(i)
-		return v, v != layers.Unused
-	}
-	if d := lc.f.Dense(); d != nil {
-		set := ReachBits(d.Bits())
-		stored = func(i uint64) (layers.Value, bool) {
-			if !set.Has(i) {
-				return layers.Unused, false
-			}
-			return d.Value(i), true
-		}
-	}
 	rng := rand.New(rand.NewPCG(seed, uint64(k.W)<<24|uint64(k.B)<<16|uint64(k.WH)<<8|uint64(k.BH)))
 	size, seen := lc.ix.Size(), make(map[uint64]bool, n)
 	var w blockWork
@@ -172,7 +158,7 @@ func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed 
 			return len(seen), nil, ctx.Err()
 		}
 		i := rng.Uint64N(size)
-		got, ok := stored(i)
+		got, ok := lc.f.Stored(i)
 		if !ok || seen[i] {
 			continue
 		}
@@ -214,7 +200,7 @@ func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*lay
 	}
 	lc := &layerCheck{k: k, f: f, ix: db.Indexer().Layer(k), game: db.Variant().Game, bad: &mismatchList{limit: limit}}
 	switch {
-	case f.Dense() != nil:
+	case f.MarksStored():
 		if lc.parents, err = newParentCheck(db, k); err != nil {
 			return nil, fmt.Errorf("retro: verify %s: %w", k, err)
 		}
