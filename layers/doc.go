@@ -21,6 +21,8 @@
 //	file.go       the layer file: header, WriteLayer, OpenFile, File
 //	dense.go      Dense: a dense layer's body (the stored slots' bits,
 //	              their rank directory, their values)
+//	stored.go     the stored slots of a file, whatever its layout (Stored,
+//	              StoredIn), for the readers outside the package
 //	copy.go       Copy: a layer's values copied into memory
 //	convert.go    ConvertDense: a placement layer of one byte per slot
 //	              rewritten as a dense file
