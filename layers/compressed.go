@@ -184,8 +184,32 @@ func (z *zFile) decode(dst []byte, b int, c *blockCoder) ([]byte, error) {
 	return out, nil
 }
 
-// coders lends blockCoders to the goroutines decoding blocks.
-var coders = sync.Pool{New: func() any { return new(blockCoder) }}
+// coders lends blockCoders to the goroutines coding and decoding blocks.
+// Not a sync.Pool: the garbage collector empties those, and a probe that
+// then made a coder afresh would build its tables again (hundreds of
+// microseconds, the 99th percentile of BenchmarkProbeFirst).
+var coders = coderList{free: make(chan *blockCoder, 4*runtime.GOMAXPROCS(0))}
+
+// coderList is a bounded list of idle blockCoders.
+type coderList struct{ free chan *blockCoder }
+
+// Get returns an idle coder, or a new one.
+func (l coderList) Get() *blockCoder {
+	select {
+	case c := <-l.free:
+		return c
+	default:
+		return new(blockCoder)
+	}
+}
+
+// Put gives c back; a coder beyond the list's bound is dropped.
+func (l coderList) Put(c *blockCoder) {
+	select {
+	case l.free <- c:
+	default:
+	}
+}
 
 // decodeAll decodes the whole body into memory, on all cores, checking
 // every block.
@@ -194,7 +218,7 @@ func (z *zFile) decodeAll() ([]byte, error) {
 	registerDecoded(body)
 	errs := make([]error, z.n)
 	forBlocks(z.n, int(z.size), func(lo, hi int) {
-		c := coders.Get().(*blockCoder)
+		c := coders.Get()
 		defer coders.Put(c)
 		for b := lo; b < hi; b++ {
 			lo := b << z.shift
@@ -234,7 +258,7 @@ func writeCompressed(path string, head []byte, body []byte, shift uint, parts []
 	frames := make([][]byte, n)
 	errs := make([]error, n)
 	forBlocks(n, len(body), func(lo, hi int) {
-		c := coders.Get().(*blockCoder)
+		c := coders.Get()
 		defer coders.Put(c)
 		for b := lo; b < hi; b++ {
 			frames[b], errs[b] = c.encode(nil, block(body, b, shift), uint64(b)<<shift, parts)
