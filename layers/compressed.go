@@ -44,8 +44,10 @@ type zFile struct {
 	table []byte // the offset table, in the mapping
 	first uint64 // where the first frame starts
 	parts []Part // the layer's parts for the context streams; nil: dense
-	// blocks holds the blocks the DB's cache keeps decoded (cache.go).
-	blocks []atomic.Pointer[cachedBlock]
+	// blocks holds the first bytes of the blocks the DB's cache keeps
+	// decoded (cache.go), nil for the others; used their clock bits.
+	blocks []atomic.Pointer[byte]
+	used   []atomic.Uint64
 }
 
 // isCompressed reports whether b, the first bytes of a file, start a
@@ -134,7 +136,7 @@ func checkZ(m []byte, path string, v muehle.Variant, key Key) (*zFile, Header, e
 	if got, want := le.Uint32(m[zHead+zEntry*n:]), crc32.Checksum(table, castagnoli); got != want {
 		return nil, h, fmt.Errorf("layers: %s: %w: offset table checksum %08x, want %08x", path, ErrChecksum, got, want)
 	}
-	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[cachedBlock], n)}
+	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[byte], n), used: make([]atomic.Uint64, (n+63)/64)}
 	sums := make([]uint64, n)
 	at := z.first
 	for b := range n {

@@ -3,6 +3,7 @@ package layers
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,19 +126,22 @@ func TestFirstProbeTime(t *testing.T) {
 // decodes and checks the block, 16 KiB, into the block cache). It reports
 // the median and the 99th percentile of single probes (ns-median,
 // ns-p99); the DB is opened again, untimed, whenever a probe would find
-// its block checked or decoded already. "hit" probes the compressed
-// layer with every block decoded already.
+// its block checked or decoded already. "flat-hit" and "hit" probe the
+// layers with every block checked or decoded already.
 //
 //	go test -run '^$' -bench ProbeFirst ./layers/
 func BenchmarkProbeFirst(b *testing.B) {
 	dir := b.TempDir()
 	k := Moving(5, 5)
 	var ps []muehle.Position
-	for _, form := range []string{"flat", "compressed", "hit"} {
+	for _, form := range []string{"flat", "compressed", "flat-hit", "hit"} {
 		sub := filepath.Join(dir, form)
-		if form == "hit" {
+		switch form {
+		case "hit":
 			sub = filepath.Join(dir, "compressed")
-		} else {
+		case "flat-hit":
+			sub = filepath.Join(dir, "flat")
+		default:
 			db, err := OpenDB(sub, muehle.NineMensMorris)
 			if err != nil {
 				b.Fatal(err)
@@ -164,7 +168,7 @@ func BenchmarkProbeFirst(b *testing.B) {
 			var db *DB
 			seen := map[uint64]bool{} // the blocks probed since the DB was opened
 			shift := uint(blockShift)
-			if form != "flat" {
+			if form == "compressed" || form == "hit" {
 				shift = zShift
 			}
 			var l *LayerIndex
@@ -185,7 +189,8 @@ func BenchmarkProbeFirst(b *testing.B) {
 			}
 			open()
 			defer func() { db.Close() }()
-			if form == "hit" {
+			hit := strings.HasSuffix(form, "hit")
+			if hit {
 				for _, p := range ps {
 					db.Probe(p)
 				}
@@ -194,7 +199,7 @@ func BenchmarkProbeFirst(b *testing.B) {
 			for b.Loop() {
 				for _, p := range ps {
 					blk := l.Index(p) >> shift
-					if form != "hit" && seen[blk] {
+					if !hit && seen[blk] {
 						b.StopTimer()
 						open()
 						b.StartTimer()

@@ -16,7 +16,7 @@ import (
 // muehlectl bench perfect: the time of a perfect move, with the layers
 // open or from a cold start (issue 51: at most 5 ms and 0.5 s at worst).
 
-const benchPerfectUsage = `[--db DIR] [--game G] [--stones K] [--positions N] [--seed S] [--player P] [--cold [--evict auto|system|files]] [--mem MiB]
+const benchPerfectUsage = `[--db DIR] [--game G] [--stones K] [--positions N] [--seed S] [--player P] [--phase moving|placement] [--cold [--evict auto|system|files]] [--mem MiB]
 
 Times a player's move (the shipped perfect player by default) on N random
 positions of each phase, from random games of the game (each position with
@@ -43,6 +43,7 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 	cold := fs.Bool("cold", false, "from a cold start: before each position the database closed, the page cache dropped, the database opened again")
 	evict := fs.String("evict", "auto", "with --cold, how the page cache is dropped: system (all of it, root only), files (the folder's files), auto")
 	mem := addCacheFlag(fs)
+	only := fs.String("phase", "", "only the positions of this phase: moving or placement (default both)")
 	verbose := fs.Bool("v", false, "print each position and its time")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -53,9 +54,18 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 	if !slices.Contains([]string{"auto", "system", "files"}, *evict) {
 		return flagError(fs, fmt.Errorf("--evict %q: want auto, system or files", *evict))
 	}
+	if *only != "" && *only != "moving" && *only != "placement" {
+		return flagError(fs, fmt.Errorf("--phase %q: want moving or placement", *only))
+	}
 	v := dbf.variant()
 	phases := benchPhases(v, *seed, *n)
-	if len(phases[0]) < *n || len(phases[1]) < *n {
+	switch *only {
+	case "moving":
+		phases[1] = nil
+	case "placement":
+		phases[0] = nil
+	}
+	if len(phases[0]) < *n && *only != "placement" || len(phases[1]) < *n && *only != "moving" {
 		fmt.Fprintf(stdout, "the random games gave %d moving and %d placement positions of the %d asked\n", len(phases[0]), len(phases[1]), *n)
 	}
 	drop := func() (string, error) { return "", nil }
@@ -80,13 +90,13 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 		if len(ps) == 0 {
 			continue
 		}
-		var times []time.Duration
+		var times, cpus []time.Duration
 		bad := 0
 		for pass := range 2 {
 			if pass == 0 && *cold {
 				continue // no warming: each position starts cold
 			}
-			times = times[:0]
+			times, cpus = times[:0], cpus[:0]
 			for i, pos := range ps {
 				if *cold {
 					db.Close()
@@ -101,27 +111,30 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 					}
 					mem.apply(db)
 				}
-				el, note, err := timeMove(ctx, db, *player, *seed, pos, i)
+				el, cpu, note, err := timeMove(ctx, db, *player, *seed, pos, i)
 				el += time.Since(t0) - el // the opening too, when cold
 				if err != nil {
 					return err
 				}
+				cpus = append(cpus, cpu)
 				if note != "" {
 					bad++
 				}
 				times = append(times, el)
 				if *verbose && (pass == 1 || *cold) || note != "" {
-					fmt.Fprintf(stdout, "%4d %s  %8.3f ms%s\n", i, pos, el.Seconds()*1e3, note)
+					fmt.Fprintf(stdout, "%4d %s  %8.3f ms, processor %8.3f ms%s\n", i, pos, el.Seconds()*1e3, cpu.Seconds()*1e3, note)
 				}
 			}
 		}
 		slices.Sort(times)
+		slices.Sort(cpus)
 		state := "the layers open"
 		if *cold {
 			state = "each from a cold start"
 		}
-		fmt.Fprintf(stdout, "%s, %s, %d %s positions, %s: median %.3f ms, worst %.3f ms; block cache %s\n",
-			dbf.label(), *player, len(times), name, state, times[len(times)/2].Seconds()*1e3, times[len(times)-1].Seconds()*1e3, sizeText(db.CacheBytes()))
+		fmt.Fprintf(stdout, "%s, %s, %d %s positions, %s: median %.3f ms, worst %.3f ms (processor time of the move: median %.3f ms, worst %.3f ms); block cache %s\n",
+			dbf.label(), *player, len(times), name, state, times[len(times)/2].Seconds()*1e3, times[len(times)-1].Seconds()*1e3,
+			cpus[len(cpus)/2].Seconds()*1e3, cpus[len(cpus)-1].Seconds()*1e3, sizeText(db.CacheBytes()))
 		if bad > 0 {
 			return fmt.Errorf("bench perfect: %d %s moves gave up value, fell back or were not in the database", bad, name)
 		}
@@ -130,25 +143,28 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 // timeMove times the move of a fresh player spec in pos (game number i
-// of seed) and checks it against db: note is "" for a move that keeps
-// the value, read from the database.
-func timeMove(ctx context.Context, db *layers.DB, spec string, seed uint64, pos muehle.Position, i int) (time.Duration, string, error) {
+// of seed), in wall time and in the processor time of this process
+// (which the load of other programs does not lengthen), and checks it
+// against db: note is "" for a move that keeps the value, read from the
+// database.
+func timeMove(ctx context.Context, db *layers.DB, spec string, seed uint64, pos muehle.Position, i int) (el, cpu time.Duration, note string, err error) {
 	mp, err := newMatchPlayer(spec, db.Stones(), seed, playerEnv(db, true))
 	if err != nil {
-		return 0, "", err
+		return 0, 0, "", err
 	}
 	g, err := muehle.NewGameFrom(pos, db.Stones())
 	if err != nil {
-		return 0, "", err
+		return 0, 0, "", err
 	}
 	pl := mp.newPlayer(pos.Turn, i)
+	cpu0, _ := layers.CPUTime()
 	start := time.Now()
 	m, err := pl.Move(ctx, g)
-	el := time.Since(start)
+	el = time.Since(start)
+	cpu1, _ := layers.CPUTime()
 	if err != nil {
-		return 0, "", fmt.Errorf("bench perfect: %s: %w", pos, err)
+		return 0, 0, "", fmt.Errorf("bench perfect: %s: %w", pos, err)
 	}
-	note := ""
 	if p, ok := pl.(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
 		note = "  FALLBACK"
 	}
@@ -159,7 +175,7 @@ func timeMove(ctx context.Context, db *layers.DB, spec string, seed uint64, pos 
 	case after.Parent().Outcome() < before.Outcome():
 		note += fmt.Sprintf("  BLUNDER %s: %s for %s", m, after.Parent(), before)
 	}
-	return el, note, nil
+	return el, cpu1 - cpu0, note, nil
 }
 
 // benchPhases returns up to n positions of each phase (moving, then
