@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // DefaultCacheBytes is the bound of a DB's memory for compressed layers
@@ -31,59 +30,40 @@ type blockCache struct {
 	held atomic.Int64
 }
 
-// cachedBlock is a decoded block held by the cache: block b of z.
+// cachedBlock is a decoded block held by the cache.
 type cachedBlock struct {
 	data []byte
+	used atomic.Bool
 	z    *zFile
 	b    int
 }
 
 // get returns block b of z, decoded, from the cache or decoded now and
-// kept. The error wraps ErrChecksum. A block in the cache costs two
-// loads from small arrays (its slot and its clock bit) before its bytes:
-// no pointer to chase through a struct on the heap, which made a probe
-// of a cached block half as slow again as a probe of a flat layer.
+// kept. The error wraps ErrChecksum.
 func (c *blockCache) get(z *zFile, b int) ([]byte, error) {
-	if p := z.blocks[b].Load(); p != nil {
-		z.markUsed(b)
-		return unsafe.Slice(p, z.blockLen(b)), nil
+	if cb := z.blocks[b].Load(); cb != nil {
+		if !cb.used.Load() {
+			cb.used.Store(true)
+		}
+		return cb.data, nil
 	}
-	coder := coders.Get()
-	buf := make([]byte, z.blockLen(b))
-	data, err := z.decode(buf, b, coder)
+	coder := coders.Get().(*blockCoder)
+	data, err := z.decode(make([]byte, z.blockLen(b)), b, coder)
 	coders.Put(coder)
 	if err != nil {
 		return nil, err
 	}
-	if &data[0] != &buf[0] {
-		copy(buf, data)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p := z.blocks[b].Load(); p != nil { // decoded meanwhile by another probe
-		return unsafe.Slice(p, z.blockLen(b)), nil
+	if cb := z.blocks[b].Load(); cb != nil { // decoded meanwhile by another probe
+		return cb.data, nil
 	}
-	cb := &cachedBlock{data: buf, z: z, b: b}
-	z.blocks[b].Store(&buf[0])
+	cb := &cachedBlock{data: data, z: z, b: b}
+	z.blocks[b].Store(cb)
 	c.ring = append(c.ring, cb)
-	c.bytes += int64(cap(buf))
+	c.bytes += int64(cap(data))
 	c.evict(cb)
-	return buf, nil
-}
-
-// markUsed sets the clock bit of block b of z, unless it is set.
-func (z *zFile) markUsed(b int) {
-	w, bit := &z.used[b>>6], uint64(1)<<(b&63)
-	if w.Load()&bit == 0 {
-		w.Or(bit)
-	}
-}
-
-// takeUsed clears the clock bit of block b of z and returns whether it
-// was set.
-func (z *zFile) takeUsed(b int) bool {
-	bit := uint64(1) << (b & 63)
-	return z.used[b>>6].And(^bit)&bit != 0
+	return data, nil
 }
 
 // evict gives up blocks by the clock algorithm while the cache exceeds
@@ -96,7 +76,8 @@ func (c *blockCache) evict(keep *cachedBlock) {
 			c.hand++
 			continue
 		}
-		if old.z.takeUsed(old.b) {
+		if old.used.Load() {
+			old.used.Store(false)
 			c.hand++
 			continue
 		}

@@ -44,10 +44,8 @@ type zFile struct {
 	table []byte // the offset table, in the mapping
 	first uint64 // where the first frame starts
 	parts []Part // the layer's parts for the context streams; nil: dense
-	// blocks holds the first bytes of the blocks the DB's cache keeps
-	// decoded (cache.go), nil for the others; used their clock bits.
-	blocks []atomic.Pointer[byte]
-	used   []atomic.Uint64
+	// blocks holds the blocks the DB's cache keeps decoded (cache.go).
+	blocks []atomic.Pointer[cachedBlock]
 }
 
 // isCompressed reports whether b, the first bytes of a file, start a
@@ -136,7 +134,7 @@ func checkZ(m []byte, path string, v muehle.Variant, key Key) (*zFile, Header, e
 	if got, want := le.Uint32(m[zHead+zEntry*n:]), crc32.Checksum(table, castagnoli); got != want {
 		return nil, h, fmt.Errorf("layers: %s: %w: offset table checksum %08x, want %08x", path, ErrChecksum, got, want)
 	}
-	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[byte], n), used: make([]atomic.Uint64, (n+63)/64)}
+	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[cachedBlock], n)}
 	sums := make([]uint64, n)
 	at := z.first
 	for b := range n {
@@ -186,32 +184,8 @@ func (z *zFile) decode(dst []byte, b int, c *blockCoder) ([]byte, error) {
 	return out, nil
 }
 
-// coders lends blockCoders to the goroutines coding and decoding blocks.
-// Not a sync.Pool: the garbage collector empties those, and a probe that
-// then made a coder afresh would build its tables again (hundreds of
-// microseconds, the 99th percentile of BenchmarkProbeFirst).
-var coders = coderList{free: make(chan *blockCoder, 4*runtime.GOMAXPROCS(0))}
-
-// coderList is a bounded list of idle blockCoders.
-type coderList struct{ free chan *blockCoder }
-
-// Get returns an idle coder, or a new one.
-func (l coderList) Get() *blockCoder {
-	select {
-	case c := <-l.free:
-		return c
-	default:
-		return new(blockCoder)
-	}
-}
-
-// Put gives c back; a coder beyond the list's bound is dropped.
-func (l coderList) Put(c *blockCoder) {
-	select {
-	case l.free <- c:
-	default:
-	}
-}
+// coders lends blockCoders to the goroutines decoding blocks.
+var coders = sync.Pool{New: func() any { return new(blockCoder) }}
 
 // decodeAll decodes the whole body into memory, on all cores, checking
 // every block.
@@ -220,7 +194,7 @@ func (z *zFile) decodeAll() ([]byte, error) {
 	registerDecoded(body)
 	errs := make([]error, z.n)
 	forBlocks(z.n, int(z.size), func(lo, hi int) {
-		c := coders.Get()
+		c := coders.Get().(*blockCoder)
 		defer coders.Put(c)
 		for b := lo; b < hi; b++ {
 			lo := b << z.shift
@@ -260,7 +234,7 @@ func writeCompressed(path string, head []byte, body []byte, shift uint, parts []
 	frames := make([][]byte, n)
 	errs := make([]error, n)
 	forBlocks(n, len(body), func(lo, hi int) {
-		c := coders.Get()
+		c := coders.Get().(*blockCoder)
 		defer coders.Put(c)
 		for b := lo; b < hi; b++ {
 			frames[b], errs[b] = c.encode(nil, block(body, b, shift), uint64(b)<<shift, parts)
