@@ -37,6 +37,8 @@
 //	perft.go      perft
 //	bench.go      bench: the fixed workloads of the hot loops
 //	bench_retro.go the solver's workloads of bench
+//	benchperfect.go bench perfect: the time of a perfect move, the layers
+//	              open or from a cold start (issue 51)
 //	play.go       play: a game in the terminal
 //	match.go      match: games between computer players, the player names
 //	opening.go    match --opening: the random openings of pairs of games
