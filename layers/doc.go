@@ -403,7 +403,11 @@
 // --cold --evict files`: before each position the folder's files evicted
 // from the page cache and the database opened again, 200 positions of
 // each phase): moving phase median 26 ms, worst 132 ms (flat 23 and 114);
-// placement phase median 32 ms, worst 265 ms (flat 39 and 335).
+// placement phase median 32 ms, worst 265 ms (flat 39 and 335); with
+// the whole page cache dropped before each of 20 positions of each phase
+// (`--evict system`, as root): moving median 30 ms, worst 310 ms,
+// placement 27 and 179 ms. The complete standard game is yet to be timed
+// so (its layers larger, its index table read from the disk once).
 // Alpha-beta at depth 4 reading the database, 100 games (`muehlectl
 // match --white ab:4 --black ab:4 --games 100 --stones 6 --opening 6
 // --seed 1 --jobs 1`, 5 rounds interleaved): the games took 2.2 to 3.7 s
