@@ -145,35 +145,29 @@ func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int
 			}
 		}
 		// Ranges of whole words (the chunk is a multiple of 64 slots).
+		// The children's layers by the kind of move (kindPlace,
+		// kindPlaceRemove): nil where the move leaves the placement phase
+		// or ends the game.
+		var tix [moveKinds]*layers.LayerIndex
+		var tbits [moveKinds]ReachBits
+		tix[kindPlace], tbits[kindPlace] = partIx, partBits
+		tix[kindPlaceRemove], tbits[kindPlaceRemove] = rmIx, rmBits
+		var ends [moveKinds]bool
 		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w childWork
+			var w placeWork
 			for i := range src.In(lo, hi) {
 				p, ok := ix.Position(i)
 				if !ok {
 					return fmt.Errorf("retro: reach: layer %s slot %d is marked reachable but not canonical", k, i)
 				}
 				p.Game = v.Game
-				ns, nr := 0, 0
-				for _, m := range p.AppendMoves(w.moves[:0]) {
-					switch {
-					case !m.IsRemoval() && partBits != nil:
-						w.kids[kindPlace][ns] = p.Play(m)
-						ns++
-					case m.IsRemoval() && rmBits != nil:
-						w.kids[kindPlaceRemove][nr] = p.Play(m)
-						nr++
+				w.split(&p, &ends)
+				for _, kind := range [2]int{kindPlace, kindPlaceRemove} {
+					if w.n[kind] == 0 || tbits[kind] == nil {
+						continue
 					}
-				}
-				if ns > 0 {
-					partIx.IndexAll(w.kids[kindPlace][:ns], w.kidIx[kindPlace][:ns])
-					for _, c := range w.kidIx[kindPlace][:ns] {
-						partBits.set(c)
-					}
-				}
-				if nr > 0 {
-					rmIx.IndexAll(w.kids[kindPlaceRemove][:nr], w.kidIx[kindPlaceRemove][:nr])
-					for _, c := range w.kidIx[kindPlaceRemove][:nr] {
-						rmBits.set(c)
+					for _, c := range w.rank(tix[kind], &p, kind) {
+						tbits[kind].set(c)
 					}
 				}
 			}
