@@ -140,3 +140,82 @@ func TestPositions(t *testing.T) {
 		}
 	}
 }
+
+// childMoves returns the canonical positions of consecutive slots of
+// layer k from a third of the way on, with their moves without a
+// removal (into the partner layer), about n moves in all.
+func childMoves(l *LayerIndex, n int) ([]muehle.Position, [][]muehle.Move) {
+	var ps []muehle.Position
+	var mss [][]muehle.Move
+	var buf [muehle.MaxMoves]muehle.Move
+	total := 0
+	for i := l.Size() / 3; total < n; i++ {
+		p, ok := l.Position(i)
+		if !ok {
+			continue
+		}
+		var ms []muehle.Move
+		for _, m := range p.AppendMoves(buf[:0]) {
+			if !m.IsRemoval() {
+				ms = append(ms, m)
+			}
+		}
+		ps, mss = append(ps, p), append(mss, ms)
+		total += len(ms)
+	}
+	return ps, mss
+}
+
+// BenchmarkIndexMovesChildren ranks the children of consecutive slots of
+// layer 8-8 from their parents and moves (IndexMoves), as the verifier
+// does; BenchmarkIndexAllChildren makes the same children and ranks them
+// with IndexAll, as it did before.
+func BenchmarkIndexMovesChildren(b *testing.B) {
+	x := testIndexer(b)
+	ps, mss := childMoves(x.Layer(Moving(8, 8)), 1<<16)
+	l, out, n := x.Layer(Moving(8, 8)), make([]uint64, muehle.MaxMoves), 0
+	cpu, _ := CPUTime()
+	for b.Loop() {
+		for i, p := range ps {
+			l.IndexMoves(p, mss[i], out)
+			n += len(mss[i])
+		}
+	}
+	now, _ := CPUTime()
+	reportRanks(b, n, now-cpu)
+}
+
+func BenchmarkIndexAllChildren(b *testing.B) {
+	x := testIndexer(b)
+	ps, mss := childMoves(x.Layer(Moving(8, 8)), 1<<16)
+	l, n := x.Layer(Moving(8, 8)), 0
+	kids, out := make([]muehle.Position, muehle.MaxMoves), make([]uint64, muehle.MaxMoves)
+	cpu, _ := CPUTime()
+	for b.Loop() {
+		for i, p := range ps {
+			for j, m := range mss[i] {
+				kids[j] = p.Play(m)
+			}
+			l.IndexAll(kids[:len(mss[i])], out)
+			n += len(mss[i])
+		}
+	}
+	now, _ := CPUTime()
+	reportRanks(b, n, now-cpu)
+}
+
+// BenchmarkPositions unranks consecutive slots of layer 8-8 by walking
+// them (Positions); BenchmarkPositionSequential does it slot by slot.
+func BenchmarkPositions(b *testing.B) {
+	l := testIndexer(b).Layer(Moving(8, 8))
+	var sink muehle.Bitboard
+	lo, n := l.Size()/3, 0
+	for b.Loop() {
+		for _, p := range l.Positions(lo, lo+1<<16) {
+			sink += p.Stones[0]
+		}
+		n += 1 << 16
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "slots/s")
+	_ = sink
+}
