@@ -31,8 +31,8 @@ const SmallMaxStones = 7
 // review and the search tree read the one of the game on the board, which
 // the window names with SetVariant; the database panel shows and computes
 // the one it names with SetGame (the game on the board, or the one whose
-// computation runs); training draws from Nine Men's Morris with nine
-// stones.
+// computation runs); training draws from the one of the game on the
+// board when it starts.
 type DBEngines struct {
 	mu  sync.Mutex
 	dir string
@@ -74,12 +74,6 @@ func (e *DBEngines) database() (*layers.DB, error) {
 	defer e.mu.Unlock()
 	db, _, err := e.databaseLocked(e.game)
 	return db, err
-}
-
-// standard returns the database of Nine Men's Morris with nine stones,
-// which training draws from.
-func (e *DBEngines) standard() (*layers.DB, error) {
-	return e.databaseOf(muehle.NineMensMorris)
 }
 
 // Game returns the variant whose database the panel shows and computes.
@@ -329,8 +323,8 @@ func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
 	if pos.Game != v.Game {
 		return "", fmt.Errorf("a position of %s; the database open is the one of %s", pos.Rules().Name, v.Name())
 	}
-	if pos.Total(pos.Turn) < 3 || pos.Total(pos.Turn.Other()) < 3 {
-		return "", fmt.Errorf("the game is over: a side has fewer than three stones, so the position has no layer")
+	if r := pos.Rules(); r.Lost(pos.Total(pos.Turn)) || r.Lost(pos.Total(pos.Turn.Other())) {
+		return "", fmt.Errorf("the game is over: a side has fewer than %d stones, so the position has no layer", r.LoseBelow)
 	}
 	k := layers.KeyOf(pos)
 	i, ok := db.Indexer().Layer(k).IndexChecked(pos)

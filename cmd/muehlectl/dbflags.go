@@ -69,7 +69,7 @@ func variantFlags(game string, stones int) (muehle.Variant, error) {
 	if stones == 0 {
 		stones = r.Stones
 	}
-	if err := inRange("--stones", stones, 3, r.Stones, " for "+r.Name); err != nil {
+	if err := inRange("--stones", stones, muehle.MinStones, r.Stones, " for "+r.Name); err != nil {
 		return muehle.Variant{}, err
 	}
 	v := r.Game().With(stones)

@@ -67,7 +67,7 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 		if *stones == 0 {
 			*stones = r.Stones
 		}
-		if err = inRange("--stones", *stones, 3, r.Stones, "; 0 = the package's"); err == nil {
+		if err = inRange("--stones", *stones, muehle.MinStones, r.Stones, "; 0 = the package's"); err == nil {
 			a.expect = r.Game().With(*stones)
 		}
 	}

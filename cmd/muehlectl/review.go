@@ -95,7 +95,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if *write != "" {
-		out := g.RecordWithComments(teach.Comments(vs))
+		out := g.RecordWithComments(teach.Comments(g, vs))
 		if err := layers.WriteRegular(*write, []byte(out)); err != nil {
 			err = inputError("--write", *write, 0, err)
 			return fmt.Errorf("writing the reviewed game: %w", err)

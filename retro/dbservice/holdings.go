@@ -46,7 +46,7 @@ func Describe(db *layers.DB, busy Busy) Holdings {
 	busyOn, converting := busy.On, busy.Converting
 	anyOld := false
 	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n")
-	stones := span(3, v.Stones)
+	stones := span(layers.LoseBelow, v.Stones)
 	moving, movingAll := 0, 0
 	writeTable(&b, stones, stones, func(w, o int) string {
 		m, ok := layerMark(db, busy, layers.Moving(w, o))
