@@ -201,11 +201,18 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	t := p.Turn & 1
 	m := p.Stones[t]
 	o := p.Stones[t^1] &^ m
-	if l.small != nil {
-		return l.small.index(m, o)
+	if l.small == nil {
+		return l.slotOf(m, o, l.t.tab[bCode(m, o)])
 	}
-	return l.slotOf(m, o, l.t.tab[bCode(m, o)])
+	return l.smallIndex(m, o)
 }
+
+// smallIndex is Index on a small board, out of line: the standard board's
+// path stays as short as it was before the small boards (the benchmark
+// IndexChildren).
+//
+//go:noinline
+func (l *LayerIndex) smallIndex(m, o muehle.Bitboard) uint64 { return l.small.index(m, o) }
 
 // slotOf is Index of the position whose side to move has the stones m and
 // the opponent o, e the table entry of its B part.

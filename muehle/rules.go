@@ -113,13 +113,14 @@ var engines = buildEngines(Games)
 // buildEngines fills engines from the entries of Games, each at its
 // GameID. The stones must fit on the board with a point to spare for each
 // side's stones in hand: 2×Stones ≤ points, so a side with stones in hand
-// can always place; a side loses below 1 to Stones stones, and a double
-// mill removes one stone.
+// can always place; a side loses below 1 to Stones stones, flies with at
+// most three or never (MaxUnmoves counts on it: the un-move generators
+// write that many by index), and a double mill removes one stone.
 func buildEngines(games []*Rules) [256]engine {
 	var t [256]engine
 	for i, r := range games {
 		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > MaxStones || 2*r.Stones > r.Board.n ||
-			r.LoseBelow < 1 || r.LoseBelow > r.Stones || r.FlyAt < 0 || r.DoubleMillRemoves != 1 || t[r.game].rules != nil {
+			r.LoseBelow < 1 || r.LoseBelow > r.Stones || r.FlyAt < 0 || r.FlyAt > 3 || r.DoubleMillRemoves != 1 || t[r.game].rules != nil {
 			panic("muehle: bad entry " + strconv.Itoa(i) + " of Games")
 		}
 		t[r.game] = r.engine()
