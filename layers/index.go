@@ -139,13 +139,15 @@ func (s *subLayer) slot(r, c uint64) uint64 { return s.off + c*s.na + r }
 type LayerIndex struct {
 	x       *Indexer // keeps the indexer, and so the table's memory, alive
 	t       *bTable
-	small   *smallLayer     // a small board's table (small.go), or nil
-	all     muehle.Bitboard // the board's points
 	key     Key
 	sub     [9][9]subLayer // by stones of mover and opponent in group A
 	order   []subLayer     // the sub-layers in slot order
 	size    uint64
 	classes uint64
+	// The small boards' fields come last, so that the standard board's
+	// fields lie in memory as they did before them (IndexChildren).
+	small *smallLayer     // a small board's table (small.go), or nil
+	all   muehle.Bitboard // the board's points
 }
 
 func (x *Indexer) newLayer(k Key) *LayerIndex {

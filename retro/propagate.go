@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -56,6 +57,7 @@ func (pr *pair) settle(l int, i uint64, d int, out *pusher) error {
 // the pair; a seed settles its own slot with the depth of its child in a
 // smaller layer. What is never decided stays Drawn.
 func (pr *pair) propagate(ctx context.Context, workers int, done *atomic.Uint64) error {
+	defer pr.freeSort()
 	for d := pr.lists.next(0); d >= 0; d = pr.lists.next(d + 1) {
 		if err := pr.propagateDepth(ctx, d, workers, done); err != nil {
 			return err
@@ -133,7 +135,11 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		if readErr = ctx.Err(); readErr != nil {
 			break
 		}
-		chunk := pr.chunkFor(d)
+		chunk, err := pr.chunkFor(d)
+		if err != nil {
+			readErr = err
+			break
+		}
 		n, err := pr.lists.drain(d, chunk)
 		if err != nil {
 			readErr = err
@@ -175,13 +181,29 @@ func sortMax(slots uint64, spill bool) int {
 
 // chunkFor returns the buffer propagateDepth reads the list of depth d
 // into: as long as the list, at most pr.sortMax entries, and at least
-// one batch; pr.sortTmp, the sort's second buffer, as long.
-func (pr *pair) chunkFor(d int) []entry {
-	n := int(min(max(pr.lists.length(d), 1<<14), uint64(max(pr.sortMax, 1<<14))))
-	if len(pr.sortBuf) < n {
-		pr.sortBuf, pr.sortTmp = make([]entry, n), make([]entry, n)
+// one batch; pr.sortTmp, the sort's second buffer, is as long. Both are
+// allocated once per pair, outside the Go heap (layers.AllocLarge), for
+// pr.sortMax entries: the system gives them pages only as far as the
+// longest list writes, and the collector never sees them (freeSort).
+func (pr *pair) chunkFor(d int) ([]entry, error) {
+	most := max(pr.sortMax, 1<<14)
+	if pr.sortBuf == nil {
+		mem, release, err := layers.AllocLarge(16 * most)
+		if err != nil {
+			return nil, fmt.Errorf("retro: pair %s: the sort's buffers: %w", pr.keys[0], err)
+		}
+		all := unsafe.Slice((*entry)(unsafe.Pointer(&mem[0])), 2*most)
+		pr.sortBuf, pr.sortTmp, pr.sortRelease = all[:most], all[most:], release
 	}
-	return pr.sortBuf[:n]
+	return pr.sortBuf[:min(max(pr.lists.length(d), 1<<14), uint64(most))], nil
+}
+
+// freeSort gives back the sort's buffers (chunkFor).
+func (pr *pair) freeSort() {
+	if pr.sortRelease != nil {
+		pr.sortRelease()
+		pr.sortBuf, pr.sortTmp, pr.sortRelease = nil, nil, nil
+	}
 }
 
 // indexBits returns the bits of the largest slot index of the pair.
