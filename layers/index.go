@@ -139,15 +139,13 @@ func (s *subLayer) slot(r, c uint64) uint64 { return s.off + c*s.na + r }
 type LayerIndex struct {
 	x       *Indexer // keeps the indexer, and so the table's memory, alive
 	t       *bTable
+	small   *smallLayer     // a small board's table (small.go), or nil
+	all     muehle.Bitboard // the board's points
 	key     Key
 	sub     [9][9]subLayer // by stones of mover and opponent in group A
 	order   []subLayer     // the sub-layers in slot order
 	size    uint64
 	classes uint64
-	// The small boards' fields come last, so that the standard board's
-	// fields lie in memory as they did before them (IndexChildren).
-	small *smallLayer     // a small board's table (small.go), or nil
-	all   muehle.Bitboard // the board's points
 }
 
 func (x *Indexer) newLayer(k Key) *LayerIndex {
@@ -203,18 +201,11 @@ func (l *LayerIndex) Index(p muehle.Position) uint64 {
 	t := p.Turn & 1
 	m := p.Stones[t]
 	o := p.Stones[t^1] &^ m
-	if l.small == nil {
-		return l.slotOf(m, o, l.t.tab[bCode(m, o)])
+	if l.small != nil {
+		return l.small.index(m, o)
 	}
-	return l.smallIndex(m, o)
+	return l.slotOf(m, o, l.t.tab[bCode(m, o)])
 }
-
-// smallIndex is Index on a small board, out of line: the standard board's
-// path stays as short as it was before the small boards (the benchmark
-// IndexChildren).
-//
-//go:noinline
-func (l *LayerIndex) smallIndex(m, o muehle.Bitboard) uint64 { return l.small.index(m, o) }
 
 // slotOf is Index of the position whose side to move has the stones m and
 // the opponent o, e the table entry of its B part.
