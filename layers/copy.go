@@ -54,15 +54,24 @@ func (f *File) View() *Copy {
 	return c
 }
 
-// Value returns the value of slot i, as File.Value does.
+// Value returns the value of slot i, as File.Value does. It is small
+// enough to be inlined: a verifier calls it for every child.
 func (c *Copy) Value(i uint64) Value {
+	if i < uint64(len(c.flat)) {
+		return Value(c.flat[i])
+	}
+	return c.denseValue(i)
+}
+
+// denseValue is Value of a dense layer (whose flat is nil), or of a slot
+// out of range; not inlined, so that Value is.
+//
+//go:noinline
+func (c *Copy) denseValue(i uint64) Value {
 	if c.dense != nil {
 		return c.dense.Value(i)
 	}
-	if i >= uint64(len(c.flat)) {
-		return Unused
-	}
-	return Value(c.flat[i])
+	return Unused
 }
 
 // Release frees the copy's memory; it must not be used afterwards.

@@ -401,8 +401,8 @@ func (d *DB) forgetLocked(k Key) {
 }
 
 // Probe returns the value of p for its side to move. p may be any position
-// of the game, either colour to move; a side to move with fewer than three
-// stones in total has lost (LossIn(0), no file needed). It returns an error
+// of the game, either colour to move; a side to move with fewer than
+// LoseBelow (three) stones in total has lost (LossIn(0), no file needed). It returns an error
 // wrapping ErrMissing when p's layer is not in the database, and a
 // *DamagedError when it is damaged. It does not allocate once the layer is
 // open.
@@ -421,7 +421,7 @@ func (d *DB) Probe(p muehle.Position) (Value, error) {
 	if p.Game != d.v.Game {
 		return Unused, fmt.Errorf("layers: probing %v: %w: a position of %s in the database of %s", p, muehle.ErrPosition, p.Game, d.v)
 	}
-	if m.Count()+int(p.Hand[t]) < 3 {
+	if m.Count()+int(p.Hand[t]) < LoseBelow { // the game's rule too: CheckVariant
 		return LossIn(0), nil
 	}
 	k := KeyOf(p)

@@ -11,6 +11,9 @@
 //	table.go      the group-B table: class and symmetry of each of the 3^16
 //	              B codes; building, caching, loading
 //	index.go      Indexer and LayerIndex: rank (Index) and unrank (Position)
+//	children.go   the verifier's ranking: the children of a position from
+//	              its moves (IndexMoves), the positions of a run of slots
+//	              (Positions)
 //	small.go      the index of a small board (16 points or fewer, its own
 //	              symmetries: Three, Five and Six Men's Morris), built from
 //	              muehle.Board; IndexerFor, the indexer of a board
@@ -41,8 +44,9 @@
 //	db.go         DB, the database of one variant, and Probe
 //	prober.go     Prober, what the solver and the players read through
 //	folder.go     the layout of a database folder: every file and folder
-//	              in it and its path (GameDir, Path, ClaimPath, RecordPath,
-//	              BookPath, ReachPath, TempDir, JobsDir)
+//	              in it and its path (GameDir, Path, BlocksPath, ClaimPath,
+//	              RecordPath, BookPath, ReachPath, TempDir, JobsDir), and
+//	              GameFolder: whether a folder is a game's folder itself
 //	dir*.go       DefaultDir, the database folder of the programs (each
 //	              system's in dir_windows.go and dir_other.go)
 //	status.go     damaged layers, layer status, verification records

@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,6 +87,81 @@ func gameRoot(dir string, g muehle.GameID) string {
 	return filepath.Join(dir, g.String())
 }
 
+// GameFolder reports whether dir is itself the folder of one variant's
+// layers (what GameDir returns), not a database folder: a person who
+// gives ~/.local/share/muehle/k9 as the database means the folder above
+// it. The layer files in dir say which variant (their headers: the game
+// and stones); without any, its name does (k<stones>, under a folder
+// named by the game for a game other than the standard one) unless dir
+// holds a folder of that name itself (it is then a database folder,
+// whatever its name). root is the database folder whose GameDir of v is
+// dir, "" when there is none (layer files in a folder not named for
+// their game).
+func GameFolder(dir string) (v muehle.Variant, root string, ok bool) {
+	dir = filepath.Clean(dir)
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+layerSuffix))
+	for _, n := range names {
+		if v, ok = fileVariant(n); ok {
+			break
+		}
+	}
+	if !ok {
+		if v, ok = namedVariant(dir); !ok {
+			return v, "", false
+		}
+		if fi, err := os.Stat(GameDir(dir, v)); err == nil && fi.IsDir() {
+			return v, "", false
+		}
+	}
+	root = filepath.Dir(dir)
+	if v.Game != muehle.Standard {
+		root = filepath.Dir(root)
+	}
+	if GameDir(root, v) != dir {
+		root = ""
+	}
+	return v, root, true
+}
+
+// fileVariant returns the variant the layer file at path names in its
+// header (a compressed file's too), false when it is no layer file.
+func fileVariant(path string) (muehle.Variant, bool) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return muehle.Variant{}, false
+	}
+	defer f.Close()
+	b := make([]byte, zHead)
+	n, _ := io.ReadFull(f, b)
+	b = b[:n]
+	if isCompressed(b) && n == zHead {
+		b = b[zPreamble:]
+	}
+	h, err := parseHeader(b, path)
+	if err != nil {
+		return muehle.Variant{}, false
+	}
+	v := h.Game.With(h.Stones)
+	return v, CheckVariant(v) == nil
+}
+
+// namedVariant returns the variant whose GameDir has the name of dir:
+// k<stones>, in a folder named by the game for another game than the
+// standard one.
+func namedVariant(dir string) (muehle.Variant, bool) {
+	var n int
+	base := filepath.Base(dir)
+	if _, err := fmt.Sscanf(base, "k%d", &n); err != nil || base != fmt.Sprintf("k%d", n) {
+		return muehle.Variant{}, false
+	}
+	g := muehle.Standard
+	if r, ok := muehle.GameByName(filepath.Base(filepath.Dir(dir))); ok && r.ID == filepath.Base(filepath.Dir(dir)) {
+		g = r.Game()
+	}
+	v := g.With(n)
+	return v, CheckVariant(v) == nil
+}
+
 // GameDir returns the folder of the database's game: Dir()/k<stones>.
 func (d *DB) GameDir() string { return d.sub }
 
@@ -108,6 +184,10 @@ func beside(path, suffix string) string {
 // blocksPath returns the block file of the layer file at path:
 // m3-4.blocks for m3-4.layer.
 func blocksPath(path string) string { return beside(path, blocksSuffix) }
+
+// BlocksPath returns the block file of layer k: dir/k<stones>/m3-4.blocks
+// (a package copies it with a compressed layer file, layers/pack).
+func (d *DB) BlocksPath(k Key) string { return blocksPath(d.Path(k)) }
 
 // VerifiedPath returns the file of the verification record of layer k.
 func (d *DB) VerifiedPath(k Key) string { return beside(d.Path(k), verifiedSuffix) }

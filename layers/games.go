@@ -37,8 +37,8 @@ func CheckVariant(v muehle.Variant) error {
 		return err
 	}
 	r := v.Rules()
-	if r.LoseBelow != 3 {
-		return fmt.Errorf("layers: no database for %s: the layers hold games lost below three stones, and it is lost below %d", r.Name, r.LoseBelow)
+	if r.LoseBelow != LoseBelow {
+		return fmt.Errorf("layers: no database for %s: the layers hold games lost below %d stones, and it is lost below %d", r.Name, LoseBelow, r.LoseBelow)
 	}
 	if !r.Board.SameSymmetries(muehle.StandardBoard) && !smallBoard(r.Board) {
 		return fmt.Errorf("layers: no database for %s: the index numbers the positions of the 24-point board and of boards of at most %d points, and its board (%s) has %d points", r.Name, maxSmallPoints, r.Board.Name(), r.Board.NumPoints())

@@ -10,6 +10,13 @@ import (
 	"muehle/muehle"
 )
 
+// LoseBelow is the stone count, on the board and in hand, below which a side
+// has lost in every game a database holds (muehle.Rules.LoseBelow:
+// CheckVariant refuses a game with another). The layers start there: each
+// side of a layer has at least LoseBelow stones, and a game has at least
+// LoseBelow stones a side.
+const LoseBelow = 3
+
 // Key identifies a layer, always from the view of the side to move ("W" =
 // side to move, "B" = opponent): stones on the board W and B, and in hand WH
 // and BH. Moving layers have WH = BH = 0.
@@ -117,20 +124,20 @@ func (k Key) RemovalLayer() (r Key, ok bool) {
 // than three stones in total are left out: the game is over there.
 func (k Key) Successors() []Key {
 	s := []Key{k.Partner()}
-	// A placement closes a mill only with at least three own stones on
-	// the board afterwards; a move, with at least three on the board.
-	if r, ok := k.RemovalLayer(); ok && (k.IsMoving() || k.W+1 >= 3) {
+	// A placement closes a mill only with muehle.MillPoints own stones on
+	// the board afterwards; a moving side always has that many.
+	if r, ok := k.RemovalLayer(); ok && (k.IsMoving() || k.W+1 >= muehle.MillPoints) {
 		s = append(s, r)
 	}
 	return s
 }
 
-// MovingLayers returns all moving layers M(w,b) with 3 ≤ w,b ≤ stones,
-// ordered by w, then b.
+// MovingLayers returns all moving layers M(w,b) with LoseBelow ≤ w,b ≤
+// stones, ordered by w, then b.
 func MovingLayers(stones int) []Key {
 	var ks []Key
-	for w := 3; w <= stones; w++ {
-		for b := 3; b <= stones; b++ {
+	for w := LoseBelow; w <= stones; w++ {
+		for b := LoseBelow; b <= stones; b++ {
 			ks = append(ks, Moving(w, b))
 		}
 	}
@@ -146,7 +153,7 @@ func PlacementLayers(stones int) []Key {
 		for bh := wh - 1; bh <= wh; bh++ {
 			for w := 0; w+wh <= stones; w++ {
 				for b := 0; b+bh <= stones; b++ {
-					if w+wh < 3 || b+bh < 3 || w+b > muehle.NumPoints {
+					if w+wh < LoseBelow || b+bh < LoseBelow || w+b > muehle.NumPoints {
 						continue
 					}
 					ks = append(ks, Key{uint8(w), uint8(b), uint8(wh), uint8(bh)})
@@ -170,8 +177,8 @@ func PlacementLayers(stones int) []Key {
 // the empty board.
 func Order(stones int, placement bool) []Key {
 	var ks []Key
-	for t := 6; t <= 2*stones; t++ {
-		for w := 3; 2*w <= t; w++ {
+	for t := 2 * LoseBelow; t <= 2*stones; t++ {
+		for w := LoseBelow; 2*w <= t; w++ {
 			b := t - w
 			if b > stones {
 				continue
@@ -190,11 +197,11 @@ func Order(stones int, placement bool) []Key {
 
 // Valid reports whether k is a layer of the game with stones per side.
 func (k Key) Valid(stones int) bool {
-	if stones < 3 || stones > muehle.MaxStones {
+	if stones < LoseBelow || stones > muehle.MaxStones {
 		return false
 	}
 	if int(k.W)+int(k.WH) > stones || int(k.B)+int(k.BH) > stones ||
-		int(k.W)+int(k.WH) < 3 || int(k.B)+int(k.BH) < 3 {
+		int(k.W)+int(k.WH) < LoseBelow || int(k.B)+int(k.BH) < LoseBelow {
 		return false
 	}
 	// The mover is White when the hands are equal, else Black (holding one
@@ -215,7 +222,7 @@ func (k Key) Child(place, remove bool) (c Key, ok bool) {
 		c.B, c.BH = c.B+1, c.BH-1
 	}
 	if remove {
-		if c.W == 0 || int(c.W)-1+int(c.WH) < 3 {
+		if c.W == 0 || int(c.W)-1+int(c.WH) < LoseBelow {
 			return Key{}, false
 		}
 		c.W--
@@ -233,14 +240,14 @@ func (k Key) Child(place, remove bool) (c Key, ok bool) {
 // solved before (one stone fewer in hand).
 
 // ValidMixed reports whether k is a layer of the mixed game with stones
-// per side: each side has 3 to stones stones on the board and in hand.
+// per side: each side has LoseBelow to stones stones on the board and in hand.
 // Every split of the hands is a layer, also those no game reaches (the
 // side to move holding all its stones while the other has moved, for
 // one): the solver computes them with the rest, which is simpler than
 // telling them apart.
 func (k Key) ValidMixed(stones int) bool {
 	tw, tb := int(k.W)+int(k.WH), int(k.B)+int(k.BH)
-	return stones >= 3 && stones <= muehle.MaxStones && tw >= 3 && tw <= stones && tb >= 3 && tb <= stones &&
+	return stones >= LoseBelow && stones <= muehle.MaxStones && tw >= LoseBelow && tw <= stones && tb >= LoseBelow && tb <= stones &&
 		int(k.W)+int(k.B) <= muehle.NumPoints
 }
 

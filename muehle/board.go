@@ -91,6 +91,11 @@ type boardTables struct {
 	mills [MaxPoints * maxMillsAt / 3]Bitboard
 }
 
+// MillPoints is the number of points of a mill on every board: three in a
+// row (a Board's mills are triples). A side needs that many stones on the
+// board to close one.
+const MillPoints = 3
+
 // maxMillsAt bounds the mills through one point: four, the centre of
 // Three Men's Morris's board (a row, a column and both diagonals).
 const maxMillsAt = 4

@@ -155,8 +155,8 @@ func (p *Position) Validate(k int) error {
 	if r == nil {
 		return fmt.Errorf("%w: game number %d names no game", ErrPosition, p.Game)
 	}
-	if k < 3 || k > r.Stones {
-		return fmt.Errorf("%w: %d stones per side (want 3 to %d)", ErrPosition, k, r.Stones)
+	if k < MinStones || k > r.Stones {
+		return fmt.Errorf("%w: %d stones per side (want %d to %d)", ErrPosition, k, MinStones, r.Stones)
 	}
 	if (p.Stones[0]|p.Stones[1])&^r.Board.all != 0 {
 		return fmt.Errorf("%w: stones outside the board", ErrPosition)

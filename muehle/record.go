@@ -183,8 +183,8 @@ func ParseRecordWithComments(s string) (*Game, []string, error) {
 	k := rules.Stones
 	if stonesLine > 0 {
 		n, err := strconv.Atoi(stones)
-		if err != nil || n < 3 || n > rules.Stones {
-			return nil, nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from 3 to %d", ErrSyntax, stonesLine, stones, rules.Stones)
+		if err != nil || n < MinStones || n > rules.Stones {
+			return nil, nil, fmt.Errorf("%w: record line %d: stones per side %q, want a number from %d to %d", ErrSyntax, stonesLine, stones, MinStones, rules.Stones)
 		}
 		k = n
 	}

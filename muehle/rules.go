@@ -1,6 +1,9 @@
 package muehle
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,8 +64,8 @@ type Rules struct {
 	TakeFromMills bool
 	// DoubleMillRemoves is the number of stones a move that closes two
 	// mills at once removes: 1 in every game of Games. The move generators
-	// remove one stone per move; an entry with another number is refused
-	// (buildEngines).
+	// remove one stone per move; Check refuses another number, and an
+	// entry of Games it refuses names no game (CheckGames).
 	DoubleMillRemoves int
 	// FullBoardDraw: a position in which every point holds a stone (in
 	// Twelve Men's Morris only the one after the last placement, when no
@@ -107,25 +110,80 @@ type engine struct {
 	rules                               *Rules
 }
 
-// engines holds the engine of each game by GameID.
-var engines = buildEngines(Games)
+// engines holds the engine of each game by GameID; gamesErr says why an
+// entry of Games has none (CheckGames).
+var engines, gamesErr = buildEngines(Games)
 
-// buildEngines fills engines from the entries of Games, each at its
-// GameID. The stones must fit on the board with a point to spare for each
-// side's stones in hand: 2×Stones ≤ points, so a side with stones in hand
-// can always place; a side loses below 1 to Stones stones, flies with at
-// most three or never (MaxUnmoves counts on it: the un-move generators
-// write that many by index), and a double mill removes one stone.
-func buildEngines(games []*Rules) [256]engine {
+// ErrRules is wrapped by the errors of Check and CheckGames: a rule set
+// this package cannot play.
+var ErrRules = errors.New("muehle: rules not supported")
+
+// Check returns nil when this package can play r, and otherwise an error
+// wrapping ErrRules that says, in a sentence per fault, what it cannot. The
+// stones must fit on the board with a point to spare for each side's
+// stones in hand: 2×Stones ≤ points, so a side with stones in hand can
+// always place; a side loses below 1 to Stones stones; a side flies with
+// at most three stones or never (MaxUnmoves counts on it: the un-move
+// generators write that many by index); and a move removes one stone,
+// also when it closes two mills (DoubleMillRemoves 1: docs/rules.md, "The
+// rule switches").
+func (r *Rules) Check() error {
+	if r == nil || r.Board == nil {
+		return fmt.Errorf("%w: a rule set without a board", ErrRules)
+	}
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: %s: "+format, append([]any{ErrRules, r.Name}, args...)...))
+	}
+	switch {
+	case r.Stones < MinStones || r.Stones > MaxStones:
+		bad("%d stones a side; the package plays %d to %d", r.Stones, MinStones, MaxStones)
+	case 2*r.Stones > r.Board.n:
+		bad("%d stones a side do not fit on the %d points of its board with room to place them all", r.Stones, r.Board.n)
+	}
+	if r.LoseBelow < 1 || r.LoseBelow > r.Stones {
+		bad("a side loses below %d stones; want 1 to its %d stones", r.LoseBelow, r.Stones)
+	}
+	if r.FlyAt < 0 || r.FlyAt > 3 {
+		bad("a side flies at %d stones; want 0 (never) to 3, the most the bound on un-moves (MaxUnmoves) allows", r.FlyAt)
+	}
+	if r.DoubleMillRemoves != 1 {
+		bad("a move closing two mills removes %d stones, and the move generators remove one stone per move (DoubleMillRemoves must be 1)", r.DoubleMillRemoves)
+	}
+	return errors.Join(errs...)
+}
+
+// CheckGames returns nil when every entry of Games is a game this package
+// plays, and otherwise the errors of those it refuses (Rules.Check, or a
+// GameID given twice), wrapping ErrRules. A refused entry names no game:
+// its GameID's Rules is nil and init leaves it out of Games, so no
+// menu offers it; the commands report the error when they start.
+func CheckGames() error { return gamesErr }
+
+// buildEngines fills engines from the entries of games, each at its
+// GameID, but for those Check refuses or whose GameID an earlier one has;
+// the error says why.
+func buildEngines(games []*Rules) ([256]engine, error) {
 	var t [256]engine
-	for i, r := range games {
-		if r == nil || r.Board == nil || r.Stones < 3 || r.Stones > MaxStones || 2*r.Stones > r.Board.n ||
-			r.LoseBelow < 1 || r.LoseBelow > r.Stones || r.FlyAt < 0 || r.FlyAt > 3 || r.DoubleMillRemoves != 1 || t[r.game].rules != nil {
-			panic("muehle: bad entry " + strconv.Itoa(i) + " of Games")
+	var errs []error
+	for _, r := range games {
+		if err := r.Check(); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if t[r.game].rules != nil {
+			errs = append(errs, fmt.Errorf("%w: %s: game number %d is %s's already", ErrRules, r.Name, r.game, t[r.game].rules.Name))
+			continue
 		}
 		t[r.game] = r.engine()
 	}
-	return t
+	return t, errors.Join(errs...)
+}
+
+// init leaves the entries of Games that name no game (CheckGames) out of
+// it, so that nothing offers them.
+func init() {
+	Games = slices.DeleteFunc(Games, func(r *Rules) bool { return r == nil || engines[r.game].rules != r })
 }
 
 // anywhere is the steps table of a side that flies: from every point to

@@ -100,9 +100,12 @@ func TestGamesOrder(t *testing.T) {
 	slices.Reverse(reversed)
 	shuffled := slices.Clone(Games)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	want := buildEngines(Games)
+	want, err := buildEngines(Games)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, order := range [][]*Rules{reversed, shuffled} {
-		if got := buildEngines(order); got != want {
+		if got, err := buildEngines(order); err != nil || got != want {
 			t.Errorf("the engines built from Games in the order %v differ", order)
 		}
 	}
@@ -574,5 +577,50 @@ func TestSixMensMorris(t *testing.T) {
 	}
 	if err := q.CheckMove(Slide(0, 14)); err == nil || !strings.Contains(err.Error(), "no side may jump") || !strings.Contains(err.Error(), "a5-c1") {
 		t.Errorf("CheckMove(a5-c1) in %s: got %v", q, err)
+	}
+}
+
+// TestRulesCheck checks the rules check: every entry of Games passes it,
+// and an entry it refuses (a double mill removing two stones, as in
+// Sanmill's Morabaraba; too many stones for the board; a game number
+// given twice) gets a sentence saying why and names no game, without a
+// panic.
+func TestRulesCheck(t *testing.T) {
+	if err := CheckGames(); err != nil {
+		t.Errorf("CheckGames(): %v", err)
+	}
+	for _, r := range Games {
+		if err := r.Check(); err != nil {
+			t.Errorf("%s: Check(): %v", r.ID, err)
+		}
+	}
+	removesTwo := &Rules{ID: "removes-two", Name: "Morabaraba, two stones for a double mill", Board: DiagonalBoard,
+		Stones: 12, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 2, game: 200}
+	crowded := &Rules{ID: "crowded", Name: "Nine Men's Morris on the 3×3 board", Board: ThreeBoard,
+		Stones: 9, LoseBelow: 3, DoubleMillRemoves: 1, game: 201}
+	twice := &Rules{ID: "twice", Name: "Nine Men's Morris again", Board: StandardBoard,
+		Stones: 9, FlyAt: 3, LoseBelow: 3, DoubleMillRemoves: 1, game: Standard}
+	for _, tc := range []struct {
+		r    *Rules
+		want string // in the error of Check or, for twice, of buildEngines
+	}{
+		{removesTwo, "Morabaraba, two stones for a double mill: a move closing two mills removes 2 stones, and the move generators remove one stone per move (DoubleMillRemoves must be 1)"},
+		{crowded, "Nine Men's Morris on the 3×3 board: 9 stones a side do not fit on the 9 points of its board"},
+		{twice, "Nine Men's Morris again: game number 0 is Nine Men's Morris's already"},
+	} {
+		if err := tc.r.Check(); (err != nil) != (tc.r != twice) || err != nil && (!errors.Is(err, ErrRules) || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: Check(): got %v, want an error containing %q (nil for a game number given twice)", tc.r.ID, err, tc.want)
+		}
+		games := append(slices.Clone(Games), tc.r)
+		e, err := buildEngines(games)
+		if err == nil || !errors.Is(err, ErrRules) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: buildEngines: got error %v, want one containing %q", tc.r.ID, err, tc.want)
+		}
+		if e[tc.r.game].rules == tc.r {
+			t.Errorf("%s: buildEngines gave the refused entry game number %d", tc.r.ID, tc.r.game)
+		}
+		if want, _ := buildEngines(Games); e != want {
+			t.Errorf("%s: the engines of the other games changed", tc.r.ID)
+		}
 	}
 }

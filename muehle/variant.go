@@ -5,6 +5,10 @@ import (
 	"strconv"
 )
 
+// MinStones is the fewest stones per side a game may start with: three,
+// a mill's worth (MillPoints), and in every entry of Games its LoseBelow.
+const MinStones = 3
+
 // MaxStones bounds the stones per side of every entry of Games (Twelve
 // Men's Morris has the most), so that tables indexed by stone counts have
 // a fixed size.
@@ -37,8 +41,8 @@ func (v Variant) Check() error {
 	if r == nil {
 		return fmt.Errorf("%w: game number %d names no game (want one of %s)", ErrPosition, v.Game, GameIDs())
 	}
-	if v.Stones < 3 || v.Stones > r.Stones {
-		return fmt.Errorf("%w: %s with %d stones per side (want 3 to %d)", ErrPosition, r.Name, v.Stones, r.Stones)
+	if v.Stones < MinStones || v.Stones > r.Stones {
+		return fmt.Errorf("%w: %s with %d stones per side (want %d to %d)", ErrPosition, r.Name, v.Stones, MinStones, r.Stones)
 	}
 	return nil
 }

@@ -83,11 +83,30 @@ func (c *childTables) release() {
 // opponent fewer than three stones. missing is true when some child's
 // slot holds no value (a dense layer that does not store it): the layer
 // below lacks a position that a game reaches, and the value is not to be
-// trusted.
-func (c *childTables) best(w *childWork, pos muehle.Position) (v layers.Value, missing bool) {
+// trusted. It is bestBlock for one position.
+func (c *childTables) best(w *blockWork, pos muehle.Position) (v layers.Value, missing bool) {
+	w.ps[0] = pos
+	c.bestBlock(w, 1)
+	return w.out[0], w.miss[0]
+}
+
+// bestBlock computes best for the first n positions of w.ps (n at most
+// blockSlots) into w.out and w.miss. For each position the moves are
+// sorted by their kind, the children's slots computed from the position
+// and the moves (LayerIndex.IndexMoves: the children are never made) and
+// their values loaded together, so that their cache misses overlap; the
+// best is kept by parentOrder, one table look-up per child.
+func (c *childTables) bestBlock(w *blockWork, n int) {
+	for j := range n {
+		w.out[j], w.miss[j] = c.bestOf(w, &w.ps[j])
+	}
+}
+
+// bestOf is best of the position pos.
+func (c *childTables) bestOf(w *blockWork, pos *muehle.Position) (layers.Value, bool) {
 	ms := pos.AppendMoves(w.moves[:0])
 	if len(ms) == 0 {
-		return layers.NoMoves(&pos), false
+		return layers.NoMoves(pos), false
 	}
 	var n [moveKinds]int
 	for _, m := range ms {
@@ -95,25 +114,43 @@ func (c *childTables) best(w *childWork, pos muehle.Position) (v layers.Value, m
 		if c.t[kind].ends {
 			return layers.WinIn(1), false
 		}
-		w.kids[kind][n[kind]] = pos.Play(m)
+		w.kms[kind][n[kind]] = m
 		n[kind]++
 	}
-	best := layers.Unused
+	best, order, missing := layers.Unused, parentOrder[layers.Unused], false
 	for kind, t := range &c.t {
-		if n[kind] == 0 {
+		nk := n[kind]
+		if nk == 0 {
 			continue
 		}
 		if t.ix == nil {
 			return layers.Unused, true // a move the layer's successors do not provide for
 		}
-		t.ix.IndexAll(w.kids[kind][:n[kind]], w.kidIx[kind][:n[kind]])
-		for _, i := range w.kidIx[kind][:n[kind]] {
-			cv := t.body.Value(i)
+		ix := w.kidIx[kind][:nk]
+		t.ix.IndexMoves(*pos, w.kms[kind][:nk], ix)
+		for _, x := range ix {
+			cv := t.body.Value(x)
 			missing = missing || cv == layers.Unused
-			if pv := cv.Parent(); pv.Better(best) {
-				best = pv
+			if o := parentOrder[cv]; o > order {
+				best, order = cv, o
 			}
 		}
 	}
-	return best, missing
+	return best.Parent(), missing
 }
+
+// parentOrder numbers the values by their parents' values in the order of
+// layers.Value.Better: the parent of a child of higher number is better
+// for the side to move (the number of values worse than it). TestParentOrder
+// checks it on every pair.
+var parentOrder = func() (o [256]uint8) {
+	for v := range 256 {
+		pv := layers.Value(v).Parent()
+		for u := range 256 {
+			if pv.Better(layers.Value(u)) {
+				o[v]++
+			}
+		}
+	}
+	return o
+}()

@@ -230,13 +230,12 @@ func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 	if memBytes > 0 && 4*slots > uint64(memBytes) {
 		c.TempBytes += 4 * slots
 	}
-	flying := false
 	for _, k := range u.Keys {
 		if r, ok := k.RemovalLayer(); ok {
 			c.MemBytes += ix.Layer(r).Size()
 		}
-		flying = flying || k.W == 3 || k.B == 3
 	}
+	flying := u.flies()
 	rate := float64(costSlidingRate)
 	switch {
 	case flying && slots > costFlyingLargeSlots:
@@ -253,3 +252,16 @@ func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 // DefaultMemBytes returns the memory budget Solve uses when
 // SolveOptions.MemBytes is 0: three quarters of the machine's memory.
 func DefaultMemBytes() int64 { return defaultMemBytes() }
+
+// flies reports whether a side of one of u's layers flies by its game's
+// rules (muehle.Rules.FlyAt, counting the stones on the board and in
+// hand): the model's flying rates, for the many jumps.
+func (u Unit) flies() bool {
+	r := u.variant.Rules()
+	for _, k := range u.Keys {
+		if r.Flies(int(k.W)+int(k.WH)) || r.Flies(int(k.B)+int(k.BH)) {
+			return true
+		}
+	}
+	return false
+}

@@ -89,10 +89,7 @@ func costKind(u Unit, slots uint64) string {
 	if u.Placement {
 		return "placement"
 	}
-	flying := false
-	for _, k := range u.Keys {
-		flying = flying || k.W == 3 || k.B == 3
-	}
+	flying := u.flies()
 	switch {
 	case flying && slots > costFlyingLargeSlots:
 		return "flying large"

@@ -207,6 +207,34 @@ func BenchmarkVerifyNamedLayer(b *testing.B) {
 	reportSlotRates(b, slots, cpu0)
 }
 
+// BenchmarkDeriveNamedLayer derives the layer named by MUEHLE_BENCH_PAIR
+// from its children (DeriveLayer), as an import of a package does.
+func BenchmarkDeriveNamedLayer(b *testing.B) {
+	k, err := layers.ParseKey(os.Getenv("MUEHLE_BENCH_PAIR"))
+	if err != nil || !k.IsMoving() {
+		b.Skipf("MUEHLE_BENCH_PAIR names no moving layer: %v", err)
+	}
+	db := benchDB(b, k, true)
+	slots := db.Indexer().Layer(k).Size()
+	body := make([]byte, slots)
+	cpu0, _ := layers.CPUTime()
+	for b.Loop() {
+		clear(body)
+		if err := DeriveLayer(context.Background(), db, k, 0, body, nil); err != nil {
+			b.Fatalf("derive %s: %v", k, err)
+		}
+	}
+	b.StopTimer()
+	f, err := db.Layer(k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if i := firstDifference(body, f.Body()); i >= 0 {
+		b.Fatalf("layer %s slot %d: derived %v, stored %v", k, i, layers.Value(body[i]), layers.Value(f.Body()[i]))
+	}
+	reportSlotRates(b, slots, cpu0)
+}
+
 func benchLargeVerify(b *testing.B, k layers.Key) {
 	db := benchDB(b, k, true)
 	keys := []layers.Key{k, k.Partner()}

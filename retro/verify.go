@@ -76,10 +76,11 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	case d != nil:
 		set := ReachBits(d.Bits())
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w childWork
+			var w blockWork
 			for i := range set.In(lo, hi) {
-				lc.check(&w, i, d.Value(i))
+				lc.add(&w, i, d.Value(i))
 			}
+			lc.checkBlock(&w)
 			return nil
 		})
 	case lc.holes:
@@ -88,11 +89,12 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			return nil, fmt.Errorf("retro: verify %s: %w", k, rerr)
 		}
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w childWork
+			var w blockWork
+			defer lc.checkBlock(&w)
 			for i := lo; i < hi; i++ {
 				got := f.Value(i)
 				if reach.Has(i) {
-					lc.check(&w, i, got)
+					lc.add(&w, i, got)
 				} else if got != layers.Unused {
 					pos, _ := lc.ix.Position(i)
 					pos.Game = lc.game
@@ -102,11 +104,22 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			return nil
 		})
 	default:
+		// Every slot: the canonical ones in order with their positions
+		// (Positions), the others between them, which must be unused.
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w childWork
-			for i := lo; i < hi; i++ {
-				lc.check(&w, i, f.Value(i))
+			var w blockWork
+			next := lo
+			for i, pos := range lc.ix.Positions(lo, hi) {
+				for ; next < i; next++ {
+					lc.notCanonical(next, f.Value(next))
+				}
+				lc.addPosition(&w, i, pos, f.Value(i))
+				next = i + 1
 			}
+			for ; next < hi; next++ {
+				lc.notCanonical(next, f.Value(next))
+			}
+			lc.checkBlock(&w)
 			return nil
 		})
 	}
@@ -152,7 +165,8 @@ func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed 
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(k.W)<<24|uint64(k.B)<<16|uint64(k.WH)<<8|uint64(k.BH)))
 	size, seen := lc.ix.Size(), make(map[uint64]bool, n)
-	var w childWork
+	var w blockWork
+	defer lc.checkBlock(&w)
 	for try := 0; len(seen) < n && try < sampleTries*n; try++ {
 		if try%1024 == 0 && ctx.Err() != nil {
 			return len(seen), nil, ctx.Err()
@@ -163,8 +177,9 @@ func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed 
 			continue
 		}
 		seen[i] = true
-		lc.check(&w, i, got)
+		lc.add(&w, i, got)
 	}
+	lc.checkBlock(&w)
 	bad, err := lc.bad.result(k)
 	return len(seen), bad, err
 }
@@ -176,8 +191,8 @@ const sampleTries = 1000
 
 // layerCheck is the rule of the verifier for one layer: the children's
 // tables, the parents' check of a dense placement layer, and the
-// mismatches found. check is safe for concurrent use with a childWork per
-// goroutine.
+// mismatches found. add and checkBlock are safe for concurrent use with a
+// blockWork per goroutine.
 type layerCheck struct {
 	k       layers.Key
 	f       *layers.File
@@ -215,28 +230,50 @@ func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*lay
 // release frees the children's tables.
 func (lc *layerCheck) release() { lc.c.release() }
 
-// check verifies the stored slot i, canonical or not, whose value is got.
-func (lc *layerCheck) check(w *childWork, i uint64, got layers.Value) {
-	k := lc.k
+// add queues the stored slot i, canonical or not, whose value is got, for
+// checkBlock, and checks the block when it is full.
+func (lc *layerCheck) add(w *blockWork, i uint64, got layers.Value) {
 	pos, ok := lc.ix.Position(i)
+	if !ok {
+		lc.notCanonical(i, got)
+		return
+	}
+	lc.addPosition(w, i, pos, got)
+}
+
+// notCanonical checks the slot i, which is no position's index, whose
+// value is got: it must be unused.
+func (lc *layerCheck) notCanonical(i uint64, got layers.Value) {
+	if got != layers.Unused {
+		lc.bad.add(Mismatch{Key: lc.k, Index: i, Stored: got, Reason: reasonNotCanonical})
+	}
+}
+
+// addPosition is add of the canonical slot i, whose position is pos.
+func (lc *layerCheck) addPosition(w *blockWork, i uint64, pos muehle.Position, got layers.Value) {
 	pos.Game = lc.game
-	switch {
-	case !ok:
-		if got != layers.Unused {
-			lc.bad.add(Mismatch{Key: k, Index: i, Stored: got, Reason: reasonNotCanonical})
+	if lc.parents != nil && !lc.parents.found(w.unmoves[:0], pos) {
+		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Reason: lc.parents.reason()})
+		return
+	}
+	w.ps[w.n], w.slots[w.n], w.got[w.n] = pos, i, got
+	if w.n++; w.n == blockSlots {
+		lc.checkBlock(w)
+	}
+}
+
+// checkBlock verifies the slots queued in w and empties the queue.
+func (lc *layerCheck) checkBlock(w *blockWork) {
+	lc.c.bestBlock(w, w.n)
+	for j := range w.n {
+		switch got, want := w.got[j], w.out[j]; {
+		case w.miss[j]:
+			lc.bad.add(Mismatch{Key: lc.k, Index: w.slots[j], Position: w.ps[j], Stored: got, Reason: reasonChildMissing})
+		case got != want:
+			lc.bad.add(Mismatch{Key: lc.k, Index: w.slots[j], Position: w.ps[j], Stored: got, Want: want})
 		}
-		return
-	case lc.parents != nil && !lc.parents.found(w, pos):
-		lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: lc.parents.reason()})
-		return
 	}
-	want, missing := lc.c.best(w, pos)
-	switch {
-	case missing:
-		lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Reason: reasonChildMissing})
-	case got != want:
-		lc.bad.add(Mismatch{Key: k, Index: i, Position: pos, Stored: got, Want: want})
-	}
+	w.n = 0
 }
 
 // mismatchList gathers the mismatches of a check from several
@@ -313,8 +350,9 @@ func newParentCheck(db *layers.DB, k layers.Key) (*parentCheck, error) {
 
 // found reports whether pos, a representative of a slot of the layer
 // (the mover in Stones[White]), has a parent stored one placement earlier,
-// or is the empty board in the first layer.
-func (pc *parentCheck) found(w *childWork, pos muehle.Position) bool {
+// or is the empty board in the first layer. buf, empty with room for
+// muehle.MaxUnmoves moves, is its scratch space.
+func (pc *parentCheck) found(buf []muehle.Move, pos muehle.Position) bool {
 	if pc.first {
 		return pos == pc.start
 	}
@@ -326,10 +364,10 @@ func (pc *parentCheck) found(w *childWork, pos muehle.Position) bool {
 	// Placements without a removal first: most positions have such a
 	// parent, and they are the cheaper ones to find; then those with a
 	// removal undone.
-	if pc.anyStored(pos, pos.AppendUnplacements(w.unmoves[:0])) {
+	if pc.anyStored(pos, pos.AppendUnplacements(buf)) {
 		return true
 	}
-	ms := pos.AppendUnmoves(w.unmoves[:0])
+	ms := pos.AppendUnmoves(buf)
 	n := 0
 	for _, m := range ms {
 		if m.From == muehle.NoPoint && m.Remove != muehle.NoPoint {

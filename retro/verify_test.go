@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"muehle/layers"
@@ -31,7 +32,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		ix := db.Indexer().Layer(k)
-		var w childWork
+		var w blockWork
 		checked := 0
 		for i := range ix.Size() {
 			pos, ok := ix.Position(i)
@@ -120,5 +121,56 @@ func TestVerifySample(t *testing.T) {
 	_, again, _ := VerifySample(ctx, db, k, 200, 1, 1000)
 	if len(again) != len(bad) {
 		t.Errorf("the same seed found %d mismatches, then %d", len(bad), len(again))
+	}
+}
+
+// TestParentOrder checks parentOrder against Value.Better on every pair of
+// children's values: the higher number for the better parent.
+func TestParentOrder(t *testing.T) {
+	for a := range 256 {
+		for b := range 256 {
+			va, vb := layers.Value(a), layers.Value(b)
+			if got, want := parentOrder[a] > parentOrder[b], va.Parent().Better(vb.Parent()); got != want {
+				t.Fatalf("children %v and %v: parentOrder says %v, Better of the parents %v", va, vb, got, want)
+			}
+		}
+	}
+}
+
+// TestVerifyFindsStoredNonCanonical stores a value in a slot of a moving
+// layer that is no position's index, the first and the last such slot in
+// turn, and expects the verifier to report that slot, and only it.
+func TestVerifyFindsStoredNonCanonical(t *testing.T) {
+	db := openDB(t, t.TempDir(), 3)
+	solve(t, db, SolveOptions{})
+	k := layers.Moving(3, 3)
+	ix := db.Indexer().Layer(k)
+	f, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := slices.Clone(f.Body())
+	var free []uint64
+	for i := range ix.Size() {
+		if !ix.Canonical(i) {
+			free = append(free, i)
+		}
+	}
+	if len(free) == 0 {
+		t.Fatal("layer 3-3 has no slot that is no position's index")
+	}
+	for _, target := range []uint64{free[0], free[len(free)-1]} {
+		body := slices.Clone(orig)
+		body[target] = byte(layers.Drawn)
+		if err := db.Write(k, body); err != nil {
+			t.Fatal(err)
+		}
+		bad, err := VerifyLayer(context.Background(), db, k, 2, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) != 1 || bad[0].Index != target || bad[0].Reason != reasonNotCanonical {
+			t.Errorf("slot %d stored though no position's: got %v, want one mismatch there: %q", target, bad, reasonNotCanonical)
+		}
 	}
 }

@@ -77,20 +77,28 @@ func (p *dbPanel) askConvert() {
 		p.refresh()
 		return
 	}
+	p.withRoom(old.Largest, "convert", "Converting writes each layer beside the old file before it\nreplaces it: the largest needs",
+		func() { p.startConvert(old) })
+}
+
+// withRoom checks the free disk space of the folder off the UI thread,
+// then calls start, or refuses when fewer than need bytes are free:
+// verb names the run ("convert"), why begins the sentence that says what
+// it writes and how much the largest layer needs.
+func (p *dbPanel) withRoom(need uint64, verb, why string, start func()) {
 	dir := p.db.Dir()
 	p.say("Looking at the free disk space…")
 	go func() {
 		free, err := p.free(dir)
 		p.do(func() {
 			p.say("")
-			if err == nil && free < old.Largest {
-				p.say("Not enough disk space: nothing was converted.")
-				dialog.ShowInformation("Not enough disk space", fmt.Sprintf("Not enough disk space in\n%s\n"+
-					"Converting writes each layer beside the old file before it\nreplaces it: the largest needs %s, and %s are free.\n"+
-					"Free some space, and convert again.", dir, bytesText(old.Largest), bytesText(free)), p.u.win)
+			if err == nil && free < need {
+				p.say("Not enough disk space: nothing was " + verb + "ed.")
+				dialog.ShowInformation("Not enough disk space", fmt.Sprintf("Not enough disk space in\n%s\n%s %s, and %s are free.\n"+
+					"Free some space, and %s again.", dir, why, bytesText(need), bytesText(free), verb), p.u.win)
 				return
 			}
-			p.startConvert(old)
+			start()
 		})
 	}()
 }
@@ -111,18 +119,24 @@ const convertNote = "Pause stops after the layer being converted; the layers con
 // convertFinished says how the conversion ended: done, paused or failed,
 // with the layers converted, which are kept in any case.
 func (p *dbPanel) convertFinished(err error) {
-	left := p.db.Old().Layers
-	done := max(0, p.oldAtStart-left)
+	p.rewriteFinished(err, p.oldAtStart, p.db.Old().Layers, "converted", "Convert older layers")
+}
+
+// rewriteFinished says how a run that rewrites layers one by one ended
+// (a conversion, a compression: the layers done past, its button
+// button), of atStart layers to do, left of them still to do: done,
+// paused or failed, the layers done kept in any case.
+func (p *dbPanel) rewriteFinished(err error, atStart, left int, past, button string) {
+	done := max(0, atStart-left)
 	switch {
 	case errors.Is(err, context.Canceled):
-		p.say(fmt.Sprintf("Paused. %s of %d converted, kept; Convert older layers does the rest.",
-			layerCount(done), p.oldAtStart))
+		p.say(fmt.Sprintf("Paused. %s of %d %s, kept; %s does the rest.", layerCount(done), atStart, past, button))
 	case err != nil:
-		p.say(fmt.Sprintf("Failed: %v. %s of %d converted, kept.", err, layerCount(done), p.oldAtStart))
+		p.say(fmt.Sprintf("Failed: %v. %s of %d %s, kept.", err, layerCount(done), atStart, past))
 	default:
 		p.bar.SetValue(1)
 		p.overall.SetValue(1)
-		p.say(fmt.Sprintf("Done: %s converted, values and verification kept.", layerCount(done)))
+		p.say(fmt.Sprintf("Done: %s %s, values and verification kept.", layerCount(done), past))
 	}
 }
 

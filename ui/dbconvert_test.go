@@ -124,9 +124,9 @@ func oldFolder(t *testing.T) (string, []layers.Key) {
 	return dir, keys
 }
 
-// gatedDB holds a conversion at the progress of layer at until it is
-// cancelled (every report of it: the layer's and the ticks'), and notes
-// the layers announced.
+// gatedDB holds a conversion or compression at the progress of layer at
+// until it is cancelled (every report of it: the layer's and the ticks'),
+// and notes the layers announced.
 type gatedDB struct {
 	*DBEngines
 	at int
@@ -136,7 +136,16 @@ type gatedDB struct {
 }
 
 func (g *gatedDB) Convert(ctx context.Context, progress func(DBProgress)) error {
-	return g.DBEngines.Convert(ctx, func(pr DBProgress) {
+	return g.DBEngines.Convert(ctx, g.gate(ctx, progress))
+}
+
+func (g *gatedDB) Compress(ctx context.Context, progress func(DBProgress)) error {
+	return g.DBEngines.Compress(ctx, g.gate(ctx, progress))
+}
+
+// gate returns progress, noting each layer and holding at layer g.at.
+func (g *gatedDB) gate(ctx context.Context, progress func(DBProgress)) func(DBProgress) {
+	return func(pr DBProgress) {
 		g.mu.Lock()
 		if len(g.seen) == 0 || g.seen[len(g.seen)-1] != pr.Unit { // once a second while a layer takes
 			g.seen = append(g.seen, pr.Unit)
@@ -146,7 +155,7 @@ func (g *gatedDB) Convert(ctx context.Context, progress func(DBProgress)) error 
 		if pr.Step == g.at {
 			<-ctx.Done()
 		}
-	})
+	}
 }
 
 // TestConvertOldLayers opens a folder of the three small endgame layers

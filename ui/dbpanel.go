@@ -56,6 +56,15 @@ type Database interface {
 	// then it stops after the layer being converted (each is replaced
 	// whole), and converting again does the rest.
 	Convert(ctx context.Context, progress func(DBProgress)) error
+	// Flat says what the folder holds of verified layers lying flat,
+	// which Compress keeps compressed.
+	Flat() DBFlat
+	// Compress keeps the verified layers compressed, in place, with the
+	// same values and verification, calling progress from any goroutine
+	// before each layer, until done or until ctx is cancelled: then it
+	// stops after the layer being compressed (each is replaced whole),
+	// and compressing again does the rest.
+	Compress(ctx context.Context, progress func(DBProgress)) error
 	// Estimate returns what Compute(small) would cost; it may read every
 	// layer file, so the panel calls it off the UI thread.
 	Estimate(small bool) (DBEstimate, error)
@@ -106,6 +115,7 @@ type dbPanel struct {
 	all      *widget.Button
 	repair   *widget.Button
 	convert  *widget.Button // converts the layers of the older format
+	compress *widget.Button // compresses the layers lying flat
 	pause    *widget.Button
 	resume   *widget.Button
 	change   *widget.Button
@@ -133,7 +143,11 @@ type dbPanel struct {
 	// (Database.Convert), of oldAtStart layers of the older format.
 	converting bool
 	oldAtStart int
-	offeredOld string // the folder whose older layers were offered for conversion
+	// compressing says the running computation is a compression
+	// (Database.Compress), of flatAtStart layers lying flat.
+	compressing bool
+	flatAtStart int
+	offeredOld  string // the folder whose older layers were offered for conversion
 	// gameOffered holds the variants whose database offerGame offered.
 	gameOffered map[muehle.Variant]bool
 }
@@ -172,12 +186,16 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.all = widget.NewButton("Complete database", func() { p.askCompute(false) })
 	p.repair = widget.NewButton("Recompute damaged layers", p.startRepair)
 	p.convert = widget.NewButton("Convert older layers", p.askConvert)
+	p.compress = widget.NewButton("Compress layers", p.askCompress)
 	p.pause = widget.NewButton("Pause", p.pauseCompute)
 	p.resume = widget.NewButton("Resume", p.resumeCompute)
 	p.change = widget.NewButton("Change folder…", p.chooseDir)
 	p.overall.TextFormatter = func() string {
 		if p.converting {
 			return "Whole conversion: " + barPercent(p.overall.Value)
+		}
+		if p.compressing {
+			return "Whole compression: " + barPercent(p.overall.Value)
 		}
 		return "Whole computation: " + barPercent(p.overall.Value)
 	}
@@ -190,7 +208,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 			widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			p.dir, p.change, widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(),
-			p.overall, p.bar, p.progress, p.note, p.convert, p.repair,
+			p.overall, p.bar, p.progress, p.note, p.convert, p.compress, p.repair,
 			container.NewGridWithColumns(2, p.small, p.all, p.pause, p.resume)),
 		nil, nil,
 		container.NewVScroll(container.NewVBox(p.heading, p.other, p.summary)))
@@ -267,6 +285,9 @@ func (p *dbPanel) otherWords() string {
 		if p.converting {
 			verb = "being converted"
 		}
+		if p.compressing {
+			verb = "being compressed"
+		}
 		return fmt.Sprintf("These are %s's layers, %s; the game on the board is %s. "+
 			"The tab shows that game's layers when this computation ends or is paused.", v.Name(), verb, board.Name())
 	}
@@ -307,16 +328,21 @@ func (p *dbPanel) refresh() {
 		p.say("") // computing is disabled: the note says why
 	}
 	setVisible(p.convert, blocked || p.converting)
+	flat := p.db.Flat().Layers > 0 && !blocked
+	setEnabled(p.compress, !busy && flat)
+	setVisible(p.compress, flat || p.compressing)
 	setEnabled(p.pause, busy && !p.pausing)
 	setEnabled(p.resume, !busy && run != "" && !blocked)
 	// The bars show a computation under way; idle, they would show the
 	// end of the last one (or nothing) as if it were the database's state.
 	// A conversion knows no share of its layer: only the whole is shown.
-	setVisible(p.bar, busy && !p.converting)
+	setVisible(p.bar, busy && !p.converting && !p.compressing)
 	setVisible(p.overall, busy)
 	switch {
 	case busy && p.converting:
 		p.setNote(convertNote)
+	case busy && p.compressing:
+		p.setNote(compressNote)
 	case busy && p.running != "":
 		p.setNote(p.busyNote())
 	case busy:
@@ -614,7 +640,7 @@ func (p *dbPanel) show(pr DBProgress) {
 		p.summary.SetText(p.db.Summary())
 		p.drawn, p.drawnAt = time.Now(), pr.Unit
 	}
-	if p.converting || p.running == "" {
+	if p.converting || p.compressing || p.running == "" {
 		return
 	}
 	p.redo = pr.RedoWords()
@@ -651,6 +677,9 @@ func (p *dbPanel) finished(err error) {
 	case p.converting:
 		p.convertFinished(err)
 		p.converting = false
+	case p.compressing:
+		p.compressFinished(err)
+		p.compressing = false
 	case errors.Is(err, context.Canceled):
 		if p.running != "" {
 			p.saveRun()
@@ -726,6 +755,9 @@ func (p *dbPanel) pauseCompute() {
 		p.say("Pausing: the solver stops at its next check…")
 		if p.converting {
 			p.say("Pausing: the layer being converted is finished first…")
+		}
+		if p.compressing {
+			p.say("Pausing: the layer being compressed is finished first…")
 		}
 		p.pause.Disable()
 	}

@@ -22,14 +22,16 @@ type fakeDB struct {
 	est  DBEstimate
 	prog DBProgress // what a computation reports first
 
-	mu       sync.Mutex
-	calls    []bool // the small flag of every Compute
-	release  chan struct{}
-	returned chan error // what each Compute returned
-	speed    float64
-	old      DBOld // the layers of the older format; Convert converts them all
-	converts int   // the Convert calls
-	game     muehle.Variant
+	mu         sync.Mutex
+	calls      []bool // the small flag of every Compute
+	release    chan struct{}
+	returned   chan error // what each Compute returned
+	speed      float64
+	old        DBOld  // the layers of the older format; Convert converts them all
+	converts   int    // the Convert calls
+	flat       DBFlat // the layers lying flat; Compress compresses them all
+	compresses int    // the Compress calls
+	game       muehle.Variant
 }
 
 func newFakeDB(dir string) *fakeDB {
@@ -66,6 +68,16 @@ func (f *fakeDB) Convert(ctx context.Context, progress func(DBProgress)) error {
 	f.mu.Lock()
 	f.converts++
 	f.old = DBOld{}
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeDB) Flat() DBFlat       { f.mu.Lock(); defer f.mu.Unlock(); return f.flat }
+func (f *fakeDB) compressCalls() int { f.mu.Lock(); defer f.mu.Unlock(); return f.compresses }
+func (f *fakeDB) Compress(ctx context.Context, progress func(DBProgress)) error {
+	f.mu.Lock()
+	f.compresses++
+	f.flat = DBFlat{}
 	f.mu.Unlock()
 	return nil
 }

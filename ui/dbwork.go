@@ -88,7 +88,7 @@ func (e *DBEngines) computingIn(v muehle.Variant) (k layers.Key, ok, converting 
 func (e *DBEngines) notComputing(context.Context) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.busyOn, e.busyConvert = false, false
+	e.busyOn, e.busyConvert, e.busyCompress = false, false, false
 	e.recheckReads()
 }
 

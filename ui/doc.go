@@ -69,6 +69,9 @@
 //	dbconvert.go  layers of the older file format (folders of Nine Men's
 //	              Morris only): the dialog that offers their conversion,
 //	              run in the background (dbservice.Convert) with Pause
+//	dbcompress.go the layers lying flat: Compress layers, the dialog that
+//	              offers it, run in the background (dbservice.Compress)
+//	              with Pause
 //	dbimport.go   Database ▸ Import…: a package of layers (layers/pack)
 //	              described, checked and installed in the background
 //	              (dbservice.ImportFile), with progress, Pause and Resume

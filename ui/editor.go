@@ -130,7 +130,7 @@ func (e *editor) syncControls() {
 	e.game.SetSelected(r.Name)
 	var per, hand []string
 	for n := 0; n <= r.Stones; n++ {
-		if n >= 3 {
+		if n >= muehle.MinStones {
 			per = append(per, strconv.Itoa(n))
 		}
 		if n <= e.stones {

@@ -31,8 +31,8 @@ const SmallMaxStones = 7
 // review and the search tree read the one of the game on the board, which
 // the window names with SetVariant; the database panel shows and computes
 // the one it names with SetGame (the game on the board, or the one whose
-// computation runs); training draws from Nine Men's Morris with nine
-// stones.
+// computation runs); training draws from the one of the game on the
+// board when it starts.
 type DBEngines struct {
 	mu  sync.Mutex
 	dir string
@@ -53,6 +53,8 @@ type DBEngines struct {
 	busyIn muehle.Variant // the variant of the layer being computed
 	// busyConvert says busy is being converted (Convert), not computed.
 	busyConvert bool
+	// busyCompress says the conversion compresses busy (Compress).
+	busyCompress bool
 }
 
 // NewEngines opens the database of the standard game in dir (created by
@@ -74,12 +76,6 @@ func (e *DBEngines) database() (*layers.DB, error) {
 	defer e.mu.Unlock()
 	db, _, err := e.databaseLocked(e.game)
 	return db, err
-}
-
-// standard returns the database of Nine Men's Morris with nine stones,
-// which training draws from.
-func (e *DBEngines) standard() (*layers.DB, error) {
-	return e.databaseOf(muehle.NineMensMorris)
 }
 
 // Game returns the variant whose database the panel shows and computes.
@@ -329,8 +325,8 @@ func (e *DBEngines) StateNumber(pos muehle.Position) (string, error) {
 	if pos.Game != v.Game {
 		return "", fmt.Errorf("a position of %s; the database open is the one of %s", pos.Rules().Name, v.Name())
 	}
-	if pos.Total(pos.Turn) < 3 || pos.Total(pos.Turn.Other()) < 3 {
-		return "", fmt.Errorf("the game is over: a side has fewer than three stones, so the position has no layer")
+	if r := pos.Rules(); r.Lost(pos.Total(pos.Turn)) || r.Lost(pos.Total(pos.Turn.Other())) {
+		return "", fmt.Errorf("the game is over: a side has fewer than %d stones, so the position has no layer", r.LoseBelow)
 	}
 	k := layers.KeyOf(pos)
 	i, ok := db.Indexer().Layer(k).IndexChecked(pos)
@@ -388,7 +384,10 @@ func (e *DBEngines) Summary() string {
 		return err.Error()
 	}
 	busy, on, converting := e.computingIn(db.Variant())
-	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting,
+	e.mu.Lock()
+	compressing := e.busyCompress
+	e.mu.Unlock()
+	h := dbservice.Describe(db, dbservice.Busy{Key: busy, On: on, Converting: converting, Compressing: compressing,
 		Damage: func(k layers.Key) error { return e.damage(db, k) }})
 	return h.Text + "\n\n" + playerWords(db.Variant(), h.Moving, h.MovingAll, h.Placement, h.PlacementAll)
 }

@@ -32,12 +32,14 @@ type solvedDB struct {
 // solved33 holds layer 3-3; solved43 also 4-3 and 3-4, where a drawing
 // line can reach a removal (into 3-3); solvedTwelve33 layer 3-3 of Twelve
 // Men's Morris with twelve stones; solvedLasker3 the whole of Lasker
-// Morris with three stones a side (16 layers, about a second).
+// Morris with three stones a side (16 layers, about a second); solvedThree
+// the whole of Three Men's Morris (a fraction of a second).
 var (
 	solved33       = &solvedDB{stones: 6}
 	solved43       = &solvedDB{stones: 7}
 	solvedTwelve33 = &solvedDB{stones: 6, variant: muehle.Twelve.With(12)}
 	solvedLasker3  = &solvedDB{stones: 6, variant: muehle.Lasker.With(3), placement: true}
+	solvedThree    = &solvedDB{stones: 6, variant: muehle.Three.With(3), placement: true}
 )
 
 // engines returns engines on the database, solving it on first use.

@@ -108,9 +108,10 @@ func (u *App) hint() {
 			if m.Remove != muehle.NoPoint {
 				shown += ", the stone it takes ringed in red"
 			}
-			msg := fmt.Sprintf("Hint: %s, the perfect player's move (%s). A saved game notes the hint.", m, shown)
+			name := pos.Board().MoveString(m)
+			msg := fmt.Sprintf("Hint: %s, the perfect player's move (%s). A saved game notes the hint.", name, shown)
 			if why != "" {
-				msg = fmt.Sprintf("Hint: %s (%s), from the perfect player's fallback: %s. A saved game notes the hint.", m, shown, why)
+				msg = fmt.Sprintf("Hint: %s (%s), from the perfect player's fallback: %s. A saved game notes the hint.", name, shown, why)
 			}
 			u.ctrl.Say("%s", msg)
 		})

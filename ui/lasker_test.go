@@ -248,21 +248,16 @@ func TestLaskerPerfectPlayer(t *testing.T) {
 	// gives the win away, with the placement as the best move.
 	checkHintAndReview(t, u, q, g, marks, muehle.NoPoint, 2, "g7x")
 
-	// Training draws positions of Nine Men's Morris and says so; with no
-	// layer of it in the folder, it says that instead of offering stones
-	// it has no positions of.
+	// Training draws positions of the game on the board from its
+	// database, complete here, and says so.
 	u.showTraining()
-	if len(e.TrainingStones()) == 0 {
-		if st := u.ctrl.Status(); !strings.Contains(st, "positions of Nine Men's Morris from its database, which holds no layer yet") {
-			t.Errorf("Training without layers of Nine Men's Morris: got %q, want it to say so", st)
-		}
-	} else {
-		if text := dialogText(u); !strings.Contains(text, "Positions of Nine Men's Morris from the database") ||
-			!strings.Contains(text, "The game of "+muehle.Lasker.With(3).Name()+" on the board waits until training ends.") {
-			t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", text)
-		}
-		tapDialogButton(t, u, "Cancel")
+	if got := e.TrainingStones(muehle.Lasker.With(3)); !slices.Equal(got, []int{6}) {
+		t.Errorf("training's stones on the board in Lasker Morris with 3 stones: got %v, want [6]", got)
 	}
+	if text := dialogText(u); !strings.Contains(text, "Positions of "+muehle.Lasker.With(3).Name()+" from its database") {
+		t.Errorf("Training dialog: got %q, want it to say the positions are of Lasker Morris with 3 stones", text)
+	}
+	tapDialogButton(t, u, "Cancel")
 
 	db, _, err := e.gameDatabase()
 	if err != nil {

@@ -195,11 +195,11 @@ func longest(ss []string) string {
 // and selects k, or the game's own when k is out of its range.
 func (f *newGameForm) offerStones(k int) {
 	r := f.rules()
-	if k < 3 || k > r.Stones {
+	if k < muehle.MinStones || k > r.Stones {
 		k = r.Stones
 	}
 	var opts []string
-	for n := 3; n <= r.Stones; n++ {
+	for n := muehle.MinStones; n <= r.Stones; n++ {
 		opts = append(opts, strconv.Itoa(n))
 	}
 	f.stones.SetOptions(opts)
@@ -218,7 +218,7 @@ func (f *newGameForm) rules() *muehle.Rules {
 func (f *newGameForm) variant() muehle.Variant {
 	r := f.rules()
 	k, err := strconv.Atoi(f.stones.Selected)
-	if err != nil || k < 3 || k > r.Stones {
+	if err != nil || k < muehle.MinStones || k > r.Stones {
 		k = r.Stones
 	}
 	return r.Game().With(k)

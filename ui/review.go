@@ -149,7 +149,7 @@ func (u *App) recordText() string {
 	g := u.ctrl.Game()
 	var cs []string
 	if vs := u.verdicts(); vs != nil {
-		cs = teach.Comments(vs)
+		cs = teach.Comments(g, vs)
 	}
 	if hs := u.hintComments(g); hs != nil {
 		cs = append(cs, make([]string, max(0, len(hs)-len(cs)))...)
@@ -306,5 +306,5 @@ func (u *App) walkRefutation() {
 		return
 	}
 	v := vs[p-1]
-	u.openWalk(refutationTitle(v.Mover, v.Move, v.After), u.ctrl.Game().Positions()[p], u.review.lines[p-1])
+	u.openWalk(refutationTitle(u.ctrl.Game().Positions()[p-1], v.Mover, v.Move, v.After), u.ctrl.Game().Positions()[p], u.review.lines[p-1])
 }

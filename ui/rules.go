@@ -142,9 +142,9 @@ func rulesSections(r *muehle.Rules) []rulesSection {
 		add("## Playing in this window\n\nThe window does not play this game yet.", nil)
 		return s
 	}
-	if k > 3 {
-		add("## Fewer stones\n\n"+fmt.Sprintf("New Game can start the game with fewer stones, from 3 to %d each. "+
-			"The rules stay the same.", k), nil)
+	if k > muehle.MinStones {
+		add("## Fewer stones\n\n"+fmt.Sprintf("New Game can start the game with fewer stones, from %d to %d each. "+
+			"The rules stay the same.", muehle.MinStones, k), nil)
 	}
 	add("## Playing in this window\n\nClick a free point to place a stone. To move, click your stone, then the "+
 		"point it goes to; the possible points are ringed. After closing a mill, click the stone to remove.", nil)

@@ -274,3 +274,65 @@ func TestEditorThreeMensMorris(t *testing.T) {
 		t.Errorf("the editor's board: %d lines drawn, want the 16 of the 3×3 board with diagonals", got)
 	}
 }
+
+// TestTrainingThreeMensMorris: with Three Men's Morris on the board and its
+// database computed, Analysis ▸ Training… offers positions of Three Men's
+// Morris (its 8 symmetries, moves named on the 3×3 board); Start draws them,
+// a right answer tapped on the board is judged right, a wrong one wrong with
+// its refutation on the board, titled on the 3×3 board, and ending training
+// brings back the game.
+func TestTrainingThreeMensMorris(t *testing.T) {
+	e := solvedThree.engines(t)
+	q := gametest.NewQueue()
+	u := newTestApp(t, q, e)
+	three := muehle.Three.With(3)
+	startGame(t, u, three)
+	before := u.ctrl.Game()
+	if got := e.TrainingStones(three); !slices.Equal(got, []int{6}) {
+		t.Fatalf("stones on the board to train with: got %v, want [6]", got)
+	}
+	u.showTraining()
+	if want := "Positions of Three Men's Morris from its database"; !strings.Contains(dialogText(u), want) {
+		t.Fatalf("Training dialog: got %q, want it to contain %q", dialogText(u), want)
+	}
+	tapDialogButton(t, u, "Start")
+	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
+	run, bar := u.learn.train.run, u.learn.trainBar
+	if run.Len() < 2 {
+		t.Fatalf("got %d training positions, want at least 2", run.Len())
+	}
+	db, err := e.databaseOf(three)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := muehle.ThreeBoard
+	for i := range 2 {
+		ex := run.Current()
+		if ex.Pos.Game != muehle.Three || u.ctrl.Game().Start() != ex.Pos || u.board.View().Pos != ex.Pos {
+			t.Fatalf("position %d: got %v on the board, want the training position %v of Three Men's Morris", i+1, u.board.View().Pos, ex.Pos)
+		}
+		right, wrong := keepAndLose(t, db, ex.Pos)
+		m, want := right, "Right: "+b.MoveString(right)+" keeps the value"
+		if i == 1 {
+			m, want = wrong, "Wrong: "+b.MoveString(wrong)+" gives up the value"
+		}
+		gametest.TapMove(u.board.TapPoint, m)
+		q.Drain(t, 10*time.Second, func() bool { _, ok := run.Answer(); return ok && u.learn.train.shown != nil })
+		if !strings.HasPrefix(bar.verdict.Text, want) {
+			t.Errorf("position %d %s, answer %s: verdict %q, want it to start with %q", i+1, ex.Pos, b.MoveString(m), bar.verdict.Text, want)
+		}
+		if i == 1 {
+			q.Drain(t, 10*time.Second, func() bool { return u.learn.walk != nil })
+			if want := "answer to " + b.MoveString(wrong) + " ("; !strings.Contains(u.learn.walkBar.text.Text, want) {
+				t.Errorf("the refutation's bar: got %q, want it to contain %q", u.learn.walkBar.text.Text, want)
+			}
+		}
+		if i == 0 {
+			test.Tap(bar.next)
+		}
+	}
+	test.Tap(bar.end)
+	if u.learn.train != nil || u.ctrl.Game() != before {
+		t.Errorf("End Training: got training %v, game %v; want the game of Three Men's Morris back", u.learn.train, u.ctrl.Game().Position())
+	}
+}

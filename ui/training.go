@@ -20,56 +20,59 @@ import (
 
 // This file holds training mode: Analysis ▸ Training… asks for the stones on
 // the board, the difficulty, what to find and a seed, draws positions of
-// Nine Men's Morris from the database the Database tab computes
-// (teach.DrawTraining, in the background; whatever game is on the board)
-// and puts the first on the board with people on both sides. The player
+// the game on the board (any game with a database, its stones per side)
+// from its database (teach.DrawTraining, in the background) and puts the
+// first on the board with people on both sides. The player
 // answers with a move on the board; the database says right or wrong
 // (teach.CheckAnswer), and a wrong answer's refutation opens on the board
 // as a line to step through (walk.go). The bar above the side panel goes
 // to the previous or next position, tries a position again, and ends
 // training, which brings back the game and the players from before.
 
-// trainer is what training needs from the engines; DBEngines implements it.
+// trainer is what training needs from the engines, each from the database
+// of variant v; DBEngines implements it.
 type trainer interface {
-	DrawTraining(ctx context.Context, opt teach.TrainingOptions) (teach.Training, error)
-	CheckAnswer(pos muehle.Position, m muehle.Move) (teach.Answer, error)
+	DrawTraining(ctx context.Context, v muehle.Variant, opt teach.TrainingOptions) (teach.Training, error)
+	CheckAnswer(v muehle.Variant, pos muehle.Position, m muehle.Move) (teach.Answer, error)
 	// TrainingStones returns the numbers of stones on the board for which
-	// the database holds a layer to draw from, smallest first.
-	TrainingStones() []int
+	// the database of v holds a layer to draw from, smallest first.
+	TrainingStones(v muehle.Variant) []int
 }
 
 // trainingCount is how many positions one training draws.
 const trainingCount = 10
 
-// DrawTraining draws training positions from the database (teach.DrawTraining).
-func (e *DBEngines) DrawTraining(ctx context.Context, opt teach.TrainingOptions) (teach.Training, error) {
-	db, err := e.standard()
+// DrawTraining draws training positions from the database of v
+// (teach.DrawTraining).
+func (e *DBEngines) DrawTraining(ctx context.Context, v muehle.Variant, opt teach.TrainingOptions) (teach.Training, error) {
+	db, err := e.databaseOf(v)
 	if err != nil {
 		return teach.Training{}, err
 	}
 	return teach.DrawTraining(ctx, db, opt)
 }
 
-// TrainingStones returns the numbers of stones on the board, 6 to 18,
-// of which the database holds a layer (teach.TrainingLayers).
-func (e *DBEngines) TrainingStones() []int {
-	db, err := e.standard()
+// TrainingStones returns the numbers of stones on the board, from
+// 2×layers.LoseBelow (6) to twice v's stones, of which the database of v
+// holds a layer (teach.TrainingLayers).
+func (e *DBEngines) TrainingStones(v muehle.Variant) []int {
+	db, err := e.databaseOf(v)
 	if err != nil {
 		return nil
 	}
 	var ns []int
-	for n := 6; n <= 2*muehle.StonesPerSide; n++ {
-		if slices.ContainsFunc(teach.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+	for n := 2 * layers.LoseBelow; n <= 2*v.Stones; n++ {
+		if slices.ContainsFunc(teach.TrainingLayers(v, n, true), db.Has) {
 			ns = append(ns, n)
 		}
 	}
 	return ns
 }
 
-// CheckAnswer judges m as the answer in pos (teach.CheckAnswer), with the
-// refutation of a wrong answer.
-func (e *DBEngines) CheckAnswer(pos muehle.Position, m muehle.Move) (teach.Answer, error) {
-	db, err := e.standard()
+// CheckAnswer judges m as the answer in pos (teach.CheckAnswer) by the
+// database of v, with the refutation of a wrong answer.
+func (e *DBEngines) CheckAnswer(v muehle.Variant, pos muehle.Position, m muehle.Move) (teach.Answer, error) {
+	db, err := e.databaseOf(v)
 	if err != nil {
 		return teach.Answer{}, err
 	}
@@ -78,6 +81,7 @@ func (e *DBEngines) CheckAnswer(pos muehle.Position, m muehle.Move) (teach.Answe
 
 // training is the state of training mode.
 type training struct {
+	v        muehle.Variant // the game the positions are of
 	run      *teach.TrainingRun
 	prev     *muehle.Game // the game on the board before training
 	checking bool         // an answer is being checked
@@ -98,14 +102,15 @@ type trainingChoices struct {
 	seed    string
 }
 
-// trainingOptions returns the options the choices c stand for, or why the seed is bad.
-func trainingOptions(c trainingChoices) (teach.TrainingOptions, error) {
+// trainingOptions returns the options the choices c stand for in variant
+// v, or why the seed is bad.
+func trainingOptions(v muehle.Variant, c trainingChoices) (teach.TrainingOptions, error) {
 	seed, err := strconv.ParseUint(strings.TrimSpace(c.seed), 10, 64)
 	if err != nil {
 		return teach.TrainingOptions{}, fmt.Errorf("seed %q: want a whole number from 0 to %d", c.seed, uint64(1<<64-1))
 	}
 	return teach.TrainingOptions{
-		Layers:     teach.TrainingLayers(muehle.StonesPerSide, c.onBoard, true),
+		Layers:     teach.TrainingLayers(v, c.onBoard, true),
 		Goal:       []teach.Goal{teach.GoalAny, teach.FindWin, teach.HoldDraw}[c.goal],
 		Band:       teach.Bands()[c.band],
 		MaxAnswers: 1,
@@ -121,18 +126,20 @@ func (u *App) showTraining() {
 		u.ctrl.Say("Training needs the database.")
 		return
 	}
-	// Only the stone counts the database holds layers of.
-	counts := t.TrainingStones()
+	// The game on the board, and only the stone counts its database holds
+	// layers of.
+	v := u.ctrl.Variant()
+	counts := t.TrainingStones(v)
 	if len(counts) == 0 {
-		u.ctrl.Say("Training draws positions of Nine Men's Morris from its database, which holds no layer yet: " +
-			"compute the small endgames or more in the Database tab.")
+		u.ctrl.Say("Training draws positions of %s from its database, which holds no layer yet: "+
+			"compute the small endgames or more in the Database tab.", v.Name())
 		return
 	}
 	onBoard := []string{"Any"}
 	for _, n := range counts {
 		s := strconv.Itoa(n)
-		if n == 6 {
-			s += " (3 against 3)"
+		if n == 2*layers.LoseBelow {
+			s += fmt.Sprintf(" (%d against %d)", layers.LoseBelow, layers.LoseBelow)
 		}
 		onBoard = append(onBoard, s)
 	}
@@ -149,13 +156,6 @@ func (u *App) showTraining() {
 		}
 	}
 	goals := []string{"A win or the only drawing move", "A win", "The only drawing move"}
-	// Training draws from the database the Database tab computes, Nine
-	// Men's Morris with nine stones: the game on the board, of another
-	// game, waits until training ends.
-	otherGameNote := ""
-	if v := u.ctrl.Variant(); v != muehle.NineMensMorris {
-		otherGameNote = fmt.Sprintf("\nThe game of %s on the board waits until training ends.", v.Name())
-	}
 	sOn, sBand, sGoal := widget.NewSelect(onBoard, nil), widget.NewSelect(bands, nil), widget.NewSelect(goals, nil)
 	sOn.SetSelectedIndex(0)
 	sBand.SetSelectedIndex(0)
@@ -163,8 +163,9 @@ func (u *App) showTraining() {
 	seed := widget.NewEntry()
 	seed.SetText(strconv.FormatUint(u.learn.trainSeed+1, 10))
 	form := container.NewVBox(
-		widget.NewLabel(fmt.Sprintf("Positions of Nine Men's Morris from the database where exactly one move keeps the value.\n"+
-			"%d positions; the same seed gives the same positions, so a set can be shared.", trainingCount)+otherGameNote),
+		widget.NewLabel(fmt.Sprintf("Positions of %s from its database where exactly one move keeps the value.\n"+
+			"%d positions; the same seed gives the same positions, so a set can be shared.\n"+
+			"The game on the board waits until training ends.", v.Name(), trainingCount)),
 		widget.NewForm(widget.NewFormItem("Stones on the board", sOn), widget.NewFormItem("Difficulty", sBand),
 			widget.NewFormItem("Find", sGoal), widget.NewFormItem("Seed", seed)))
 	dialog.NewCustomConfirm("Training", "Start", "Cancel", form, func(ok bool) {
@@ -175,12 +176,12 @@ func (u *App) showTraining() {
 		if i := sOn.SelectedIndex(); i > 0 {
 			n = counts[i-1]
 		}
-		opt, err := trainingOptions(trainingChoices{n, sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
+		opt, err := trainingOptions(v, trainingChoices{n, sBand.SelectedIndex(), sGoal.SelectedIndex(), seed.Text})
 		if err != nil {
 			u.ctrl.Say("Training: %v", err)
 			return
 		}
-		u.startTraining(opt)
+		u.startTraining(v, opt)
 	}, u.win).Show()
 }
 
@@ -192,9 +193,9 @@ func titleCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// startTraining draws the positions of opt in the background and enters
-// training mode with them.
-func (u *App) startTraining(opt teach.TrainingOptions) {
+// startTraining draws the positions of opt from the database of v in the
+// background and enters training mode with them.
+func (u *App) startTraining(v muehle.Variant, opt teach.TrainingOptions) {
 	t, ok := u.engines.(trainer)
 	if !ok {
 		u.ctrl.Say("Training needs the database.")
@@ -205,7 +206,7 @@ func (u *App) startTraining(opt teach.TrainingOptions) {
 	gen := u.learn.trainGen
 	u.ctrl.Say("Drawing %d training positions (seed %d)…", opt.Count, opt.Seed)
 	go func() {
-		tr, err := t.DrawTraining(context.Background(), opt)
+		tr, err := t.DrawTraining(context.Background(), v, opt)
 		u.do(func() {
 			if gen != u.learn.trainGen {
 				return
@@ -217,20 +218,20 @@ func (u *App) startTraining(opt teach.TrainingOptions) {
 				u.ctrl.Say("Training: no position fits in %d tries (%d of the %d layers are not in the database); "+
 					"choose other stones or difficulty, or compute more layers.", tr.Tries, len(tr.Skipped), len(opt.Layers))
 			default:
-				u.enterTraining(teach.NewTrainingRun(opt, tr.Exercises))
+				u.enterTraining(v, teach.NewTrainingRun(opt, tr.Exercises))
 			}
 		})
 	}()
 }
 
-// enterTraining puts the first position of run on the board, with people
-// on both sides.
-func (u *App) enterTraining(run *teach.TrainingRun) {
+// enterTraining puts the first position of run, of variant v, on the
+// board, with people on both sides.
+func (u *App) enterTraining(v muehle.Variant, run *teach.TrainingRun) {
 	prev := u.ctrl.Game()
 	if u.learn.train != nil {
 		prev = u.learn.train.prev
 	}
-	u.learn.train = &training{run: run, prev: prev}
+	u.learn.train = &training{v: v, run: run, prev: prev}
 	for col := muehle.White; col <= muehle.Black; col++ {
 		u.ctrl.SetPlayer(col, nil)
 	}
@@ -249,7 +250,7 @@ func (u *App) showExercise(again bool) {
 		tr.shown = &a
 	}
 	u.learn.walk = nil
-	g, err := muehle.NewGameFrom(tr.run.Current().Pos, muehle.StonesPerSide)
+	g, err := muehle.NewGameFrom(tr.run.Current().Pos, tr.v.Stones)
 	if err != nil {
 		u.ctrl.Say("Training: %v", err)
 		return
@@ -314,7 +315,7 @@ func (u *App) trainingMoved(ev game.Event) {
 	tr.checking = true
 	gen, m := tr.gen, ev.Move
 	go func() {
-		a, err := t.CheckAnswer(e.Pos, m)
+		a, err := t.CheckAnswer(tr.v, e.Pos, m)
 		u.do(func() {
 			if u.learn.train != tr || tr.gen != gen {
 				return // another position, or training ended
@@ -327,7 +328,7 @@ func (u *App) trainingMoved(ev game.Event) {
 			tr.run.Record(a) // the first answer counts; a later try is only shown
 			tr.shown = &a
 			if !a.Right && len(a.Refutation) > 0 {
-				u.openWalk(refutationTitle(a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
+				u.openWalk(refutationTitle(e.Pos, a.Mover, a.Move, a.After), e.Pos.Play(a.Move), a.Refutation)
 				return
 			}
 			u.changed(eventNone)
@@ -417,9 +418,11 @@ func tryVerdict(r *teach.TrainingRun, a teach.Answer) string {
 	if first, ok := r.Answer(); ok && first.Move == a.Move {
 		return r.Verdict()
 	}
-	s := fmt.Sprintf("Another try: %s keeps the value (%s).", a.Move, a.After)
+	pos := r.Current().Pos
+	move := pos.Board().MoveString(a.Move)
+	s := fmt.Sprintf("Another try: %s keeps the value (%s).", move, a.After)
 	if !a.Right {
-		s = fmt.Sprintf("Another try: %s gives up the value: %s for %s after it.", a.Move, a.After, a.Mover)
+		s = fmt.Sprintf("Another try: %s gives up the value: %s for %s after it.", move, a.After, a.Mover)
 		if len(a.Refutation) > 0 {
 			s += " Its refutation is on the board."
 		}

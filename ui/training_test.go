@@ -32,7 +32,7 @@ func TestTrainingOptions(t *testing.T) {
 		{trainingChoices{18, 4, 2, "7"}, "18", teach.BandDeep, teach.HoldDraw, 7, false},
 		{trainingChoices{0, 0, 0, "seven"}, "", 0, 0, 0, true},
 	} {
-		opt, err := trainingOptions(tc.c)
+		opt, err := trainingOptions(muehle.NineMensMorris, tc.c)
 		if tc.err {
 			if err == nil {
 				t.Errorf("%+v: got no error, want one", tc.c)
@@ -58,7 +58,7 @@ func TestTrainingInTheWindow(t *testing.T) {
 
 	menuItem(t, u.Window().MainMenu(), "Analysis", "Training…") // the menu offers it
 	opt := teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 3, Seed: 5, MaxAnswers: 1}
-	u.startTraining(opt)
+	u.startTraining(muehle.NineMensMorris, opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	run := u.learn.train.run
 	if run.Len() != 3 {
@@ -223,7 +223,7 @@ func TestTrainingHidesTheAnswer(t *testing.T) {
 		t.Fatal("no marks before training")
 	}
 	opt := teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 9, MaxAnswers: 1}
-	u.startTraining(opt)
+	u.startTraining(muehle.NineMensMorris, opt)
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	// Let the evaluation of the training position finish: the marks exist
 	// in the controller and must still not be shown.
@@ -276,7 +276,7 @@ func TestTrainingHidesAgainAfterTryAgain(t *testing.T) {
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
 	u.setShowPerfect(true)
-	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
+	u.startTraining(muehle.NineMensMorris, teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	run, bar := u.learn.train.run, u.learn.trainBar
 	first := run.Current().Pos
@@ -373,7 +373,7 @@ func TestTrainingKeepsTheWindowSize(t *testing.T) {
 		}
 	}
 	fits("before training")
-	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
+	u.startTraining(muehle.NineMensMorris, teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 2, Seed: 3, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
 	fits("the question")
 	_, wrong := keepAndLose(t, db, u.learn.train.run.Current().Pos)
@@ -400,12 +400,12 @@ func TestTrainingKeepsTheWindowSize(t *testing.T) {
 func TestTrainingOffersTheDatabasesStones(t *testing.T) {
 	e := solvedEngines(t)
 	db, _ := e.database()
-	ns := e.TrainingStones()
+	ns := e.TrainingStones(muehle.NineMensMorris)
 	if len(ns) == 0 || slices.Contains(ns, 18) {
 		t.Fatalf("stones on the board offered: got %v, want some, and not 18 (the test database has small layers only)", ns)
 	}
 	for _, n := range ns {
-		if !slices.ContainsFunc(teach.TrainingLayers(muehle.StonesPerSide, n, true), db.Has) {
+		if !slices.ContainsFunc(teach.TrainingLayers(muehle.NineMensMorris, n, true), db.Has) {
 			t.Errorf("%d stones offered, but the database holds no layer of them", n)
 		}
 	}

@@ -283,36 +283,40 @@ func TestTwelvePerfectPlayer(t *testing.T) {
 	}
 }
 
-// TestTrainingFromTwelve: training draws positions of Nine Men's Morris
-// (the Database tab's) whatever game is on the board, and says so; the
-// engines follow the training position, and ending training brings back
-// the game of Twelve, its database and its computer player.
+// TestTrainingFromTwelve: training draws positions of the game on the
+// board, Twelve Men's Morris, from its database and says so; the positions
+// are of Twelve, the engines stay on its database, and ending training
+// brings back the game of Twelve and its computer player.
 func TestTrainingFromTwelve(t *testing.T) {
-	e := solvedEngines(t)
+	e := solvedTwelve33.engines(t)
 	q := gametest.NewQueue()
 	u := newTestApp(t, q, e)
-	u.startNewGame(muehle.Twelve.With(12), game.Human, play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: 1}}, false)
+	v := muehle.Twelve.With(12)
+	u.startNewGame(v, game.Human, play.Spec{Kind: play.KindAlphaBeta, Limits: search.Limits{Depth: 1}}, false)
 	twelve := u.ctrl.Game()
 	u.showTraining()
-	if want := "Positions of Nine Men's Morris from the database"; !strings.Contains(dialogText(u), want) ||
-		!strings.Contains(dialogText(u), "The game of Twelve Men's Morris on the board waits until training ends.") {
-		t.Errorf("Training dialog: got %q, want it to say the positions are of Nine Men's Morris and the game waits", dialogText(u))
+	if want := "Positions of Twelve Men's Morris from its database"; !strings.Contains(dialogText(u), want) ||
+		!strings.Contains(dialogText(u), "The game on the board waits until training ends.") {
+		t.Errorf("Training dialog: got %q, want it to say the positions are of Twelve Men's Morris and the game waits", dialogText(u))
 	}
 	tapDialogButton(t, u, "Cancel")
-	u.startTraining(teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
+	u.startTraining(v, teach.TrainingOptions{Layers: []layers.Key{layers.Moving(3, 3)}, Count: 1, Seed: 5, MaxAnswers: 1})
 	q.Drain(t, 20*time.Second, func() bool { return u.learn.train != nil })
-	if got, want := e.Variant(), muehle.NineMensMorris; got != want {
-		t.Errorf("engines in training: got %v, want %v", got, want)
+	if got := e.Variant(); got != v {
+		t.Errorf("engines in training: got %v, want %v", got, v)
 	}
 	first := u.learn.train.run.Current().Pos
+	if first.Game != muehle.Twelve {
+		t.Errorf("training position %v: want one of Twelve Men's Morris", first)
+	}
 	gametest.TapMove(u.board.TapPoint, first.Moves()[0])
 	q.Drain(t, 10*time.Second, func() bool { _, ok := u.learn.train.run.Answer(); return ok })
 	u.endTraining()
 	if u.ctrl.Game() != twelve {
 		t.Errorf("after training: got the game %v, want the game of Twelve back", u.ctrl.Game().Position())
 	}
-	if got, want := e.Variant(), muehle.Twelve.With(12); got != want {
-		t.Errorf("engines after training: got %v, want %v", got, want)
+	if got := e.Variant(); got != v {
+		t.Errorf("engines after training: got %v, want %v", got, v)
 	}
 	if p := u.ctrl.Player(muehle.Black); p == nil || p.Name() != "Alpha-beta (depth 1)" {
 		t.Errorf("Black after training: got %v, want alpha-beta depth 1 again", p)

@@ -218,10 +218,10 @@ func (u *App) handTapped(col muehle.Color) {
 	u.ctrl.TapHand(col)
 }
 
-// refutationTitle names the refutation of move m by mover, worth after
-// to mover.
-func refutationTitle(mover muehle.Color, m muehle.Move, after layers.Value) string {
-	return fmt.Sprintf("%s's answer to %s (%s for %s)", mover.Other(), m, after, mover)
+// refutationTitle names the refutation of move m by mover in pos, worth
+// after to mover; the move named on pos's board.
+func refutationTitle(pos muehle.Position, mover muehle.Color, m muehle.Move, after layers.Value) string {
+	return fmt.Sprintf("%s's answer to %s (%s for %s)", mover.Other(), pos.Board().MoveString(m), after, mover)
 }
 
 // reviewTo closes the open line and shows the game after ply moves (a

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"muehle/assets"
+	"muehle/muehle"
 	"muehle/ui"
 )
 
@@ -42,6 +43,9 @@ func main() {
 	open := flag.String("open", "", "start with the game record in `file`")
 	tree := flag.Bool("tree", false, "open the search tree window at the start")
 	flag.Parse()
+	if err := muehle.CheckGames(); err != nil {
+		fmt.Fprintf(os.Stderr, "muehle: games left out: %v\n", err)
+	}
 	if why := displayMissing(); why != "" {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", noDisplay, why)
 		os.Exit(exitNoDisplay)

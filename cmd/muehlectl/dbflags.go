@@ -39,12 +39,76 @@ func (f dbFlags) check() error {
 	if *f.dir == "" {
 		return errors.New("--db: want a directory")
 	}
+	if err := f.gameFolder(); err != nil {
+		return err
+	}
 	v, err := variantFlags(*f.game, *f.stones)
 	if err != nil {
 		return err
 	}
 	*f.stones = v.Stones
 	return nil
+}
+
+// gameFolder takes a --db that names the folder of one game's layers
+// itself (layers.GameFolder: ~/.local/share/muehle/k9, not
+// ~/.local/share/muehle) as the database folder that holds it, its game
+// and stones those of the folder where --game and --stones do not name
+// them; before, a solve there began afresh in k9/k9. A folder it cannot
+// take so (other stones asked for, or layer files in a folder not named
+// for their game) is refused with the folder to give.
+func (f dbFlags) gameFolder() error {
+	w, root, ok := layers.GameFolder(*f.dir)
+	if !ok {
+		return nil
+	}
+	game, stones := *f.game, *f.stones
+	if !flagSet(f.fs, "game") {
+		game = w.Game.String()
+	}
+	if r, ok := muehle.GameByName(game); stones == 0 && ok && r.Game() == w.Game {
+		stones = w.Stones
+	}
+	asked, err := variantFlags(game, stones)
+	if err != nil {
+		return nil // check names the bad flag
+	}
+	if *f.dir, err = gameFolderRoot(*f.dir, w, root, asked); err != nil {
+		return err
+	}
+	*f.game, *f.stones = game, stones
+	return nil
+}
+
+// databaseDir returns the database folder for a --db dir of a command
+// with a --db of its own (import, review, levels, serve, loadtest): dir,
+// or the folder above it when dir is the folder of the layers of want
+// (layers.GameFolder; the zero want: of any game); an error says which
+// folder to give.
+func databaseDir(dir string, want muehle.Variant) (string, error) {
+	w, root, ok := layers.GameFolder(dir)
+	if !ok {
+		return dir, nil
+	}
+	if want == (muehle.Variant{}) {
+		want = w
+	}
+	return gameFolderRoot(dir, w, root, want)
+}
+
+// gameFolderRoot returns the database folder root for a --db dir that is
+// the folder of the layers of w (layers.GameFolder), the game asked for
+// being asked, or an error that says which folder to give.
+func gameFolderRoot(dir string, w muehle.Variant, root string, asked muehle.Variant) (string, error) {
+	switch {
+	case root == "":
+		return dir, fmt.Errorf("--db %s holds the layer files of %s itself, where a database folder holds them in a folder of its own (%s): give a database folder, and put the layers into that folder of it",
+			dir, w.Name(), layers.GameDir("", w))
+	case asked != w:
+		return dir, fmt.Errorf("--db %s is the folder of the layers of %s, not a database folder: give the database folder that holds it, --db %s (the layers of %s then go to %s)",
+			dir, w.Name(), root, asked.Name(), layers.GameDir(root, asked))
+	}
+	return root, nil
 }
 
 // gameFlag returns the rule set a --game flag names, or an error that
@@ -69,7 +133,7 @@ func variantFlags(game string, stones int) (muehle.Variant, error) {
 	if stones == 0 {
 		stones = r.Stones
 	}
-	if err := inRange("--stones", stones, 3, r.Stones, " for "+r.Name); err != nil {
+	if err := inRange("--stones", stones, muehle.MinStones, r.Stones, " for "+r.Name); err != nil {
 		return muehle.Variant{}, err
 	}
 	v := r.Game().With(stones)

@@ -27,6 +27,8 @@
 //	serve.go      serve: the position server and the analysis page
 //	              (package serve)
 //	loadtest.go   loadtest: the server under load, on loopback
+//	loadtest_*.go the server process ends with loadtest (on Linux by
+//	              the parent-death signal)
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost
 //	calibrate.go  plan --calibrate: the cost model against solve logs and

@@ -16,6 +16,7 @@ import (
 	"muehle/layers"
 	"muehle/layers/pack"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 func init() {
@@ -194,8 +195,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "wrote %s%s: %s, %s of layer bodies in %s (%.2f %%, %.3f bits per slot) in %s\n",
 		a.out, parts, layerCount(len(keys)), sizeText(int64(body)), sizeText(res.Bytes), 100*float64(res.Bytes)/float64(body),
 		8*float64(res.Bytes)/float64(res.Manifest.Slots()), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "  %d blocks: %d zstd frames, %d context streams, %d context streams with the partner layer's values, %d without their rank directory\n",
-		res.Blocks, res.Coded[0], res.Coded[1], res.Coded[2], res.Coded[3])
+	fmt.Fprintf(stdout, "  %d blocks: %d zstd frames, %d context streams, %d context streams with the partner layer's values, %d without their rank directory, %d of compressed layer files copied\n",
+		res.Blocks, res.Coded[0], res.Coded[1], res.Coded[2], res.Coded[3], res.Coded[4])
+	if flat := dbservice.FlatOf(db); flat.Layers > 0 {
+		fmt.Fprintf(stdout, "  the folder holds %s lying flat (%s), which a package codes rather than copies; `muehlectl compress --db %s` keeps them compressed, and then export and import copy them in a fraction of the time\n",
+			layerCount(flat.Layers), sizeText(int64(flat.Bytes)), db.Dir())
+	}
 	for _, kind := range []string{"moving", "placement"} {
 		var n, derived, slots, values uint64
 		var packed int64

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"muehle/muehle"
 )
 
 // TestFamilyPerft checks perft --game for the games on their own boards
@@ -41,5 +43,31 @@ func TestThreeMensMorris(t *testing.T) {
 	_, errs, code = runCmd(t, "query", "--db", dir, "--position", "........ w 3 3 three")
 	if code == 0 || !strings.Contains(errs, "board has 8 characters, want 9 (one per point, a3 first, c1 last)") {
 		t.Errorf("query of 8 points: got status %d, %q", code, errs)
+	}
+
+	// Training draws positions of Three Men's Morris, its solutions named
+	// on the 3×3 board, and judges an answer given in those names.
+	out, errs, code = runCmd(t, "train", "--db", dir, "--game", "three", "--count", "3", "--seed", "2", "--solutions")
+	if code != 0 {
+		t.Fatalf("train --game three: status %d: %s", code, errs)
+	}
+	var pos, solution string
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(line, "1. position "); ok && pos == "" {
+			pos = strings.Trim(p, `"`)
+		}
+		if s, ok := strings.CutPrefix(line, "   solution: "); ok && solution == "" {
+			solution = s
+		}
+	}
+	if !strings.HasSuffix(pos, " three") || solution == "" {
+		t.Fatalf("train --game three: got position %q, solution %q in\n%s", pos, solution, out)
+	}
+	if _, err := muehle.ThreeBoard.ParseMove(solution); err != nil {
+		t.Errorf("train --game three: solution %q: %v", solution, err)
+	}
+	out, errs, code = runCmd(t, "train", "--db", dir, "--game", "three", "--position", pos, "--answer", solution)
+	if code != 0 || !strings.Contains(out, "right: "+solution+" keeps the value") {
+		t.Errorf("train --answer %s in %s: got status %d, %q (%s), want it right", solution, pos, code, out, errs)
 	}
 }

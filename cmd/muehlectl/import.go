@@ -67,7 +67,7 @@ func parseImport(args []string, stderr io.Writer) (importArgs, error) {
 		if *stones == 0 {
 			*stones = r.Stones
 		}
-		if err = inRange("--stones", *stones, 3, r.Stones, "; 0 = the package's"); err == nil {
+		if err = inRange("--stones", *stones, muehle.MinStones, r.Stones, "; 0 = the package's"); err == nil {
 			a.expect = r.Game().With(*stones)
 		}
 	}
@@ -97,6 +97,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "written %s by %s\n", m.Created, machineText(m.Exported))
 	for _, c := range m.Computed {
 		fmt.Fprintf(stdout, "computed: %d units by commit %s on %d cores\n", c.Units, c.Commit, c.Cores)
+	}
+	if a.dir, err = databaseDir(a.dir, m.Variant()); err != nil {
+		return err
 	}
 	show := newPackProgress(stderr)
 	start := time.Now()

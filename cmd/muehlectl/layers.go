@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 func init() {
@@ -22,8 +23,8 @@ func runLayers(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *stones < 3 || *stones > 9 {
-		return fmt.Errorf("--stones %d: want 3 to 9", *stones)
+	if *stones < muehle.MinStones || *stones > muehle.StonesPerSide {
+		return fmt.Errorf("--stones %d: want %d to %d", *stones, muehle.MinStones, muehle.StonesPerSide)
 	}
 	x, err := layers.DefaultIndexer()
 	if err != nil {

@@ -48,7 +48,7 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	err := errors.Join(inRange("--stones", *stones, 3, muehle.StonesPerSide, ""), matchRanges(*games, *jobs, *plies))
+	err := errors.Join(inRange("--stones", *stones, muehle.MinStones, muehle.StonesPerSide, ""), matchRanges(*games, *jobs, *plies))
 	var ns []int
 	if err == nil {
 		ns, err = parseLevelList(*which)
@@ -61,6 +61,9 @@ func runLevels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if err != nil {
+		return flagError(fs, err)
+	}
+	if *dir, err = databaseDir(*dir, muehle.Standard.With(*stones)); err != nil {
 		return flagError(fs, err)
 	}
 	db, err := openGameDB(*dir, muehle.Standard.With(*stones))

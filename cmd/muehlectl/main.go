@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"muehle/muehle"
 )
 
 // command is one sub-command: its name, a one-line summary and the function
@@ -126,6 +128,9 @@ func main() {
 // whatever the command did.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
+	if err := muehle.CheckGames(); err != nil {
+		fmt.Fprintf(stderr, "muehlectl: games left out: %v\n", err)
+	}
 	code := runCommand(ctx, args, out, stderr)
 	if out.err != nil && code == 0 {
 		name := "muehlectl"

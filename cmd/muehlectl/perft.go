@@ -73,7 +73,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "%s %d\n", m, n)
+			fmt.Fprintf(stdout, "%s %d\n", pos.Board().MoveString(m), n)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"muehle/cmd/muehlectl/analysis"
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/retro/play"
@@ -18,7 +19,7 @@ func init() {
 	register("query", "value and depth of a position and of each of its moves", runQuery)
 }
 
-func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search] [--unreachable]", stderr)
 	dbf := addDBFlags(fs)
 	sf := addSearchFlags(fs)
@@ -60,14 +61,21 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintf(stdout, " index %d", i)
 	}
 	fmt.Fprintln(stdout)
+	// The one answer of every front end (analysis.Ask), its reachability
+	// checked above with --unreachable; for a placement position under
+	// --search only its values (the search answers), for the damage of the
+	// position's own layer.
+	placing := pos.Hand[pos.Turn] > 0
 	start := time.Now()
-	value, verr := db.Probe(pos)
+	a, aerr := analysis.Ask(db, pos, analysis.Options{Values: *search && placing, Unreachable: true})
 	elapsed := time.Since(start)
-	// A placement position without its layer, or not stored in it (the
-	// solver stores the classes reachable from the empty board): the
-	// placement search.
-	notStored := errors.Is(verr, layers.ErrMissing) || verr == nil && value == layers.Unused
-	if verr == nil && value == layers.Unused && pos.Hand[pos.Turn] > 0 && !pos.IsOver() {
+	// verr is the error of the position's own value: its layer missing,
+	// damaged or not verified, or the position not stored in it.
+	var verr error
+	if aerr != nil && a.Value == layers.Unused {
+		verr = aerr
+	}
+	if errors.Is(verr, analysis.ErrNotReached) && placing {
 		// The solver leaves unused exactly the placement classes its reach
 		// data found unreachable (game-ending positions aside): a second,
 		// exact test beside CheckReachable's.
@@ -76,7 +84,10 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			return err
 		}
 	}
-	if pos.Hand[pos.Turn] > 0 && (*search || notStored) {
+	// A placement position without its layer, or not stored in it (the
+	// solver stores the classes reachable from the empty board): the
+	// placement search.
+	if placing && !a.Over && (*search || errors.Is(verr, layers.ErrMissing)) {
 		var prober layers.Prober = db
 		if *search {
 			prober = play.MovingOnly(db)
@@ -98,32 +109,25 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 		return nil
 	}
-	fmt.Fprintf(stdout, "value    %s (%s)\n", describe(value, verr), took(elapsed))
+	fmt.Fprintf(stdout, "value    %s (%s, every move's value included)\n", describe(a.Value, verr), took(elapsed))
 	if verr != nil {
-		defer func() { // after the moves: query fails when it has no value
-			if err == nil {
-				err = fmt.Errorf("no value for the position: %w", verr)
-			}
-		}()
+		return fmt.Errorf("no value for the position: %w", verr)
 	}
-
-	if pos.IsOver() {
+	if a.Over {
 		fmt.Fprintln(stdout, "no legal moves: the game is over")
+		return nil
+	}
+	if aerr != nil { // a layer the moves lead to
+		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, aerr))
+		if _, ok := layers.Damaged(aerr); ok {
+			return fmt.Errorf("the moves cannot be valued: %w", aerr)
+		}
 		return nil
 	}
 	// The default perfect player's own evaluation ranks the moves: by
 	// value, then by its tie-break score.
-	start = time.Now()
-	mvs, err := play.NewPerfect(db, nil, nil).Evaluate(pos)
-	elapsed = time.Since(start)
-	if err != nil {
-		fmt.Fprintf(stdout, "moves    %s\n", describe(layers.Unused, err))
-		if _, ok := layers.Damaged(err); ok {
-			return fmt.Errorf("the moves cannot be valued: %w", err)
-		}
-		return nil
-	}
-	fmt.Fprintf(stdout, "%d moves, best first, looked up in %s. Each shows the value it gives the side to\n", len(mvs), took(elapsed))
+	mvs := a.Moves
+	fmt.Fprintf(stdout, "%d moves, best first. Each shows the value it gives the side to\n", len(mvs))
 	fmt.Fprintln(stdout, "  move, the opponent's replies won/drawn/lost for the opponent, and the score that breaks ties")
 	if mvs[0].Value.Outcome() == layers.Draw {
 		fmt.Fprintln(stdout, "  among moves of equal value: for a drawing move the share of positions won for the mover in")
@@ -133,10 +137,9 @@ func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fmt.Fprintln(stdout, "  among moves of equal value: the share of the opponent's replies that give up value. \"pick\":")
 		fmt.Fprintln(stdout, "  the moves the perfect player picks among.")
 	}
-	best := play.BestCount(mvs)
 	for i, mv := range mvs {
 		pick := ""
-		if i < best {
+		if i < a.Picks {
 			pick = "  pick"
 		}
 		fmt.Fprintf(stdout, "  %-10s %-12s replies %d/%d/%d  score %.3f%s\n", pos.Board().MoveString(mv.Move), mv.Value,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"muehle/layers"
+	"muehle/muehle"
 	"muehle/retro"
 )
 
@@ -135,7 +136,7 @@ func writeSmallerGames(w io.Writer, db *layers.DB) {
 		differ               []layers.Key
 	}
 	var rows []row
-	for j := 3; j < db.Stones(); j++ {
+	for j := muehle.MinStones; j < db.Stones(); j++ {
 		small, err := layers.OpenDB(db.Dir(), db.Variant().Game.With(j))
 		if err != nil {
 			continue

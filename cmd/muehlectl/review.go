@@ -70,7 +70,11 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if _, err := os.Stat(*dir); errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("no database in %s: the folder does not exist", *dir)
 		}
-		if db, err = layers.OpenDB(*dir, g.Position().Game.With(g.Stones())); err != nil {
+		v := g.Position().Game.With(g.Stones())
+		if *dir, err = databaseDir(*dir, v); err != nil {
+			return err
+		}
+		if db, err = layers.OpenDB(*dir, v); err != nil {
 			return err
 		}
 		defer db.Close()
@@ -95,7 +99,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if *write != "" {
-		out := g.RecordWithComments(teach.Comments(vs))
+		out := g.RecordWithComments(teach.Comments(g, vs))
 		if err := layers.WriteRegular(*write, []byte(out)); err != nil {
 			err = inputError("--write", *write, 0, err)
 			return fmt.Errorf("writing the reviewed game: %w", err)

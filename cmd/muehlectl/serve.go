@@ -11,6 +11,7 @@ import (
 
 	"muehle/cmd/muehlectl/serve"
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 func init() {
@@ -29,6 +30,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := errors.Join(inRange("--max-conns", *maxConns, 1, 1<<20, ""), inRange("--cache-mb", *cacheMB, 0, 1<<16, "")); err != nil {
 		return flagError(fs, err)
 	}
+	root, err := databaseDir(*dir, muehle.Variant{})
+	if err != nil {
+		return flagError(fs, err)
+	}
+	*dir = root
 	dbs, err := serve.Open(*dir)
 	if err != nil {
 		return err

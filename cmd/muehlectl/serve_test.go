@@ -275,3 +275,115 @@ func TestServePageSelfContained(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHugeRequests sends request lines and headers far over the
+// limits (1 MiB each, many at once): the server refuses each with a 4xx
+// (431 from net/http's header limit) or cuts the connection, never a 500,
+// answers a normal request all the same, and its heap stays bounded.
+func TestServeHugeRequests(t *testing.T) {
+	base := startServer(t, engineDB(t), 100, nil)
+	addr := strings.TrimPrefix(base, "http://")
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	heap0 := ms.HeapAlloc
+	huge := strings.Repeat("W", 1<<20)
+	requests := []string{
+		"GET /api/v1/standard-k3?position=" + huge + " HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /api/v1/standard-k3 HTTP/1.1\r\nHost: x\r\nX-Big: " + huge + "\r\n\r\n",
+		"GET /" + huge + " HTTP/1.1\r\nHost: x\r\n\r\n",
+	}
+	status := make(chan string, 3*20)
+	for i := range 3 * 20 {
+		go func() {
+			c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+			if err != nil {
+				status <- "dial: " + err.Error()
+				return
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(15 * time.Second))
+			go io.WriteString(c, requests[i%3]) // the server may stop reading and close
+			line, err := bufio.NewReader(c).ReadString('\n')
+			if err != nil {
+				status <- "cut" // the connection cut off: also a refusal
+				return
+			}
+			status <- strings.TrimSpace(line)
+		}()
+	}
+	for range 3 * 20 {
+		s := <-status
+		if s != "cut" && !strings.HasPrefix(s, "HTTP/1.1 4") {
+			t.Errorf("a request of 1 MiB: got %q, want a 4xx status or the connection cut", s)
+		}
+	}
+	resp, err := http.Get(base + "/api/v1/standard-k3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("a normal request after the huge ones: status %d", resp.StatusCode)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	if grew := int64(ms.HeapAlloc) - int64(heap0); grew > 32<<20 {
+		t.Errorf("the heap grew by %d MiB after 60 requests of 1 MiB", grew>>20)
+	}
+}
+
+// TestServeSlowReaders opens connections that send hundreds of requests
+// at once and never read an answer: the server answers until the
+// connection's buffers are full, then cuts it off when the write timeout
+// ends, and answers a normal request in the meantime.
+func TestServeSlowReaders(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("socket buffers: measured on Linux")
+	}
+	base := startServer(t, engineDB(t), 100, func(hs *http.Server) {
+		hs.WriteTimeout = 500 * time.Millisecond
+	})
+	addr := strings.TrimPrefix(base, "http://")
+	resp, err := http.Get(base + "/api/v1/twelve-k3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	const conns, each = 10, 3000 // 3,000 answers of a few KB: more than a socket's buffers
+	req := strings.Repeat("GET /api/v1/twelve-k3 HTTP/1.1\r\nHost: x\r\n\r\n", each)
+	var slow []net.Conn
+	defer func() {
+		for _, c := range slow {
+			c.Close()
+		}
+	}()
+	for range conns {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.(*net.TCPConn).SetReadBuffer(4 << 10)
+		go io.WriteString(c, req)
+		slow = append(slow, c)
+	}
+	start := time.Now()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err = client.Get(base + "/api/v1/standard-k3")
+	if err != nil {
+		t.Fatalf("a request beside %d connections that do not read: %v", conns, err)
+	}
+	resp.Body.Close()
+	t.Logf("answered in %v beside %d connections that do not read", time.Since(start), conns)
+	time.Sleep(2 * time.Second) // the write timeout (0.5 s) has ended for each
+	for i, c := range slow {
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		n, err := io.Copy(io.Discard, c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Errorf("connection %d: not cut off (%d bytes read, then nothing)", i, n)
+		} else if n >= int64(each*len(answer)) {
+			t.Errorf("connection %d: %d bytes read: every answer sent, not cut off", i, n)
+		}
+	}
+}

@@ -68,7 +68,7 @@ func runTactics(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := errors.Join(dbf.check(), inRange("--jobs", *jobs, 1, 1024, ""), perr, terr); err != nil {
 		return flagError(fs, err)
 	}
-	opt, err := tf.options(*dbf.stones)
+	opt, err := tf.options(dbf.variant())
 	if err != nil {
 		return flagError(fs, err)
 	}
@@ -334,7 +334,7 @@ func (t *tactics) ask(ctx context.Context, run tacticsRun, i int) (tacticsResult
 		return tacticsResult{}, err
 	}
 	if !e.Pos.IsLegal(mv) {
-		return tacticsResult{}, fmt.Errorf("the player played %s, not a legal move", mv)
+		return tacticsResult{}, fmt.Errorf("the player played %s, not a legal move", e.Pos.Board().MoveString(mv))
 	}
 	return tacticsResult{move: mv.String(), found: slices.Contains(e.Answers, mv)}, nil
 }

@@ -40,7 +40,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := errors.Join(dbf.check(), inRange("--answers", *answers, 1, muehle.MaxMoves, "")); err != nil {
 		return flagError(fs, err)
 	}
-	opt, err := tf.options(*dbf.stones)
+	opt, err := tf.options(dbf.variant())
 	if err != nil {
 		return flagError(fs, err)
 	}
@@ -64,7 +64,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(tr.Exercises) == 0 {
 		return fmt.Errorf("no position fits in %d tries: try another band, goal or layers, or more --answers", tr.Tries)
 	}
-	fmt.Fprintf(stdout, "\ncheck an answer: muehlectl train --db %s --stones %d --position \"POSITION\" --answer MOVE\n", *dbf.dir, *dbf.stones)
+	fmt.Fprintf(stdout, "\ncheck an answer: muehlectl train --db %s --game %s --stones %d --position \"POSITION\" --answer MOVE\n", *dbf.dir, dbf.variant().Game, *dbf.stones)
 	return nil
 }
 
@@ -97,9 +97,9 @@ func addTrainingFlags(fs *flag.FlagSet, count, maxCount int) trainingFlags {
 }
 
 // options returns the training options the flags give for the game of
-// stones per side (MaxAnswers left 0: exactly one answer), or an error
-// naming the bad flag.
-func (f trainingFlags) options(stones int) (teach.TrainingOptions, error) {
+// variant v (MaxAnswers left 0: exactly one answer), or an error naming
+// the bad flag.
+func (f trainingFlags) options(v muehle.Variant) (teach.TrainingOptions, error) {
 	opt := teach.TrainingOptions{Count: *f.count, Seed: *f.seed}
 	if err := inRange("--count", opt.Count, 1, f.maxCount, ""); err != nil {
 		return opt, err
@@ -111,21 +111,21 @@ func (f trainingFlags) options(stones int) (teach.TrainingOptions, error) {
 	if opt.Goal, err = teach.ParseGoal(*f.goal); err != nil {
 		return opt, fmt.Errorf("--goal: %w", err)
 	}
-	if opt.Layers, err = trainLayers(*f.layers, stones, *f.onBoard, *f.placement); err != nil {
+	if opt.Layers, err = trainLayers(*f.layers, v, *f.onBoard, *f.placement); err != nil {
 		return opt, err
 	}
 	return opt, nil
 }
 
 // trainLayers returns the layers to draw from: those of list (comma
-// separated keys) when given, else the game's moving layers (and placement
-// layers) with onBoard stones on the board.
-func trainLayers(list string, stones, onBoard int, placement bool) ([]layers.Key, error) {
+// separated keys) when given, else the moving layers of variant v (and
+// those with stones in hand) with onBoard stones on the board.
+func trainLayers(list string, v muehle.Variant, onBoard int, placement bool) ([]layers.Key, error) {
 	if list == "" {
-		if err := inRange("--on-board", onBoard, 0, 2*stones, "; 0 = any"); err != nil {
+		if err := inRange("--on-board", onBoard, 0, 2*v.Stones, "; 0 = any"); err != nil {
 			return nil, err
 		}
-		return teach.TrainingLayers(stones, onBoard, placement), nil
+		return teach.TrainingLayers(v, onBoard, placement), nil
 	}
 	if onBoard != 0 || placement {
 		return nil, errors.New("--layers names the layers: it takes neither --on-board nor --placement")
@@ -136,8 +136,8 @@ func trainLayers(list string, stones, onBoard int, placement bool) ([]layers.Key
 		if err != nil {
 			return nil, fmt.Errorf("--layers: %w", err)
 		}
-		if !k.Valid(stones) {
-			return nil, fmt.Errorf("--layers: %v is not a layer of the %d-stone game", k, stones)
+		if !layers.ValidIn(v, k) {
+			return nil, fmt.Errorf("--layers: %v is not a layer of the %d-stone game of %s", k, v.Stones, v.Rules().Name)
 		}
 		ks = append(ks, k)
 	}
@@ -165,7 +165,7 @@ func printTraining(w io.Writer, opt teach.TrainingOptions, tr teach.Training, so
 		if solutions {
 			ms := make([]string, len(e.Answers))
 			for j, m := range e.Answers {
-				ms[j] = m.String()
+				ms[j] = e.Pos.Board().MoveString(m)
 			}
 			fmt.Fprintf(w, "   solution: %s\n", strings.Join(ms, " "))
 		}
@@ -195,7 +195,8 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 	if err != nil {
 		return err
 	}
-	m, err := muehle.ParseMove(moveText)
+	b := pos.Board() // moves named on the game's own board
+	m, err := b.ParseMove(moveText)
 	if err != nil {
 		return err
 	}
@@ -210,11 +211,11 @@ func trainAnswer(w io.Writer, dbf dbFlags, text, moveText string, unreachable bo
 	}
 	fmt.Fprintf(w, "position %q: %s to move, %s\n", pos.String(), pos.Turn, a.Before)
 	if a.Right {
-		fmt.Fprintf(w, "right: %s keeps the value (%s)\n", m, a.After)
+		fmt.Fprintf(w, "right: %s keeps the value (%s)\n", b.MoveString(m), a.After)
 		return nil
 	}
 	fmt.Fprintf(w, "wrong: %s gives up the %s: after it %s is %s; the best move is %s (%s)\n",
-		m, outcomeNoun(a.Before), pos.Turn, a.After, a.Best, a.BestValue)
+		b.MoveString(m), outcomeNoun(a.Before), pos.Turn, a.After, b.MoveString(a.Best), a.BestValue)
 	if err := g.Play(m); err != nil {
 		return err
 	}

@@ -129,6 +129,8 @@ func whyNotDerivable(m *Manifest, i int) string {
 	switch {
 	case m.Version < 4:
 		return fmt.Sprintf("a package of format %d does not do", m.Version)
+	case l.Copied():
+		return "travels as its compressed file"
 	case !k.IsMoving() || l.Dense() || l.Old():
 		return "is done for moving layers only"
 	case l.Verified == "":

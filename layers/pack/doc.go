@@ -18,6 +18,8 @@
 //	             directory (left out)
 //	derive.go    the layers left out, computed on import from the layers
 //	             before them
+//	copy.go      the layers kept compressed, copied as their files
+//	             (format 5)
 //	parts.go     a package as one file or as a folder of parts
 //	export.go    Export
 //	read.go      Open, and Check: every block read and checked
@@ -25,7 +27,10 @@
 //
 // # What a package holds
 //
-// For each layer: its body exactly as its file holds it (layers/doc.go),
+// For a layer kept compressed (layers/doc.go, "Compressed layer files"):
+// its file byte for byte, and its block file (.blocks) when it has one
+// (package format 5, below: copied layers). For any other layer: its body
+// exactly as its file holds it (layers/doc.go),
 // or, for a layer that import computes from the layers before it
 // (derived, below), nothing but its manifest entry:
 // one byte per slot (layout 0: every moving layer, the placement layers of
@@ -62,7 +67,8 @@
 //
 //	offset size  field
 //	 0      8    magic "MUEHLEPK"
-//	 8      4    package format version: 4 (3 in a package that
+//	 8      4    package format version: 5 (4 in a package that
+//	             copies no layer file; 3 in a package that
 //	             leaves no layer out; 2 in a package whose blocks are
 //	             all zstd frames; 1 in a package of the program before
 //	             the layer format 2; Import reads all)
@@ -74,14 +80,17 @@
 // Then the blocks: for each layer in the manifest's order but those it
 // says are derived, the blocks of its body (kind 0: the body as its file holds it, bytes 128 on of the
 // layer file; slots bytes for one byte per slot,
-// layers.DenseBodySize(slots, stored) for a dense layer), then, when its
+// layers.DenseBodySize(slots, stored) for a dense layer), or, for a
+// layer copied, the blocks of its compressed file (kind 2: the whole
+// file, its preamble, header, offset table and frames) and of its block
+// file (kind 3) when it has one; then, when its
 // reach file is stored, the
 // blocks of the reach file (kind 1). Each holds the next blockBytes bytes of its
-// data (the last one fewer), coded by one of four coders (byte 9; export
+// data (the last one fewer), coded by one of five coders (byte 9; export
 // codes each block of a body as a zstd frame and as context streams, and
 // keeps the smaller; a block that holds any of a dense body's rank
 // directory is always coded by coder 3; a block of a reach file is always
-// a zstd frame):
+// a zstd frame; a block of kind 2 or 3 is always coder 4, and no other):
 //
 //	0  one zstd frame (github.com/klauspost/compress/zstd, without
 //	   zstd's own checksum)
@@ -107,6 +116,8 @@
 //	   geometry), and their coded bytes. The reader derives the
 //	   directory's bytes from the layer's bits
 //	   (layers.DenseDirectory), which all come before them
+//	4  the bytes as they are (package format 5; a copied file's, whose
+//	   frames are coded already): the frame is the data
 //
 // A block decodes on its own, but for coder 2, which reads the partner
 // layer (installed before it) or, in a layer that is its own partner, the
@@ -118,9 +129,11 @@
 //	offset size  field
 //	 0      4    magic "MPKB"
 //	 4      4    the layer's number in the manifest, from 0
-//	 8      1    kind: 0 the body, 1 the reach file
-//	 9      1    the coder: 0 to 3 (above; 0 in a package of format 1
-//	             or 2, and in a block of a reach file)
+//	 8      1    kind: 0 the body, 1 the reach file, 2 the compressed
+//	             file, 3 the block file
+//	 9      1    the coder: 0 to 4 (above; 0 in a package of format 1
+//	             or 2, and in a block of a reach file; 4 in a block of
+//	             kind 2 or 3)
 //	10      2    zero
 //	12      4    the block's number within the layer's data of its kind,
 //	             from 0
@@ -157,7 +170,7 @@
 // zero):
 //
 //	format       "muehle database package"
-//	version      4, as in the preamble
+//	version      5 or 4, as in the preamble
 //	rules        the rules fingerprint: an object of names and values,
 //	             all strings (below)
 //	fingerprint  the first 16 bytes of the SHA-256 of the rules as one
@@ -192,12 +205,41 @@
 //	             whole file, stored: whether its blocks follow the body's),
 //	             derived (true: the package holds no blocks of the layer,
 //	             whose body import computes from the layers before it;
-//	             absent otherwise)
+//	             absent otherwise), file (format 5, a layer copied: bytes,
+//	             the size of its compressed file; no crc64, as the file
+//	             checks itself and export learns the checksum of its
+//	             bytes only as it copies them, after the manifest is
+//	             written), blockFile (with file, when the layer's block
+//	             file travels too: bytes, crc64 of the whole file)
 //
 // With layerFormat these fields are every field of the layer's 128-byte
 // header (the rules id, the stone count and the key follow from the rules
 // and the key), so that the header is rebuilt byte for byte, and with it
 // the header checksum a verification record names.
+//
+// # Copied layers
+//
+// A layer that the exporting folder keeps compressed travels as its file
+// (package format 5): export opens it in full (layers.OpenFile: every
+// frame decoded and checked against the offset table's CRC-64, the
+// header's figures recounted, a dense body's directory checked), makes
+// sure the file it copies is the one it checked (the same file, size and
+// header), and writes its bytes as they are, then its block file. Import
+// writes the bytes to NAME.tmp, synced, opens that in full as export did,
+// compares its header field for field with the manifest's (so that the
+// verification record still vouches for it), and only then installs it as
+// layers.LayerWriter.Commit installs a layer: the verification record of
+// the file replaced removed, the block file written (or a stale one
+// removed), NAME.tmp renamed over NAME, the reach file and the
+// verification record after it. So the imported folder is the exporting
+// one byte for byte, and neither end codes a block; import costs the
+// package read twice (Check, then the install), the files written once
+// and their blocks decoded once. A copied layer is never derived, its
+// reach file is always stored (its body is not decoded to tell whether
+// the reach file follows from it), and it is no partner for coder 2. A
+// flat layer in the same package is coded as in format 4, so a folder
+// part flat and part compressed is exported as it lies, and a package
+// with no layer copied has format 4, which the program before reads.
 //
 // # Derived layers
 //
@@ -216,7 +258,8 @@
 // (ExportOptions.StoreAll). A manifest that says derived of a layer that
 // may not be is refused.
 //
-// A package of version 3 is a package of version 4 that leaves no layer
+// A package of version 4 is a package of version 5 that copies no layer
+// file. A package of version 3 is a package of version 4 that leaves no layer
 // out. A package of version 2 is a package of version 3 whose blocks are all
 // zstd frames (byte 9 of every block header zero). A package of version 1
 // (the program before the layer format 2) has the
@@ -266,7 +309,7 @@
 // reads the whole package first, checking every frame's CRC-32C), and one
 // that would replace a verified layer by a different one (unless forced),
 // or one that leaves out layers when it is given no way to derive them.
-// It then installs the layers in order, each under the claim of its unit
+// It then installs the layers in order (a copied layer as above), each under the claim of its unit
 // (layers.DB.Claim, as a solver takes it): the blocks decompressed and
 // checked (or the body of a derived layer computed), the layer written to a temporary name (layers.DB.NewWriter,
 // NewDenseWriter for a dense layer, which checks the rank directory

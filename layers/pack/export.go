@@ -75,7 +75,7 @@ type ExportResult struct {
 	Parts    int
 	Packed   []int64   // the bytes of each layer's blocks, headers included
 	Blocks   uint64    // blocks written
-	Coded    [4]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, rank directories left out
+	Coded    [5]uint64 // of them, by coder: zstd frames, context streams, context streams with the partner's values, rank directories left out, copied bytes
 	// Estimated holds, for each layer that may be derived, the bits per
 	// slot its values would take stored, estimated on a sample of its
 	// blocks (0 for the others, and with StoreAll or a negative
@@ -83,51 +83,72 @@ type ExportResult struct {
 	Estimated []float64
 }
 
-// Export writes layers keys of db (each checked in full first; a missing or
-// damaged one is an error, and so is a file of the format before, which
-// `muehlectl convert` rewrites first) to a package, with their verification records,
-// reach files and the folder's solve record. It writes under a temporary
-// name and renames when complete; on an error or cancellation nothing is
-// left.
+// Export writes layers keys of db to a package, with their verification
+// records, reach files and the folder's solve record. A layer kept
+// compressed travels as its file, byte for byte, with its block file
+// (package format 5, copy.go): checked in full as it is copied. Any other
+// layer travels as its body, coded (format 4): checked in full first. A
+// missing or damaged layer is an error, and so is a file of the format
+// before, which `muehlectl convert` rewrites first. It writes under a
+// temporary name and renames when complete; on an error or cancellation
+// nothing is left.
 func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOptions) (*ExportResult, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("pack: no layer to export")
 	}
-	m := &Manifest{Format: manifestFormat, Version: Version, Rules: RulesOf(db.Variant()),
+	m := &Manifest{Format: manifestFormat, Version: flatVersion, Rules: RulesOf(db.Variant()),
 		LayerFormat: layers.FileVersion, BlockBytes: blockBytes, Created: time.Now().UTC().Format(time.RFC3339),
 		Exported: opts.Exported, Computed: opts.Computed}
 	m.Fingerprint = m.Rules.Fingerprint()
 	if rec, err := layers.ReadRegular(db.RecordPath(), layers.MaxRecordBytes); err == nil {
 		m.SolveRecord = string(rec)
 	}
-	bodies := make([][]byte, len(keys)) // the layer files' bodies, mapped
-	mapped := true                      // no layer compressed: no body decoded in memory
+	bodies := make([][]byte, len(keys)) // the flat layer files' bodies, mapped
 	reach := make([][]byte, len(keys))  // stored reach files
+	copies := make([]*copySource, len(keys))
 	for i, k := range keys {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, err := db.Layer(k)
-		if err != nil {
-			return nil, fmt.Errorf("pack: layer %s: %w", k, err)
+		var h layers.Header
+		var body []byte
+		if db.Compressed(k) {
+			c, err := newCopySource(db, k)
+			if err != nil {
+				return nil, err
+			}
+			copies[i], h = c, c.h
+			m.Version = Version
+		} else {
+			f, err := db.Layer(k)
+			if err != nil {
+				return nil, fmt.Errorf("pack: layer %s: %w", k, err)
+			}
+			if f.Compressed() { // compressed since Compressed looked
+				return nil, fmt.Errorf("pack: layer %s: %w: compressed while exporting; export again", k, layers.ErrFormat)
+			}
+			body, h = f.Body(), f.Header()
+			bodies[i] = body
 		}
-		bodies[i] = f.Body()
-		mapped = mapped && !f.Compressed()
-		h := f.Header()
 		l := Layer{Key: k.String(), Layout: int(h.Layout), Slots: h.Slots, Stored: h.Stored, CRC64: fmt.Sprintf("%016x", h.Checksum),
 			Won: h.Won, Lost: h.Lost, Drawn: h.Drawn, DeepestWin: h.DeepestWin, DeepestLoss: h.DeepestLoss,
 			key: k, sum: h.Checksum, version: h.Version}
+		if c := copies[i]; c != nil {
+			l.File, l.BlockFile = &Copied{Bytes: c.size}, c.blockFile()
+		}
 		if b, err := layers.ReadRegular(db.VerifiedPath(k), 4096); err == nil && recordMatches(string(b), k, h) {
 			l.Verified = string(b)
 		} else if !opts.Unverified {
 			return nil, fmt.Errorf("layer %s: %w; export it so only when asked (muehlectl export --unverified)", k, ErrUnverified)
 		}
 		if b, err := layers.ReadRegular(db.ReachPath(k), int64(layers.ReachFileBytes(h.Slots))); err == nil && !k.IsMoving() && uint64(len(b)) == layers.ReachFileBytes(h.Slots) {
-			bits := make([]byte, len(b)-layers.ReachHeaderSize)
-			reachBits(bits, 0, f.Body(), h.Dense())
-			l.Reach = &Reach{Bytes: uint64(len(b)), CRC64: fmt.Sprintf("%016x", crc64.Checksum(b, ecma))}
-			if !bytes.Equal(deriveReach(db.Stones(), k, h.Slots, bits), b) {
-				l.Reach.Stored = true
+			l.Reach = &Reach{Bytes: uint64(len(b)), CRC64: fmt.Sprintf("%016x", crc64.Checksum(b, ecma)), Stored: true}
+			if body != nil { // a copied layer's body is not decoded: its reach file is stored
+				bits := make([]byte, len(b)-layers.ReachHeaderSize)
+				reachBits(bits, 0, body, h.Dense())
+				l.Reach.Stored = !bytes.Equal(deriveReach(db.Stones(), k, h.Slots, bits), b)
+			}
+			if l.Reach.Stored {
 				reach[i] = b
 			}
 		}
@@ -140,7 +161,7 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 			return nil, err
 		}
 	}
-	res, err := writePackage(ctx, m, bodies, reach, opts, mapped)
+	res, err := writePackage(ctx, m, bodies, reach, copies, opts)
 	if res != nil {
 		res.Estimated = estimated
 	}
@@ -148,10 +169,10 @@ func Export(ctx context.Context, db *layers.DB, keys []layers.Key, opts ExportOp
 }
 
 // writePackage writes the package of manifest m: the preamble and the
-// manifest, the blocks of each layer's body (bodies[i]) and stored reach
-// file (reach[i], nil when not stored), the trailer. mapped says that the
-// bodies are mapped files, whose pages it lets go once written.
-func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts ExportOptions, mapped bool) (*ExportResult, error) {
+// manifest, the blocks of each layer's body (bodies[i], mapped: their
+// pages are let go once written) or compressed file (copies[i]) and
+// stored reach file (reach[i], nil when not stored), the trailer.
+func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, copies []*copySource, opts ExportOptions) (*ExportResult, error) {
 	js, err := jsonMarshal(m)
 	if err != nil {
 		return nil, err
@@ -169,22 +190,26 @@ func writePackage(ctx context.Context, m *Manifest, bodies, reach [][]byte, opts
 		return nil, fmt.Errorf("pack: %w", err)
 	}
 	e.out = out
-	err = e.write(append(marshalPreamble(js), js...))
+	err = e.write(append(marshalPreamble(js, m.Version), js...))
 	for i, body := range bodies {
 		if err != nil {
 			break
 		}
 		e.step = i
-		if m.Layers[i].Derived {
+		switch {
+		case copies[i] != nil:
+			err = e.copyLayer(i, copies[i])
+		case m.Layers[i].Derived:
 			e.done += uint64(len(body))
-		} else if err = e.blocks(i, kindBody, body); err == nil && reach[i] != nil {
+		default:
+			err = e.blocks(i, kindBody, body)
+		}
+		if err == nil && reach[i] != nil {
 			err = e.blocks(i, kindReach, reach[i])
 		}
-		if mapped {
-			// The pages, read through once, leave the process's resident
-			// memory (else it grew to the whole database: 14 GB).
-			layers.DropPages(body)
-		}
+		// The pages, read through once, leave the process's resident
+		// memory (else it grew to the whole database: 14 GB).
+		layers.DropPages(body)
 	}
 	if err == nil {
 		err = e.write(marshalTrailer(e.nblocks, uint64(out.n)+trailerSize))
@@ -211,7 +236,7 @@ func newExporter(ctx context.Context, m *Manifest, bodies [][]byte, opts ExportO
 		return nil, err
 	}
 	e := &exporter{ctx: ctx, enc: enc, workers: opts.Workers, m: m, bodies: bodies, progress: opts.Progress,
-		packed: make([]int64, len(m.Layers)), total: m.Bytes()}
+		packed: make([]int64, len(m.Layers)), total: m.work()}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
@@ -240,7 +265,7 @@ type exporter struct {
 	m        *Manifest
 	progress func(Progress)
 	nblocks  uint64
-	coded    [4]uint64
+	coded    [5]uint64
 	step     int
 	done     uint64
 	total    uint64

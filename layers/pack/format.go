@@ -10,14 +10,21 @@ import (
 	"muehle/layers"
 )
 
-// Version is the package format this program writes: 4, which may leave
+// Version is the newest package format this program writes: 5, which
+// carries a layer kept compressed (layers/doc.go, "Compressed layer
+// files") as its file, byte for byte, with its block file (copy.go).
+// Export writes 5 only when a layer travels so, else 4, which may leave
 // out a layer that import computes from the layers before it (derive.go).
-// It reads packages of version 3 (every layer stored, each block coded the
+// It reads packages of version 4, 3 (every layer stored, each block coded the
 // better of two ways: a zstd frame or context streams, streams.go), of
 // version 2 (zstd frames only; the manifest says each layer's file format,
 // a dense layer's body travelling as its file holds it) and of version 1,
 // which hold layer files of format 1 only.
-const Version = 4
+const Version = 5
+
+// flatVersion is the format of a package whose layers all travel as
+// their bodies: no layer copied, so that a program of format 4 reads it.
+const flatVersion = 4
 
 // The framing of a package (doc.go gives every byte).
 const (
@@ -29,8 +36,10 @@ const (
 	trailerSize  = 32
 	maxManifest  = 16 << 20
 
-	kindBody  = 0 // a block of a layer's body
-	kindReach = 1 // a block of a layer's reach file, stored
+	kindBody   = 0 // a block of a layer's body
+	kindReach  = 1 // a block of a layer's reach file, stored
+	kindFile   = 2 // a block of a compressed layer file, copied (format 5)
+	kindBlocks = 3 // a block of a copied layer's block file (format 5)
 )
 
 // Errors wrapped by the functions of this package; the wrapping error says
@@ -59,11 +68,12 @@ var (
 	le         = binary.LittleEndian
 )
 
-// marshalPreamble returns the preamble for a manifest.
-func marshalPreamble(manifest []byte) []byte {
+// marshalPreamble returns the preamble for a manifest of a package of
+// format version.
+func marshalPreamble(manifest []byte, version int) []byte {
 	b := make([]byte, preambleSize)
 	copy(b, magic)
-	le.PutUint32(b[8:], Version)
+	le.PutUint32(b[8:], uint32(version))
 	le.PutUint32(b[12:], uint32(len(manifest)))
 	le.PutUint32(b[16:], crc32.Checksum(manifest, castagnoli))
 	le.PutUint32(b[20:], crc32.Checksum(b[:20], castagnoli))
@@ -136,7 +146,7 @@ func parseBlockHeader(b []byte, want blockHeader, blockBytes int, at int64, name
 	if h.layer != want.layer || h.kind != want.kind || h.seq != want.seq || b[10] != 0 || b[11] != 0 {
 		return h, fmt.Errorf("%w: at byte %d the package holds block %d of kind %d of layer number %d, want block %d of %s of layer %s (number %d): blocks out of order", ErrFormat, at, h.seq, h.kind, h.layer+1, want.seq, kindName(want.kind), name, want.layer+1)
 	}
-	if h.coder > want.coder {
+	if h.coder > want.coder || (want.coder == coderStored) != (h.coder == coderStored) {
 		return h, fmt.Errorf("%w: block %d of %s of layer %s is coded by coder %d, which this package's format does not have", ErrFormat, h.seq, kindName(h.kind), name, h.coder)
 	}
 	if h.raw != want.raw {
@@ -153,8 +163,13 @@ func parseBlockHeader(b []byte, want blockHeader, blockBytes int, at int64, name
 func maxFrame(blockBytes int) int { return blockBytes + blockBytes/8 + 1024 }
 
 func kindName(kind int) string {
-	if kind == kindReach {
+	switch kind {
+	case kindReach:
 		return "the reach file"
+	case kindFile:
+		return "the compressed file"
+	case kindBlocks:
+		return "the block file"
 	}
 	return "the body"
 }

@@ -107,11 +107,6 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 	if opts.Variant.Stones != 0 && opts.Variant != v {
 		return nil, fmt.Errorf("pack: %s: %w: this package holds %s, not %s as asked", p.name, ErrRules, v.Name(), opts.Variant.Name())
 	}
-	db, err := layers.OpenDB(dir, v) // creates nothing
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
 	if err := p.Check(ctx, opts.Progress); err != nil {
 		return nil, err
 	}
@@ -119,35 +114,15 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 	if note == nil {
 		note = func(string) {}
 	}
-	// What is there: identical layers are skipped, different ones replaced
-	// (a verified one only with Force).
-	same := make([]bool, len(m.Layers))
-	var conflicts []string
-	for i, l := range m.Layers {
-		k := l.key
-		if n := db.Indexer().Layer(k).Size(); n != l.Slots {
-			return nil, fmt.Errorf("pack: %s: %w: layer %s has %d slots, this program's index has %d", p.name, ErrFormat, k, l.Slots, n)
-		}
-		f, err := db.Layer(k) // the body checked in full
-		switch {
-		case errors.Is(err, layers.ErrMissing) && !isDamaged(err):
-			// missing: installed
-		case err != nil:
-			// damaged: replaced, whatever its record says
-		case f.Header() == l.header(v):
-			same[i] = true
-		case db.Verified(k) && !opts.Force:
-			conflicts = append(conflicts, k.String())
-		}
+	same, err := p.present(dir, opts.Force)
+	if err != nil {
+		return nil, err
 	}
-	if len(conflicts) > 0 {
-		why := ""
-		if m.Version == 1 {
-			why = " (the package holds layer files of the format before, which an import converts: they may be its layers, imported and converted before)"
-		}
-		return nil, fmt.Errorf("pack: %w: %s holds verified layers that differ from the package's: %s%s; nothing was changed (--force replaces them)",
-			ErrConflict, dir, strings.Join(conflicts, ", "), why)
+	db, err := layers.OpenDB(dir, v) // creates nothing
+	if err != nil {
+		return nil, err
 	}
+	defer db.Close()
 	workers := runtime.GOMAXPROCS(0)
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(workers), zstd.WithDecoderMaxMemory(uint64(2*m.BlockBytes)))
 	if err != nil {
@@ -166,7 +141,7 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 	}); err != nil {
 		note(fmt.Sprintf("tidying the claims: %v", err))
 	}
-	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, derive: opts.Derive, total: m.Bytes()}
+	in := &installer{ctx: ctx, p: p, db: db, dec: dec, workers: workers, c: p.cursor(), progress: opts.Progress, claimName: opts.ClaimName, derive: opts.Derive, total: m.work()}
 	res := &ImportResult{Manifest: m}
 	for i, l := range m.Layers {
 		in.step = i
@@ -181,7 +156,11 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		replaced := db.Has(l.key) || db.Damage(l.key) != nil
 		oh, oerr := db.OldHeader(l.key)
 		again := l.Old() && oerr == nil && oh == l.header(v)
-		if err := in.layer(i); err != nil {
+		install := in.layer
+		if l.Copied() {
+			install = in.copied
+		}
+		if err := install(i); err != nil {
 			return res, err
 		}
 		res.Installed = append(res.Installed, l.key)
@@ -213,6 +192,50 @@ func (p *Package) Import(ctx context.Context, dir string, opts ImportOptions) (*
 		note(fmt.Sprintf("the package's solve record: %d lines added, %d left out (not lines of a solve record)", added, refused))
 	}
 	return res, nil
+}
+
+// present looks at what the folder dir holds of the package's layers,
+// each checked in full: identical layers (the same header, so the same
+// values) are skipped, different ones replaced, a verified one only with
+// force. It reads through a DB of its own, closed before any layer is
+// installed: a layer installed as its compressed file is renamed into
+// place, past the DB that installs it, which must not have it open.
+func (p *Package) present(dir string, force bool) ([]bool, error) {
+	m := p.Manifest
+	v := m.Variant()
+	db, err := layers.OpenDB(dir, v) // creates nothing
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	same := make([]bool, len(m.Layers))
+	var conflicts []string
+	for i, l := range m.Layers {
+		k := l.key
+		if n := db.Indexer().Layer(k).Size(); n != l.Slots {
+			return nil, fmt.Errorf("pack: %s: %w: layer %s has %d slots, this program's index has %d", p.name, ErrFormat, k, l.Slots, n)
+		}
+		f, err := db.Layer(k) // the body checked in full
+		switch {
+		case errors.Is(err, layers.ErrMissing) && !isDamaged(err):
+			// missing: installed
+		case err != nil:
+			// damaged: replaced, whatever its record says
+		case f.Header() == l.header(v):
+			same[i] = true
+		case db.Verified(k) && !force:
+			conflicts = append(conflicts, k.String())
+		}
+	}
+	if len(conflicts) > 0 {
+		why := ""
+		if m.Version == 1 {
+			why = " (the package holds layer files of the format before, which an import converts: they may be its layers, imported and converted before)"
+		}
+		return nil, fmt.Errorf("pack: %w: %s holds verified layers that differ from the package's: %s%s; nothing was changed (--force replaces them)",
+			ErrConflict, dir, strings.Join(conflicts, ", "), why)
+	}
+	return same, nil
 }
 
 // claimError words the failure to claim layer k for its install: another
@@ -486,18 +509,29 @@ func (in *installer) blocks(i int, size uint64, f func(seq int, raw []byte) erro
 	return nil
 }
 
+// claim takes the claim of layer k's unit and removes what a killed
+// process left beside its files; release lets the claim go.
+func (in *installer) claim(k layers.Key) (release func(), err error) {
+	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
+	if err != nil {
+		return nil, claimError(k, err)
+	}
+	if err := in.db.RemoveLeftovers(k); err != nil {
+		claim.Release()
+		return nil, err
+	}
+	return func() { claim.Release() }, nil
+}
+
 // layer installs layer i from its blocks.
 func (in *installer) layer(i int) error {
 	l := &in.p.Manifest.Layers[i]
 	k := l.key
-	claim, err := in.db.Claim(in.ctx, in.claimName(k), false)
+	release, err := in.claim(k)
 	if err != nil {
-		return claimError(k, err)
-	}
-	defer claim.Release()
-	if err := in.db.RemoveLeftovers(k); err != nil {
 		return err
 	}
+	defer release()
 	var w *layers.LayerWriter
 	switch {
 	case l.Old():
@@ -653,45 +687,70 @@ func (in *installer) reach(i int, bits []byte) ([]byte, error) {
 }
 
 // sides passes over the blocks of layer i, already installed and
-// identical, and writes its reach file and verification record where
-// they are missing or different.
+// identical, and writes its reach file, block file (a layer copied) and
+// verification record where they are missing or different.
 func (in *installer) sides(i int) error {
 	l := &in.p.Manifest.Layers[i]
-	size := l.PackedBytes()
-	for seq := range in.p.blocksOf(size) {
-		if _, err := in.c.next(i, kindBody, seq, in.p.rawOf(size, seq), true); err != nil {
+	var reach []byte
+	reachOK := true
+	if l.Reach != nil {
+		old, _ := layers.ReadRegular(in.db.ReachPath(l.key), int64(l.Reach.Bytes))
+		reachOK = crc64.Checksum(old, ecma) == l.Reach.sum && uint64(len(old)) == l.Reach.Bytes
+	}
+	for _, st := range l.streams() {
+		var err error
+		switch {
+		case st.kind == kindReach && !reachOK:
+			reach, err = in.reach(i, nil)
+		case st.kind == kindBlocks:
+			err = in.sameBlockFile(i)
+		default:
+			err = in.skip(i, st)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	in.done += l.BodyBytes()
-	var reach []byte
-	if l.Reach != nil {
-		path := in.db.ReachPath(l.key)
-		old, _ := layers.ReadRegular(path, int64(l.Reach.Bytes))
-		if crc64.Checksum(old, ecma) != l.Reach.sum || uint64(len(old)) != l.Reach.Bytes {
-			var bits []byte
-			if !l.Reach.Stored {
-				f, err := in.db.Layer(l.key)
-				if err != nil {
-					return err
-				}
-				bits = make([]byte, l.Reach.Bytes-layers.ReachHeaderSize)
-				reachBits(bits, 0, f.Body(), l.Dense())
-			}
-			var err error
-			if reach, err = in.reach(i, bits); err != nil {
-				return err
-			}
-		} else if l.Reach.Stored {
-			for seq := range in.p.blocksOf(l.Reach.Bytes) {
-				if _, err := in.c.next(i, kindReach, seq, in.p.rawOf(l.Reach.Bytes, seq), true); err != nil {
-					return err
-				}
-			}
+	in.done += l.work()
+	if !reachOK && !l.Reach.Stored {
+		f, err := in.db.Layer(l.key)
+		if err != nil {
+			return err
+		}
+		bits := make([]byte, l.Reach.Bytes-layers.ReachHeaderSize)
+		reachBits(bits, 0, f.Body(), l.Dense())
+		if reach, err = in.reach(i, bits); err != nil {
+			return err
 		}
 	}
 	in.report(l.key)
 	return in.writeSides(i, reach)
+}
+
+// skip steps over the blocks of stream st of layer i, reading their
+// headers only.
+func (in *installer) skip(i int, st stream) error {
+	for seq := range in.p.blocksOf(st.n) {
+		if _, err := in.c.next(i, st.kind, seq, in.p.rawOf(st.n, seq), true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameBlockFile reads the block file of layer i, copied with it, and
+// writes it where the folder's differs.
+func (in *installer) sameBlockFile(i int) error {
+	l := &in.p.Manifest.Layers[i]
+	b, err := in.readStored(i, kindBlocks, l.BlockFile)
+	if err != nil {
+		return err
+	}
+	path := in.db.BlocksPath(l.key)
+	if old, err := layers.ReadRegular(path, maxBlockFile); err == nil && bytes.Equal(old, b) {
+		return nil
+	}
+	return layers.WriteAtomic(path, b)
 }
 
 // writeSides writes the reach file (when not nil) and the verification

@@ -162,6 +162,11 @@ type Layer struct {
 	Verified    string `json:"verified,omitempty"` // the .verified record, verbatim
 	Reach       *Reach `json:"reach,omitempty"`    // the .reach file, when there is one
 	Derived     bool   `json:"derived,omitempty"`  // no blocks: import computes the body from the layers before it (derive.go)
+	// File: the layer travels as its compressed file, byte for byte
+	// (format 5, copy.go), not as its body; BlockFile: its block file
+	// travels too.
+	File      *Copied `json:"file,omitempty"`
+	BlockFile *Copied `json:"blockFile,omitempty"`
 
 	key     layers.Key // parsed
 	sum     uint64     // parsed CRC64
@@ -184,6 +189,67 @@ func (l *Layer) BodyBytes() uint64 {
 		return layers.DenseBodySize(l.Slots, l.Stored)
 	}
 	return l.Slots
+}
+
+// Copied describes a file that travels byte for byte (format 5): a
+// compressed layer file, which its own offset table and block checksums
+// check (so that its CRC64 is absent: export learns it only as it copies
+// the file, after the manifest is written), or a block file.
+type Copied struct {
+	Bytes uint64 `json:"bytes"`
+	CRC64 string `json:"crc64,omitempty"` // of the whole file, 16 hex digits (a block file)
+
+	sum uint64
+}
+
+// Copied reports whether the layer travels as its compressed file.
+func (l *Layer) Copied() bool { return l.File != nil }
+
+// stream is a kind of a layer's data in a package and its size in
+// bytes: the blocks of a layer follow one another in the order of
+// streams.
+type stream struct {
+	kind int
+	n    uint64
+}
+
+// streams returns the data of layer l that the package holds, in the
+// order of its blocks: its body (none when derived) or its compressed
+// file and block file, then its reach file when stored.
+func (l *Layer) streams() []stream {
+	var s []stream
+	switch {
+	case l.Copied():
+		s = append(s, stream{kindFile, l.File.Bytes})
+		if l.BlockFile != nil {
+			s = append(s, stream{kindBlocks, l.BlockFile.Bytes})
+		}
+	case !l.Derived:
+		s = append(s, stream{kindBody, l.BodyBytes()})
+	}
+	if l.Reach != nil && l.Reach.Stored {
+		s = append(s, stream{kindReach, l.Reach.Bytes})
+	}
+	return s
+}
+
+// work returns the bytes by which export and import count layer l's
+// progress: its compressed file when copied, else its body.
+func (l *Layer) work() uint64 {
+	if l.Copied() {
+		return l.File.Bytes
+	}
+	return l.BodyBytes()
+}
+
+// work returns the bytes by which export and import count their progress
+// (Layer.work).
+func (m *Manifest) work() uint64 {
+	var n uint64
+	for i := range m.Layers {
+		n += m.Layers[i].work()
+	}
+	return n
 }
 
 // Reach describes a placement layer's reach file (the bits of its
@@ -220,15 +286,6 @@ func (m *Manifest) Key(i int) layers.Key { return m.Layers[i].key }
 func (m *Manifest) Variant() muehle.Variant {
 	v, _ := m.Rules.Variant()
 	return v
-}
-
-// PackedBytes returns the bytes of the layer's body that its blocks hold:
-// its body, or none when the layer is derived.
-func (l *Layer) PackedBytes() uint64 {
-	if l.Derived {
-		return 0
-	}
-	return l.BodyBytes()
 }
 
 // Bytes returns the bytes of all layer bodies, as their files hold them.
@@ -345,6 +402,9 @@ func parseManifest(b []byte) (*Manifest, error) {
 		if l.Derived && (m.Version < 4 || !derivable(&m, i)) {
 			return nil, fmt.Errorf("%w: layer %s is to be derived from the layers before it, which %s", ErrFormat, k, whyNotDerivable(&m, i))
 		}
+		if err := checkCopied(&m, l); err != nil {
+			return nil, err
+		}
 		if r := l.Reach; r != nil {
 			if k.IsMoving() || r.Bytes != layers.ReachFileBytes(l.Slots) {
 				return nil, fmt.Errorf("%w: layer %s: a reach file of %d bytes", ErrFormat, k, r.Bytes)
@@ -355,6 +415,47 @@ func parseManifest(b []byte) (*Manifest, error) {
 		}
 	}
 	return &m, nil
+}
+
+// Sizes of the files a package of format 5 copies: a compressed layer
+// file holds at least its preamble, header and one offset table entry
+// with its checksum (layers/doc.go); a block file at least its header.
+const (
+	minCopiedFile  = 32 + 128 + 16 + 4
+	maxBlockFile   = 64 << 20
+	minBlockFile   = 52
+	copiedInFormat = 5
+)
+
+// checkCopied checks what the manifest m says of layer l's copied files.
+func checkCopied(m *Manifest, l *Layer) error {
+	k := l.key
+	if l.File == nil {
+		if l.BlockFile != nil {
+			return fmt.Errorf("%w: layer %s: a block file without its compressed file", ErrFormat, k)
+		}
+		return nil
+	}
+	switch {
+	case m.Version < copiedInFormat:
+		return fmt.Errorf("%w: layer %s travels as its compressed file, which a package of format %d does not do", ErrFormat, k, m.Version)
+	case l.Derived:
+		return fmt.Errorf("%w: layer %s travels as its compressed file and is to be derived", ErrFormat, k)
+	case l.File.Bytes < minCopiedFile || l.File.Bytes > 2*maxSlots:
+		return fmt.Errorf("%w: layer %s: a compressed file of %d bytes", ErrFormat, k, l.File.Bytes)
+	case l.Reach != nil && !l.Reach.Stored:
+		return fmt.Errorf("%w: layer %s travels as its compressed file, and its reach file is to be derived from a body the package does not hold", ErrFormat, k)
+	}
+	if b := l.BlockFile; b != nil {
+		var err error
+		if b.Bytes < minBlockFile || b.Bytes > maxBlockFile {
+			return fmt.Errorf("%w: layer %s: a block file of %d bytes", ErrFormat, k, b.Bytes)
+		}
+		if b.sum, err = parseHex(b.CRC64); err != nil {
+			return fmt.Errorf("%w: layer %s: block file crc64 %q: want 16 hex digits", ErrFormat, k, b.CRC64)
+		}
+	}
+	return nil
 }
 
 // layerFormat returns the format of the layer files a package of format

@@ -33,6 +33,12 @@ import (
 // solution: the package does not care what they mean.
 func testDB(t *testing.T) (string, []layers.Key) {
 	t.Helper()
+	return testDBOf(t, func(rng *rand.Rand) byte { return byte(1 + rng.IntN(30)) })
+}
+
+// testDBOf is testDB with the values value draws (never Unused).
+func testDBOf(t *testing.T, value func(*rand.Rand) byte) (string, []layers.Key) {
+	t.Helper()
 	dir := t.TempDir()
 	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
@@ -53,7 +59,7 @@ func testDB(t *testing.T) (string, []layers.Key) {
 			for j := range n {
 				if rng.IntN(5) == 0 || j == 0 {
 					words[j/64] |= 1 << (j % 64)
-					values = append(values, byte(1+rng.IntN(30)))
+					values = append(values, value(rng))
 				}
 			}
 			d, err := layers.NewDense(n, words, values)
@@ -70,7 +76,7 @@ func testDB(t *testing.T) (string, []layers.Key) {
 			body := make([]byte, n)
 			for j := range body {
 				if rng.IntN(5) > 0 {
-					body[j] = byte(1 + rng.IntN(30))
+					body[j] = value(rng)
 				}
 			}
 			if err := db.Write(k, body); err != nil {
@@ -185,9 +191,9 @@ func TestRoundTrip(t *testing.T) {
 		for _, l := range res.Manifest.Layers {
 			layouts[l.Layout]++
 		}
-		if res.Manifest.Version != Version || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
+		if res.Manifest.Version != flatVersion || res.Manifest.LayerFormat != layers.FileVersion || layouts[0] != 4 || layouts[1] != 3 {
 			t.Errorf("parts %d: package format %d, layer format %d, layers by layout %v; want %d, %d and 4 of one byte per slot, 3 dense",
-				parts, res.Manifest.Version, res.Manifest.LayerFormat, layouts, Version, layers.FileVersion)
+				parts, res.Manifest.Version, res.Manifest.LayerFormat, layouts, flatVersion, layers.FileVersion)
 		}
 		if parts > 0 && res.Parts < 2 {
 			t.Errorf("parts of %d bytes: got %d parts of a %d-byte package", parts, res.Parts, res.Bytes)
@@ -341,10 +347,10 @@ func TestBadPackages(t *testing.T) {
 		{"not a package", []byte("PK\x03\x04 a zip file, say"), ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
 		{"an empty file", nil, ImportOptions{ClaimName: testClaim}, ErrNotPackage, "does not start with"},
 		{"another package version", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], Version+1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrVersion, fmt.Sprintf("package format %d", Version+1)},
-		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, fmt.Sprintf("the preamble says package format 1, the manifest %d", Version)},
+		{"preamble and manifest of other versions", func() []byte { b := bytes.Clone(good); le.PutUint32(b[8:], 1); return fixPreamble(b) }(), ImportOptions{ClaimName: testClaim}, ErrFormat, fmt.Sprintf("the preamble says package format 1, the manifest %d", flatVersion)},
 		{"another layer format", withManifest(func(m *Manifest) { m.LayerFormat = 3 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 3"},
 		{"layers of this format in a package of version 1", withManifest(func(m *Manifest) { m.Version = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, "layer files of format 2, this program reads format 1 in a package of format 1"},
-		{"layers of the format before in a package of this version", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, fmt.Sprintf("layer files of format 1, this program reads format 2 in a package of format %d", Version)},
+		{"layers of the format before in a package of this version", withManifest(func(m *Manifest) { m.LayerFormat = 1 }), ImportOptions{ClaimName: testClaim}, ErrVersion, fmt.Sprintf("layer files of format 1, this program reads format 2 in a package of format %d", flatVersion)},
 		{"dense layers of the format before", withManifest(func(m *Manifest) {
 			m.Version, m.LayerFormat = 1, 1
 			for i := range m.Layers {
@@ -506,7 +512,7 @@ func repack(t *testing.T, path string, target int, edit func(body []byte)) strin
 	l.sum = crc64.Checksum(bodies[target], ecma)
 	l.CRC64, l.Verified = fmt.Sprintf("%016x", l.sum), ""
 	out := filepath.Join(t.TempDir(), "forged.mpk")
-	if _, err := writePackage(context.Background(), m, bodies, reach, ExportOptions{Out: out}, false); err != nil {
+	if _, err := writePackage(context.Background(), m, bodies, reach, make([]*copySource, len(m.Layers)), ExportOptions{Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -599,6 +605,6 @@ func manifestEditor(t *testing.T, path string) func(edit func(*Manifest)) []byte
 		}
 		edit(m)
 		js, _ := jsonMarshal(m)
-		return append(append(marshalPreamble(js), js...), good[start:]...)
+		return append(append(marshalPreamble(js, m.Version), js...), good[start:]...)
 	}
 }

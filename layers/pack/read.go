@@ -102,7 +102,10 @@ func (c *cursor) next(i, kind, seq, raw int, skip bool) (block, error) {
 		return block{}, fmt.Errorf("pack: %s: %w: it ends at byte %d, in block %d of %s of layer %s (%d of %d layers)", c.p.name, ErrTruncated, c.p.size, seq, kindName(kind), name, i+1, len(m.Layers))
 	}
 	want := blockHeader{layer: i, kind: kind, seq: seq, raw: raw}
-	if m.Version >= 3 && kind == kindBody {
+	switch {
+	case kind == kindFile || kind == kindBlocks:
+		want.coder = coderStored
+	case m.Version >= 3 && kind == kindBody:
 		want.coder = coderDirectory
 	}
 	h, err := parseBlockHeader(head, want, m.BlockBytes, c.at, name)
@@ -168,27 +171,23 @@ func (p *Package) Check(ctx context.Context, progress func(Progress)) error {
 	c := p.cursor()
 	m := p.Manifest
 	var done uint64
-	total := m.Bytes()
+	total := m.work()
 	for i, l := range m.Layers {
-		kinds := []uint64{l.PackedBytes()}
-		if l.Reach != nil && l.Reach.Stored {
-			kinds = append(kinds, l.Reach.Bytes)
-		}
 		if l.Derived {
 			done += l.BodyBytes()
 		}
-		for kind, n := range kinds {
-			for seq := range p.blocksOf(n) {
+		for _, st := range l.streams() {
+			for seq := range p.blocksOf(st.n) {
 				if seq%64 == 0 {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
 				}
-				if _, err := c.next(i, kind, seq, p.rawOf(n, seq), false); err != nil {
+				if _, err := c.next(i, st.kind, seq, p.rawOf(st.n, seq), false); err != nil {
 					return err
 				}
-				if kind == kindBody {
-					done += uint64(p.rawOf(n, seq))
+				if st.kind == kindBody || st.kind == kindFile {
+					done += uint64(p.rawOf(st.n, seq))
 				}
 				if progress != nil && seq%16 == 15 {
 					progress(Progress{Phase: "check", Layer: l.key, Step: i + 1, Steps: len(m.Layers), Done: done, Total: total, Packed: c.at})

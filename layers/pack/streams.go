@@ -13,6 +13,7 @@ const (
 	coderZstd    = 0 // one zstd frame
 	coderStreams = 1 // context streams (below)
 	coderPartner = 2 // context streams that know the partner layer's values
+	coderStored  = 4 // the bytes as they are: a copied file's (format 5)
 )
 
 // Context streams: the coder lives in package layers (codec.go), which
@@ -88,7 +89,8 @@ func geometry(x *layers.Indexer, l *Layer) []layers.Part {
 // coder 2 may read for layer i: its partner when that comes before it in
 // the package, or i itself when the layer is its own partner; ok is false
 // when the layer's blocks cannot be coded by coder 2 (not a moving layer
-// of one byte per slot in today's order, or its partner not before it).
+// of one byte per slot in today's order, or its partner not before it or
+// travelling as its compressed file, whose body export does not decode).
 func partnerOf(m *Manifest, i int) (j int, ok bool) {
 	l := &m.Layers[i]
 	k := l.key
@@ -101,7 +103,7 @@ func partnerOf(m *Manifest, i int) (j int, ok bool) {
 	pk := layers.Key{W: k.B, B: k.W}
 	for j := range i {
 		if m.Layers[j].key == pk {
-			return j, true
+			return j, !m.Layers[j].Copied()
 		}
 	}
 	return 0, false

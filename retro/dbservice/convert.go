@@ -1,6 +1,7 @@
 package dbservice
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -39,8 +40,11 @@ const convertRate = 40e6
 const minMeasured = 100e6
 
 // Time returns about how long converting takes.
-func (o Old) Time() time.Duration {
-	return time.Duration(float64(o.Bytes) / convertRate * float64(time.Second))
+func (o Old) Time() time.Duration { return timeAt(o.Bytes, convertRate) }
+
+// timeAt returns how long n bytes take at rate bytes a second.
+func timeAt(n uint64, rate float64) time.Duration {
+	return time.Duration(float64(n) / rate * float64(time.Second))
 }
 
 // Words says what the older layers mean and what converting does, in one
@@ -92,38 +96,15 @@ func Convert(ctx context.Context, db *layers.DB, run ConvertRun) (int, error) {
 	if db.Variant().Game != muehle.Standard {
 		return 0, nil // only Nine Men's Morris had the format before
 	}
-	var mu sync.Mutex // the ticker's reports and the layers'
-	progress := func(p Progress) {
-		if run.Progress != nil {
-			mu.Lock()
-			defer mu.Unlock()
-			run.Progress(p)
-		}
-	}
-	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}}
+	progress := serial(run.Progress) // the ticker's reports and the layers'
+	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}, prior: convertRate}
 	for _, k := range layers.Order(db.Stones(), true) {
 		if h, err := db.OldHeader(k); err == nil {
 			c.sizes[k] = layers.HeaderSize + h.BodySize()
 			c.total += c.sizes[k]
 		}
 	}
-	stop, ticks := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ticks)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case now := <-t.C:
-				if pr, ok := c.at(now); ok {
-					progress(pr)
-				}
-			}
-		}
-	}()
-	defer func() { close(stop); <-ticks }()
+	defer c.tick(progress)()
 	var skipped []string
 	n, err := retro.ConvertOld(ctx, db, func(k layers.Key, i, n int) {
 		if run.Begin != nil {
@@ -144,12 +125,14 @@ func Convert(ctx context.Context, db *layers.DB, run ConvertRun) (int, error) {
 	return n, err
 }
 
-// conversion is the progress of a Convert: the layers' sizes, the bytes
-// of the layers done, and the layer under way.
+// conversion is the progress of a Convert (or a Compress): the layers'
+// sizes, the bytes of the layers done, and the layer under way.
 type conversion struct {
-	start time.Time
-	sizes map[layers.Key]uint64
-	total uint64
+	start    time.Time
+	sizes    map[layers.Key]uint64
+	total    uint64
+	prior    float64 // bytes a second before minMeasured are done
+	compress bool    // a Compress: its progress says so
 
 	mu      sync.Mutex
 	done    uint64    // bytes of the layers done (converted or skipped)
@@ -158,6 +141,41 @@ type conversion struct {
 	curAt   time.Time // when cur was begun
 	i, n    int       // cur is layer i (from 0) of n
 	started bool
+}
+
+// serial returns a function that calls f (when not nil) from any
+// goroutine, never twice at once.
+func serial(f func(Progress)) func(Progress) {
+	var mu sync.Mutex
+	return func(p Progress) {
+		if f != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			f(p)
+		}
+	}
+}
+
+// tick reports the progress to progress every second until the function
+// it returns is called (and has waited for the last report).
+func (c *conversion) tick(progress func(Progress)) func() {
+	stop, ticks := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ticks)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				if pr, ok := c.at(now); ok {
+					progress(pr)
+				}
+			}
+		}
+	}()
+	return func() { close(stop); <-ticks }
 }
 
 // next notes that layer k, number i of n, begins at now (the one before
@@ -183,10 +201,14 @@ func (c *conversion) at(now time.Time) (Progress, bool) {
 	if !c.started {
 		return Progress{}, false
 	}
-	rate := Rate{Prior: convertRate, MinWork: minMeasured}.At(float64(c.done), c.doneAt.Sub(c.start))
+	rate := Rate{Prior: cmp.Or(c.prior, convertRate), MinWork: minMeasured}.At(float64(c.done), c.doneAt.Sub(c.start))
 	size := float64(c.sizes[c.cur])
 	part := min(0.95*size, now.Sub(c.curAt).Seconds()*rate)
-	pr := Progress{Converting: true, Unit: c.cur.String(), Phase: "converting", Step: c.i + 1, Steps: c.n,
+	phase := "converting"
+	if c.compress {
+		phase = "compressing"
+	}
+	pr := Progress{Converting: true, Compressing: c.compress, Unit: c.cur.String(), Phase: phase, Step: c.i + 1, Steps: c.n,
 		Elapsed: now.Sub(c.start), Left: Left(float64(c.total)-float64(c.done)-part, rate)}
 	if c.total > 0 {
 		pr.Overall = min(1, (float64(c.done)+part)/float64(c.total))

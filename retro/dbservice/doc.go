@@ -1,7 +1,8 @@
 // Package dbservice is the database service the window's Database tab and
 // muehlectl share: what a folder holds, computing it with one record of
 // what each finished unit took, repairing damaged layers, importing a
-// package, converting the layers of the older format, and the one model
+// package, converting the layers of the older format, compressing the
+// layers lying flat, and the one model
 // of progress and time left every long operation reports through. It
 // imports no Fyne, so it builds and tests with CGO_ENABLED=0; the window
 // and muehlectl only show what it reports.
@@ -26,6 +27,9 @@
 //	              solves (the repair policy)
 //	convert.go    the layers of the older format (Old) and their
 //	              conversion with its progress
+//	compress.go   the layers lying flat (Flat) and keeping them
+//	              compressed in place (Compress), refused without the
+//	              disk it needs (ErrNoRoom)
 //	import.go     a package installed into a folder, and the layers of
 //	              the format before it brings converted
 //	words.go      numbers, sizes and durations as a person reads them

@@ -14,9 +14,10 @@ import (
 // marked * in the tables of Describe, and where Describe learns which
 // layers are damaged.
 type Busy struct {
-	Key        layers.Key
-	On         bool // a computation is on Key
-	Converting bool // it converts Key rather than computes it
+	Key         layers.Key
+	On          bool // a computation is on Key
+	Converting  bool // it converts Key rather than computes it
+	Compressing bool // with Converting: the conversion compresses Key
 	// Damage says why a layer is damaged (DamagedBy); nil: the DB's own
 	// Damage.
 	Damage func(layers.Key) error
@@ -46,7 +47,7 @@ func Describe(db *layers.DB, busy Busy) Holdings {
 	busyOn, converting := busy.On, busy.Converting
 	anyOld := false
 	b.WriteString("Moving phase. Rows: stones of\nthe side to move; columns: of\nthe opponent.\n\n")
-	stones := span(3, v.Stones)
+	stones := span(layers.LoseBelow, v.Stones)
 	moving, movingAll := 0, 0
 	writeTable(&b, stones, stones, func(w, o int) string {
 		m, ok := layerMark(db, busy, layers.Moving(w, o))
@@ -79,9 +80,12 @@ func Describe(db *layers.DB, busy Busy) Holdings {
 			busyHere = append(busyHere, k.String())
 		}
 	}
-	if busyOn && converting {
+	switch {
+	case busyOn && converting && busy.Compressing:
+		b.WriteString("\n# complete     · missing\n* compressing  ! damaged\n")
+	case busyOn && converting:
 		b.WriteString("\n# complete    · missing\n* converting  ! damaged\n")
-	} else {
+	default:
 		b.WriteString("\n# complete   · missing\n* computing  ! damaged\n")
 	}
 	if anyOld || old > 0 {
@@ -97,6 +101,9 @@ func Describe(db *layers.DB, busy Busy) Holdings {
 		verb := "computing"
 		if converting {
 			verb = "converting"
+		}
+		if converting && busy.Compressing {
+			verb = "compressing"
 		}
 		fmt.Fprintf(&b, ", %s %s", verb, strings.Join(busyHere, " + "))
 	}

@@ -32,6 +32,9 @@ type Progress struct {
 	// (Convert): a part is one layer, Overall the share of the bytes
 	// done, and Fraction and Part are not known.
 	Converting bool
+	// Compressing says the run, reported as a conversion (Converting),
+	// compresses layers (Compress).
+	Compressing bool
 }
 
 // Base is what a computation did before it was paused or the program
@@ -78,8 +81,12 @@ func (p Progress) LeftWords() string {
 // Lines says the progress in two lines: the part, then the whole run.
 func (p Progress) Lines() string {
 	if p.Converting {
-		return fmt.Sprintf("Converting layer %d of %d: %s\n%d done, %d to do · %s elapsed · %s",
-			p.Step, p.Steps, p.Unit, p.Step-1, p.Steps-p.Step+1, Clock(p.Elapsed), p.LeftWords())
+		verb := "Converting"
+		if p.Compressing {
+			verb = "Compressing"
+		}
+		return fmt.Sprintf("%s layer %d of %d: %s\n%d done, %d to do · %s elapsed · %s",
+			verb, p.Step, p.Steps, p.Unit, p.Step-1, p.Steps-p.Step+1, Clock(p.Elapsed), p.LeftWords())
 	}
 	return fmt.Sprintf("Part %d of %d: %s, %s (%.0f %%)\n%d done, %d to do · %s elapsed · %s",
 		p.Step, p.Steps, p.Unit, p.Phase, 100*p.Fraction, p.Step-1, p.Steps-p.Step+1, Clock(p.Elapsed), p.LeftWords())

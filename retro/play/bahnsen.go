@@ -175,7 +175,7 @@ func (p *Perfect) children(pos muehle.Position) ([]muehle.Move, []layers.Value, 
 	for i, m := range ms {
 		v, err := p.value(pos.Play(m))
 		if err != nil {
-			return nil, nil, fmt.Errorf("play: perfect: after %s: %w", m, err)
+			return nil, nil, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
 		}
 		vs[i] = v
 	}
@@ -252,7 +252,7 @@ func (p *Perfect) bahnsenG(pos muehle.Position, r recent, m muehle.Move, depth i
 				return 0, err
 			}
 		default:
-			return 0, fmt.Errorf("play: perfect: reply %s to drawing move %s wins for the opponent", q, m)
+			return 0, fmt.Errorf("play: perfect: reply %s to drawing move %s wins for the opponent", c.Board().MoveString(q), c.Board().MoveString(m))
 		}
 		if a <= 0 {
 			return 0, nil

@@ -300,7 +300,7 @@ func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
 		c := pos.Play(m)
 		v, err := p.value(c)
 		if err != nil {
-			return nil, fmt.Errorf("play: perfect: after %s: %w", m, err)
+			return nil, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
 		}
 		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
 		if v == layers.LossIn(0) {
@@ -309,7 +309,7 @@ func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
 		for _, r := range c.AppendMoves(rbuf[:0]) {
 			w, err := p.value(c.Play(r))
 			if err != nil {
-				return nil, fmt.Errorf("play: perfect: after %s %s: %w", m, r, err)
+				return nil, fmt.Errorf("play: perfect: after %s %s: %w", pos.Board().MoveString(m), pos.Board().MoveString(r), err)
 			}
 			switch w.Parent().Outcome() {
 			case layers.Win:

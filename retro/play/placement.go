@@ -443,7 +443,7 @@ func (s *PlacementSearch) MoveValues(ctx context.Context, pos muehle.Position) (
 		c := pos.Play(m)
 		v, err := s.value(&c)
 		if err != nil {
-			return nil, fmt.Errorf("play: placement search: after %s: %w", m, err)
+			return nil, fmt.Errorf("play: placement search: after %s: %w", pos.Board().MoveString(m), err)
 		}
 		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
 	}
@@ -460,7 +460,7 @@ func MovingOnly(db layers.Prober) layers.Prober { return movingOnly{db} }
 type movingOnly struct{ db layers.Prober }
 
 func (m movingOnly) Probe(p muehle.Position) (layers.Value, error) {
-	if p.Hand[p.Turn] > 0 && p.Total(p.Turn) >= 3 {
+	if p.Hand[p.Turn] > 0 && !p.Rules().Lost(p.Total(p.Turn)) {
 		return layers.Unused, fmt.Errorf("play: placement layer %v hidden: %w", layers.KeyOf(p), layers.ErrMissing)
 	}
 	return m.db.Probe(p)

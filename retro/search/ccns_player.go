@@ -42,7 +42,7 @@ import (
 //
 // What is exact. A position the database has (probed exactly as the
 // alpha-beta player probes: every node but the root), a position whose
-// side to move has lost (fewer than three stones, or blocked), a board
+// side to move has lost (fewer stones than its rules' LoseBelow, or blocked), a board
 // full in a game where that is a draw, a repetition of a position since
 // the last placement or removal (on the path or in the game, a draw, as
 // in the alpha-beta player), and a proven win or loss found by an
@@ -55,7 +55,7 @@ import (
 // closes a mill is one child per stone it may remove, so the removal is
 // searched like any choice and never split from its move. Placement,
 // sliding and flying need nothing special: the move generator knows the
-// phase, and a side with three stones simply has more children. Children
+// phase, and a side that flies (its rules' FlyAt) simply has more children. Children
 // are examined best first by the static evaluation of the position they
 // reach (the seed's pre-sorting). The tree is at most 64 plies deep: a node
 // there is taken at its evaluation, exactly.

@@ -50,7 +50,7 @@ func (t *CCNSTree) Label(i int) string {
 	if n.Ply == 0 {
 		b.WriteString("root")
 	} else {
-		fmt.Fprintf(&b, "%d. %s", n.Rank+1, n.Move)
+		fmt.Fprintf(&b, "%d. %s", n.Rank+1, n.Pos.Board().MoveString(n.Move))
 	}
 	if n.Examined() {
 		t.writeSearched(&b, n)

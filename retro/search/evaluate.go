@@ -17,24 +17,32 @@ const (
 	evalThreats   = 80  // the opponent threatens to close mills on two points or more
 )
 
-// evalBoard is what the evaluation and the move ordering read of a game's
-// board: its points, mills and each point's neighbours.
+// evalBoard is what the evaluation and the move ordering read of a game:
+// its board's points, mills and each point's neighbours, and the stones on
+// the board with which a side flies: from its rules' LoseBelow to FlyAt
+// (none in a game without flying; fewer have lost).
 type evalBoard struct {
 	all       muehle.Bitboard
 	mills     []muehle.Bitboard
 	neighbors [muehle.MaxPoints]muehle.Bitboard
+	flyFrom   int
+	flyAt     int
 }
+
+// flies reports whether a side with n stones on the board and none in hand
+// flies.
+func (b *evalBoard) flies(n int) bool { return n >= b.flyFrom && n <= b.flyAt }
 
 // evalBoards holds the board of each game by muehle.GameID, built once
 // from muehle.Games, so that a position reaches its board by its Game
 // byte alone.
 var evalBoards = func() (t [256]*evalBoard) {
-	for g, r := range muehle.Games {
-		b := &evalBoard{all: r.Board.All(), mills: r.Board.Mills()}
+	for _, r := range muehle.Games {
+		b := &evalBoard{all: r.Board.All(), mills: r.Board.Mills(), flyFrom: r.LoseBelow, flyAt: r.FlyAt}
 		for p := range muehle.Point(r.Board.NumPoints()) {
 			b.neighbors[p] = r.Board.Neighbors(p)
 		}
-		t[g] = b
+		t[r.Game()] = b
 	}
 	return t
 }()
@@ -57,13 +65,14 @@ func evalPosition(p *muehle.Position) int32 {
 
 // millTargets returns the empty points on which side c could close a mill
 // with its next move: the third point of a mill holding two of its stones,
-// reachable by a placement, a jump, or a slide of a stone from outside
-// that mill. It ignores whether the opponent has a stone to remove.
+// reachable by a placement, a jump (when the game's rules let the side fly),
+// or a slide of a stone from outside that mill. It ignores whether the
+// opponent has a stone to remove.
 func millTargets(p *muehle.Position, c muehle.Color) muehle.Bitboard {
 	b := evalBoards[p.Game]
 	own := p.Stones[c]
 	empty := b.all &^ (own | p.Stones[c^1])
-	anywhere := p.Hand[c] > 0 || (own.Count() == 3 && p.Hand[c] == 0)
+	anywhere := p.Hand[c] > 0 || b.flies(own.Count())
 	var t muehle.Bitboard
 	for _, m := range b.mills {
 		e := m & empty
@@ -94,8 +103,8 @@ func evalSide(p *muehle.Position, c muehle.Color) int32 {
 			}
 		}
 	}
-	if n == 3 && p.Hand[c] == 0 {
-		return s // jumping: mobility and blocking do not apply
+	if p.Hand[c] == 0 && bd.flies(n) {
+		return s // flying: mobility and blocking do not apply
 	}
 	mob := 0
 	for b := own; b != 0; b &= b - 1 {

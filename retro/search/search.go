@@ -200,7 +200,7 @@ func (s *searcher) search(pos *muehle.Position, depth, ply int, alpha, beta int3
 			return sc
 		}
 	}
-	if pos.Total(pos.Turn) < 3 {
+	if pos.Rules().Lost(pos.Total(pos.Turn)) {
 		return -winScore + int32(ply)
 	}
 	if depth <= 0 || ply >= searchMaxPly-1 {
@@ -304,7 +304,7 @@ func (s *searcher) qsearch(pos *muehle.Position, ply, qleft int, alpha, beta int
 	if sc, ok := s.probeDB(pos, ply); ok {
 		return sc
 	}
-	if pos.Total(pos.Turn) < 3 {
+	if pos.Rules().Lost(pos.Total(pos.Turn)) {
 		return -winScore + int32(ply)
 	}
 	return s.leaf(pos, ply, qleft, alpha, beta)

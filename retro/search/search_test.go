@@ -13,7 +13,7 @@ import (
 
 // refSearch is a plain negamax without pruning, table or ordering, written
 // from the rules as the reference the search must agree with: a side with
-// fewer than three stones or, with an empty hand, no slide has lost (score
+// fewer stones than its rules' LoseBelow or, with an empty hand, no move has lost (score
 // -winScore+ply); a position equal to an earlier one on the path is a draw;
 // at the horizon the evaluation, or with quiescence the best of the
 // evaluation and the removals, followed up to searchQDepth plies.
@@ -23,7 +23,7 @@ func refSearch(p muehle.Position, path []muehle.Position, depth, ply int, quiesc
 			return 0
 		}
 	}
-	if p.Total(p.Turn) < 3 {
+	if p.Rules().Lost(p.Total(p.Turn)) {
 		return -winScore + int32(ply)
 	}
 	if depth == 0 {
@@ -42,7 +42,7 @@ func refSearch(p muehle.Position, path []muehle.Position, depth, ply int, quiesc
 }
 
 func refLeaf(p muehle.Position, ply, qleft int, quiesce bool) int32 {
-	if p.Total(p.Turn) < 3 || p.IsOver() {
+	if p.IsOver() {
 		return -winScore + int32(ply)
 	}
 	best := evalPosition(&p)

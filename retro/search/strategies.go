@@ -55,7 +55,7 @@ type strategyKey[P comparable] struct {
 }
 
 // strategyMemo remembers counts within one tree, which transposes often
-// (three-stone sides jump anywhere).
+// (flying sides jump anywhere).
 type strategyMemo[P comparable] map[strategyKey[P]]strategyCount
 
 // strategyCount is a remembered count: exact, or, when it reached the

@@ -78,13 +78,14 @@ func Review(ctx context.Context, db layers.Prober, g *muehle.Game) ([]Verdict, e
 func Judge(db layers.Prober, pos muehle.Position, m muehle.Move) Verdict {
 	v := Verdict{Mover: pos.Turn, Move: m, Before: layers.Unused, After: layers.Unused,
 		Best: muehle.NoMove, BestValue: layers.Unused, Mark: MarkUnknown}
+	name := pos.Board().MoveString // the moves on the game's own board
 	if !pos.IsLegal(m) {
-		v.Err = fmt.Errorf("teach: review: %s is not a legal move in %s", m, pos)
+		v.Err = fmt.Errorf("teach: review: %s is not a legal move in %s", name(m), pos)
 		return v
 	}
 	var errs []error
 	if b, err := probeValue(db, pos); err != nil {
-		errs = append(errs, fmt.Errorf("before %s: %w", m, err))
+		errs = append(errs, fmt.Errorf("before %s: %w", name(m), err))
 	} else {
 		v.Before = b
 	}
@@ -94,9 +95,9 @@ func Judge(db layers.Prober, pos muehle.Position, m muehle.Move) Verdict {
 		w, err := probeValue(db, pos.Play(c))
 		if err != nil {
 			if c == m {
-				errs = append(errs, fmt.Errorf("after %s: %w", m, err))
+				errs = append(errs, fmt.Errorf("after %s: %w", name(m), err))
 			} else if complete {
-				errs = append(errs, fmt.Errorf("after the alternative %s: %w", c, err))
+				errs = append(errs, fmt.Errorf("after the alternative %s: %w", name(c), err))
 			}
 			complete = false
 			continue
@@ -164,7 +165,7 @@ func Line(db layers.Prober, pos muehle.Position, max int) ([]Step, error) {
 		for _, c := range pos.AppendMoves(buf[:0]) {
 			w, err := probeValue(db, pos.Play(c))
 			if err != nil {
-				return line, fmt.Errorf("teach: line after %s: %w", c, err)
+				return line, fmt.Errorf("teach: line after %s: %w", pos.Board().MoveString(c), err)
 			}
 			if w = w.Parent(); best == muehle.NoMove || w.Better(bestValue) {
 				best, bestValue = c, w
@@ -184,7 +185,7 @@ func Line(db layers.Prober, pos muehle.Position, max int) ([]Step, error) {
 // moves. The line's first move is the opponent's.
 func Refutation(db layers.Prober, pos muehle.Position, v Verdict, max int) ([]Step, error) {
 	if !pos.IsLegal(v.Move) {
-		return nil, fmt.Errorf("teach: refutation: %s is not a legal move in %s", v.Move, pos)
+		return nil, fmt.Errorf("teach: refutation: %s is not a legal move in %s", pos.Board().MoveString(v.Move), pos)
 	}
 	return Line(db, pos.Play(v.Move), max)
 }

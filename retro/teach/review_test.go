@@ -145,12 +145,12 @@ func TestVerdictComment(t *testing.T) {
 			Err: errors.New("after d7: layer 3-3\nmissing")},
 			"drawn -> unknown; note after d7: layer 3-3 missing"},
 	} {
-		got := tc.v.Comment()
+		got := tc.v.Comment(muehle.StandardBoard)
 		if got != tc.want {
 			t.Errorf("Comment: got %q, want %q", got, tc.want)
 			continue
 		}
-		back, err := ParseComment(got)
+		back, err := ParseComment(muehle.StandardBoard, got)
 		if err != nil {
 			t.Fatalf("ParseComment(%q): %v", got, err)
 		}
@@ -175,7 +175,7 @@ func TestParseCommentErrors(t *testing.T) {
 		{"drawn -> drawn; best a7", "want \"best MOVE VALUE\""},
 		{"sometimes -> drawn", "before"},
 	} {
-		if _, err := ParseComment(tc.text); err == nil || !strings.Contains(err.Error(), tc.mention) {
+		if _, err := ParseComment(muehle.StandardBoard, tc.text); err == nil || !strings.Contains(err.Error(), tc.mention) {
 			t.Errorf("ParseComment(%q): got %v, want an error mentioning %q", tc.text, err, tc.mention)
 		}
 	}
@@ -200,5 +200,26 @@ func TestVerdictsFromComments(t *testing.T) {
 	}
 	if _, err := VerdictsFromComments(g, []string{"nice"}); err == nil || !strings.Contains(err.Error(), "move 1 (d7)") {
 		t.Errorf("VerdictsFromComments with a free comment: got %v, want an error naming move 1 (d7)", err)
+	}
+}
+
+// TestCommentSmallBoard: a verdict of a game on the 16-point board names
+// its best move on that board ("best e5", not the standard board's name of
+// the same point) and reads back from it.
+func TestCommentSmallBoard(t *testing.T) {
+	b := muehle.SixBoard
+	e5, err := b.ParseMove("e5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := b.ParseMove("c2")
+	v := Verdict{Move: c2, Before: layers.WinIn(5), After: layers.Drawn, Best: e5, BestValue: layers.WinIn(5), Mark: MarkWorse}
+	got := v.Comment(b)
+	if want := "? won in 5 -> drawn; best e5 won in 5"; got != want {
+		t.Fatalf("Comment: got %q, want %q", got, want)
+	}
+	back, err := ParseComment(b, got)
+	if err != nil || back.Best != e5 {
+		t.Errorf("ParseComment(%q): got best %v, %v; want e5", got, back.Best, err)
 	}
 }

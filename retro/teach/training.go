@@ -121,14 +121,15 @@ func ParseBand(s string) (Band, error) {
 	return BandAny, fmt.Errorf("teach: difficulty %q: want any, easy (1-5 plies), medium (6-15), hard (16-35) or deep (36 and more)", s)
 }
 
-// TrainingLayers returns the layers of the game of stones per side that
-// training positions may come from: the moving layers, and the placement
-// layers too when placement is set, with onBoard stones on the board in all
-// (0: any number).
-func TrainingLayers(stones, onBoard int, placement bool) []layers.Key {
-	ks := layers.MovingLayers(stones)
+// TrainingLayers returns the layers of variant v that training positions
+// may come from: the moving layers, and those with stones in hand too when
+// placement is set (the placement layers, or in a game whose phases mix
+// every layer with stones in hand: layers.OrderIn), with onBoard stones on
+// the board in all (0: any number).
+func TrainingLayers(v muehle.Variant, onBoard int, placement bool) []layers.Key {
+	ks := layers.MovingLayers(v.Stones)
 	if placement {
-		ks = append(ks, layers.PlacementLayers(stones)...)
+		ks = append(ks, slices.DeleteFunc(layers.OrderIn(v, true), layers.Key.IsMoving)...)
 	}
 	if onBoard > 0 {
 		ks = slices.DeleteFunc(ks, func(k layers.Key) bool { return int(k.W)+int(k.B) != onBoard })
@@ -175,7 +176,7 @@ type TrainingDB interface {
 	Damage(k layers.Key) error
 	Layer(k layers.Key) (*layers.File, error)
 	Indexer() *layers.Indexer
-	Stones() int // stones per side of the game: drawn positions must arise in it
+	Variant() muehle.Variant // the game and its stones per side: drawn positions must arise in it
 }
 
 // SkippedLayer is a layer of the options that could not be drawn from.
@@ -202,9 +203,9 @@ const trainingSeedMix = 0x6d75656865747261 // "muehetra"
 // fits opt.Goal and opt.Band, and was not drawn before. Every move's value
 // is read from the database; a position where one cannot be read, or
 // where they disagree with the position's own value, is passed over, never
-// guessed. A kept position is shown under a random one of the 16
+// guessed. A kept position is shown under a random one of its board's
 // symmetries, and a moving-phase position with a random side to move; a
-// position that cannot arise in a game of db.Stones() stones per side
+// position that cannot arise in a game of db.Variant()
 // (muehle.Position.CheckReachable) is passed over.
 // It stops with ctx's error when ctx is done.
 func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Training, error) {
@@ -240,6 +241,9 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 	if opt.Count <= 0 {
 		return t, nil
 	}
+	game := db.Variant()
+	r := game.Rules()
+	nSyms := r.Board.NumSymmetries()
 	rng := rand.New(rand.NewPCG(opt.Seed, trainingSeedMix))
 	type slot struct {
 		key layers.Key
@@ -253,13 +257,13 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 			}
 		}
 		t.Tries++
-		r := rng.Uint64N(total)
+		i := rng.Uint64N(total)
 		n := 0
-		for r >= srcs[n].ix.Size() {
-			r -= srcs[n].ix.Size()
+		for i >= srcs[n].ix.Size() {
+			i -= srcs[n].ix.Size()
 			n++
 		}
-		s, i := &srcs[n], r
+		s := &srcs[n]
 		if s.file == nil {
 			f, err := db.Layer(s.key)
 			if err != nil {
@@ -270,7 +274,7 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 			}
 			s.file = f
 		}
-		sym := muehle.Symmetry(rng.IntN(muehle.NumSymmetries))
+		sym := muehle.Symmetry(rng.IntN(nSyms))
 		swap := rng.IntN(2) == 1
 		v := s.file.Value(i)
 		switch v.Outcome() {
@@ -292,14 +296,12 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 		if !ok {
 			continue
 		}
-		if g, ok := db.(interface{ Variant() muehle.Variant }); ok {
-			pos.Game = g.Variant().Game // the index numbers the boards of every game
-		}
-		if !muehle.HandsFit(pos.Hand, pos.Turn) || (swap && s.key.IsMoving()) {
+		pos.Game = game.Game // the index numbers the boards of every game
+		if !r.HandsFit(pos.Hand, pos.Turn, game.Stones) || (swap && s.key.IsMoving()) {
 			pos = pos.SwapColors() // a placement layer with Black to move, or a random side
 		}
 		pos = sym.Position(pos)
-		if pos.CheckReachable(db.Stones()) != nil {
+		if pos.CheckReachable(game.Stones) != nil {
 			continue // a stored position no game reaches
 		}
 		e, ok := exercise(db, pos, v)
@@ -376,11 +378,11 @@ var ErrNotJudged = errors.New("the database cannot judge the move")
 // or damaged (never a guess), or names the illegal move.
 func CheckAnswer(db layers.Prober, pos muehle.Position, m muehle.Move, max int) (Answer, error) {
 	if !pos.IsLegal(m) {
-		return Answer{}, fmt.Errorf("teach: answer %s is not a legal move in %s", m, pos)
+		return Answer{}, fmt.Errorf("teach: answer %s is not a legal move in %s", pos.Board().MoveString(m), pos)
 	}
 	v := Judge(db, pos, m)
 	if v.Mark == MarkUnknown {
-		return Answer{Verdict: v}, fmt.Errorf("teach: answer %s in %s: %w: %w", m, pos, ErrNotJudged, v.Err)
+		return Answer{Verdict: v}, fmt.Errorf("teach: answer %s in %s: %w: %w", pos.Board().MoveString(m), pos, ErrNotJudged, v.Err)
 	}
 	a := Answer{Verdict: v, Right: v.Mark == MarkKept}
 	if !a.Right {

@@ -98,11 +98,13 @@ func (r *TrainingRun) Verdict() string {
 	if !ok {
 		return ""
 	}
+	pos := r.Current().Pos
+	name := pos.Board().MoveString // the moves on the game's own board
 	if a.Right {
-		return fmt.Sprintf("Right: %s keeps the value (%s).", a.Move, a.After)
+		return fmt.Sprintf("Right: %s keeps the value (%s).", name(a.Move), a.After)
 	}
 	s := fmt.Sprintf("Wrong: %s gives up the value: %s for %s after it. The best move was %s (%s).",
-		a.Move, a.After, a.Mover, a.Best, a.BestValue)
+		name(a.Move), a.After, a.Mover, name(a.Best), a.BestValue)
 	if len(a.Refutation) > 0 {
 		s += fmt.Sprintf(" %s's refutation, %d moves, is on the board: step through it.", a.Mover.Other(), len(a.Refutation))
 	}

@@ -158,14 +158,14 @@ func TestDrawTrainingSkipsAbsentAndDamagedLayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	tr, err := DrawTraining(context.Background(), db, TrainingOptions{Layers: TrainingLayers(3, 0, true), Count: 3, Seed: 1})
+	tr, err := DrawTraining(context.Background(), db, TrainingOptions{Layers: TrainingLayers(muehle.Standard.With(3), 0, true), Count: 3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.Exercises) != 0 {
 		t.Errorf("got %d exercises, want none", len(tr.Exercises))
 	}
-	if want := len(TrainingLayers(3, 0, true)); len(tr.Skipped) != want {
+	if want := len(TrainingLayers(muehle.Standard.With(3), 0, true)); len(tr.Skipped) != want {
 		t.Fatalf("got %d skipped layers, want %d", len(tr.Skipped), want)
 	}
 	for _, s := range tr.Skipped {
@@ -188,7 +188,7 @@ func TestTrainingLayers(t *testing.T) {
 		{4, 9, false, nil},
 	} {
 		var got []string
-		for _, k := range TrainingLayers(tc.stones, tc.onBoard, tc.placement) {
+		for _, k := range TrainingLayers(muehle.Standard.With(tc.stones), tc.onBoard, tc.placement) {
 			got = append(got, k.String())
 		}
 		if !slices.Equal(got, tc.want) {

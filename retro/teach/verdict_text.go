@@ -20,16 +20,17 @@ import (
 // marks a move that gave up value, best is written when the played move
 // does not have the best value, and note says why a value is unknown.
 
-// Comment returns the verdict as the text of a record comment, e.g.
-// "? drawn -> lost in 12; best d7 drawn".
-func (v Verdict) Comment() string {
+// Comment returns the verdict as the text of a record comment, the best
+// move named on board bd (the game's), e.g. "? drawn -> lost in 12; best d7
+// drawn".
+func (v Verdict) Comment(bd *muehle.Board) string {
 	var b strings.Builder
 	if v.Mark == MarkWorse {
 		b.WriteString("? ")
 	}
 	fmt.Fprintf(&b, "%s -> %s", valueText(v.Before), valueText(v.After))
 	if v.Best != muehle.NoMove && v.Best != v.Move {
-		fmt.Fprintf(&b, "; best %s %s", v.Best, valueText(v.BestValue))
+		fmt.Fprintf(&b, "; best %s %s", bd.MoveString(v.Best), valueText(v.BestValue))
 	}
 	if v.Err != nil {
 		note := strings.Join(strings.Fields(v.Err.Error()), " ")
@@ -46,13 +47,14 @@ func valueText(v layers.Value) string {
 	return v.String()
 }
 
-// ParseComment reads a verdict back from the text Comment wrote: Before,
+// ParseComment reads a verdict back from the text Comment wrote for a game
+// on board bd: Before,
 // After, Best, BestValue, Mark and, from a note, Err. Move, Mover and Ply
 // are the caller's to set from the record (VerdictsFromComments does); when
 // the comment names no best move and has no note, the played move was the
 // best (Comment leaves it out then): BestValue is After and Best is left
 // for the caller to set to the move. A text of another form is an error.
-func ParseComment(s string) (Verdict, error) {
+func ParseComment(bd *muehle.Board, s string) (Verdict, error) {
 	v := Verdict{Before: layers.Unused, After: layers.Unused, Best: muehle.NoMove, BestValue: layers.Unused, Mark: MarkUnknown}
 	rest, note, hasNote := strings.Cut(strings.TrimSpace(s), "; note ")
 	if hasNote {
@@ -79,7 +81,7 @@ func ParseComment(s string) (Verdict, error) {
 		if !ok {
 			return v, fmt.Errorf("teach: verdict %q: want \"best MOVE VALUE\"", s)
 		}
-		if v.Best, err = muehle.ParseMove(move); err != nil {
+		if v.Best, err = bd.ParseMove(move); err != nil {
 			return v, fmt.Errorf("teach: verdict %q: best: %w", s, err)
 		}
 		if v.BestValue, err = parseValue(value); err != nil {
@@ -142,8 +144,8 @@ func VerdictsFromComments(g *muehle.Game, comments []string) ([]Verdict, error) 
 				Mark: MarkUnknown, Err: errors.New("no verdict in the record")}
 		} else {
 			var err error
-			if v, err = ParseComment(text); err != nil {
-				return nil, fmt.Errorf("move %d (%s): %w", i+1, m, err)
+			if v, err = ParseComment(g.Rules().Board, text); err != nil {
+				return nil, fmt.Errorf("move %d (%s): %w", i+1, positions[i].Board().MoveString(m), err)
 			}
 			if v.Best == muehle.NoMove && v.BestValue != layers.Unused {
 				v.Best = m
@@ -155,12 +157,12 @@ func VerdictsFromComments(g *muehle.Game, comments []string) ([]Verdict, error) 
 	return vs, nil
 }
 
-// Comments returns the record comments of verdicts vs, one a move, for
-// muehle.Game.RecordWithComments.
-func Comments(vs []Verdict) []string {
+// Comments returns the record comments of verdicts vs of game g, one a
+// move, for muehle.Game.RecordWithComments.
+func Comments(g *muehle.Game, vs []Verdict) []string {
 	cs := make([]string, len(vs))
 	for i, v := range vs {
-		cs[i] = v.Comment()
+		cs[i] = v.Comment(g.Rules().Board)
 	}
 	return cs
 }

@@ -205,7 +205,7 @@ func (c *Controller) Status() string {
 	case c.sel != muehle.NoPoint && pos.Hand[me] > 0:
 		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s, or tap it again to place a stone instead.", me, c.game.Rules().Board.PointName(c.sel))
 	case pos.Hand[me] > 0 && pos.Rules().Mixed && mayMove(&pos) && flies(&pos):
-		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand), or pick up a stone on the board: with three stones left it may jump.", me, pos.Hand[me])
+		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand), or pick up a stone on the board: with %d stones left it may jump.", me, pos.Hand[me], pos.Rules().FlyAt)
 	case pos.Hand[me] > 0 && pos.Rules().Mixed && mayMove(&pos):
 		return prefix + fmt.Sprintf("%s to move: tap an empty point to place a stone (%d in hand), or pick up a stone to slide it.", me, pos.Hand[me])
 	case pos.Phase() == muehle.Placing:
@@ -215,7 +215,7 @@ func (c *Controller) Status() string {
 	case c.sel != muehle.NoPoint:
 		return prefix + fmt.Sprintf("%s to move: tap a marked point for the stone on %s.", me, c.game.Rules().Board.PointName(c.sel))
 	case pos.Phase() == muehle.Flying:
-		return prefix + fmt.Sprintf("%s to move: three stones left, they may jump. Pick one up.", me)
+		return prefix + fmt.Sprintf("%s to move: %d stones left, they may jump. Pick one up.", me, pos.Total(me))
 	}
 	return prefix + fmt.Sprintf("%s to move: pick up a stone to slide it.", me)
 }

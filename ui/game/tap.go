@@ -1,6 +1,8 @@
 package game
 
 import (
+	"fmt"
+
 	"muehle/muehle"
 )
 
@@ -17,6 +19,7 @@ func (c *Controller) Tap(p muehle.Point) {
 	}
 	pos := g.Position()
 	me, opp := pos.Turn, pos.Turn.Other()
+	name := pos.Board().PointName
 	moves := pos.Moves()
 	if c.pending.To != muehle.NoPoint {
 		c.tapRemoval(pos, moves, p)
@@ -26,17 +29,17 @@ func (c *Controller) Tap(p muehle.Point) {
 	switch {
 	case pos.Phase() == muehle.Placing && !pos.Rules().Mixed:
 		if !pos.Empty().Has(p) {
-			c.Say("%s is occupied: place your stone on an empty point.", p)
+			c.Say("%s is occupied: place your stone on an empty point.", name(p))
 			return
 		}
 		c.choose(me, filter(moves, muehle.NoPoint, p))
 	case pos.Stones[me].Has(p):
 		if len(filter(moves, p, muehle.NoPoint)) == 0 {
 			if inHand {
-				c.Say("The stone on %s cannot move: no empty point next to it. Tap an empty point to place a stone instead.", p)
+				c.Say("The stone on %s cannot move: no empty point next to it. Tap an empty point to place a stone instead.", name(p))
 				return
 			}
-			c.Say("The stone on %s cannot move: no empty point next to it.", p)
+			c.Say("The stone on %s cannot move: no empty point next to it.", name(p))
 			return
 		}
 		if c.sel == p {
@@ -48,9 +51,9 @@ func (c *Controller) Tap(p muehle.Point) {
 		c.status = ""
 		c.notify(Event{Move: muehle.NoMove})
 	case pos.Stones[opp].Has(p) && inHand:
-		c.Say("%s is a %s stone: place a stone on an empty point, or pick up one of your own (%s) to move it.", p, opp, me)
+		c.Say("%s is a %s stone: place a stone on an empty point, or pick up one of your own (%s) to move it.", name(p), opp, me)
 	case pos.Stones[opp].Has(p):
-		c.Say("%s is a %s stone: pick up one of your own (%s).", p, opp, me)
+		c.Say("%s is a %s stone: pick up one of your own (%s).", name(p), opp, me)
 	case inHand && c.sel == muehle.NoPoint:
 		// A game whose phases mix: the stone in hand, chosen or not.
 		c.choose(me, placements(moves, p))
@@ -59,11 +62,11 @@ func (c *Controller) Tap(p muehle.Point) {
 	default:
 		ms := filter(moves, c.sel, p)
 		if len(ms) == 0 && inHand {
-			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (it may jump only when its side has three stones left). To place a stone there instead, tap the stone on %s again to put it down.", p, c.sel, c.sel)
+			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (%s). To place a stone there instead, tap the stone on %s again to put it down.", name(p), name(c.sel), jumpRule(pos.Rules()), name(c.sel))
 			return
 		}
 		if len(ms) == 0 {
-			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (it may jump only when its side has three stones left).", p, c.sel)
+			c.Say("%s is not next to %s: a stone slides along a line to a neighbouring point (%s).", name(p), name(c.sel), jumpRule(pos.Rules()))
 			return
 		}
 		c.choose(me, ms)
@@ -84,7 +87,7 @@ func (c *Controller) TapHand(col muehle.Color) {
 	me := pos.Turn
 	switch {
 	case c.pending.To != muehle.NoPoint:
-		c.Say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", me.Other(), c.pending.To)
+		c.Say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", me.Other(), pos.Board().PointName(c.pending.To))
 	case col != me:
 		c.Say("Those are %s's stones in hand; it is %s's turn.", col, me)
 	case pos.Hand[me] == 0:
@@ -114,6 +117,7 @@ func (c *Controller) mayTap(g *muehle.Game) bool {
 // tapRemoval handles a tap while a move waits for the stone it removes.
 func (c *Controller) tapRemoval(pos muehle.Position, moves []muehle.Move, p muehle.Point) {
 	me, opp := pos.Turn, pos.Turn.Other()
+	name := pos.Board().PointName
 	for _, m := range moves {
 		if m.From == c.pending.From && m.To == c.pending.To && m.Remove == p {
 			c.play(me, m)
@@ -125,9 +129,9 @@ func (c *Controller) tapRemoval(pos muehle.Position, moves []muehle.Move, p mueh
 		c.pending, c.sel, c.hand, c.status = muehle.NoMove, muehle.NoPoint, false, ""
 		c.notify(Event{Move: muehle.NoMove})
 	case pos.Stones[opp].Has(p):
-		c.Say("The %s stone on %s is in a mill: remove one that is not (stones in a mill may be taken only when all are).", opp, p)
+		c.Say("The %s stone on %s is in a mill: remove one that is not (stones in a mill may be taken only when all are).", opp, name(p))
 	default:
-		c.Say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", opp, c.pending.To)
+		c.Say("Your mill is closed: tap a %s stone to remove it (tap your stone on %s to take the move back).", opp, name(c.pending.To))
 	}
 }
 
@@ -197,4 +201,13 @@ func mayMove(pos *muehle.Position) bool {
 // board and in hand are at most its game's FlyAt together.
 func flies(pos *muehle.Position) bool {
 	return pos.Rules().Flies(pos.Total(pos.Turn))
+}
+
+// jumpRule says when a stone of game r may jump instead of sliding: "it
+// may jump only when its side has 3 stones left", or that it never may.
+func jumpRule(r *muehle.Rules) string {
+	if r.FlyAt == 0 {
+		return "in " + r.Name + " a stone never jumps"
+	}
+	return fmt.Sprintf("it may jump only when its side has %d stones left", r.FlyAt)
 }

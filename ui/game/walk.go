@@ -34,7 +34,7 @@ func NewWalk(title string, start muehle.Position, steps []WalkStep) (*Walk, erro
 	pos := start
 	for i, s := range steps {
 		if !pos.IsLegal(s.Move) {
-			return nil, fmt.Errorf("game: line %q: move %d (%s) is not legal in %s", title, i+1, s.Move, pos)
+			return nil, fmt.Errorf("game: line %q: move %d (%s) is not legal in %s", title, i+1, pos.Board().MoveString(s.Move), pos)
 		}
 		pos = pos.Play(s.Move)
 		w.positions = append(w.positions, pos)

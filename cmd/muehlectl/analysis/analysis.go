@@ -35,8 +35,26 @@ type Answer struct {
 // ErrNotStored is wrapped by the error of Of for a position whose layer,
 // or a layer its moves lead to, the database does not hold (it also wraps
 // layers.ErrMissing), and for a placement position the solver did not
-// store because no game from the empty board reaches it.
+// store because no game from the empty board reaches it (ErrNotReached).
 var ErrNotStored = errors.New("analysis: not in the database")
+
+// ErrNotReached is wrapped, beside ErrNotStored, by the error of Of for a
+// position whose layer the database holds but which it does not store: a
+// placement position that the solver's reach data finds no game from the
+// empty board reaching.
+var ErrNotReached = errors.New("analysis: not reached from the empty board")
+
+// Options choose what Ask answers beyond the values.
+type Options struct {
+	// Values leaves out the perfect player's tie-break: the moves by
+	// value only, equal values in generation order, no picks (ValuesOf).
+	Values bool
+	// Unreachable answers a position that no game of the database's
+	// stones reaches (muehle.ErrUnreachable) instead of refusing it, for
+	// muehlectl query --unreachable; a position that is no position at
+	// all (muehle.ErrPosition) is refused all the same.
+	Unreachable bool
+}
 
 // Of returns the answer for pos from db, reading it with a new default
 // perfect player (play.NewPerfect: it is not safe for concurrent use, db
@@ -45,8 +63,13 @@ var ErrNotStored = errors.New("analysis: not in the database")
 // muehle.ErrPosition or muehle.ErrUnreachable). A layer that is missing
 // gives an error wrapping ErrNotStored and layers.ErrMissing; a damaged
 // one layers' damage error. Of never presents a guess as a value.
+//
+// On an error the Answer holds what was found before it: Value is
+// layers.Unused when the position's own value could not be read, and
+// the position's value without Moves when a layer its moves lead to
+// failed.
 func Of(db *layers.DB, pos muehle.Position) (Answer, error) {
-	return answer(db, pos, true)
+	return Ask(db, pos, Options{})
 }
 
 // ValuesOf is Of without the perfect player's tie-break: the moves by
@@ -55,16 +78,18 @@ func Of(db *layers.DB, pos muehle.Position) (Answer, error) {
 // drawing moves looks several plies deep), for clients that want the
 // values alone.
 func ValuesOf(db *layers.DB, pos muehle.Position) (Answer, error) {
-	return answer(db, pos, false)
+	return Ask(db, pos, Options{Values: true})
 }
 
-// answer is Of, with the tie-break when ties is set.
-func answer(db *layers.DB, pos muehle.Position, ties bool) (Answer, error) {
+// Ask is Of with options: Of is Ask with none, ValuesOf with Values.
+// Every front end answers a position through it.
+func Ask(db *layers.DB, pos muehle.Position, o Options) (Answer, error) {
+	ties := !o.Values
 	a := Answer{Variant: db.Variant(), Position: pos, Ties: ties}
 	if pos.Game != db.Variant().Game {
 		return a, fmt.Errorf("%w: a position of %s in the database of %s", muehle.ErrPosition, pos.Game, db.Variant().Name())
 	}
-	if err := pos.CheckReachable(db.Stones()); err != nil {
+	if err := pos.CheckReachable(db.Stones()); err != nil && !(o.Unreachable && errors.Is(err, muehle.ErrUnreachable)) {
 		return a, err
 	}
 	a.Layer = layers.KeyOf(pos)
@@ -77,8 +102,8 @@ func answer(db *layers.DB, pos muehle.Position, ties bool) (Answer, error) {
 		return a, notStored(err)
 	}
 	if v == layers.Unused {
-		return a, fmt.Errorf("%w: position %s is not stored in layer %s (the solver stores the placement positions a game from the empty board reaches): %w",
-			ErrNotStored, pos, a.Layer, layers.ErrMissing)
+		return a, fmt.Errorf("%w: position %s is not stored in layer %s (the solver stores the placement positions a game from the empty board reaches): %w: %w",
+			ErrNotStored, pos, a.Layer, ErrNotReached, layers.ErrMissing)
 	}
 	a.Value = v
 	p := play.NewPerfect(db, nil, nil)

@@ -21,13 +21,27 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	writeBytes(w, code, append(b, '\n'))
 }
 
+// The headers of every JSON answer, set as shared values: a handler
+// never changes them afterwards, so no request allocates its own.
+var (
+	jsonType  = []string{"application/json; charset=utf-8"}
+	noSniff   = []string{"nosniff"}
+	anyOrigin = []string{"*"}
+)
+
 // writeBytes writes the encoded JSON answer b with status code.
 func writeBytes(w http.ResponseWriter, code int, b []byte) {
+	writeAnswer(w, code, b, []string{strconv.Itoa(len(b))})
+}
+
+// writeAnswer writes the encoded JSON answer b, whose length is length,
+// with status code.
+func writeAnswer(w http.ResponseWriter, code int, b []byte, length []string) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = jsonType
+	h["X-Content-Type-Options"] = noSniff
+	h["Access-Control-Allow-Origin"] = anyOrigin
+	h["Content-Length"] = length
 	w.WriteHeader(code)
 	_, _ = w.Write(b)
 }
@@ -105,10 +119,23 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 // unknown game 404; a position whose layer the database lacks is 404 with
 // the layer, or with search=1 alpha-beta's estimate marked as such; a
 // damaged layer is 503.
+//
+// An answer is looked up in the cache by the game and the query string as
+// they came, before anything is parsed: a repeated request costs a map
+// look-up. One computed afresh waits for one of the compute slots (one
+// per core), so that however many requests arrive at once, the cores
+// work on that many answers and each is done in its own time, while the
+// answers from the cache pass by the queue.
 func (s *Server) position(w http.ResponseWriter, r *http.Request) {
-	db, ok := s.byName[r.PathValue("game")]
+	game := r.PathValue("game")
+	db, ok := s.byName[game]
 	if !ok {
 		writeError(w, http.StatusNotFound, "no database of that game here (the list is at /api/v1/)")
+		return
+	}
+	key := game + "?" + r.URL.RawQuery
+	if e, ok := s.cache.get(key); ok {
+		writeAnswer(w, http.StatusOK, e.body, e.length)
 		return
 	}
 	q := r.URL.Query()
@@ -121,24 +148,33 @@ func (s *Server) position(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	of, key := analysis.Of, r.PathValue("game")+"|"+pos.String()
-	if q.Get("ties") == "0" {
-		of, key = analysis.ValuesOf, key+"|values"
-	}
-	if b, ok := s.cache.get(key); ok {
-		writeBytes(w, http.StatusOK, b)
+	o := analysis.Options{Values: q.Get("ties") == "0"}
+	select {
+	case s.computing <- struct{}{}:
+	case <-r.Context().Done(): // the client is gone, or the server stops
+		writeError(w, http.StatusServiceUnavailable, "the request ended before its answer was computed")
 		return
 	}
-	a, err := of(db, pos)
+	// Another request may have computed the answer meanwhile.
+	e, hit := s.cache.get(key)
+	var a analysis.Answer
+	var err error
+	if !hit {
+		a, err = analysis.Ask(db, pos, o)
+	}
+	<-s.computing
 	switch {
+	case hit:
+		writeAnswer(w, http.StatusOK, e.body, e.length)
 	case err == nil:
 		b, err := json.Marshal(a.JSON())
 		if err != nil {
 			panic(err) // the answer's types always encode
 		}
 		b = append(b, '\n')
-		s.cache.put(key, b)
-		writeBytes(w, http.StatusOK, b)
+		e := encoded{body: b, length: []string{strconv.Itoa(len(b))}}
+		s.cache.put(key, e)
+		writeAnswer(w, http.StatusOK, e.body, e.length)
 	case errors.Is(err, muehle.ErrUnreachable) || errors.Is(err, muehle.ErrPosition):
 		writeError(w, http.StatusUnprocessableEntity, muehle.Reason(err))
 	case errors.Is(err, analysis.ErrNotStored) && q.Get("search") == "1":
@@ -147,7 +183,7 @@ func (s *Server) position(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, ErrorJSON{Error: "the database does not hold this position's layer or a layer its moves lead to (search=1 asks for alpha-beta's estimate): " + err.Error(),
 			Layer: layers.KeyOf(pos).String()})
 	default:
-		s.logf("serve: %s %s: %v", r.PathValue("game"), pos, err)
+		s.logf("serve: %s %s: %v", game, pos, err)
 		writeJSON(w, http.StatusServiceUnavailable, ErrorJSON{Error: err.Error(), Layer: layers.KeyOf(pos).String()})
 	}
 }

@@ -17,6 +17,7 @@
 //	api.go       the JSON answers and errors of /api/v1/ and /healthz
 //	cache.go     the bounded cache of encoded answers
 //	listener.go  the bound on the connections open at once
-//	load.go      the load test of muehlectl loadtest: Load, SamplePaths
+//	load.go      the load test of muehlectl loadtest: Load, a lean client
+//	sample.go    the positions it asks for: SampleLayers, SamplePositions
 //	page/        the analysis page: index.html, style.css, app.js
 package serve

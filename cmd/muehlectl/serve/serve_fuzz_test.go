@@ -22,17 +22,7 @@ func FuzzPosition(f *testing.F) {
 	} {
 		f.Add(s, false)
 	}
-	dir := f.TempDir()
-	if err := os.MkdirAll(layers.GameDir(dir, muehle.Standard.With(3)), 0o755); err != nil {
-		f.Fatal(err)
-	}
-	dbs, err := Open(dir)
-	if err != nil {
-		f.Fatal(err)
-	}
-	s := New(dbs, 1<<20, f.Logf)
-	defer s.Close()
-	h := s.Handler()
+	h := emptyServer(f).Handler()
 	f.Fuzz(func(t *testing.T, pos string, search bool) {
 		u := "/api/v1/standard-k3?position=" + url.QueryEscape(pos)
 		if search {
@@ -44,4 +34,20 @@ func FuzzPosition(f *testing.F) {
 			t.Fatalf("position %q: status %d %s %s", pos, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 		}
 	})
+}
+
+// emptyServer returns a server, with a cache of 1 MiB, of a folder of the
+// 3-stone standard game without layers; it is closed when tb ends.
+func emptyServer(tb testing.TB) *Server {
+	dir := tb.TempDir()
+	if err := os.MkdirAll(layers.GameDir(dir, muehle.Standard.With(3)), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	dbs, err := Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := New(dbs, 1<<20, tb.Logf)
+	tb.Cleanup(func() { s.Close() })
+	return s
 }

@@ -53,7 +53,7 @@ func Open(dir string) ([]Database, error) {
 	var dbs []Database
 	for _, r := range muehle.Games {
 		g := r.Game()
-		for k := r.Stones; k >= 3; k-- {
+		for k := r.Stones; k >= muehle.MinStones; k-- {
 			v := g.With(k)
 			if layers.CheckVariant(v) != nil {
 				continue
@@ -78,11 +78,12 @@ func Open(dir string) ([]Database, error) {
 // Server answers the API and serves the page. Its handlers are safe for
 // concurrent use.
 type Server struct {
-	dbs      []Database
-	byName   map[string]*layers.DB
-	searches chan struct{} // a token per search running (search=1)
-	cache    *answerCache
-	page     http.Handler
+	dbs       []Database
+	byName    map[string]*layers.DB
+	searches  chan struct{} // a token per search running (search=1)
+	computing chan struct{} // a token per answer being computed
+	cache     *answerCache
+	page      http.Handler
 
 	// open is read-held by every request while it runs; Close takes it
 	// to wait for them before the databases close under them.
@@ -105,7 +106,8 @@ func New(dbs []Database, cache int, logf func(format string, args ...any)) *Serv
 		logf = log.Printf
 	}
 	s := &Server{dbs: dbs, byName: map[string]*layers.DB{}, logf: logf,
-		searches: make(chan struct{}, runtime.NumCPU()), cache: newAnswerCache(cache)}
+		searches: make(chan struct{}, runtime.NumCPU()), computing: make(chan struct{}, runtime.GOMAXPROCS(0)),
+		cache: newAnswerCache(cache)}
 	for _, d := range dbs {
 		s.byName[d.Name] = d.DB
 	}

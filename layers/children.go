@@ -1,0 +1,119 @@
+package layers
+
+import (
+	"iter"
+	"math/bits"
+
+	"muehle/muehle"
+)
+
+// The index of the children of one position, and the positions of a run
+// of slots: the verifier's loop, which visits every slot of a layer in
+// order and ranks all the children of each position, needs neither a
+// binary search per slot nor a full ranking per child.
+
+// pointBCode[p&31] is point p's weight in a B code (digit 1), 0 for a
+// point of group A; pointA[p&31] is its bit in an A mask, 0 for a point
+// of group B. Entry 31 (NoPoint, -1) is 0 in both.
+var (
+	pointBCode [32]uint32
+	pointA     [32]uint8
+)
+
+// (Built from aPoints and bPoints alone: the init of groups.go runs
+// after this file's.)
+func init() {
+	for j, p := range aPoints {
+		pointA[p] = 1 << j
+	}
+	w := uint32(1)
+	for _, p := range bPoints {
+		pointBCode[p] = w
+		w *= 3
+	}
+}
+
+// IndexMoves stores in out[i] the index of p.Play(ms[i]) in this layer
+// for every i < min(len(ms), len(out)); every move must lead into this
+// layer. It is IndexAll of the children without making them: a child's
+// A masks and B code are the parent's, with the colours exchanged,
+// changed at the points its move touches (from, to, the removed stone),
+// and the table entries of all the children are loaded before any is
+// ranked, so that their cache misses overlap.
+func (l *LayerIndex) IndexMoves(p muehle.Position, ms []muehle.Move, out []uint64) {
+	n := min(len(ms), len(out))
+	ms, out = ms[:n], out[:n]
+	if l.small != nil {
+		for i, m := range ms {
+			out[i] = l.Index(p.Play(m))
+		}
+		return
+	}
+	c := p.Turn & 1
+	own := p.Stones[c]
+	opp := p.Stones[c^1] &^ own
+	// The children's mover is the opponent: the parent's B code with the
+	// colours exchanged, and the A masks exchanged.
+	code := bCode(opp, own)
+	wa, ba := aMask(opp), aMask(own)
+	tab := l.t.tab
+	for i, m := range ms {
+		cc := code + 2*(pointBCode[m.To&31]-pointBCode[m.From&31]) - pointBCode[m.Remove&31]
+		out[i] = uint64(tab[cc])
+	}
+	// slotOfA, written out: the call cost a tenth of the ranking.
+	for i, m := range ms {
+		cw, cb, e := wa&^pointA[m.Remove&31], ba^pointA[m.From&31]^pointA[m.To&31], uint32(out[i])
+		sub := &l.sub[bits.OnesCount8(cw)][bits.OnesCount8(cb)]
+		var r uint16
+		if s := e >> symShift & 15; e>>stabShift == 0 {
+			r = aRank[symACode[s][cw]+2*symACode[s][cb]]
+		} else {
+			r = minRank(l.t.stabs[e>>stabShift&(maxStabs-1)], symA[s][cw], symA[s][cb])
+		}
+		out[i] = sub.off + uint64(e&classMask)*sub.na + uint64(r)
+	}
+}
+
+// Positions yields the canonical slots of [lo, hi) in increasing order,
+// each with its position as Position gives it: the slots that Position
+// does not give a position are left out. It walks the slots in order, so
+// that the slots of one B class share the B part's table look-ups.
+func (l *LayerIndex) Positions(lo, hi uint64) iter.Seq2[uint64, muehle.Position] {
+	return func(yield func(uint64, muehle.Position) bool) {
+		hi = min(hi, l.size)
+		if l.small != nil {
+			for i := lo; i < hi; i++ {
+				if p, ok := l.Position(i); ok && !yield(i, p) {
+					return
+				}
+			}
+			return
+		}
+		hand := [2]uint8{l.key.WH, l.key.BH}
+		for i := lo; i < hi; {
+			s, r, c, _ := l.locate(i)
+			for ; c < s.n && i < hi; c, r = c+1, 0 {
+				rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
+				stab := rep >> repStabShift
+				wb, bb := bMasks(rep & repCodeMask)
+				mover := bMaskToBoard[0][wb&0xff] | bMaskToBoard[1][wb>>8]
+				opp := bMaskToBoard[0][bb&0xff] | bMaskToBoard[1][bb>>8]
+				codes := aUnrank[s.aw][s.ab]
+				for ; r < s.na && i < hi; r, i = r+1, i+1 {
+					code := codes[r]
+					wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)
+					if stab != 0 && minRank(l.t.stabs[stab&(maxStabs-1)], wa, ba) != uint16(r) {
+						continue
+					}
+					p := muehle.Position{Hand: hand}
+					p.Stones[muehle.White] = aMaskToBoard[wa] | mover
+					p.Stones[muehle.Black] = aMaskToBoard[ba] | opp
+					if !yield(i, p) {
+						return
+					}
+				}
+			}
+		}
+	}
+}

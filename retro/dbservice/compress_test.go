@@ -1,0 +1,80 @@
+package dbservice
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/retro"
+)
+
+// TestCompress solves the moving layers 3-3, 3-4 and 4-3 and
+// compresses them as the Database tab and `muehlectl compress` do:
+// refused, changing nothing, when the disk lacks the room of the largest
+// layer; cancelled while the second layer is under way, it finishes that
+// layer and keeps both compressed; run again, it compresses the rest, the
+// values of a sample of each layer the same before and after (Sample),
+// and the folder holds nothing flat.
+func TestCompress(t *testing.T) {
+	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	flat := FlatOf(db)
+	if flat.Layers != 3 || flat.Largest == 0 || flat.Bytes < flat.Largest {
+		t.Fatalf("flat before compressing: %+v; want the 3 moving layers 3-3, 3-4, 4-3", flat)
+	}
+	if w := flat.Words(); !strings.HasPrefix(w, "This folder holds 3 layers lying flat (") {
+		t.Errorf("words: %q", w)
+	}
+
+	_, err = Compress(context.Background(), db, CompressRun{Free: func(string) (uint64, error) { return flat.Largest - 1, nil }})
+	if !errors.Is(err, ErrNoRoom) || !strings.Contains(err.Error(), "the largest may take "+Bytes(flat.Largest)) {
+		t.Errorf("without the room: got %v, want ErrNoRoom naming the room needed", err)
+	}
+	if got := FlatOf(db); got != flat {
+		t.Errorf("refused, yet the folder changed: %+v, want %+v", got, flat)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var lines []string
+	run := CompressRun{Sample: 500, Free: func(string) (uint64, error) { return flat.Largest, nil },
+		Begin: func(layers.Key) {
+			if len(lines) == 1 {
+				cancel()
+			}
+		},
+		Progress: func(p Progress) {
+			if !p.Converting || !p.Compressing || !strings.HasPrefix(p.Lines(), "Compressing layer ") {
+				t.Errorf("progress %+v: %q", p, p.Lines())
+			}
+		},
+		Layer: func(r LayerResult) { lines = append(lines, r.Key.String()) }}
+	res, err := Compress(ctx, db, run)
+	if !errors.Is(err, context.Canceled) || res.Done != 2 || len(lines) != 2 {
+		t.Fatalf("cancelled in the second layer: %v, %d compressed (%v); want context.Canceled, 2", err, res.Done, lines)
+	}
+	if got := FlatOf(db); got.Layers != 1 {
+		t.Errorf("after the pause %d layers flat, want 1", got.Layers)
+	}
+	lines = nil
+	run.Begin = nil
+	if res, err = Compress(context.Background(), db, run); err != nil || res.Done != 1 || res.Left != 2 || res.After >= res.Before {
+		t.Fatalf("resumed: %v, %+v; want the third compressed, 2 left as they are, smaller", err, res)
+	}
+	if got := FlatOf(db); got.Layers != 0 {
+		t.Errorf("after compressing: %+v flat, want none", got)
+	}
+	for _, k := range []layers.Key{layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3)} {
+		if st, err := db.Check(k); st != layers.StatusVerified || !db.Compressed(k) {
+			t.Errorf("layer %s: %v, %v, compressed %v; want verified and compressed", k, st, err, db.Compressed(k))
+		}
+	}
+}
