@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 )
 
-// DefaultCacheBytes is the bound of a DB's block cache until
-// SetCacheBytes: the decoded blocks of compressed layers it keeps for
-// probes, and the bodies of compressed layers decoded in full it holds
-// for DB.Layer, each up to this many bytes.
+// DefaultCacheBytes is the bound of a DB's memory for compressed layers
+// until SetCacheBytes: the decoded blocks it keeps for probes and the
+// bodies of compressed layers decoded in full it holds for DB.Layer,
+// together up to this many bytes.
 const DefaultCacheBytes = 1 << 30
 
 // blockCache keeps decoded blocks of compressed files, up to max bytes.
@@ -25,6 +25,9 @@ type blockCache struct {
 	bytes int64
 	ring  []*cachedBlock // the blocks held
 	hand  int
+	// held is the bytes of the bodies decoded in full that the DB holds
+	// (DB.holdDecoded): the blocks get what they leave of the bound.
+	held atomic.Int64
 }
 
 // cachedBlock is a decoded block held by the cache.
@@ -59,21 +62,35 @@ func (c *blockCache) get(z *zFile, b int) ([]byte, error) {
 	z.blocks[b].Store(cb)
 	c.ring = append(c.ring, cb)
 	c.bytes += int64(cap(data))
+	c.evict(cb)
+	return data, nil
+}
+
+// evict gives up blocks by the clock algorithm while the cache exceeds
+// its limit, keeping at least one block and never keep; c.mu is held.
+func (c *blockCache) evict(keep *cachedBlock) {
 	for limit := c.limit(); c.bytes > limit && len(c.ring) > 1; {
 		c.hand %= len(c.ring)
 		old := c.ring[c.hand]
-		if old != cb && old.used.Load() {
-			old.used.Store(false)
+		if old == keep {
 			c.hand++
 			continue
 		}
-		if old == cb {
+		if old.used.Load() {
+			old.used.Store(false)
 			c.hand++
 			continue
 		}
 		c.drop(c.hand)
 	}
-	return data, nil
+}
+
+// shrink gives up blocks until the cache fits its limit (after
+// SetCacheBytes, or a layer decoded in full).
+func (c *blockCache) shrink() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evict(nil)
 }
 
 // drop gives up the block at ring position i; c.mu is held.
@@ -87,8 +104,14 @@ func (c *blockCache) drop(i int) {
 	c.ring = c.ring[:last]
 }
 
-// limit is the bound in bytes; c.mu is held.
+// limit is the bound of the blocks in bytes: the DB's bound less the
+// bodies decoded in full it holds; c.mu is held.
 func (c *blockCache) limit() int64 {
+	return c.bound() - c.held.Load()
+}
+
+// bound is the DB's bound in bytes (SetCacheBytes); c.mu is held.
+func (c *blockCache) bound() int64 {
 	if c.max <= 0 {
 		return DefaultCacheBytes
 	}

@@ -314,3 +314,48 @@ func TestCompressedConcurrentProbes(t *testing.T) {
 		t.Errorf("the cache holds %d bytes, bound %d", n, 2<<minBlockShift)
 	}
 }
+
+// TestCacheBoundTogether bounds a DB's memory for compressed layers and
+// checks that a layer decoded in full (DB.Layer) and the blocks of probes
+// share the bound: the blocks shrink to what the layer leaves, and a
+// bound smaller than the layer keeps one block.
+func TestCacheBoundTogether(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	for _, k := range keys {
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db = reopen(t, db)
+	whole, probed := keys[0], keys[1]
+	f, err := db.Layer(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(f.Body()))
+	probeAll := func() {
+		l := db.Indexer().Layer(probed)
+		for i := range l.Size() {
+			if p, ok := l.Position(i); ok {
+				if _, err := db.Probe(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	const blk = 1 << minBlockShift
+	bound := size + 8*blk
+	db.SetCacheBytes(bound)
+	probeAll()
+	if n := db.CacheBytes(); n > bound-size || n < 4*blk {
+		t.Errorf("bound %d, a layer of %d decoded in full: the blocks hold %d bytes, want %d to %d", bound, size, n, 4*blk, bound-size)
+	}
+	db.SetCacheBytes(size / 2)
+	if n := db.CacheBytes(); n > blk {
+		t.Errorf("bound %d below the layer decoded in full (%d): the blocks hold %d bytes, want at most one block (%d)", size/2, size, n, blk)
+	}
+	probeAll()
+	if n := db.CacheBytes(); n > blk {
+		t.Errorf("after probes: the blocks hold %d bytes, want at most one block (%d)", n, blk)
+	}
+}

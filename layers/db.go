@@ -276,9 +276,10 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 
 // holdDecoded records that the DB holds compressed layer k decoded in
 // full, and lets go of the oldest such layers while their bytes exceed
-// the cache's bound (never k itself): their entries are dropped, so that
-// the garbage collector frees a body once its last reader drops it. d.mu
-// is held.
+// the bound (never k itself): their entries are dropped, so that the
+// garbage collector frees a body once its last reader drops it. The
+// block cache gets what they leave of the bound and gives up blocks
+// until it fits. d.mu is held.
 func (d *DB) holdDecoded(k Key) {
 	d.decoded = append(d.decoded, k)
 	var total int64
@@ -288,6 +289,8 @@ func (d *DB) holdDecoded(k Key) {
 		}
 	}
 	limit := d.cacheLimit()
+	defer d.cache.shrink()
+	defer func() { d.cache.held.Store(total) }()
 	for total > limit && len(d.decoded) > 1 {
 		x := d.decoded[0]
 		d.decoded = d.decoded[1:]
@@ -302,24 +305,29 @@ func (d *DB) holdDecoded(k Key) {
 	}
 }
 
-// SetCacheBytes bounds the memory of compressed layers: the decoded
-// blocks Probe keeps, and the layers Layer decoded in full that the DB
-// holds, each up to n bytes (DefaultCacheBytes when n ≤ 0). A layer a
-// reader holds stays in memory until it is dropped.
+// SetCacheBytes bounds the memory of compressed layers: the layers Layer
+// decoded in full that the DB holds, and the decoded blocks Probe keeps,
+// together up to n bytes (DefaultCacheBytes when n ≤ 0), the blocks
+// getting what the layers leave (at least one block). A layer a reader
+// holds stays in memory until it is dropped.
 func (d *DB) SetCacheBytes(n int64) {
 	d.cache.mu.Lock()
 	d.cache.max = n
 	d.cache.mu.Unlock()
+	d.cache.shrink()
 }
 
 // CacheBytes returns the bytes of decoded blocks the block cache holds.
 func (d *DB) CacheBytes() int64 { return d.cache.size() }
 
+// CacheLimit returns the bound of SetCacheBytes in bytes.
+func (d *DB) CacheLimit() int64 { return d.cacheLimit() }
+
 // cacheLimit returns the bound of SetCacheBytes.
 func (d *DB) cacheLimit() int64 {
 	d.cache.mu.Lock()
 	defer d.cache.mu.Unlock()
-	return d.cache.limit()
+	return d.cache.bound()
 }
 
 // damaged records that the open layer e in slot s is damaged, as err

@@ -344,12 +344,14 @@
 // bytes) is left flat.
 //
 // The block cache (cache.go) holds decoded blocks of the compressed
-// layers a DB has open, up to a bound in bytes (DB.SetCacheBytes; 1 GiB
-// by default). A probe finds a cached block in its file's slot with one
-// atomic load; blocks are given up by the clock algorithm. A layer
-// decoded in full by DB.Layer is held by the DB until such layers exceed
-// the bound too (the oldest let go; the garbage collector frees it when
-// its last reader drops it). DropPages leaves a decoded body alone (on
+// layers a DB has open, and the DB holds layers decoded in full by
+// DB.Layer, together up to a bound in bytes (DB.SetCacheBytes, muehlectl's
+// --mem of match, play, placement and bench perfect; 1 GiB by default): the
+// layers decoded in full come first (the oldest let go while they exceed
+// the bound; the garbage collector frees one when its last reader drops
+// it), the blocks get the rest, at least one block (TestCacheBoundTogether).
+// A probe finds a cached block in its file's slot with one atomic load;
+// blocks are given up by the clock algorithm. DropPages leaves a decoded body alone (on
 // Linux it would zero its pages, which are no file's).
 //
 // Why these choices, measured by TestStoreTrial (layers/pack) on the
@@ -376,17 +378,46 @@
 // a decided position would decode two blocks: so they are kept together.
 // The 6-stone game compressed (`muehlectl compress`): moving layers 1.370
 // bits per stored value (8.081 flat), placement layers 1.609 (10.576),
-// the folder 94.3 MB against 570.0 MB. A random probe whose block is not
-// decoded took 32 µs median and 0.36 to 1.07 ms at the 99th percentile
-// (TestStoreTimes in retro/play; flat: 0.8 µs and 0.38 ms); the perfect
-// move over 200 positions of each phase, layers open, 10.6 ms median in
-// the moving phase (flat 7.2 ms) and 0.21 ms in placement (flat 0.22 ms)
-// with the default cache, the same as flat with the whole game cached.
-// Alpha-beta at depth 4 reading the database, 200 games (`muehlectl
-// match --white ab:4 --black ab:4 --games 200 --stones 6 --opening 6`):
-// 2.0 and 2.2 s of processor time compressed, 1.6 and 1.5 s flat
-// (interleaved runs). Solving the 5-stone game with --compress took 107
-// and 145 s against 115 and 150 s flat (interleaved, machine loaded).
+// the folder 94.3 MB against 570.0 MB.
+//
+// Reading them (2026-11-29, the 6-stone game solved again with
+// `muehlectl solve --stones 6 --all-phases`, 546 MB flat, 92 MB
+// compressed; the 2 cores shared with a load of 7 to 26 runnable tasks,
+// so that wall times vary by half from one run to the next; processor
+// times vary less). A single random probe, the first into its block
+// (BenchmarkProbeFirst, layer 5-5 of fingerprints, 4 runs interleaved):
+// compressed, the block decoded and checked, median 19 µs, 99th
+// percentile 250 to 259 µs; flat, its 64 KiB block's CRC checked, 32 µs
+// and 62 µs; once decoded or checked 150 to 180 ns against 70 to 80 ns.
+// The perfect move, layers open (BenchmarkPerfectMove, 200 random
+// positions of each phase, 3 interleaved runs of 4 rounds; `muehlectl
+// bench perfect` measures the same): moving
+// phase, median 0.40 to 0.44 ms compressed, 0.36 to 0.49 flat, worst 40
+// to 80 ms both (flying positions); placement phase, median 4.6 to 7.9
+// ms compressed against 2.5 to 3.3 flat in wall time, but 2.7 to 2.9 ms
+// of processor time against 2.5: the difference is time off the
+// processor, neither decoding (no block is decoded in the timed passes)
+// nor the garbage collector (GOGC=off changed nothing); a trial with the
+// blocks in one arena of large pages halved it, with probes pinning the
+// blocks they read (so that a piece of an arena could be reused safely)
+// it cost a fifth more processor time and gained nothing, so the blocks
+// stay on the Go heap. From a cold start (`muehlectl bench perfect
+// --cold --evict files`: before each position the folder's files evicted
+// from the page cache and the database opened again, 200 positions of
+// each phase): moving phase median 26 ms, worst 132 ms (flat 23 and 114);
+// placement phase median 32 ms, worst 265 ms (flat 39 and 335); with
+// the whole page cache dropped before each of 20 positions of each phase
+// (`--evict system`, as root): moving median 30 ms, worst 310 ms,
+// placement 27 and 179 ms. The complete standard game is yet to be timed
+// so (its layers larger, its index table read from the disk once).
+// Alpha-beta at depth 4 reading the database, 100 games (`muehlectl
+// match --white ab:4 --black ab:4 --games 100 --stones 6 --opening 6
+// --seed 1 --jobs 1`, 5 rounds interleaved): the games took 2.2 to 3.7 s
+// compressed, median 3.1, and 1.4 to 3.0 s flat, median 2.1 (1.46
+// times); the processor time of the command, median 1.46 s against 1.19
+// (1.23 times). Solving the 5-stone game with
+// --compress took 107 and 145 s against 115 and 150 s flat (interleaved,
+// machine loaded).
 //
 // # Beside the layer files
 //

@@ -2,6 +2,8 @@
 
 package layers
 
+import "errors"
+
 // AllocLarge returns n zeroed bytes for an array read or written at
 // random; on Linux they come from huge pages, on Windows from
 // VirtualAlloc.
@@ -20,3 +22,11 @@ func TotalMemory() (uint64, bool) { return 0, false }
 // prefetch asks the system to read the part b of a mapped file in one
 // request; it is advice that only Linux takes here (memory_linux.go).
 func prefetch(b []byte) {}
+
+// EvictFiles drops the files of a folder from the page cache on Linux
+// (memory_linux.go); here it cannot.
+func EvictFiles(dir string) (int, error) { return 0, errors.ErrUnsupported }
+
+// DropPageCache drops the whole page cache on Linux (memory_linux.go);
+// here it cannot.
+func DropPageCache() error { return errors.ErrUnsupported }

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"unsafe"
@@ -74,3 +75,11 @@ func TotalMemory() (uint64, bool) {
 // prefetch asks the system to read the part b of a mapped file in one
 // request; it is advice that only Linux takes here (memory_linux.go).
 func prefetch(b []byte) {}
+
+// EvictFiles drops the files of a folder from the page cache on Linux
+// (memory_linux.go); here it cannot.
+func EvictFiles(dir string) (int, error) { return 0, errors.ErrUnsupported }
+
+// DropPageCache drops the whole page cache on Linux (memory_linux.go);
+// here it cannot.
+func DropPageCache() error { return errors.ErrUnsupported }

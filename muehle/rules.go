@@ -122,9 +122,11 @@ var ErrRules = errors.New("muehle: rules not supported")
 // wrapping ErrRules that says, in a sentence per fault, what it cannot. The
 // stones must fit on the board with a point to spare for each side's
 // stones in hand: 2×Stones ≤ points, so a side with stones in hand can
-// always place; a side loses below 1 to Stones stones; and a move removes
-// one stone, also when it closes two mills (DoubleMillRemoves 1:
-// docs/rules.md, "The rule switches").
+// always place; a side loses below 1 to Stones stones; a side flies with
+// at most three stones or never (MaxUnmoves counts on it: the un-move
+// generators write that many by index); and a move removes one stone,
+// also when it closes two mills (DoubleMillRemoves 1: docs/rules.md, "The
+// rule switches").
 func (r *Rules) Check() error {
 	if r == nil || r.Board == nil {
 		return fmt.Errorf("%w: a rule set without a board", ErrRules)
@@ -142,8 +144,8 @@ func (r *Rules) Check() error {
 	if r.LoseBelow < 1 || r.LoseBelow > r.Stones {
 		bad("a side loses below %d stones; want 1 to its %d stones", r.LoseBelow, r.Stones)
 	}
-	if r.FlyAt < 0 {
-		bad("a side flies at %d stones; want 0 (never) or more", r.FlyAt)
+	if r.FlyAt < 0 || r.FlyAt > 3 {
+		bad("a side flies at %d stones; want 0 (never) to 3, the most the bound on un-moves (MaxUnmoves) allows", r.FlyAt)
 	}
 	if r.DoubleMillRemoves != 1 {
 		bad("a move closing two mills removes %d stones, and the move generators remove one stone per move (DoubleMillRemoves must be 1)", r.DoubleMillRemoves)

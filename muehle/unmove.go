@@ -64,42 +64,75 @@ func (p *Position) AppendUnmoves(buf []Move) []Move {
 	placed := r.HandsFit(placeHand, o, K)
 	slid := (p.Hand[o] == 0 || e.mixed) && r.HandsFit(p.Hand, o, K)
 	steps := e.steps(to3) // o's stones, on the board and in hand, are as many in q
+	// The un-moves are written by index into out, which has room for all
+	// of them (MaxUnmoves): no growth check per un-move, and no call in
+	// the loop that would make the compiler keep its values on the stack.
+	out, n := room(buf, MaxUnmoves)
+	closers := e.inMill(own) // the stones of own that stand in a mill: moving there closed it
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
-		rest := own &^ to.Bit()
-		mill := e.closesMill(rest, to)
-		// Placement: the stone came from the hand.
-		if placed {
-			buf = appendUnremovals(buf, e, Move{NoPoint, to, NoPoint}, mill, plain, removal, opp, empty)
+		if closers&to.Bit() != 0 {
+			n = appendUnmovesClosing(out, n, e, to, placed, slid, plain, removal, opp, empty, steps)
+			continue
+		}
+		if !plain {
+			continue // without a removal the side to move had too many or too few stones
+		}
+		if placed { // the stone came from the hand
+			out[n] = Move{NoPoint, to, NoPoint}
+			n++
 		}
 		if !slid {
 			continue
 		}
 		for f := empty & steps[to]; f != 0; f &= f - 1 {
-			from := f.First()
-			buf = appendUnremovals(buf, e, Move{from, to, NoPoint}, mill, plain, removal, opp, empty&^from.Bit())
+			out[n] = Move{f.First(), to, NoPoint}
+			n++
 		}
 	}
-	return buf
+	return out[:n]
 }
 
-// appendUnremovals appends the un-move m as it was played before p: without
-// removal unless m closed a mill, and then with each possible removal of a
-// stone on a point of free that was removable next to the stones opp.
-// plain and removal say whether un-moves without and with a removal give a
-// possible parent.
-func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, opp, free Bitboard) []Move {
-	if !mill {
-		if plain {
-			buf = append(buf, m)
-		}
-		return buf
+// room returns buf's backing array with room for k more moves after its
+// len(buf) moves (a copy when buf has less), and len(buf): the generators
+// write their moves by index from there and return out[:n].
+func room(buf []Move, k int) (out []Move, n int) {
+	n = len(buf)
+	if cap(buf)-n < k {
+		buf = append(make([]Move, 0, n+k), buf...)
 	}
+	return buf[:cap(buf)], n
+}
+
+// appendUnmovesClosing writes to out from n the un-moves of a stone of
+// the previous mover's that stands on to in a mill (so its move there
+// closed the mill), as AppendUnmoves gives them, and returns the new n.
+func appendUnmovesClosing(out []Move, n int, e *engine, to Point, placed, slid, plain, removal bool, opp, empty Bitboard, steps *[MaxPoints]Bitboard) int {
+	if placed {
+		n = appendUnremovals(out, n, e, Move{NoPoint, to, NoPoint}, plain, removal, opp, empty)
+	}
+	if slid {
+		for f := empty & steps[to]; f != 0; f &= f - 1 {
+			from := f.First()
+			n = appendUnremovals(out, n, e, Move{from, to, NoPoint}, plain, removal, opp, empty&^from.Bit())
+		}
+	}
+	return n
+}
+
+// appendUnremovals writes to out from n the un-move m, which closed a
+// mill, as it was played before p, and returns the new n: with each
+// possible removal of a stone on a point of free that was removable next
+// to the stones opp, and without removal when opp is empty. plain and
+// removal say whether un-moves without and with a removal give a possible
+// parent.
+func appendUnremovals(out []Move, n int, e *engine, m Move, plain, removal bool, opp, free Bitboard) int {
 	if opp == 0 && plain {
-		buf = append(buf, m) // a mill closed against no stones removes none
+		out[n] = m // a mill closed against no stones removes none
+		n++
 	}
 	if !removal {
-		return buf
+		return n
 	}
 	oppFree := opp &^ e.inMill(opp) // opp's stones outside its mills
 	for r := free; r != 0; r &= r - 1 {
@@ -122,16 +155,23 @@ func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, 
 		}
 		if completed == 0 || oppFree&^completed == 0 || e.takeFromMills {
 			m.Remove = rm
-			buf = append(buf, m)
+			out[n] = m
+			n++
 		}
 	}
-	return buf
+	return n
 }
+
+// maxUnslides bounds the un-slides of any position: each stone of the
+// previous mover's from at most each empty point, a stones and b points
+// with a + b ≤ MaxPoints, so at most (MaxPoints/2)² of them.
+const maxUnslides = MaxPoints / 2 * MaxPoints / 2
 
 // AppendUnslides appends the un-moves of p that are slides or jumps without
 // removal: the parents of p in which the previous mover slid or jumped and
 // which stay in the same layer (the same stones on the board and in hand).
-// It is the solver's hot loop and allocates nothing. Like AppendUnmoves, it
+// It is the solver's hot loop and does not allocate when buf has room for
+// MaxMoves more (TestUnslidesRoom). Like AppendUnmoves, it
 // gives only parents in which the side that has just moved holds at least
 // three stones; with separate phases only positions without stones in hand
 // have un-slides. In a game whose phases mix it gives them whatever the
@@ -141,7 +181,7 @@ func appendUnremovals(buf []Move, e *engine, m Move, mill, plain, removal bool, 
 func (p *Position) AppendUnslides(buf []Move) []Move {
 	s := p.Turn
 	o := s ^ 1
-	own := p.Stones[o]
+	own, opp := p.Stones[o], p.Stones[s]
 	e := &engines[p.Game]
 	if !e.mixed && p.Hand[o]|p.Hand[s] != 0 {
 		return buf // slides happen only when both hands are empty (HandsFit)
@@ -150,18 +190,20 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 	if to3 < e.loseBelow || p.Total(s) < e.loseBelow {
 		return buf
 	}
-	empty := e.all &^ (own | p.Stones[s])
+	empty := e.all &^ (own | opp)
 	steps, mp, third := e.steps(to3), &e.partners, e.third
+	out, n := room(buf, maxUnslides)
 	for t := own; t != 0; t &= t - 1 {
 		to := t.First()
-		if closes(&mp[to], own&^to.Bit(), third) && p.Stones[s] != 0 {
+		if opp != 0 && closes(&mp[to], own&^to.Bit(), third) {
 			continue // that move closed a mill and must have removed a stone
 		}
 		for f := empty & steps[to]; f != 0; f &= f - 1 {
-			buf = append(buf, Move{f.First(), to, NoPoint})
+			out[n] = Move{f.First(), to, NoPoint}
+			n++
 		}
 	}
-	return buf
+	return out[:n]
 }
 
 // AppendUnplacements appends the un-moves of p that are placements without

@@ -220,3 +220,36 @@ func count(ms []Move, m Move) int {
 	}
 	return n
 }
+
+// TestUnslidesRoom checks that the un-move generators, which write by
+// index into the room they make, allocate nothing when the buffer has the
+// room their comments promise, and give the same moves after a buffer
+// without room (which they copy) as after an empty one.
+func TestUnslidesRoom(t *testing.T) {
+	var big [MaxUnmoves]Move
+	var slides [MaxMoves]Move
+	for _, r := range testGames() {
+		ps := gameTestPositions(t, r, 300)
+		allocs := testing.AllocsPerRun(3, func() {
+			for i := range ps {
+				ps[i].AppendUnmoves(big[:0])
+				ps[i].AppendUnslides(slides[:0])
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per run, want 0", r.ID, allocs)
+		}
+		for i := range ps {
+			prefix := []Move{{NoPoint, 0, NoPoint}} // no room after it
+			for name, gen := range map[string]func(*Position, []Move) []Move{
+				"AppendUnmoves": (*Position).AppendUnmoves, "AppendUnslides": (*Position).AppendUnslides,
+			} {
+				want := gen(&ps[i], nil)
+				got := gen(&ps[i], prefix[:1:1])
+				if len(got) != len(want)+1 || got[0] != prefix[0] || !slices.Equal(got[1:], want) {
+					t.Fatalf("%s: %s of %s after a full buffer: got %v, want %v after %v", r.ID, name, ps[i], got, want, prefix[0])
+				}
+			}
+		}
+	}
+}

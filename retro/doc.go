@@ -13,7 +13,7 @@
 //	pair.go       a pair's state words and the count phase (a moving
 //	              pair, or in a game whose phases mix a pair of layers
 //	              with stones in hand)
-//	propagate.go  propagation by depth
+//	propagate.go  propagation by depth, each depth's list sorted by slot
 //	worklist.go   the per-depth work lists on cyclic arrays, one set per
 //	              worker
 //	cyclic.go     the cyclic arrays: disk-backed ring buffers of records
@@ -94,6 +94,16 @@
 //     table entries before it ranks any), and their values or state words
 //     loaded together before any is used, so that the processor waits for
 //     many cache misses at once instead of one after another.
+//   - Decided positions in slot order. Propagation reads a depth's list
+//     in chunks of up to a quarter of the pair's slots and sorts each by
+//     layer and slot (a radix sort) before the workers take it: positions
+//     next to each other in the slot order share their outer and inner
+//     rings, so their parents' table entries and state words are mostly
+//     in the caches already. In Twelve Men's Morris, where 94 % of the
+//     moving positions are decided and each is propagated, that makes
+//     propagation of 4-6 + 6-4 1.6 times as fast in processor time
+//     (docs/solver.md); the buffers of the sort, 16 bytes an entry, are
+//     allocated once per pair outside the Go heap.
 //   - Huge pages. The state words and in-memory copies of the layers a
 //     removal leads to live outside the Go heap on huge pages where the
 //     system has them (layers.AllocLarge), so that a random access does
@@ -106,7 +116,8 @@
 //     cyclic.go, of which memory holds only the current blocks); one
 //     goroutine reads a depth's lists in large batches for all workers.
 //     That reader is the only serial part of propagation, and it stays
-//     small with many cores: per entry it copies 8 bytes, where a worker
+//     small with many cores: per entry it copies 8 bytes and sorts them
+//     in three or four passes, where a worker
 //     unranks the position and ranks and compare-and-swaps each of its
 //     parents (up to 63 for a flying side). The count phase and
 //     verification hand out ranges of slots through one atomic counter,

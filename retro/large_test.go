@@ -17,7 +17,8 @@ import (
 // MUEHLE_BENCH_DB with at most MUEHLE_COMPARE_MAX stones (default 10) and
 // compares the bodies byte for byte with the stored layers: a solver change
 // must not change a single value. The folder's layers may come from an
-// older version of the solver.
+// older version of the solver. MUEHLE_BENCH_GAME names another game, as
+// for the benchmarks below.
 //
 //	MUEHLE_BENCH_DB=~/.local/share/muehle go test -run SameAsDatabase -v ./retro/
 func TestSameAsDatabase(t *testing.T) {
@@ -33,12 +34,13 @@ func TestSameAsDatabase(t *testing.T) {
 		}
 		maxStones = n
 	}
-	from, err := layers.OpenDB(src, muehle.NineMensMorris)
+	v := benchVariant(t)
+	from, err := layers.OpenDB(src, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer from.Close()
-	for _, k := range layers.MovingLayers(9) {
+	for _, k := range layers.MovingLayers(v.Stones) {
 		if k.W > k.B || int(k.W+k.B) > maxStones || !from.Has(k) || !from.Has(k.Partner()) {
 			continue
 		}
@@ -114,14 +116,7 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 	if src == "" {
 		b.Skip("MUEHLE_BENCH_DB names no database folder")
 	}
-	v := muehle.NineMensMorris
-	if name := os.Getenv("MUEHLE_BENCH_GAME"); name != "" {
-		r, ok := muehle.GameByName(name)
-		if !ok {
-			b.Fatalf("MUEHLE_BENCH_GAME=%q: not a game (%s)", name, muehle.GameIDs())
-		}
-		v = r.Game().With(r.Stones)
-	}
+	v := benchVariant(b)
 	from, err := layers.OpenDB(src, v)
 	if err != nil {
 		b.Fatal(err)
@@ -156,6 +151,20 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 		}
 	}
 	return db
+}
+
+// benchVariant returns the game MUEHLE_BENCH_GAME names with its own
+// stone count, or Nine Men's Morris.
+func benchVariant(tb testing.TB) muehle.Variant {
+	name := os.Getenv("MUEHLE_BENCH_GAME")
+	if name == "" {
+		return muehle.NineMensMorris
+	}
+	r, ok := muehle.GameByName(name)
+	if !ok {
+		tb.Fatalf("MUEHLE_BENCH_GAME=%q: not a game (%s)", name, muehle.GameIDs())
+	}
+	return r.Game().With(r.Stones)
 }
 
 func benchLargePair(b *testing.B, k layers.Key) {

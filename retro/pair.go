@@ -32,6 +32,12 @@ type pair struct {
 	out   [][moveKinds]outLayer
 	lists *worklists
 	errs  atomic.Uint64 // inconsistencies met (index or counter errors)
+	// sortMax is the most work-list entries propagation reads and sorts
+	// at once; sortBuf and sortTmp are its buffers (chunkFor), which
+	// sortRelease gives back.
+	sortMax          int
+	sortBuf, sortTmp []entry
+	sortRelease      func()
 }
 
 // outLayer is a finished layer that moves of one kind lead to from a

@@ -3,7 +3,10 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math/bits"
+	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -54,6 +57,7 @@ func (pr *pair) settle(l int, i uint64, d int, out *pusher) error {
 // the pair; a seed settles its own slot with the depth of its child in a
 // smaller layer. What is never decided stays Drawn.
 func (pr *pair) propagate(ctx context.Context, workers int, done *atomic.Uint64) error {
+	defer pr.freeSort()
 	for d := pr.lists.next(0); d >= 0; d = pr.lists.next(d + 1) {
 		if err := pr.propagateDepth(ctx, d, workers, done); err != nil {
 			return err
@@ -69,21 +73,29 @@ func (pr *pair) propagate(ctx context.Context, workers int, done *atomic.Uint64)
 }
 
 // propagateDepth processes the list of depth d with workers goroutines.
+// It reads the list in chunks of up to pr.sortMax entries and sorts each by
+// layer and slot (sortEntries) before handing it out in batches: decided
+// positions next to each other in the slot order share most of their
+// stones, so their parents' slots, state words and index table entries lie
+// close together, and the caches serve what random order fetched from
+// memory (in Twelve Men's Morris nearly every position is decided and
+// propagated). The order of the settles within a depth does not change any
+// value (settle).
 func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic.Uint64) error {
 	const batch = 1 << 14
-	batches := make(chan []entry, workers)
-	errc := make(chan error, workers+1)
-	free := make(chan []entry, 2*workers)
-	for range 2 * workers {
-		free <- make([]entry, batch)
+	type work struct {
+		es []entry
+		wg *sync.WaitGroup
 	}
+	batches := make(chan work, workers)
+	errc := make(chan error, workers+1)
 	for w := range workers {
 		go func() {
 			out := newPusher(pr.lists, w)
 			var bufs [2]parents
 			var err error
 			for b := range batches {
-				for _, e := range b {
+				for _, e := range b.es {
 					if err != nil {
 						break
 					}
@@ -109,8 +121,8 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 						err = pr.settleParents(&bufs[p], p, d, out)
 					}
 				}
-				done.Add(uint64(len(b)))
-				free <- b[:cap(b)]
+				done.Add(uint64(len(b.es)))
+				b.wg.Done()
 			}
 			if err == nil {
 				err = out.flush()
@@ -123,8 +135,12 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		if readErr = ctx.Err(); readErr != nil {
 			break
 		}
-		b := <-free
-		n, err := pr.lists.drain(d, b)
+		chunk, err := pr.chunkFor(d)
+		if err != nil {
+			readErr = err
+			break
+		}
+		n, err := pr.lists.drain(d, chunk)
 		if err != nil {
 			readErr = err
 			break
@@ -132,7 +148,13 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		if n == 0 {
 			break
 		}
-		batches <- b[:n]
+		sorted := sortEntries(chunk[:n], pr.sortTmp[:n], pr.indexBits())
+		var wg sync.WaitGroup
+		for lo := 0; lo < n; lo += batch {
+			wg.Add(1)
+			batches <- work{sorted[lo:min(lo+batch, n)], &wg}
+		}
+		wg.Wait() // the chunk is read again for the next entries
 	}
 	close(batches)
 	first := readErr
@@ -142,6 +164,86 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		}
 	}
 	return first
+}
+
+// sortMax returns how many work-list entries propagation sorts at once in
+// a pair of slots slots (16 bytes each, the two buffers of the sort): a
+// quarter of the slots, so a whole depth's list in most pairs, but at
+// most 2^24 entries (256 MiB, against the 4 GiB of state words of the
+// largest standard pair), and one batch when the state itself does not
+// fit in the memory budget (spill).
+func sortMax(slots uint64, spill bool) int {
+	if spill {
+		return 1 << 14
+	}
+	return int(min(max(slots/4, 1<<14), 1<<24))
+}
+
+// chunkFor returns the buffer propagateDepth reads the list of depth d
+// into: as long as the list, at most pr.sortMax entries, and at least
+// one batch; pr.sortTmp, the sort's second buffer, is as long. Both are
+// allocated once per pair, outside the Go heap (layers.AllocLarge), for
+// pr.sortMax entries: the system gives them pages only as far as the
+// longest list writes, and the collector never sees them (freeSort).
+func (pr *pair) chunkFor(d int) ([]entry, error) {
+	most := max(pr.sortMax, 1<<14)
+	if pr.sortBuf == nil {
+		mem, release, err := layers.AllocLarge(16 * most)
+		if err != nil {
+			return nil, fmt.Errorf("retro: pair %s: the sort's buffers: %w", pr.keys[0], err)
+		}
+		all := unsafe.Slice((*entry)(unsafe.Pointer(&mem[0])), 2*most)
+		pr.sortBuf, pr.sortTmp, pr.sortRelease = all[:most], all[most:], release
+	}
+	return pr.sortBuf[:min(max(pr.lists.length(d), 1<<14), uint64(most))], nil
+}
+
+// freeSort gives back the sort's buffers (chunkFor).
+func (pr *pair) freeSort() {
+	if pr.sortRelease != nil {
+		pr.sortRelease()
+		pr.sortBuf, pr.sortTmp, pr.sortRelease = nil, nil, nil
+	}
+}
+
+// indexBits returns the bits of the largest slot index of the pair.
+func (pr *pair) indexBits() int {
+	var most uint64
+	for _, ix := range pr.index {
+		most = max(most, ix.Size())
+	}
+	return bits.Len64(most)
+}
+
+// sortEntries sorts es by layer and then slot, the seeds among the
+// decided positions in the order they come, with tmp (as long as es) as
+// the second buffer; the slots have at most indexBits bits. It returns
+// the sorted entries, in es or in tmp: a radix sort of 11 bits a pass,
+// each pass two sequential reads and one scattered write.
+func sortEntries(es, tmp []entry, indexBits int) []entry {
+	const digit = 11
+	src, dst := es, tmp[:len(es)]
+	keyBits := indexBits + 1 // the layer above the slot
+	key := func(e entry) uint64 {
+		return uint64(e&entryIndex) | uint64(e&entrySecond)>>(62-indexBits)
+	}
+	for shift := 0; shift < keyBits; shift += digit {
+		var count [1 << digit]int
+		for _, e := range src {
+			count[key(e)>>shift&(1<<digit-1)]++
+		}
+		sum := 0
+		for k, c := range count {
+			count[k], sum = sum, sum+c
+		}
+		for _, e := range src {
+			k := key(e) >> shift & (1<<digit - 1)
+			dst[count[k]] = e
+			count[k]++
+		}
+		src, dst = dst, src
+	}
+	return src
 }
 
 // parents gathers the parents (un-slides) of several decided positions of

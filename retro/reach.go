@@ -91,8 +91,9 @@ func reachStart(x *layers.Indexer, v muehle.Variant) ReachPly {
 // The placements of a layer k lead to two layers at most (k.Partner(),
 // k.RemovalLayer()); a child in a moving layer has ended the placement
 // phase, and a removal without a layer has ended the game. For each
-// class the children of each layer are ranked together (IndexAll), so
-// that their cache misses overlap.
+// class the children of each layer are ranked together from the class's
+// position and its moves (IndexMoves, the children never made), so that
+// their cache misses overlap.
 func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int, from ReachPly, workers int, done *atomic.Uint64) (ReachPly, error) {
 	next := ReachPly{}
 	for _, k := range PlyLayers(v.Stones, ply+1) {
@@ -129,7 +130,7 @@ func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int
 		}
 		// Ranges of whole words (the chunk is a multiple of 64 slots).
 		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w childWork
+			var w blockWork
 			for i := range src.In(lo, hi) {
 				p, ok := ix.Position(i)
 				if !ok {
@@ -140,21 +141,21 @@ func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int
 				for _, m := range p.AppendMoves(w.moves[:0]) {
 					switch {
 					case !m.IsRemoval() && partBits != nil:
-						w.kids[kindPlace][ns] = p.Play(m)
+						w.kms[kindPlace][ns] = m
 						ns++
 					case m.IsRemoval() && rmBits != nil:
-						w.kids[kindPlaceRemove][nr] = p.Play(m)
+						w.kms[kindPlaceRemove][nr] = m
 						nr++
 					}
 				}
 				if ns > 0 {
-					partIx.IndexAll(w.kids[kindPlace][:ns], w.kidIx[kindPlace][:ns])
+					partIx.IndexMoves(p, w.kms[kindPlace][:ns], w.kidIx[kindPlace][:ns])
 					for _, c := range w.kidIx[kindPlace][:ns] {
 						partBits.set(c)
 					}
 				}
 				if nr > 0 {
-					rmIx.IndexAll(w.kids[kindPlaceRemove][:nr], w.kidIx[kindPlaceRemove][:nr])
+					rmIx.IndexMoves(p, w.kms[kindPlaceRemove][:nr], w.kidIx[kindPlaceRemove][:nr])
 					for _, c := range w.kidIx[kindPlaceRemove][:nr] {
 						rmBits.set(c)
 					}

@@ -705,6 +705,7 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 		return nil, nil, err
 	}
 	defer pr.lists.close()
+	pr.sortMax = sortMax(pr.slots(), spill)
 
 	var done atomic.Uint64
 	stop := r.track(PhaseCount, layers.Key{}, pr.slots(), &done)

@@ -135,34 +135,50 @@ func (w *worklists) next(d int) int {
 	return best
 }
 
+// length returns the number of entries of the lists of depth d.
+func (w *worklists) length(d int) uint64 {
+	var n uint64
+	for _, sh := range w.shards {
+		sh.mu.Lock()
+		if l, ok := sh.lists[d]; ok {
+			n += l.Len()
+		}
+		sh.mu.Unlock()
+	}
+	return n
+}
+
 // drain reads up to len(buf) entries of the lists of depth d into buf and
 // returns how many it read; 0 when they are all empty. Only one goroutine
-// may drain.
+// may drain. It reads through a buffer of at most drainRaw entries, so a
+// long buf costs no second copy of its size.
 func (w *worklists) drain(d int, buf []entry) (int, error) {
+	const drainRaw = 1 << 14
 	n := 0
-	if cap(w.raw) < 8*len(buf) {
-		w.raw = make([]byte, 8*len(buf))
+	if len(w.raw) < 8*drainRaw {
+		w.raw = make([]byte, 8*drainRaw)
 	}
-	raw := w.raw
 	for _, sh := range w.shards {
-		if n == len(buf) {
-			break
-		}
 		sh.mu.Lock()
 		l, ok := sh.lists[d]
 		var err error
-		if ok {
+		for ok && n < len(buf) {
 			var got int
-			raw = raw[:8*(len(buf)-n)]
-			got, err = l.ReadRecords(raw)
+			got, err = l.ReadRecords(w.raw[:8*min(len(buf)-n, drainRaw)])
 			for i := range got {
-				buf[n] = entry(binary.LittleEndian.Uint64(raw[8*i:]))
+				buf[n] = entry(binary.LittleEndian.Uint64(w.raw[8*i:]))
 				n++
+			}
+			if got == 0 || err != nil {
+				break
 			}
 		}
 		sh.mu.Unlock()
 		if err != nil {
 			return n, fmt.Errorf("retro: work list for depth %d: %w", d, err)
+		}
+		if n == len(buf) {
+			break
 		}
 	}
 	return n, nil

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register("bench", "measure the speed of the hot loops (perft, move generation)", runBench)
+	register("bench", "measure the speed of the hot loops (perft, move generation); bench perfect: the time of a perfect move", runBench)
 }
 
 // benchmark is one line of muehlectl bench: a fixed amount of work that
@@ -85,7 +85,10 @@ func overSample(rounds int, gen func(p *muehle.Position, buf []muehle.Move) int)
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "[--count N] [--run REGEXP]", stderr)
+	if len(args) > 0 && args[0] == "perfect" {
+		return runBenchPerfect(ctx, args[1:], stdout, stderr)
+	}
+	fs := newFlags("bench", "[--count N] [--run REGEXP] | perfect [flags] (the time of a perfect move: muehlectl bench perfect -h)", stderr)
 	count := fs.Int("count", 3, "runs of each benchmark; the median speed is printed")
 	pattern := fs.String("run", "", "only the benchmarks whose name matches this `regexp`")
 	if err := parseFlags(fs, args); err != nil {

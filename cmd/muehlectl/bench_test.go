@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"muehle/muehle/testenv"
 )
 
 func TestBenchCommand(t *testing.T) {
@@ -37,5 +39,44 @@ func TestBenchRegistry(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("benchmark %q missing", name)
 		}
+	}
+}
+
+// TestBenchPerfect times the perfect move on a compressed copy of the
+// complete game of three stones (four without -short), with the layers
+// open (under a --mem of 1 MiB,
+// which the block cache keeps) and from a cold start with the folder's
+// files evicted.
+func TestBenchPerfect(t *testing.T) {
+	k := "3"
+	if testenv.Full() {
+		k = "4"
+	}
+	flat := solveAll(t, int(k[0]-'0'))
+	dir := t.TempDir()
+	copyTree(t, flat.Dir(), dir)
+	if out, errs, code := runCmd(t, "compress", "--db", dir, "--stones", k); code != 0 {
+		t.Fatalf("compress: status %d, output %q, stderr %q", code, out, errs)
+	}
+	out, errs, code := runCmd(t, "bench", "perfect", "--db", dir, "--stones", k, "--positions", "20", "--mem", "1")
+	if code != 0 {
+		t.Fatalf("bench perfect: status %d, output %q, stderr %q", code, out, errs)
+	}
+	for _, want := range []string{"block cache 1.0 MiB\n", "20 moving positions, the layers open: median", "20 placement positions, the layers open: median"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench perfect: output %q, want %q in it", out, want)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, "; block cache "); i >= 0 && strings.Contains(l[i:], "MiB") && !strings.HasPrefix(l[i:], "; block cache 1.0 MiB") && !strings.Contains(l[i:], "KiB") {
+			t.Errorf("line %q: the block cache beyond --mem 1", l)
+		}
+	}
+	out, errs, code = runCmd(t, "bench", "perfect", "--db", dir, "--stones", k, "--positions", "3", "--cold", "--evict", "files")
+	if code != 0 && strings.Contains(errs, "cannot evict") {
+		t.Skipf("no eviction here: %s", errs)
+	}
+	if code != 0 || !strings.Contains(out, "3 moving positions, each from a cold start: median") {
+		t.Errorf("bench perfect --cold: status %d, output %q, stderr %q", code, out, errs)
 	}
 }

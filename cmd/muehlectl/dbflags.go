@@ -231,6 +231,30 @@ func (f dbFlags) openVerified() (*layers.DB, error) {
 	return db, err
 }
 
+// cacheFlag is --mem of the commands that read layers for play: the bound
+// in MiB of what compressed layers take decoded (layers.DB.SetCacheBytes).
+type cacheFlag struct{ mib *int64 }
+
+// addCacheFlag declares --mem on fs.
+func addCacheFlag(fs *flag.FlagSet) cacheFlag {
+	return cacheFlag{fs.Int64("mem", 0, fmt.Sprintf("bound in `MiB` of the memory compressed layers take decoded: the layers decoded in full and the block cache of probes together (0 = %d)", layers.DefaultCacheBytes>>20))}
+}
+
+// check reports a negative --mem or one beyond the machine's memory.
+func (f cacheFlag) check() error {
+	if *f.mib < 0 || *f.mib > math.MaxInt64>>20 {
+		return fmt.Errorf("--mem %d: want 0 or more MiB", *f.mib)
+	}
+	return checkMemory("--mem", uint64(*f.mib)<<20, 1)
+}
+
+// apply bounds db's block cache as --mem says.
+func (f cacheFlag) apply(db *layers.DB) {
+	if *f.mib > 0 {
+		db.SetCacheBytes(*f.mib << 20)
+	}
+}
+
 // layerFlags choose the layers of the game a command works on, as solve
 // computes them: the moving layers, up to a number of stones on the board,
 // and the placement layers.

@@ -27,6 +27,8 @@
 //	serve.go      serve: the position server and the analysis page
 //	              (package serve)
 //	loadtest.go   loadtest: the server under load, on loopback
+//	loadtest_*.go the server process ends with loadtest (on Linux by
+//	              the parent-death signal)
 //	layers.go     layers
 //	plan.go       plan: the units, their dependencies and cost
 //	calibrate.go  plan --calibrate: the cost model against solve logs and
@@ -37,6 +39,8 @@
 //	perft.go      perft
 //	bench.go      bench: the fixed workloads of the hot loops
 //	bench_retro.go the solver's workloads of bench
+//	benchperfect.go bench perfect: the time of a perfect move, the layers
+//	              open or from a cold start (issue 51)
 //	play.go       play: a game in the terminal
 //	match.go      match: games between computer players, the player names
 //	opening.go    match --opening: the random openings of pairs of games

@@ -77,11 +77,12 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("v", false, "print each game's result")
 	placementTime := fs.Duration("placement-time", play.PlacementTime, "the perfect player's placement search: time per move where the database lacks the placement layer (0: no search, alpha-beta there)")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "games played at the same time")
+	mem := addCacheFlag(fs)
 	rowsPath := fs.String("rows", "", "a `file` of finished games: each game is added to it as it ends, and a game it holds for the same flags is not played again, so that an interrupted match resumes")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := errors.Join(dbf.check(), matchRanges(*games, *jobs, *plies), inRange("--opening", *openingPlies, 0, 1000, "")); err != nil {
+	if err := errors.Join(dbf.check(), matchRanges(*games, *jobs, *plies), mem.check(), inRange("--opening", *openingPlies, 0, 1000, "")); err != nil {
 		return flagError(fs, err)
 	}
 	v, stones := dbf.variant(), dbf.stones
@@ -91,6 +92,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if db != nil {
 		defer db.Close()
+		mem.apply(db)
 	}
 	m := &match{variant: v, plies: *plies, db: db, rowsPath: *rowsPath}
 	m.rowsKey = fmt.Sprintf("%s vs %s|%s k=%d|seed=%d|opening=%d|plies=%d|ab-db=%t|db=%t|placement-time=%s",

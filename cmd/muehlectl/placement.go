@@ -29,6 +29,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	minPlaced := fs.Int("min-placed", 0, "only positions with at least this many placements made")
 	warm := fs.Bool("warm", false, "keep the search's table from one position to the next (default: cleared, each position searched afresh); with --player, time the positions a second time, their layers open")
 	verbose := fs.Bool("v", false, "print each position")
+	mem := addCacheFlag(fs)
 	player := fs.String("player", "", "time this player's move instead of the search (perfect, perfect:sector, …, as in match; it searches a placement its layer lacks for up to 2 s, with the --book) and check it against the database")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -37,7 +38,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return flagError(fs, fmt.Errorf("--player and --check: choose one"))
 	}
 	if err := errors.Join(dbf.check(), sf.check(), inRange("--positions", *n, 1, 1_000_000, ""),
-		inRange("--max-total", *maxTotal, 0, 2*(*dbf.stones), ""), inRange("--min-placed", *minPlaced, 0, 2*(*dbf.stones)-1, "")); err != nil {
+		inRange("--max-total", *maxTotal, 0, 2*(*dbf.stones), ""), inRange("--min-placed", *minPlaced, 0, 2*(*dbf.stones)-1, ""), mem.check()); err != nil {
 		return flagError(fs, err)
 	}
 	db, err := dbf.openExisting()
@@ -45,6 +46,7 @@ func runPlacement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer db.Close()
+	mem.apply(db)
 	v := db.Variant()
 	rng := rand.New(rand.NewPCG(*seed, 12))
 	if *player != "" {

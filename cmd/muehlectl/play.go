@@ -43,6 +43,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	text := fs.String("position", "", "start `position` (default the empty board; see muehle/doc.go)")
 	limit := fs.Int("no-removal-limit", 0, "draw after this many moves without a removal (0: off)")
 	unreachable := addUnreachableFlag(fs)
+	mem := addCacheFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		dbf.adopt(start.Game)
 	}
-	if err := dbf.check(); err != nil {
+	if err := errors.Join(dbf.check(), mem.check()); err != nil {
 		return flagError(fs, err)
 	}
 	stones := dbf.stones
@@ -100,6 +101,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if db != nil {
 			defer db.Close()
+			mem.apply(db)
 		}
 		mp, err := newMatchPlayer(*opponent, *stones, *seed, playerEnv(db, true))
 		if err != nil {
