@@ -436,6 +436,53 @@
 // pair left out and answered by one ply into its partner (as packages
 // of format 4 leave it out and import derives it).
 //
+// Measured (TestDepthTrial, 2026-11-29: the flat moving layers of the
+// standard game, each coded by the store's own block coder, blocks of 16
+// KiB, the 16 bytes of each block's offset table counted; bits per value
+// are per slot holding one, % of the flat body in brackets): (a) the
+// values as stored today; (b) win/draw/loss only; (c) the depth kept for
+// lost slots only, a won slot stored as "won" (a player finds its depth
+// by one ply: 1 + the least depth of its lost children); (d) the reverse,
+// the depth kept for won slots only.
+//
+//	layer  slots        (a)            (b)           (c)            (d)
+//	7-8    528,160,940  3.842 (47.8)   1.256 (15.6)  3.119 (38.8)   2.357 (29.3)
+//	8-7    528,160,940  3.680 (45.8)   0.770  (9.6)  1.157 (14.4)   3.509 (43.7)
+//	7-7    422,694,592  3.621 (45.1)   1.210 (15.1)  2.116 (26.3)   3.072 (38.2)
+//	6-9    410,971,052  3.285 (40.9)   0.361  (4.5)  3.252 (40.5)   0.458  (5.7)
+//	9-6    410,971,052  2.598 (32.3)   0.101  (1.3)  0.110  (1.4)   2.595 (32.3)
+//	6-6    157,254,464  1.869 (23.2)   0.688  (8.5)  1.065 (13.2)   1.680 (20.9)
+//	5-7    134,843,912  2.836 (35.2)   0.710  (8.8)  2.836 (35.2)   0.711  (8.8)
+//	7-5    134,843,912  3.086 (38.3)   0.442  (5.5)  0.442  (5.5)   3.086 (38.3)
+//	43 layers, 5,833,476,778 slots (all but 7-9, 9-7, 8-8, 8-9, 9-8, 9-9):
+//	       2,130 MB     2.938 (36.5)   0.574  (7.1)  1.677 (20.8)   1.961 (24.4)
+//
+// The depth's cost lies mostly in one layer of a pair: in 6-9, 5-8 and 5-7
+// in the lost slots' depths ((c) nearly (a)), in their partners 9-6, 8-5
+// and 7-5 in the won slots' ((c) nearly (b)). Over the 43 layers (c) takes
+// 57.1 % of (a), (d) 66.8 %, (b) 19.6 %; the largest pairs alike (7-8 with
+// 8-7 56.8 %, 7-7 58.4 %). The depth is plies to the end of the game, so
+// the one ply of (c) also reads the layers a capture leads into: one
+// choice for all layers, not per pair. (e), a depth kept modulo a small
+// number or capped, was not measured: a won slot's best move needs its
+// children's exact depths; no exact scheme of that kind was found in the
+// time. Estimates
+// under (c) (the six layers not measured taken at 47 % of flat for (a) and
+// 57 % of that for (c); the placement layers, not measured here, at 47 %
+// of their 5.52 GB flat, either unchanged or shrunk alike): the standard
+// game's moving layers about 2.05 GB instead of 3.6 GB, the game 3.5 to
+// 4.6 GB instead of about 6.2 GB by the same reckoning, within the 5 GB of
+// issue 51; Lasker Morris about 34 GB instead of 60 (its layers not
+// measured; the standard game's ratio applied), against 56 GB free on this
+// disk today. What (c) costs a player (a won position's depth read by
+// probing its children, blocks of other layers decoded) is not measured.
+// Reproduce with
+//
+//	MUEHLE_DEPTH_TRIAL_DB=/tmp/bench-k9 nice -n 5 go test -run DepthTrial -v ./layers/
+//
+// (MUEHLE_DEPTH_TRIAL_LAYERS=7-7,6-9,… for other layers; about 70 s per
+// 500 MB layer on the loaded 2 cores).
+//
 // # Beside the layer files
 //
 // k<stones>/m3-4.verified records that layer 3-4 passed verification: one
