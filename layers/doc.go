@@ -346,7 +346,7 @@
 // The block cache (cache.go) holds decoded blocks of the compressed
 // layers a DB has open, and the DB holds layers decoded in full by
 // DB.Layer, together up to a bound in bytes (DB.SetCacheBytes, muehlectl's
-// --mem of match, play, placement and bench perfect; 1 GiB by default): the
+// --mem of the commands that read layers, the window's Memory setting; 1 GiB by default): the
 // layers decoded in full come first (the oldest let go while they exceed
 // the bound; the garbage collector frees one when its last reader drops
 // it), the blocks get the rest, at least one block (TestCacheBoundTogether).

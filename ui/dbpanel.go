@@ -73,6 +73,11 @@ type Database interface {
 	// preferences.
 	Speed() float64
 	SetSpeed(float64)
+	// CacheBytes and SetCacheBytes give the bound of the memory each
+	// open database's compressed layers take decoded
+	// (layers.DB.SetCacheBytes), kept in the preferences.
+	CacheBytes() int64
+	SetCacheBytes(n int64)
 }
 
 // The preferences of the database panel. A computation started with
@@ -80,6 +85,7 @@ type Database interface {
 // restart of the program, continues it.
 const (
 	prefDBSpeed     = "database.speed"      // Database.Speed of the last long computation
+	prefDBMemory    = "database.memory.mib" // Database.CacheBytes in MiB, the Memory setting
 	prefDBRun       = "database.run"        // "small" or "complete": a computation not finished
 	prefDBRunDir    = "database.run.dir"    // its folder
 	prefDBRunGame   = "database.run.game"   // its game's ID ("standard" when not set)
@@ -119,6 +125,7 @@ type dbPanel struct {
 	pause    *widget.Button
 	resume   *widget.Button
 	change   *widget.Button
+	memory   *widget.Select // the bound of Database.CacheBytes (memoryChoices)
 	box      fyne.CanvasObject
 
 	stop    context.CancelFunc // cancels the running computation; nil when idle
@@ -170,6 +177,7 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	if s := u.app.Preferences().Float(prefDBSpeed); s > 0 {
 		db.SetSpeed(s)
 	}
+	p.newMemory()
 	// A program stopped without closing its window (SIGTERM, SIGINT) runs
 	// no OnClosed; and once the driver has stopped, fyne.Do runs its
 	// functions on the calling goroutine. So the panel stops the
@@ -206,7 +214,9 @@ func newDBPanel(u *App, db Database, do func(func())) *dbPanel {
 	p.box = container.NewBorder(
 		container.NewVBox(
 			widget.NewLabelWithStyle("Folder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-			p.dir, p.change, widget.NewSeparator()),
+			p.dir, p.change,
+			container.NewBorder(nil, nil, widget.NewLabel("Memory for the database:"), nil, p.memory),
+			widget.NewSeparator()),
 		container.NewVBox(widget.NewSeparator(),
 			p.overall, p.bar, p.progress, p.note, p.convert, p.compress, p.repair,
 			container.NewGridWithColumns(2, p.small, p.all, p.pause, p.resume)),
@@ -822,4 +832,47 @@ func (p *dbPanel) offerSmall() {
 			p.compute(true)
 		}
 	}, p.u.win)
+}
+
+// memoryChoices are the choices of the Memory setting in MiB: the bound
+// of what each open database's compressed layers take decoded (the
+// decoded blocks the players' probes keep, and the layers decoded in
+// full), 1 GiB by default (layers.DefaultCacheBytes).
+var memoryChoices = []int64{256, 512, 1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10}
+
+// memoryText names a choice of memoryChoices: "512 MiB", "2 GiB".
+func memoryText(mib int64) string {
+	if mib >= 1<<10 && mib%(1<<10) == 0 {
+		return fmt.Sprintf("%d GiB", mib>>10)
+	}
+	return fmt.Sprintf("%d MiB", mib)
+}
+
+// newMemory makes the Memory setting, set to the bound kept in the
+// preferences (1 GiB when none), and applies that bound to the database.
+// Choosing another applies it to every open database and keeps it.
+func (p *dbPanel) newMemory() {
+	var names []string
+	byName := map[string]int64{}
+	for _, mib := range memoryChoices {
+		names = append(names, memoryText(mib))
+		byName[memoryText(mib)] = mib
+	}
+	prefs := p.u.app.Preferences()
+	mib := int64(prefs.IntWithFallback(prefDBMemory, layers.DefaultCacheBytes>>20))
+	if mib <= 0 {
+		mib = layers.DefaultCacheBytes >> 20
+	}
+	p.db.SetCacheBytes(mib << 20)
+	p.memory = widget.NewSelect(names, nil)
+	p.memory.SetSelected(memoryText(mib))
+	if p.memory.Selected == "" { // a bound not among the choices (set by hand)
+		p.memory.PlaceHolder = memoryText(mib)
+	}
+	p.memory.OnChanged = func(s string) {
+		if mib, ok := byName[s]; ok {
+			p.db.SetCacheBytes(mib << 20)
+			prefs.SetInt(prefDBMemory, int(mib))
+		}
+	}
 }

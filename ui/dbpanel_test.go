@@ -27,6 +27,7 @@ type fakeDB struct {
 	release    chan struct{}
 	returned   chan error // what each Compute returned
 	speed      float64
+	cache      int64  // SetCacheBytes
 	old        DBOld  // the layers of the older format; Convert converts them all
 	converts   int    // the Convert calls
 	flat       DBFlat // the layers lying flat; Compress compresses them all
@@ -59,6 +60,8 @@ func (f *fakeDB) Damaged() string                         { return "" }
 func (f *fakeDB) Estimate(small bool) (DBEstimate, error) { return f.est, nil }
 func (f *fakeDB) Speed() float64                          { f.mu.Lock(); defer f.mu.Unlock(); return f.speed }
 func (f *fakeDB) SetSpeed(s float64)                      { f.mu.Lock(); defer f.mu.Unlock(); f.speed = s }
+func (f *fakeDB) CacheBytes() int64                       { f.mu.Lock(); defer f.mu.Unlock(); return f.cache }
+func (f *fakeDB) SetCacheBytes(n int64)                   { f.mu.Lock(); defer f.mu.Unlock(); f.cache = n }
 func (f *fakeDB) Repair(ctx context.Context, progress func(DBProgress)) error {
 	return nil
 }

@@ -55,6 +55,9 @@ type DBEngines struct {
 	busyConvert bool
 	// busyCompress says the conversion compresses busy (Compress).
 	busyCompress bool
+	// cacheBytes bounds every open database's memory for compressed
+	// layers (SetCacheBytes; 0: layers.DefaultCacheBytes).
+	cacheBytes int64
 }
 
 // NewEngines opens the database of the standard game in dir (created by
@@ -126,6 +129,7 @@ func (e *DBEngines) openLocked(v muehle.Variant) {
 		e.errs[v] = err
 		return
 	}
+	db.SetCacheBytes(e.cacheBytes)
 	e.dbs[v] = db
 }
 
@@ -143,8 +147,33 @@ func (e *DBEngines) readsLocked(v muehle.Variant) (*layers.DB, muehle.Variant, e
 		return nil, v, err
 	}
 	db.VerifiedOnly() // the players present values as the truth
+	db.SetCacheBytes(e.cacheBytes)
 	e.reads[v] = db
 	return db, v, nil
+}
+
+// SetCacheBytes bounds the memory compressed layers take decoded in each
+// database open now and opened later (layers.DB.SetCacheBytes; n ≤ 0:
+// layers.DefaultCacheBytes).
+func (e *DBEngines) SetCacheBytes(n int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cacheBytes = max(n, 0)
+	for _, m := range []map[muehle.Variant]*layers.DB{e.dbs, e.reads} {
+		for _, db := range m {
+			db.SetCacheBytes(e.cacheBytes)
+		}
+	}
+}
+
+// CacheBytes returns the bound of SetCacheBytes of each database.
+func (e *DBEngines) CacheBytes() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cacheBytes == 0 {
+		return layers.DefaultCacheBytes
+	}
+	return e.cacheBytes
 }
 
 // recheckReads makes the players' databases look again at every layer

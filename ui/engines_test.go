@@ -42,6 +42,11 @@ var (
 	solvedThree    = &solvedDB{stones: 6, variant: muehle.Three.With(3), placement: true}
 )
 
+// solvedDBs returns the databases above, whose folders TestMain removes.
+func solvedDBs() []*solvedDB {
+	return []*solvedDB{solved33, solved43, solvedTwelve33, solvedLasker3, solvedThree}
+}
+
 // engines returns engines on the database, solving it on first use.
 func (s *solvedDB) engines(t *testing.T) *DBEngines {
 	t.Helper()

@@ -20,7 +20,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, s := range []*solvedDB{solved33, solved43, solvedTwelve33, solvedLasker3} {
+	for _, s := range solvedDBs() {
 		if s.dir != "" {
 			os.RemoveAll(s.dir)
 		}

@@ -21,6 +21,7 @@ type dbFlags struct {
 	game   *string
 	stones *int
 	fs     *flag.FlagSet // to tell a --game given from its default
+	mem    *cacheFlag    // --mem, for a command that reads layers (withCache); nil: none
 }
 
 // addDBFlags declares --db, --game and --stones on fs.
@@ -33,9 +34,22 @@ func addDBFlags(fs *flag.FlagSet) dbFlags {
 	}
 }
 
-// check reports a bad --db, --game or --stones, and sets --stones 0 to
-// the game's own count.
+// withCache declares --mem too (addCacheFlag), for a command that reads
+// layers: open bounds the database's memory for compressed layers by it.
+func (f dbFlags) withCache() dbFlags {
+	c := addCacheFlag(f.fs)
+	f.mem = &c
+	return f
+}
+
+// check reports a bad --db, --game, --stones or --mem, and sets --stones
+// 0 to the game's own count.
 func (f dbFlags) check() error {
+	if f.mem != nil {
+		if err := f.mem.check(); err != nil {
+			return err
+		}
+	}
 	if *f.dir == "" {
 		return errors.New("--db: want a directory")
 	}
@@ -207,8 +221,15 @@ func (f dbFlags) layerKeys(list string) ([]layers.Key, error) {
 	return keys, nil
 }
 
-// open opens the database the flags name. It creates nothing.
-func (f dbFlags) open() (*layers.DB, error) { return layers.OpenDB(*f.dir, f.variant()) }
+// open opens the database the flags name, its memory for compressed
+// layers bounded by --mem where the command has it. It creates nothing.
+func (f dbFlags) open() (*layers.DB, error) {
+	db, err := layers.OpenDB(*f.dir, f.variant())
+	if err == nil && f.mem != nil {
+		f.mem.apply(db)
+	}
+	return db, err
+}
 
 // openExisting opens the database for a command that only reads it: a
 // missing folder is an error that says so.
@@ -252,6 +273,25 @@ func (f cacheFlag) check() error {
 func (f cacheFlag) apply(db *layers.DB) {
 	if *f.mib > 0 {
 		db.SetCacheBytes(*f.mib << 20)
+	}
+}
+
+// addSharedCacheFlag declares --mem on fs for a command that opens the
+// databases of several games at once (serve): one bound for them all.
+func addSharedCacheFlag(fs *flag.FlagSet) cacheFlag {
+	return cacheFlag{fs.Int64("mem", 0, fmt.Sprintf("bound in `MiB` of the memory compressed layers take decoded, for all the games served together: each game's database gets an equal share (0 = %d MiB for each game)", layers.DefaultCacheBytes>>20))}
+}
+
+// applyShared bounds the databases dbs together as --mem says: each gets
+// an equal share (at least a byte: the cache keeps one block whatever its
+// bound).
+func (f cacheFlag) applyShared(dbs []*layers.DB) {
+	if *f.mib <= 0 || len(dbs) == 0 {
+		return
+	}
+	share := max(*f.mib<<20/int64(len(dbs)), 1)
+	for _, db := range dbs {
+		db.SetCacheBytes(share)
 	}
 }
 

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
 )
 
 // TestDBGameFolder: --db naming the folder of a game's layers (k3 in a
@@ -60,5 +64,68 @@ func TestDBGameFolder(t *testing.T) {
 	}
 	if code, _, errs := muehlectl("import", pkg, "--db", filepath.Join(other, "k4")); code == 0 || !strings.Contains(errs, "give the database folder that holds it, --db "+other) {
 		t.Errorf("import into a folder k4: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestCacheFlag: --mem of the commands that read layers reaches the
+// database they open (layers.DB.CacheLimit), 0 leaving the default; a
+// negative --mem is refused; serve's --mem is one bound for all the games
+// it serves, split evenly; and every reading command lists --mem.
+func TestCacheFlag(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want int64
+	}{
+		{[]string{"--db", dir, "--stones", "3", "--mem", "3"}, 3 << 20},
+		{[]string{"--db", dir, "--stones", "3"}, layers.DefaultCacheBytes},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		dbf := addDBFlags(fs).withCache()
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := dbf.check(); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		db, err := dbf.openVerified()
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if got := db.CacheLimit(); got != c.want {
+			t.Errorf("%v: cache limit %d, want %d", c.args, got, c.want)
+		}
+		db.Close()
+	}
+
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	mem := addSharedCacheFlag(fs)
+	if err := fs.Parse([]string{"--mem", "10"}); err != nil {
+		t.Fatal(err)
+	}
+	var dbs []*layers.DB
+	for _, k := range []int{3, 4} {
+		db, err := layers.OpenDB(dir, muehle.NineMensMorris.Game.With(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs = append(dbs, db)
+	}
+	mem.applyShared(dbs)
+	for i, db := range dbs {
+		if got, want := db.CacheLimit(), int64(5<<20); got != want {
+			t.Errorf("serve --mem 10, database %d of 2: cache limit %d, want %d", i, got, want)
+		}
+	}
+
+	for _, cmd := range []string{"query", "serve", "uci", "review", "train", "tree", "play", "match", "placement"} {
+		if _, _, errs := muehlectl(cmd, "-h"); !strings.Contains(errs, "-mem MiB") {
+			t.Errorf("%s -h lists no --mem MiB:\n%s", cmd, errs)
+		}
+	}
+	code, _, errs := muehlectl("query", "--db", dir, "--position", "........................ w 3 3", "--mem", "-1")
+	if code == 0 || !strings.Contains(errs, "--mem -1: want 0 or more MiB") {
+		t.Errorf("query --mem -1: exit %d, stderr %q; want it refused", code, errs)
 	}
 }

@@ -20,8 +20,8 @@ func init() {
 }
 
 func runQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search] [--unreachable]", stderr)
-	dbf := addDBFlags(fs)
+	fs := newFlags("query", "--position TEXT [--db DIR] [--stones K] [--book FILE] [--search] [--unreachable] [--mem MiB]", stderr)
+	dbf := addDBFlags(fs).withCache()
 	sf := addSearchFlags(fs)
 	search := fs.Bool("search", false, "answer a placement position by the placement search over the moving layers even where placement layers are stored")
 	text := fs.String("position", "", "the position, e.g. \"........................ w 9 9\" (see muehle/doc.go)")

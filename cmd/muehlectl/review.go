@@ -29,12 +29,13 @@ const refuteMax = 60
 // move that is not of the best value. Exit status 1 when a move cannot be
 // judged (a layer missing or damaged), after the table.
 func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("review", "[--db DIR] [--refute N] [--write FILE] [--stored] [--unreachable] GAMEFILE", stderr)
+	fs := newFlags("review", "[--db DIR] [--refute N] [--write FILE] [--stored] [--unreachable] [--mem MiB] GAMEFILE", stderr)
 	dir := fs.String("db", layers.DefaultDir(), "database `directory` (the stones per side come from the record)")
 	refute := fs.Int("refute", 0, "also print the refutation of move `N` (as numbered in the first column): the opponent's best line to the next removal or the end")
 	write := fs.String("write", "", "write the record with the verdicts as comments to `FILE` (see docs/records.md)")
 	stored := fs.Bool("stored", false, "print the verdicts the record keeps in its comments, without the database")
 	unreachable := addUnreachableFlag(fs)
+	mem := addCacheFlag(fs)
 	file, err := parseReviewArgs(fs, args)
 	if err != nil {
 		return err
@@ -55,6 +56,9 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *refute < 0 || *refute > g.Ply() {
 		return flagError(fs, fmt.Errorf("--refute %d: the game has %d moves", *refute, g.Ply()))
+	}
+	if err := mem.check(); err != nil {
+		return flagError(fs, err)
 	}
 	if *stored && (*refute > 0 || *write != "") {
 		return flagError(fs, errors.New("--stored reads no database: it takes neither --refute nor --write"))
@@ -78,6 +82,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		defer db.Close()
+		mem.apply(db)
 		db.VerifiedOnly() // an unverified layer's values are no verdict
 		if vs, err = teach.Review(ctx, db, g); err != nil {
 			return err

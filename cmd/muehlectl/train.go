@@ -22,9 +22,9 @@ func init() {
 // and --answer says whether a move keeps the position's value and, when it
 // does not, how the opponent wins.
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "[--db DIR] [--stones K] [--count N] [--seed S] [--band B] [--goal G] [--answers N] [--on-board N] [--placement] [--layers LIST] [--solutions]\n"+
+	fs := newFlags("train", "[--db DIR] [--stones K] [--count N] [--seed S] [--band B] [--goal G] [--answers N] [--on-board N] [--placement] [--layers LIST] [--solutions] [--mem MiB]\n"+
 		"       muehlectl train [--db DIR] [--stones K] --position TEXT [--unreachable] --answer MOVE", stderr)
-	dbf := addDBFlags(fs)
+	dbf := addDBFlags(fs).withCache()
 	tf := addTrainingFlags(fs, 10, 1000)
 	answers := fs.Int("answers", 1, "at most `N` moves keep the value (1: exactly one)")
 	solutions := fs.Bool("solutions", false, "also print the moves that keep the value")

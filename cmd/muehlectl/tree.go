@@ -18,8 +18,8 @@ func init() {
 }
 
 func runTree(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax | --ccns] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend] [--unreachable]", stderr)
-	dbf := addDBFlags(fs)
+	fs := newFlags("tree", "[--position TEXT] [--depth D] [--minimax | --ccns] [--limit N] [--max-nodes N] [--db DIR] [--stones K] [--search-db] [--legend] [--unreachable] [--mem MiB]", stderr)
+	dbf := addDBFlags(fs).withCache()
 	text := fs.String("position", "", "the `position` (default the empty board; see muehle/doc.go)")
 	depth := fs.Int("depth", 3, fmt.Sprintf("search `depth` in plies (1 to %d; with --ccns the safety sequence's pairs up to that depth, 1 to %d)", search.MaxTreeDepth, search.MaxCCNSTreeDepth))
 	minimax := fs.Bool("minimax", false, "print the minimax tree (no pruning) instead of the alpha-beta tree")

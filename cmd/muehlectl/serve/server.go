@@ -75,6 +75,26 @@ func Open(dir string) ([]Database, error) {
 	return dbs, nil
 }
 
+// DBs returns the layers.DB of each of dbs.
+func DBs(dbs []Database) []*layers.DB {
+	all := make([]*layers.DB, len(dbs))
+	for i, d := range dbs {
+		all[i] = d.DB
+	}
+	return all
+}
+
+// CacheLimit returns the bound of the memory compressed layers take
+// decoded of dbs together: the sum of their bounds
+// (layers.DB.SetCacheBytes).
+func CacheLimit(dbs []Database) int64 {
+	var n int64
+	for _, d := range dbs {
+		n += d.DB.CacheLimit()
+	}
+	return n
+}
+
 // Server answers the API and serves the page. Its handlers are safe for
 // concurrent use.
 type Server struct {

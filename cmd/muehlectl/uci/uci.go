@@ -34,6 +34,10 @@ type Options struct {
 	// the next go (after the GUI has played it) the removal. Off: one
 	// move, "d6-d5xa1", this program's notation.
 	SplitRemoval bool
+	// Hash bounds in MiB the memory the database's compressed layers take
+	// decoded (layers.DB.SetCacheBytes; 0: layers.DefaultCacheBytes), as
+	// a chess engine's Hash option bounds its table.
+	Hash int64
 }
 
 // Engine is one protocol session.
@@ -161,6 +165,7 @@ func (e *Engine) uci() {
 	e.printf("option name Seed type spin default %d min 0 max 2147483647", e.opt.Seed)
 	e.printf("option name MultiPV type spin default %d min 1 max %d", e.opt.MultiPV, muehle.MaxMoves)
 	e.printf("option name SplitRemoval type check default %t", e.opt.SplitRemoval)
+	e.printf("option name Hash type spin default %d min 0 max %d", e.opt.Hash, MaxHash)
 	e.printf("uciok")
 }
 
@@ -218,6 +223,17 @@ func (e *Engine) setoption(f []string) {
 	case "multipv":
 		e.opt.MultiPV, err = strconv.Atoi(value)
 		e.opt.MultiPV = max(e.opt.MultiPV, 1)
+	case "hash":
+		var n int64
+		if n, err = strconv.ParseInt(value, 10, 64); err == nil && (n < 0 || n > MaxHash) {
+			err = fmt.Errorf("%d MiB: want 0 to %d", n, MaxHash)
+		}
+		if err == nil {
+			e.opt.Hash = n
+			if e.db != nil {
+				setHash(e.db, n)
+			}
+		}
 	case "splitremoval":
 		e.opt.SplitRemoval = value == "true"
 	default:
@@ -226,6 +242,15 @@ func (e *Engine) setoption(f []string) {
 	if err != nil {
 		e.printf("info string setoption %s: %s", name, oneLine(err))
 	}
+}
+
+// MaxHash is the largest Hash option in MiB (1 TiB).
+const MaxHash = 1 << 20
+
+// setHash bounds db's memory for compressed layers to mib MiB, 0 being
+// layers.DefaultCacheBytes.
+func setHash(db *layers.DB, mib int64) {
+	db.SetCacheBytes(mib << 20)
 }
 
 // optionArgs splits "name NAME value VALUE" (names and values may hold
@@ -281,6 +306,7 @@ func (e *Engine) openLocked() (*layers.DB, error) {
 		return nil, err
 	}
 	db.VerifiedOnly() // no unverified value presented as the database's
+	setHash(db, e.opt.Hash)
 	e.db, e.dbFor = db, e.opt
 	return db, nil
 }
