@@ -466,17 +466,16 @@
 // choice for all layers, not per pair. (e), a depth kept modulo a small
 // number or capped, was not measured: a won slot's best move needs its
 // children's exact depths; no exact scheme of that kind was found in the
-// time. Estimates
-// under (c) (the six layers not measured taken at 47 % of flat for (a) and
-// 57 % of that for (c); the placement layers, not measured here, at 47 %
-// of their 5.52 GB flat, either unchanged or shrunk alike): the standard
-// game's moving layers about 2.05 GB instead of 3.6 GB, the game 3.5 to
-// 4.6 GB instead of about 6.2 GB by the same reckoning, within the 5 GB of
-// issue 51; Lasker Morris about 34 GB instead of 60 (its layers not
-// measured; the standard game's ratio applied), against 56 GB free on this
-// disk today. What (c) costs a player (a won position's depth read by
-// probing its children, blocks of other layers decoded) is not measured.
-// Reproduce with
+// time. Estimates under (c) (the six layers not measured taken at 47 % of
+// flat for (a) and 57 % of that for (c); the placement layers, not
+// measured here, at 47 % of their 5.52 GB flat, either unchanged or shrunk
+// alike): the standard game's moving layers about 2.05 GB instead of 3.6
+// GB, the game 3.5 to 4.6 GB instead of about 6.2 GB by the same
+// reckoning, within the 5 GB of issue 51; Lasker Morris about 34 GB
+// instead of 60 (its layers not measured; the standard game's ratio
+// applied), against 56 GB free on this disk today. What (c) costs a player
+// (a won position's depth read by probing its children, blocks of other
+// layers decoded) is not measured. Reproduce with
 //
 //	MUEHLE_DEPTH_TRIAL_DB=/tmp/bench-k9 nice -n 5 go test -run DepthTrial -v ./layers/
 //
