@@ -34,12 +34,13 @@ var (
 
 // computeOptions returns the solver's options for Compute: the small
 // endgames, or the complete database: every moving layer, then the
-// placement layers (their classes reachable from the empty board).
+// placement layers (their classes reachable from the empty board). The
+// layers are kept compressed once verified, as the players read them.
 func computeOptions(small bool) retro.SolveOptions {
 	if small {
-		return retro.SolveOptions{MaxStones: SmallMaxStones}
+		return retro.SolveOptions{MaxStones: SmallMaxStones, Compress: true}
 	}
-	return retro.SolveOptions{Placement: true}
+	return retro.SolveOptions{Placement: true, Compress: true}
 }
 
 // Estimate returns what Compute(small) would cost (dbservice.EstimateFor).

@@ -55,14 +55,16 @@ func TestComputeProgressAndEstimate(t *testing.T) {
 		}
 	}
 	// The small endgames still to do: 3-4 with 4-3, a pair of flying
-	// layers, with the model's time on this machine's cores.
+	// layers, with the model's time on this machine's cores, kept
+	// compressed (lying flat until verified).
 	est, err := e.Estimate(true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	slots := db.Indexer().Layer(layersKey(t, "3-4")).Size() + db.Indexer().Layer(layersKey(t, "4-3")).Size()
-	if est.Units != 1 || est.Positions != slots || est.Bytes != slots+2*layers.HeaderSize || est.TempBytes != 8*slots {
-		t.Errorf("estimate: got %+v, want 1 unit of %d positions, %d bytes kept and %d temporary", est, slots, slots+2*layers.HeaderSize, 8*slots)
+	flat := slots + 2*layers.HeaderSize
+	if est.Units != 1 || est.Positions != slots || !est.Compressed || est.Bytes != uint64(float64(flat)*retro.CompressedShare) || est.TempBytes != 8*slots+flat {
+		t.Errorf("estimate: got %+v, want 1 unit of %d positions, %d bytes flat kept compressed and %d temporary", est, slots, flat, 8*slots+flat)
 	}
 	if est.Cores != retro.Workers(0) || est.Time <= 0 || est.Speed <= 0 || est.Measured != 1 {
 		t.Errorf("estimate after the run: got %d cores, %v, speed %v of %d parts, want the speed of the 1 part in the folder's solve record on %d cores",

@@ -109,6 +109,9 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 	}
 	speed, measured, load := dbservice.StartSpeed(db, opts, 0)
 	est := dbservice.EstimateTasks(tasks, retro.Workers(opts.Workers), speed)
+	if opts.Compress {
+		est = est.KeptCompressed()
+	}
 	fmt.Fprintf(stdout, "expected: about %s on %d workers (%s)\n", dbservice.Rough(est.Time), est.Cores, speedWords(speed, measured, load))
 	show, closeRecord, err := showProgress(db, &opts, stderr)
 	if err != nil {

@@ -30,6 +30,24 @@ type Estimate struct {
 	// (Speed 0): the time is the model's at the share of the cores left
 	// beside it (loadShare). 0: not known, or a measured speed is used.
 	Load float64
+	// Compressed says the layers are kept compressed once verified
+	// (SolveOptions.Compress): Bytes is their size so, TempBytes counts
+	// the largest part lying flat until then.
+	Compressed bool
+	largest    uint64 // the layer files of the largest part, flat
+}
+
+// KeptCompressed returns e for layers kept compressed once verified: the
+// layers at retro.CompressedShare of their flat size, and the largest
+// part's flat files on top of its work lists while it is computed.
+func (e Estimate) KeptCompressed() Estimate {
+	if e.Compressed {
+		return e
+	}
+	e.Compressed = true
+	e.Bytes = uint64(float64(e.Bytes) * retro.CompressedShare)
+	e.TempBytes += e.largest
+	return e
 }
 
 // Need returns the free disk space the computation needs.
@@ -54,6 +72,9 @@ func (e Estimate) String() string {
 		return "Every layer asked for is already computed."
 	}
 	s := fmt.Sprintf("%d parts to compute: %s positions.\nDisk: %s for the layers", e.Units, Count(e.Positions), Bytes(e.Bytes))
+	if e.Compressed {
+		s += " (kept compressed)"
+	}
 	if e.TempBytes > 0 {
 		s += fmt.Sprintf(", and up to %s more\nwhile a part is computed", Bytes(e.TempBytes))
 	}
@@ -119,6 +140,7 @@ func EstimateTasks(tasks []retro.Task, cores int, speed float64) Estimate {
 			est.Positions += t.Cost.DiskBytes - uint64(len(t.Unit.Keys))*layers.HeaderSize
 			est.Bytes += t.Cost.DiskBytes
 			est.TempBytes = max(est.TempBytes, t.Cost.TempBytes)
+			est.largest = max(est.largest, t.Cost.DiskBytes)
 		}
 	}
 	est.Time = time.Duration(wall / cmp.Or(speed, 1.0) * float64(time.Second))
@@ -137,6 +159,9 @@ func EstimateFor(db *layers.DB, opts retro.SolveOptions, machine float64) Estima
 		est.Speed, est.Load = 0, load
 	}
 	est.Measured = n
+	if opts.Compress {
+		est = est.KeptCompressed()
+	}
 	return est
 }
 

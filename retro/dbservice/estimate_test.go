@@ -2,6 +2,7 @@ package dbservice
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,18 @@ func TestEstimateSums(t *testing.T) {
 	}
 	if got := EstimateTasks(tasks, 4, 0.5); got.Time != 2*wantTime {
 		t.Errorf("estimate at half the model's speed: got %v, want %v", got.Time, 2*wantTime)
+	}
+	// Kept compressed: the layers at the compressed share, and the
+	// largest part's flat files (the first task's) on top of the largest
+	// work lists while it is computed; once only.
+	z := got.KeptCompressed().KeptCompressed()
+	flat := float64(got.Bytes)
+	wantBytes := uint64(flat * retro.CompressedShare)
+	if !z.Compressed || z.Bytes != wantBytes || z.TempBytes != 8000+1000+layers.HeaderSize || z.Time != got.Time {
+		t.Errorf("kept compressed: got %+v, want %d bytes, %d temporary, %v", z, wantBytes, 8000+1000+layers.HeaderSize, got.Time)
+	}
+	if s := z.String(); !strings.Contains(s, "for the layers (kept compressed)") {
+		t.Errorf("kept compressed: %q does not say so", s)
 	}
 }
 
