@@ -125,6 +125,15 @@ func ReachableShare(v muehle.Variant) float64 {
 // 1.5 for the large ones.
 const CompressedShare = 0.47
 
+// KeptCompressed returns what layers of flat bytes lying flat take kept
+// compressed once verified (at CompressedShare), and the most disk they
+// take while computed: that, plus the largest unit's flat layer files
+// (largest), which lie flat until verified, plus its work lists (work).
+func KeptCompressed(flat, largest, work uint64) (kept, peak uint64) {
+	kept = uint64(float64(flat) * CompressedShare)
+	return kept, kept + largest + work
+}
+
 // CalibrationCores is the number of cores of the machine the rates were
 // measured on (with one worker per core). A unit's wall time on a machine
 // with n cores is about CPUSeconds/n; more cores help less than that,

@@ -261,8 +261,7 @@ func printPlan(w io.Writer, p plan) {
 	fmt.Fprintf(w, "largest memory: %s (unit %s)\n", mib(largest.MemBytes), largest.Name)
 	fmt.Fprintf(w, "disk for what is left: %s of layer files, and up to %s more while a unit is computed (its work lists)\n",
 		mib(p.LeftDiskBytes), mib(p.MaxTempBytes))
-	compressed := uint64(float64(p.LeftDiskBytes) * retro.CompressedShare)
-	need := compressed + p.MaxDiskBytes + p.MaxTempBytes
+	compressed, need := retro.KeptCompressed(p.LeftDiskBytes, p.MaxDiskBytes, p.MaxTempBytes)
 	fits := "fits"
 	if need > p.FreeBytes {
 		fits = "does not fit"

@@ -45,8 +45,8 @@ func (e Estimate) KeptCompressed() Estimate {
 		return e
 	}
 	e.Compressed = true
-	e.Bytes = uint64(float64(e.Bytes) * retro.CompressedShare)
-	e.TempBytes += e.largest
+	kept, peak := retro.KeptCompressed(e.Bytes, e.largest, e.TempBytes)
+	e.Bytes, e.TempBytes = kept, peak-kept
 	return e
 }
 
