@@ -22,8 +22,11 @@ import (
 
 // The compressed layer file (doc.go, "Compressed layer files").
 const (
-	zMagic    = "MUEHLEDZ"
-	zVersion  = 1
+	zMagic = "MUEHLEDZ"
+	// zVersion is the compressed form written: 2, the won slots stored
+	// as "won" (WinIn(1)) without their depth (won.go). Form 1, every
+	// value as it is, is read still.
+	zVersion  = 2
 	zPreamble = 32                     // magic, version, shift, blocks, CRC
 	zHead     = zPreamble + HeaderSize // the preamble and the layer's header
 	zEntry    = 16                     // an offset table entry: end, CRC-64
@@ -32,6 +35,19 @@ const (
 // zShift is log2 of the blocks of the compressed files written: 16 KiB
 // (doc.go says why). Tests set it smaller.
 var zShift uint = 14
+
+// zWrite is the compressed form written; tests set 1 to make files of
+// the form before.
+var zWrite = zVersion
+
+// zTail returns the bytes after the offset table of compressed form ver:
+// its CRC-32C, and in form 2 before it the stored body's CRC-64.
+func zTail(ver int) int {
+	if ver == 1 {
+		return 4
+	}
+	return 12
+}
 
 // zFile is an open compressed layer file: its mapping, checked on opening
 // but for the frames, which are checked as they are decoded.
@@ -44,6 +60,11 @@ type zFile struct {
 	table []byte // the offset table, in the mapping
 	first uint64 // where the first frame starts
 	parts []Part // the layer's parts for the context streams; nil: dense
+	// won is set in form 2: the blocks hold a won slot as WinIn(1),
+	// "won", its depth found from its children (won.go); from is where
+	// the body's values start (valuesFrom), the bytes the form changes.
+	won  bool
+	from uint64
 	// blocks holds the blocks the DB's cache keeps decoded (cache.go).
 	blocks []atomic.Pointer[cachedBlock]
 }
@@ -53,9 +74,18 @@ type zFile struct {
 func isCompressed(b []byte) bool { return len(b) >= 8 && string(b[:8]) == zMagic }
 
 // parseZHead checks the preamble and the header of a compressed layer
-// file, b its first zHead bytes, and returns the header, the block shift
-// and the number of blocks.
-func parseZHead(b []byte, name string) (Header, uint, int, error) {
+// file, b its first zHead bytes, and returns the header, the block shift,
+// the number of blocks and the compressed form (1 or 2).
+func parseZHead(b []byte, name string) (Header, uint, int, int, error) {
+	h, shift, n, err := parseZHeadForm(b, name)
+	if err != nil {
+		return h, shift, n, 0, err
+	}
+	return h, shift, n, int(binary.LittleEndian.Uint32(b[8:])), nil
+}
+
+// parseZHeadForm is parseZHead without the form.
+func parseZHeadForm(b []byte, name string) (Header, uint, int, error) {
 	le := binary.LittleEndian
 	if len(b) < zHead {
 		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: %d bytes, shorter than a compressed file's header", name, ErrFormat, len(b))
@@ -63,8 +93,8 @@ func parseZHead(b []byte, name string) (Header, uint, int, error) {
 	if got, want := le.Uint32(b[28:]), crc32.Checksum(b[:28], castagnoli); got != want {
 		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: compressed file's preamble checksum %08x, want %08x", name, ErrChecksum, got, want)
 	}
-	if v := le.Uint32(b[8:]); v != zVersion {
-		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: compressed form %d, want %d", name, ErrVersion, v, zVersion)
+	if v := le.Uint32(b[8:]); v != 1 && v != zVersion {
+		return Header{}, 0, 0, fmt.Errorf("layers: %s: %w: compressed form %d, want 1 or %d", name, ErrVersion, v, zVersion)
 	}
 	shift, n := uint(le.Uint32(b[12:])), le.Uint64(b[16:])
 	h, err := parseHeader(b[zPreamble:zHead], name)
@@ -80,10 +110,10 @@ func parseZHead(b []byte, name string) (Header, uint, int, error) {
 	return h, shift, int(n), nil
 }
 
-// checkZSize checks the size of a compressed file against its header:
-// at least the header, the offset table and its checksum.
-func checkZSize(name string, n int, size int64) error {
-	if want := int64(zHead + zEntry*n + 4); size < want {
+// checkZSize checks the size of a compressed file of form ver against
+// its header: at least the header, the offset table and what follows it.
+func checkZSize(name string, n, ver int, size int64) error {
+	if want := int64(zHead + zEntry*n + zTail(ver)); size < want {
 		return fmt.Errorf("layers: %s: %w: %d bytes, shorter than its offset table (%d; truncated?)", name, ErrFormat, size, want)
 	}
 	return nil
@@ -119,22 +149,28 @@ func openZ(path string, v muehle.Variant, key Key, parts []Part) (*zFile, Header
 
 // checkZ checks the compressed file m (see openZ).
 func checkZ(m []byte, path string, v muehle.Variant, key Key) (*zFile, Header, error) {
-	h, shift, n, err := parseZHead(m, path)
+	h, shift, n, ver, err := parseZHead(m, path)
 	if err == nil {
 		err = h.check(path, v, key, int64(HeaderSize+h.BodySize()))
 	}
 	if err == nil {
-		err = checkZSize(path, n, int64(len(m)))
+		err = checkZSize(path, n, ver, int64(len(m)))
 	}
 	if err != nil {
 		return nil, h, err
 	}
 	le := binary.LittleEndian
+	tail := zHead + zEntry*n + zTail(ver) - 4 // the table's CRC-32C
 	table := m[zHead : zHead+zEntry*n]
-	if got, want := le.Uint32(m[zHead+zEntry*n:]), crc32.Checksum(table, castagnoli); got != want {
+	if got, want := le.Uint32(m[tail:]), crc32.Checksum(m[zHead:tail], castagnoli); got != want {
 		return nil, h, fmt.Errorf("layers: %s: %w: offset table checksum %08x, want %08x", path, ErrChecksum, got, want)
 	}
-	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(zHead + zEntry*n + 4), blocks: make([]atomic.Pointer[cachedBlock], n)}
+	z := &zFile{path: path, m: mmap.MMap(m), shift: shift, n: n, size: h.BodySize(), table: table, first: uint64(tail + 4), blocks: make([]atomic.Pointer[cachedBlock], n)}
+	want := h.Checksum // form 1: the blocks are the body's
+	if ver == 2 {      // form 2: the stored body's, its CRC-64 after the table
+		z.won, z.from = true, uint64(h.valuesFrom())
+		want = le.Uint64(m[zHead+zEntry*n:])
+	}
 	sums := make([]uint64, n)
 	at := z.first
 	for b := range n {
@@ -148,8 +184,8 @@ func checkZ(m []byte, path string, v muehle.Variant, key Key) (*zFile, Header, e
 	if at != uint64(len(m)) {
 		return nil, h, fmt.Errorf("layers: %s: %w: %d bytes after the last frame", path, ErrFormat, uint64(len(m))-at)
 	}
-	if sum := combineBlocks(sums, shift, int(z.size)); sum != h.Checksum {
-		return nil, h, fmt.Errorf("layers: %s: %w: the offset table's block checksums make %016x, the header says %016x", path, ErrChecksum, sum, h.Checksum)
+	if sum := combineBlocks(sums, shift, int(z.size)); sum != want {
+		return nil, h, fmt.Errorf("layers: %s: %w: the offset table's block checksums make %016x, the file says %016x", path, ErrChecksum, sum, want)
 	}
 	return z, h, nil
 }
@@ -227,17 +263,27 @@ func (z *zFile) close() error {
 // writeCompressed writes the compressed file of a layer whose header is
 // head (its 128 bytes, as the layer file holds them) and whose body is
 // body, in blocks of 2^shift bytes, to path (synced; the caller renames
-// it). parts are the layer's parts (nil for a dense body).
-func writeCompressed(path string, head []byte, body []byte, shift uint, parts []Part) (int64, error) {
-	sums := blockSums(body, shift)
-	n := len(sums)
+// it), in the form zWrite: in form 2 each won value (from byte from on,
+// the values) stored as WinIn(1). parts are the layer's parts (nil for a
+// dense body).
+func writeCompressed(path string, head []byte, body []byte, shift uint, parts []Part, from int) (int64, error) {
+	n := blockCount(len(body), shift)
+	sums := make([]uint64, n)
 	frames := make([][]byte, n)
 	errs := make([]error, n)
+	ver := zWrite
 	forBlocks(n, len(body), func(lo, hi int) {
 		c := coders.Get().(*blockCoder)
 		defer coders.Put(c)
+		var buf []byte
 		for b := lo; b < hi; b++ {
-			frames[b], errs[b] = c.encode(nil, block(body, b, shift), uint64(b)<<shift, parts)
+			raw := block(body, b, shift)
+			if ver == 2 {
+				buf = storedForm(append(buf[:0], raw...), b<<shift, from)
+				raw = buf
+			}
+			sums[b] = crc64.Checksum(raw, crc64Table)
+			frames[b], errs[b] = c.encode(nil, raw, uint64(b)<<shift, parts)
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -246,18 +292,22 @@ func writeCompressed(path string, head []byte, body []byte, shift uint, parts []
 	le := binary.LittleEndian
 	pre := make([]byte, zPreamble)
 	copy(pre, zMagic)
-	le.PutUint32(pre[8:], zVersion)
+	le.PutUint32(pre[8:], uint32(ver))
 	le.PutUint32(pre[12:], uint32(shift))
 	le.PutUint64(pre[16:], uint64(n))
 	le.PutUint32(pre[28:], crc32.Checksum(pre[:28], castagnoli))
-	table := make([]byte, zEntry*n+4)
-	at := uint64(zHead + zEntry*n + 4)
+	tail := zTail(ver)
+	table := make([]byte, zEntry*n+tail)
+	at := uint64(zHead + zEntry*n + tail)
 	for b, f := range frames {
 		at += uint64(len(f))
 		le.PutUint64(table[zEntry*b:], at)
 		le.PutUint64(table[zEntry*b+8:], sums[b])
 	}
-	le.PutUint32(table[zEntry*n:], crc32.Checksum(table[:zEntry*n], castagnoli))
+	if ver == 2 {
+		le.PutUint64(table[zEntry*n:], combineBlocks(sums, shift, len(body)))
+	}
+	le.PutUint32(table[len(table)-4:], crc32.Checksum(table[:len(table)-4], castagnoli))
 	parts2 := append([][]byte{pre, head, table}, frames...)
 	return int64(at), writeSynced(path, parts2...)
 }
@@ -293,7 +343,7 @@ func openCompressed(path string, v muehle.Variant, key Key, lazy bool, h Header,
 	if err != nil {
 		return nil, nil, err
 	}
-	f := &File{path: path, h: h, z: z}
+	f := &File{path: path, h: h, z: z, open: z.won}
 	if lazy {
 		return f, nil, nil
 	}
@@ -318,7 +368,18 @@ func (f *File) decodeAll() error {
 			return fmt.Errorf("layers: %s: %w: %v", f.path, ErrFormat, err)
 		}
 	}
-	if err := f.checkContents(countValues(body, f.h.valuesFrom(), blockShift, nil)); err != nil {
+	count := countValues(body, f.h.valuesFrom(), blockShift, nil)
+	if f.z.won {
+		err = f.h.checkStoredFigures(f.path, count)
+		if err == nil && f.dense != nil {
+			if err = f.dense.check(); err != nil {
+				err = fmt.Errorf("layers: %s: %w: %v", f.path, ErrChecksum, err)
+			}
+		}
+	} else {
+		err = f.checkContents(count)
+	}
+	if err != nil {
 		f.body, f.dense = nil, nil
 		return err
 	}
@@ -334,16 +395,18 @@ func (f *File) DropPages() { DropPages(f.body) }
 // handed out by DB.Layer or OpenFile holds its body decoded in memory.
 func (f *File) Compressed() bool { return f.z != nil }
 
-// Compress rewrites the file of layer k compressed, in place: the body
-// checked in full, coded block by block, written to a temporary file
-// (name.z.tmp, synced), decoded again and compared byte for byte with the
-// body, then renamed over the layer file. The header stays the same, and
-// with it the layer's verification record and block file. A layer
-// compressed already, or whose compressed file would not be smaller (a
-// layer of a few hundred bytes), is left as it is (done false). before
-// and after are the file's sizes.
+// Compress rewrites the file of layer k compressed, in place, in the
+// form written today (2: the won slots without their depth): the body
+// checked in full (a layer of form 1 decoded in full), coded block by
+// block, written to a temporary file (name.z.tmp, synced), decoded again,
+// its won depths found by one ply over the layers beside it, and compared
+// byte for byte with the body, then renamed over the layer file. The
+// header stays the same, and with it the layer's verification record and
+// block file. A layer compressed already in today's form, or whose
+// compressed file would not be smaller (a layer of a few hundred bytes),
+// is left as it is (done false). before and after are the file's sizes.
 func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
-	if d.Compressed(k) { // cheap: the file's first bytes
+	if d.Form(k) == zWrite { // cheap: the file's first bytes
 		fi, err := os.Stat(d.Path(k))
 		if err != nil {
 			return 0, 0, false, fmt.Errorf("layers: %w", err)
@@ -359,8 +422,12 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("layers: %w", err)
 	}
+	head := f.m
 	if f.z != nil {
-		return fi.Size(), fi.Size(), false, nil
+		if f.z.won == (zWrite == 2) {
+			return fi.Size(), fi.Size(), false, nil
+		}
+		head = f.z.m[zPreamble:]
 	}
 	var parts []Part
 	if !f.h.Dense() {
@@ -368,15 +435,14 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	}
 	tmp := path + ".z.tmp"
 	defer os.Remove(tmp)
-	head := f.m[:HeaderSize]
-	after, err = writeCompressed(tmp, head, f.body, zShift, parts)
+	after, err = writeCompressed(tmp, head[:HeaderSize], f.body, zShift, parts, f.h.valuesFrom())
 	if err == nil {
-		err = checkCompressed(tmp, d.v, k, parts, f.body)
+		err = d.checkCompressed(tmp, k, parts, f.body)
 	}
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
 	}
-	if after >= fi.Size() { // a tiny layer: the file stays as it is
+	if after >= fi.Size() && (f.z == nil || after > fi.Size()) { // a tiny layer: the file stays as it is
 		return fi.Size(), fi.Size(), false, nil
 	}
 	d.mu.Lock()
@@ -392,14 +458,35 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	return fi.Size(), after, true, nil
 }
 
-// Compressed reports whether the file of layer k is compressed, by its
-// first bytes (it checks nothing else).
+// Compressed reports whether the file of layer k is compressed, in either
+// form, by its first bytes (it checks nothing else).
 func (d *DB) Compressed(k Key) bool { return isCompressedFile(d.Path(k)) }
 
-// checkCompressed opens the compressed file at path, decodes it and
-// compares its body with body.
-func checkCompressed(path string, v muehle.Variant, k Key, parts []Part, body []byte) error {
-	z, _, err := openZ(path, v, k, parts)
+// CompressForm is the compressed form Compress writes (doc.go): 2, the
+// won slots without their depth.
+const CompressForm = zVersion
+
+// Form returns the compressed form of layer k's file by its first bytes:
+// 0 when it is not compressed (or missing), else 1 or 2 (CompressForm).
+func (d *DB) Form(k Key) int {
+	f, err := OpenRegular(d.Path(k))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	b := make([]byte, 12)
+	if _, err := io.ReadFull(f, b); err != nil || !isCompressed(b) {
+		return 0
+	}
+	return int(binary.LittleEndian.Uint32(b[8:]))
+}
+
+// checkCompressed opens the compressed file of layer k at path, decodes
+// it and compares its body with body: in form 2 its stored body with
+// body's stored form, then, its won depths found by one ply over the
+// layers of d (fillWon), with body itself.
+func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte) error {
+	z, h, err := openZ(path, d.v, k, parts)
 	if err != nil {
 		return err
 	}
@@ -408,8 +495,22 @@ func checkCompressed(path string, v muehle.Variant, k Key, parts []Part, body []
 	if err != nil {
 		return err
 	}
+	if !z.won {
+		if !bytes.Equal(got, body) {
+			return fmt.Errorf("%w: decodes to another body", ErrChecksum)
+		}
+		return nil
+	}
+	want := make([]byte, len(body))
+	copy(want, body)
+	if !bytes.Equal(got, storedForm(want, 0, h.valuesFrom())) {
+		return fmt.Errorf("%w: decodes to another stored body", ErrChecksum)
+	}
+	if err := d.fillWon(k, h, got); err != nil {
+		return err
+	}
 	if !bytes.Equal(got, body) {
-		return fmt.Errorf("%w: decodes to another body", ErrChecksum)
+		return fmt.Errorf("%w: the won depths found by one ply are not the body's", ErrChecksum)
 	}
 	return nil
 }

@@ -15,12 +15,14 @@ import (
 // compressedDB returns a 4-stone database in a temporary directory
 // holding the moving layers 3-4 and 4-3 (fingerprint bodies) and the
 // placement layer p3+1-3+1 dense (its canonical slots' fingerprints, every
-// third left out), with blocks of blocks bytes (2^shift).
+// third left out), with blocks of blocks bytes (2^shift). Its bodies are
+// no game's values, so it compresses in form 1, every value as it is
+// (form 2 finds a won slot's depth from its children: won_test.go).
 func compressedDB(t *testing.T, shift uint) (*DB, []Key) {
 	t.Helper()
-	s, zs := blockShift, zShift
-	t.Cleanup(func() { blockShift, zShift = s, zs })
-	blockShift, zShift = shift, shift
+	s, zs, zw := blockShift, zShift, zWrite
+	t.Cleanup(func() { blockShift, zShift, zWrite = s, zs, zw })
+	blockShift, zShift, zWrite = shift, shift, 1
 	db, err := OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +139,7 @@ func TestCompressedDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, n, err := parseZHead(good, path)
+	_, _, n, _, err := parseZHead(good, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +207,7 @@ func FuzzCompressedFile(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := writeCompressed(dir+"/z", head[:HeaderSize], body, zShift, l.Parts()); err != nil {
+	if _, err := writeCompressed(dir+"/z", head[:HeaderSize], body, zShift, l.Parts(), 0); err != nil {
 		f.Fatal(err)
 	}
 	good, err := os.ReadFile(dir + "/z")

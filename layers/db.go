@@ -201,6 +201,9 @@ func (d *DB) Layer(k Key) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.f.open { // compressed form 2, decoded as stored: find the won depths
+		return d.fill(k, e)
+	}
 	return e.f, nil
 }
 
@@ -268,7 +271,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		e.seen, _ = os.Stat(d.Path(k))
 	}
 	d.slots[s].Store(e)
-	if e.err == nil && e.f.z != nil && e.f.body != nil {
+	if e.err == nil && e.f.z != nil && e.f.body != nil && !e.f.open {
 		d.holdDecoded(k)
 	}
 	return e, e.err
@@ -421,40 +424,11 @@ func (d *DB) forgetLocked(k Key) {
 // this DB from then on, for Probe, Layer, Header and Check alike. Without
 // a valid block file it checks the whole body on opening, as Layer does.
 func (d *DB) Probe(p muehle.Position) (Value, error) {
-	t := p.Turn & 1
-	m, o := p.Stones[t], p.Stones[t^1]
-	if m&o != 0 || (m|o)&^p.Board().All() != 0 {
-		return Unused, fmt.Errorf("layers: probing %v: %w: overlapping stones", p, muehle.ErrPosition)
+	v, e, i, err := d.stored(p)
+	if err != nil || byte(v) != wonCode || !e.f.open {
+		return v, err
 	}
-	if p.Game != d.v.Game {
-		return Unused, fmt.Errorf("layers: probing %v: %w: a position of %s in the database of %s", p, muehle.ErrPosition, p.Game, d.v)
-	}
-	if m.Count()+int(p.Hand[t]) < LoseBelow { // the game's rule too: CheckVariant
-		return LossIn(0), nil
-	}
-	k := KeyOf(p)
-	e := d.cached(k)
-	if e == nil || e.f == nil {
-		var err error
-		if e, err = d.layer(k, false); err != nil {
-			return Unused, err
-		}
-	}
-	i := e.l.Index(p)
-	if e.f.body == nil { // compressed, read through the block cache
-		v, err := d.cache.value(e.f.z, &e.f.h, i)
-		if err != nil {
-			d.cache.forget(e.f.z)
-			return Unused, d.blockDamaged(k, e, err)
-		}
-		return v, nil
-	}
-	if e.lazy != nil {
-		if err := e.checkRead(i); err != nil {
-			return Unused, d.blockDamaged(k, e, err)
-		}
-	}
-	return e.f.Value(i), nil
+	return d.wonValue(p, e, i) // compressed form 2: won, its depth by one ply
 }
 
 // checkRead checks the blocks of e's lazily checked body that reading

@@ -351,12 +351,12 @@ func readHeader(path string, v muehle.Variant, key Key, old bool) (Header, error
 		if old {
 			return Header{}, fmt.Errorf("layers: %s: %w: compressed, not the old format %d", path, ErrVersion, OldVersion)
 		}
-		h, _, blocks, err := parseZHead(b[:n], path)
+		h, _, blocks, ver, err := parseZHead(b[:n], path)
 		if err == nil {
 			err = h.check(path, v, key, int64(HeaderSize+h.BodySize()))
 		}
 		if err == nil {
-			err = checkZSize(path, blocks, fi.Size())
+			err = checkZSize(path, blocks, ver, fi.Size())
 		}
 		return h, err
 	}
@@ -392,6 +392,10 @@ type File struct {
 	body   []byte
 	dense  *Dense // a dense file: its body read in place; nil otherwise
 	z      *zFile // a compressed file; body is then nil until decoded in full
+	// open is set for a file of compressed form 2 whose won slots hold
+	// "won" (wonCode) without their depth: opened for probes, or its
+	// body decoded as stored (DB.Layer then finds the depths: DB.fill).
+	open   bool
 	closed bool
 }
 
@@ -400,8 +404,17 @@ type File struct {
 // size, maps the file and verifies the body checksum. It writes the
 // layer's block file when it is missing or wrong, if the folder allows. A
 // missing file gives an error wrapping ErrMissing.
+//
+// A file of compressed form 2 (doc.go) is decoded and checked as stored
+// (every frame, the stored body's checksum and its figures), but holds
+// no values: its won slots' depths are found from the layers beside it,
+// which only DB.Layer and DB.Probe read. Its Value is Unused and its Body
+// nil.
 func OpenFile(path string, v muehle.Variant, key Key) (*File, error) {
 	f, _, err := openFile(path, v, key, false, false)
+	if err == nil && f.open {
+		f.body, f.dense = nil, nil
+	}
 	return f, err
 }
 

@@ -131,6 +131,9 @@ func TestFirstProbeTime(t *testing.T) {
 //
 //	go test -run '^$' -bench ProbeFirst ./layers/
 func BenchmarkProbeFirst(b *testing.B) {
+	zw := zWrite
+	defer func() { zWrite = zw }()
+	zWrite = 1 // fingerprints, no game's values: form 2 needs a game's (won_test.go)
 	dir := b.TempDir()
 	k := Moving(5, 5)
 	var ps []muehle.Position

@@ -1,0 +1,271 @@
+package layers
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"muehle/muehle"
+)
+
+// Compressed form 2 keeps the depth of the lost slots only: a won value is
+// stored as wonCode, "won", and its depth found by one ply, 1 + the least
+// depth among the children lost for their side to move (doc.go,
+// "Compressed layer files"). The children's lost depths are always stored,
+// so that the ply never recurses: it reads the children as stored.
+
+// wonCode is what form 2 stores for a won value: WinIn(1), whose outcome
+// is won, so that the coders' contexts and the outcome of a stored byte
+// stay as they are.
+const wonCode = byte(2 + 1)
+
+// storedForm rewrites the bytes of raw, the body from byte base on, as
+// form 2 stores them: a won value (from byte from on: the values of the
+// body, after a dense body's bits and directory) becomes wonCode. It
+// returns raw.
+func storedForm(raw []byte, base, from int) []byte {
+	lo := max(from-base, 0)
+	for j := lo; j < len(raw); j++ {
+		if v := raw[j]; v >= 2 && (v-2)&1 == 1 {
+			raw[j] = wonCode
+		}
+	}
+	return raw
+}
+
+// checkStoredFigures is checkFigures for a body of form 2, count its
+// values counted: every won value is wonCode, so the header's deepest win
+// is not the body's.
+func (h Header) checkStoredFigures(path string, count *[256]uint64) error {
+	for v := int(wonCode) + 2; v < 256; v += 2 {
+		if count[v] != 0 {
+			return fmt.Errorf("layers: %s: %w: %d slots of value %d, which compressed form 2 does not store", path, ErrChecksum, count[v], v)
+		}
+	}
+	got := h
+	got.setFigures(count)
+	if got.Won > 0 {
+		got.DeepestWin = h.DeepestWin
+	}
+	if got != h {
+		return fmt.Errorf("layers: %s: %w: the header's figures (won %d, lost %d, drawn %d, deepest loss %d) are not the stored body's (won %d, lost %d, drawn %d, deepest loss %d)",
+			path, ErrChecksum, h.Won, h.Lost, h.Drawn, h.DeepestLoss, got.Won, got.Lost, got.Drawn, got.DeepestLoss)
+	}
+	return nil
+}
+
+// errNoLostChild is the damage of a slot stored won whose children are
+// none of them lost.
+var errNoLostChild = errors.New("stored won, but none of its children is lost")
+
+// stored returns the value of p's slot as its layer's file stores it (in
+// form 2 a won slot as wonCode), with the open layer and the slot; e is
+// nil when p is lost without a file (fewer than LoseBelow stones).
+func (d *DB) stored(p muehle.Position) (Value, *dbLayer, uint64, error) {
+	t := p.Turn & 1
+	m, o := p.Stones[t], p.Stones[t^1]
+	if m&o != 0 || (m|o)&^p.Board().All() != 0 {
+		return Unused, nil, 0, fmt.Errorf("layers: probing %v: %w: overlapping stones", p, muehle.ErrPosition)
+	}
+	if p.Game != d.v.Game {
+		return Unused, nil, 0, fmt.Errorf("layers: probing %v: %w: a position of %s in the database of %s", p, muehle.ErrPosition, p.Game, d.v)
+	}
+	if m.Count()+int(p.Hand[t]) < LoseBelow { // the game's rule too: CheckVariant
+		return LossIn(0), nil, 0, nil
+	}
+	k := KeyOf(p)
+	e := d.cached(k)
+	if e == nil || e.f == nil {
+		var err error
+		if e, err = d.layer(k, false); err != nil {
+			return Unused, nil, 0, err
+		}
+	}
+	i := e.l.Index(p)
+	if e.f.body == nil { // compressed, read through the block cache
+		v, err := d.cache.value(e.f.z, &e.f.h, i)
+		if err != nil {
+			d.cache.forget(e.f.z)
+			return Unused, nil, 0, d.blockDamaged(k, e, err)
+		}
+		return v, e, i, nil
+	}
+	if e.lazy != nil {
+		if err := e.checkRead(i); err != nil {
+			return Unused, nil, 0, d.blockDamaged(k, e, err)
+		}
+	}
+	return e.f.Value(i), e, i, nil
+}
+
+// wonDepth returns the depth of p, a position won for its side to move:
+// 1 + the least depth of its children lost for theirs, read as their
+// layers store them (captures first: a lost-in-0 child ends the search).
+// A position none of whose children is lost gives errNoLostChild.
+func (d *DB) wonDepth(p muehle.Position) (int, error) {
+	var buf [muehle.MaxMoves]muehle.Move
+	ms := p.AppendMoves(buf[:0])
+	best := -1
+	for pass := range 2 {
+		for _, m := range ms {
+			if m.IsRemoval() != (pass == 0) {
+				continue
+			}
+			v, _, _, err := d.stored(p.Play(m))
+			if err != nil {
+				return 0, err
+			}
+			if v.Outcome() == Loss && (best < 0 || v.Depth() < best) {
+				if best = v.Depth(); best == 0 {
+					return 1, nil
+				}
+			}
+		}
+	}
+	if best < 0 {
+		return 0, errNoLostChild
+	}
+	return best + 1, nil
+}
+
+// wonValue returns the value of p, stored won in slot i of the open layer
+// e of form 2: its depth by one ply. A slot without a lost child makes
+// the layer damaged, as a failing block check does.
+func (d *DB) wonValue(p muehle.Position, e *dbLayer, i uint64) (Value, error) {
+	dep, err := d.wonDepth(p)
+	if errors.Is(err, errNoLostChild) {
+		return Unused, d.blockDamaged(e.l.Key(), e, fmt.Errorf("layers: %s: %w: slot %d: %v", e.f.path, ErrChecksum, i, err))
+	}
+	if err != nil {
+		return Unused, err
+	}
+	return WinIn(dep), nil
+}
+
+// fill completes the open layer e of form 2, its stored body decoded in
+// memory: a copy of the body with every won slot's depth found by one ply
+// (fillWon), checked as a flat body is (its CRC-64 against the header's
+// body checksum, its figures, a dense body's directory), replaces e in
+// the DB. A slot without a lost child, or a body that does not check,
+// makes the layer damaged.
+func (d *DB) fill(k Key, e *dbLayer) (*File, error) {
+	body := make([]byte, len(e.f.body))
+	copy(body, e.f.body)
+	registerDecoded(body)
+	f := &File{path: e.f.path, h: e.f.h, z: e.f.z, body: body}
+	err := d.fillWon(k, f.h, body)
+	if err == nil && f.h.Dense() {
+		if f.dense, err = denseView(body, f.h.Slots, f.h.Stored); err != nil {
+			err = fmt.Errorf("layers: %s: %w: %v", f.path, ErrFormat, err)
+		}
+	}
+	if err == nil {
+		sums := make([]uint64, blockCount(len(body), blockShift))
+		count := countValues(body, f.h.valuesFrom(), blockShift, sums)
+		if sum := combineBlocks(sums, blockShift, len(body)); sum != f.h.Checksum {
+			err = fmt.Errorf("layers: %s: %w: the body with its won depths found has checksum %016x, the header says %016x", f.path, ErrChecksum, sum, f.h.Checksum)
+		} else {
+			err = f.checkContents(count)
+		}
+	}
+	s, _ := keySlot(k)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) || errors.Is(err, ErrChecksum) || errors.Is(err, ErrFormat) {
+			if de == nil {
+				de = &DamagedError{Key: k, Err: err}
+			}
+			return nil, d.damaged(s, e, de)
+		}
+		return nil, err
+	}
+	if d.slots[s].Load() == e {
+		d.slots[s].Store(&dbLayer{f: f, l: e.l, at: e.at})
+		d.holdDecoded(k)
+	}
+	return f, nil
+}
+
+// fillWon sets the depth of every won slot of body, the stored body of
+// layer k (header h), decoded in form 2, by one ply over its children
+// read through d, on all cores. A won slot without a lost child gives a
+// *DamagedError of k (wrapping ErrChecksum); a child's layer missing or
+// damaged, its error.
+func (d *DB) fillWon(k Key, h Header, body []byte) error {
+	l := d.x.Layer(k)
+	var dv *Dense
+	if h.Dense() {
+		var err error
+		if dv, err = denseView(body, h.Slots, h.Stored); err != nil {
+			return &DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: %v", d.Path(k), ErrFormat, err)}
+		}
+	}
+	const chunk = 1 << 16
+	chunks := (h.Slots + chunk - 1) / chunk
+	var next atomic.Uint64
+	var failed atomic.Bool
+	var mu sync.Mutex
+	var first error
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+		failed.Store(true)
+	}
+	one := func(i uint64, p muehle.Position, at *byte) bool {
+		p.Game = d.v.Game
+		dep, err := d.wonDepth(p)
+		switch {
+		case errors.Is(err, errNoLostChild):
+			fail(&DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: slot %d: %v", d.Path(k), ErrChecksum, i, err)})
+			return false
+		case err != nil:
+			fail(fmt.Errorf("layers: layer %v's won depths: %w", k, err))
+			return false
+		}
+		*at = byte(WinIn(dep))
+		return true
+	}
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for !failed.Load() {
+				c := next.Add(1) - 1
+				if c >= chunks {
+					return
+				}
+				lo, hi := c*chunk, min((c+1)*chunk, h.Slots)
+				if dv == nil {
+					for i, p := range l.Positions(lo, hi) {
+						if body[i] == wonCode && !one(i, p, &body[i]) {
+							return
+						}
+					}
+					continue
+				}
+				r := dv.rank(lo)
+				for i := range SetBits(dv.bits, lo, hi) {
+					if dv.values[r] == wonCode {
+						p, ok := l.Position(i)
+						if !ok {
+							fail(&DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: slot %d is stored won but is no position", d.Path(k), ErrChecksum, i)})
+							return
+						}
+						if !one(i, p, &dv.values[r]) {
+							return
+						}
+					}
+					r++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
