@@ -386,12 +386,12 @@ func (h Header) checkVersion(path string, old bool) error {
 // keeps the Files it opens for Probe unverified, checking their bodies
 // block by block; it hands out only verified ones.)
 type File struct {
-	path   string
-	h      Header
-	m      mmap.MMap
-	body   []byte
-	dense  *Dense // a dense file: its body read in place; nil otherwise
-	z      *zFile // a compressed file; body is then nil until decoded in full
+	path  string
+	h     Header
+	m     mmap.MMap
+	body  []byte
+	dense *Dense // a dense file: its body read in place; nil otherwise
+	z     *zFile // a compressed file; body is then nil until decoded in full
 	// open is set for a file of compressed form 2 whose won slots hold
 	// "won" (wonCode) without their depth: opened for probes, or its
 	// body decoded as stored (DB.Layer then finds the depths: DB.fill).
