@@ -269,3 +269,15 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 	wg.Wait()
 	return first
 }
+
+// SetCompressForm makes Compress write compressed form n (1: every value
+// as it is, as before form 2; 2: CompressForm) from now on, and returns
+// the form written before. Tests of the packages above make folders of
+// form 1 with it, to check that they are read and converted.
+func SetCompressForm(n int) int {
+	old := zWrite
+	if n == 1 || n == zVersion {
+		zWrite = n
+	}
+	return old
+}

@@ -1,0 +1,250 @@
+package layers
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"muehle/muehle"
+)
+
+// The checked-in example of compressed form 2: layer 3-3 of the 5-stone
+// game (`muehlectl solve --stones 5 --max-stones 6 --compress`), whose
+// children lie in itself or, after a capture, are lost in 0 without a
+// file: a folder holding it alone answers every probe.
+const example2 = "testdata/compressed2-k5-m3-3.layer"
+
+// example2DB returns a database of the 5-stone game holding path as its
+// layer 3-3.
+func example2DB(t *testing.T, path string) *DB {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := muehle.Standard.With(5)
+	dir := t.TempDir()
+	if err := os.MkdirAll(GameDir(dir, v), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(GameDir(dir, v), "m3-3.layer"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenDB(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// example1Values returns the values of layer 3-3 of the 5-stone game from
+// the checked-in example of form 1, which stores them as they are.
+func example1Values(t *testing.T) []byte {
+	t.Helper()
+	f, err := OpenFile("testdata/compressed-k5-m3-3.layer", muehle.Standard.With(5), Moving(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return append([]byte(nil), f.Body()...)
+}
+
+// TestCompressed2Example reads the checked-in layer of compressed form 2
+// byte by byte as doc.go describes it: the preamble of form 2, the offset
+// table whose block CRCs (of the stored blocks) combine to the stored
+// body's CRC-64 after it, the table's CRC-32C; no stored byte is a won
+// value other than "won". Through a DB, Layer and Probe give every slot
+// the value of the example of form 1 (the same layer, every depth
+// stored), and the header's body checksum is that of the values with
+// their won depths found.
+func TestCompressed2Example(t *testing.T) {
+	b, err := os.ReadFile(example2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	const n = 12
+	if string(b[:8]) != "MUEHLEDZ" || le.Uint32(b[8:]) != 2 || le.Uint32(b[12:]) != 14 || le.Uint64(b[16:]) != n {
+		t.Fatalf("preamble % x: want MUEHLEDZ, form 2, blocks of 2^14 bytes, 12 blocks", b[:24])
+	}
+	if got, want := le.Uint32(b[28:]), crc32.Checksum(b[:28], castagnoli); got != want {
+		t.Errorf("preamble CRC %08x, want %08x", got, want)
+	}
+	tail := zHead + zEntry*n
+	if got, want := le.Uint32(b[tail+8:]), crc32.Checksum(b[zHead:tail+8], castagnoli); got != want {
+		t.Errorf("table CRC %08x, want %08x", got, want)
+	}
+	var sums []uint64
+	for i := range n {
+		sums = append(sums, le.Uint64(b[zHead+16*i+8:]))
+	}
+	if got, want := combineBlocks(sums, 14, 183512), le.Uint64(b[tail:]); got != want {
+		t.Errorf("the block CRCs combine to %016x, the stored body's CRC-64 is %016x", got, want)
+	}
+	if first := le.Uint64(b[zHead:]); b[tail+12] > blockRaw || first <= uint64(tail+12) {
+		t.Errorf("first frame: coder %d, ending at %d", b[tail+12], first)
+	}
+	want := example1Values(t)
+	v, k := muehle.Standard.With(5), Moving(3, 3)
+	f, err := OpenFile(example2, v, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := f.Header(); h.Checksum != 0x290dc27b54f3cc16 || h.DeepestWin != 25 || f.Value(0) != Unused || f.Body() != nil {
+		t.Errorf("OpenFile: header %+v, a value, body %d bytes; want the header of form 1's example and no values", h, len(f.Body()))
+	}
+	f.Close()
+	raw, err := os.ReadFile(example2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _, err := checkZ(raw, example2, v, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z.parts = indexerOrFatal(t).Layer(k).Parts()
+	stored, err := z.decodeAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range stored {
+		if s != storedForm([]byte{want[i]}, 0, 0)[0] {
+			t.Fatalf("slot %d stored %d, the value is %v", i, s, Value(want[i]))
+		}
+	}
+
+	db := example2DB(t, example2)
+	l := db.Indexer().Layer(k)
+	won := 0
+	for i := range l.Size() {
+		p, ok := l.Position(i)
+		if !ok {
+			continue
+		}
+		p.Game = v.Game
+		got, err := db.Probe(p)
+		if err != nil || got != Value(want[i]) {
+			t.Fatalf("slot %d: Probe %v, %v; want %v", i, got, err, Value(want[i]))
+		}
+		if got.Outcome() == Win {
+			won++
+		}
+	}
+	lf, err := db.Layer(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(lf.Body()) != string(want) || !lf.Compressed() {
+		t.Errorf("Layer: a body of %d bytes unlike form 1's (compressed %v)", len(lf.Body()), lf.Compressed())
+	}
+	if won != 140621 {
+		t.Errorf("%d won slots, want 140,621", won)
+	}
+}
+
+// indexerOrFatal returns the standard board's indexer.
+func indexerOrFatal(t *testing.T) *Indexer {
+	t.Helper()
+	x, err := DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestCompressed2Damage: a flipped bit in a frame of form 2 is found by
+// the block check, by Probe and by Layer; a slot stored won none of whose
+// children is lost (the body's other checks passing: a layer written so)
+// makes the layer damaged for Probe of that position and for Layer.
+func TestCompressed2Damage(t *testing.T) {
+	v, k := muehle.Standard.With(5), Moving(3, 3)
+	b, err := os.ReadFile(example2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := zHead + zEntry*12 + 12
+	b[first+100] ^= 0x10 // in block 0's frame
+	flipped := filepath.Join(t.TempDir(), "flipped.layer")
+	if err := os.WriteFile(flipped, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := example2DB(t, flipped)
+	l := db.Indexer().Layer(k)
+	var p0 muehle.Position
+	for i := range l.Size() {
+		if p, ok := l.Position(i); ok {
+			p0 = p
+			break
+		}
+	}
+	p0.Game = v.Game
+	var de *DamagedError
+	if _, err := db.Probe(p0); !errors.As(err, &de) || !errors.Is(err, ErrChecksum) {
+		t.Errorf("Probe of block 0 of a flipped frame: %v; want a *DamagedError wrapping ErrChecksum", err)
+	}
+	if _, err := example2DB(t, flipped).Layer(k); !errors.As(err, &de) || !errors.Is(err, ErrChecksum) {
+		t.Errorf("Layer of a flipped frame: %v; want a *DamagedError wrapping ErrChecksum", err)
+	}
+
+	// A won slot without captures: its lost children, all in 3-3, made
+	// drawn, the header written for that body.
+	body := example1Values(t)
+	var won muehle.Position
+	for i := range l.Size() {
+		if Value(body[i]).Outcome() != Win || Value(body[i]).Depth() < 3 {
+			continue
+		}
+		p, _ := l.Position(i)
+		p.Game = v.Game
+		var buf [muehle.MaxMoves]muehle.Move
+		ms := p.AppendMoves(buf[:0])
+		capture := false
+		for _, m := range ms {
+			capture = capture || m.IsRemoval()
+		}
+		if capture {
+			continue
+		}
+		for _, m := range ms {
+			if j := l.Index(p.Play(m)); Value(body[j]).Outcome() == Loss {
+				body[j] = byte(Drawn)
+			}
+		}
+		won = p
+		break
+	}
+	if won.Game != v.Game {
+		t.Fatal("no won slot without captures")
+	}
+	dir := t.TempDir()
+	if err := WriteLayer(filepath.Join(dir, "flat.layer"), v, k, body); err != nil {
+		t.Fatal(err)
+	}
+	head, err := os.ReadFile(filepath.Join(dir, "flat.layer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "nolost.layer")
+	if _, err := writeCompressed(bad, head[:HeaderSize], body, zShift, l.Parts(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := OpenFile(bad, v, k); err != nil { // the stored body checks
+		t.Fatalf("OpenFile: %v; want the stored body to check", err)
+	} else {
+		f.Close()
+	}
+	db = example2DB(t, bad)
+	if _, err := db.Probe(won); !errors.As(err, &de) || !errors.Is(err, ErrChecksum) {
+		t.Errorf("Probe of a won slot without a lost child: %v; want a *DamagedError wrapping ErrChecksum", err)
+	}
+	if _, err := db.Layer(k); !errors.As(err, &de) || !errors.Is(err, ErrChecksum) {
+		t.Errorf("Layer after it: %v; want the layer damaged", err)
+	}
+	if _, err := example2DB(t, bad).Layer(k); !errors.As(err, &de) || !errors.Is(err, ErrChecksum) {
+		t.Errorf("Layer of a won slot without a lost child: %v; want a *DamagedError wrapping ErrChecksum", err)
+	}
+}
