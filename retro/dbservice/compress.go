@@ -130,7 +130,7 @@ func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResu
 			continue
 		}
 		todo = append(todo, k)
-		if !db.Compressed(k) {
+		if db.Form(k) != layers.CompressForm { // flat, or compressed in form 1: rewritten
 			c.sizes[k] = uint64(fi.Size())
 			c.total += c.sizes[k]
 			largest = max(largest, uint64(fi.Size()))

@@ -1,0 +1,127 @@
+package retro
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+)
+
+// TestCompressForms solves the complete game of 4 stones (every phase, the
+// placement layers dense) and keeps three more folders of it: compressed
+// in form 1 (every value as it is), form 1 converted to form 2 by
+// Compress, and the flat layers compressed straight to form 2 (the won
+// slots without their depth). Every canonical slot of every layer probes
+// the same in all four, every layer read in full (DB.Layer: form 2's won
+// depths found by one ply) is the flat body byte for byte, and the
+// verifier, re-deriving every value from its children, passes every layer
+// of form 2.
+func TestCompressForms(t *testing.T) {
+	v := muehle.Standard.With(4)
+	root := t.TempDir()
+	flatDir := filepath.Join(root, "flat")
+	flat, err := layers.OpenDB(flatDir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer flat.Close()
+	if err := Solve(context.Background(), flat, SolveOptions{Placement: true}); err != nil {
+		t.Fatal(err)
+	}
+	keys := layers.OrderIn(v, true)
+	copyFolder := func(name string) *layers.DB {
+		dir := filepath.Join(root, name)
+		if err := os.CopyFS(dir, os.DirFS(flatDir)); err != nil {
+			t.Fatal(err)
+		}
+		db, err := layers.OpenDB(dir, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	compressAll := func(db *layers.DB, form int) {
+		t.Helper()
+		defer layers.SetCompressForm(layers.SetCompressForm(form))
+		for _, k := range keys {
+			if !db.Has(k) {
+				continue
+			}
+			if _, _, _, err := db.Compress(k); err != nil {
+				t.Fatalf("compressing %v in form %d: %v", k, form, err)
+			}
+		}
+	}
+	form1 := copyFolder("form1")
+	compressAll(form1, 1)
+	form12 := copyFolder("form12")
+	compressAll(form12, 1)
+	compressAll(form12, 2)
+	form2 := copyFolder("form2")
+	compressAll(form2, 2)
+	forms := map[string]*layers.DB{"form 1": form1, "form 1 converted to 2": form12, "form 2": form2}
+	step := uint64(1)
+	if testing.Short() {
+		step = 3 // every third slot probed
+	}
+	n2, slots := 0, 0
+	for _, k := range keys {
+		if !flat.Has(k) {
+			continue
+		}
+		if got := form2.Form(k); got == 2 {
+			n2++
+		}
+		ff, err := flat.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := flat.Indexer().Layer(k)
+		for i := uint64(0); i < l.Size(); i += step {
+			p, ok := l.Position(i)
+			if !ok {
+				continue
+			}
+			p.Game = v.Game
+			want, err := flat.Probe(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == layers.Unused {
+				continue
+			}
+			slots++
+			for name, db := range forms {
+				if got, err := db.Probe(p); err != nil || got != want {
+					t.Fatalf("%s: layer %v slot %d: Probe %v, %v; flat %v", name, k, i, got, err, want)
+				}
+			}
+		}
+		for name, db := range forms {
+			f, err := db.Layer(k)
+			if err != nil {
+				t.Fatalf("%s: layer %v: %v", name, k, err)
+			}
+			if string(f.Body()) != string(ff.Body()) {
+				t.Errorf("%s: layer %v read in full is not the flat body", name, k)
+			}
+		}
+	}
+	if n2 < 10 {
+		t.Errorf("%d layers in form 2, want most of the game's", n2)
+	}
+	t.Logf("%d values of %d layers (%d in form 2) the same in the four folders", slots, len(keys), n2)
+	for _, k := range keys {
+		if !form2.Has(k) {
+			continue
+		}
+		bad, err := VerifyLayer(context.Background(), form2, k, 2, 10, nil)
+		if err != nil || len(bad) != 0 {
+			t.Errorf("verifying %v of form 2: %v, %d mismatches: %v", k, err, len(bad), bad)
+		}
+	}
+}
