@@ -21,9 +21,12 @@ import (
 // (layers.DB.Compress), but for a layer or two that compress would leave
 // flat anyway or that stays flat on purpose (the first placement layer):
 // a folder as `muehlectl compress` leaves one, and a mixed one. It
-// returns the folder, its layers and the layers compressed.
+// returns the folder, its layers and the layers compressed. Its values
+// are no game's, so it compresses in form 1, every value as it is (form
+// 2 finds a won slot's depth from its children: TestCopiedForm2).
 func compressedDB(t *testing.T) (string, []layers.Key, map[layers.Key]bool) {
 	t.Helper()
+	defer layers.SetCompressForm(layers.SetCompressForm(1))
 	dir, keys := testDBOf(t, func(rng *rand.Rand) byte {
 		if rng.IntN(8) > 0 {
 			return byte(layers.Drawn)
@@ -255,5 +258,77 @@ func TestExamplePackageV5(t *testing.T) {
 		if !bytes.Equal(a.Body(), b.Body()) || a.Header() != b.Header() {
 			t.Errorf("layer %s: its body or header differs from the package of format 3's", k)
 		}
+	}
+}
+
+// TestCopiedForm2 exports a folder holding a layer of compressed form 2
+// (the checked-in layer 3-3 of the 5-stone game, its won slots stored
+// without their depth, verified): it travels as its file, and imported
+// into an empty folder it is the exporting folder's byte for byte and
+// probes the same.
+func TestCopiedForm2(t *testing.T) {
+	smallBlocks(t)
+	v, k := muehle.Standard.With(5), layers.Moving(3, 3)
+	b, err := os.ReadFile("../testdata/compressed2-k5-m3-3.layer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := os.MkdirAll(db.GameDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db.Path(k), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if db.Form(k) != 2 {
+		t.Fatalf("form %d, want 2", db.Form(k))
+	}
+	if err := db.MarkVerified(k); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "k5.mpk")
+	res, err := Export(context.Background(), db, []layers.Key{k}, ExportOptions{Out: out, PartBytes: 0, Exported: Machine{Commit: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Manifest.Layers[0].Copied() {
+		t.Errorf("layer %s not copied", k)
+	}
+	to := t.TempDir()
+	if _, err := Import(context.Background(), to, out, ImportOptions{ClaimName: testClaim}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := layers.OpenDB(to, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	for _, path := range [][2]string{{db.Path(k), in.Path(k)}, {db.VerifiedPath(k), in.VerifiedPath(k)}} {
+		x, err1 := os.ReadFile(path[0])
+		y, err2 := os.ReadFile(path[1])
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s: %d bytes imported (%v), %d exported (%v); want the same", filepath.Base(path[1]), len(y), err2, len(x), err1)
+		}
+	}
+	l := db.Indexer().Layer(k)
+	for i := uint64(0); i < l.Size(); i += 97 {
+		p, ok := l.Position(i)
+		if !ok {
+			continue
+		}
+		p.Game = v.Game
+		want, err1 := db.Probe(p)
+		got, err2 := in.Probe(p)
+		if err1 != nil || err2 != nil || got != want {
+			t.Fatalf("slot %d: imported %v, %v; exported %v, %v", i, got, err2, want, err1)
+		}
+	}
+	if st, err := in.Check(k); st != layers.StatusVerified {
+		t.Errorf("imported layer: %v, %v; want verified", st, err)
 	}
 }
