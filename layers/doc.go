@@ -39,6 +39,8 @@
 //	compressed.go the compressed layer file: writing, opening, decoding
 //	              a block, a whole body
 //	codec.go      the coders of a compressed block: zstd, context streams
+//	won.go        compressed form 2: a won slot stored without its depth,
+//	              found by one ply over its children (Probe, DB.Layer)
 //	cache.go      the block cache with its bound in bytes
 //	values.go     Values, what every reader of a layer reads through
 //	games.go      the games a database holds: RulesID in the header,
@@ -301,47 +303,87 @@
 // Dense, Value, Copy) as for a layer lying flat, and Values is the one
 // interface of both; File.Compressed says which it is, for the commands
 // that report sizes. DB.Compress compresses a layer in place
-// (`muehlectl compress`, `muehlectl solve --compress`). All integers
+// (`muehlectl compress`, `muehlectl solve --compress`, the window's
+// Compress layers), in form 2 (below); a file of form 1, the form before,
+// is read as it is, and DB.Compress rewrites it in form 2. All integers
 // little-endian:
 //
 //	offset  size  field
 //	 0       8    magic "MUEHLEDZ"
-//	 8       4    version of the compressed form, 1
+//	 8       4    the compressed form: 2 (written), 1 (read still)
 //	12       4    s: the blocks are 2^s bytes of body (14: 16 KiB;
 //	              readers take 9 to 24)
 //	16       8    n: number of blocks, ⌈body size / 2^s⌉
 //	24       4    zero
 //	28       4    CRC-32C of bytes 0-27
 //	32     128    the layer's header, verbatim (layout, figures, the body
-//	              checksum of the body uncompressed, the header
-//	              checksum): the layer's .verified record and .blocks
-//	              file, written for it lying flat, stay valid
+//	              checksum of the body uncompressed with every depth, the
+//	              header checksum): the layer's .verified record and
+//	              .blocks file, written for it lying flat, stay valid
 //	160    16n    the offset table, for each block: the offset in the
 //	              file where its frame ends (uint64), and the CRC-64
-//	              (ECMA) of its 2^s bytes of body (the last block
-//	              shorter)
-//	160+16n  4    CRC-32C of the offset table
-//	164+16n  …    the frames, one after another: block b's from the end
-//	              of block b-1's (the first from 164+16n) to its end;
-//	              the first byte is the coder: 0 a zstd frame (without
-//	              zstd's checksum), 1 context streams (codec.go, without
-//	              a partner: each block decodes on its own), 2 the bytes
-//	              as they are
+//	              (ECMA) of its 2^s bytes of stored body (the last block
+//	              shorter; form 1: of the body)
+//	160+16n  8    form 2: the CRC-64 of the stored body (form 1: absent)
+//	168+16n  4    CRC-32C of the offset table and the stored body's
+//	              CRC-64 (form 1: at 160+16n, of the offset table)
+//	172+16n  …    the frames, one after another: block b's from the end
+//	              of block b-1's (the first from 172+16n, in form 1 from
+//	              164+16n) to its end; the first byte is the coder: 0 a
+//	              zstd frame (without zstd's checksum), 1 context streams
+//	              (codec.go, without a partner: each block decodes on its
+//	              own), 2 the bytes as they are
 //
-// The body is the body of the flat file, one byte per slot or dense (its
-// bits, rank directory and values), so a probe of a dense layer reads up
-// to three blocks: the 64-byte line of its bit, its two directory entries
-// and its value. The table's block CRCs, combined as the CRC-64 of their
-// concatenation, must equal the header's body checksum, so the table
-// vouches for the body the header describes; a file whose preamble,
-// header, table or sizes fail is damaged (ErrChecksum, ErrFormat) on
-// opening. A block is checked each time it is decoded: a frame that does
-// not decode, or decodes to bytes of another CRC-64, makes the layer
-// damaged for the DB as a failing block of a flat body does
-// (TestCompressedDamage flips a bit in each part). DB.Layer decodes a
+// The stored body is the body of the flat file, one byte per slot or
+// dense (its bits, rank directory and values), with every won value
+// (2 + d, d odd) stored as 3, "won" (WinIn(1)), in form 2: the values
+// only, a dense body's bits and directory as they are; unused, drawn and
+// lost values as they are. Form 1 stores the body itself. A won slot's
+// depth is 1 + the least depth among its children lost for their side to
+// move (won.go): the positions its moves lead to, in its partner layer,
+// in the layer a capture leads to (a capture leaving the opponent fewer
+// than LoseBelow stones: lost in 0, no file), after a placement in the
+// layer of one stone fewer in hand (the placement layers, Lasker Morris's
+// mixed layers), each read as its layer stores it. A lost value keeps its
+// depth in every form, so the ply never recurses. DB.Probe of a won slot
+// probes its children so, captures first (a child lost in 0 ends it);
+// DB.Layer decodes the stored body on all cores, finds every won slot's
+// depth on all cores (fillWon) and checks the body so completed as a flat
+// body: its CRC-64 against the header's body checksum, its figures, a
+// dense body's directory. A slot stored won none of whose children is
+// lost is damage: Probe of it, and DB.Layer, make the layer damaged as a
+// failing block check does (TestCompressed2Damage). DB.Compress checks
+// a file of form 2 before it replaces the layer: decoded again, every won
+// depth found again from the layers beside it (which must be there: the
+// partner and the layers the captures and placements lead to), and
+// compared with the body byte for byte. OpenFile, which reads one file
+// without its folder (export and import of packages), checks a file of
+// form 2 as stored (every frame, the stored body's CRC-64, its won, lost
+// and drawn counts and deepest loss) and holds no values. The verifier
+// reads a layer of form 2 through DB.Layer and re-derives every value,
+// each won depth and each lost one, from its children as for a flat
+// layer: the depths found by one ply are not its only check.
+//
+// The checked-in example testdata/compressed2-k5-m3-3.layer (26,565
+// bytes) is layer 3-3 of the 5-stone game in form 2, whose children lie
+// in itself or are lost in 0 (TestCompressed2Example reads it byte by
+// byte and through a DB); testdata/compressed-k5-m3-3.layer (51,036
+// bytes) is the same layer in form 1 (TestCompressedExample).
+//
+// The table's block CRCs, combined as the CRC-64 of their concatenation,
+// must equal the stored body's CRC-64 (form 1: the header's body
+// checksum), so the table vouches for the body the file stores; a file
+// whose preamble, header, table or sizes fail is damaged (ErrChecksum,
+// ErrFormat) on opening. A block is checked each time it is decoded: a
+// frame that does not decode, or decodes to bytes of another CRC-64,
+// makes the layer damaged for the DB as a failing block of a flat body
+// does (TestCompressedDamage flips a bit in each part of form 1,
+// TestCompressed2Damage one in a frame of form 2). DB.Layer decodes a
 // body on all cores and checks its figures and directory as for a flat
-// body. A layer whose compressed file would not be smaller (a few hundred
-// bytes) is left flat.
+// body. A layer whose compressed file would not be smaller (a few
+// hundred bytes) is left flat. A dense body's probe reads up to three
+// blocks: the 64-byte line of its bit, its two directory entries and its
+// value.
 //
 // The block cache (cache.go) holds decoded blocks of the compressed
 // layers a DB has open, and the DB holds layers decoded in full by
