@@ -218,9 +218,9 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 		mu.Unlock()
 		failed.Store(true)
 	}
-	one := func(i uint64, p muehle.Position, at *byte) bool {
+	one := func(r *plyReader, i uint64, p muehle.Position, at *byte) bool {
 		p.Game = d.v.Game
-		dep, err := d.wonDepth(p)
+		dep, err := r.wonDepth(p)
 		switch {
 		case errors.Is(err, errNoLostChild):
 			fail(&DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: slot %d: %v", d.Path(k), ErrChecksum, i, err)})
@@ -235,6 +235,7 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			r := &plyReader{d: d, k: k}
 			for !failed.Load() {
 				c := next.Add(1) - 1
 				if c >= chunks {
@@ -243,31 +244,134 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 				lo, hi := c*chunk, min((c+1)*chunk, h.Slots)
 				if dv == nil {
 					for i, p := range l.Positions(lo, hi) {
-						if body[i] == wonCode && !one(i, p, &body[i]) {
+						if body[i] == wonCode && !one(r, i, p, &body[i]) {
 							return
 						}
 					}
 					continue
 				}
-				r := dv.rank(lo)
+				at := dv.rank(lo)
 				for i := range SetBits(dv.bits, lo, hi) {
-					if dv.values[r] == wonCode {
+					if dv.values[at] == wonCode {
 						p, ok := l.Position(i)
 						if !ok {
 							fail(&DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: slot %d is stored won but is no position", d.Path(k), ErrChecksum, i)})
 							return
 						}
-						if !one(i, p, &dv.values[r]) {
+						if !one(r, i, p, &dv.values[at]) {
 							return
 						}
 					}
-					r++
+					at++
 				}
 			}
 		})
 	}
 	wg.Wait()
 	return first
+}
+
+// plyReader finds the depths of won positions of layer k for fillWon, as
+// DB.wonDepth does, but faster: the moves of a position sorted by their
+// kind (slide or placement, with a removal or not), whose children all lie
+// in one layer (Key.Child), ranked together from the position and the
+// moves (LayerIndex.IndexMoves: the children are never made), their
+// values read from the layers' open entries. One per goroutine.
+type plyReader struct {
+	d     *DB
+	k     Key
+	kinds [4]plyKind
+	moves [muehle.MaxMoves]muehle.Move
+	kms   [4][muehle.MaxMoves]muehle.Move
+	ix    [muehle.MaxMoves]uint64
+}
+
+// plyKind is the layer the moves of one kind lead to from layer k.
+type plyKind struct {
+	looked bool
+	ends   bool // such a move's removal ends the game: a child lost in 0
+	e      *dbLayer
+	err    error
+}
+
+// kind returns the layer the moves of kind j (2×place + remove) lead to,
+// opened for probes on first use.
+func (r *plyReader) kind(j int) *plyKind {
+	t := &r.kinds[j]
+	if !t.looked {
+		t.looked = true
+		c, ok := r.k.Child(j >= 2, j&1 == 1)
+		if t.ends = !ok; ok {
+			t.e, t.err = r.d.layer(c, false)
+		}
+	}
+	return t
+}
+
+// value returns slot i of the open layer e as its file stores it.
+func (r *plyReader) value(e *dbLayer, i uint64) (Value, error) {
+	if e.f.body == nil {
+		v, err := r.d.cache.value(e.f.z, &e.f.h, i)
+		if err != nil {
+			r.d.cache.forget(e.f.z)
+			return Unused, r.d.blockDamaged(e.l.Key(), e, err)
+		}
+		return v, nil
+	}
+	if e.lazy != nil {
+		if err := e.checkRead(i); err != nil {
+			return Unused, r.d.blockDamaged(e.l.Key(), e, err)
+		}
+	}
+	return e.f.Value(i), nil
+}
+
+// wonDepth is DB.wonDepth of p, a position of layer k with its mover in
+// Stones[White].
+func (r *plyReader) wonDepth(p muehle.Position) (int, error) {
+	ms := p.AppendMoves(r.moves[:0])
+	var n [4]int
+	for _, m := range ms {
+		j := 0
+		if m.From == muehle.NoPoint {
+			j = 2
+		}
+		if m.IsRemoval() {
+			j++
+		}
+		r.kms[j][n[j]] = m
+		n[j]++
+	}
+	best := -1
+	for _, j := range [4]int{1, 3, 0, 2} { // removals first
+		if n[j] == 0 {
+			continue
+		}
+		t := r.kind(j)
+		if t.ends {
+			return 1, nil
+		}
+		if t.err != nil {
+			return 0, t.err
+		}
+		ix := r.ix[:n[j]]
+		t.e.l.IndexMoves(p, r.kms[j][:n[j]], ix)
+		for _, i := range ix {
+			v, err := r.value(t.e, i)
+			if err != nil {
+				return 0, err
+			}
+			if v.Outcome() == Loss && (best < 0 || v.Depth() < best) {
+				if best = v.Depth(); best == 0 {
+					return 1, nil
+				}
+			}
+		}
+	}
+	if best < 0 {
+		return 0, errNoLostChild
+	}
+	return best + 1, nil
 }
 
 // SetCompressForm makes Compress write compressed form n (1: every value
