@@ -115,15 +115,17 @@ func ReachableShare(v muehle.Variant) float64 {
 }
 
 // CompressedShare is the size of a game's layer files kept compressed
-// (SolveOptions.Compress, layers/doc.go) as a share of their size lying
-// flat, measured where a game's bytes lie: in its largest moving layers.
-// The standard game's 7-8, 8-7, 7-9, 9-7 and 8-8 took 1,270 MB of 2,707 MB
-// (46.9 %, 3.7 to 3.9 bits per stored value: their depths, not their
-// outcomes, cost the bits). Small games compress far better (the standard
-// game of 6 stones: 94.2 MB of 569.9 MB, 17 %), so the share overstates
-// them; a game with fewer draws or longer wins differs, good to a factor
-// 1.5 for the large ones.
-const CompressedShare = 0.47
+// (SolveOptions.Compress, layers/doc.go: compressed form 2, a won slot
+// stored without its depth) as a share of their size lying flat,
+// measured where a game's bytes lie: in its largest moving layers. The
+// standard game's 7-8, 8-7 and 7-7 took 392 MB of 1,479 MB in form 2
+// (26.5 %: 3.119, 1.157 and 2.116 bits per stored value; TestForm2Sizes
+// on /tmp/bench-k9, 2026-11-29), its 43 moving layers up to 15 stones 20.8
+// % (1.677 bits per value); in form 1, every depth stored, the five
+// largest had taken 46.9 %. Small games compress far better, so the share
+// overstates them; a game with fewer draws or longer wins differs, good
+// to a factor 1.5 for the large ones.
+const CompressedShare = 0.27
 
 // KeptCompressed returns what layers of flat bytes lying flat take kept
 // compressed once verified (at CompressedShare), and the most disk they
