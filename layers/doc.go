@@ -508,16 +508,41 @@
 // choice for all layers, not per pair. (e), a depth kept modulo a small
 // number or capped, was not measured: a won slot's best move needs its
 // children's exact depths; no exact scheme of that kind was found in the
-// time. Estimates under (c) (the six layers not measured taken at 47 % of
-// flat for (a) and 57 % of that for (c); the placement layers, not
-// measured here, at 47 % of their 5.52 GB flat, either unchanged or shrunk
-// alike): the standard game's moving layers about 2.05 GB instead of 3.6
-// GB, the game 3.5 to 4.6 GB instead of about 6.2 GB by the same
-// reckoning, within the 5 GB of issue 51; Lasker Morris about 34 GB
-// instead of 60 (its layers not measured; the standard game's ratio
-// applied), against 56 GB free on this disk today. What (c) costs a player
-// (a won position's depth read by probing its children, blocks of other
-// layers decoded) is not measured. Reproduce with
+// time.
+//
+// So (c) is compressed form 2. Measured in the store's own files
+// (TestForm2Sizes, 2026-11-29: each flat layer of /tmp/bench-k9 written
+// by writeCompressed, the offset table and its 12 bytes after it
+// counted): 7-8 3.119 bits per stored value (38.8 % of flat), 8-7 1.157
+// (14.4 %), 7-7 2.116 (26.3 %), 6-6 1.065 (13.2 %), 6-9 3.252, 9-6 0.110;
+// the 43 layers 1,215,668,289 bytes of 5,833,482,282 (20.8 %), 1.677 bits
+// per value: the figures of column (c). The largest three measured (7-8,
+// 8-7, 7-7) take 26.5 % of flat together (retro.CompressedShare 0.27).
+// By that share for the six layers not measured (3.1 GB flat), the
+// standard game's moving layers take about 2.05 GB in form 2 instead of
+// 3.6 GB in form 1.
+//
+// What finding the won depths costs (TestForm2Cost, 2026-11-29, the 2
+// cores shared with a load of 8 to 10 runnable tasks, so that wall times
+// vary by a fifth from one run to the next): reading 6-6 in full
+// (DB.Layer: 157 M slots, 23.3 M of them won, its children in itself and
+// in 5-6 lying flat) took 15.6 to 18.4 s, 9.3 s of processor time (about
+// 1.5 s of it decoding); 7-7 (423 M slots, 198 M won, children in itself
+// and in 6-7) 2 min 20 s, 330 s per G slots, where form 1 decodes a body
+// in a few seconds. Compressing 7-7 in form 2, the won depths found again
+// to check the file, took 2 min 14 s. A solver reads each finished layer
+// it needs in full once per unit (DB.Layer; the DB holds it within its
+// memory bound), so a solve with --compress pays this for every layer a
+// unit reads that is not held already. A probe of a won slot reads its
+// children: one ply of probes, each a block read through the cache.
+// Reproduce with
+//
+//	MUEHLE_FORM2_SIZES=/tmp/bench-k9 nice -n 5 go test -run Form2Sizes -v ./layers/
+//	MUEHLE_FORM2_DB=/tmp/h51g-k9 MUEHLE_FORM2_LAYERS=7-7 nice -n 5 go test -run Form2Cost -v ./layers/
+//
+// (the second compresses the named layers of a copy in place: the flat
+// layers and the layers their children lie in, copied from /tmp/bench-k9
+// with their .verified and .blocks files). The trial of the schemes:
 //
 //	MUEHLE_DEPTH_TRIAL_DB=/tmp/bench-k9 nice -n 5 go test -run DepthTrial -v ./layers/
 //
