@@ -1,8 +1,10 @@
 package layers
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +127,97 @@ func TestForm2Cost(t *testing.T) {
 		}
 		took := time.Since(t0)
 		t.Logf("read in full %-5s (form %d): %v (%.1f s per GB of slots; %d won slots)", k, db.Form(k), took.Round(time.Millisecond), took.Seconds()/(float64(f.Header().Slots)/1e9), f.Header().Won)
+	}
+}
+
+// BenchmarkProbeForms times single random probes of one layer of a solved
+// game in folders of each compressed form (MUEHLE_PROBE_FORMS: a folder in
+// form 1, one in form 2, the same game and values), as BenchmarkProbeFirst
+// does: "first", each probe the first into its block (the DB opened again,
+// untimed, when a probe would find its block decoded already; in form 2 a
+// won slot's children are probed too, their blocks decoded as needed),
+// and "hit", every block of the layer decoded already. It reports the
+// median and the 99th percentile (ns-median, ns-p99):
+//
+//	MUEHLE_PROBE_FORMS=/tmp/h51g-s5old,/tmp/h51g-s5new MUEHLE_PROBE_STONES=5 MUEHLE_PROBE_LAYER=5-5 \
+//	  go test -run '^$' -bench ProbeForms -count 4 ./layers/
+func BenchmarkProbeForms(b *testing.B) {
+	dirs := os.Getenv("MUEHLE_PROBE_FORMS")
+	if dirs == "" {
+		b.Skip("MUEHLE_PROBE_FORMS names no folders")
+	}
+	stones := 9
+	if s := os.Getenv("MUEHLE_PROBE_STONES"); s != "" {
+		fmt.Sscan(s, &stones)
+	}
+	k := Moving(5, 5)
+	if s := os.Getenv("MUEHLE_PROBE_LAYER"); s != "" {
+		var err error
+		if k, err = ParseKey(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	v := muehle.Standard.With(stones)
+	ps := benchPositions(k, 1<<12)
+	for _, dir := range strings.Split(dirs, ",") {
+		probe, err := OpenDB(dir, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		form := probe.Form(k)
+		probe.Close()
+		for _, hit := range []bool{false, true} {
+			name := fmt.Sprintf("form%d-first", form)
+			if hit {
+				name = fmt.Sprintf("form%d-hit", form)
+			}
+			b.Run(name, func(b *testing.B) {
+				var db *DB
+				seen := map[uint64]bool{}
+				var ix *LayerIndex
+				open := func() {
+					if db != nil {
+						db.Close()
+					}
+					var err error
+					if db, err = OpenDB(dir, v); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := db.Probe(ps[0]); err != nil {
+						b.Fatal(err)
+					}
+					ix = db.Indexer().Layer(k)
+					clear(seen)
+					seen[ix.Index(ps[0])>>zShift] = true
+				}
+				open()
+				defer func() { db.Close() }()
+				if hit {
+					for _, p := range ps {
+						db.Probe(p)
+					}
+				}
+				var ts []time.Duration
+				for b.Loop() {
+					for _, p := range ps {
+						blk := ix.Index(p) >> zShift
+						if !hit && seen[blk] {
+							b.StopTimer()
+							open()
+							b.StartTimer()
+						}
+						seen[blk] = true
+						t0 := time.Now()
+						if _, err := db.Probe(p); err != nil {
+							b.Fatal(err)
+						}
+						ts = append(ts, time.Since(t0))
+					}
+				}
+				slices.Sort(ts)
+				b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds()), "ns-median")
+				b.ReportMetric(float64(ts[len(ts)*99/100].Nanoseconds()), "ns-p99")
+			})
+		}
 	}
 }
