@@ -168,56 +168,64 @@ func BenchmarkProbeFirst(b *testing.B) {
 			ps = benchPositions(k, 1<<12)
 		}
 		b.Run(form, func(b *testing.B) {
-			var db *DB
-			seen := map[uint64]bool{} // the blocks probed since the DB was opened
 			shift := uint(blockShift)
 			if form == "compressed" || form == "hit" {
 				shift = zShift
 			}
-			var l *LayerIndex
-			open := func() {
-				if db != nil {
-					db.Close()
-				}
-				var err error
-				if db, err = OpenDB(sub, muehle.NineMensMorris); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := db.Probe(ps[0]); err != nil { // open the layer
-					b.Fatal(err)
-				}
-				l = db.Indexer().Layer(k)
-				clear(seen)
-				seen[l.Index(ps[0])>>shift] = true
-			}
-			open()
-			defer func() { db.Close() }()
-			hit := strings.HasSuffix(form, "hit")
-			if hit {
-				for _, p := range ps {
-					db.Probe(p)
-				}
-			}
-			var ts []time.Duration
-			for b.Loop() {
-				for _, p := range ps {
-					blk := l.Index(p) >> shift
-					if !hit && seen[blk] {
-						b.StopTimer()
-						open()
-						b.StartTimer()
-					}
-					seen[blk] = true
-					t0 := time.Now()
-					if _, err := db.Probe(p); err != nil {
-						b.Fatal(err)
-					}
-					ts = append(ts, time.Since(t0))
-				}
-			}
-			slices.Sort(ts)
-			b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds()), "ns-median")
-			b.ReportMetric(float64(ts[len(ts)*99/100].Nanoseconds()), "ns-p99")
+			probeTimes(b, sub, muehle.NineMensMorris, k, ps, shift, strings.HasSuffix(form, "hit"))
 		})
 	}
+}
+
+// probeTimes times single probes of the positions ps of layer k in the
+// database of v in dir, reporting their median and 99th percentile
+// (ns-median, ns-p99): with hit, every block of the layer read already;
+// else each the first into its block of 2^shift bytes, the DB opened
+// again, untimed, whenever a probe would find its block read already.
+func probeTimes(b *testing.B, dir string, v muehle.Variant, k Key, ps []muehle.Position, shift uint, hit bool) {
+	var db *DB
+	seen := map[uint64]bool{} // the blocks probed since the DB was opened
+	var l *LayerIndex
+	open := func() {
+		if db != nil {
+			db.Close()
+		}
+		var err error
+		if db, err = OpenDB(dir, v); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Probe(ps[0]); err != nil { // open the layer
+			b.Fatal(err)
+		}
+		l = db.Indexer().Layer(k)
+		clear(seen)
+		seen[l.Index(ps[0])>>shift] = true
+	}
+	open()
+	defer func() { db.Close() }()
+	if hit {
+		for _, p := range ps {
+			db.Probe(p)
+		}
+	}
+	var ts []time.Duration
+	for b.Loop() {
+		for _, p := range ps {
+			blk := l.Index(p) >> shift
+			if !hit && seen[blk] {
+				b.StopTimer()
+				open()
+				b.StartTimer()
+			}
+			seen[blk] = true
+			t0 := time.Now()
+			if _, err := db.Probe(p); err != nil {
+				b.Fatal(err)
+			}
+			ts = append(ts, time.Since(t0))
+		}
+	}
+	slices.Sort(ts)
+	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds()), "ns-median")
+	b.ReportMetric(float64(ts[len(ts)*99/100].Nanoseconds()), "ns-p99")
 }

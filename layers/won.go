@@ -107,7 +107,7 @@ func (d *DB) stored(p muehle.Position) (Value, *dbLayer, uint64, error) {
 func (d *DB) wonDepth(p muehle.Position) (int, error) {
 	var buf [muehle.MaxMoves]muehle.Move
 	ms := p.AppendMoves(buf[:0])
-	best := -1
+	best := noLostChild
 	for pass := range 2 {
 		for _, m := range ms {
 			if m.IsRemoval() != (pass == 0) {
@@ -117,17 +117,36 @@ func (d *DB) wonDepth(p muehle.Position) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			if v.Outcome() == Loss && (best < 0 || v.Depth() < best) {
-				if best = v.Depth(); best == 0 {
-					return 1, nil
-				}
+			if best.add(v) {
+				return 1, nil
 			}
 		}
 	}
-	if best < 0 {
+	return best.depth()
+}
+
+// lostChild is the least depth of the lost children seen of a won
+// position, noLostChild before the first.
+type lostChild int
+
+const noLostChild lostChild = -1
+
+// add counts a child of value v and reports whether it is lost in 0: the
+// position is won in 1, nothing is faster.
+func (b *lostChild) add(v Value) bool {
+	if v.Outcome() == Loss && (*b == noLostChild || lostChild(v.Depth()) < *b) {
+		*b = lostChild(v.Depth())
+	}
+	return *b == 0
+}
+
+// depth returns the won position's depth, 1 + the least depth of its lost
+// children, or errNoLostChild.
+func (b lostChild) depth() (int, error) {
+	if b == noLostChild {
 		return 0, errNoLostChild
 	}
-	return best + 1, nil
+	return int(b) + 1, nil
 }
 
 // wonValue returns the value of p, stored won in slot i of the open layer
@@ -342,7 +361,7 @@ func (r *plyReader) wonDepth(p muehle.Position) (int, error) {
 		r.kms[j][n[j]] = m
 		n[j]++
 	}
-	best := -1
+	best := noLostChild
 	for _, j := range [4]int{1, 3, 0, 2} { // removals first
 		if n[j] == 0 {
 			continue
@@ -361,17 +380,12 @@ func (r *plyReader) wonDepth(p muehle.Position) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			if v.Outcome() == Loss && (best < 0 || v.Depth() < best) {
-				if best = v.Depth(); best == 0 {
-					return 1, nil
-				}
+			if best.add(v) {
+				return 1, nil
 			}
 		}
 	}
-	if best < 0 {
-		return 0, errNoLostChild
-	}
-	return best + 1, nil
+	return best.depth()
 }
 
 // SetCompressForm makes Compress write compressed form n (1: every value

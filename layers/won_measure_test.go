@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,53 +170,7 @@ func BenchmarkProbeForms(b *testing.B) {
 			if hit {
 				name = fmt.Sprintf("form%d-hit", form)
 			}
-			b.Run(name, func(b *testing.B) {
-				var db *DB
-				seen := map[uint64]bool{}
-				var ix *LayerIndex
-				open := func() {
-					if db != nil {
-						db.Close()
-					}
-					var err error
-					if db, err = OpenDB(dir, v); err != nil {
-						b.Fatal(err)
-					}
-					if _, err := db.Probe(ps[0]); err != nil {
-						b.Fatal(err)
-					}
-					ix = db.Indexer().Layer(k)
-					clear(seen)
-					seen[ix.Index(ps[0])>>zShift] = true
-				}
-				open()
-				defer func() { db.Close() }()
-				if hit {
-					for _, p := range ps {
-						db.Probe(p)
-					}
-				}
-				var ts []time.Duration
-				for b.Loop() {
-					for _, p := range ps {
-						blk := ix.Index(p) >> zShift
-						if !hit && seen[blk] {
-							b.StopTimer()
-							open()
-							b.StartTimer()
-						}
-						seen[blk] = true
-						t0 := time.Now()
-						if _, err := db.Probe(p); err != nil {
-							b.Fatal(err)
-						}
-						ts = append(ts, time.Since(t0))
-					}
-				}
-				slices.Sort(ts)
-				b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds()), "ns-median")
-				b.ReportMetric(float64(ts[len(ts)*99/100].Nanoseconds()), "ns-p99")
-			})
+			b.Run(name, func(b *testing.B) { probeTimes(b, dir, v, k, ps, zShift, hit) })
 		}
 	}
 }
