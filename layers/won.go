@@ -194,13 +194,13 @@ func (d *DB) fill(k Key, e *dbLayer) (*File, error) {
 	defer d.mu.Unlock()
 	if err != nil {
 		var de *DamagedError
-		if errors.As(err, &de) || errors.Is(err, ErrChecksum) || errors.Is(err, ErrFormat) {
-			if de == nil {
-				de = &DamagedError{Key: k, Err: err}
-			}
+		switch {
+		case errors.As(err, &de) && de.Key == k: // a won slot without a lost child
 			return nil, d.damaged(s, e, de)
+		case de == nil && (errors.Is(err, ErrChecksum) || errors.Is(err, ErrFormat)):
+			return nil, d.damaged(s, e, &DamagedError{Key: k, Err: err})
 		}
-		return nil, err
+		return nil, err // a child's layer missing or damaged: k is not
 	}
 	if d.slots[s].Load() == e {
 		d.slots[s].Store(&dbLayer{f: f, l: e.l, at: e.at})
