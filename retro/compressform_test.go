@@ -8,6 +8,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // TestCompressForms solves the complete game of 4 stones (every phase, the
@@ -65,7 +66,7 @@ func TestCompressForms(t *testing.T) {
 	compressAll(form2, 2)
 	forms := map[string]*layers.DB{"form 1": form1, "form 1 converted to 2": form12, "form 2": form2}
 	step := uint64(1)
-	if testing.Short() {
+	if !testenv.Full() {
 		step = 3 // every third slot probed
 	}
 	n2, slots := 0, 0
