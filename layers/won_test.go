@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"muehle/muehle"
@@ -247,4 +248,39 @@ func TestCompressed2Damage(t *testing.T) {
 	if _, err := example2DB(t, bad).Layer(k); !errors.As(err, &de) || !errors.Is(err, ErrChecksum) {
 		t.Errorf("Layer of a won slot without a lost child: %v; want a *DamagedError wrapping ErrChecksum", err)
 	}
+}
+
+// TestCompressed2Concurrent probes the layer of form 2 from several
+// goroutines with a block cache of two blocks while another reads it in
+// full (DB.Layer finding every won depth), so that won slots are answered
+// by a ply of probes, from the stored body and from the completed one
+// (run it with -race).
+func TestCompressed2Concurrent(t *testing.T) {
+	want := example1Values(t)
+	db := example2DB(t, example2)
+	db.SetCacheBytes(2 << zShift)
+	v, k := muehle.Standard.With(5), Moving(3, 3)
+	l := db.Indexer().Layer(k)
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Go(func() {
+			for i := uint64(g); i < l.Size(); i += 5 {
+				p, ok := l.Position(i)
+				if !ok {
+					continue
+				}
+				p.Game = v.Game
+				if got, err := db.Probe(p); err != nil || got != Value(want[i]) {
+					t.Errorf("slot %d: Probe %v, %v; want %v", i, got, err, Value(want[i]))
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		if f, err := db.Layer(k); err != nil || string(f.Body()) != string(want) {
+			t.Errorf("Layer: %v, or another body", err)
+		}
+	})
+	wg.Wait()
 }
