@@ -407,9 +407,10 @@ func (f *File) Compressed() bool { return f.z != nil }
 // its won depths found by one ply over the layers beside it, and compared
 // byte for byte with the body, then renamed over the layer file. The
 // header stays the same, and with it the layer's verification record and
-// block file. A layer compressed already in today's form, or whose
-// compressed file would not be smaller (a layer of a few hundred bytes),
-// is left as it is (done false). before and after are the file's sizes.
+// block file. A layer compressed already in today's form, or lying flat
+// and not smaller compressed (a layer of a few hundred bytes), is left as
+// it is (done false); one of form 1 is always rewritten, so that a folder
+// converted holds form 2 alone. before and after are the file's sizes.
 func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	if d.Form(k) == zWrite { // cheap: the file's first bytes
 		fi, err := os.Stat(d.Path(k))
@@ -447,7 +448,7 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
 	}
-	if after >= fi.Size() && (f.z == nil || after > fi.Size()) { // a tiny layer: the file stays as it is
+	if f.z == nil && after >= fi.Size() { // a tiny layer: the file stays flat (one of form 1 is rewritten, 8 bytes larger at worst)
 		return fi.Size(), fi.Size(), false, nil
 	}
 	d.mu.Lock()

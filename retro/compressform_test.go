@@ -15,7 +15,7 @@ import (
 // placement layers dense) and keeps three more folders of it: compressed
 // in form 1 (every value as it is), form 1 converted to form 2 by
 // Compress, and the flat layers compressed straight to form 2 (the won
-// slots without their depth). Every canonical slot of every layer probes
+// slots without their depth), which the conversion gives byte for byte. Every canonical slot of every layer probes
 // the same in all four, every layer read in full (DB.Layer: form 2's won
 // depths found by one ply) is the flat body byte for byte, and the
 // verifier, re-deriving every value from its children, passes every layer
@@ -76,6 +76,11 @@ func TestCompressForms(t *testing.T) {
 		}
 		if got := form2.Form(k); got == 2 {
 			n2++
+		}
+		a, err1 := os.ReadFile(form12.Path(k))
+		b, err2 := os.ReadFile(form2.Path(k))
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Errorf("layer %v: converted from form 1 (form %d), not the file compressed from flat (form %d)", k, form12.Form(k), form2.Form(k))
 		}
 		ff, err := flat.Layer(k)
 		if err != nil {
