@@ -535,6 +535,14 @@
 // memory bound), so a solve with --compress pays this for every layer a
 // unit reads that is not held already. A probe of a won slot reads its
 // children: one ply of probes, each a block read through the cache.
+// Converting a folder of form 1 (`muehlectl compress`, 2026-11-29): the
+// 6-stone game compressed by the program of 28d974c, 146 layers, 89.8 MiB,
+// became 47.5 MiB in 1 min 39 s (108 layers rewritten, each checked by
+// finding its won depths again, and 1,000 positions of each compared
+// through a database opened afresh), every file byte for byte that of
+// the same game solved with --compress in form 2; run again, it had
+// nothing to do.
+//
 // The complete 6-stone game solved with `muehlectl solve --stones 6
 // --all-phases --compress` (2026-11-29, one run each, one after the
 // other, the machine loaded as above): form 1 (the program of 28d974c)
