@@ -1,6 +1,8 @@
 package play
 
 import (
+	"fmt"
+
 	"muehle/layers"
 	"muehle/muehle"
 )
@@ -41,14 +43,17 @@ func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Colo
 	if m.IsRemoval() || plies == 0 || pos.IsOver() {
 		return p.sectorShare(pos, me)
 	}
-	ms, vs, err := p.children(pos)
-	if err != nil {
-		return 0, err
-	}
 	maxing := pos.Turn == me
 	best, any := 0.0, false
-	for i, c := range ms {
-		if vs[i].Outcome() != layers.Draw {
+	var buf [muehle.MaxMoves]muehle.Move
+	for _, c := range pos.AppendMoves(buf[:0]) {
+		// Each move's outcome is read only when the window still asks for
+		// it: a cut-off spares the probes of the moves after it.
+		o, _, err := p.outcome(pos.Play(c))
+		if err != nil {
+			return 0, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(c), err)
+		}
+		if o != layers.Draw {
 			continue // only the moves that keep the draw
 		}
 		s, err := p.sectorAfter(pos.Play(c), c, me, plies-1, alpha, beta)
