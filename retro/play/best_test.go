@@ -28,19 +28,8 @@ func refRank(p *Perfect, pos muehle.Position, hist []muehle.Move) ([]MoveValue, 
 		}
 		mv := MoveValue{Move: m, Value: v.Parent()}
 		if v != layers.LossIn(0) {
-			for _, r := range c.Moves() {
-				w, err := p.value(c.Play(r))
-				if err != nil {
-					return nil, err
-				}
-				switch w.Parent().Outcome() {
-				case layers.Win:
-					mv.Replies[ReplyWins]++
-				case layers.Draw:
-					mv.Replies[ReplyDraws]++
-				default:
-					mv.Replies[ReplyLoses]++
-				}
+			if err := refReplies(p, c, &mv); err != nil {
+				return nil, err
 			}
 		}
 		mvs = append(mvs, mv)
@@ -75,6 +64,25 @@ func refRank(p *Perfect, pos muehle.Position, hist []muehle.Move) ([]MoveValue, 
 		return 0
 	})
 	return mvs, nil
+}
+
+// refReplies counts the replies in c to mv as refRank did.
+func refReplies(p *Perfect, c muehle.Position, mv *MoveValue) error {
+	for _, r := range c.Moves() {
+		w, err := p.value(c.Play(r))
+		if err != nil {
+			return err
+		}
+		switch w.Parent().Outcome() {
+		case layers.Win:
+			mv.Replies[ReplyWins]++
+		case layers.Draw:
+			mv.Replies[ReplyDraws]++
+		default:
+			mv.Replies[ReplyLoses]++
+		}
+	}
+	return nil
 }
 
 // refSectorAfter is sectorAfter as it was before (28d974c): the values of
