@@ -1,7 +1,9 @@
 package play
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -44,9 +46,13 @@ func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Colo
 		return p.sectorShare(pos, me)
 	}
 	maxing := pos.Turn == me
-	best, any := 0.0, false
 	var buf [muehle.MaxMoves]muehle.Move
-	for _, c := range pos.AppendMoves(buf[:0]) {
+	ms := pos.AppendMoves(buf[:0])
+	if plies == 1 {
+		return p.sectorLast(pos, ms, me, maxing)
+	}
+	best, any := 0.0, false
+	for _, c := range ms {
 		// Each move's outcome is read only when the window still asks for
 		// it: a cut-off spares the probes of the moves after it.
 		o, _, err := p.outcome(pos.Play(c))
@@ -76,4 +82,49 @@ func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Colo
 		return p.sectorShare(pos, me)
 	}
 	return best, nil
+}
+
+// sectorLast is sectorAfter of the drawn position pos one ply before the
+// horizon, whose moves are ms: every move leads to a line's end, so a
+// drawing move's score is the share of the layer it leads to, known
+// before its outcome is read. The moves are looked at best score first
+// for the side to move (the computer maximises), and the first that keeps
+// the draw gives the exact value: the outcomes of the others are not
+// read. Its value is the one the minimax over all moves gives, whatever
+// the window (alpha, beta) of the caller, so the scores stay those of the
+// search in generation order (TestBestAsBefore).
+func (p *Perfect) sectorLast(pos muehle.Position, ms []muehle.Move, me muehle.Color, maxing bool) (float64, error) {
+	type leaf struct {
+		c     muehle.Position
+		m     muehle.Move
+		share float64
+		err   error // of the share, reported only if the move keeps the draw
+	}
+	var buf [muehle.MaxMoves]leaf
+	ls := buf[:0]
+	for _, m := range ms {
+		c := pos.Play(m)
+		if c.IsOver() {
+			continue // lost for the side to move there: not a drawing move
+		}
+		s, err := p.sectorShare(c, me)
+		ls = append(ls, leaf{c, m, s, err})
+	}
+	slices.SortStableFunc(ls, func(a, b leaf) int {
+		if maxing {
+			return cmp.Compare(b.share, a.share)
+		}
+		return cmp.Compare(a.share, b.share)
+	})
+	for _, l := range ls {
+		o, _, err := p.outcome(l.c)
+		if err != nil {
+			return 0, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(l.m), err)
+		}
+		if o != layers.Draw {
+			continue
+		}
+		return l.share, l.err
+	}
+	return p.sectorShare(pos, me)
 }
