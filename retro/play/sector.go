@@ -1,9 +1,7 @@
 package play
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -49,7 +47,9 @@ func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Colo
 	var buf [muehle.MaxMoves]muehle.Move
 	ms := pos.AppendMoves(buf[:0])
 	if plies == 1 {
-		return p.sectorLast(pos, ms, me, maxing)
+		if v, ok, err := p.sectorLast(pos, ms, me, maxing); ok {
+			return v, err
+		}
 	}
 	best, any := 0.0, false
 	for _, c := range ms {
@@ -85,46 +85,63 @@ func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Colo
 }
 
 // sectorLast is sectorAfter of the drawn position pos one ply before the
-// horizon, whose moves are ms: every move leads to a line's end, so a
-// drawing move's score is the share of the layer it leads to, known
-// before its outcome is read. The moves are looked at best score first
-// for the side to move (the computer maximises), and the first that keeps
-// the draw gives the exact value: the outcomes of the others are not
-// read. Its value is the one the minimax over all moves gives, whatever
-// the window (alpha, beta) of the caller, so the scores stay those of the
-// search in generation order (TestBestAsBefore).
-func (p *Perfect) sectorLast(pos muehle.Position, ms []muehle.Move, me muehle.Color, maxing bool) (float64, error) {
-	type leaf struct {
-		c     muehle.Position
-		m     muehle.Move
-		share float64
-		err   error // of the share, reported only if the move keeps the draw
+// horizon, whose moves are ms, when every share it needs can be read (ok;
+// else the caller looks at the moves in order). Every move leads to a
+// line's end, so a drawing move's score is the share of the layer it
+// leads to, known before its outcome is read; the moves lead to few
+// layers. So the moves are looked at by the share they lead to, the best
+// for the side to move first (the computer maximises), and the first that
+// keeps the draw gives the exact value: the outcomes of the others are not
+// read. That value is the one the minimax over all moves gives, whatever
+// the caller's window, so the scores stay those of the search in
+// generation order (TestBestAsBefore).
+func (p *Perfect) sectorLast(pos muehle.Position, ms []muehle.Move, me muehle.Color, maxing bool) (v float64, ok bool, err error) {
+	better := func(a, b float64) bool { return maxing && a > b || !maxing && a < b }
+	var last layers.Key // the layer and side to move of the last share read, and that share
+	var lastTurn muehle.Color
+	var lastShare float64
+	share := func(c *muehle.Position) (float64, bool) {
+		if k := layers.KeyOf(*c); k != last || c.Turn != lastTurn || k == (layers.Key{}) {
+			s, err := p.sectorShare(*c, me)
+			if err != nil {
+				return 0, false
+			}
+			last, lastTurn, lastShare = k, c.Turn, s
+		}
+		return lastShare, true
 	}
-	var buf [muehle.MaxMoves]leaf
-	ls := buf[:0]
-	for _, m := range ms {
-		c := pos.Play(m)
-		if c.IsOver() {
-			continue // lost for the side to move there: not a drawing move
+	var bound float64 // the share looked at before, none drawing
+	bounded := false
+	for {
+		found := false
+		for _, m := range ms {
+			c := pos.Play(m)
+			s, ok := share(&c)
+			if !ok {
+				return 0, false, nil
+			}
+			if (!bounded || better(bound, s)) && (!found || better(s, v)) {
+				v, found = s, true
+			}
 		}
-		s, err := p.sectorShare(c, me)
-		ls = append(ls, leaf{c, m, s, err})
+		if !found {
+			break
+		}
+		for _, m := range ms {
+			c := pos.Play(m)
+			if s, _ := share(&c); s != v {
+				continue
+			}
+			o, _, err := p.outcome(c)
+			if err != nil {
+				return 0, true, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
+			}
+			if o == layers.Draw {
+				return v, true, nil
+			}
+		}
+		bound, bounded = v, true
 	}
-	slices.SortStableFunc(ls, func(a, b leaf) int {
-		if maxing {
-			return cmp.Compare(b.share, a.share)
-		}
-		return cmp.Compare(a.share, b.share)
-	})
-	for _, l := range ls {
-		o, _, err := p.outcome(l.c)
-		if err != nil {
-			return 0, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(l.m), err)
-		}
-		if o != layers.Draw {
-			continue
-		}
-		return l.share, l.err
-	}
-	return p.sectorShare(pos, me)
+	v, err = p.sectorShare(pos, me)
+	return v, true, err
 }
