@@ -31,7 +31,10 @@ folder and moves, its index table (loaded once, timed apart) aside.
 --evict system drops the whole page cache (root only); files evicts the
 folder's files alone (posix_fadvise, Linux), which leaves other programs'
 pages alone; auto (the default) drops the whole cache when it may, else
-evicts the files, and says which. Every move is checked against the
+evicts the files, and says which. On Linux it accounts for the wall time
+of the moves on the thread that makes them: on a core, waiting for a core
+(the machine's other work), blocked (locks, reads from the disk); with
+their page faults and context switches. Every move is checked against the
 database: one that gives up value or falls back fails the command.`
 
 // runBenchPerfect is muehlectl bench perfect.
@@ -127,7 +130,11 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 				}
 				times = append(times, el)
 				if *verbose && (pass == 1 || *cold) || note != "" {
-					fmt.Fprintf(stdout, "%4d %s  %8.3f ms, processor %8.3f ms%s\n", i, pos, el.Seconds()*1e3, cpu.Seconds()*1e3, note)
+					thread := ""
+					if ok {
+						thread = fmt.Sprintf(" (its thread: on a core %.3f ms, waiting for one %.3f ms)", off.onCPU.Seconds()*1e3, off.runDelay.Seconds()*1e3)
+					}
+					fmt.Fprintf(stdout, "%4d %s  %8.3f ms, processor %8.3f ms%s%s\n", i, pos, el.Seconds()*1e3, cpu.Seconds()*1e3, thread, note)
 				}
 			}
 		}

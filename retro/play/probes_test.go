@@ -99,7 +99,9 @@ func (c outcomeCountingDB) ProbeOutcome(p muehle.Position) (layers.Outcome, erro
 // MUEHLE_BENCH_DB; skipped without it): before (28d974c), now through
 // Probe alone, and now with outcomes apart; with the probes a store
 // keeping won positions without their depth would add (a ply: a probe
-// per move of each won position whose depth is read). It checks that
+// per move of each won position whose depth is read); and those of
+// Evaluate (every move with its replies and score: what the window, query
+// and the server show; before, it cost what the move did). It checks that
 // the moves chosen are the same and logs the table of docs/engine.md.
 func TestProbeCounts(t *testing.T) {
 	db, stones, phases := benchDB(t)
@@ -108,7 +110,7 @@ func TestProbeCounts(t *testing.T) {
 			probes, distinct, won, ply []int
 			kinds                      map[string]int
 		}
-		var rows [3]sum
+		var rows [5]sum
 		for i := range rows {
 			rows[i].kinds = map[string]int{}
 		}
@@ -121,14 +123,21 @@ func TestProbeCounts(t *testing.T) {
 			for r := range rows {
 				tl := &tally{kinds: map[string]int{}, distinct: map[muehle.Position]bool{}}
 				var prober layers.Prober = countingDB{db, tl}
-				if r == 2 {
+				if r == 2 || r == 4 {
 					prober = outcomeCountingDB{countingDB{db, tl}}
 				}
 				p := NewPerfect(prober, rand.NewPCG(uint64(i), 1), nil)
-				if r == 0 {
+				switch r {
+				case 0:
 					moves[r] = refMove(t, p, rand.New(rand.NewPCG(uint64(i), 1)), pos, g.History())
-				} else if moves[r], err = p.Move(context.Background(), g.Clone()); err != nil {
-					t.Fatal(err)
+				case 1, 2:
+					if moves[r], err = p.Move(context.Background(), g.Clone()); err != nil {
+						t.Fatal(err)
+					}
+				default: // Evaluate, every move with its replies and score
+					if _, err := p.Evaluate(pos); err != nil {
+						t.Fatal(err)
+					}
 				}
 				ply := tl.plyMore // through Probe alone, every won position's
 				rows[r].probes = append(rows[r].probes, tl.values+tl.outcomes)
@@ -143,7 +152,7 @@ func TestProbeCounts(t *testing.T) {
 				t.Fatalf("%s: moves %v, want %s each", pos, moves, moves[0])
 			}
 		}
-		for r, label := range []string{"before (28d974c)", "now, Probe alone", "now, outcomes apart"} {
+		for r, label := range []string{"before (28d974c)", "now, Probe alone", "now, outcomes apart", "Evaluate now, Probe alone", "Evaluate now, outcomes apart"} {
 			row := rows[r]
 			n := len(row.probes)
 			var kinds []string
