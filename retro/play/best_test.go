@@ -388,3 +388,35 @@ func TestBestAsksDepthsWhereNeeded(t *testing.T) {
 		t.Errorf("got positions by outcome %v, want some of each", seen)
 	}
 }
+
+// TestLayerByMoveKind checks what sectorLast relies on: in every game, the
+// moves of a position that are alike in placing a stone or not and in
+// removing one or not lead to the same layer.
+func TestLayerByMoveKind(t *testing.T) {
+	moves := 0
+	for _, r := range muehle.Games {
+		ps, _ := gamePositions(r, r.Stones, 6, 300, 3*r.Stones+30)
+		for _, pos := range ps {
+			moves += len(pos.Moves())
+			var keys [4]layers.Key
+			var seen [4]bool
+			for _, m := range pos.Moves() {
+				k := 0
+				if m.IsPlacement() {
+					k = 2
+				}
+				if m.IsRemoval() {
+					k |= 1
+				}
+				c := layers.KeyOf(pos.Play(m))
+				if seen[k] && keys[k] != c {
+					t.Fatalf("%s %s: move %s leads to layer %v, another of its kind to %v", r.Name, pos, pos.Board().MoveString(m), c, keys[k])
+				}
+				keys[k], seen[k] = c, true
+			}
+		}
+	}
+	if want := 300 * len(muehle.Games) * 5; moves < want {
+		t.Errorf("got %d moves of %d games, want at least %d", moves, len(muehle.Games), want)
+	}
+}

@@ -97,26 +97,34 @@ func (p *Perfect) sectorAfter(pos muehle.Position, m muehle.Move, me muehle.Colo
 // generation order (TestBestAsBefore).
 func (p *Perfect) sectorLast(pos muehle.Position, ms []muehle.Move, me muehle.Color, maxing bool) (v float64, ok bool, err error) {
 	better := func(a, b float64) bool { return maxing && a > b || !maxing && a < b }
-	var last layers.Key // the layer and side to move of the last share read, and that share
-	var lastTurn muehle.Color
-	var lastShare float64
-	share := func(c *muehle.Position) (float64, bool) {
-		if k := layers.KeyOf(*c); k != last || c.Turn != lastTurn || k == (layers.Key{}) {
-			s, err := p.sectorShare(*c, me)
+	// The layer a move leads to depends only on whether it places a stone
+	// and whether it removes one (muehle.Position.Play changes the counts
+	// of stones so and no otherwise): four kinds of move, a share each.
+	var shares [4]float64
+	var known [4]bool
+	share := func(m muehle.Move) (float64, bool) {
+		k := 0
+		if m.IsPlacement() {
+			k = 2
+		}
+		if m.IsRemoval() {
+			k |= 1
+		}
+		if !known[k] {
+			s, err := p.sectorShare(pos.Play(m), me)
 			if err != nil {
 				return 0, false
 			}
-			last, lastTurn, lastShare = k, c.Turn, s
+			shares[k], known[k] = s, true
 		}
-		return lastShare, true
+		return shares[k], true
 	}
 	var bound float64 // the share looked at before, none drawing
 	bounded := false
 	for {
 		found := false
 		for _, m := range ms {
-			c := pos.Play(m)
-			s, ok := share(&c)
+			s, ok := share(m)
 			if !ok {
 				return 0, false, nil
 			}
@@ -128,11 +136,10 @@ func (p *Perfect) sectorLast(pos muehle.Position, ms []muehle.Move, me muehle.Co
 			break
 		}
 		for _, m := range ms {
-			c := pos.Play(m)
-			if s, _ := share(&c); s != v {
+			if s, _ := share(m); s != v {
 				continue
 			}
-			o, _, err := p.outcome(c)
+			o, _, err := p.outcome(pos.Play(m))
 			if err != nil {
 				return 0, true, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
 			}
