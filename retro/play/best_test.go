@@ -162,13 +162,21 @@ func gamePositions(r *muehle.Rules, k int, seed uint64, n, maxPly int) ([]muehle
 }
 
 // checkBest checks best against the reference on each position: the same
-// moves in the same order, with the same values and scores.
+// moves in the same order, with the same values and scores; and rank
+// (Evaluate) too: every move, with the same values, replies and scores.
 func checkBest(t *testing.T, name string, p *Perfect, ps []muehle.Position, hs [][]muehle.Move) {
 	t.Helper()
 	for i, pos := range ps {
 		want, err := refRank(p, pos, hs[i])
 		if err != nil {
 			t.Fatalf("%s %s: reference: %v", name, pos, err)
+		}
+		all, err := p.rank(pos, hs[i])
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, pos, err)
+		}
+		if !slices.Equal(all, want) {
+			t.Fatalf("%s %s: got ranking %v, want %v", name, pos, brief(all), brief(want))
 		}
 		want = want[:BestCount(want)]
 		got, err := p.best(pos, hs[i])
