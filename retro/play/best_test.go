@@ -50,19 +50,7 @@ func refRank(p *Perfect, pos muehle.Position, hist []muehle.Move) ([]MoveValue, 
 			return nil, err
 		}
 	}
-	slices.SortStableFunc(mvs, func(a, b MoveValue) int {
-		switch {
-		case a.Value.Better(b.Value):
-			return -1
-		case b.Value.Better(a.Value):
-			return 1
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	sortMoves(mvs) // the sort of 28d974c's rank, moved out of it unchanged
 	return mvs, nil
 }
 
@@ -73,14 +61,7 @@ func refReplies(p *Perfect, c muehle.Position, mv *MoveValue) error {
 		if err != nil {
 			return err
 		}
-		switch w.Parent().Outcome() {
-		case layers.Win:
-			mv.Replies[ReplyWins]++
-		case layers.Draw:
-			mv.Replies[ReplyDraws]++
-		default:
-			mv.Replies[ReplyLoses]++
-		}
+		mv.countReply(w.Parent().Outcome())
 	}
 	return nil
 }

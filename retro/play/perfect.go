@@ -373,16 +373,22 @@ func (p *Perfect) countReplies(pos muehle.Position, mv *MoveValue) error {
 		if err != nil {
 			return fmt.Errorf("play: perfect: after %s %s: %w", pos.Board().MoveString(mv.Move), pos.Board().MoveString(r), err)
 		}
-		switch -o { // the reply's outcome for the opponent who plays it
-		case layers.Win:
-			mv.Replies[ReplyWins]++
-		case layers.Draw:
-			mv.Replies[ReplyDraws]++
-		default:
-			mv.Replies[ReplyLoses]++
-		}
+		mv.countReply(-o) // the reply's outcome for the opponent who plays it
 	}
 	return nil
+}
+
+// countReply counts a reply to mv whose outcome for the opponent who
+// plays it is o.
+func (mv *MoveValue) countReply(o layers.Outcome) {
+	switch o {
+	case layers.Win:
+		mv.Replies[ReplyWins]++
+	case layers.Draw:
+		mv.Replies[ReplyDraws]++
+	default:
+		mv.Replies[ReplyLoses]++
+	}
 }
 
 // best returns the moves of pos the player chooses among, as Evaluate
