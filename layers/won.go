@@ -100,6 +100,19 @@ func (d *DB) stored(p muehle.Position) (Value, *dbLayer, uint64, error) {
 	return e.f.Value(i), e, i, nil
 }
 
+// ProbeOutcome returns whether p is won, drawn or lost for its side to
+// move (NoOutcome: an unused slot), as Probe(p).Outcome() would, without
+// a won slot's depth: in compressed form 2 without the ply of probes that
+// finds it. The players read outcomes so where they need no depth
+// (play.OutcomeProber).
+func (d *DB) ProbeOutcome(p muehle.Position) (Outcome, error) {
+	v, _, _, err := d.stored(p)
+	if err != nil {
+		return NoOutcome, err
+	}
+	return v.Outcome(), nil
+}
+
 // wonDepth returns the depth of p, a position won for its side to move:
 // 1 + the least depth of its children lost for theirs, read as their
 // layers store them (captures first: a lost-in-0 child ends the search).

@@ -134,6 +134,9 @@ func TestCompressed2Example(t *testing.T) {
 		if got.Outcome() == Win {
 			won++
 		}
+		if o, err := db.ProbeOutcome(p); err != nil || o != got.Outcome() {
+			t.Fatalf("slot %d: ProbeOutcome %v, %v; want %v", i, o, err, got.Outcome())
+		}
 	}
 	lf, err := db.Layer(k)
 	if err != nil {
