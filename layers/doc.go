@@ -557,13 +557,18 @@
 // median 21.9 µs in form 2 against 21.4 µs, 99th percentile 357 µs
 // against 279 µs (a won slot's children probed, their blocks decoded as
 // needed); the blocks decoded, 80 ns median both. The perfect move with
-// the layers open (`muehlectl bench perfect --stones 6`, the program of
-// 28d974c on form 1 against this one on form 2, 3 rounds interleaved):
-// moving phase median 0.67 to 0.71 ms against 0.45 to 0.58, worst 43 to
-// 46 ms against 27 to 76; placement phase median 7.8 to 9.5 ms against
-// 4.3 to 5.2, worst 112 to 173 ms against 19 to 51 (processor time of
-// the move: median 3.9 to 4.6 ms against 2.7 to 2.9): the placement
-// search probes many won positions, each a ply of probes more.
+// the layers open (`muehlectl bench perfect --stones 6`, 3 rounds
+// interleaved): the player reading every value through Probe (before
+// DB.ProbeOutcome), form 2 against form 1 (the program of 28d974c):
+// moving phase median 0.67 to 0.71 ms against 0.45 to 0.58, placement
+// phase 7.8 to 9.5 ms against 4.3 to 5.2, worst 112 to 173 ms against 19
+// to 51: every won position it probed cost a ply of probes more. The
+// player that reads outcomes apart (play.OutcomeProber, which
+// DB.ProbeOutcome answers from the stored byte) and this program, on the
+// same 6-stone game in form 1 and in form 2: moving median 0.15 to 0.20
+// ms against 0.17 to 0.18, placement 0.62 to 0.68 ms against 0.61 to
+// 0.62, the processor time of a move the same (0.12 to 0.13 ms and 0.58
+// to 0.60 ms): form 2 costs that player nothing measurable.
 //
 // Reproduce with
 //
