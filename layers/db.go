@@ -422,6 +422,25 @@ func (d *DB) retireLocked(f *File) {
 	d.old = append(d.old, f)
 }
 
+// ReleaseRetired unmaps the files the DB keeps only for readers that may
+// still hold them (layers replaced, removed, let go of under the memory
+// bound, found damaged), so that the disk space of a file replaced on
+// disk (a flat layer by its compressed file) is given back now rather
+// than at Close. Call it only where nothing else reads the DB and no File
+// that Layer returned before, nor a Copy of its View, is used any more: a
+// solver that alone uses the DB, between two units
+// (retro.SolveOptions.OwnDB).
+func (d *DB) ReleaseRetired() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var errs []error
+	for _, f := range d.old {
+		errs = append(errs, f.Close())
+	}
+	d.old = nil
+	return errors.Join(errs...)
+}
+
 // Probe returns the value of p for its side to move. p may be any position
 // of the game, either colour to move; a side to move with fewer than
 // LoseBelow (three) stones in total has lost (LossIn(0), no file needed). It returns an error

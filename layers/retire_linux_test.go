@@ -87,3 +87,30 @@ func TestRetiredMappingsNotResident(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseRetired replaces a flat layer that the DB has mapped by its
+// compressed file: the flat file stays mapped, deleted, until
+// ReleaseRetired unmaps it, and the layer reads on from its new file.
+func TestReleaseRetired(t *testing.T) {
+	db, keys := compressedDB(t, 12)
+	k := keys[0]
+	want := layerValues(t, db, k) // maps the flat file
+	if _, _, done, err := db.Compress(k); err != nil || !done {
+		t.Fatalf("Compress(%s): done %v, %v", k, done, err)
+	}
+	if _, n := residentOf(t, db.Path(k)); n != 1 {
+		t.Errorf("after compressing %s: %d mappings of its path, want 1 (the flat file, deleted)", k, n)
+	}
+	if err := db.ReleaseRetired(); err != nil {
+		t.Fatal(err)
+	}
+	if _, n := residentOf(t, db.Path(k)); n != 0 {
+		t.Errorf("after ReleaseRetired: %d mappings of %s, want none", n, db.Path(k))
+	}
+	got := layerValues(t, db, k)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s slot %d: %v after compressing, %v before", k, i, got[i], want[i])
+		}
+	}
+}
