@@ -1,48 +1,11 @@
 package layers
 
 import (
-	"bufio"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
-)
 
-// residentOf returns the resident bytes of every mapping of the file at
-// path in this process (/proc/self/smaps, "Rss") and the number of those
-// mappings; a mapping of the file deleted since counts too.
-func residentOf(t *testing.T, path string) (rss uint64, mappings int) {
-	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	in := false
-	for sc.Scan() {
-		line := sc.Text()
-		if fs := strings.Fields(line); len(fs) >= 5 && strings.Contains(fs[0], "-") && !strings.HasSuffix(fs[0], ":") {
-			name := strings.TrimSuffix(strings.TrimSpace(line[strings.Index(line, fs[4])+len(fs[4]):]), " (deleted)")
-			in = name == path
-			if in {
-				mappings++
-			}
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "Rss:"); ok && in {
-			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("smaps: %q: %v", line, err)
-			}
-			rss += kb << 10
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rss, mappings
-}
+	"muehle/layers/layerstest"
+)
 
 // TestRetiredMappingsNotResident decodes two compressed layers in full,
 // again and again, under a memory bound that holds only one, so that the
@@ -74,7 +37,8 @@ func TestRetiredMappingsNotResident(t *testing.T) {
 	}
 	page := uint64(os.Getpagesize())
 	for _, k := range keys {
-		rss, n := residentOf(t, db.Path(k))
+		kib, n := layerstest.Resident(t, db.Path(k))
+		rss := uint64(kib) << 10
 		t.Logf("%s: %d mappings, %d bytes resident", k, n, rss)
 		fi, err := os.Stat(db.Path(k))
 		if err != nil {
@@ -98,13 +62,13 @@ func TestReleaseRetired(t *testing.T) {
 	if _, _, done, err := db.Compress(k); err != nil || !done {
 		t.Fatalf("Compress(%s): done %v, %v", k, done, err)
 	}
-	if _, n := residentOf(t, db.Path(k)); n != 1 {
+	if _, n := layerstest.Resident(t, db.Path(k)); n != 1 {
 		t.Errorf("after compressing %s: %d mappings of its path, want 1 (the flat file, deleted)", k, n)
 	}
 	if err := db.ReleaseRetired(); err != nil {
 		t.Fatal(err)
 	}
-	if _, n := residentOf(t, db.Path(k)); n != 0 {
+	if _, n := layerstest.Resident(t, db.Path(k)); n != 0 {
 		t.Errorf("after ReleaseRetired: %d mappings of %s, want none", n, db.Path(k))
 	}
 	got := layerValues(t, db, k)

@@ -3,8 +3,10 @@
 package layerstest
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,4 +40,41 @@ func DeletedMappings(tb testing.TB, dir string) []string {
 		}
 	}
 	return names
+}
+
+// Resident returns the resident memory, in KiB, of this process's
+// mappings of the file at path (also of a file deleted since that had the
+// path), and the number of those mappings, from /proc/self/smaps; the
+// test is skipped where there is none.
+func Resident(tb testing.TB, path string) (kib, mappings int) {
+	tb.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		tb.Skipf("no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		if fields := strings.Fields(line); len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			name := strings.TrimSuffix(line, " (deleted)")
+			in = len(fields) >= 6 && strings.HasSuffix(name, " "+path)
+			if in {
+				mappings++
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "Rss:"); ok && in {
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			if err != nil {
+				tb.Fatalf("smaps: %q: %v", line, err)
+			}
+			kib += n
+		}
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return kib, mappings
 }
