@@ -540,7 +540,18 @@ func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte) erro
 // DB's decoded layer). A span is forgotten when its body is freed.
 var decodedBodies struct {
 	sync.Mutex
-	spans map[uintptr]uintptr // start → end
+	spans map[uintptr]decodedSpan // by start
+	next  uint64
+}
+
+// decodedSpan is a decoded body: where it ends, and the number of its
+// registration. A body's cleanup runs after the garbage collector has
+// freed it, and its memory may hold a new body registered at the same
+// start by then: the cleanup forgets the span only if it is still its
+// own registration.
+type decodedSpan struct {
+	end uintptr
+	gen uint64
 }
 
 // registerDecoded records the decoded body b.
@@ -551,15 +562,19 @@ func registerDecoded(b []byte) {
 	start := uintptr(unsafe.Pointer(&b[0]))
 	decodedBodies.Lock()
 	if decodedBodies.spans == nil {
-		decodedBodies.spans = make(map[uintptr]uintptr)
+		decodedBodies.spans = make(map[uintptr]decodedSpan)
 	}
-	decodedBodies.spans[start] = start + uintptr(len(b))
+	decodedBodies.next++
+	gen := decodedBodies.next
+	decodedBodies.spans[start] = decodedSpan{start + uintptr(len(b)), gen}
 	decodedBodies.Unlock()
-	runtime.AddCleanup(&b[0], func(start uintptr) {
+	runtime.AddCleanup(&b[0], func(gen uint64) {
 		decodedBodies.Lock()
-		delete(decodedBodies.spans, start)
+		if s, ok := decodedBodies.spans[start]; ok && s.gen == gen {
+			delete(decodedBodies.spans, start)
+		}
 		decodedBodies.Unlock()
-	}, start)
+	}, gen)
 }
 
 // isDecoded reports whether b lies in a decoded body.
@@ -570,8 +585,8 @@ func isDecoded(b []byte) bool {
 	p := uintptr(unsafe.Pointer(&b[0]))
 	decodedBodies.Lock()
 	defer decodedBodies.Unlock()
-	for start, end := range decodedBodies.spans {
-		if start <= p && p < end {
+	for start, s := range decodedBodies.spans {
+		if start <= p && p < s.end {
 			return true
 		}
 	}
