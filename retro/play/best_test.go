@@ -11,6 +11,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 	"muehle/retro/retrotest"
 )
 
@@ -241,7 +242,7 @@ func TestMoveAsBefore(t *testing.T) {
 		n    int
 	}
 	games := []game{{"k=3", retrotest.Solved(t, 3), 300}}
-	if !testing.Short() {
+	if testenv.Full() {
 		games = append(games, game{"k=4", retrotest.Solved(t, 4), 400})
 	}
 	if dir := os.Getenv("MUEHLE_BENCH_DB"); dir != "" {
