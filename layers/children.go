@@ -3,6 +3,7 @@ package layers
 import (
 	"iter"
 	"math/bits"
+	"sync"
 
 	"muehle/muehle"
 )
@@ -14,22 +15,52 @@ import (
 
 // pointBCode[p&31] is point p's weight in a B code (digit 1), 0 for a
 // point of group A; pointA[p&31] is its bit in an A mask, 0 for a point
-// of group B. Entry 31 (NoPoint, -1) is 0 in both.
+// of group B; pointCode[p&31] packs its weight in an A code (digit 1,
+// bits 32 up) with its weight in a B code (bits 0-31). Entry 31 (NoPoint,
+// -1) is 0 in all three.
 var (
 	pointBCode [32]uint32
 	pointA     [32]uint8
+	pointCode  [32]uint64
 )
 
 // (Built from aPoints and bPoints alone: the init of groups.go runs
 // after this file's.)
 func init() {
+	w := uint64(1)
 	for j, p := range aPoints {
 		pointA[p] = 1 << j
-	}
-	w := uint32(1)
-	for _, p := range bPoints {
-		pointBCode[p] = w
+		pointCode[p] = w << 32
 		w *= 3
+	}
+	w = 1
+	for _, p := range bPoints {
+		pointBCode[p] = uint32(w)
+		pointCode[p] = w
+		w *= 3
+	}
+}
+
+// Tables of the A codes for IndexMovesSplit, built from those of
+// groups.go on first use.
+var (
+	aTablesOnce sync.Once
+	// aSplit[c] is w<<4 | b for the A code c of w mover's and b
+	// opponent's stones.
+	aSplit [numACodes]uint8
+	// symRank[s][c] is the rank of the image under symmetry s of the A
+	// configuration of code c.
+	symRank [muehle.NumSymmetries][numACodes]uint16
+)
+
+func buildATables() {
+	for c := range numACodes {
+		d := decode8[c]
+		w, b := uint8(d), uint8(d>>8)
+		aSplit[c] = uint8(bits.OnesCount8(w)<<4 | bits.OnesCount8(b))
+		for s := range muehle.NumSymmetries {
+			symRank[s][c] = aRank[symACode[s][w]+2*symACode[s][b]]
+		}
 	}
 }
 
@@ -70,6 +101,57 @@ func (l *LayerIndex) IndexMoves(p muehle.Position, ms []muehle.Move, out []uint6
 			r = aRank[symACode[s][cw]+2*symACode[s][cb]]
 		} else {
 			r = minRank(l.t.stabs[e>>stabShift&(maxStabs-1)], symA[s][cw], symA[s][cb])
+		}
+		out[i] = sub.off + uint64(e&classMask)*sub.na + uint64(r)
+	}
+}
+
+// IndexMovesSplit is IndexMoves of moves that lead into two layers: a
+// move with a removal into the layer removals, one without into l, as a
+// moving layer's slides and removals do, or a placement layer's
+// placements. It stores in out[i] the index of p.Play(ms[i]) in its layer
+// for every i < min(len(ms), len(out)). The parent's A and B codes, the
+// colours exchanged, are kept in one word and changed by one sum per
+// move; the child's rank in group A is one look-up (symRank) unless a
+// symmetry fixes its B part.
+func (l *LayerIndex) IndexMovesSplit(p muehle.Position, ms []muehle.Move, out []uint64, removals *LayerIndex) {
+	n := min(len(ms), len(out))
+	ms, out = ms[:n], out[:n]
+	if l.small != nil || removals.small != nil {
+		for i, m := range ms {
+			if m.IsRemoval() {
+				out[i] = removals.Index(p.Play(m))
+			} else {
+				out[i] = l.Index(p.Play(m))
+			}
+		}
+		return
+	}
+	aTablesOnce.Do(buildATables)
+	c := p.Turn & 1
+	own := p.Stones[c]
+	opp := p.Stones[c^1] &^ own
+	// The children's mover is the opponent: the parent's codes with the
+	// colours exchanged. A child's codes are these with the moved stone
+	// (digit 2 now) taken from its point and put on its target, and the
+	// removed one (digit 1) taken off: the sum cannot borrow across the
+	// two halves, since neither half of the result is negative.
+	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
+	subs := [2]*[9][9]subLayer{&removals.sub, &l.sub}
+	tab, stabs := l.t.tab, &l.t.stabs
+	for i, m := range ms {
+		cc := code + 2*pointCode[m.To&31] - 2*pointCode[m.From&31] - pointCode[m.Remove&31]
+		e := tab[uint32(cc)]
+		ac := uint16(cc >> 32)
+		split := aSplit[ac]
+		sub := &subs[uint8(m.Remove)>>7][split>>4][split&15]
+		s := e >> symShift & 15
+		var r uint16
+		if e>>stabShift == 0 {
+			r = symRank[s][ac]
+		} else {
+			d := decode8[ac]
+			r = minRank(stabs[e>>stabShift&(maxStabs-1)], symA[s][uint8(d)], symA[s][uint8(d>>8)])
 		}
 		out[i] = sub.off + uint64(e&classMask)*sub.na + uint64(r)
 	}

@@ -9,7 +9,9 @@ import (
 
 // TestIndexMoves compares IndexMoves with Index of the played moves on
 // random positions of several layers, each kind of move into its own
-// layer, on the standard board (with either side to move) and a small one.
+// layer, on the standard board (with either side to move) and a small one;
+// and IndexMovesSplit of all the moves of a position where they lead
+// into two layers.
 func TestIndexMoves(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	small, err := IndexerFor(muehle.SixBoard)
@@ -30,7 +32,7 @@ func TestIndexMoves(t *testing.T) {
 		{testIndexer(t), muehle.Standard, Key{W: 4, B: 3, WH: 3, BH: 4}},
 		{small, muehle.Six, Moving(4, 4)},
 	} {
-		checked := 0
+		checked, split := 0, 0
 		var buf [muehle.MaxMoves]muehle.Move
 		for range 3000 {
 			p := randomPosition(r, int(c.k.W), int(c.k.B))
@@ -61,9 +63,42 @@ func TestIndexMoves(t *testing.T) {
 					t.Fatalf("layer %s: IndexMoves wrote past the moves", k)
 				}
 			}
+			// IndexMovesSplit of all the moves at once, those without a
+			// removal into one layer and those with one into another.
+			all := p.AppendMoves(buf[:0])
+			var plain, removals *LayerIndex
+			for k, ms := range byLayer {
+				if ms[0].IsRemoval() {
+					removals = c.x.Layer(k)
+				} else {
+					plain = c.x.Layer(k)
+				}
+			}
+			if plain == nil || removals == nil {
+				continue
+			}
+			out := make([]uint64, len(all)+1)
+			out[len(all)] = 77
+			plain.IndexMovesSplit(p, all, out, removals)
+			for i, m := range all {
+				l := plain
+				if m.IsRemoval() {
+					l = removals
+				}
+				if want := l.Index(p.Play(m)); out[i] != want {
+					t.Fatalf("layers %s and %s position %v move %v: IndexMovesSplit gave %d, Index %d", plain.Key(), removals.Key(), p, m, out[i], want)
+				}
+				split++
+			}
+			if out[len(all)] != 77 {
+				t.Fatalf("IndexMovesSplit wrote past the moves")
+			}
 		}
 		if checked < 1000 {
 			t.Errorf("%s: only %d children checked", c.k, checked)
+		}
+		if split < 100 && c.k.W > 3 {
+			t.Errorf("%s: only %d children checked by IndexMovesSplit", c.k, split)
 		}
 	}
 }
