@@ -137,14 +137,53 @@ func (l *LayerIndex) IndexMovesSplit(p muehle.Position, ms []muehle.Move, out []
 	// removed one (digit 1) taken off: the sum cannot borrow across the
 	// two halves, since neither half of the result is negative.
 	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
-	subs := [2]*[9][9]subLayer{&removals.sub, &l.sub}
-	tab, stabs := l.t.tab, &l.t.stabs
 	for i, m := range ms {
 		cc := code + 2*pointCode[m.To&31] - 2*pointCode[m.From&31] - pointCode[m.Remove&31]
+		out[i] = cc | uint64(uint8(m.Remove)>>7)<<codeLayerShift
+	}
+	l.t.rankCodes(out, [2]*[9][9]subLayer{&removals.sub, &l.sub})
+}
+
+// IndexUnslides stores in out[i] the index in this layer of
+// p.Unplay(us[i]) for every i < min(len(us), len(out)), where us are
+// un-slides of p (AppendUnslides: no removal, no placement) leading into
+// this layer. It is IndexMovesSplit backwards: the parent's mover is p's
+// opponent, whose stone goes back from the un-move's To to its From.
+func (l *LayerIndex) IndexUnslides(p muehle.Position, us []muehle.Move, out []uint64) {
+	n := min(len(us), len(out))
+	us, out = us[:n], out[:n]
+	if l.small != nil {
+		for i, u := range us {
+			out[i] = l.Index(p.Unplay(u))
+		}
+		return
+	}
+	aTablesOnce.Do(buildATables)
+	c := p.Turn & 1
+	own := p.Stones[c]
+	opp := p.Stones[c^1] &^ own
+	// The parent's codes: the mover is p's opponent (digit 1).
+	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
+	for i, u := range us {
+		out[i] = code + pointCode[u.From&31] - pointCode[u.To&31]
+	}
+	l.t.rankCodes(out, [2]*[9][9]subLayer{&l.sub, &l.sub})
+}
+
+// codeLayerShift places, above a position's packed A and B codes (as
+// pointCode packs a point's), which of two layers it is in.
+const codeLayerShift = 48
+
+// rankCodes replaces each out[i], the packed A and B codes of a position
+// with the number of its layer (0 or 1) at codeLayerShift, with its slot
+// in that layer, whose sub-layers are subs[number].
+func (t *bTable) rankCodes(out []uint64, subs [2]*[9][9]subLayer) {
+	tab, stabs := t.tab, &t.stabs
+	for i, cc := range out {
 		e := tab[uint32(cc)]
-		ac := uint16(cc >> 32)
+		ac := uint16(cc >> 32 & (1<<16 - 1))
 		split := aSplit[ac]
-		sub := &subs[uint8(m.Remove)>>7][split>>4][split&15]
+		sub := &subs[cc>>codeLayerShift&1][split>>4][split&15]
 		s := e >> symShift & 15
 		var r uint16
 		if e>>stabShift == 0 {

@@ -103,6 +103,56 @@ func TestIndexMoves(t *testing.T) {
 	}
 }
 
+// TestIndexUnslides compares IndexUnslides with Index of the parents
+// the un-slides of random positions lead to, on the standard board, Twelve
+// Men's Morris's and a small one, sliding and flying.
+func TestIndexUnslides(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	small, err := IndexerFor(muehle.SixBoard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x    *Indexer
+		game muehle.GameID
+		k    Key
+	}{
+		{testIndexer(t), muehle.Standard, Moving(3, 3)},
+		{testIndexer(t), muehle.Standard, Moving(7, 3)},
+		{testIndexer(t), muehle.Standard, Moving(5, 7)},
+		{testIndexer(t), muehle.Standard, Moving(9, 8)},
+		{testIndexer(t), muehle.Twelve, Moving(6, 7)},
+		{small, muehle.Six, Moving(4, 4)},
+	} {
+		parents := c.x.Layer(c.k.Partner())
+		checked := 0
+		var buf [muehle.MaxUnmoves]muehle.Move
+		out := make([]uint64, muehle.MaxUnmoves+1)
+		for range 3000 {
+			p := randomPosition(r, int(c.k.W), int(c.k.B))
+			if c.x.board != nil {
+				p = randomSmallPosition(r, c.x.board, int(c.k.W), int(c.k.B))
+			}
+			p.Game = c.game
+			us := p.AppendUnslides(buf[:0])
+			out[len(us)] = 77
+			parents.IndexUnslides(p, us, out)
+			for i, u := range us {
+				if want := parents.Index(p.Unplay(u)); out[i] != want {
+					t.Fatalf("layer %s position %v un-move %v: IndexUnslides gave %d, Index %d", c.k, p, u, out[i], want)
+				}
+				checked++
+			}
+			if out[len(us)] != 77 {
+				t.Fatalf("layer %s: IndexUnslides wrote past the un-moves", c.k)
+			}
+		}
+		if checked < 1000 {
+			t.Errorf("%s: only %d parents checked", c.k, checked)
+		}
+	}
+}
+
 // randomSmallPosition returns a random position of board with w and b
 // stones, White to move.
 func randomSmallPosition(r *rand.Rand, board *muehle.Board, w, b int) muehle.Position {

@@ -114,7 +114,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 					if bufs[p].full() {
 						err = pr.settleParents(&bufs[p], p, d, out)
 					}
-					bufs[p].add(pos)
+					bufs[p].add(pos, pr.index[p])
 				}
 				for p := range bufs {
 					if err == nil {
@@ -247,14 +247,14 @@ func sortEntries(es, tmp []entry, indexBits int) []entry {
 }
 
 // parents gathers the parents (un-slides) of several decided positions of
-// one layer, so that their slots are computed together and their state
-// words loaded together: the cache misses of many parents then overlap
-// instead of following one another.
+// one layer, so that their state words are loaded together: the cache
+// misses of many parents then overlap instead of following one another.
+// Their slots are computed from the child and the un-move
+// (layers.LayerIndex.IndexUnslides), the parents never made.
 type parents struct {
 	moves [muehle.MaxUnmoves]muehle.Move
-	pos   [parentBatch + muehle.MaxUnmoves]muehle.Position
 	idx   [parentBatch + muehle.MaxUnmoves]uint64
-	ends  []int // ends[c]: the end in pos of the parents of the c-th child
+	ends  []int // ends[c]: the end in idx of the parents of the c-th child
 	n     int
 	seen  distinct
 }
@@ -264,12 +264,12 @@ const parentBatch = 1024
 
 func (b *parents) full() bool { return b.n >= parentBatch }
 
-// add appends the parents of the decided position pos.
-func (b *parents) add(pos muehle.Position) {
-	for _, u := range pos.AppendUnslides(b.moves[:0]) {
-		b.pos[b.n] = pos.Unplay(u)
-		b.n++
-	}
+// add appends the slots in ix, the parents' layer, of the parents of the
+// decided position pos.
+func (b *parents) add(pos muehle.Position, ix *layers.LayerIndex) {
+	us := pos.AppendUnslides(b.moves[:0])
+	ix.IndexUnslides(pos, us, b.idx[b.n:])
+	b.n += len(us)
 	b.ends = append(b.ends, b.n)
 }
 
@@ -280,7 +280,6 @@ func (pr *pair) settleParents(b *parents, p, d int, out *pusher) error {
 		b.ends = b.ends[:0]
 		return nil
 	}
-	pr.index[p].IndexAll(b.pos[:b.n], b.idx[:b.n])
 	state := pr.state[p]
 	var sink uint32
 	for _, j := range b.idx[:b.n] {
