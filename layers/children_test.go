@@ -169,7 +169,7 @@ func randomSmallPosition(r *rand.Rand, board *muehle.Board, w, b int) muehle.Pos
 
 // TestPositions compares Positions with Position slot by slot, over
 // whole layers and over ranges that start and end anywhere, and stops
-// when told.
+// when told; and PositionAt with Position on slots in increasing order.
 func TestPositions(t *testing.T) {
 	small, err := IndexerFor(muehle.SixBoard)
 	if err != nil {
@@ -212,6 +212,15 @@ func TestPositions(t *testing.T) {
 				if _, ok := l.Position(next); ok {
 					t.Fatalf("%s: Positions(%d, %d) left out canonical slot %d at the end", c.k, rg[0], rg[1], next)
 				}
+			}
+		}
+		// PositionAt with a cursor, the slots in increasing order with
+		// gaps of any length, one beyond the layer at the end.
+		var cur Cursor
+		for i := uint64(0); i < l.Size()+2; i += 1 + r.Uint64N(max(l.Size()/50, 2)) {
+			p, ok := l.PositionAt(i, &cur)
+			if want, wok := l.Position(i); ok != wok || p != want {
+				t.Fatalf("%s slot %d: PositionAt gave %v (%v), Position %v (%v)", c.k, i, p, ok, want, wok)
 			}
 		}
 		n := 0

@@ -301,6 +301,35 @@ func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
 	if !ok {
 		return p, false
 	}
+	return l.positionIn(s, r, c)
+}
+
+// Cursor remembers the sub-layer of the last slot PositionAt unranked, so
+// that slots asked for in increasing order (a sorted work list) are
+// mostly found without a search. Its zero value is ready for use.
+type Cursor struct {
+	s *subLayer
+}
+
+// PositionAt is Position, with the cursor cur of this layer's slots.
+func (l *LayerIndex) PositionAt(i uint64, cur *Cursor) (p muehle.Position, ok bool) {
+	if l.small != nil {
+		return l.Position(i)
+	}
+	s := cur.s
+	if s == nil || i < s.off || i-s.off >= s.n*s.na {
+		var r, c uint64
+		if s, r, c, ok = l.locate(i); !ok {
+			return p, false
+		}
+		cur.s = s
+		return l.positionIn(s, r, c)
+	}
+	return l.positionIn(s, (i-s.off)%s.na, (i-s.off)/s.na)
+}
+
+// positionIn is Position of A rank r and B class c of sub-layer s.
+func (l *LayerIndex) positionIn(s *subLayer, r, c uint64) (p muehle.Position, ok bool) {
 	rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
 	code := aUnrank[s.aw][s.ab][r]
 	wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)

@@ -72,14 +72,20 @@ const (
 type pusher struct {
 	lists *worklists
 	shard int
-	buf   map[int][]entry
+	buf   [][]entry // by depth
 }
 
 func newPusher(lists *worklists, shard int) *pusher {
-	return &pusher{lists: lists, shard: shard, buf: map[int][]entry{}}
+	return &pusher{lists: lists, shard: shard}
 }
 
 func (p *pusher) push(d int, e entry) error {
+	if d >= len(p.buf) {
+		if d > layers.MaxDepth+1 {
+			return p.lists.push(p.shard, d, []entry{e}) // which refuses it
+		}
+		p.buf = append(p.buf, make([][]entry, d+1-len(p.buf))...)
+	}
 	b := append(p.buf[d], e)
 	if len(b) >= 4096 {
 		if err := p.lists.push(p.shard, d, b); err != nil {

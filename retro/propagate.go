@@ -93,6 +93,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		go func() {
 			out := newPusher(pr.lists, w)
 			var bufs [2]parents
+			var curs [2]layers.Cursor // the entries come sorted by layer and slot
 			var err error
 			for b := range batches {
 				for _, e := range b.es {
@@ -104,7 +105,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 						err = pr.settle(l, i, d, out)
 						continue
 					}
-					pos, ok := pr.index[l].Position(i)
+					pos, ok := pr.index[l].PositionAt(i, &curs[l])
 					if !ok {
 						pr.errs.Add(1)
 						continue
