@@ -1,6 +1,7 @@
 package muehle
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -125,15 +126,54 @@ func (s Symmetry) String() string {
 }
 
 // Symmetric reports whether a symmetry other than the identity maps the
-// set b onto itself.
+// set b onto itself. Only the symmetries that map b's points on the
+// middle ring onto themselves are tried (symFixMid).
 func (b Bitboard) Symmetric() bool {
-	for s := Symmetry(1); s < NumSymmetries; s++ {
-		if s.Bitboard(b) == b {
+	for c := symFixMid[midRing(b)] &^ 1; c != 0; c &= c - 1 {
+		if Symmetry(bits.TrailingZeros16(c)).Bitboard(b) == b {
 			return true
 		}
 	}
 	return false
 }
+
+// midRing returns b's points on the middle ring (d6, e5... in bit order:
+// the points 3, 4, 5, 10, 13, 18, 19, 20) as an 8-bit mask.
+func midRing(b Bitboard) uint8 {
+	return uint8(b>>3&7 | b>>10&1<<3 | b>>13&1<<4 | b>>18&7<<5)
+}
+
+// symFixMid[m] has bit s set for each symmetry s that maps the points of
+// the middle ring's mask m onto themselves (all symmetries, should one
+// not map the middle ring onto itself).
+var symFixMid = func() (t [256]uint16) {
+	var ring Bitboard
+	for _, p := range []Point{3, 4, 5, 10, 13, 18, 19, 20} {
+		ring |= p.Bit()
+	}
+	for s := range Symmetry(NumSymmetries) {
+		if s.Bitboard(ring) != ring {
+			for m := range t {
+				t[m] = 1<<NumSymmetries - 1
+			}
+			return t
+		}
+	}
+	for m := range t {
+		var b Bitboard
+		for j, p := range []Point{3, 4, 5, 10, 13, 18, 19, 20} {
+			if m&(1<<j) != 0 {
+				b |= p.Bit()
+			}
+		}
+		for s := range Symmetry(NumSymmetries) {
+			if s.Bitboard(b) == b {
+				t[m] |= 1 << s
+			}
+		}
+	}
+	return t
+}()
 
 // NumSymmetries returns the number of symmetries of b: 16 for boards with
 // two rings to exchange, 8 otherwise.
