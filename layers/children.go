@@ -137,11 +137,12 @@ func (l *LayerIndex) IndexMovesSplit(p muehle.Position, ms []muehle.Move, out []
 	// removed one (digit 1) taken off: the sum cannot borrow across the
 	// two halves, since neither half of the result is negative.
 	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
+	tab := l.t.tab
 	for i, m := range ms {
 		cc := code + 2*pointCode[m.To&31] - 2*pointCode[m.From&31] - pointCode[m.Remove&31]
-		out[i] = cc | uint64(uint8(m.Remove)>>7)<<codeLayerShift
+		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)]) | uint64(uint8(m.Remove)>>7)<<codeLayerShift
 	}
-	l.t.rankCodes(out, [2]*[9][9]subLayer{&removals.sub, &l.sub})
+	l.t.rankEntries(out, [2]*[9][9]subLayer{&removals.sub, &l.sub})
 }
 
 // IndexUnslides stores in out[i] the index in this layer of
@@ -164,23 +165,27 @@ func (l *LayerIndex) IndexUnslides(p muehle.Position, us []muehle.Move, out []ui
 	opp := p.Stones[c^1] &^ own
 	// The parent's codes: the mover is p's opponent (digit 1).
 	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
+	tab := l.t.tab
 	for i, u := range us {
-		out[i] = code + pointCode[u.From&31] - pointCode[u.To&31]
+		cc := code + pointCode[u.From&31] - pointCode[u.To&31]
+		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)])
 	}
-	l.t.rankCodes(out, [2]*[9][9]subLayer{&l.sub, &l.sub})
+	l.t.rankEntries(out, [2]*[9][9]subLayer{&l.sub, &l.sub})
 }
 
-// codeLayerShift places, above a position's packed A and B codes (as
-// pointCode packs a point's), which of two layers it is in.
+// codeLayerShift places, above a position's packed A code (as pointCode
+// packs a point's), which of two layers it is in.
 const codeLayerShift = 48
 
-// rankCodes replaces each out[i], the packed A and B codes of a position
-// with the number of its layer (0 or 1) at codeLayerShift, with its slot
-// in that layer, whose sub-layers are subs[number].
-func (t *bTable) rankCodes(out []uint64, subs [2]*[9][9]subLayer) {
-	tab, stabs := t.tab, &t.stabs
+// rankEntries replaces each out[i], a position's group-B table entry
+// (bits 0-31) with its A code (bits 32 up, as pointCode packs a point's)
+// and the number of its layer (0 or 1) at codeLayerShift, with its slot
+// in that layer, whose sub-layers are subs[number]. Its callers load
+// all the entries first, so that their cache misses overlap.
+func (t *bTable) rankEntries(out []uint64, subs [2]*[9][9]subLayer) {
+	stabs := &t.stabs
 	for i, cc := range out {
-		e := tab[uint32(cc)]
+		e := uint32(cc)
 		ac := uint16(cc >> 32 & (1<<16 - 1))
 		split := aSplit[ac]
 		sub := &subs[cc>>codeLayerShift&1][split>>4][split&15]
