@@ -13,29 +13,21 @@ import (
 // order and ranks all the children of each position, needs neither a
 // binary search per slot nor a full ranking per child.
 
-// pointBCode[p&31] is point p's weight in a B code (digit 1), 0 for a
-// point of group A; pointA[p&31] is its bit in an A mask, 0 for a point
-// of group B; pointCode[p&31] packs its weight in an A code (digit 1,
-// bits 32 up) with its weight in a B code (bits 0-31). Entry 31 (NoPoint,
-// -1) is 0 in all three.
-var (
-	pointBCode [32]uint32
-	pointA     [32]uint8
-	pointCode  [32]uint64
-)
+// pointCode[p&31] packs point p's weight in an A code (digit 1, bits 32
+// up; 0 for a point of group B) with its weight in a B code (bits 0-31;
+// 0 for a point of group A). Entry 31 (NoPoint, -1) is 0.
+var pointCode [32]uint64
 
 // (Built from aPoints and bPoints alone: the init of groups.go runs
 // after this file's.)
 func init() {
 	w := uint64(1)
-	for j, p := range aPoints {
-		pointA[p] = 1 << j
+	for _, p := range aPoints {
 		pointCode[p] = w << 32
 		w *= 3
 	}
 	w = 1
 	for _, p := range bPoints {
-		pointBCode[p] = uint32(w)
 		pointCode[p] = w
 		w *= 3
 	}
@@ -67,43 +59,12 @@ func buildATables() {
 // IndexMoves stores in out[i] the index of p.Play(ms[i]) in this layer
 // for every i < min(len(ms), len(out)); every move must lead into this
 // layer. It is IndexAll of the children without making them: a child's
-// A masks and B code are the parent's, with the colours exchanged,
-// changed at the points its move touches (from, to, the removed stone),
-// and the table entries of all the children are loaded before any is
-// ranked, so that their cache misses overlap.
+// A and B codes are the parent's, with the colours exchanged, changed at
+// the points its move touches (from, to, the removed stone), and the
+// table entries of all the children are loaded before any is ranked, so
+// that their cache misses overlap (IndexMovesSplit with one layer).
 func (l *LayerIndex) IndexMoves(p muehle.Position, ms []muehle.Move, out []uint64) {
-	n := min(len(ms), len(out))
-	ms, out = ms[:n], out[:n]
-	if l.small != nil {
-		for i, m := range ms {
-			out[i] = l.Index(p.Play(m))
-		}
-		return
-	}
-	c := p.Turn & 1
-	own := p.Stones[c]
-	opp := p.Stones[c^1] &^ own
-	// The children's mover is the opponent: the parent's B code with the
-	// colours exchanged, and the A masks exchanged.
-	code := bCode(opp, own)
-	wa, ba := aMask(opp), aMask(own)
-	tab := l.t.tab
-	for i, m := range ms {
-		cc := code + 2*(pointBCode[m.To&31]-pointBCode[m.From&31]) - pointBCode[m.Remove&31]
-		out[i] = uint64(tab[cc])
-	}
-	// slotOfA, written out: the call cost a tenth of the ranking.
-	for i, m := range ms {
-		cw, cb, e := wa&^pointA[m.Remove&31], ba^pointA[m.From&31]^pointA[m.To&31], uint32(out[i])
-		sub := &l.sub[bits.OnesCount8(cw)][bits.OnesCount8(cb)]
-		var r uint16
-		if s := e >> symShift & 15; e>>stabShift == 0 {
-			r = aRank[symACode[s][cw]+2*symACode[s][cb]]
-		} else {
-			r = minRank(l.t.stabs[e>>stabShift&(maxStabs-1)], symA[s][cw], symA[s][cb])
-		}
-		out[i] = sub.off + uint64(e&classMask)*sub.na + uint64(r)
-	}
+	l.IndexMovesSplit(p, ms, out, l)
 }
 
 // IndexMovesSplit is IndexMoves of moves that lead into two layers: a
