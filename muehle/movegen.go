@@ -153,12 +153,20 @@ func (p *Position) AppendRemovalMoves(buf []Move) ([]Move, int) {
 			return buf, n
 		}
 	}
+	// Only a target where a stone would complete a mill with the mover's
+	// stones (the one moved among them) may close one: the others are
+	// counted at once.
 	steps, mp, third := e.steps(total), &e.partners, e.third
+	closing := e.millTargets(own, empty)
+	if opp == 0 {
+		closing = 0
+	}
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
 		targets := empty & steps[from]
-		if opp == 0 {
-			n += targets.Count()
+		n += (targets &^ closing).Count()
+		targets &= closing
+		if targets == 0 {
 			continue
 		}
 		rest := own &^ from.Bit()
