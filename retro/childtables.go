@@ -26,7 +26,7 @@ type childTables struct {
 	// removal (plain) and the same with one (plain+1), both leading into
 	// layers the tables hold, and no removal ends the game: a moving
 	// layer's or a placement layer's, in a game whose phases do not mix.
-	// bestOf then ranks all the moves at once (IndexMovesSplit).
+	// best then ranks all the moves at once (IndexMovesSplit).
 	split bool
 	plain int
 	// bodies[0] is the removals' layer, bodies[1] the plain moves'.
@@ -105,27 +105,14 @@ func (c *childTables) release() {
 // opponent fewer than three stones. missing is true when some child's
 // slot holds no value (a dense layer that does not store it): the layer
 // below lacks a position that a game reaches, and the value is not to be
-// trusted. It is bestBlock for one position.
-func (c *childTables) best(w *blockWork, pos muehle.Position) (v layers.Value, missing bool) {
-	w.ps[0] = pos
-	c.bestBlock(w, 1)
-	return w.out[0], w.miss[0]
-}
-
-// bestBlock computes best for the first n positions of w.ps (n at most
-// blockSlots) into w.out and w.miss. For each position the moves are
-// sorted by their kind, the children's slots computed from the position
-// and the moves (LayerIndex.IndexMoves: the children are never made) and
-// their values loaded together, so that their cache misses overlap; the
-// best is kept by parentOrder, one table look-up per child.
-func (c *childTables) bestBlock(w *blockWork, n int) {
-	for j := range n {
-		w.out[j], w.miss[j] = c.bestOf(w, &w.ps[j])
-	}
-}
-
-// bestOf is best of the position pos.
-func (c *childTables) bestOf(w *blockWork, pos *muehle.Position) (layers.Value, bool) {
+// trusted.
+//
+// The children's slots are computed from the position and the moves
+// (LayerIndex.IndexMovesSplit, or IndexMoves by the kind of move: the
+// children are never made) and their values loaded together, so that
+// their cache misses overlap; the best is kept by parentKey or
+// parentOrder, one table look-up per child.
+func (c *childTables) best(w *bestWork, pos *muehle.Position) (v layers.Value, missing bool) {
 	ms := pos.AppendMoves(w.moves[:0])
 	if len(ms) == 0 {
 		return layers.NoMoves(pos), false

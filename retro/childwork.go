@@ -19,25 +19,13 @@ type childWork struct {
 	unmoves [muehle.MaxUnmoves]muehle.Move          // the verifier's search for a parent
 }
 
-// blockSlots is the number of positions whose children childTables.bestBlock
-// ranks and loads together.
-const blockSlots = 32
-
-// blockWork is one worker's scratch space for childTables.bestBlock: the
-// positions of a block of slots and their results, a position's moves by
-// their kind and its children's slots.
-type blockWork struct {
-	ps    [blockSlots]muehle.Position
-	out   [blockSlots]layers.Value
-	miss  [blockSlots]bool
-	moves [muehle.MaxMoves]muehle.Move
-	kms   [moveKinds][muehle.MaxMoves]muehle.Move
-	kidIx [moveKinds][muehle.MaxMoves]uint64
-	// The verifier's: the slots of the block, their stored values, and
-	// the search for a parent.
-	slots   [blockSlots]uint64
-	got     [blockSlots]layers.Value
-	n       int // slots queued
+// bestWork is one worker's scratch space for childTables.best: a
+// position's moves, by their kind, and its children's slots; and the
+// verifier's search for a parent.
+type bestWork struct {
+	moves   [muehle.MaxMoves]muehle.Move
+	kms     [moveKinds][muehle.MaxMoves]muehle.Move
+	kidIx   [moveKinds][muehle.MaxMoves]uint64
 	unmoves [muehle.MaxUnmoves]muehle.Move
 }
 

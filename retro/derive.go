@@ -37,10 +37,10 @@ func DeriveLayer(ctx context.Context, db *layers.DB, k layers.Key, workers int, 
 	defer c.release()
 	game := db.Variant().Game
 	return forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-		var w blockWork
+		var w bestWork
 		for i, pos := range ix.Positions(lo, hi) {
 			pos.Game = game
-			v, missing := c.bestOf(&w, &pos)
+			v, missing := c.best(&w, &pos)
 			if missing {
 				return fmt.Errorf("retro: derive %s: slot %d (%v): %s", k, i, pos, reasonChildMissing)
 			}

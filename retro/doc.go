@@ -18,11 +18,10 @@
 //	              worker
 //	cyclic.go     the cyclic arrays: disk-backed ring buffers of records
 //	childwork.go  a position's children gathered by the kind of move,
-//	              ranked and looked up together; the verifier's blocks
-//	              of slots
+//	              ranked and looked up together
 //	childtables.go the layers a layer's children lie in, one for each kind
-//	              of move, copied into memory: best and bestBlock,
-//	              BestChild without probes
+//	              of move, copied into memory: best, BestChild without
+//	              probes
 //	state.go      the state words and copies of layers in memory (or a
 //	              mapped file), the memory plan
 //	children.go   BestChild, the rule every stored value obeys
@@ -174,10 +173,11 @@
 // in, each position's children ranked and looked up together; no position
 // is probed through the database's layer cache. The slots are walked in
 // order (layers.LayerIndex.Positions: a B class's B part read once for
-// all its slots), a block of positions at a time (bestBlock), and a
-// child's slot is computed from its parent and the move
-// (layers.LayerIndex.IndexMoves: the parent's A masks and B code changed
-// at the move's points), the child never made. DeriveLayer is the same
+// all its slots), and a child's slot is computed from its parent and the
+// move (layers.LayerIndex.IndexMovesSplit: the parent's A and B codes, in
+// one word, changed at the move's points), the child never made; the
+// moves into the two layers are ranked in one pass and the best child is
+// kept without a branch (parentKey). DeriveLayer is the same
 // loop writing what it finds. A placement layer is
 // verified the same way; a dense one also finds every child of a stored
 // position stored and a stored parent for every stored position one

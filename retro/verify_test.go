@@ -32,7 +32,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		ix := db.Indexer().Layer(k)
-		var w blockWork
+		var w bestWork
 		checked := 0
 		for i := range ix.Size() {
 			pos, ok := ix.Position(i)
@@ -43,7 +43,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, missing := c.best(&w, pos); got != want || missing {
+			if got, missing := c.best(&w, &pos); got != want || missing {
 				t.Fatalf("layer %s slot %d (%v): got %v (missing %v), want %v", k, i, pos, got, missing, want)
 			}
 			checked++
