@@ -33,16 +33,21 @@ func init() {
 	}
 }
 
+// aCodeRoom is the power of two above the largest A code: the tables
+// indexed by an A code have this length, so that a code masked with
+// aCodeRoom-1 needs no bounds check.
+const aCodeRoom = 1 << 13
+
 // Tables of the A codes for IndexMovesSplit, built from those of
 // groups.go on first use.
 var (
 	aTablesOnce sync.Once
 	// aSplit[c] is w<<4 | b for the A code c of w mover's and b
 	// opponent's stones.
-	aSplit [numACodes]uint8
+	aSplit [aCodeRoom]uint8
 	// symRank[s][c] is the rank of the image under symmetry s of the A
 	// configuration of code c.
-	symRank [muehle.NumSymmetries][numACodes]uint16
+	symRank [muehle.NumSymmetries][aCodeRoom]uint16
 )
 
 func buildATables() {
@@ -103,7 +108,7 @@ func (l *LayerIndex) IndexMovesSplit(p muehle.Position, ms []muehle.Move, out []
 		cc := code + 2*pointCode[m.To&31] - 2*pointCode[m.From&31] - pointCode[m.Remove&31]
 		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)]) | uint64(uint8(m.Remove)>>7)<<codeLayerShift
 	}
-	l.t.rankEntries(out, [2]*[9][9]subLayer{&removals.sub, &l.sub})
+	l.t.rankEntries(out, [2]*[256]subSlots{&removals.bySplit, &l.bySplit})
 }
 
 // IndexUnslides stores in out[i] the index in this layer of
@@ -131,7 +136,7 @@ func (l *LayerIndex) IndexUnslides(p muehle.Position, us []muehle.Move, out []ui
 		cc := code + pointCode[u.From&31] - pointCode[u.To&31]
 		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)])
 	}
-	l.t.rankEntries(out, [2]*[9][9]subLayer{&l.sub, &l.sub})
+	l.t.rankEntries(out, [2]*[256]subSlots{&l.bySplit, &l.bySplit})
 }
 
 // codeLayerShift places, above a position's packed A code (as pointCode
@@ -143,13 +148,12 @@ const codeLayerShift = 48
 // and the number of its layer (0 or 1) at codeLayerShift, with its slot
 // in that layer, whose sub-layers are subs[number]. Its callers load
 // all the entries first, so that their cache misses overlap.
-func (t *bTable) rankEntries(out []uint64, subs [2]*[9][9]subLayer) {
+func (t *bTable) rankEntries(out []uint64, subs [2]*[256]subSlots) {
 	stabs := &t.stabs
 	for i, cc := range out {
 		e := uint32(cc)
-		ac := uint16(cc >> 32 & (1<<16 - 1))
-		split := aSplit[ac]
-		sub := &subs[cc>>codeLayerShift&1][split>>4][split&15]
+		ac := uint16(cc>>32) & (aCodeRoom - 1)
+		sub := &subs[cc>>codeLayerShift&1][aSplit[ac]]
 		s := e >> symShift & 15
 		var r uint16
 		if e>>stabShift == 0 {
@@ -160,6 +164,12 @@ func (t *bTable) rankEntries(out []uint64, subs [2]*[9][9]subLayer) {
 		}
 		out[i] = sub.off + uint64(e&classMask)*sub.na + uint64(r)
 	}
+}
+
+// subSlots is a sub-layer's first slot and stride, by the split of the
+// stones in group A (LayerIndex.bySplit).
+type subSlots struct {
+	off, na uint64
 }
 
 // Positions yields the canonical slots of [lo, hi) in increasing order,

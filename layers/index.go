@@ -143,6 +143,7 @@ type LayerIndex struct {
 	all     muehle.Bitboard // the board's points
 	key     Key
 	sub     [9][9]subLayer // by stones of mover and opponent in group A
+	bySplit [256]subSlots  // the same by w<<4 | b (aSplit), for rankEntries
 	order   []subLayer     // the sub-layers in slot order
 	size    uint64
 	classes uint64
@@ -172,6 +173,7 @@ func (x *Indexer) newLayer(k Key) *LayerIndex {
 			n := uint64(x.t.groupStart[g+1] - x.t.groupStart[g])
 			s := subLayer{off: l.size, n: n, na: uint64(len(aUnrank[aw][ab])), g: uint32(g), aw: uint8(aw), ab: uint8(ab)}
 			l.sub[aw][ab] = s
+			l.bySplit[aw<<4|ab] = subSlots{off: s.off, na: s.na}
 			l.order = append(l.order, s)
 			l.size += n * uint64(len(aUnrank[aw][ab]))
 			for id := range maxStabs {
