@@ -184,12 +184,17 @@ func (z *zFile) decode(dst []byte, b int, c *blockCoder) ([]byte, error) {
 	return out, nil
 }
 
+// wholeDecodes counts the bodies decodeAll has decoded, for the tests of
+// what decodes a layer in full.
+var wholeDecodes atomic.Int64
+
 // coders lends blockCoders to the goroutines decoding blocks.
 var coders = sync.Pool{New: func() any { return new(blockCoder) }}
 
 // decodeAll decodes the whole body into memory, on all cores, checking
 // every block.
 func (z *zFile) decodeAll() ([]byte, error) {
+	wholeDecodes.Add(1)
 	body := make([]byte, z.size)
 	registerDecoded(body)
 	errs := make([]error, z.n)

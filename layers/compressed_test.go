@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"muehle/muehle"
 )
@@ -357,5 +358,47 @@ func TestCacheBoundTogether(t *testing.T) {
 	probeAll()
 	if n := db.CacheBytes(); n > blk {
 		t.Errorf("after probes: the blocks hold %d bytes, want at most one block (%d)", n, blk)
+	}
+}
+
+// TestCheckDecodesOnce checks two compressed layers with a memory bound
+// that holds one of them decoded: checking the first again, after the
+// second pushed it out, does not decode it again (a solver checks every
+// layer before each unit), while a file rewritten since is checked again.
+func TestCheckDecodesOnce(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	for _, k := range keys {
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db = reopen(t, db)
+	db.SetCacheBytes(1)
+	a, b := keys[0], keys[1]
+	check := func(k Key, want Status) {
+		t.Helper()
+		if st, err := db.Check(k); st != want {
+			t.Fatalf("Check(%v) = %v, %v; want %v", k, st, err, want)
+		}
+	}
+	want, _ := db.Check(a)
+	if want < StatusUnverified {
+		t.Fatalf("layer %v: %v", a, want)
+	}
+	before := wholeDecodes.Load()
+	check(b, want)
+	check(a, want)
+	check(b, want)
+	if n := wholeDecodes.Load() - before; n != 1 {
+		t.Errorf("checking %v, %v again and %v again decoded %d layers in full, want 1 (%v)", b, a, b, n, b)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(db.Path(a), later, later); err != nil {
+		t.Fatal(err)
+	}
+	before = wholeDecodes.Load()
+	check(a, want)
+	if n := wholeDecodes.Load() - before; n != 1 {
+		t.Errorf("checking %v after its file changed decoded %d layers in full, want 1", a, n)
 	}
 }

@@ -33,8 +33,9 @@ type DB struct {
 	verifiedOnly atomic.Bool // VerifiedOnly
 	old          []*File     // replaced files, unmapped on Close (readers may still use them)
 
-	cache   blockCache // decoded blocks of compressed layers, for Probe
-	decoded []Key      // compressed layers held decoded in full, oldest first; d.mu
+	cache   blockCache        // decoded blocks of compressed layers, for Probe
+	decoded []Key             // compressed layers held decoded in full, oldest first; d.mu
+	sound   map[Key]soundFile // compressed layers checked in full (Check); d.mu
 }
 
 // dbLayer is what a DB knows about one layer: the open file and its index,

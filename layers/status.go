@@ -66,7 +66,18 @@ func (s Status) String() string {
 // Check opens layer k and checks its file completely (header, size, body
 // checksum), then looks for the record of its verification. The error says
 // why a layer is missing or damaged; it is nil for the other states.
+//
+// A compressed layer is checked by decoding it, which the DB does not keep
+// for long (its memory bound): the DB remembers which compressed files it
+// has checked in full, and checks one again only when its file has been
+// replaced or changed (another file, size or modification time). A solver
+// checks every layer of the game before each unit; without this each
+// check would decode every compressed layer again.
 func (d *DB) Check(k Key) (Status, error) {
+	if h, ok := d.soundBefore(k); ok {
+		return d.status(k, h), nil
+	}
+	seen, _ := os.Stat(d.Path(k)) // before opening: a file replaced meanwhile is checked again next time
 	f, err := d.Layer(k)
 	switch {
 	case err == nil:
@@ -75,10 +86,53 @@ func (d *DB) Check(k Key) (Status, error) {
 	default:
 		return StatusDamaged, err
 	}
-	if d.verifiedRecord(k, f.Header()) {
-		return StatusVerified, nil
+	if f.Compressed() && seen != nil {
+		d.mu.Lock()
+		if d.sound == nil {
+			d.sound = make(map[Key]soundFile)
+		}
+		d.sound[k] = soundFile{seen, f.Header()}
+		d.mu.Unlock()
 	}
-	return StatusUnverified, nil
+	return d.status(k, f.Header()), nil
+}
+
+// status is the state of sound layer k whose header is h.
+func (d *DB) status(k Key, h Header) Status {
+	if d.verifiedRecord(k, h) {
+		return StatusVerified
+	}
+	return StatusUnverified
+}
+
+// soundFile is a compressed layer file the DB checked in full: the file as
+// it was then, and its header.
+type soundFile struct {
+	seen os.FileInfo
+	h    Header
+}
+
+// soundBefore returns the header of layer k when the DB has checked its
+// compressed file in full before and the file is still the same one,
+// unchanged, and not found damaged since.
+func (d *DB) soundBefore(k Key) (Header, bool) {
+	d.mu.Lock()
+	c, ok := d.sound[k]
+	d.mu.Unlock()
+	if !ok {
+		return Header{}, false
+	}
+	if e := d.cached(k); e != nil && e.err != nil {
+		return Header{}, false
+	}
+	fi, err := os.Stat(d.Path(k))
+	if err != nil || !os.SameFile(fi, c.seen) || fi.Size() != c.seen.Size() || !fi.ModTime().Equal(c.seen.ModTime()) {
+		d.mu.Lock()
+		delete(d.sound, k)
+		d.mu.Unlock()
+		return Header{}, false
+	}
+	return c.h, true
 }
 
 func isDamaged(err error) bool { _, ok := Damaged(err); return ok }

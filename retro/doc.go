@@ -8,6 +8,8 @@
 //
 //	solve.go      Solve and SolveUnit, the driver: claims, order, resume,
 //	              progress, verification of each unit
+//	disk.go       a unit refused before it starts when the disk cannot
+//	              hold it (ErrDiskFull)
 //	units.go      the units of work, their levels and dependencies
 //	cost.go       the cost model: a unit's memory, processor time, disk
 //	pair.go       a pair's state words and the count phase (a moving

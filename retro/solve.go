@@ -339,6 +339,9 @@ func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error
 	for _, w := range t.Why {
 		s.opts.note(fmt.Sprintf("step %d of %d: %s", s.step, s.steps, w))
 	}
+	if err := s.checkDisk(t); err != nil {
+		return true, err
+	}
 	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u,
 		task: t, workBefore: s.workDone, workTotal: s.workTotal}
 	if err := r.do(ctx, t); err != nil {

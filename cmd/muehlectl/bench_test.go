@@ -1,6 +1,10 @@
 package main
 
 import (
+	"math"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,6 +69,23 @@ func TestBenchPerfect(t *testing.T) {
 	for _, want := range []string{"block cache 1.0 MiB\n", "20 moving positions, the layers open: median", "20 placement positions, the layers open: median"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench perfect: output %q, want %q in it", out, want)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		// The account of the moves' wall time on their thread adds up.
+		re := regexp.MustCompile(`the thread of the (moving|placement) moves \(their wall time ([0-9.]+) ms in all\): on a core ([0-9.]+) ms, waiting for a core ([0-9.]+) ms \(.*\), blocked ([0-9.]+) ms`)
+		ms := re.FindAllStringSubmatch(out, -1)
+		if len(ms) != 2 {
+			t.Errorf("bench perfect: output %q, want the account of the thread of each phase", out)
+		}
+		for _, m := range ms {
+			var f [4]float64
+			for i := range f {
+				f[i], _ = strconv.ParseFloat(m[i+2], 64)
+			}
+			if sum := f[1] + f[2] + f[3]; math.Abs(sum-f[0]) > 0.2+0.01*f[0] {
+				t.Errorf("%s: on a core, waiting and blocked add up to %.1f ms, want the wall time %.1f", m[0], sum, f[0])
+			}
 		}
 	}
 	for _, l := range strings.Split(out, "\n") {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"time"
 
@@ -30,7 +31,10 @@ folder and moves, its index table (loaded once, timed apart) aside.
 --evict system drops the whole page cache (root only); files evicts the
 folder's files alone (posix_fadvise, Linux), which leaves other programs'
 pages alone; auto (the default) drops the whole cache when it may, else
-evicts the files, and says which. Every move is checked against the
+evicts the files, and says which. On Linux it accounts for the wall time
+of the moves on the thread that makes them: on a core, waiting for a core
+(the machine's other work), blocked (locks, reads from the disk); with
+their page faults and context switches. Every move is checked against the
 database: one that gives up value or falls back fails the command.`
 
 // runBenchPerfect is muehlectl bench perfect.
@@ -90,13 +94,15 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 		if len(ps) == 0 {
 			continue
 		}
-		var times, cpus []time.Duration
+		var times, cpus, moves, delays, blocked []time.Duration
+		var offs offCPU
+		offOK := true
 		bad := 0
 		for pass := range 2 {
 			if pass == 0 && *cold {
 				continue // no warming: each position starts cold
 			}
-			times, cpus = times[:0], cpus[:0]
+			times, cpus, moves, delays, blocked, offs = times[:0], cpus[:0], moves[:0], delays[:0], blocked[:0], offCPU{}
 			for i, pos := range ps {
 				if *cold {
 					db.Close()
@@ -111,18 +117,24 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 					}
 					mem.apply(db)
 				}
-				el, cpu, note, err := timeMove(ctx, db, *player, *seed, pos, i)
+				el, cpu, off, ok, note, err := timeMove(ctx, db, *player, *seed, pos, i)
 				el += time.Since(t0) - el // the opening too, when cold
 				if err != nil {
 					return err
 				}
-				cpus = append(cpus, cpu)
+				cpus, moves, delays = append(cpus, cpu), append(moves, off.wall), append(delays, off.runDelay)
+				blocked = append(blocked, max(0, off.wall-off.onCPU-off.runDelay))
+				offs, offOK = offs.plus(off), offOK && ok
 				if note != "" {
 					bad++
 				}
 				times = append(times, el)
 				if *verbose && (pass == 1 || *cold) || note != "" {
-					fmt.Fprintf(stdout, "%4d %s  %8.3f ms, processor %8.3f ms%s\n", i, pos, el.Seconds()*1e3, cpu.Seconds()*1e3, note)
+					thread := ""
+					if ok {
+						thread = fmt.Sprintf(" (its thread: on a core %.3f ms, waiting for one %.3f ms)", off.onCPU.Seconds()*1e3, off.runDelay.Seconds()*1e3)
+					}
+					fmt.Fprintf(stdout, "%4d %s  %8.3f ms, processor %8.3f ms%s%s\n", i, pos, el.Seconds()*1e3, cpu.Seconds()*1e3, thread, note)
 				}
 			}
 		}
@@ -135,6 +147,15 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintf(stdout, "%s, %s, %d %s positions, %s: median %.3f ms, worst %.3f ms (processor time of the move: median %.3f ms, worst %.3f ms); block cache %s\n",
 			dbf.label(), *player, len(times), name, state, times[len(times)/2].Seconds()*1e3, times[len(times)-1].Seconds()*1e3,
 			cpus[len(cpus)/2].Seconds()*1e3, cpus[len(cpus)-1].Seconds()*1e3, sizeText(db.CacheBytes()))
+		if offOK {
+			slices.Sort(delays)
+			slices.Sort(blocked)
+			n := float64(len(times))
+			fmt.Fprintf(stdout, "  the thread of the %s moves (their wall time %.1f ms in all): on a core %.1f ms, waiting for a core %.1f ms (a move's median %.3f ms, worst %.3f), blocked %.1f ms (median %.3f ms, worst %.3f); a move's page faults %.1f minor, %.2f major, context switches %.1f voluntary, %.1f involuntary (means)\n",
+				name, sum(moves).Seconds()*1e3, offs.onCPU.Seconds()*1e3, offs.runDelay.Seconds()*1e3, delays[len(delays)/2].Seconds()*1e3, delays[len(delays)-1].Seconds()*1e3,
+				sum(blocked).Seconds()*1e3, blocked[len(blocked)/2].Seconds()*1e3, blocked[len(blocked)-1].Seconds()*1e3,
+				float64(offs.minor)/n, float64(offs.major)/n, float64(offs.vol)/n, float64(offs.involuntary)/n)
+		}
 		if bad > 0 {
 			return fmt.Errorf("bench perfect: %d %s moves gave up value, fell back or were not in the database", bad, name)
 		}
@@ -144,27 +165,37 @@ func runBenchPerfect(ctx context.Context, args []string, stdout, stderr io.Write
 
 // timeMove times the move of a fresh player spec in pos (game number i
 // of seed), in wall time and in the processor time of this process
-// (which the load of other programs does not lengthen), and checks it
-// against db: note is "" for a move that keeps the value, read from the
-// database.
-func timeMove(ctx context.Context, db *layers.DB, spec string, seed uint64, pos muehle.Position, i int) (el, cpu time.Duration, note string, err error) {
+// (which the load of other programs does not lengthen), says what the
+// process waited for off the processor meanwhile (off, when offOK: on
+// Linux), and checks the move against db: note is "" for a move that
+// keeps the value, read from the database.
+func timeMove(ctx context.Context, db *layers.DB, spec string, seed uint64, pos muehle.Position, i int) (el, cpu time.Duration, off offCPU, offOK bool, note string, err error) {
 	mp, err := newMatchPlayer(spec, db.Stones(), seed, playerEnv(db, true))
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, offCPU{}, false, "", err
 	}
 	g, err := muehle.NewGameFrom(pos, db.Stones())
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, offCPU{}, false, "", err
 	}
 	pl := mp.newPlayer(pos.Turn, i)
+	runtime.LockOSThread() // the move on one thread, whose waits readOffCPU reads
+	defer runtime.UnlockOSThread()
+	span := time.Now() // the wall time the account of the thread covers
+	off0, ok0 := readOffCPU()
 	cpu0, _ := layers.CPUTime()
 	start := time.Now()
 	m, err := pl.Move(ctx, g)
 	el = time.Since(start)
 	cpu1, _ := layers.CPUTime()
+	off1, ok1 := readOffCPU()
+	off.wall = time.Since(span)
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("bench perfect: %s: %w", pos, err)
+		return 0, 0, offCPU{}, false, "", fmt.Errorf("bench perfect: %s: %w", pos, err)
 	}
+	wall := off.wall
+	off, offOK = off1.minus(off0), ok0 && ok1
+	off.wall = wall
 	if p, ok := pl.(interface{ LastFellBack() bool }); ok && p.LastFellBack() {
 		note = "  FALLBACK"
 	}
@@ -175,7 +206,7 @@ func timeMove(ctx context.Context, db *layers.DB, spec string, seed uint64, pos 
 	case after.Parent().Outcome() < before.Outcome():
 		note += fmt.Sprintf("  BLUNDER %s: %s for %s", m, after.Parent(), before)
 	}
-	return el, cpu1 - cpu0, note, nil
+	return el, cpu1 - cpu0, off, offOK, note, nil
 }
 
 // benchPhases returns up to n positions of each phase (moving, then
@@ -223,4 +254,13 @@ func dropCaches(evict, dir string) (string, error) {
 		return "", fmt.Errorf("bench perfect: cannot evict the files of %s from the page cache: %w", dir, err)
 	}
 	return fmt.Sprintf("%sthe %d files of %s evicted from the page cache (posix_fadvise; the rest of the page cache kept)", why, k, dir), nil
+}
+
+// sum returns the sum of ds.
+func sum(ds []time.Duration) time.Duration {
+	var t time.Duration
+	for _, d := range ds {
+		t += d
+	}
+	return t
 }

@@ -41,6 +41,8 @@
 //	bench_retro.go the solver's workloads of bench
 //	benchperfect.go bench perfect: the time of a perfect move, the layers
 //	              open or from a cold start (issue 51)
+//	offcpu_*.go   bench perfect's account of a move's time off the
+//	              processor: waiting for a core, blocked (Linux)
 //	play.go       play: a game in the terminal
 //	match.go      match: games between computer players, the player names
 //	opening.go    match --opening: the random openings of pairs of games

@@ -207,6 +207,37 @@ func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
 	return v, nil
 }
 
+// OutcomeProber is a database that says whether a position is won, drawn
+// or lost (NoOutcome: an unused slot) more cheaply than its value with the
+// depth, as a store that keeps the depth of one outcome only and finds the
+// other's by a ply of moves would. The player reads the outcome where its
+// choice needs no depth (see best), through this method when db has it
+// and through Probe otherwise.
+type OutcomeProber interface {
+	ProbeOutcome(pos muehle.Position) (layers.Outcome, error)
+}
+
+// outcome returns the outcome of pos for its side to move, as value's
+// (lost when the game is over), and its value when reading the outcome
+// read that too (Unused when not: db is an OutcomeProber).
+func (p *Perfect) outcome(pos muehle.Position) (layers.Outcome, layers.Value, error) {
+	op, ok := p.db.(OutcomeProber)
+	if !ok || pos.IsOver() {
+		v, err := p.value(pos)
+		return v.Outcome(), v, err
+	}
+	o, err := op.ProbeOutcome(pos)
+	switch {
+	case err != nil:
+		return layers.NoOutcome, layers.Unused, err
+	case o == layers.NoOutcome && pos.Hand[pos.Turn] > 0:
+		return o, layers.Unused, fmt.Errorf("play: perfect: placement position %s is not stored (not reachable from the empty board): %w", pos, layers.ErrMissing)
+	case o == layers.NoOutcome:
+		return o, layers.Unused, fmt.Errorf("play: perfect: position %s reads as unused", pos)
+	}
+	return o, layers.Unused, nil
+}
+
 // Evaluate returns every legal move of pos with its value, the counts of
 // the opponent's replies and its tie-break score, best first: by value (a
 // faster win, a slower loss first), then by score. In a drawn position
@@ -226,8 +257,20 @@ func (p *Perfect) rank(pos muehle.Position, hist []muehle.Move) ([]MoveValue, er
 	if err != nil {
 		return nil, err
 	}
-	drawn := p.Draws != DrawTrap && bestOutcome(mvs) == layers.Draw
+	if err := p.score(pos, hist, mvs, bestOutcome(mvs)); err != nil {
+		return nil, err
+	}
+	sortMoves(mvs)
+	return mvs, nil
+}
+
+// score sets the tie-break score of each of mvs, the moves of pos (or
+// some of them, with their replies counted where the score needs them:
+// see best), the best of pos's moves being of the outcome best.
+func (p *Perfect) score(pos muehle.Position, hist []muehle.Move, mvs []MoveValue, best layers.Outcome) error {
+	drawn := p.Draws != DrawTrap && best == layers.Draw
 	p.sectorMemo = nil
+	var err error
 	for i := range mvs {
 		switch {
 		case drawn && mvs[i].Value.Outcome() == layers.Draw:
@@ -236,9 +279,15 @@ func (p *Perfect) rank(pos muehle.Position, hist []muehle.Move) ([]MoveValue, er
 			mvs[i].Score, err = p.trapAhead(pos, &mvs[i], p.Lookahead)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// sortMoves sorts mvs best first, stably: by value (a faster win, a
+// slower loss first), then by score.
+func sortMoves(mvs []MoveValue) {
 	slices.SortStableFunc(mvs, func(a, b MoveValue) int {
 		switch {
 		case a.Value.Better(b.Value):
@@ -252,7 +301,6 @@ func (p *Perfect) rank(pos muehle.Position, hist []muehle.Move) ([]MoveValue, er
 		}
 		return 0
 	})
-	return mvs, nil
 }
 
 // bestOutcome returns the outcome of the best of mvs for the mover (a
@@ -293,7 +341,7 @@ func BestCount(mvs []MoveValue) int {
 // evaluate returns the moves of pos with values and reply counts, in
 // generation order.
 func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
-	var buf, rbuf [muehle.MaxMoves]muehle.Move
+	var buf [muehle.MaxMoves]muehle.Move
 	ms := pos.AppendMoves(buf[:0])
 	mvs := make([]MoveValue, len(ms))
 	for i, m := range ms {
@@ -303,25 +351,105 @@ func (p *Perfect) evaluate(pos muehle.Position) ([]MoveValue, error) {
 			return nil, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
 		}
 		mvs[i] = MoveValue{Move: m, Value: v.Parent()}
-		if v == layers.LossIn(0) {
-			continue // the game is over, or the database says so
-		}
-		for _, r := range c.AppendMoves(rbuf[:0]) {
-			w, err := p.value(c.Play(r))
-			if err != nil {
-				return nil, fmt.Errorf("play: perfect: after %s %s: %w", pos.Board().MoveString(m), pos.Board().MoveString(r), err)
-			}
-			switch w.Parent().Outcome() {
-			case layers.Win:
-				mvs[i].Replies[ReplyWins]++
-			case layers.Draw:
-				mvs[i].Replies[ReplyDraws]++
-			default:
-				mvs[i].Replies[ReplyLoses]++
-			}
+		if err := p.countReplies(pos, &mvs[i]); err != nil {
+			return nil, err
 		}
 	}
 	return mvs, nil
+}
+
+// countReplies counts the opponent's replies to mv, a move of pos, by
+// their outcome for the opponent: an outcome probe each. A move that ends
+// the game, or that the database says leaves the opponent lost in 0, has
+// none.
+func (p *Perfect) countReplies(pos muehle.Position, mv *MoveValue) error {
+	if mv.Value == layers.WinIn(1) {
+		return nil // the game is over, or the database says so
+	}
+	c := pos.Play(mv.Move)
+	var rbuf [muehle.MaxMoves]muehle.Move
+	for _, r := range c.AppendMoves(rbuf[:0]) {
+		o, _, err := p.outcome(c.Play(r))
+		if err != nil {
+			return fmt.Errorf("play: perfect: after %s %s: %w", pos.Board().MoveString(mv.Move), pos.Board().MoveString(r), err)
+		}
+		mv.countReply(-o) // the reply's outcome for the opponent who plays it
+	}
+	return nil
+}
+
+// countReply counts a reply to mv whose outcome for the opponent who
+// plays it is o.
+func (mv *MoveValue) countReply(o layers.Outcome) {
+	switch o {
+	case layers.Win:
+		mv.Replies[ReplyWins]++
+	case layers.Draw:
+		mv.Replies[ReplyDraws]++
+	default:
+		mv.Replies[ReplyLoses]++
+	}
+}
+
+// best returns the moves of pos the player chooses among, as Evaluate
+// and BestCount give them (the same moves in the same order), with as few
+// probes as that needs: the outcome of every move first, the depth only
+// of the moves of the best outcome (none in a drawn position), the
+// replies only of those of the best value and only where their score
+// needs them (a winning move's is 0; a drawing move's under the sector or
+// Bahnsen rule is that rule's). The Replies of a move returned are
+// counted only where its score needed them.
+func (p *Perfect) best(pos muehle.Position, hist []muehle.Move) ([]MoveValue, error) {
+	var buf [muehle.MaxMoves]muehle.Move
+	var outs [muehle.MaxMoves]layers.Outcome // for the mover
+	var vals [muehle.MaxMoves]layers.Value   // of the children, where read
+	ms := pos.AppendMoves(buf[:0])
+	bestOut := layers.Loss
+	for i, m := range ms {
+		o, v, err := p.outcome(pos.Play(m))
+		if err != nil {
+			return nil, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
+		}
+		outs[i], vals[i] = -o, v
+		bestOut = max(bestOut, outs[i])
+	}
+	var mvs []MoveValue
+	for i, m := range ms {
+		if outs[i] != bestOut {
+			continue
+		}
+		w := vals[i]
+		if w == layers.Unused && bestOut == layers.Draw {
+			w = layers.Drawn
+		} else if w == layers.Unused {
+			var err error
+			if w, err = p.value(pos.Play(m)); err != nil {
+				return nil, fmt.Errorf("play: perfect: after %s: %w", pos.Board().MoveString(m), err)
+			}
+		}
+		v := w.Parent()
+		switch {
+		case len(mvs) == 0 || v == mvs[0].Value:
+		case v.Better(mvs[0].Value):
+			mvs = mvs[:0]
+		default:
+			continue
+		}
+		mvs = append(mvs, MoveValue{Move: m, Value: v})
+	}
+	sector := p.Draws != DrawTrap && bestOut == layers.Draw
+	if p.Lookahead > 0 && bestOut != layers.Win && !sector {
+		for i := range mvs {
+			if err := p.countReplies(pos, &mvs[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := p.score(pos, hist, mvs, bestOut); err != nil {
+		return nil, err
+	}
+	sortMoves(mvs)
+	return mvs[:BestCount(mvs)], nil
 }
 
 // trapAhead returns the tie-break score of mv from pos looking n own moves
@@ -379,7 +507,7 @@ func (p *Perfect) Move(ctx context.Context, g *muehle.Game) (muehle.Move, error)
 		return muehle.Move{}, fmt.Errorf("play: perfect: %w: %s (%s)", muehle.ErrNoMove, r, why)
 	}
 	pos := g.Position()
-	mvs, err := p.rank(pos, g.History())
+	mvs, err := p.best(pos, g.History())
 	if errors.Is(err, layers.ErrMissing) && p.Placement != nil && pos.Hand[pos.Turn] > 0 && separatePhases(&pos) == nil {
 		p.tried = true
 		m, serr := p.searchMove(ctx, pos)

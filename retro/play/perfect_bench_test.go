@@ -25,35 +25,7 @@ import (
 //
 //	MUEHLE_BENCH_DB=/tmp/z go test -run '^$' -bench PerfectMove ./retro/play/
 func BenchmarkPerfectMove(b *testing.B) {
-	dir := os.Getenv("MUEHLE_BENCH_DB")
-	if dir == "" {
-		b.Skip("MUEHLE_BENCH_DB names no folder")
-	}
-	stones := 6
-	if s, err := strconv.Atoi(os.Getenv("MUEHLE_BENCH_STONES")); err == nil {
-		stones = s
-	}
-	v := muehle.Standard.With(stones)
-	db, err := layers.OpenDB(dir, v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	// 200 positions of each phase, drawn at random from random games.
-	const n = 200
-	var phases [2][]muehle.Position
-	for _, p := range v.Rules().RandomPositions(stones, 1, 100*n) {
-		if len(p.AppendMoves(nil)) == 0 {
-			continue
-		}
-		ph := min(int(p.Hand[p.Turn]), 1)
-		phases[ph] = append(phases[ph], p)
-	}
-	rng := rand.New(rand.NewPCG(1, 51))
-	for ph := range phases {
-		rng.Shuffle(len(phases[ph]), func(i, j int) { phases[ph][i], phases[ph][j] = phases[ph][j], phases[ph][i] })
-		phases[ph] = phases[ph][:min(n, len(phases[ph]))]
-	}
+	db, stones, phases := benchDB(b)
 	for ph, name := range []string{"moving", "placement"} {
 		b.Run(name, func(b *testing.B) {
 			move := func(i int, pos muehle.Position) (time.Duration, time.Duration) {
@@ -90,4 +62,42 @@ func BenchmarkPerfectMove(b *testing.B) {
 			b.ReportMetric(float64(ts[len(ts)-1].Nanoseconds())/1e6, "ms-worst")
 		})
 	}
+}
+
+// benchDB opens the folder MUEHLE_BENCH_DB, the standard game of
+// MUEHLE_BENCH_STONES stones (6 when unset), closed when tb ends, and
+// returns it with 200 positions of each phase (moving, placement: the
+// mover has stones in hand) drawn at random from random games, each with
+// a legal move, as muehlectl bench perfect draws them; it skips tb without
+// the folder.
+func benchDB(tb testing.TB) (*layers.DB, int, [2][]muehle.Position) {
+	dir := os.Getenv("MUEHLE_BENCH_DB")
+	if dir == "" {
+		tb.Skip("MUEHLE_BENCH_DB names no folder")
+	}
+	stones := 6
+	if s, err := strconv.Atoi(os.Getenv("MUEHLE_BENCH_STONES")); err == nil {
+		stones = s
+	}
+	v := muehle.Standard.With(stones)
+	db, err := layers.OpenDB(dir, v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	const n = 200
+	var phases [2][]muehle.Position
+	for _, p := range v.Rules().RandomPositions(stones, 1, 100*n) {
+		if len(p.AppendMoves(nil)) == 0 {
+			continue
+		}
+		ph := min(int(p.Hand[p.Turn]), 1)
+		phases[ph] = append(phases[ph], p)
+	}
+	rng := rand.New(rand.NewPCG(1, 51))
+	for ph := range phases {
+		rng.Shuffle(len(phases[ph]), func(i, j int) { phases[ph][i], phases[ph][j] = phases[ph][j], phases[ph][i] })
+		phases[ph] = phases[ph][:min(n, len(phases[ph]))]
+	}
+	return db, stones, phases
 }
