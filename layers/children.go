@@ -93,17 +93,12 @@ func (l *LayerIndex) IndexMovesSplit(p muehle.Position, ms []muehle.Move, out []
 		}
 		return
 	}
-	aTablesOnce.Do(buildATables)
-	c := p.Turn & 1
-	own := p.Stones[c]
-	opp := p.Stones[c^1] &^ own
 	// The children's mover is the opponent: the parent's codes with the
 	// colours exchanged. A child's codes are these with the moved stone
 	// (digit 2 now) taken from its point and put on its target, and the
 	// removed one (digit 1) taken off: the sum cannot borrow across the
 	// two halves, since neither half of the result is negative.
-	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
-	tab := l.t.tab
+	code, tab := swappedCodes(p), l.t.tab
 	for i, m := range ms {
 		cc := code + 2*pointCode[m.To&31] - 2*pointCode[m.From&31] - pointCode[m.Remove&31]
 		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)]) | uint64(uint8(m.Remove)>>7)<<codeLayerShift
@@ -125,18 +120,24 @@ func (l *LayerIndex) IndexUnslides(p muehle.Position, us []muehle.Move, out []ui
 		}
 		return
 	}
-	aTablesOnce.Do(buildATables)
-	c := p.Turn & 1
-	own := p.Stones[c]
-	opp := p.Stones[c^1] &^ own
 	// The parent's codes: the mover is p's opponent (digit 1).
-	code := uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
-	tab := l.t.tab
+	code, tab := swappedCodes(p), l.t.tab
 	for i, u := range us {
 		cc := code + pointCode[u.From&31] - pointCode[u.To&31]
 		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)])
 	}
 	l.t.rankEntries(out, [2]*[256]subSlots{&l.bySplit, &l.bySplit})
+}
+
+// swappedCodes returns the A and B codes of p with the colours exchanged
+// (digit 1 for the opponent of p's side to move), packed as pointCode
+// packs a point's. It builds the A-code tables on first use.
+func swappedCodes(p muehle.Position) uint64 {
+	aTablesOnce.Do(buildATables)
+	c := p.Turn & 1
+	own := p.Stones[c]
+	opp := p.Stones[c^1] &^ own
+	return uint64(bCode(opp, own)) | uint64(uint32(aCode8[aMask(opp)])+2*uint32(aCode8[aMask(own)]))<<32
 }
 
 // codeLayerShift places, above a position's packed A code (as pointCode
