@@ -89,12 +89,21 @@
 //     (muehle.Bitboard.Symmetric, a few table look-ups), every such move
 //     counts one child and is not ranked at all; only removals (whose
 //     values are needed) and the rare symmetric positions are ranked.
+//     Likewise in propagation: a decided position's parents are told
+//     apart (distinct) only when its mover's stones are symmetric.
+//   - Ranked from the move, never made. A child's slot (count, verify)
+//     is computed from its parent's A and B codes and the move
+//     (layers.LayerIndex.IndexMoves, IndexMovesSplit), a parent's
+//     (propagate) from the child's codes and the un-slide (IndexUnslides);
+//     no position is built and ranked from its bitboards. The count phase
+//     and the verifier walk their slots in order (Positions), propagation
+//     unranks its sorted list with a cursor (PositionAt).
 //   - Misses that overlap. The children of a position (count, verify) and
 //     the parents of a run of decided positions (propagate) are gathered
-//     first, ranked together (layers.LayerIndex.IndexAll touches all their
-//     table entries before it ranks any), and their values or state words
-//     loaded together before any is used, so that the processor waits for
-//     many cache misses at once instead of one after another.
+//     first, ranked together (their table entries all loaded before any
+//     is ranked), and their values or state words loaded together before
+//     any is used, so that the processor waits for many cache misses at
+//     once instead of one after another.
 //   - Decided positions in slot order. Propagation reads a depth's list
 //     in chunks of up to a quarter of the pair's slots and sorts each by
 //     layer and slot (a radix sort) before the workers take it: positions
@@ -130,7 +139,8 @@
 //
 // Cost per slot of a pair: one unrank and one move generation in the count
 // phase, plus one rank per removal; in propagation, for each decided
-// position one unrank and one rank and compare-and-swap per parent. The
+// position one unrank, one generation of un-slides and one rank and
+// compare-and-swap per parent. The
 // flying pairs (a side with three stones) are the dearest per slot: a
 // flying side has up to 3×21 un-jumps per position.
 //
