@@ -306,6 +306,7 @@ func openCompressed(path string, v muehle.Variant, key Key, lazy bool, h Header,
 		z.close()
 		return nil, nil, err
 	}
+	DropPages(z.m) // read once to decode; the body is in memory now
 	return f, nil, nil
 }
 
@@ -334,6 +335,17 @@ func (f *File) decodeAll() error {
 // process's resident memory (DropPages); a body decoded in memory is left
 // as it is.
 func (f *File) DropPages() { DropPages(f.body) }
+
+// dropMapped lets every mapped page of the file go from this process's
+// resident memory: the mapped file, flat or compressed (a body decoded in
+// memory stays).
+func (f *File) dropMapped() {
+	if f.z != nil {
+		DropPages(f.z.m)
+		return
+	}
+	DropPages(f.m)
+}
 
 // Compressed reports whether the file is compressed. A compressed File
 // handed out by DB.Layer or OpenFile holds its body decoded in memory.

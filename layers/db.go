@@ -234,7 +234,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	}
 	if old != nil && old.f != nil && old.f.z != nil { // compressed, open for Probe: open it again, decoded
 		d.cache.forget(old.f.z)
-		d.old = append(d.old, old.f)
+		d.retireLocked(old.f)
 		old = nil
 	}
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
@@ -302,7 +302,7 @@ func (d *DB) holdDecoded(k Key) {
 		}
 		total -= int64(len(e.f.body))
 		d.slots[s].Store(nil)
-		d.old = append(d.old, &File{path: e.f.path, h: e.f.h, z: e.f.z}) // to unmap on Close
+		d.retireLocked(&File{path: e.f.path, h: e.f.h, z: e.f.z})
 	}
 }
 
@@ -338,7 +338,7 @@ func (d *DB) damaged(s int, e *dbLayer, err *DamagedError) error {
 	if d.slots[s].Load() == e {
 		seen, _ := os.Stat(e.f.path)
 		d.slots[s].Store(&dbLayer{l: e.l, err: err, at: time.Now(), full: true, seen: seen})
-		d.old = append(d.old, e.f)
+		d.retireLocked(e.f)
 	}
 	return err
 }
@@ -405,8 +405,41 @@ func (d *DB) forgetLocked(k Key) {
 		if e.f.z != nil {
 			d.cache.forget(e.f.z)
 		}
-		d.old = append(d.old, e.f)
+		d.retireLocked(e.f)
 	}
+}
+
+// retireLocked keeps f, a file the DB hands out no more (replaced, let go
+// of, damaged), mapped until Close, for readers that may still hold it,
+// and lets its mapped pages go from the process's resident memory
+// (DropPages): a reader that still reads it reads them again. Kept
+// resident, the same pages counted once more for every time a layer was
+// opened again (a compressed solve decodes the layers each unit reads,
+// and lets go of them under its memory bound), and the peak memory of
+// the units grew from unit to unit past the machine's memory. d.mu is
+// held.
+func (d *DB) retireLocked(f *File) {
+	f.dropMapped()
+	d.old = append(d.old, f)
+}
+
+// ReleaseRetired unmaps the files the DB keeps only for readers that may
+// still hold them (layers replaced, removed, let go of under the memory
+// bound, found damaged), so that the disk space of a file replaced on
+// disk (a flat layer by its compressed file) is given back now rather
+// than at Close. Call it only where nothing else reads the DB and no File
+// that Layer returned before, nor a Copy of its View, is used any more: a
+// solver that alone uses the DB, between two units
+// (retro.SolveOptions.OwnDB).
+func (d *DB) ReleaseRetired() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var errs []error
+	for _, f := range d.old {
+		errs = append(errs, f.Close())
+	}
+	d.old = nil
+	return errors.Join(errs...)
 }
 
 // Probe returns the value of p for its side to move. p may be any position

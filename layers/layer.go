@@ -82,8 +82,8 @@ func ParseKey(s string) (Key, error) {
 			return Key{}, fmt.Errorf("layers: bad layer key %q: a layer named with p needs stones in a hand", s)
 		}
 	}
-	if int(k.W)+int(k.B) > muehle.NumPoints {
-		return Key{}, fmt.Errorf("layers: bad layer key %q: more stones than points", s)
+	if int(k.W)+int(k.B) > muehle.MaxPoints {
+		return Key{}, fmt.Errorf("layers: bad layer key %q: more stones than any board has points (%d)", s, muehle.MaxPoints)
 	}
 	return k, nil
 }
@@ -146,14 +146,15 @@ func MovingLayers(stones int) []Key {
 
 // PlacementLayers returns all placement layers of the game with stones per
 // side, ordered by the stones in hand (the last placement first), then by
-// W, B and the hands.
+// W, B and the hands. The stones of every layer fit on the game's board:
+// a game's stones a side are at most half its points (muehle.Rules.Check).
 func PlacementLayers(stones int) []Key {
 	var ks []Key
 	for wh := 1; wh <= stones; wh++ {
 		for bh := wh - 1; bh <= wh; bh++ {
 			for w := 0; w+wh <= stones; w++ {
 				for b := 0; b+bh <= stones; b++ {
-					if w+wh < LoseBelow || b+bh < LoseBelow || w+b > muehle.NumPoints {
+					if w+wh < LoseBelow || b+bh < LoseBelow {
 						continue
 					}
 					ks = append(ks, Key{uint8(w), uint8(b), uint8(wh), uint8(bh)})
@@ -247,8 +248,7 @@ func (k Key) Child(place, remove bool) (c Key, ok bool) {
 // telling them apart.
 func (k Key) ValidMixed(stones int) bool {
 	tw, tb := int(k.W)+int(k.WH), int(k.B)+int(k.BH)
-	return stones >= LoseBelow && stones <= muehle.MaxStones && tw >= LoseBelow && tw <= stones && tb >= LoseBelow && tb <= stones &&
-		int(k.W)+int(k.B) <= muehle.NumPoints
+	return stones >= LoseBelow && stones <= muehle.MaxStones && tw >= LoseBelow && tw <= stones && tb >= LoseBelow && tb <= stones
 }
 
 // MixedPartner returns the layer a slide or jump without removal from k

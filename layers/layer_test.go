@@ -27,7 +27,8 @@ func TestKeyString(t *testing.T) {
 			t.Errorf("ParseKey(%q): got %+v, %v, want %+v", c.s, k, err, c.k)
 		}
 	}
-	for _, s := range []string{"", "3", "3-", "-3", "3-4x", "p3-4", "p3+0-4+0", "3-4-5", "p1+1-1+1+1", "30-4", "13-12", "a-b", "3--4"} {
+	// 30-4 and 17-16: more stones than any board has points (muehle.MaxPoints).
+	for _, s := range []string{"", "3", "3-", "-3", "3-4x", "p3-4", "p3+0-4+0", "3-4-5", "p1+1-1+1+1", "30-4", "17-16", "a-b", "3--4"} {
 		if k, err := ParseKey(s); err == nil {
 			t.Errorf("ParseKey(%q): got %+v, want an error", s, k)
 		}
@@ -117,6 +118,22 @@ func TestSuccessorsInGames(t *testing.T) {
 					}
 				}
 				p = p.Play(moves[r.IntN(len(moves))])
+			}
+		}
+	}
+}
+
+// TestLayersFitTheBoard checks that the stones of every layer of every
+// game and stone count fit on the game's board, which PlacementLayers and
+// Key.ValidMixed count on without a board.
+func TestLayersFitTheBoard(t *testing.T) {
+	for _, r := range muehle.Games {
+		for k := muehle.MinStones; k <= r.Stones; k++ {
+			v := r.Game().With(k)
+			for _, key := range OrderIn(v, true) {
+				if n := int(key.W) + int(key.B); n > r.Board.NumPoints() {
+					t.Errorf("%s: layer %v holds %d stones on a board of %d points", v, key, n, r.Board.NumPoints())
+				}
 			}
 		}
 	}

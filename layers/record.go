@@ -35,7 +35,12 @@ import (
 //	phases     phase=seconds, space separated, in the order they ran:
 //	           reach, count, propagate, write, verify:LAYER (one per
 //	           layer; Phase)
-//	peak       peak resident memory of the unit in MiB
+//	peak       peak resident memory of the process during the unit in MiB
+//	           (Linux: VmHWM, reset as the unit begins): its own memory
+//	           and the pages of the layer files it reads in place. Lines
+//	           of a compressed solve before commit a5d61a1 count the
+//	           layers the units decoded once more for each unit (up to
+//	           more than the machine's memory)
 //	workers    goroutines
 //	cores      the machine's cores
 //	commit     the program's version control revision, or "unknown"

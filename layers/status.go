@@ -235,7 +235,7 @@ func (d *DB) Remove(k Key) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
-		d.old = append(d.old, e.f)
+		d.retireLocked(e.f)
 	}
 	var errs []error
 	for _, p := range []string{d.VerifiedPath(k), d.Path(k), blocksPath(d.Path(k))} {

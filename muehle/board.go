@@ -17,7 +17,11 @@ const NoPoint Point = -1
 // gives any board's).
 const NumPoints = 24
 
-// MaxPoints bounds the points of every board: a Bitboard holds 32.
+// MaxPoints bounds the points of every board (a Bitboard holds 32): the
+// most a Position can hold. Tables indexed by point outside this package
+// are sized by it, not by the standard board's NumPoints, so that a
+// larger board in Boards cannot overrun them (TestBoardsData checks that
+// every board fits).
 const MaxPoints = 32
 
 // Bitboard is a set of points: bit i is set when point i is in the set.

@@ -117,6 +117,9 @@ func TestGamesOrder(t *testing.T) {
 // mills.
 func TestBoardsData(t *testing.T) {
 	for _, b := range Boards {
+		if b.NumPoints() > MaxPoints {
+			t.Errorf("%s: %d points, more than MaxPoints %d", b, b.NumPoints(), MaxPoints)
+		}
 		edges := map[[2]Point]bool{}
 		var nb [MaxPoints]Bitboard
 		for _, e := range b.Edges() {

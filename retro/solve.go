@@ -51,6 +51,13 @@ type SolveOptions struct {
 	// run is done (or by `muehlectl compress`). Without verification
 	// nothing is compressed.
 	Compress bool
+	// OwnDB says that nothing but this Solve reads the DB while it runs:
+	// after each unit it unmaps the files of the layers replaced that the
+	// DB keeps for other readers (layers.DB.ReleaseRetired), so that a
+	// flat layer's disk space is given back as soon as its compressed
+	// file replaces it. Without, a run with Compress holds every flat
+	// file it compressed, deleted but mapped, until the DB is closed.
+	OwnDB bool
 	// WaitLock waits for units other solvers of the folder hold (and the
 	// units that need them) when nothing else is left, instead of failing
 	// with an error wrapping layers.ErrLocked.
@@ -194,6 +201,11 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 			return err
 		}
 		if progressed {
+			if opts.OwnDB {
+				if err := db.ReleaseRetired(); err != nil {
+					return err
+				}
+			}
 			waiting, looked = "", false
 			continue
 		}

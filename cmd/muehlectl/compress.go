@@ -40,7 +40,7 @@ func runCompress(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	defer db.Close()
 	start := time.Now()
-	res, err := dbservice.Compress(ctx, db, dbservice.CompressRun{Sample: *sample, Layer: func(r dbservice.LayerResult) {
+	res, err := dbservice.Compress(ctx, db, dbservice.CompressRun{Sample: *sample, OwnDB: true, Layer: func(r dbservice.LayerResult) {
 		state := "compressed"
 		if !r.Done {
 			state = "left as it is"

@@ -384,6 +384,17 @@ func TestUCIProtocol(t *testing.T) {
 			t.Errorf("mill FEN %s: got %q, want %s", fen, got, want)
 		}
 	}
+	// The FEN names the points of the 24-point boards: Twelve Men's
+	// Morris's board has them, Three Men's Morris's not.
+	g.send("setoption name Game value twelve", "position fen ********/********/******** w p p 0 3 0 3 0 0 1", "d")
+	if got := g.until("info string position"); got[len(got)-1] != "info string position ........................ w 3 3 twelve" {
+		t.Errorf("mill FEN of Twelve Men's Morris's empty board: got %q", got)
+	}
+	g.send("setoption name Game value three", "position fen ********/********/******** w p p 0 3 0 3 0 0 1", "go")
+	if got := g.until("bestmove"); !strings.Contains(got[0], "mill FEN describes the 24 points of the standard board; the board of Three") || got[len(got)-1] != "bestmove none" {
+		t.Errorf("mill FEN in Three Men's Morris: got %q", got)
+	}
+	g.send("setoption name Game value standard")
 	g.send("position fen ********/@******@/O**@**OO w m r 3 0 3 0 1 0 12", "go")
 	if got := g.until("bestmove"); !strings.Contains(got[0], "waiting for a removal") || got[len(got)-1] != "bestmove none" {
 		t.Errorf("mill FEN waiting for a removal: got %q", got)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // TestFamilyPerft checks perft --game for the games on their own boards
-// (docs/rules.md, Oracles).
+// (docs/rules.md, Oracles), and for every game of muehle.Games.
 func TestFamilyPerft(t *testing.T) {
 	for _, c := range []struct{ game, want string }{
 		{"three", "perft 1 9\nperft 2 72\nperft 3 504\nperft 4 3024\nperft 5 16560\n"},
@@ -18,6 +19,19 @@ func TestFamilyPerft(t *testing.T) {
 		out, errs, code := runCmd(t, "perft", "--game", c.game, "--depth", "5")
 		if code != 0 || out != c.want {
 			t.Errorf("perft --game %s --depth 5: got status %d, output %q (stderr %q), want %q", c.game, code, out, errs, c.want)
+		}
+	}
+	// Every game to depth 4, against muehle.Perft, which muehle's tests
+	// check against the plain generator (muehle/naive_test.go) for every
+	// game.
+	for _, r := range muehle.Games {
+		var want strings.Builder
+		for d := 1; d <= 4; d++ {
+			fmt.Fprintf(&want, "perft %d %d\n", d, muehle.Perft(r.NewPosition(r.Stones), d))
+		}
+		out, errs, code := runCmd(t, "perft", "--game", r.ID, "--depth", "4")
+		if code != 0 || out != want.String() {
+			t.Errorf("perft --game %s --depth 4: got status %d, output %q (stderr %q), want %q", r.ID, code, out, errs, want.String())
 		}
 	}
 }

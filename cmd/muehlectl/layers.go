@@ -15,18 +15,21 @@ func init() {
 
 // runLayers prints "w-b slots classes" for every moving layer of the game
 // with the given stones per side (and the placement layers when asked),
-// then the totals of the moving layers.
+// then the totals of the moving layers. The slots are those of the index
+// of the game's board (layers.IndexerFor).
 func runLayers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("layers", "[--stones K] [--placement]", stderr)
-	stones := fs.Int("stones", 9, "stones per side (3 to 9)")
-	placement := fs.Bool("placement", false, "list the placement layers too (after the totals)")
+	fs := newFlags("layers", "[--game G] [--stones K] [--placement]", stderr)
+	game := fs.String("game", "standard", "the game: "+muehle.GameIDs())
+	stones := fs.Int("stones", 0, "stones per side, 3 up to the game's (0 = the game's: 9 for standard)")
+	placement := fs.Bool("placement", false, "list the placement layers too (after the totals); in Lasker Morris the layers with stones in hand")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *stones < muehle.MinStones || *stones > muehle.StonesPerSide {
-		return fmt.Errorf("--stones %d: want %d to %d", *stones, muehle.MinStones, muehle.StonesPerSide)
+	v, err := variantFlags(*game, *stones)
+	if err != nil {
+		return err
 	}
-	x, err := layers.DefaultIndexer()
+	x, err := layers.IndexerFor(v.Rules().Board)
 	if err != nil {
 		return err
 	}
@@ -40,9 +43,15 @@ func runLayers(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		fmt.Fprintf(stdout, "%s %d %d\n", total, slots, classes)
 	}
-	table(layers.MovingLayers(*stones), "total")
+	table(layers.MovingLayers(v.Stones), "total")
 	if *placement {
-		table(layers.PlacementLayers(*stones), "placement total")
+		var keys []layers.Key
+		for _, k := range layers.OrderIn(v, true) {
+			if !k.IsMoving() {
+				keys = append(keys, k)
+			}
+		}
+		table(keys, "placement total")
 	}
 	return ctx.Err()
 }

@@ -15,6 +15,11 @@ func TestLayersCommand(t *testing.T) {
 	}{
 		{[]string{"layers", "--stones", "3"}, 2, []string{"3-3 ", " 169626\n", "total "}},
 		{[]string{"layers"}, 50, []string{"3-3 ", " 169626\n", "8-8 594066582 591726690\n", "total ", " 8904593601\n"}},
+		// A small board's index: its slots are its symmetry classes
+		// (docs/games.md: 228 in layer 3-3 of Three Men's Morris, 105,700
+		// in layer 6-6 of Six Men's Morris).
+		{[]string{"layers", "--game", "three"}, 2, []string{"3-3 228 228\n", "total 228 228\n"}},
+		{[]string{"layers", "--game", "six"}, 17, []string{"6-6 105700 105700\n"}},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(context.Background(), c.args, &out, &errOut); code != 0 {

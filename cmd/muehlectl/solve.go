@@ -64,6 +64,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	}
 	opts.Workers, opts.MemBytes, opts.SkipVerify, opts.WaitLock, opts.PlacementAll = *workers, *mem<<20, *noVerify, *wait, *every
 	opts.Compress = *compress
+	opts.OwnDB = true // the command's DB is the solver's alone
 	a.opts, a.unit = opts, *unit
 	return a, nil
 }

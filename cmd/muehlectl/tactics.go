@@ -336,7 +336,7 @@ func (t *tactics) ask(ctx context.Context, run tacticsRun, i int) (tacticsResult
 	if !e.Pos.IsLegal(mv) {
 		return tacticsResult{}, fmt.Errorf("the player played %s, not a legal move", e.Pos.Board().MoveString(mv))
 	}
-	return tacticsResult{move: mv.String(), found: slices.Contains(e.Answers, mv)}, nil
+	return tacticsResult{move: e.Pos.Board().MoveString(mv), found: slices.Contains(e.Answers, mv)}, nil
 }
 
 // keep adds the result of run in position i to the --rows file.

@@ -81,6 +81,12 @@ type CompressRun struct {
 	// Free returns the free bytes of a folder's disk (nil:
 	// layers.FreeBytes); tests replace it.
 	Free func(dir string) (uint64, error)
+	// OwnDB says that nothing else reads db while Compress runs: after
+	// each layer it unmaps the flat file its compressed file replaced
+	// (layers.DB.ReleaseRetired), whose disk space the next layer may
+	// need; without, the flat files stay on the disk, deleted but mapped,
+	// until db is closed.
+	OwnDB bool
 }
 
 // LayerResult is what Compress did with one layer.
@@ -172,6 +178,11 @@ func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResu
 		}
 		if err := compareSample(db, k, sam); err != nil {
 			return res, fmt.Errorf("compress: %w", err)
+		}
+		if run.OwnDB {
+			if err := db.ReleaseRetired(); err != nil {
+				return res, fmt.Errorf("compress: %w", err)
+			}
 		}
 		if run.Layer != nil {
 			h, _ := db.Header(k)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muehle/layers"
+	"muehle/layers/layerstest"
 	"muehle/muehle"
 	"muehle/retro"
 )
@@ -76,5 +77,28 @@ func TestCompress(t *testing.T) {
 		if st, err := db.Check(k); st != layers.StatusVerified || !db.Compressed(k) {
 			t.Errorf("layer %s: %v, %v, compressed %v; want verified and compressed", k, st, err, db.Compressed(k))
 		}
+	}
+}
+
+// TestCompressOwnDB compresses the layers of a database that has them
+// mapped, as `muehlectl compress` does (OwnDB): each flat file replaced is
+// unmapped, so no deleted file stays mapped, its disk space taken, until
+// the database is closed.
+func TestCompressOwnDB(t *testing.T) {
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Compress(context.Background(), db, CompressRun{OwnDB: true})
+	if err != nil || res.Done != 3 {
+		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
+	}
+	if names := layerstest.DeletedMappings(t, dir); len(names) > 0 {
+		t.Errorf("after compressing, before Close: deleted files still mapped: %v", names)
 	}
 }

@@ -17,7 +17,9 @@ func resetPeakMemory() {
 }
 
 // peakMemory returns the peak resident memory in bytes since the last
-// reset, or 0 when the system does not say.
+// reset, or 0 when the system does not say. It counts the pages of mapped
+// files the process has in memory too, once for each mapping: the layers
+// DB keeps the mappings it no longer uses out of it (DB.retireLocked).
 func peakMemory() uint64 {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {

@@ -65,7 +65,7 @@ func (a *AlphaBeta) Reset() {
 		a.tt.gen = 0
 	}
 	if a.s != nil {
-		a.s.history = [2][muehle.NumPoints + 1][muehle.NumPoints]int32{}
+		a.s.history = historyTable{}
 	}
 }
 

@@ -96,8 +96,13 @@ type searcher struct {
 	pv      [searchMaxPly + 1][searchMaxPly]muehle.Move
 	pvLen   [searchMaxPly + 1]int
 	killers [searchMaxPly][2]muehle.Move
-	history [2][muehle.NumPoints + 1][muehle.NumPoints]int32
+	history historyTable
 }
+
+// historyTable holds the history scores of quiet moves by side to move,
+// origin (From+1: 0 for a placement) and target, sized for every board
+// (muehle.MaxPoints), not only the standard board's 24 points.
+type historyTable [2][muehle.MaxPoints + 1][muehle.MaxPoints]int32
 
 // poll counts a node and reports whether the search must stop: ctx is
 // cancelled or the deadline has passed, checked every 1024 nodes.

@@ -3,11 +3,12 @@ package search
 import "muehle/muehle"
 
 // zobrist holds the random keys of the Zobrist hash of a position: one per
-// stone of each colour on each point, one for Black to move, and one for
-// each count 0..12 of stones in hand of each side (muehle.MaxStones). The key of a position is
-// the exclusive or of the keys of its parts.
+// stone of each colour on each point of any board (muehle.MaxPoints), one
+// for Black to move, and one for each count 0..12 of stones in hand of
+// each side (muehle.MaxStones). The key of a position is the exclusive or
+// of the keys of its parts.
 var zobrist struct {
-	stone [2][muehle.NumPoints]uint64
+	stone [2][muehle.MaxPoints]uint64
 	black uint64
 	hand  [2][muehle.MaxStones + 1]uint64
 }
@@ -23,9 +24,10 @@ func init() {
 		z = (z ^ z>>27) * 0x94d049bb133111eb
 		return z ^ z>>31
 	}
-	// The keys of the hands above 9 (Twelve Men's Morris) are drawn
-	// last, so that the keys of the standard game, and with them its
-	// node counts (TestSearchBench), stay those of before.
+	// The keys of the hands above 9 (Twelve Men's Morris) and of the
+	// points beyond the standard board's 24 are drawn last, so that the
+	// keys of the standard game, and with them its node counts
+	// (TestSearchBench), stay those of before.
 	for c := range 2 {
 		for p := range muehle.NumPoints {
 			zobrist.stone[c][p] = next()
@@ -38,6 +40,11 @@ func init() {
 	for c := range 2 {
 		for h := muehle.StonesPerSide + 1; h <= muehle.MaxStones; h++ {
 			zobrist.hand[c][h] = next()
+		}
+	}
+	for c := range 2 {
+		for p := muehle.NumPoints; p < muehle.MaxPoints; p++ {
+			zobrist.stone[c][p] = next()
 		}
 	}
 }

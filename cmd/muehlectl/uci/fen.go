@@ -36,14 +36,20 @@ func isMillFEN(f []string) bool {
 	return len(f) > 0 && strings.Count(f[0], "/") == 2
 }
 
-// fenPosition returns the position of a mill FEN of the standard board,
-// in a game of v. A position waiting for a removal ("r" as the action),
-// banned points and counts that do not agree with the board cannot be
-// said in our position text and are refused.
+// fenPosition returns the position of a mill FEN in a game of v, whose
+// board must have the 24 points the FEN's rings name (the standard board,
+// also with diagonals). A position waiting for a removal ("r" as the
+// action), banned points and counts that do not agree with the board
+// cannot be said in our position text and are refused.
 func fenPosition(f []string, v muehle.Variant) (muehle.Position, error) {
 	var pos muehle.Position
-	if v.Rules().Board != muehle.StandardBoard {
-		return pos, fmt.Errorf("the mill FEN describes the standard board; %s has another", v.Rules().Name)
+	b := v.Rules().Board
+	for _, ring := range fenRings {
+		for _, name := range ring {
+			if _, err := b.ParsePoint(name); err != nil {
+				return pos, fmt.Errorf("the mill FEN describes the 24 points of the standard board; the board of %s (%s) has no %s", v.Rules().Name, b.Name(), name)
+			}
+		}
 	}
 	if len(f) < 8 {
 		return pos, fmt.Errorf("mill FEN %q: want the rings, side, phase, action and the counts of stones", strings.Join(f, " "))
@@ -57,7 +63,7 @@ func fenPosition(f []string, v muehle.Variant) (muehle.Position, error) {
 			return pos, fmt.Errorf("mill FEN: ring %d is %q, want 8 points", r+1, ring)
 		}
 		for i, c := range []byte(ring) {
-			p, err := muehle.ParsePoint(fenRings[r][i])
+			p, err := b.ParsePoint(fenRings[r][i])
 			if err != nil {
 				return pos, err
 			}

@@ -1,0 +1,80 @@
+package layers
+
+import (
+	"os"
+	"testing"
+
+	"muehle/layers/layerstest"
+)
+
+// TestRetiredMappingsNotResident decodes two compressed layers in full,
+// again and again, under a memory bound that holds only one, so that the
+// DB lets go of each in turn and maps its file anew the next time, and
+// replaces a flat layer by its compressed file. The mappings a DB keeps
+// until Close for readers that may still hold them must not stay in the
+// process's resident memory: a compressed solve that kept them counted
+// every layer its units read once per unit in its peak memory (73 GB on a
+// machine of 23 GiB) and kept the replaced flat files' pages.
+func TestRetiredMappingsNotResident(t *testing.T) {
+	db, keys := compressedDB(t, 12)
+	flat := keys[2]
+	if _, err := db.Layer(flat); err != nil { // mapped flat, then replaced
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.SetCacheBytes(int64(db.Indexer().Layer(keys[0]).Size()) + 1) // room for one layer decoded
+	const rounds = 6
+	for range rounds {
+		for _, k := range keys[:2] {
+			if _, err := db.Layer(k); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	page := uint64(os.Getpagesize())
+	for _, k := range keys {
+		kib, n := layerstest.Resident(t, db.Path(k))
+		rss := uint64(kib) << 10
+		t.Logf("%s: %d mappings, %d bytes resident", k, n, rss)
+		fi, err := os.Stat(db.Path(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The pages of the compressed file once at most; the mappings are
+		// of it and of the flat file it replaced.
+		if limit := (uint64(fi.Size()) + page - 1) / page * page; rss > limit {
+			t.Errorf("%s: %d bytes of its file resident in %d mappings, want at most the compressed file's pages (%d)", k, rss, n, limit)
+		}
+	}
+}
+
+// TestReleaseRetired replaces a flat layer that the DB has mapped by its
+// compressed file: the flat file stays mapped, deleted, until
+// ReleaseRetired unmaps it, and the layer reads on from its new file.
+func TestReleaseRetired(t *testing.T) {
+	db, keys := compressedDB(t, 12)
+	k := keys[0]
+	want := layerValues(t, db, k) // maps the flat file
+	if _, _, done, err := db.Compress(k); err != nil || !done {
+		t.Fatalf("Compress(%s): done %v, %v", k, done, err)
+	}
+	if _, n := layerstest.Resident(t, db.Path(k)); n != 1 {
+		t.Errorf("after compressing %s: %d mappings of its path, want 1 (the flat file, deleted)", k, n)
+	}
+	if err := db.ReleaseRetired(); err != nil {
+		t.Fatal(err)
+	}
+	if _, n := layerstest.Resident(t, db.Path(k)); n != 0 {
+		t.Errorf("after ReleaseRetired: %d mappings of %s, want none", n, db.Path(k))
+	}
+	got := layerValues(t, db, k)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s slot %d: %v after compressing, %v before", k, i, got[i], want[i])
+		}
+	}
+}
