@@ -9,7 +9,10 @@ import (
 
 // TestIndexMoves compares IndexMoves with Index of the played moves on
 // random positions of several layers, each kind of move into its own
-// layer, on the standard board (with either side to move) and a small one.
+// layer, on the standard board (with either side to move) and a small one;
+// IndexMovesSplit of all the moves of a position where they lead into two
+// layers; and IndexUnslides with Index of the parents its un-slides lead
+// to, sliding and flying.
 func TestIndexMoves(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	small, err := IndexerFor(muehle.SixBoard)
@@ -26,12 +29,14 @@ func TestIndexMoves(t *testing.T) {
 		{testIndexer(t), muehle.Standard, Moving(5, 7)},
 		{testIndexer(t), muehle.Standard, Moving(8, 8)},
 		{testIndexer(t), muehle.Standard, Moving(9, 9)},
+		{testIndexer(t), muehle.Standard, Moving(7, 3)},
 		{testIndexer(t), muehle.Twelve, Moving(6, 7)},
 		{testIndexer(t), muehle.Standard, Key{W: 4, B: 3, WH: 3, BH: 4}},
 		{small, muehle.Six, Moving(4, 4)},
 	} {
-		checked := 0
+		checked, split, unslides := 0, 0, 0
 		var buf [muehle.MaxMoves]muehle.Move
+		var ubuf [muehle.MaxUnmoves]muehle.Move
 		for range 3000 {
 			p := randomPosition(r, int(c.k.W), int(c.k.B))
 			if c.x.board != nil {
@@ -61,9 +66,60 @@ func TestIndexMoves(t *testing.T) {
 					t.Fatalf("layer %s: IndexMoves wrote past the moves", k)
 				}
 			}
+			// IndexUnslides of the un-slides, into the partner layer.
+			us := p.AppendUnslides(ubuf[:0])
+			uout := make([]uint64, len(us)+1)
+			uout[len(us)] = 77
+			parents := c.x.Layer(c.k.Partner())
+			parents.IndexUnslides(p, us, uout)
+			for i, u := range us {
+				if want := parents.Index(p.Unplay(u)); uout[i] != want {
+					t.Fatalf("layer %s position %v un-move %v: IndexUnslides gave %d, Index %d", c.k, p, u, uout[i], want)
+				}
+				unslides++
+			}
+			if uout[len(us)] != 77 {
+				t.Fatalf("layer %s: IndexUnslides wrote past the un-moves", c.k)
+			}
+			// IndexMovesSplit of all the moves at once, those without a
+			// removal into one layer and those with one into another.
+			all := p.AppendMoves(buf[:0])
+			var plain, removals *LayerIndex
+			for k, ms := range byLayer {
+				if ms[0].IsRemoval() {
+					removals = c.x.Layer(k)
+				} else {
+					plain = c.x.Layer(k)
+				}
+			}
+			if plain == nil || removals == nil {
+				continue
+			}
+			out := make([]uint64, len(all)+1)
+			out[len(all)] = 77
+			plain.IndexMovesSplit(p, all, out, removals)
+			for i, m := range all {
+				l := plain
+				if m.IsRemoval() {
+					l = removals
+				}
+				if want := l.Index(p.Play(m)); out[i] != want {
+					t.Fatalf("layers %s and %s position %v move %v: IndexMovesSplit gave %d, Index %d", plain.Key(), removals.Key(), p, m, out[i], want)
+				}
+				split++
+			}
+			if out[len(all)] != 77 {
+				t.Fatalf("IndexMovesSplit wrote past the moves")
+			}
 		}
 		if checked < 1000 {
 			t.Errorf("%s: only %d children checked", c.k, checked)
+		}
+		if split < 100 && c.k.W > 3 {
+			t.Errorf("%s: only %d children checked by IndexMovesSplit", c.k, split)
+		}
+		if unslides < 1000 && c.k.IsMoving() {
+			t.Errorf("%s: only %d parents checked by IndexUnslides", c.k, unslides)
 		}
 	}
 }
@@ -84,7 +140,7 @@ func randomSmallPosition(r *rand.Rand, board *muehle.Board, w, b int) muehle.Pos
 
 // TestPositions compares Positions with Position slot by slot, over
 // whole layers and over ranges that start and end anywhere, and stops
-// when told.
+// when told; and PositionAt with Position on slots in increasing order.
 func TestPositions(t *testing.T) {
 	small, err := IndexerFor(muehle.SixBoard)
 	if err != nil {
@@ -127,6 +183,15 @@ func TestPositions(t *testing.T) {
 				if _, ok := l.Position(next); ok {
 					t.Fatalf("%s: Positions(%d, %d) left out canonical slot %d at the end", c.k, rg[0], rg[1], next)
 				}
+			}
+		}
+		// PositionAt with a cursor, the slots in increasing order with
+		// gaps of any length, one beyond the layer at the end.
+		var cur Cursor
+		for i := uint64(0); i < l.Size()+2; i += 1 + r.Uint64N(max(l.Size()/50, 2)) {
+			p, ok := l.PositionAt(i, &cur)
+			if want, wok := l.Position(i); ok != wok || p != want {
+				t.Fatalf("%s slot %d: PositionAt gave %v (%v), Position %v (%v)", c.k, i, p, ok, want, wok)
 			}
 		}
 		n := 0

@@ -11,9 +11,10 @@
 //	table.go      the group-B table: class and symmetry of each of the 3^16
 //	              B codes; building, caching, loading
 //	index.go      Indexer and LayerIndex: rank (Index) and unrank (Position)
-//	children.go   the verifier's ranking: the children of a position from
-//	              its moves (IndexMoves), the positions of a run of slots
-//	              (Positions)
+//	children.go   ranking without making positions: the children of a
+//	              position from its moves (IndexMoves, IndexMovesSplit),
+//	              its parents from its un-slides (IndexUnslides); the
+//	              positions of a run of slots (Positions)
 //	small.go      the index of a small board (16 points or fewer, its own
 //	              symmetries: Three, Five and Six Men's Morris), built from
 //	              muehle.Board; IndexerFor, the indexer of a board

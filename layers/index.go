@@ -143,6 +143,7 @@ type LayerIndex struct {
 	all     muehle.Bitboard // the board's points
 	key     Key
 	sub     [9][9]subLayer // by stones of mover and opponent in group A
+	bySplit [256]subSlots  // the same by w<<4 | b (aSplit), for rankEntries
 	order   []subLayer     // the sub-layers in slot order
 	size    uint64
 	classes uint64
@@ -172,6 +173,7 @@ func (x *Indexer) newLayer(k Key) *LayerIndex {
 			n := uint64(x.t.groupStart[g+1] - x.t.groupStart[g])
 			s := subLayer{off: l.size, n: n, na: uint64(len(aUnrank[aw][ab])), g: uint32(g), aw: uint8(aw), ab: uint8(ab)}
 			l.sub[aw][ab] = s
+			l.bySplit[aw<<4|ab] = subSlots{off: s.off, na: s.na}
 			l.order = append(l.order, s)
 			l.size += n * uint64(len(aUnrank[aw][ab]))
 			for id := range maxStabs {
@@ -299,6 +301,35 @@ func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
 	if !ok {
 		return p, false
 	}
+	return l.positionIn(s, r, c)
+}
+
+// Cursor remembers the sub-layer of the last slot PositionAt unranked, so
+// that slots asked for in increasing order (a sorted work list) are
+// mostly found without a search. Its zero value is ready for use.
+type Cursor struct {
+	s *subLayer
+}
+
+// PositionAt is Position, with the cursor cur of this layer's slots.
+func (l *LayerIndex) PositionAt(i uint64, cur *Cursor) (p muehle.Position, ok bool) {
+	if l.small != nil {
+		return l.Position(i)
+	}
+	s := cur.s
+	if s == nil || i < s.off || i-s.off >= s.n*s.na {
+		var r, c uint64
+		if s, r, c, ok = l.locate(i); !ok {
+			return p, false
+		}
+		cur.s = s
+		return l.positionIn(s, r, c)
+	}
+	return l.positionIn(s, (i-s.off)%s.na, (i-s.off)/s.na)
+}
+
+// positionIn is Position of A rank r and B class c of sub-layer s.
+func (l *LayerIndex) positionIn(s *subLayer, r, c uint64) (p muehle.Position, ok bool) {
 	rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
 	code := aUnrank[s.aw][s.ab][r]
 	wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)

@@ -126,18 +126,22 @@ func (p *Position) AppendMoves(buf []Move) []Move {
 func (p *Position) AppendRemovalMoves(buf []Move) ([]Move, int) {
 	e := &engines[p.Game]
 	c := p.Turn
-	removable := e.removableOf(p.Stones[c^1])
 	own, opp := p.Stones[c], p.Stones[c^1]
 	total := own.Count() + int(p.Hand[c])
 	if total < e.loseBelow {
 		return buf, 0
 	}
+	// removable is 0 until computed, as in AppendMoves: at the first move
+	// that closes a mill.
+	var removable Bitboard
 	n := 0 // the moves without removal
 	empty := e.all &^ (own | opp)
 	if p.Hand[c] > 0 {
 		closing := e.millTargets(own, empty)
-		if removable == 0 {
+		if opp == 0 {
 			closing = 0
+		} else if closing != 0 {
+			removable = e.removableOf(opp)
 		}
 		n += (empty &^ closing).Count()
 		for t := closing; t != 0; t &= t - 1 {
@@ -149,12 +153,20 @@ func (p *Position) AppendRemovalMoves(buf []Move) ([]Move, int) {
 			return buf, n
 		}
 	}
+	// Only a target where a stone would complete a mill with the mover's
+	// stones (the one moved among them) may close one: the others are
+	// counted at once.
 	steps, mp, third := e.steps(total), &e.partners, e.third
+	closing := e.millTargets(own, empty)
+	if opp == 0 {
+		closing = 0
+	}
 	for f := own; f != 0; f &= f - 1 {
 		from := f.First()
 		targets := empty & steps[from]
-		if removable == 0 {
-			n += targets.Count()
+		n += (targets &^ closing).Count()
+		targets &= closing
+		if targets == 0 {
 			continue
 		}
 		rest := own &^ from.Bit()
@@ -163,6 +175,9 @@ func (p *Position) AppendRemovalMoves(buf []Move) ([]Move, int) {
 			if !closes(&mp[to], rest, third) {
 				n++
 				continue
+			}
+			if removable == 0 {
+				removable = e.removableOf(opp)
 			}
 			for x := removable; x != 0; x &= x - 1 {
 				buf = append(buf, Move{from, to, x.First()})

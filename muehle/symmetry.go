@@ -3,6 +3,7 @@ package muehle
 import (
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Symmetry is one of the automorphisms of a board: the 8 symmetries of the
@@ -125,14 +126,58 @@ func (s Symmetry) String() string {
 }
 
 // Symmetric reports whether a symmetry other than the identity maps the
-// set b onto itself.
+// set b onto itself: one that maps its points on the middle ring and its
+// points on the other two onto themselves (symFixMid, symFixOuter), every
+// symmetry mapping the middle ring onto itself.
 func (b Bitboard) Symmetric() bool {
-	for s := Symmetry(1); s < NumSymmetries; s++ {
-		if s.Bitboard(b) == b {
-			return true
+	return symFixMid[midRing(b)]&symFixOuter()[outerRings(b)]&^1 != 0
+}
+
+// midRing returns b's points on the middle ring (midPoints) as an 8-bit
+// mask.
+func midRing(b Bitboard) uint8 {
+	return uint8(b>>3&7 | b>>10&1<<3 | b>>13&1<<4 | b>>18&7<<5)
+}
+
+// outerRings returns b's points on the outer and inner rings
+// (outerPoints) as a 16-bit mask.
+func outerRings(b Bitboard) uint16 {
+	return uint16(b&7 | b>>6&15<<3 | b>>11&3<<7 | b>>14&15<<9 | b>>21&7<<13)
+}
+
+// midPoints and outerPoints list the points of midRing's and
+// outerRings's bits.
+var (
+	midPoints   = [8]Point{3, 4, 5, 10, 13, 18, 19, 20}
+	outerPoints = [16]Point{0, 1, 2, 6, 7, 8, 9, 11, 12, 14, 15, 16, 17, 21, 22, 23}
+)
+
+// symFixMid[m] has bit s set for each symmetry s that maps the points of
+// the middle ring's mask m onto themselves; symFixOuter()[m] likewise for
+// a mask of the outer and inner rings, built on first use (128 KiB).
+var (
+	symFixMid   = symFix(midPoints[:])
+	symFixOuter = sync.OnceValue(func() []uint16 { return symFix(outerPoints[:]) })
+)
+
+// symFix returns, for each mask of the points ps, the symmetries that map
+// its points onto themselves.
+func symFix(ps []Point) []uint16 {
+	t := make([]uint16, 1<<len(ps))
+	for m := range t {
+		var b Bitboard
+		for j, p := range ps {
+			if m&(1<<j) != 0 {
+				b |= p.Bit()
+			}
+		}
+		for s := range Symmetry(NumSymmetries) {
+			if s.Bitboard(b) == b {
+				t[m] |= 1 << s
+			}
 		}
 	}
-	return false
+	return t
 }
 
 // NumSymmetries returns the number of symmetries of b: 16 for boards with

@@ -1,6 +1,7 @@
 package muehle
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -177,5 +178,35 @@ func TestSwapColors(t *testing.T) {
 		if want := sortMoves(slices.Clone(p.AppendMoves(buf[:0]))); !slices.Equal(got, want) {
 			t.Fatalf("moves of %s and of its colour swap %s differ", p, q)
 		}
+	}
+}
+
+// TestSymmetric compares Bitboard.Symmetric, which tries only the
+// symmetries that fix the middle ring's points, with trying all 15, on
+// every set of up to three points and on random sets.
+func TestSymmetric(t *testing.T) {
+	naive := func(b Bitboard) bool {
+		for s := Symmetry(1); s < NumSymmetries; s++ {
+			if s.Bitboard(b) == b {
+				return true
+			}
+		}
+		return false
+	}
+	check := func(b Bitboard) {
+		if got, want := b.Symmetric(), naive(b); got != want {
+			t.Fatalf("%v.Symmetric() = %v, want %v", b, got, want)
+		}
+	}
+	for p := range Point(NumPoints) {
+		for q := p; q < NumPoints; q++ {
+			for r := q; r < NumPoints; r++ {
+				check(p.Bit() | q.Bit() | r.Bit())
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		check(Bitboard(rng.Uint32()&(1<<NumPoints-1)) & Bitboard(rng.Uint32()))
 	}
 }

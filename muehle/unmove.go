@@ -191,13 +191,16 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 		return buf
 	}
 	empty := e.all &^ (own | opp)
-	steps, mp, third := e.steps(to3), &e.partners, e.third
+	steps := e.steps(to3)
 	out, n := room(buf, maxUnslides)
-	for t := own; t != 0; t &= t - 1 {
+	movable := own
+	if opp != 0 {
+		// A stone in a mill: its move closed the mill and must have
+		// removed a stone.
+		movable &^= e.inMill(own)
+	}
+	for t := movable; t != 0; t &= t - 1 {
 		to := t.First()
-		if opp != 0 && closes(&mp[to], own&^to.Bit(), third) {
-			continue // that move closed a mill and must have removed a stone
-		}
 		for f := empty & steps[to]; f != 0; f &= f - 1 {
 			out[n] = Move{f.First(), to, NoPoint}
 			n++

@@ -22,6 +22,15 @@ import (
 // verifier alike: best is BestChild without the probes.
 type childTables struct {
 	t [moveKinds]kindTable
+	// split is true when the moves are of two kinds, one without a
+	// removal (plain) and the same with one (plain+1), both leading into
+	// layers the tables hold, and no removal ends the game: a moving
+	// layer's or a placement layer's, in a game whose phases do not mix.
+	// best then ranks all the moves at once (IndexMovesSplit).
+	split bool
+	plain int
+	// bodies[0] is the removals' layer, bodies[1] the plain moves'.
+	bodies [2]*layers.Copy
 }
 
 // kindTable is the layer the moves of one kind lead to.
@@ -65,6 +74,19 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 			return nil, err
 		}
 	}
+	for _, kinds := range [][]int{{kindSlide, kindSlideRemove}, {kindPlace, kindPlaceRemove}} {
+		var other bool
+		for kind := range c.t {
+			if kind != kinds[0] && kind != kinds[1] && (c.t[kind].ix != nil || c.t[kind].ends) {
+				other = true
+			}
+		}
+		p, r := &c.t[kinds[0]], &c.t[kinds[1]]
+		if !other && p.ix != nil && r.ix != nil && !r.ends && !p.ends {
+			c.split, c.plain = true, kinds[0]
+			c.bodies = [2]*layers.Copy{r.body, p.body}
+		}
+	}
 	return c, nil
 }
 
@@ -83,30 +105,30 @@ func (c *childTables) release() {
 // opponent fewer than three stones. missing is true when some child's
 // slot holds no value (a dense layer that does not store it): the layer
 // below lacks a position that a game reaches, and the value is not to be
-// trusted. It is bestBlock for one position.
-func (c *childTables) best(w *blockWork, pos muehle.Position) (v layers.Value, missing bool) {
-	w.ps[0] = pos
-	c.bestBlock(w, 1)
-	return w.out[0], w.miss[0]
-}
-
-// bestBlock computes best for the first n positions of w.ps (n at most
-// blockSlots) into w.out and w.miss. For each position the moves are
-// sorted by their kind, the children's slots computed from the position
-// and the moves (LayerIndex.IndexMoves: the children are never made) and
-// their values loaded together, so that their cache misses overlap; the
-// best is kept by parentOrder, one table look-up per child.
-func (c *childTables) bestBlock(w *blockWork, n int) {
-	for j := range n {
-		w.out[j], w.miss[j] = c.bestOf(w, &w.ps[j])
-	}
-}
-
-// bestOf is best of the position pos.
-func (c *childTables) bestOf(w *blockWork, pos *muehle.Position) (layers.Value, bool) {
+// trusted.
+//
+// The children's slots are computed from the position and the moves
+// (LayerIndex.IndexMovesSplit, or IndexMoves by the kind of move: the
+// children are never made) and their values loaded together, so that
+// their cache misses overlap; the best is kept by parentKey or
+// parentOrder, one table look-up per child.
+func (c *childTables) best(w *bestWork, pos *muehle.Position) (v layers.Value, missing bool) {
 	ms := pos.AppendMoves(w.moves[:0])
 	if len(ms) == 0 {
 		return layers.NoMoves(pos), false
+	}
+	if c.split {
+		ix := w.kidIx[0][:len(ms)]
+		c.t[c.plain].ix.IndexMovesSplit(*pos, ms, ix, c.t[c.plain+1].ix)
+		best, missing := parentKey[layers.Unused], false
+		for j, x := range ix {
+			cv := c.bodies[uint8(ms[j].Remove)>>7].Value(x)
+			if cv == layers.Unused {
+				missing = true
+			}
+			best = max(best, parentKey[cv])
+		}
+		return layers.Value(best), missing
 	}
 	var n [moveKinds]int
 	for _, m := range ms {
@@ -153,4 +175,15 @@ var parentOrder = func() (o [256]uint8) {
 		}
 	}
 	return o
+}()
+
+// parentKey[v] is parentOrder[v] above v.Parent(): the largest key of a
+// position's children is its best child's, and its low byte the
+// position's value, taken without a branch. Two values of one order have
+// one parent (TestParentOrder).
+var parentKey = func() (k [256]uint16) {
+	for v := range 256 {
+		k[v] = uint16(parentOrder[v])<<8 | uint16(layers.Value(v).Parent())
+	}
+	return k
 }()

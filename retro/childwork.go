@@ -8,36 +8,24 @@ import (
 )
 
 // childWork is one worker's scratch space for the children of a position:
-// the children are gathered first, by the kind of move that reaches them,
-// then ranked together (IndexAll) and their values or states loaded
-// together, so that the cache misses of one position's children overlap
-// instead of following one another.
+// the moves are gathered first, by their kind, then the children ranked
+// together from the position and the moves (IndexMoves) and their values
+// or states loaded together, so that the cache misses of one position's
+// children overlap instead of following one another.
 type childWork struct {
 	moves   [muehle.MaxMoves]muehle.Move
-	kids    [moveKinds][muehle.MaxMoves]muehle.Position // the children, by the kind of move
-	kidIx   [moveKinds][muehle.MaxMoves]uint64          // their slots
-	unmoves [muehle.MaxUnmoves]muehle.Move              // the verifier's search for a parent
+	kms     [moveKinds][muehle.MaxMoves]muehle.Move // the moves, by their kind
+	kidIx   [moveKinds][muehle.MaxMoves]uint64      // their children's slots
+	unmoves [muehle.MaxUnmoves]muehle.Move          // the verifier's search for a parent
 }
 
-// blockSlots is the number of positions whose children childTables.bestBlock
-// ranks and loads together.
-const blockSlots = 32
-
-// blockWork is one worker's scratch space for childTables.bestBlock: the
-// positions of a block of slots and their results, a position's moves by
-// their kind and its children's slots.
-type blockWork struct {
-	ps    [blockSlots]muehle.Position
-	out   [blockSlots]layers.Value
-	miss  [blockSlots]bool
-	moves [muehle.MaxMoves]muehle.Move
-	kms   [moveKinds][muehle.MaxMoves]muehle.Move
-	kidIx [moveKinds][muehle.MaxMoves]uint64
-	// The verifier's: the slots of the block, their stored values, and
-	// the search for a parent.
-	slots   [blockSlots]uint64
-	got     [blockSlots]layers.Value
-	n       int // slots queued
+// bestWork is one worker's scratch space for childTables.best: a
+// position's moves, by their kind, and its children's slots; and the
+// verifier's search for a parent.
+type bestWork struct {
+	moves   [muehle.MaxMoves]muehle.Move
+	kms     [moveKinds][muehle.MaxMoves]muehle.Move
+	kidIx   [moveKinds][muehle.MaxMoves]uint64
 	unmoves [muehle.MaxUnmoves]muehle.Move
 }
 

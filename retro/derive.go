@@ -37,27 +37,15 @@ func DeriveLayer(ctx context.Context, db *layers.DB, k layers.Key, workers int, 
 	defer c.release()
 	game := db.Variant().Game
 	return forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-		var w blockWork
-		flush := func() error {
-			c.bestBlock(&w, w.n)
-			for j := range w.n {
-				if w.miss[j] {
-					return fmt.Errorf("retro: derive %s: slot %d (%v): %s", k, w.slots[j], w.ps[j], reasonChildMissing)
-				}
-				body[w.slots[j]] = byte(w.out[j])
-			}
-			w.n = 0
-			return nil
-		}
+		var w bestWork
 		for i, pos := range ix.Positions(lo, hi) {
 			pos.Game = game
-			w.ps[w.n], w.slots[w.n] = pos, i
-			if w.n++; w.n == blockSlots {
-				if err := flush(); err != nil {
-					return err
-				}
+			v, missing := c.best(&w, &pos)
+			if missing {
+				return fmt.Errorf("retro: derive %s: slot %d (%v): %s", k, i, pos, reasonChildMissing)
 			}
+			body[i] = byte(v)
 		}
-		return flush()
+		return nil
 	})
 }

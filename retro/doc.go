@@ -20,11 +20,10 @@
 //	              worker
 //	cyclic.go     the cyclic arrays: disk-backed ring buffers of records
 //	childwork.go  a position's children gathered by the kind of move,
-//	              ranked and looked up together; the verifier's blocks
-//	              of slots
+//	              ranked and looked up together
 //	childtables.go the layers a layer's children lie in, one for each kind
-//	              of move, copied into memory: best and bestBlock,
-//	              BestChild without probes
+//	              of move, copied into memory: best, BestChild without
+//	              probes
 //	state.go      the state words and copies of layers in memory (or a
 //	              mapped file), the memory plan
 //	children.go   BestChild, the rule every stored value obeys
@@ -90,12 +89,21 @@
 //     (muehle.Bitboard.Symmetric, a few table look-ups), every such move
 //     counts one child and is not ranked at all; only removals (whose
 //     values are needed) and the rare symmetric positions are ranked.
+//     Likewise in propagation: a decided position's parents are told
+//     apart (distinct) only when its mover's stones are symmetric.
+//   - Ranked from the move, never made. A child's slot (count, verify)
+//     is computed from its parent's A and B codes and the move
+//     (layers.LayerIndex.IndexMoves, IndexMovesSplit), a parent's
+//     (propagate) from the child's codes and the un-slide (IndexUnslides);
+//     no position is built and ranked from its bitboards. The count phase
+//     and the verifier walk their slots in order (Positions), propagation
+//     unranks its sorted list with a cursor (PositionAt).
 //   - Misses that overlap. The children of a position (count, verify) and
 //     the parents of a run of decided positions (propagate) are gathered
-//     first, ranked together (layers.LayerIndex.IndexAll touches all their
-//     table entries before it ranks any), and their values or state words
-//     loaded together before any is used, so that the processor waits for
-//     many cache misses at once instead of one after another.
+//     first, ranked together (their table entries all loaded before any
+//     is ranked), and their values or state words loaded together before
+//     any is used, so that the processor waits for many cache misses at
+//     once instead of one after another.
 //   - Decided positions in slot order. Propagation reads a depth's list
 //     in chunks of up to a quarter of the pair's slots and sorts each by
 //     layer and slot (a radix sort) before the workers take it: positions
@@ -131,7 +139,8 @@
 //
 // Cost per slot of a pair: one unrank and one move generation in the count
 // phase, plus one rank per removal; in propagation, for each decided
-// position one unrank and one rank and compare-and-swap per parent. The
+// position one unrank, one generation of un-slides and one rank and
+// compare-and-swap per parent. The
 // flying pairs (a side with three stones) are the dearest per slot: a
 // flying side has up to 3×21 un-jumps per position.
 //
@@ -176,10 +185,11 @@
 // in, each position's children ranked and looked up together; no position
 // is probed through the database's layer cache. The slots are walked in
 // order (layers.LayerIndex.Positions: a B class's B part read once for
-// all its slots), a block of positions at a time (bestBlock), and a
-// child's slot is computed from its parent and the move
-// (layers.LayerIndex.IndexMoves: the parent's A masks and B code changed
-// at the move's points), the child never made. DeriveLayer is the same
+// all its slots), and a child's slot is computed from its parent and the
+// move (layers.LayerIndex.IndexMovesSplit: the parent's A and B codes, in
+// one word, changed at the move's points), the child never made; the
+// moves into the two layers are ranked in one pass and the best child is
+// kept without a branch (parentKey). DeriveLayer is the same
 // loop writing what it finds. A placement layer is
 // verified the same way; a dense one also finds every child of a stored
 // position stored and a stored parent for every stored position one

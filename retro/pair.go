@@ -72,14 +72,20 @@ const (
 type pusher struct {
 	lists *worklists
 	shard int
-	buf   map[int][]entry
+	buf   [][]entry // by depth
 }
 
 func newPusher(lists *worklists, shard int) *pusher {
-	return &pusher{lists: lists, shard: shard, buf: map[int][]entry{}}
+	return &pusher{lists: lists, shard: shard}
 }
 
 func (p *pusher) push(d int, e entry) error {
+	if d >= len(p.buf) {
+		if d > layers.MaxDepth+1 {
+			return p.lists.push(p.shard, d, []entry{e}) // which refuses it
+		}
+		p.buf = append(p.buf, make([][]entry, d+1-len(p.buf))...)
+	}
 	b := append(p.buf[d], e)
 	if len(b) >= 4096 {
 		if err := p.lists.push(p.shard, d, b); err != nil {
@@ -124,12 +130,15 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 		if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
 			c.small = b
 		}
-		for i := lo; i < hi; i++ {
-			pos, ok := ix.Position(i)
-			if !ok {
-				state[i] = uint32(layers.Unused)
-				continue
+		// The slots in order with their positions (Positions: a B
+		// class's B part read once for all its slots); those between
+		// are no position's.
+		next := lo
+		for i, pos := range ix.Positions(lo, hi) {
+			for ; next < i; next++ {
+				state[next] = uint32(layers.Unused)
 			}
+			next = i + 1
 			pos.Game = pr.game
 			s, list, seed, err := c.count(pos)
 			if err != nil {
@@ -141,6 +150,9 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 					return err
 				}
 			}
+		}
+		for ; next < hi; next++ {
+			state[next] = uint32(layers.Unused)
 		}
 		return nil
 	})
@@ -202,19 +214,19 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 		kind := moveKind(m)
 		switch {
 		case kind == kindSlide && dedupe:
-			c.cw.kids[kind][no[kind]] = pos.Play(m)
+			c.cw.kms[kind][no[kind]] = m
 			no[kind]++
 		case kind == kindSlide:
 			n++
 		case c.out[kind].ends: // the opponent is left with two stones
 			return uint32(layers.WinIn(1)), 1, false, nil
 		default:
-			c.cw.kids[kind][no[kind]] = pos.Play(m)
+			c.cw.kms[kind][no[kind]] = m
 			no[kind]++
 		}
 	}
 	if ns := no[kindSlide]; ns > 0 {
-		c.part.IndexAll(c.cw.kids[kindSlide][:ns], c.cw.kidIx[kindSlide][:ns])
+		c.part.IndexMoves(pos, c.cw.kms[kindSlide][:ns], c.cw.kidIx[kindSlide][:ns])
 		c.seen.reset()
 		for _, j := range c.cw.kidIx[kindSlide][:ns] {
 			if c.seen.add(j) {
@@ -232,7 +244,7 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 		if o.ix == nil {
 			return 0, -1, false, fmt.Errorf("a move of kind %d leads to no layer of the unit's: %w", kind, errCorrupt)
 		}
-		o.ix.IndexAll(c.cw.kids[kind][:nk], c.cw.kidIx[kind][:nk])
+		o.ix.IndexMoves(pos, c.cw.kms[kind][:nk], c.cw.kidIx[kind][:nk])
 		for _, j := range c.cw.kidIx[kind][:nk] {
 			if !r.add(layers.Value(o.body[j])) {
 				return 0, -1, false, fmt.Errorf("a move leads to slot %d of layer %s, which has no value: %w", j, o.ix.Key(), errCorrupt)

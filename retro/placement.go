@@ -39,13 +39,13 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	}
 	defer c.release()
 	// value computes the value of slot i, canonical or not.
-	value := func(w *blockWork, i uint64) (layers.Value, error) {
+	value := func(w *bestWork, i uint64) (layers.Value, error) {
 		pos, ok := ix.Position(i)
 		if !ok {
 			return layers.Unused, nil
 		}
 		pos.Game = game
-		v, missing := c.best(w, pos)
+		v, missing := c.best(w, &pos)
 		if missing {
 			return v, fmt.Errorf("retro: layer %s slot %d (%v): %w: a child is not stored in the layers below", k, i, pos, ErrNotSolved)
 		}
@@ -54,7 +54,7 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	if reach == nil {
 		body := make([]byte, ix.Size())
 		return layerBody{flat: body}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
-			var w blockWork
+			var w bestWork
 			for i := lo; i < hi; i++ {
 				v, err := value(&w, i)
 				if err != nil {
@@ -73,7 +73,7 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	// Ranges of whole words of reach; each range's values follow the
 	// stored slots before it.
 	return layerBody{dense: d}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
-		var w blockWork
+		var w bestWork
 		r := d.Before(lo)
 		for i := range reach.In(lo, hi) {
 			v, err := value(&w, i)

@@ -93,6 +93,11 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		go func() {
 			out := newPusher(pr.lists, w)
 			var bufs [2]parents
+			var curs [2]layers.Cursor // the entries come sorted by layer and slot
+			var small *muehle.Board
+			if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
+				small = b
+			}
 			var err error
 			for b := range batches {
 				for _, e := range b.es {
@@ -104,7 +109,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 						err = pr.settle(l, i, d, out)
 						continue
 					}
-					pos, ok := pr.index[l].Position(i)
+					pos, ok := pr.index[l].PositionAt(i, &curs[l])
 					if !ok {
 						pr.errs.Add(1)
 						continue
@@ -114,7 +119,7 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 					if bufs[p].full() {
 						err = pr.settleParents(&bufs[p], p, d, out)
 					}
-					bufs[p].add(pos)
+					bufs[p].add(pos, pr.index[p], small)
 				}
 				for p := range bufs {
 					if err == nil {
@@ -247,16 +252,18 @@ func sortEntries(es, tmp []entry, indexBits int) []entry {
 }
 
 // parents gathers the parents (un-slides) of several decided positions of
-// one layer, so that their slots are computed together and their state
-// words loaded together: the cache misses of many parents then overlap
-// instead of following one another.
+// one layer, so that their state words are loaded together: the cache
+// misses of many parents then overlap instead of following one another.
+// Their slots are computed from the child and the un-move
+// (layers.LayerIndex.IndexUnslides), the parents never made.
 type parents struct {
 	moves [muehle.MaxUnmoves]muehle.Move
-	pos   [parentBatch + muehle.MaxUnmoves]muehle.Position
 	idx   [parentBatch + muehle.MaxUnmoves]uint64
-	ends  []int // ends[c]: the end in pos of the parents of the c-th child
-	n     int
-	seen  distinct
+	ends  []int // ends[c]: the end in idx of the parents of the c-th child
+	// dedupe[c]: the c-th child's parents may share a slot (add)
+	dedupe []bool
+	n      int
+	seen   distinct
 }
 
 // parentBatch is about how many parents are gathered before they are settled.
@@ -264,23 +271,37 @@ const parentBatch = 1024
 
 func (b *parents) full() bool { return b.n >= parentBatch }
 
-// add appends the parents of the decided position pos.
-func (b *parents) add(pos muehle.Position) {
-	for _, u := range pos.AppendUnslides(b.moves[:0]) {
-		b.pos[b.n] = pos.Unplay(u)
-		b.n++
-	}
+// add appends the slots in ix, the parents' layer, of the parents of the
+// decided position pos; small is the board when its symmetries are not
+// the standard board's, else nil.
+//
+// Two un-slides lead to parents of one slot only when a symmetry maps one
+// parent onto the other; it then fixes pos's mover's stones, which
+// un-slides leave alone (the parents' opponent's). Without such a
+// symmetry the parents are distinct and need not be told apart.
+func (b *parents) add(pos muehle.Position, ix *layers.LayerIndex, small *muehle.Board) {
+	us := pos.AppendUnslides(b.moves[:0])
+	ix.IndexUnslides(pos, us, b.idx[b.n:])
+	b.n += len(us)
 	b.ends = append(b.ends, b.n)
+	dedupe := false
+	if len(us) > 1 {
+		if mover := pos.Stones[pos.Turn]; small == nil {
+			dedupe = mover.Symmetric()
+		} else {
+			dedupe = small.Symmetric(mover)
+		}
+	}
+	b.dedupe = append(b.dedupe, dedupe)
 }
 
 // settleParents settles every distinct parent of each gathered child, the
 // parents being in layer p, and empties b.
 func (pr *pair) settleParents(b *parents, p, d int, out *pusher) error {
 	if b.n == 0 {
-		b.ends = b.ends[:0]
+		b.ends, b.dedupe = b.ends[:0], b.dedupe[:0]
 		return nil
 	}
-	pr.index[p].IndexAll(b.pos[:b.n], b.idx[:b.n])
 	state := pr.state[p]
 	var sink uint32
 	for _, j := range b.idx[:b.n] {
@@ -288,10 +309,13 @@ func (pr *pair) settleParents(b *parents, p, d int, out *pusher) error {
 	}
 	_ = sink
 	start := 0
-	for _, end := range b.ends {
-		b.seen.reset()
+	for c, end := range b.ends {
+		dedupe := b.dedupe[c]
+		if dedupe {
+			b.seen.reset()
+		}
 		for _, j := range b.idx[start:end] {
-			if !b.seen.add(j) {
+			if dedupe && !b.seen.add(j) {
 				continue
 			}
 			if err := pr.settle(p, j, d, out); err != nil {
@@ -300,6 +324,6 @@ func (pr *pair) settleParents(b *parents, p, d int, out *pusher) error {
 		}
 		start = end
 	}
-	b.n, b.ends = 0, b.ends[:0]
+	b.n, b.ends, b.dedupe = 0, b.ends[:0], b.dedupe[:0]
 	return nil
 }

@@ -130,7 +130,7 @@ func reachNext(ctx context.Context, x *layers.Indexer, v muehle.Variant, ply int
 		}
 		// Ranges of whole words (the chunk is a multiple of 64 slots).
 		err = forRanges(ctx, Workers(workers), ix.Size(), 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w blockWork
+			var w bestWork
 			for i := range src.In(lo, hi) {
 				p, ok := ix.Position(i)
 				if !ok {

@@ -75,11 +75,10 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	switch {
 	case f.MarksStored():
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w blockWork
+			var w bestWork
 			for i, v := range f.StoredIn(lo, hi) {
 				lc.add(&w, i, v)
 			}
-			lc.checkBlock(&w)
 			return nil
 		})
 	case lc.holes:
@@ -88,8 +87,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			return nil, fmt.Errorf("retro: verify %s: %w", k, rerr)
 		}
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w blockWork
-			defer lc.checkBlock(&w)
+			var w bestWork
 			for i := lo; i < hi; i++ {
 				got := f.Value(i)
 				if reach.Has(i) {
@@ -106,7 +104,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 		// Every slot: the canonical ones in order with their positions
 		// (Positions), the others between them, which must be unused.
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
-			var w blockWork
+			var w bestWork
 			next := lo
 			for i, pos := range lc.ix.Positions(lo, hi) {
 				for ; next < i; next++ {
@@ -118,7 +116,6 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			for ; next < hi; next++ {
 				lc.notCanonical(next, f.Value(next))
 			}
-			lc.checkBlock(&w)
 			return nil
 		})
 	}
@@ -151,8 +148,7 @@ func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed 
 	defer lc.release()
 	rng := rand.New(rand.NewPCG(seed, uint64(k.W)<<24|uint64(k.B)<<16|uint64(k.WH)<<8|uint64(k.BH)))
 	size, seen := lc.ix.Size(), make(map[uint64]bool, n)
-	var w blockWork
-	defer lc.checkBlock(&w)
+	var w bestWork
 	for try := 0; len(seen) < n && try < sampleTries*n; try++ {
 		if try%1024 == 0 && ctx.Err() != nil {
 			return len(seen), nil, ctx.Err()
@@ -165,7 +161,6 @@ func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed 
 		seen[i] = true
 		lc.add(&w, i, got)
 	}
-	lc.checkBlock(&w)
 	bad, err := lc.bad.result(k)
 	return len(seen), bad, err
 }
@@ -177,8 +172,8 @@ const sampleTries = 1000
 
 // layerCheck is the rule of the verifier for one layer: the children's
 // tables, the parents' check of a dense placement layer, and the
-// mismatches found. add and checkBlock are safe for concurrent use with a
-// blockWork per goroutine.
+// mismatches found. add is safe for concurrent use with a bestWork per
+// goroutine.
 type layerCheck struct {
 	k       layers.Key
 	f       *layers.File
@@ -216,9 +211,8 @@ func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*lay
 // release frees the children's tables.
 func (lc *layerCheck) release() { lc.c.release() }
 
-// add queues the stored slot i, canonical or not, whose value is got, for
-// checkBlock, and checks the block when it is full.
-func (lc *layerCheck) add(w *blockWork, i uint64, got layers.Value) {
+// add checks the stored slot i, canonical or not, whose value is got.
+func (lc *layerCheck) add(w *bestWork, i uint64, got layers.Value) {
 	pos, ok := lc.ix.Position(i)
 	if !ok {
 		lc.notCanonical(i, got)
@@ -236,30 +230,18 @@ func (lc *layerCheck) notCanonical(i uint64, got layers.Value) {
 }
 
 // addPosition is add of the canonical slot i, whose position is pos.
-func (lc *layerCheck) addPosition(w *blockWork, i uint64, pos muehle.Position, got layers.Value) {
+func (lc *layerCheck) addPosition(w *bestWork, i uint64, pos muehle.Position, got layers.Value) {
 	pos.Game = lc.game
 	if lc.parents != nil && !lc.parents.found(w.unmoves[:0], pos) {
 		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Reason: lc.parents.reason()})
 		return
 	}
-	w.ps[w.n], w.slots[w.n], w.got[w.n] = pos, i, got
-	if w.n++; w.n == blockSlots {
-		lc.checkBlock(w)
+	switch want, missing := lc.c.best(w, &pos); {
+	case missing:
+		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Reason: reasonChildMissing})
+	case got != want:
+		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Want: want})
 	}
-}
-
-// checkBlock verifies the slots queued in w and empties the queue.
-func (lc *layerCheck) checkBlock(w *blockWork) {
-	lc.c.bestBlock(w, w.n)
-	for j := range w.n {
-		switch got, want := w.got[j], w.out[j]; {
-		case w.miss[j]:
-			lc.bad.add(Mismatch{Key: lc.k, Index: w.slots[j], Position: w.ps[j], Stored: got, Reason: reasonChildMissing})
-		case got != want:
-			lc.bad.add(Mismatch{Key: lc.k, Index: w.slots[j], Position: w.ps[j], Stored: got, Want: want})
-		}
-	}
-	w.n = 0
 }
 
 // mismatchList gathers the mismatches of a check from several

@@ -32,7 +32,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		ix := db.Indexer().Layer(k)
-		var w blockWork
+		var w bestWork
 		checked := 0
 		for i := range ix.Size() {
 			pos, ok := ix.Position(i)
@@ -43,7 +43,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, missing := c.best(&w, pos); got != want || missing {
+			if got, missing := c.best(&w, &pos); got != want || missing {
 				t.Fatalf("layer %s slot %d (%v): got %v (missing %v), want %v", k, i, pos, got, missing, want)
 			}
 			checked++
@@ -125,13 +125,20 @@ func TestVerifySample(t *testing.T) {
 }
 
 // TestParentOrder checks parentOrder against Value.Better on every pair of
-// children's values: the higher number for the better parent.
+// children's values: the higher number for the better parent, one number
+// for one parent; and parentKey, which orders as parentOrder does.
 func TestParentOrder(t *testing.T) {
 	for a := range 256 {
 		for b := range 256 {
 			va, vb := layers.Value(a), layers.Value(b)
 			if got, want := parentOrder[a] > parentOrder[b], va.Parent().Better(vb.Parent()); got != want {
 				t.Fatalf("children %v and %v: parentOrder says %v, Better of the parents %v", va, vb, got, want)
+			}
+			if parentOrder[a] == parentOrder[b] && va.Parent() != vb.Parent() {
+				t.Fatalf("children %v and %v: one parentOrder, parents %v and %v", va, vb, va.Parent(), vb.Parent())
+			}
+			if ka, kb := parentKey[a], parentKey[b]; (ka > kb) != (parentOrder[a] > parentOrder[b]) || layers.Value(ka) != va.Parent() {
+				t.Fatalf("children %v and %v: parentKey %#x and %#x", va, vb, ka, kb)
 			}
 		}
 	}
