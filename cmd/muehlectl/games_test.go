@@ -91,7 +91,7 @@ func TestMatchTwelve(t *testing.T) {
 // reference solver in package retro: TestReferenceLasker.)
 func TestLaskerEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	if code, out, stderr := muehlectl("solve", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 || !strings.Contains(out, "(lasker k=3): 10 units to compute") {
+	if code, out, stderr := muehlectl("solve", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 || !strings.Contains(out, "(lasker k=3): 10 units to compute, 0 to verify only\nno layer of it is here yet") {
 		t.Fatalf("solve --game lasker: exit %d: %s %s", code, out, stderr)
 	}
 	if code, out, stderr := muehlectl("verify", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 || !strings.Contains(out, "all 16 layers verified") {

@@ -105,6 +105,11 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 		}
 	}
 	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *dbf.dir, dbf.label(), compute, len(tasks)-compute)
+	if compute == len(retro.Units(db.Variant(), opts)) {
+		// A long campaign resumes by running again: say so when there
+		// is nothing to resume (a new machine, or the folder gone).
+		fmt.Fprintf(stdout, "no layer of it is here yet (%s): starting from the beginning\n", db.GameDir())
+	}
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
