@@ -46,6 +46,9 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1000, 720),
+		// Its scratch folders (org.chromium.Chromium.*) in the test's
+		// own, removed after it, not left in /tmp.
+		chromedp.Env("TMPDIR=" + t.TempDir()),
 	}
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
