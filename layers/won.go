@@ -274,9 +274,17 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 					return
 				}
 				lo, hi := c*chunk, min((c+1)*chunk, h.Slots)
-				if dv == nil {
-					for i, p := range l.Positions(lo, hi) {
-						if body[i] == wonCode && !one(r, i, p, &body[i]) {
+				if dv == nil { // the won slots only, unranked in increasing order
+					for i := lo; i < hi; i++ {
+						if body[i] != wonCode {
+							continue
+						}
+						p, ok := l.PositionAt(i, &r.cur)
+						if !ok {
+							fail(&DamagedError{Key: k, Err: fmt.Errorf("layers: %s: %w: slot %d is stored won but is no position", d.Path(k), ErrChecksum, i)})
+							return
+						}
+						if !one(r, i, p, &body[i]) {
 							return
 						}
 					}
@@ -308,7 +316,12 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 // kind (slide or placement, with a removal or not), whose children all lie
 // in one layer (Key.Child), ranked together from the position and the
 // moves (LayerIndex.IndexMoves: the children are never made), their
-// values read from the layers' open entries. One per goroutine.
+// values read from the layers' open entries. When the moves are slides
+// whose children (with a removal and without) lie in layers held in
+// memory one byte per slot, as a moving layer's do once decoded or
+// mapped, all of them are ranked at once (IndexMovesSplit) and their
+// bytes read directly, the least lost one kept without a branch
+// (slideDepth). One per goroutine.
 type plyReader struct {
 	d     *DB
 	k     Key
@@ -316,6 +329,72 @@ type plyReader struct {
 	moves [muehle.MaxMoves]muehle.Move
 	kms   [4][muehle.MaxMoves]muehle.Move
 	ix    [muehle.MaxMoves]uint64
+	cur   Cursor // of layer k's slots, walked in increasing order
+	// flat is 1 when the slides' layers are held flat (bodies: [0] the
+	// removals' layer, [1] the plain slides'), -1 when not, 0 before
+	// looking.
+	flat   int8
+	bodies [2][]byte
+}
+
+// lostKey[v] is v for a lost value, 255 (a won value) for any other: the
+// least key of a position's children is its fastest lost child, 255 when
+// none is lost.
+var lostKey = func() (t [256]byte) {
+	for v := range 256 {
+		t[v] = 255
+		if Value(v).Outcome() == Loss {
+			t[v] = byte(v)
+		}
+	}
+	return t
+}()
+
+// flatSlides reports whether the layers a slide leads to, with a removal
+// and without, are open and held in memory one byte per slot, checked in
+// full (a flat file opened for probes is checked now, as DB.Layer would),
+// and no removal ends the game.
+func (r *plyReader) flatSlides() bool {
+	if r.flat != 0 {
+		return r.flat > 0
+	}
+	r.flat = -1
+	for j := range 2 {
+		t := r.kind(j)
+		if t.ends || t.err != nil {
+			return false
+		}
+		if t.e.lazy != nil && t.e.f.z == nil { // a flat file read so far block by block
+			c, _ := r.k.Child(false, j == 1)
+			e, err := r.d.layer(c, true)
+			if err != nil {
+				return false // slow path: the probes find the damage as before
+			}
+			t.e = e
+		}
+		f := t.e.f
+		if t.e.lazy != nil || f.body == nil || f.dense != nil || uint64(len(f.body)) != t.e.l.Size() {
+			return false
+		}
+		r.bodies[1-j] = f.body
+	}
+	r.flat = 1
+	return true
+}
+
+// slideDepth is wonDepth of p whose moves ms are all slides, flatSlides
+// true: every child ranked at once, its stored byte read directly.
+func (r *plyReader) slideDepth(p muehle.Position, ms []muehle.Move) (int, error) {
+	ix := r.ix[:len(ms)]
+	r.kinds[0].e.l.IndexMovesSplit(p, ms, ix, r.kinds[1].e.l)
+	least := byte(255)
+	for j, x := range ix {
+		least = min(least, lostKey[r.bodies[uint8(ms[j].Remove)>>7][x]])
+	}
+	if least == 255 {
+		return 0, errNoLostChild
+	}
+	return Value(least).Depth() + 1, nil
 }
 
 // plyKind is the layer the moves of one kind lead to from layer k.
@@ -362,6 +441,15 @@ func (r *plyReader) value(e *dbLayer, i uint64) (Value, error) {
 // Stones[White].
 func (r *plyReader) wonDepth(p muehle.Position) (int, error) {
 	ms := p.AppendMoves(r.moves[:0])
+	if r.flatSlides() {
+		slides := true
+		for _, m := range ms {
+			slides = slides && m.From != muehle.NoPoint
+		}
+		if slides {
+			return r.slideDepth(p, ms)
+		}
+	}
 	var n [4]int
 	for _, m := range ms {
 		j := 0
