@@ -287,3 +287,54 @@ func TestCompressed2Concurrent(t *testing.T) {
 	})
 	wg.Wait()
 }
+
+// TestSlideDepthAsProbes compares the depth plyReader.slideDepth finds
+// for positions of a moving layer whose slides' layers lie flat (4-4 of
+// the 4-stone game: its slides into itself, its removals into 3-4, both
+// of fingerprint values) with DB.wonDepth's, one probe per child, on every
+// third position: the same depth, or errNoLostChild for both.
+func TestSlideDepthAsProbes(t *testing.T) {
+	v := muehle.Standard.With(4)
+	db, err := OpenDB(t.TempDir(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Moving(4, 4)
+	for _, c := range []Key{k, Moving(3, 4)} {
+		if err := db.Write(c, fingerprintBody(t, db.Indexer().Layer(c))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &plyReader{d: db, k: k}
+	if !r.flatSlides() {
+		t.Fatal("flatSlides false for 4-4 and 3-4 flat")
+	}
+	l := db.Indexer().Layer(k)
+	var n, none, removals int
+	for i, p := range l.Positions(0, l.Size()) {
+		if i%3 != 0 {
+			continue
+		}
+		p.Game = v.Game
+		want, werr := db.wonDepth(p)
+		ms := p.AppendMoves(nil)
+		got, gerr := r.slideDepth(p, ms)
+		if got != want || (werr == nil) != (gerr == nil) || werr != nil && !(errors.Is(werr, errNoLostChild) && errors.Is(gerr, errNoLostChild)) {
+			t.Fatalf("slot %d: slideDepth %d, %v; DB.wonDepth %d, %v", i, got, gerr, want, werr)
+		}
+		n++
+		if werr != nil {
+			none++
+		}
+		for _, m := range ms {
+			if m.IsRemoval() {
+				removals++
+			}
+		}
+	}
+	if n < 1000 || none == 0 || none == n || removals == 0 {
+		t.Errorf("%d positions, %d without a lost child, %d removal moves: want many, some of each", n, none, removals)
+	}
+	t.Logf("%d positions, %d without a lost child, %d removal moves", n, none, removals)
+}
