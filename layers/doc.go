@@ -536,6 +536,25 @@
 // memory bound), so a solve with --compress pays this for every layer a
 // unit reads that is not held already. A probe of a won slot reads its
 // children: one ply of probes, each a block read through the cache.
+// Since then (issue 51, 2026-11-29) the fill walks only the won slots
+// (PositionAt with a Cursor, not every position of the layer) and, when
+// the slides' two layers lie in memory one byte per slot (a moving
+// layer's: itself decoded, the removals' layer flat or decoded; a flat
+// file opened for probes is checked in full first), ranks all of a
+// position's children at once (IndexMovesSplit) and reads their bytes
+// directly, the least lost one kept through a table (lostKey: only the
+// lost children matter); placement layers and dense or compressed
+// children keep the way above. BenchmarkFillWon (6-6 as above, a database
+// opened afresh for each read; old 65b7418 and new alternated, 5 runs
+// each, benchstat, load 5 to 6): processor time of the whole read 9.11 s
+// -> 7.25 s (-20 %), 392 -> 312 ns per won slot; of it the fill itself
+// (the cpu profile's fillWon goroutines, 2 reads each) 6.8 -> 5.1 s per
+// read, 1.34x. The rest of a read is decoding (1.5 s), counting and the
+// CRC (0.7 s). What is left of the fill is the moves (AppendMoves, 1.3
+// s), their ranking (IndexMovesSplit, 1.3 s) and the children's bytes
+// (1.3 s, cache misses: ranking 16 positions' children before reading
+// any of them, or huge pages for the decoded bodies, gained nothing
+// measurable).
 // Converting a folder of form 1 (`muehlectl compress`, 2026-11-29): the
 // 6-stone game compressed by the program of 28d974c, 146 layers, 89.8 MiB,
 // became 47.5 MiB in 1 min 39 s (108 layers rewritten, each checked by
