@@ -61,8 +61,14 @@ func (e *dbLayer) unchanged(path string) bool {
 	if e == nil || e.seen == nil || !isDamaged(e.err) {
 		return false
 	}
+	return stillSame(path, e.seen)
+}
+
+// stillSame reports whether the file at path is still the file seen, as it
+// was: the same file, size and modification time.
+func stillSame(path string, seen os.FileInfo) bool {
 	fi, err := os.Stat(path)
-	return err == nil && os.SameFile(fi, e.seen) && fi.Size() == e.seen.Size() && fi.ModTime().Equal(e.seen.ModTime())
+	return err == nil && os.SameFile(fi, seen) && fi.Size() == seen.Size() && fi.ModTime().Equal(seen.ModTime())
 }
 
 // ready reports whether e answers a request without opening the file: an

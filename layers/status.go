@@ -125,8 +125,7 @@ func (d *DB) soundBefore(k Key) (Header, bool) {
 	if e := d.cached(k); e != nil && e.err != nil {
 		return Header{}, false
 	}
-	fi, err := os.Stat(d.Path(k))
-	if err != nil || !os.SameFile(fi, c.seen) || fi.Size() != c.seen.Size() || !fi.ModTime().Equal(c.seen.ModTime()) {
+	if !stillSame(d.Path(k), c.seen) {
 		d.mu.Lock()
 		delete(d.sound, k)
 		d.mu.Unlock()
