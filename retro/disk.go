@@ -34,7 +34,8 @@ func (s *solver) checkDisk(t Task) error {
 	}
 	layerBytes := t.Cost.DiskBytes
 	if s.opts.Compress {
-		layerBytes += uint64(float64(t.Cost.DiskBytes) * CompressedShare)
+		kept, _ := KeptCompressed(t.Cost.DiskBytes, 0, 0)
+		layerBytes += kept
 	}
 	type need struct {
 		dir   string
