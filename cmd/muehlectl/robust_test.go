@@ -182,9 +182,11 @@ func TestSignalAndLock(t *testing.T) {
 		}
 	}
 	// Unit 1's line comes when it is done, before unit 2 is claimed: wait
-	// for the claim, so that the first process holds unit 2 of 3.
+	// for the claim, and stop the first process there, so that it holds
+	// unit 2 of 3 however fast the machine (CI's finished the unit before
+	// the second solve looked).
 	claim := filepath.Join(dir, "k4", "m3-4.claim")
-	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
 		if _, err := os.Stat(claim); err == nil {
 			break
 		}
@@ -192,14 +194,20 @@ func TestSignalAndLock(t *testing.T) {
 			t.Fatalf("no claim %s a minute after unit 1's line", claim)
 		}
 	}
-	// The first process holds the lock now, in unit 2 of 3.
+	release := hold(t, cmd.Process)
+	if _, err := os.Stat(claim); err != nil {
+		release()
+		t.Fatalf("the first solve finished unit 2 before it could be held: %v", err)
+	}
 	code, _, errOut := muehlectl("solve", "--db", dir, "--stones", "4")
 	if code != 1 || !strings.Contains(errOut, "another solver") || !strings.Contains(errOut, "pid "+strconv.Itoa(cmd.Process.Pid)) {
 		t.Errorf("second solve: got exit %d, %q; want exit 1 naming pid %d", code, errOut, cmd.Process.Pid)
 	}
 
-	time.Sleep(200 * time.Millisecond)
+	// Asked to stop while held, the first process stops in unit 2 when
+	// it goes on.
 	interrupt(t, cmd.Process) // SIGTERM; on Windows Ctrl-Break
+	release()
 	rest, _ := io.ReadAll(lines)
 	log.Write(rest)
 	err = cmd.Wait()

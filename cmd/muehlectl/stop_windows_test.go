@@ -26,3 +26,10 @@ func interrupt(t *testing.T, p *os.Process) {
 		t.Skipf("Ctrl-Break cannot be sent here: %v", err)
 	}
 }
+
+// hold would stop the process p where it is; Windows has no signal for it,
+// so p goes on, and a test that looks at what p holds may find it moved on
+// (as on a fast machine: run such tests on Unix to be sure).
+func hold(t *testing.T, p *os.Process) (release func()) {
+	return func() {}
+}
