@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/edsrzf/mmap-go"
@@ -424,6 +425,29 @@ func (f *File) Compressed() bool { return f.z != nil }
 // it is (done false); one of form 1 is always rewritten, so that a folder
 // converted holds form 2 alone. before and after are the file's sizes.
 func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
+	return d.compress(k, false)
+}
+
+// CompressDerived is Compress for a solver that has just verified layer
+// k, every value derived again from its children as they lie in d (the
+// verifier's pass, which for a won slot is 1 + the least depth of its
+// lost children): Compress's check that the won depths found by one ply
+// are the body's would repeat that pass for every won slot, so it is left
+// out; the decoded file is still compared with the body's stored form,
+// and a reader that fills the won depths still checks the body's CRC-64.
+// The compressed file is then recorded as checked in full (Check answers
+// from the verification record without reading it again), and its body,
+// the verified one, is held decoded when it fits the memory bound
+// (SetCacheBytes), so that Layer, which the partner layer's verification
+// and the next unit call, returns it without finding the depths again.
+// On the first Lasker units it took a fifth of a unit's processor time
+// (doc.go, "What finding the won depths costs").
+func (d *DB) CompressDerived(k Key) (before, after int64, done bool, err error) {
+	return d.compress(k, true)
+}
+
+// compress is Compress; derived is CompressDerived's promise.
+func (d *DB) compress(k Key, derived bool) (before, after int64, done bool, err error) {
 	if d.Form(k) == zWrite { // cheap: the file's first bytes
 		fi, err := os.Stat(d.Path(k))
 		if err != nil {
@@ -455,7 +479,7 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 	defer os.Remove(tmp)
 	after, err = writeCompressed(tmp, head[:HeaderSize], f.body, zShift, parts, f.h.valuesFrom())
 	if err == nil {
-		err = d.checkCompressed(tmp, k, parts, f.body)
+		err = d.checkCompressed(tmp, k, parts, f.body, derived)
 	}
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
@@ -473,7 +497,51 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 		dir.Close()
 	}
 	d.forgetLocked(k)
+	if derived {
+		d.holdCompressed(k, parts, f)
+	}
 	return fi.Size(), after, true, nil
+}
+
+// holdCompressed records the compressed file of layer k, just written and
+// checked by CompressDerived from the verified body of f, as checked in
+// full, and holds a copy of f's body as its decoded body when it fits the
+// memory bound. Nothing is held when the file cannot be opened: the next
+// reader opens it as usual. d.mu is held.
+func (d *DB) holdCompressed(k Key, parts []Part, f *File) {
+	path := d.Path(k)
+	seen, err := os.Stat(path)
+	if err != nil {
+		return
+	}
+	if d.sound == nil {
+		d.sound = make(map[Key]soundFile)
+	}
+	d.sound[k] = soundFile{seen, f.h}
+	if int64(len(f.body)) > d.cacheLimit() {
+		return
+	}
+	z, h, err := openZ(path, d.v, k, parts)
+	if err != nil {
+		return
+	}
+	if h != f.h {
+		z.close()
+		return
+	}
+	body := make([]byte, len(f.body))
+	copy(body, f.body)
+	registerDecoded(body)
+	held := &File{path: path, h: h, z: z, body: body}
+	if h.Dense() {
+		if held.dense, err = denseView(body, h.Slots, h.Stored); err != nil {
+			z.close()
+			return
+		}
+	}
+	s, _ := keySlot(k)
+	d.slots[s].Store(&dbLayer{f: held, l: d.x.Layer(k), at: time.Now()})
+	d.holdDecoded(k)
 }
 
 // Compressed reports whether the file of layer k is compressed, in either
@@ -503,7 +571,7 @@ func (d *DB) Form(k Key) int {
 // it and compares its body with body: in form 2 its stored body with
 // body's stored form, then, its won depths found by one ply over the
 // layers of d (fillWon), with body itself.
-func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte) error {
+func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte, derived bool) error {
 	z, h, err := openZ(path, d.v, k, parts)
 	if err != nil {
 		return err
@@ -523,6 +591,9 @@ func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte) erro
 	copy(want, body)
 	if !bytes.Equal(got, storedForm(want, 0, h.valuesFrom())) {
 		return fmt.Errorf("%w: decodes to another stored body", ErrChecksum)
+	}
+	if derived {
+		return nil
 	}
 	if err := d.fillWon(k, h, got); err != nil {
 		return err

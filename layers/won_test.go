@@ -338,3 +338,65 @@ func TestSlideDepthAsProbes(t *testing.T) {
 	}
 	t.Logf("%d positions, %d without a lost child, %d removal moves", n, none, removals)
 }
+
+// TestCompressDerived compresses the flat layer 3-3 of the 5-stone game
+// (its children in itself) with CompressDerived, as the solver does once
+// it has verified a layer: the file is Compress's byte for byte; the DB
+// records it checked in full and holds the verified body decoded, so that
+// Layer returns it without finding the won depths again (the entry stays
+// the one CompressDerived made); with a memory bound below the layer's
+// size it holds nothing, and Layer finds the depths as usual.
+func TestCompressDerived(t *testing.T) {
+	want := example1Values(t)
+	k := Moving(3, 3)
+	flatDB := func(bound int64) *DB {
+		db, err := OpenDB(t.TempDir(), muehle.Standard.With(5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		db.SetCacheBytes(bound)
+		if err := db.Write(k, want); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkVerified(k); err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	checked := flatDB(0)
+	if _, _, done, err := checked.Compress(k); err != nil || !done {
+		t.Fatalf("Compress: done %v, %v", done, err)
+	}
+	wantFile, err := os.ReadFile(checked.Path(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bound := range []int64{0, 1 << 14} {
+		db := flatDB(bound)
+		if _, _, done, err := db.CompressDerived(k); err != nil || !done {
+			t.Fatalf("bound %d: CompressDerived: done %v, %v", bound, done, err)
+		}
+		if got, err := os.ReadFile(db.Path(k)); err != nil || string(got) != string(wantFile) {
+			t.Errorf("bound %d: the file (%d bytes, %v) is not Compress's (%d bytes)", bound, len(got), err, len(wantFile))
+		}
+		if _, ok := db.soundBefore(k); !ok {
+			t.Errorf("bound %d: the compressed file is not recorded as checked in full", bound)
+		}
+		e := db.cached(k)
+		held := e != nil && e.f != nil && e.f.body != nil && !e.f.open
+		if held != (bound == 0) {
+			t.Errorf("bound %d: body held decoded %v, want %v", bound, held, bound == 0)
+		}
+		if st, err := db.Check(k); st != StatusVerified {
+			t.Errorf("bound %d: Check %v, %v; want verified", bound, st, err)
+		}
+		f, err := db.Layer(k)
+		if err != nil || !f.Compressed() || string(f.Body()) != string(want) {
+			t.Fatalf("bound %d: Layer %v, compressed %v, not the flat body", bound, err, f != nil && f.Compressed())
+		}
+		if held && db.cached(k) != e {
+			t.Errorf("bound %d: Layer opened the layer again", bound)
+		}
+	}
+}

@@ -120,6 +120,51 @@ func TestCompressForms(t *testing.T) {
 	if n2 < 10 {
 		t.Errorf("%d layers in form 2, want most of the game's", n2)
 	}
+	// Solved with Compress, each layer compressed as soon as it is
+	// verified (DB.CompressDerived: the won depths not found again, the
+	// body held decoded): the files of form 2 byte for byte, read in full
+	// the flat bodies, through the solving DB and through one opened
+	// afresh.
+	solvedDir := filepath.Join(root, "solved")
+	solved, err := layers.OpenDB(solvedDir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer solved.Close()
+	if err := Solve(context.Background(), solved, SolveOptions{Placement: true, Compress: true}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := layers.OpenDB(solvedDir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for _, k := range keys {
+		if !flat.Has(k) {
+			continue
+		}
+		a, err1 := os.ReadFile(solved.Path(k))
+		b, err2 := os.ReadFile(form2.Path(k))
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Errorf("layer %v: solved with Compress (form %d), not the file compressed from flat (form %d)", k, solved.Form(k), form2.Form(k))
+		}
+		ff, err := flat.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, db := range map[string]*layers.DB{"solving DB": solved, "DB opened afresh": fresh} {
+			if st, err := db.Check(k); st != layers.StatusVerified {
+				t.Errorf("%s: layer %v: %v, %v; want verified", name, k, st, err)
+			}
+			f, err := db.Layer(k)
+			if err != nil {
+				t.Fatalf("%s: layer %v: %v", name, k, err)
+			}
+			if string(f.Body()) != string(ff.Body()) {
+				t.Errorf("%s: layer %v read in full is not the flat body", name, k)
+			}
+		}
+	}
 	t.Logf("%d values of %d layers (%d in form 2) the same in the four folders", slots, len(keys), n2)
 	for _, k := range keys {
 		if !form2.Has(k) {
