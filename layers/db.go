@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -278,7 +279,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		e.seen, _ = os.Stat(d.Path(k))
 	}
 	d.slots[s].Store(e)
-	if e.err == nil && e.f.z != nil && e.f.body != nil && !e.f.open {
+	if e.err == nil && e.f.z != nil && e.f.body != nil { // decoded; in form 2 as stored, for the fill (DB.fill, plyReader.flatSlides)
 		d.holdDecoded(k)
 	}
 	return e, e.err
@@ -291,7 +292,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 // block cache gets what they leave of the bound and gives up blocks
 // until it fits. d.mu is held.
 func (d *DB) holdDecoded(k Key) {
-	d.decoded = append(d.decoded, k)
+	d.decoded = append(slices.DeleteFunc(d.decoded, func(x Key) bool { return x == k }), k)
 	var total int64
 	for _, x := range d.decoded {
 		if e := d.cached(x); e != nil && e.f != nil {
