@@ -555,6 +555,36 @@
 // (1.3 s, cache misses: ranking 16 positions' children before reading
 // any of them, or huge pages for the decoded bodies, gained nothing
 // measurable).
+// What a Lasker Morris unit paid for it (issues 51 and 53, 2026-11-29):
+// the unit m4-8 (4-8 + 8-4, 169 M slots) solved with --compress from its
+// children in form 2 (7-4: 52 M slots, 47.5 M won; 3-8), the layers
+// those are filled from compressed beside them, a cpu profile labelled by
+// phase (the 2 cores shared with a load of 11 to 19): of 105 s of
+// processor time, reading the children 16.1 s (filling 7-4's won depths
+// 14.7 s, 310 ns per won slot, every child of a won slot a probe through
+// the block cache; decoding 0.8 s, 10 ns per slot), count 16.5,
+// propagate 33.0, verify 19.6, and compressing the unit's layers 19.4 s,
+// 15.8 s of it finding 8-4's 83 M won depths again to check the file (190
+// ns per won slot); and Solve's next pass, which looks at each unit again
+// (DB.Check: the new file read in full), found them a third time, 16.3 s
+// more. So 48 s of 122, 39 %, went to finding won depths, a fifth of it
+// on the children and four fifths on the unit's own layers. Two changes:
+// the solver compresses a layer it has just verified with
+// CompressDerived, which does not find the depths again (the verifier
+// has just derived every value from the same children), records the file
+// as checked and holds the body decoded within the bound, so that the
+// partner's verification and the next pass read it as it is; and the
+// fill decodes the slides' layers that lie compressed (form 2 as stored:
+// the lost depths are all there) and reads them in memory (plyReader.
+// flatSlides). BenchmarkSolveNamedUnit (the unit and the next pass's
+// look; 66d9998 and this, 3 runs each alternated, benchstat medians):
+// processor time 123.9 s -> 84.3 s (0.68x), of it the look 16.3 s -> 0.2
+// ms; wall time 343 s -> 225 s. Profiled again: reading the children
+// 10.3 s (the fill 8.9 s, 187 ns per won slot; decoding 1.1 s, the
+// grandchildren's bodies included), compressing 3.9 s. The layers
+// written are the campaign's byte for byte once decoded. What is left
+// per unit is the children's fill, once each (count and verification
+// share it while the DB's bound, DefaultCacheBytes, holds both children).
 // Converting a folder of form 1 (`muehlectl compress`, 2026-11-29): the
 // 6-stone game compressed by the program of 28d974c, 146 layers, 89.8 MiB,
 // became 47.5 MiB in 1 min 39 s (108 layers rewritten, each checked by
