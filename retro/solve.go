@@ -101,9 +101,10 @@ type Task struct {
 	// Why says, a line per layer, what is unusual beyond missing layers:
 	// "3-4 damaged (…): recomputing it", "3-3 not verified yet".
 	Why []string
-	// Cost is the unit's expected cost (UnitCostIn) for a solver with
-	// opts' memory budget; a task that only verifies takes VerifyShare of
-	// its time (CPUSeconds).
+	// Cost is the unit's expected cost (UnitCostWith) for a solver with
+	// opts' memory budget, the layers it reads kept as they are or as
+	// opts keeps them (CostOptionsFor); a task that only verifies takes
+	// VerifyShare of its time (CPUSeconds).
 	Cost Cost
 }
 
@@ -132,7 +133,7 @@ func (o SolveOptions) memBudget() int64 {
 // check returns what is to be done for unit u: nothing, verify some of its
 // layers, or compute it.
 func check(db *layers.DB, u Unit, opts SolveOptions) Task {
-	t := Task{Unit: u, Cost: UnitCostIn(db.Indexer(), u, opts.memBudget())}
+	t := Task{Unit: u, Cost: UnitCostWith(db.Indexer(), u, CostOptionsFor(db, opts))}
 	for _, k := range u.Keys {
 		st, err := db.Check(k)
 		switch st {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,33 @@ func TestPlan(t *testing.T) {
 		if code != 0 || !strings.Contains(out, s) {
 			t.Errorf("plan: got exit %d, %q; want %q in it", code, out, s)
 		}
+	}
+}
+
+// TestPlanCompress checks that the plan of a solve with --compress counts
+// the reading of the finished layers kept compressed: more processor time
+// than the plan of the same units lying flat, the difference its reading
+// time, and a line saying it.
+func TestPlanCompress(t *testing.T) {
+	dir := t.TempDir()
+	get := func(args ...string) plan {
+		t.Helper()
+		code, out, errOut := muehlectl(append([]string{"plan", "--db", dir, "--stones", "5", "--json"}, args...)...)
+		var p plan
+		if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil {
+			t.Fatalf("plan --json %v: exit %d, %v: %s %s", args, code, err, out, errOut)
+		}
+		return p
+	}
+	flat, comp := get(), get("--compress")
+	if flat.LeftReadCPUSeconds != 0 || flat.Compress || !comp.Compress || comp.LeftReadCPUSeconds <= 0 ||
+		math.Abs(comp.LeftCPUSeconds-flat.LeftCPUSeconds-comp.LeftReadCPUSeconds) > 1e-6*comp.LeftCPUSeconds {
+		t.Errorf("plan: flat %g s (%g reading), --compress %g s (%g reading); want the second higher by its reading", flat.LeftCPUSeconds,
+			flat.LeftReadCPUSeconds, comp.LeftCPUSeconds, comp.LeftReadCPUSeconds)
+	}
+	code, out, _ := muehlectl("plan", "--db", dir, "--stones", "5", "--compress")
+	if s := "reads the finished layers kept compressed"; code != 0 || !strings.Contains(out, s) {
+		t.Errorf("plan --compress: got exit %d, %q; want %q in it", code, out, s)
 	}
 }
 
