@@ -8,15 +8,16 @@ import (
 	"slices"
 
 	"muehle/layers"
-	"muehle/muehle"
 	"muehle/retro"
 )
 
 // calibrate compares the cost model with the units of the solve records
-// files (layers/record.go), of variant v, the game of ix's database.
+// files (layers/record.go), of db's game.
 // A unit recorded more than once counts with its last line that solved
 // it; one only verified (its solve interrupted before the record) is left
-// out. A unit's time is compared as processor time where its record has
+// out. The model counts the reading of the layers a unit needs as they
+// lie in db's folder now (compressed ones decoded, retro.CostOptions). A
+// unit's time is compared as processor time where its record has
 // it (the model's CPUSeconds against the process's over the unit: what
 // the unit cost whatever share of a shared machine it got), else as wall
 // time (the model's spread over the workers its record says). For each
@@ -24,12 +25,18 @@ import (
 // and peak memory, and the ratios; then the median and the worst ratio of
 // each, and the sums of the units' times by phase and kind of time (what
 // a whole run is expected to take against what it took).
-func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant) error {
+func calibrate(w io.Writer, db *layers.DB, files []string) error {
+	ix, v := db.Indexer(), db.Variant()
+	// The layers the units read counted as they lie in the folder now:
+	// the reading of those kept compressed is part of a unit's time.
+	co := retro.CostOptionsFor(db, retro.SolveOptions{})
+	co.MemBytes = 0
 	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s %s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio", "time")
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var timeRatios, memRatios, bigRatios []float64
 	var sums [2][3]struct{ measured, model float64 } // by kind of time (wall, processor): moving, placement, all
 	var kinds [2]int                                 // units compared by wall time, by processor time
+	var read float64                                 // the model's processor seconds of reading compressed layers
 	verifiedOnly := 0
 	for _, name := range files {
 		recs, err := layers.ReadRecordFile(name)
@@ -48,12 +55,13 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 			if err != nil || u.Slots(ix) != r.Slots {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())
 			}
-			c := retro.UnitCost(ix, u)
+			c := retro.UnitCostWith(ix, u, co)
 			kind, measured, model := 0, r.Seconds, c.CPUSeconds/float64(max(1, r.Workers))
 			if r.CPUKnown && r.CPUSeconds > 0 {
 				kind, measured, model = 1, r.CPUSeconds, c.CPUSeconds
 			}
 			kinds[kind]++
+			read += c.ReadCPUSeconds
 			peak := r.PeakMiB << 20
 			tr, mr := measured/model, float64(peak)/float64(c.MemBytes)
 			timeRatios, memRatios = append(timeRatios, tr), append(memRatios, mr)
@@ -77,6 +85,9 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 	}
 	fmt.Fprintf(w, "time compared as processor time for %d units (their records have it: what a unit cost, whatever its share of a shared machine), as wall time on the run's workers for %d (records without it)\n",
 		kinds[1], kinds[0])
+	if read > 0 {
+		fmt.Fprintf(w, "the model's times include %s of processor time reading the layers kept compressed in %s (as they lie now)\n", seconds(read), db.Dir())
+	}
 	fmt.Fprintf(w, "%d units; measured/model: time median %.2f (%.2f to %.2f), within 2x for %d; memory median %.2f (%.2f to %.2f)\n",
 		len(timeRatios), median(timeRatios), slices.Min(timeRatios), slices.Max(timeRatios), within(timeRatios, 2),
 		median(memRatios), slices.Min(memRatios), slices.Max(memRatios))

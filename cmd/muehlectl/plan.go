@@ -236,7 +236,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer db.Close()
 	if a.calibrate != nil {
-		return calibrate(stdout, db.Indexer(), a.calibrate, db.Variant())
+		return calibrate(stdout, db, a.calibrate)
 	}
 	p := makePlan(db, a.opts, a.nodes, a.cpus)
 	if a.json {

@@ -179,14 +179,14 @@ func (s *solveProgress) note(line string) {
 }
 
 // processorWords says a unit's processor time after its wall time in its
-// log line: ", 4m10s of processor (0.22 of 2 cores)", "" when the record
-// has none. The share tells a unit starved of the processors (a shared
-// machine, nice) from a slow one.
+// log line: ", 4m10s of processor time, 0.22 of 2 cores", "" when the
+// record has none. The share tells a unit starved of the processors (a
+// shared machine, nice) from a slow one.
 func processorWords(r layers.Record) string {
 	used, ok := r.CoresUsed()
 	if !ok {
 		return ""
 	}
 	cpu := time.Duration(r.CPUSeconds * float64(time.Second))
-	return fmt.Sprintf(", %s of processor (%.2f of %d cores)", cpu.Round(time.Millisecond), used, r.Cores)
+	return fmt.Sprintf(", %s of processor time, %.2f of %d cores", cpu.Round(time.Millisecond), used, r.Cores)
 }

@@ -47,7 +47,7 @@ func TestSolveProgressLog(t *testing.T) {
 	// The processor time where the system gives it (CPUTime).
 	cpu := ""
 	if _, ok := layers.CPUTime(); ok {
-		cpu = `, \S+ of processor \(\d+\.\d\d of \d+ cores\)`
+		cpu = `, \S+ of processor time, \d+\.\d\d of \d+ cores`
 	}
 	unit := regexp.MustCompile(`^unit 1 of 2  m3-3  1000 slots in \S+` + cpu + ` \(\d+ slots/s: count 2s, verify 1s; peak memory \d+ MiB\)$`)
 	if len(lines) != 2 || !unit.MatchString(lines[1]) {
