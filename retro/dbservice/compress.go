@@ -161,7 +161,11 @@ func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResu
 		}
 		pr, _ := c.next(k, i, len(todo), time.Now())
 		progress(pr)
-		sam, err := sampleValues(db, k, run.Sample, uint64(i))
+		sample := run.Sample
+		if db.Form(k) == layers.CompressForm {
+			sample = 0 // left as it is: nothing to compare, and reading it in full would fill its won depths for nothing
+		}
+		sam, err := sampleValues(db, k, sample, uint64(i))
 		if err != nil {
 			return res, fmt.Errorf("compress: %w", err)
 		}
