@@ -3,6 +3,8 @@ package dbservice
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,5 +140,40 @@ func TestCompressLeavesFormTwo(t *testing.T) {
 	res, err := Compress(context.Background(), db, CompressRun{Sample: 500})
 	if err != nil || res.Left != 2 || res.Done != 0 {
 		t.Errorf("compress again: %+v, %v; want 3-4 and 4-3 left as they are, not read", res, err)
+	}
+}
+
+// TestCompressOneAtATime starts a conversion of a folder while another
+// holds it: refused, naming the holder, and nothing of the folder
+// touched (the other's temporary file stays).
+func TestCompressOneAtATime(t *testing.T) {
+	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := layers.AcquireLock(context.Background(), db.ClaimPath(compressClaim), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := db.Path(layers.Moving(3, 4)) + ".z.tmp"
+	if err := os.WriteFile(tmp, []byte("being written"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compress(context.Background(), db, CompressRun{})
+	if !errors.Is(err, layers.ErrLocked) || !strings.Contains(err.Error(), "pid "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("a second conversion: got %v, want it refused naming pid %d", err, os.Getpid())
+	}
+	if _, err := os.Stat(tmp); err != nil {
+		t.Errorf("the first conversion's temporary file: %v", err)
+	}
+	if err := other.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Compress(context.Background(), db, CompressRun{}); err != nil || res.Done != 3 {
+		t.Errorf("once the other is done: %+v, %v; want the 3 layers compressed", res, err)
 	}
 }
