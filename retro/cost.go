@@ -274,8 +274,8 @@ func CostOptionsFor(db *layers.DB, opts SolveOptions) CostOptions {
 // the depths of its won slots, as counted by its header or, for a layer
 // not computed yet, at costWonShare of its slots, and decoding its
 // children kept compressed for their probes (each layer decoded once in
-// the unit). body returns the bytes of a layer's body.
-func readSeconds(ix *layers.Indexer, u Unit, o CostOptions, body func(layers.Key) uint64) float64 {
+// the unit).
+func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 	state := func(k layers.Key) (form int, won uint64) {
 		form, won, ok := 0, uint64(0), false
 		if o.Layer != nil {
@@ -291,7 +291,7 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions, body func(layers.Key
 	decode := func(k layers.Key) {
 		if !decoded[k] && !slices.Contains(u.Keys, k) { // the unit's own lie flat until verified
 			decoded[k] = true
-			ns += costDecodeNanos * float64(body(k))
+			ns += costDecodeNanos * float64(u.bodyBytes(ix, k))
 		}
 	}
 	for _, k := range u.Keys {
@@ -321,17 +321,20 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions, body func(layers.Key
 // UnitCostWith returns the expected cost of unit u solved with o.
 func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 	c := unitCost(ix, u, o.MemBytes)
-	share := ReachableShare(u.variant)
-	body := func(k layers.Key) uint64 {
-		n := ix.Layer(k).Size()
-		if k.IsMoving() || !u.Reachable {
-			return n
-		}
-		return layers.DenseBodySize(n, uint64(share*float64(n)))
-	}
-	c.ReadCPUSeconds = readSeconds(ix, u, o, body)
+	c.ReadCPUSeconds = readSeconds(ix, u, o)
 	c.CPUSeconds += c.ReadCPUSeconds
 	return c
+}
+
+// bodyBytes returns the bytes of the body of layer k as unit u's solve
+// keeps it: one per slot, or dense (a placement layer of the reachable
+// sweep, at the game's reachable share).
+func (u Unit) bodyBytes(ix *layers.Indexer, k layers.Key) uint64 {
+	n := ix.Layer(k).Size()
+	if k.IsMoving() || !u.Reachable {
+		return n
+	}
+	return layers.DenseBodySize(n, uint64(ReachableShare(u.variant)*float64(n)))
 }
 
 // unitCost is UnitCostIn without the reading of compressed layers.
@@ -341,15 +344,7 @@ func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
 		share := ReachableShare(u.variant)
-		// body returns the bytes of the body of placement layer k: one
-		// per slot, or dense.
-		body := func(k layers.Key) uint64 {
-			n := ix.Layer(k).Size()
-			if k.IsMoving() || !u.Reachable {
-				return n
-			}
-			return layers.DenseBodySize(n, uint64(share*float64(n)))
-		}
+		body := func(k layers.Key) uint64 { return u.bodyBytes(ix, k) }
 		k := u.Keys[0]
 		for _, s := range k.Successors() {
 			c.MemBytes += body(s) // the children's layers, copied
