@@ -88,8 +88,9 @@ const (
 	// a layer not computed yet counts at costWonShare of its slots.
 	// Measured on this machine (2 cores shared, load 13 to 15) on
 	// 2026-11-29 with BenchmarkReadCompressed (layers/readcost_bench_test.go;
-	// docs/solver.md, "Reading compressed layers"), a database opened
-	// afresh for each read, processor time:
+	// docs/solver.md, "Processor time in the record, and reading
+	// compressed layers in the model"), a database opened afresh for each
+	// read, processor time:
 	//   - decoding: the standard game's 6-6 in form 2 (157 M slots, 20.8
 	//     MB) 1.81 s, 11.5 ns a byte (11.5, 11.5, 12.0 in three runs);
 	//     Lasker Morris's p6+0-4+1 9.5 to 9.9, p4+1-6+0 (almost all lost)
