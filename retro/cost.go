@@ -84,8 +84,8 @@ const (
 	// that check it); in form 2 also finding each won slot's depth by one
 	// ply over its children as they lie (DB.Layer's fill): costFillNanos
 	// per won slot, and the children's blocks decoded for their probes,
-	// each compressed child once at costDecodeNanos a byte. A won slot of
-	// a layer not computed yet counts at costWonShare of its slots.
+	// each compressed child once at costDecodeNanos a byte. A layer not
+	// computed yet counts the game's WonShare of its slots won.
 	// Measured on this machine (2 cores shared, load 13 to 15) on
 	// 2026-11-29 with BenchmarkReadCompressed (layers/readcost_bench_test.go;
 	// docs/solver.md, "Processor time in the record, and reading
@@ -106,14 +106,9 @@ const (
 	//     model 0.89; p4+1-6+0 (26 K won, children 141 M bytes, mostly
 	//     lost, decoding fast) 0.75 s, the model 1.92. For Lasker Morris's
 	//     layers with stones in hand the term is high by up to 2.6x;
-	//   - the won share: the standard game's 43 moving layers 3-3 to 8-8
-	//     hold 45.2 % won slots (2,638 M of 5,833 M), the first 33 of
-	//     Lasker Morris's 36.7 % (531 M of 1,447 M); single layers range
-	//     from none (3-9) to 99 % (9-3), which the header says once the
-	//     layer exists.
+	//   - the won share (WonShare).
 	costDecodeNanos = 11.5
 	costFillNanos   = 300
-	costWonShare    = 0.45
 	// costListBytes is the disk space reserved for a pair's work lists,
 	// per slot of the pair. A slot enters a list at most twice (8 bytes
 	// each: a seed from a removal and its decision), and the lists of a
@@ -138,6 +133,26 @@ const (
 var reachableShares = map[muehle.GameID][]float64{
 	muehle.Standard: {3: 0.9924, 4: 0.6908, 5: 0.5397, 6: 0.4076, 7: 0.3100, 8: 0.2357, 9: 0.1791},
 	muehle.Twelve:   {3: 0.9903, 4: 0.6858, 5: 0.5304, 6: 0.3965, 7: 0.3523, 8: 0.3131, 9: 0.2782, 10: 0.2472, 11: 0.2197, 12: 0.1952},
+}
+
+// wonShares are the shares of won slots among a game's slots, by game,
+// for the layers not computed yet (WonShare): the standard game's 43
+// moving layers 3-3 to 8-8 hold 45.2 % won slots (2,638 M of 5,833 M);
+// Lasker Morris's first 33 layers (its moving layers up to 3-10 + 10-3 and
+// 5-7 + 7-5, 2026-11-29) 36.7 % (531 M of 1,447 M), the whole game with 6
+// stones a side 16.0 % (165 M of 1,032 M; 19.2 % of its layers with
+// stones in hand). Single layers range from none (3-9) to 99 % (9-3),
+// which the header says once the layer exists.
+var wonShares = map[muehle.GameID]float64{muehle.Standard: 0.45, muehle.Lasker: 0.37}
+
+// WonShare returns the share of won slots the model expects in a layer of
+// variant v not computed yet: the share measured on v's game's largest
+// layers, the standard game's for a game not measured.
+func WonShare(v muehle.Variant) float64 {
+	if s, ok := wonShares[v.Game]; ok {
+		return s
+	}
+	return wonShares[muehle.Standard]
 }
 
 // ReachableShare returns the share of the placement classes of variant v
@@ -273,7 +288,7 @@ func CostOptionsFor(db *layers.DB, opts SolveOptions) CostOptions {
 // finished layers its moves lead to out of the unit (each once, in full:
 // DB.Layer) that are kept compressed: decoding each; in form 2 finding
 // the depths of its won slots, as counted by its header or, for a layer
-// not computed yet, at costWonShare of its slots, and decoding its
+// not computed yet, at the game's WonShare of its slots, and decoding its
 // children kept compressed for their probes (each layer decoded once in
 // the unit).
 func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
@@ -283,7 +298,7 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 			form, won, ok = o.Layer(k)
 		}
 		if !ok && o.Compress {
-			form, won = 2, uint64(costWonShare*float64(ix.Layer(k).Size()))
+			form, won = 2, uint64(WonShare(u.variant)*float64(ix.Layer(k).Size()))
 		}
 		return form, won
 	}
