@@ -3,6 +3,7 @@ package dbservice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -100,5 +101,94 @@ func TestCompressOwnDB(t *testing.T) {
 	}
 	if names := layerstest.DeletedMappings(t, dir); len(names) > 0 {
 		t.Errorf("after compressing, before Close: deleted files still mapped: %v", names)
+	}
+}
+
+// TestCompressWhileProbed compresses the layers of a database as the
+// Database tab does (not OwnDB) while two goroutines probe it, as the
+// window's players do: every probe gives the value it gave before
+// compressing, and each flat file replaced is given up as soon as it is
+// replaced, though the database stays open and its layers are probed, so
+// that its disk space is back for the next layer.
+func TestCompressWhileProbed(t *testing.T) {
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	// A folder solved before, opened by the window (the solver keeps the
+	// files it took from DB.Layer until Close).
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = layers.OpenDB(dir, muehle.Standard.With(4)); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.VerifiedOnly()
+	type probe struct {
+		p muehle.Position
+		v layers.Value
+	}
+	var probes []probe
+	for _, k := range []layers.Key{layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3)} {
+		l := db.Indexer().Layer(k)
+		for i := uint64(0); i < l.Size(); i += 97 {
+			p, ok := l.Position(i)
+			if !ok {
+				continue
+			}
+			p.Game = db.Variant().Game
+			v, err := db.Probe(p) // opens the layer for probes, mapped flat
+			if err != nil {
+				t.Fatal(err)
+			}
+			probes = append(probes, probe{p, v})
+		}
+	}
+	stop := make(chan struct{})
+	errs := make(chan error, 2)
+	var rounds [2]int
+	for g := range 2 {
+		go func() {
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				pr := probes[(n*7919+g*31)%len(probes)]
+				v, err := db.Probe(pr.p)
+				if err != nil || v != pr.v {
+					errs <- fmt.Errorf("probe %v while compressing: %v, %v; want %v", pr.p, v, err, pr.v)
+					return
+				}
+				rounds[g]++
+			}
+		}()
+	}
+	res, err := Compress(context.Background(), db, CompressRun{Sample: 200})
+	close(stop)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if err != nil || res.Done != 3 {
+		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
+	}
+	t.Logf("probes while compressing: %v", rounds)
+	if names := layerstest.DeletedMappings(t, dir); len(names) > 0 {
+		t.Errorf("after compressing, the database open and probed: deleted files still mapped: %v", names)
+	}
+	for _, pr := range probes {
+		if v, err := db.Probe(pr.p); err != nil || v != pr.v {
+			t.Fatalf("probe %v after compressing: %v, %v; want %v", pr.p, v, err, pr.v)
+		}
 	}
 }
