@@ -673,10 +673,11 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 				o.body = b
 				continue
 			}
-			f, err := r.db.Layer(x)
+			f, release, err := r.db.Borrow(x) // read until propagated
 			if err != nil {
 				return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, x, err)
 			}
+			defer release()
 			body := f.Body()
 			if copyOut {
 				var release func()
