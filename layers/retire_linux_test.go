@@ -116,25 +116,13 @@ func TestRetiredGivenUpWhileProbed(t *testing.T) {
 		release()
 	}
 	again := probedAgain.Load()
-	stop := make(chan struct{})
-	errs := make(chan error, 2)
-	for g := range 2 {
-		go func() {
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					errs <- nil
-					return
-				default:
-				}
-				pr := probes[(n*7919+g*31)%len(probes)]
-				if v, err := db.Probe(pr.p); err != nil || v != pr.v {
-					errs <- fmt.Errorf("probe %v: %v, %v; want %v", pr.p, v, err, pr.v)
-					return
-				}
-			}
-		}()
-	}
+	stop := layerstest.Hammer(2, func(g, n int) error {
+		pr := probes[(n*7919+g*31)%len(probes)]
+		if v, err := db.Probe(pr.p); err != nil || v != pr.v {
+			return fmt.Errorf("probe %v: %v, %v; want %v", pr.p, v, err, pr.v)
+		}
+		return nil
+	})
 	deleted := func(when string) {
 		t.Helper()
 		if names := layerstest.DeletedMappings(t, db.Dir()); len(names) > 0 {
@@ -159,13 +147,11 @@ func TestRetiredGivenUpWhileProbed(t *testing.T) {
 			time.Sleep(5 * time.Millisecond) // probes open the new file
 		}
 	}
-	close(stop)
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Error(err)
-		}
+	errs, calls := stop()
+	for _, err := range errs {
+		t.Error(err)
 	}
-	t.Logf("%d probes read a retired file and probed again", probedAgain.Load()-again)
+	t.Logf("%d probes, %d of them read a retired file and probed again", calls, probedAgain.Load()-again)
 
 	// Held: by Borrow until released, by Layer until ReleaseRetired.
 	k := keys[0]

@@ -86,15 +86,7 @@ func TestCompress(t *testing.T) {
 // unmapped, so no deleted file stays mapped, its disk space taken, until
 // the database is closed.
 func TestCompressOwnDB(t *testing.T) {
-	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
-		t.Fatal(err)
-	}
+	dir, db := solvedDB(t)
 	res, err := Compress(context.Background(), db, CompressRun{OwnDB: true})
 	if err != nil || res.Done != 3 {
 		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
@@ -104,32 +96,31 @@ func TestCompressOwnDB(t *testing.T) {
 	}
 }
 
-// TestCompressWhileProbed compresses the layers of a database as the
-// Database tab does (not OwnDB) while two goroutines probe it, as the
-// window's players do: every probe gives the value it gave before
-// compressing, and each flat file replaced is given up as soon as it is
-// replaced, though the database stays open and its layers are probed, so
-// that its disk space is back for the next layer.
-func TestCompressWhileProbed(t *testing.T) {
+// solvedDB returns a database folder of the 4-stone game holding the
+// moving layers 3-3, 3-4 and 4-3, solved flat through the database
+// returned, which stays open until the test ends.
+func solvedDB(t *testing.T) (string, *layers.DB) {
+	t.Helper()
 	dir := t.TempDir()
 	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
 	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
 		t.Fatal(err)
 	}
-	// A folder solved before, opened by the window (the solver keeps the
-	// files it took from DB.Layer until Close).
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if db, err = layers.OpenDB(dir, muehle.Standard.With(4)); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.VerifiedOnly()
+	return dir, db
+}
+
+// TestCompressWhileProbed compresses the layers of a database as the
+// Database tab does (not OwnDB), the database that solved them, while two
+// goroutines probe it, as the window's players do: every probe gives the
+// value it gave before compressing, and each flat file replaced is given
+// up as soon as it is replaced, though the database stays open and its
+// layers are probed, so that its disk space is back for the next layer.
+func TestCompressWhileProbed(t *testing.T) {
+	dir, db := solvedDB(t)
 	type probe struct {
 		p muehle.Position
 		v layers.Value
@@ -150,39 +141,22 @@ func TestCompressWhileProbed(t *testing.T) {
 			probes = append(probes, probe{p, v})
 		}
 	}
-	stop := make(chan struct{})
-	errs := make(chan error, 2)
-	var rounds [2]int
-	for g := range 2 {
-		go func() {
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					errs <- nil
-					return
-				default:
-				}
-				pr := probes[(n*7919+g*31)%len(probes)]
-				v, err := db.Probe(pr.p)
-				if err != nil || v != pr.v {
-					errs <- fmt.Errorf("probe %v while compressing: %v, %v; want %v", pr.p, v, err, pr.v)
-					return
-				}
-				rounds[g]++
-			}
-		}()
-	}
-	res, err := Compress(context.Background(), db, CompressRun{Sample: 200})
-	close(stop)
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Error(err)
+	stop := layerstest.Hammer(2, func(g, n int) error {
+		pr := probes[(n*7919+g*31)%len(probes)]
+		if v, err := db.Probe(pr.p); err != nil || v != pr.v {
+			return fmt.Errorf("probe %v while compressing: %v, %v; want %v", pr.p, v, err, pr.v)
 		}
+		return nil
+	})
+	res, err := Compress(context.Background(), db, CompressRun{Sample: 200})
+	errs, calls := stop()
+	for _, err := range errs {
+		t.Error(err)
 	}
 	if err != nil || res.Done != 3 {
 		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
 	}
-	t.Logf("probes while compressing: %v", rounds)
+	t.Logf("%d probes while compressing", calls)
 	if names := layerstest.DeletedMappings(t, dir); len(names) > 0 {
 		t.Errorf("after compressing, the database open and probed: deleted files still mapped: %v", names)
 	}
