@@ -125,6 +125,13 @@ type CompressResult struct {
 // goroutines, never at once.
 func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResult, error) {
 	var res CompressResult
+	// One conversion of a folder at a time: a second would take the first
+	// one's temporary file for a leftover and remove it, or write the same.
+	lock, err := db.Claim(ctx, compressClaim, false)
+	if err != nil {
+		return res, fmt.Errorf("compress: %w", err)
+	}
+	defer lock.Release()
 	removeStaleCompressTemps(db.GameDir())
 	var todo []layers.Key
 	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}, prior: compressRate, compress: true}
@@ -164,7 +171,11 @@ func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResu
 		}
 		pr, _ := c.next(k, i, len(todo), time.Now())
 		progress(pr)
-		sam, err := sampleValues(db, k, run.Sample, uint64(i))
+		sample := run.Sample
+		if db.Form(k) == layers.CompressForm {
+			sample = 0 // left as it is: nothing to compare, and reading it in full would fill its won depths for nothing
+		}
+		sam, err := sampleValues(db, k, sample, uint64(i))
 		if err != nil {
 			return res, fmt.Errorf("compress: %w", err)
 		}
@@ -251,6 +262,10 @@ func compareSample(db *layers.DB, k layers.Key, s valueSample) error {
 	}
 	return nil
 }
+
+// compressClaim is the name of the claim (layers.DB.Claim) a conversion
+// holds on its folder while it runs.
+const compressClaim = "compress"
 
 // removeStaleCompressTemps removes the temporary files of a compress run
 // that was killed (name.z.tmp).

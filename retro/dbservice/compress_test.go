@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,6 +95,79 @@ func TestCompressOwnDB(t *testing.T) {
 	}
 	if names := layerstest.DeletedMappings(t, dir); len(names) > 0 {
 		t.Errorf("after compressing, before Close: deleted files still mapped: %v", names)
+	}
+}
+
+// TestCompressLeavesFormTwo runs Compress, with a sample to compare, over
+// a folder compressed already: each layer is left as it is without being
+// read in full (which would find the depth of each of its won slots over
+// its children, minutes for a large layer, for nothing). Layer 3-3 is
+// gone, so reading 3-4 in full would fail: the won depths of 3-4 need
+// the capture children in 3-3.
+func TestCompressLeavesFormTwo(t *testing.T) {
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Compress(context.Background(), db, CompressRun{OwnDB: true}); err != nil || res.Done != 3 {
+		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
+	}
+	gone := layers.Moving(3, 3)
+	if err := db.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Layer(layers.Moving(3, 4)); err == nil {
+		t.Fatalf("layer 3-4 read in full without 3-3: the test would prove nothing")
+	}
+	res, err := Compress(context.Background(), db, CompressRun{Sample: 500})
+	if err != nil || res.Left != 2 || res.Done != 0 {
+		t.Errorf("compress again: %+v, %v; want 3-4 and 4-3 left as they are, not read", res, err)
+	}
+}
+
+// TestCompressOneAtATime starts a conversion of a folder while another
+// holds it: refused, naming the holder, and nothing of the folder
+// touched (the other's temporary file stays).
+func TestCompressOneAtATime(t *testing.T) {
+	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := layers.AcquireLock(context.Background(), db.ClaimPath(compressClaim), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := db.Path(layers.Moving(3, 4)) + ".z.tmp"
+	if err := os.WriteFile(tmp, []byte("being written"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compress(context.Background(), db, CompressRun{})
+	if !errors.Is(err, layers.ErrLocked) || !strings.Contains(err.Error(), "pid "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("a second conversion: got %v, want it refused naming pid %d", err, os.Getpid())
+	}
+	if _, err := os.Stat(tmp); err != nil {
+		t.Errorf("the first conversion's temporary file: %v", err)
+	}
+	if err := other.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Compress(context.Background(), db, CompressRun{}); err != nil || res.Done != 3 {
+		t.Errorf("once the other is done: %+v, %v; want the 3 layers compressed", res, err)
 	}
 }
 
