@@ -53,10 +53,11 @@ type SolveOptions struct {
 	Compress bool
 	// OwnDB says that nothing but this Solve reads the DB while it runs:
 	// after each unit it unmaps the files of the layers replaced that the
-	// DB keeps for other readers (layers.DB.ReleaseRetired), so that a
-	// flat layer's disk space is given back as soon as its compressed
-	// file replaces it. Without, a run with Compress holds every flat
-	// file it compressed, deleted but mapped, until the DB is closed.
+	// DB keeps for other readers (layers.DB.ReleaseRetired), those taken
+	// from DB.Layer included. Without, a flat layer's file is given up as
+	// soon as its compressed file replaces it all the same, unless a
+	// reader other than the solver (which borrows what it reads,
+	// layers.DB.Borrow) took it from DB.Layer.
 	OwnDB bool
 	// WaitLock waits for units other solvers of the folder hold (and the
 	// units that need them) when nothing else is left, instead of failing
@@ -674,10 +675,11 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 				o.body = b
 				continue
 			}
-			f, err := r.db.Layer(x)
+			f, release, err := r.db.Borrow(x) // read until propagated
 			if err != nil {
 				return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, x, err)
 			}
+			defer release()
 			body := f.Body()
 			if copyOut {
 				var release func()

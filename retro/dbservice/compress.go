@@ -82,10 +82,13 @@ type CompressRun struct {
 	// layers.FreeBytes); tests replace it.
 	Free func(dir string) (uint64, error)
 	// OwnDB says that nothing else reads db while Compress runs: after
-	// each layer it unmaps the flat file its compressed file replaced
-	// (layers.DB.ReleaseRetired), whose disk space the next layer may
-	// need; without, the flat files stay on the disk, deleted but mapped,
-	// until db is closed.
+	// each layer it unmaps every file the DB retired
+	// (layers.DB.ReleaseRetired), those a reader got from DB.Layer
+	// included. Without, the flat file a compressed file replaced is
+	// given up as soon as no reader holds it (DB.Borrow), its disk space
+	// given back for the next layer, while other readers probe db (the
+	// window's players); a flat file that a reader took from DB.Layer
+	// stays on the disk, deleted but mapped, until db is closed.
 	OwnDB bool
 }
 
@@ -216,10 +219,11 @@ func sampleValues(db *layers.DB, k layers.Key, n int, seed uint64) (valueSample,
 	if n <= 0 {
 		return s, nil
 	}
-	f, err := db.Layer(k)
+	f, release, err := db.Borrow(k) // released: the flat file's disk is given back once replaced
 	if err != nil {
 		return s, err
 	}
+	defer release()
 	slots := f.Header().Slots
 	r := rand.New(rand.NewPCG(seed, 51))
 	for range min(uint64(n), slots) {

@@ -3,6 +3,7 @@ package dbservice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -87,15 +88,7 @@ func TestCompress(t *testing.T) {
 // unmapped, so no deleted file stays mapped, its disk space taken, until
 // the database is closed.
 func TestCompressOwnDB(t *testing.T) {
-	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
-		t.Fatal(err)
-	}
+	dir, db := solvedDB(t)
 	res, err := Compress(context.Background(), db, CompressRun{OwnDB: true})
 	if err != nil || res.Done != 3 {
 		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
@@ -175,5 +168,76 @@ func TestCompressOneAtATime(t *testing.T) {
 	}
 	if res, err := Compress(context.Background(), db, CompressRun{}); err != nil || res.Done != 3 {
 		t.Errorf("once the other is done: %+v, %v; want the 3 layers compressed", res, err)
+	}
+}
+
+// solvedDB returns a database folder of the 4-stone game holding the
+// moving layers 3-3, 3-4 and 4-3, solved flat through the database
+// returned, which stays open until the test ends.
+func solvedDB(t *testing.T) (string, *layers.DB) {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	return dir, db
+}
+
+// TestCompressWhileProbed compresses the layers of a database as the
+// Database tab does (not OwnDB), the database that solved them, while two
+// goroutines probe it, as the window's players do: every probe gives the
+// value it gave before compressing, and each flat file replaced is given
+// up as soon as it is replaced, though the database stays open and its
+// layers are probed, so that its disk space is back for the next layer.
+func TestCompressWhileProbed(t *testing.T) {
+	dir, db := solvedDB(t)
+	type probe struct {
+		p muehle.Position
+		v layers.Value
+	}
+	var probes []probe
+	for _, k := range []layers.Key{layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3)} {
+		l := db.Indexer().Layer(k)
+		for i := uint64(0); i < l.Size(); i += 97 {
+			p, ok := l.Position(i)
+			if !ok {
+				continue
+			}
+			p.Game = db.Variant().Game
+			v, err := db.Probe(p) // opens the layer for probes, mapped flat
+			if err != nil {
+				t.Fatal(err)
+			}
+			probes = append(probes, probe{p, v})
+		}
+	}
+	stop := layerstest.Hammer(2, func(g, n int) error {
+		pr := probes[(n*7919+g*31)%len(probes)]
+		if v, err := db.Probe(pr.p); err != nil || v != pr.v {
+			return fmt.Errorf("probe %v while compressing: %v, %v; want %v", pr.p, v, err, pr.v)
+		}
+		return nil
+	})
+	res, err := Compress(context.Background(), db, CompressRun{Sample: 200})
+	errs, calls := stop()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if err != nil || res.Done != 3 {
+		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
+	}
+	t.Logf("%d probes while compressing", calls)
+	if names := layerstest.DeletedMappings(t, dir); len(names) > 0 {
+		t.Errorf("after compressing, the database open and probed: deleted files still mapped: %v", names)
+	}
+	for _, pr := range probes {
+		if v, err := db.Probe(pr.p); err != nil || v != pr.v {
+			t.Fatalf("probe %v after compressing: %v, %v; want %v", pr.p, v, err, pr.v)
+		}
 	}
 }
