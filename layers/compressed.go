@@ -505,6 +505,8 @@ func (d *DB) compress(k Key, derived bool) (before, after int64, done bool, err 
 	d.forgetLocked(k)
 	if derived {
 		d.holdCompressed(k, parts, f)
+	} else if seen, err := os.Stat(path); err == nil {
+		d.noteSoundLocked(k, seen, f.h) // checkCompressed read it in full
 	}
 	return fi.Size(), after, true, nil
 }
@@ -520,10 +522,7 @@ func (d *DB) holdCompressed(k Key, parts []Part, f *File) {
 	if err != nil {
 		return
 	}
-	if d.sound == nil {
-		d.sound = make(map[Key]soundFile)
-	}
-	d.sound[k] = soundFile{seen, f.h}
+	d.noteSoundLocked(k, seen, f.h)
 	if int64(len(f.body)) > d.cacheLimit() {
 		return
 	}

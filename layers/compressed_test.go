@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -402,5 +403,69 @@ func TestCheckDecodesOnce(t *testing.T) {
 	check(a, want)
 	if n := wholeDecodes.Load() - before; n != 1 {
 		t.Errorf("checking %v after its file changed decoded %d layers in full, want 1", a, n)
+	}
+}
+
+// TestCheckTrustsNote compresses verified layers: each record then notes
+// its file as checked in full, and another DB (another process: a solver
+// restarted) trusts the note while the file keeps its size and time,
+// decoding nothing. A bit flipped behind the note's back is found when the
+// layer is read; a file whose time changed is decoded again by Check.
+func TestCheckTrustsNote(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	for _, k := range keys {
+		if err := db.MarkVerified(k); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := keys[0]
+	if b, _ := os.ReadFile(db.VerifiedPath(a)); !strings.Contains(string(b), " "+soundField+" ") {
+		t.Fatalf("record after Compress: %q; want it to note the file checked", b)
+	}
+	db = reopen(t, db)
+	before := wholeDecodes.Load()
+	for _, k := range keys {
+		if st, err := db.Check(k); st != StatusVerified {
+			t.Fatalf("Check(%v) = %v, %v; want verified", k, st, err)
+		}
+	}
+	if n := wholeDecodes.Load() - before; n != 0 {
+		t.Errorf("a new DB checking %d noted layers decoded %d in full, want none", len(keys), n)
+	}
+
+	path := db.Path(a)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 1
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	db = reopen(t, db)
+	if st, err := db.Check(a); st != StatusVerified {
+		t.Fatalf("Check(%v) of the flipped file, size and time as noted = %v, %v; want verified, as noted", a, st, err)
+	}
+	if _, err := db.Layer(a); !isDamaged(err) {
+		t.Errorf("Layer(%v) of the flipped file: %v; want it damaged", a, err)
+	}
+
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	db = reopen(t, db)
+	if st, err := db.Check(a); st != StatusDamaged {
+		t.Errorf("Check(%v) of the flipped file with a new time = %v, %v; want damaged", a, st, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,10 +90,7 @@ func (d *DB) Check(k Key) (Status, error) {
 	defer release()
 	if f.Compressed() && seen != nil {
 		d.mu.Lock()
-		if d.sound == nil {
-			d.sound = make(map[Key]soundFile)
-		}
-		d.sound[k] = soundFile{seen, f.Header()}
+		d.noteSoundLocked(k, seen, f.Header())
 		d.mu.Unlock()
 	}
 	return d.status(k, f.Header()), nil
@@ -120,11 +118,17 @@ func (d *DB) soundBefore(k Key) (Header, bool) {
 	d.mu.Lock()
 	c, ok := d.sound[k]
 	d.mu.Unlock()
-	if !ok {
-		return Header{}, false
-	}
 	if e := d.cached(k); e != nil && e.err != nil {
 		return Header{}, false
+	}
+	if !ok {
+		seen, h, ok := d.soundRecorded(k)
+		if ok {
+			d.mu.Lock()
+			d.noteSoundLocked(k, seen, h)
+			d.mu.Unlock()
+		}
+		return h, ok
 	}
 	if !stillSame(d.Path(k), c.seen) {
 		d.mu.Lock()
@@ -133,6 +137,73 @@ func (d *DB) soundBefore(k Key) (Header, bool) {
 		return Header{}, false
 	}
 	return c.h, true
+}
+
+// A compressed layer file checked in full (decoded, its body's checksum
+// recounted: Check, Compress) is noted in its verification record too,
+// after the record's time: "checked <size> <modification time in
+// nanoseconds since 1970>". While the file keeps that size and time,
+// another process trusts it as this one does (soundBefore) rather than
+// decoding it again: a restarted solver checks every layer of its game,
+// which in a compressed folder meant decoding every finished layer and
+// finding its won depths once more, hours for Lasker Morris. A bit that
+// flips in the file later is found as before by the check of its frame
+// when a reader decodes it. The record vouches as before for its body
+// and header checksums (RecordVouches reads no further), so older
+// programs read it as they did.
+const soundField = "checked"
+
+// noteSoundLocked notes that the compressed file of layer k, as seen, was
+// checked in full and holds header h: in memory, and in the layer's
+// verification record when one vouches for h. A folder that cannot be
+// written keeps the note in memory only. d.mu is held.
+func (d *DB) noteSoundLocked(k Key, seen os.FileInfo, h Header) {
+	if d.sound == nil {
+		d.sound = make(map[Key]soundFile)
+	}
+	d.sound[k] = soundFile{seen, h}
+	path := d.VerifiedPath(k)
+	b, err := ReadRegular(path, 1<<10)
+	if err != nil || !RecordVouches(string(b), k, h) {
+		return
+	}
+	text := strings.TrimSuffix(string(b), "\n")
+	if i := strings.Index(text, " "+soundField+" "); i >= 0 {
+		text = text[:i]
+	}
+	text += fmt.Sprintf(" %s %d %d\n", soundField, seen.Size(), seen.ModTime().UnixNano())
+	if text != string(b) {
+		WriteAtomic(path, []byte(text)) // a note that saves work: without it the file is decoded again
+	}
+}
+
+// soundRecorded reports whether the verification record of layer k notes
+// its compressed file, as it is now, as checked in full, and vouches for
+// the header the file has; it returns the file's state and header.
+func (d *DB) soundRecorded(k Key) (os.FileInfo, Header, bool) {
+	seen, err := os.Stat(d.Path(k))
+	if err != nil {
+		return nil, Header{}, false
+	}
+	b, err := ReadRegular(d.VerifiedPath(k), 1<<10)
+	if err != nil {
+		return nil, Header{}, false
+	}
+	f := strings.Fields(string(b))
+	i := slices.Index(f, soundField)
+	if i < 0 || i+2 >= len(f) {
+		return nil, Header{}, false
+	}
+	size, err1 := strconv.ParseInt(f[i+1], 10, 64)
+	nanos, err2 := strconv.ParseInt(f[i+2], 10, 64)
+	if err1 != nil || err2 != nil || size != seen.Size() || nanos != seen.ModTime().UnixNano() || !isCompressedFile(d.Path(k)) {
+		return nil, Header{}, false
+	}
+	h, err := d.readHeader(k)
+	if err != nil || !RecordVouches(string(b), k, h) {
+		return nil, Header{}, false
+	}
+	return seen, h, true
 }
 
 func isDamaged(err error) bool { _, ok := Damaged(err); return ok }
