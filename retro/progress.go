@@ -32,7 +32,11 @@ type Progress struct {
 	Step, Steps int
 	Phase       Phase
 	// Verifying is the layer being verified, in PhaseVerify.
-	Verifying   layers.Key
+	Verifying layers.Key
+	// Reading is the finished layer the count phase reads in full before
+	// it counts (decoding it, and in compressed form 2 finding its won
+	// depths: minutes for a large layer), the zero Key otherwise.
+	Reading     layers.Key
 	Done, Total uint64 // work done and to do in this phase, in positions
 	Elapsed     time.Duration
 	// Task is the work of the unit as planned, with its cost.
@@ -49,10 +53,13 @@ type Progress struct {
 }
 
 // PhaseText names the phase and, in PhaseVerify, the layer: "count",
-// "verify 5-6".
+// "verify 5-6", and a layer being read: "count, reading 3-10".
 func (p Progress) PhaseText() string {
-	if p.Phase == PhaseVerify {
+	switch {
+	case p.Phase == PhaseVerify:
 		return p.Phase.String() + " " + p.Verifying.String()
+	case p.Reading != layers.Key{}:
+		return p.Phase.String() + ", reading " + p.Reading.String()
 	}
 	return p.Phase.String()
 }

@@ -103,3 +103,11 @@ func TestSolveProgressOfPlan(t *testing.T) {
 		t.Errorf("at the end: got fraction %v, phases %v; want 1 and count, propagate, write, verify", last, phases)
 	}
 }
+
+// TestPhaseTextReading names the layer the count phase reads.
+func TestPhaseTextReading(t *testing.T) {
+	p := Progress{Phase: PhaseCount, Reading: layers.Moving(3, 10)}
+	if got := p.PhaseText(); got != "count, reading 3-10" {
+		t.Errorf("PhaseText = %q, want %q", got, "count, reading 3-10")
+	}
+}

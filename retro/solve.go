@@ -432,6 +432,9 @@ type run struct {
 	// afterCount, when set (by tests), sees the state words of a pair
 	// after the count phase.
 	afterCount func(state [][]uint32)
+	// reading is the layer the count phase reads in full, nil when none
+	// (Progress.Reading).
+	reading atomic.Pointer[layers.Key]
 }
 
 // track reports the progress of a phase (verifying the layer verifying,
@@ -451,8 +454,12 @@ func (r *run) track(phase Phase, verifying layers.Key, total uint64, done *atomi
 			f = min(1, float64(d)/float64(total))
 		}
 		r.fraction = max(r.fraction, r.task.Fraction(phase, verifying, f))
+		var reading layers.Key
+		if k := r.reading.Load(); k != nil {
+			reading = *k
+		}
 		r.opts.Progress(Progress{Unit: r.unit.Name, Layer: r.unit.Keys[0], Step: r.step, Steps: r.steps,
-			Phase: phase, Verifying: verifying, Done: d, Total: total, Elapsed: time.Since(r.start),
+			Phase: phase, Verifying: verifying, Reading: reading, Done: d, Total: total, Elapsed: time.Since(r.start),
 			Task: r.task, Fraction: r.fraction,
 			WorkDone: r.workBefore + r.fraction*r.task.CPUSeconds(), WorkTotal: r.workTotal})
 	}
@@ -666,6 +673,16 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 	}
 	copyOut := int64(4*pr.slots()+copies) <= budget
 	spill := int64(4*pr.slots()) > budget
+	// The count phase begins with reading the layers the moves out of the
+	// pair lead to, which said nothing for many minutes in Lasker Morris.
+	var done atomic.Uint64
+	stopCount := r.track(PhaseCount, layers.Key{}, pr.slots(), &done)
+	counting := true
+	defer func() {
+		if counting {
+			stopCount()
+		}
+	}()
 	bodies0 := map[layers.Key][]byte{} // each layer read or copied once
 	for l := range keys {
 		for kind := range pr.out[l] {
@@ -678,7 +695,9 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 				o.body = b
 				continue
 			}
+			r.reading.Store(&x)
 			f, release, err := r.db.Borrow(x) // read until propagated
+			r.reading.Store(nil)
 			if err != nil {
 				return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, x, err)
 			}
@@ -728,20 +747,18 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 	defer pr.lists.close()
 	pr.sortMax = sortMax(pr.slots(), spill)
 
-	var done atomic.Uint64
-	stop := r.track(PhaseCount, layers.Key{}, pr.slots(), &done)
 	for l := range keys {
 		if err := pr.initLayer(ctx, l, r.workers, &done); err != nil {
-			stop()
 			return nil, nil, err
 		}
 	}
-	stop()
+	counting = false
+	stopCount()
 	if r.afterCount != nil {
 		r.afterCount(pr.state)
 	}
 	done.Store(0)
-	stop = r.track(PhasePropagate, layers.Key{}, pr.slots(), &done)
+	stop := r.track(PhasePropagate, layers.Key{}, pr.slots(), &done)
 	err = pr.propagate(ctx, r.workers, &done)
 	stop()
 	if err != nil {
