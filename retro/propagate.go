@@ -423,66 +423,76 @@ func sortEntries(es, tmp []entry, indexBits int) []entry {
 }
 
 // parents gathers the parents (un-slides) of several decided positions of
-// one layer, so that their state words are loaded together: the cache
-// misses of many parents then overlap instead of following one another.
-// Their slots are computed from the child and the un-move
-// (layers.LayerIndex.IndexUnslides), the parents never made.
+// one layer, so that their group-B table entries, then their state words,
+// are loaded together: the cache misses of many parents then overlap
+// instead of following one another. Their slots are computed from the
+// child and the un-move (layers.LayerIndex.UnslideCodes, RankUnslides),
+// the parents never made.
 type parents struct {
 	moves [muehle.MaxUnmoves]muehle.Move
-	idx   [parentBatch + muehle.MaxUnmoves]uint64
-	n     int
-	seen  distinct
+	// idx[:n] are the parents' codes, ranked to slots by settleParents;
+	// the last ranked of idx are slots ranked already, of positions
+	// whose parents had to be told apart (add)
+	idx       [parentBatch + muehle.MaxUnmoves]uint64
+	n, ranked int
+	seen      distinct
 }
 
 // parentBatch is about how many parents are gathered before they are settled.
 const parentBatch = 1024
 
-func (b *parents) full() bool { return b.n >= parentBatch }
+func (b *parents) full() bool { return b.n+b.ranked >= parentBatch }
 
-// add appends the slots in ix, the parents' layer, of the distinct parents
-// of the decided position pos; small is the board when its symmetries
-// are not the standard board's, else nil.
+// add gathers in ix, the parents' layer, the distinct parents of the
+// decided position pos; small is the board when its symmetries are not
+// the standard board's, else nil.
 //
 // Two un-slides lead to parents of one slot only when a symmetry maps one
 // parent onto the other; it then fixes pos's mover's stones, which
 // un-slides leave alone (the parents' opponent's). Without such a
-// symmetry the parents are distinct and need not be told apart.
+// symmetry the parents are distinct and need not be told apart; with one
+// (few positions) they are ranked at once and told apart.
 func (b *parents) add(pos muehle.Position, ix *layers.LayerIndex, small *muehle.Board) {
 	us := pos.AppendUnslides(b.moves[:0])
-	out := b.idx[b.n : b.n+len(us)]
-	ix.IndexUnslides(pos, us, out)
+	dedupe := false
 	if len(us) > 1 {
-		var dedupe bool
 		if mover := pos.Stones[pos.Turn]; small == nil {
 			dedupe = mover.Symmetric()
 		} else {
 			dedupe = small.Symmetric(mover)
 		}
-		if dedupe {
-			b.seen.reset()
-			k := 0
-			for _, j := range out {
-				if b.seen.add(j) {
-					out[k] = j
-					k++
-				}
-			}
-			out = out[:k]
+	}
+	if !dedupe {
+		ix.UnslideCodes(pos, us, b.idx[b.n:b.n+len(us)])
+		b.n += len(us)
+		return
+	}
+	top := len(b.idx) - b.ranked
+	out := b.idx[top-len(us) : top]
+	ix.IndexUnslides(pos, us, out)
+	b.seen.reset()
+	k := len(out)
+	for i := len(out) - 1; i >= 0; i-- { // kept at the end of out
+		if j := out[i]; b.seen.add(j) {
+			k--
+			out[k] = j
 		}
 	}
-	b.n += len(out)
+	b.ranked += len(out) - k
 }
 
 // settleParents settles the gathered parents, in layer p, that this
 // settler owns and gathers the others for their owners (slotOwner), and
-// empties b. The parents are dealt out without a branch, which the
-// processor would mispredict for every other parent.
+// empties b. The codes gathered are ranked first, all at once
+// (RankUnslides), then the parents are dealt out without a branch, which
+// the processor would mispredict for every other parent.
 func (st *settler) settleParents(b *parents, p int) {
-	n := b.n
-	b.n = 0
-	if n == 0 || st.err != nil {
+	n, top := b.n, len(b.idx)-b.ranked
+	b.n, b.ranked = 0, 0
+	if n+len(b.idx)-top == 0 || st.err != nil {
 		return
 	}
+	st.pr.index[p].RankUnslides(b.idx[:n])
 	workers := len(st.inbox)
 	dst, end := st.dst[:workers], st.end[:workers]
 	for o := range workers {
@@ -490,13 +500,15 @@ func (st *settler) settleParents(b *parents, p int) {
 			dst[o], end[o] = st.own[:], 0
 			continue
 		}
-		blk := st.blockFor(o, p, n)
+		blk := st.blockFor(o, p, n+len(b.idx)-top)
 		dst[o], end[o] = blk.js[:cap(blk.js)], len(blk.js)
 	}
-	for _, j := range b.idx[:n] {
-		o := slotOwner(j, workers)
-		dst[o][end[o]] = j
-		end[o]++
+	for _, js := range [2][]uint64{b.idx[:n], b.idx[top:]} {
+		for _, j := range js {
+			o := slotOwner(j, workers)
+			dst[o][end[o]] = j
+			end[o]++
+		}
 	}
 	for o := range workers {
 		if o != st.me {
