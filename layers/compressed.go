@@ -67,6 +67,7 @@ type zFile struct {
 	from uint64
 	// blocks holds the blocks the DB's cache keeps decoded (cache.go).
 	blocks []atomic.Pointer[cachedBlock]
+	ls     lease // the holders of m (lease.go)
 }
 
 // isCompressed reports whether b, the first bytes of a file, start a
@@ -197,7 +198,11 @@ func (z *zFile) frame(b int) ([]byte, uint64) {
 	if b > 0 {
 		lo = le.Uint64(z.table[zEntry*(b-1):])
 	}
-	return z.m[lo:le.Uint64(z.table[zEntry*b:])], le.Uint64(z.table[zEntry*b+8:])
+	hi := le.Uint64(z.table[zEntry*b:])
+	if hi < lo || hi > uint64(len(z.m)) { // checked on opening; read from a retired file given up meanwhile (lease.go)
+		return nil, 0
+	}
+	return z.m[lo:hi], le.Uint64(z.table[zEntry*b+8:])
 }
 
 // blockLen returns the bytes of body block b holds.
@@ -431,10 +436,11 @@ func (d *DB) Compress(k Key) (before, after int64, done bool, err error) {
 		}
 		return fi.Size(), fi.Size(), false, nil
 	}
-	f, err := d.Layer(k)
+	f, release, err := d.Borrow(k)
 	if err != nil {
 		return 0, 0, false, err
 	}
+	defer release() // after d.mu's unlock below: the replaced file given up now
 	path := d.Path(k)
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -31,7 +31,7 @@ type DB struct {
 	mu           sync.Mutex // serialises opening, writing and closing
 	closed       bool
 	verifiedOnly atomic.Bool // VerifiedOnly
-	old          []*File     // replaced files, unmapped on Close (readers may still use them)
+	old          []*File     // retired files, unmapped on Close or ReleaseRetired (lease.go)
 
 	cache   blockCache        // decoded blocks of compressed layers, for Probe
 	decoded []Key             // compressed layers held decoded in full, oldest first; d.mu
@@ -203,15 +203,50 @@ func (d *DB) cached(k Key) *dbLayer {
 // error wrapping ErrMissing; a bad file a *DamagedError, which wraps
 // ErrFormat, ErrChecksum or ErrVersion and also ErrMissing (readers treat
 // a damaged layer as a missing one).
+//
+// The File stays valid until Close or ReleaseRetired, even when the layer's
+// file is replaced meanwhile, whose disk space it then keeps taken: a
+// reader that is done with it before should use Borrow.
 func (d *DB) Layer(k Key) (*File, error) {
-	e, err := d.layer(k, true)
+	return d.held(k) // never released: until Close or ReleaseRetired
+}
+
+// Borrow is Layer for a reader that says when it is done with the File:
+// release (to be called once) ends its use of the File, of its body and
+// of a View of it, so that the DB can give up the file's mapping, and
+// with it the disk space of a file replaced meanwhile, at once rather
+// than at Close or ReleaseRetired (lease.go).
+func (d *DB) Borrow(k Key) (f *File, release func(), err error) {
+	f, err = d.held(k)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if e.f.open { // compressed form 2, decoded as stored: find the won depths
-		return d.fill(k, e)
+	var once sync.Once
+	return f, func() { once.Do(func() { d.release(f) }) }, nil
+}
+
+// held is Layer, the File's mapping held (lease.go) for the caller to
+// release.
+func (d *DB) held(k Key) (*File, error) {
+	for {
+		e, err := d.layer(k, true)
+		if err != nil {
+			return nil, err
+		}
+		if !d.hold(e) { // retired meanwhile: look again
+			continue
+		}
+		if !e.f.open {
+			return e.f, nil
+		}
+		// Compressed form 2, decoded as stored: find the won depths. The
+		// filled File shares e's mapping, and with it the holding.
+		f, err := d.fill(k, e)
+		if err != nil {
+			d.release(e.f)
+		}
+		return f, err
 	}
-	return e.f, nil
 }
 
 // layer is Layer returning the cache entry; with full unset it opens the
@@ -241,10 +276,10 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		d.slots[s].Store(&e)
 		return &e, e.err
 	}
+	var prior *File                                   // retired once the new entry is in place: probes of old then look again and find it
 	if old != nil && old.f != nil && old.f.z != nil { // compressed, open for Probe: open it again, decoded
 		d.cache.forget(old.f.z)
-		d.retireLocked(old.f)
-		old = nil
+		prior, old = old.f, nil
 	}
 	if old != nil && old.f != nil { // open for Probe; check the rest of the body
 		err := old.lazy.checkRest(old.f.path, old.f.body)
@@ -278,6 +313,9 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 		e.seen, _ = os.Stat(d.Path(k))
 	}
 	d.slots[s].Store(e)
+	if prior != nil {
+		d.retireLocked(prior)
+	}
 	if e.err == nil && e.f.z != nil && e.f.body != nil && !e.f.open {
 		d.holdDecoded(k)
 	}
@@ -341,8 +379,8 @@ func (d *DB) cacheLimit() int64 {
 }
 
 // damaged records that the open layer e in slot s is damaged, as err
-// says, unless e has been replaced already, and returns err. The file
-// stays mapped until Close: probes may still be reading it. d.mu is held.
+// says, unless e has been replaced already, and returns err. The file is
+// retired: probes may still be reading it. d.mu is held.
 func (d *DB) damaged(s int, e *dbLayer, err *DamagedError) error {
 	if d.slots[s].Load() == e {
 		seen, _ := os.Stat(e.f.path)
@@ -406,8 +444,8 @@ func (d *DB) write(k Key, writeFile func(path string) error) error {
 }
 
 // forgetLocked drops the open file of layer k, which was just replaced, so
-// that the next read opens the new one; the old mapping is kept until
-// Close, for readers that still hold it. d.mu is held.
+// that the next read opens the new one; the old file is retired, its
+// mapping given up once no reader holds it (lease.go). d.mu is held.
 func (d *DB) forgetLocked(k Key) {
 	s, _ := keySlot(k)
 	if e := d.slots[s].Swap(nil); e != nil && e.f != nil {
@@ -418,28 +456,35 @@ func (d *DB) forgetLocked(k Key) {
 	}
 }
 
-// retireLocked keeps f, a file the DB hands out no more (replaced, let go
-// of, damaged), mapped until Close, for readers that may still hold it,
-// and lets its mapped pages go from the process's resident memory
-// (DropPages): a reader that still reads it reads them again. Kept
-// resident, the same pages counted once more for every time a layer was
-// opened again (a compressed solve decodes the layers each unit reads,
-// and lets go of them under its memory bound), and the peak memory of
-// the units grew from unit to unit past the machine's memory. d.mu is
-// held.
+// retireLocked retires f, a file the DB hands out no more (replaced, let
+// go of, damaged), once its entry has left its slot: its mapping is given
+// up at once when no reader holds it, else when the last holder releases
+// it (lease.go), and is unmapped at Close or ReleaseRetired. Until then
+// its mapped pages leave the process's resident memory (DropPages): a
+// reader that still reads it reads them again. Kept resident, the same
+// pages counted once more for every time a layer was opened again (a
+// compressed solve decodes the layers each unit reads, and lets go of
+// them under its memory bound), and the peak memory of the units grew
+// from unit to unit past the machine's memory. d.mu is held.
 func (d *DB) retireLocked(f *File) {
-	f.dropMapped()
+	f.lease().retired.Store(true)
 	d.old = append(d.old, f)
+	d.vacateLocked(f)
+	if !f.lease().vacated {
+		f.dropMapped()
+	}
 }
 
 // ReleaseRetired unmaps the files the DB keeps only for readers that may
 // still hold them (layers replaced, removed, let go of under the memory
 // bound, found damaged), so that the disk space of a file replaced on
 // disk (a flat layer by its compressed file) is given back now rather
-// than at Close. Call it only where nothing else reads the DB and no File
-// that Layer returned before, nor a Copy of its View, is used any more: a
-// solver that alone uses the DB, between two units
-// (retro.SolveOptions.OwnDB).
+// than at Close. A retired file that no reader holds is given up without
+// it (lease.go); this call is for the Files that Layer handed out, which
+// the DB cannot know to be done with. Call it only where nothing else
+// reads the DB and no File that Layer or Borrow returned before, nor a
+// Copy of its View, is used any more: a solver that alone uses the DB,
+// between two units (retro.SolveOptions.OwnDB).
 func (d *DB) ReleaseRetired() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -450,6 +495,24 @@ func (d *DB) ReleaseRetired() error {
 	d.old = nil
 	return errors.Join(errs...)
 }
+
+// stored is storedOnce, probing again while the file it read has been
+// retired meanwhile (lease.go): its mapping may have been given up under
+// the read, which then read zeros, and a damage found in it is not the
+// layer's. The slot holds the layer's new entry by then.
+func (d *DB) stored(p muehle.Position) (Value, *dbLayer, uint64, error) {
+	for {
+		v, e, i, err := d.storedOnce(p)
+		if e == nil || !e.f.lease().retired.Load() {
+			return v, e, i, err
+		}
+		probedAgain.Add(1)
+	}
+}
+
+// probedAgain counts the probes that read a retired file and probed
+// again, for the tests.
+var probedAgain atomic.Int64
 
 // Probe returns the value of p for its side to move. p may be any position
 // of the game, either colour to move; a side to move with fewer than
@@ -464,11 +527,17 @@ func (d *DB) ReleaseRetired() error {
 // this DB from then on, for Probe, Layer, Header and Check alike. Without
 // a valid block file it checks the whole body on opening, as Layer does.
 func (d *DB) Probe(p muehle.Position) (Value, error) {
-	v, e, i, err := d.stored(p)
-	if err != nil || byte(v) != wonCode || !e.f.open {
-		return v, err
+	for {
+		v, e, i, err := d.storedOnce(p) // stored, without its call
+		if e != nil && e.f.lease().retired.Load() {
+			probedAgain.Add(1)
+			continue
+		}
+		if err != nil || byte(v) != wonCode || !e.f.open {
+			return v, err
+		}
+		return d.wonValue(p, e, i) // compressed form 2: won, its depth by one ply
 	}
-	return d.wonValue(p, e, i) // compressed form 2: won, its depth by one ply
 }
 
 // checkRead checks the blocks of e's lazily checked body that reading

@@ -397,6 +397,17 @@
 // blocks are given up by the clock algorithm. DropPages leaves a decoded body alone (on
 // Linux it would zero its pages, which are no file's).
 //
+// A file the DB replaces or lets go of while it is open (a flat layer by
+// its compressed file, a layer written again, a decoded layer let go of
+// under the bound, a damaged file) is retired, and its mapping, which
+// keeps a replaced file's disk space taken, is given up as soon as no
+// reader holds it (lease.go): DB.Borrow holds a File until its release,
+// DB.Layer until Close or ReleaseRetired. Probes hold nothing: a probe
+// that read a retired file probes again, and the mapping is replaced by
+// an empty one rather than unmapped, so that its stale read reads zeros
+// (on x86-64 under Linux and macOS; elsewhere a retired file stays mapped
+// until Close or ReleaseRetired). TestRetiredGivenUpWhileProbed.
+//
 // Why these choices, measured by TestStoreTrial (layers/pack) on the
 // standard game of 6 stones, all phases (570 MB of files; each block the
 // smaller of zstd and context streams; values: the slots holding one;

@@ -397,6 +397,7 @@ type File struct {
 	// body decoded as stored (DB.Layer then finds the depths: DB.fill).
 	open   bool
 	closed bool
+	ls     lease // the holders of m (a compressed file's are z's): lease.go
 }
 
 // OpenFile opens the layer file at path for the given game and layer. It
@@ -542,6 +543,7 @@ func (f *File) Close() error {
 	}
 	f.closed = true
 	f.body = nil
+	f.lease().vacated = true // gone: never to be vacated (a DB closes its Files holding d.mu)
 	if f.z != nil {
 		return f.z.close()
 	}

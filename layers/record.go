@@ -44,6 +44,14 @@ import (
 //	workers    goroutines
 //	cores      the machine's cores
 //	commit     the program's version control revision, or "unknown"
+//	cpu        processor seconds of the process over the unit, user and
+//	           system, all its threads (CPUTime: getrusage, or
+//	           GetProcessTimes on Windows); left out where not measured,
+//	           as in the records written before the field (nine fields,
+//	           read so: issue 53, 2026-11-29). Beside seconds it
+//	           tells a unit that had a small share of the processors
+//	           (a shared machine, nice) from one that was slow: cpu over
+//	           seconds is the cores it used
 
 // Record is one line of the solve record: a unit a solver finished.
 type Record struct {
@@ -56,6 +64,20 @@ type Record struct {
 	Workers  int
 	Cores    int
 	Commit   string
+	// CPUSeconds is the processor time of the process over the unit,
+	// when CPUKnown (records before the field, and systems where it is
+	// not read, have none).
+	CPUSeconds float64
+	CPUKnown   bool
+}
+
+// CoresUsed returns the cores the unit used on average (processor time over
+// wall time) and whether the record knows it.
+func (r Record) CoresUsed() (float64, bool) {
+	if !r.CPUKnown || r.Seconds <= 0 {
+		return 0, false
+	}
+	return r.CPUSeconds / r.Seconds, true
 }
 
 // PhaseTime is the time of one phase of a unit.
@@ -79,16 +101,21 @@ func (r Record) String() string {
 	for i, p := range r.Phases {
 		ph[i] = fmt.Sprintf("%s=%.3f", p.name(), p.Seconds)
 	}
-	return strings.Join([]string{r.Finished.UTC().Format(time.RFC3339), string(r.Unit),
+	f := []string{r.Finished.UTC().Format(time.RFC3339), string(r.Unit),
 		strconv.FormatUint(r.Slots, 10), fmt.Sprintf("%.3f", r.Seconds), strings.Join(ph, " "),
-		strconv.FormatUint(r.PeakMiB, 10), strconv.Itoa(r.Workers), strconv.Itoa(r.Cores), r.Commit}, "\t")
+		strconv.FormatUint(r.PeakMiB, 10), strconv.Itoa(r.Workers), strconv.Itoa(r.Cores), r.Commit}
+	if r.CPUKnown {
+		f = append(f, fmt.Sprintf("%.3f", r.CPUSeconds))
+	}
+	return strings.Join(f, "\t")
 }
 
-// ParseRecord reads one line of the solve record.
+// ParseRecord reads one line of the solve record: ten fields, or nine
+// (no processor time) as the records before that field wrote them.
 func ParseRecord(line string) (Record, error) {
 	f := strings.Split(line, "\t")
-	if len(f) != 9 {
-		return Record{}, fmt.Errorf("%d fields, want 9", len(f))
+	if len(f) != 9 && len(f) != 10 {
+		return Record{}, fmt.Errorf("%d fields, want 9 or 10", len(f))
 	}
 	var r Record
 	var err error
@@ -127,6 +154,12 @@ func ParseRecord(line string) (Record, error) {
 		return r, fmt.Errorf("commit %q: want a hexadecimal revision (+dirty) or unknown", f[8])
 	}
 	r.Commit = f[8]
+	if len(f) == 10 {
+		if r.CPUSeconds, err = parseSeconds(f[9]); err != nil {
+			return r, fmt.Errorf("cpu: %w", err)
+		}
+		r.CPUKnown = true
+	}
 	return r, nil
 }
 

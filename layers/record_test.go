@@ -20,6 +20,7 @@ func TestOldRecordsParse(t *testing.T) {
 		{"../retro/testdata/solve-record-k9-idle-2026-11-24.tsv", 525},
 		{"../retro/testdata/solve-record-k9.tsv", 525},
 		{"../retro/testdata/solve-record-k5.tsv", 73},
+		{"../retro/testdata/solve-record-lasker-k10-2026-11-29.tsv", 17}, // the Lasker campaign's, before the processor time
 	} {
 		recs, err := ReadRecordFile(tc.file)
 		if err != nil || len(recs) != tc.lines {
@@ -27,7 +28,7 @@ func TestOldRecordsParse(t *testing.T) {
 		}
 		for _, r := range recs {
 			again, err := ParseRecord(r.String())
-			if err != nil || again.String() != r.String() || again.Unit != r.Unit || len(again.Phases) != len(r.Phases) {
+			if err != nil || again.String() != r.String() || again.Unit != r.Unit || len(again.Phases) != len(r.Phases) || r.CPUKnown {
 				t.Errorf("%s: %q read back: got %q, %v", tc.file, r.String(), again.String(), err)
 			}
 		}
@@ -50,6 +51,40 @@ func TestOldRecordsParse(t *testing.T) {
 	}
 	if got, want := r.Solving(), 0.163+0.075+0.006; got != want {
 		t.Errorf("solving seconds: got %v, want %v", got, want)
+	}
+}
+
+// TestRecordProcessorTime checks the tenth field, the unit's processor
+// time: written when known and read back, left out when not, so that a
+// line without it reads as the records before it wrote them.
+func TestRecordProcessorTime(t *testing.T) {
+	old := "2026-11-29T10:26:32Z\tm6-6\t157254464\t1124.368\tcount=363.608 propagate=377.441 write=4.597 verify:6-6=380.552\t1891\t2\t2\t83f080889554"
+	r, err := ParseRecord(old)
+	if err != nil || r.CPUKnown || r.CPUSeconds != 0 {
+		t.Fatalf("ParseRecord(%q): got %+v, %v; want no processor time", old, r, err)
+	}
+	if _, ok := r.CoresUsed(); ok {
+		t.Errorf("CoresUsed of a line without processor time: got ok, want not known")
+	}
+	if got := r.String(); got != old {
+		t.Errorf("written again: got %q, want %q", got, old)
+	}
+	r.CPUSeconds, r.CPUKnown = 250.5, true
+	line := r.String()
+	if want := old + "\t250.500"; line != want {
+		t.Errorf("with processor time: got %q, want %q", line, want)
+	}
+	again, err := ParseRecord(line)
+	if err != nil || !again.CPUKnown || again.CPUSeconds != 250.5 || again.String() != line {
+		t.Errorf("ParseRecord(%q): got %+v, %v; want 250.5 processor seconds", line, again, err)
+	}
+	if used, ok := again.CoresUsed(); !ok || used < 0.2227 || used > 0.2229 {
+		t.Errorf("CoresUsed: got %v, %v; want 250.5/1124.368 = 0.2228", used, ok)
+	}
+	for _, bad := range []string{old + "\t", old + "\t-1", old + "\tNaN", old + "\t1\t2"} {
+		if r, err := ParseRecord(bad); err == nil {
+			t.Errorf("ParseRecord(%q): got %+v, want an error", bad, r)
+		}
 	}
 }
 
@@ -123,7 +158,8 @@ func TestPhaseNamesRead(t *testing.T) {
 // changes nothing.
 func FuzzReadRecords(f *testing.F) {
 	good := "2026-11-24T13:23:05Z\tm3-4\t1592772\t0.796\tcount=0.163 verify:3-4=0.384\t403\t2\t2\tcc0ed0b8118f\n"
-	for _, s := range []string{good, "\uFEFF" + good, "\uFEFF", "\xef\xbb", "\r\n" + good, good + "x", "\x00" + good, strings.Repeat("\t", 9)} {
+	withCPU := strings.TrimSuffix(good, "\n") + "\t0.512\n"
+	for _, s := range []string{good, withCPU, "\uFEFF" + good, "\uFEFF", "\xef\xbb", "\r\n" + good, good + "x", "\x00" + good, strings.Repeat("\t", 9)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -1,10 +1,14 @@
 package layers
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"muehle/layers/layerstest"
+	"muehle/muehle"
 )
 
 // TestRetiredMappingsNotResident decodes two compressed layers in full,
@@ -77,4 +81,101 @@ func TestReleaseRetired(t *testing.T) {
 			t.Fatalf("%s slot %d: %v after compressing, %v before", k, i, got[i], want[i])
 		}
 	}
+}
+
+// TestRetiredGivenUpWhileProbed replaces the layers of a database, again
+// and again (a flat file by its compressed one, the compressed one by a
+// flat one), while two goroutines probe them: every probe gives the
+// layer's value, and each file replaced is given up at once, not kept
+// mapped until Close, unless a reader holds it: a File that Borrow
+// returned keeps it until released, one that Layer returned until
+// ReleaseRetired.
+func TestRetiredGivenUpWhileProbed(t *testing.T) {
+	db, keys := compressedDB(t, 12)
+	type probe struct {
+		p muehle.Position
+		v Value
+	}
+	var probes []probe
+	bodies := map[Key][]byte{}
+	for _, k := range keys {
+		f, release, err := db.Borrow(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Dense() == nil {
+			bodies[k] = append([]byte(nil), f.Body()...)
+		}
+		l := db.Indexer().Layer(k)
+		for i := uint64(0); i < l.Size(); i += 13 {
+			if p, ok := l.Position(i); ok && f.Value(i) != Unused {
+				p.Game = db.Variant().Game
+				probes = append(probes, probe{p, f.Value(i)})
+			}
+		}
+		release()
+	}
+	again := probedAgain.Load()
+	stop := layerstest.Hammer(2, func(g, n int) error {
+		pr := probes[(n*7919+g*31)%len(probes)]
+		if v, err := db.Probe(pr.p); err != nil || v != pr.v {
+			return fmt.Errorf("probe %v: %v, %v; want %v", pr.p, v, err, pr.v)
+		}
+		return nil
+	})
+	deleted := func(when string) {
+		t.Helper()
+		if names := layerstest.DeletedMappings(t, db.Dir()); len(names) > 0 {
+			t.Errorf("%s: deleted files still mapped: %v", when, names)
+		}
+	}
+	for round := range 4 {
+		for _, k := range keys {
+			if _, _, _, err := db.Compress(k); err != nil {
+				t.Fatal(err)
+			}
+			deleted(fmt.Sprintf("round %d: %s compressed", round, k))
+			if body, ok := bodies[k]; ok {
+				if err := db.Write(k, body); err != nil { // the compressed file replaced, flat again
+					t.Fatal(err)
+				}
+				if err := db.MarkVerified(k); err != nil {
+					t.Fatal(err)
+				}
+				deleted(fmt.Sprintf("round %d: %s written flat again", round, k))
+			}
+			time.Sleep(5 * time.Millisecond) // probes open the new file
+		}
+	}
+	errs, calls := stop()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	t.Logf("%d probes, %d of them read a retired file and probed again", calls, probedAgain.Load()-again)
+
+	// Held: by Borrow until released, by Layer until ReleaseRetired.
+	k := keys[0]
+	_, release, err := db.Borrow(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Layer(keys[1]); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys[:2] {
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if names := layerstest.DeletedMappings(t, db.Dir()); len(names) != 2 {
+		t.Errorf("layers replaced, one borrowed, one from Layer: deleted files mapped %v, want both", names)
+	}
+	release()
+	if names := layerstest.DeletedMappings(t, db.Dir()); len(names) != 1 || !strings.Contains(names[0], keys[1].String()) {
+		t.Errorf("after release: deleted files mapped %v, want only %s's (from Layer)", names, keys[1])
+	}
+	if err := db.ReleaseRetired(); err != nil {
+		t.Fatal(err)
+	}
+	deleted("after ReleaseRetired")
 }

@@ -78,7 +78,7 @@ func (d *DB) Check(k Key) (Status, error) {
 		return d.status(k, h), nil
 	}
 	seen, _ := os.Stat(d.Path(k)) // before opening: a file replaced meanwhile is checked again next time
-	f, err := d.Layer(k)
+	f, release, err := d.Borrow(k)
 	switch {
 	case err == nil:
 	case errors.Is(err, ErrMissing) && !isDamaged(err):
@@ -86,6 +86,7 @@ func (d *DB) Check(k Key) (Status, error) {
 	default:
 		return StatusDamaged, err
 	}
+	defer release()
 	if f.Compressed() && seen != nil {
 		d.mu.Lock()
 		if d.sound == nil {
@@ -201,10 +202,11 @@ func (d *DB) Verified(k Key) bool {
 // verification. The record is written to a temporary file and renamed, so
 // it is either absent or complete.
 func (d *DB) MarkVerified(k Key) error {
-	f, err := d.Layer(k)
+	f, release, err := d.Borrow(k)
 	if err != nil {
 		return err
 	}
+	defer release()
 	return d.markVerifiedLocked(k, f.Header())
 }
 

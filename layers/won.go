@@ -60,10 +60,11 @@ func (h Header) checkStoredFigures(path string, count *[256]uint64) error {
 // none of them lost.
 var errNoLostChild = errors.New("stored won, but none of its children is lost")
 
-// stored returns the value of p's slot as its layer's file stores it (in
-// form 2 a won slot as wonCode), with the open layer and the slot; e is
-// nil when p is lost without a file (fewer than LoseBelow stones).
-func (d *DB) stored(p muehle.Position) (Value, *dbLayer, uint64, error) {
+// storedOnce returns the value of p's slot as its layer's file stores it
+// (in form 2 a won slot as wonCode), with the open layer and the slot
+// (also with an error found in its file); e is nil when p is lost without
+// a file (fewer than LoseBelow stones). DB.stored calls it.
+func (d *DB) storedOnce(p muehle.Position) (Value, *dbLayer, uint64, error) {
 	t := p.Turn & 1
 	m, o := p.Stones[t], p.Stones[t^1]
 	if m&o != 0 || (m|o)&^p.Board().All() != 0 {
@@ -88,13 +89,13 @@ func (d *DB) stored(p muehle.Position) (Value, *dbLayer, uint64, error) {
 		v, err := d.cache.value(e.f.z, &e.f.h, i)
 		if err != nil {
 			d.cache.forget(e.f.z)
-			return Unused, nil, 0, d.blockDamaged(k, e, err)
+			return Unused, e, 0, d.blockDamaged(k, e, err)
 		}
 		return v, e, i, nil
 	}
 	if e.lazy != nil {
 		if err := e.checkRead(i); err != nil {
-			return Unused, nil, 0, d.blockDamaged(k, e, err)
+			return Unused, e, 0, d.blockDamaged(k, e, err)
 		}
 	}
 	return e.f.Value(i), e, i, nil
@@ -268,6 +269,7 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			r := &plyReader{d: d, k: k}
+			defer r.release()
 			for !failed.Load() {
 				c := next.Add(1) - 1
 				if c >= chunks {
@@ -367,8 +369,11 @@ func (r *plyReader) flatSlides() bool {
 		if t.e.lazy != nil && t.e.f.z == nil { // a flat file read so far block by block
 			c, _ := r.k.Child(false, j == 1)
 			e, err := r.d.layer(c, true)
-			if err != nil {
+			if err != nil || e.f != t.e.f && !r.d.hold(e) {
 				return false // slow path: the probes find the damage as before
+			}
+			if e.f != t.e.f {
+				r.d.release(t.e.f)
 			}
 			t.e = e
 		}
@@ -406,17 +411,30 @@ type plyKind struct {
 }
 
 // kind returns the layer the moves of kind j (2×place + remove) lead to,
-// opened for probes on first use.
+// opened for probes on first use, its file held until release.
 func (r *plyReader) kind(j int) *plyKind {
 	t := &r.kinds[j]
 	if !t.looked {
 		t.looked = true
 		c, ok := r.k.Child(j >= 2, j&1 == 1)
 		if t.ends = !ok; ok {
-			t.e, t.err = r.d.layer(c, false)
+			for {
+				if t.e, t.err = r.d.layer(c, false); t.err != nil || r.d.hold(t.e) {
+					break
+				}
+			}
 		}
 	}
 	return t
+}
+
+// release ends the holding of the files the reader's layers read.
+func (r *plyReader) release() {
+	for j := range r.kinds {
+		if t := &r.kinds[j]; t.looked && t.err == nil && t.e != nil {
+			r.d.release(t.e.f)
+		}
+	}
 }
 
 // value returns slot i of the open layer e as its file stores it.

@@ -31,6 +31,8 @@ type childTables struct {
 	plain int
 	// bodies[0] is the removals' layer, bodies[1] the plain moves'.
 	bodies [2]*layers.Copy
+	// files end the borrowing of the layers' files (layers.DB.Borrow).
+	files []func()
 }
 
 // kindTable is the layer the moves of one kind lead to.
@@ -43,7 +45,7 @@ type kindTable struct {
 // newChildTables copies the layers the children of layer k's positions
 // lie in into memory, when their files' bodies together take at most
 // memBytes, and reads the mapped files otherwise; release frees the
-// copies.
+// copies and gives the files back.
 func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, error) {
 	c := &childTables{}
 	v := db.Variant()
@@ -51,10 +53,12 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 	var files []*layers.File
 	var size int64
 	for _, x := range succ {
-		f, err := db.Layer(x)
+		f, release, err := db.Borrow(x)
 		if err != nil {
+			c.release()
 			return nil, fmt.Errorf("retro: %s needs %s: %w", k, x, err)
 		}
+		c.files = append(c.files, release)
 		files = append(files, f)
 		size += int64(len(f.Body()))
 	}
@@ -90,13 +94,17 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 	return c, nil
 }
 
-// release frees the copies.
+// release frees the copies and gives the layers' files back.
 func (c *childTables) release() {
 	for i := range c.t {
 		if c.t[i].body != nil {
 			c.t[i].body.Release()
 		}
 	}
+	for _, release := range c.files {
+		release()
+	}
+	c.files = nil
 }
 
 // best returns BestChild(db, pos) for a position of the tables' layer,

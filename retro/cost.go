@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"slices"
 	"time"
 
 	"muehle/layers"
@@ -77,6 +78,37 @@ const (
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02
+	// Reading a finished layer kept compressed (compressed forms 1 and
+	// 2, layers/doc.go), in processor nanoseconds: decoding it,
+	// costDecodeNanos per byte of its body (and the CRC and the counts
+	// that check it); in form 2 also finding each won slot's depth by one
+	// ply over its children as they lie (DB.Layer's fill): costFillNanos
+	// per won slot, and the children's blocks decoded for their probes,
+	// each compressed child once at costDecodeNanos a byte. A layer not
+	// computed yet counts the game's WonShare of its slots won.
+	// Measured on this machine (2 cores shared, load 13 to 15) on
+	// 2026-11-29 with BenchmarkReadCompressed (layers/readcost_bench_test.go;
+	// docs/solver.md, "Processor time in the record, and reading
+	// compressed layers in the model"), a database opened afresh for each
+	// read, processor time:
+	//   - decoding: the standard game's 6-6 in form 2 (157 M slots, 20.8
+	//     MB) 1.81 s, 11.5 ns a byte (11.5, 11.5, 12.0 in three runs);
+	//     Lasker Morris's p6+0-4+1 9.5 to 9.9, p4+1-6+0 (almost all lost)
+	//     2.3 to 2.6: the rate is the largest layers', an upper bound;
+	//   - the fill: 6-6 read in full, 5-6 beside it in form 2 as well,
+	//     9.70 s (9.62 to 9.93) for 23.25 M won slots; less decoding 6-6
+	//     and 5-6 (230 M bytes, 2.65 s): 303 ns a won slot, which the
+	//     constant rounds to 300 (BenchmarkFillWon's 312 ns included the
+	//     decoding, its child lying flat);
+	//   - checked on Lasker Morris with 6 stones, solved with --compress
+	//     (every layer form 2): its 6-6 read in full 9.59 s, the model
+	//     9.62; p6+0-4+1 (696 K won, children 33 M bytes) 0.67 s, the
+	//     model 0.89; p4+1-6+0 (26 K won, children 141 M bytes, mostly
+	//     lost, decoding fast) 0.75 s, the model 1.92. For Lasker Morris's
+	//     layers with stones in hand the term is high by up to 2.6x;
+	//   - the won share (WonShare).
+	costDecodeNanos = 11.5
+	costFillNanos   = 300
 	// costListBytes is the disk space reserved for a pair's work lists,
 	// per slot of the pair. A slot enters a list at most twice (8 bytes
 	// each: a seed from a removal and its decision), and the lists of a
@@ -101,6 +133,26 @@ const (
 var reachableShares = map[muehle.GameID][]float64{
 	muehle.Standard: {3: 0.9924, 4: 0.6908, 5: 0.5397, 6: 0.4076, 7: 0.3100, 8: 0.2357, 9: 0.1791},
 	muehle.Twelve:   {3: 0.9903, 4: 0.6858, 5: 0.5304, 6: 0.3965, 7: 0.3523, 8: 0.3131, 9: 0.2782, 10: 0.2472, 11: 0.2197, 12: 0.1952},
+}
+
+// wonShares are the shares of won slots among a game's slots, by game,
+// for the layers not computed yet (WonShare): the standard game's 43
+// moving layers 3-3 to 8-8 hold 45.2 % won slots (2,638 M of 5,833 M);
+// Lasker Morris's first 33 layers (its moving layers up to 3-10 + 10-3 and
+// 5-7 + 7-5, 2026-11-29) 36.7 % (531 M of 1,447 M), the whole game with 6
+// stones a side 16.0 % (165 M of 1,032 M; 19.2 % of its layers with
+// stones in hand). Single layers range from none (3-9) to 99 % (9-3),
+// which the header says once the layer exists.
+var wonShares = map[muehle.GameID]float64{muehle.Standard: 0.45, muehle.Lasker: 0.37}
+
+// WonShare returns the share of won slots the model expects in a layer of
+// variant v not computed yet: the share measured on v's game's largest
+// layers, the standard game's for a game not measured.
+func WonShare(v muehle.Variant) float64 {
+	if s, ok := wonShares[v.Game]; ok {
+		return s
+	}
+	return wonShares[muehle.Standard]
 }
 
 // ReachableShare returns the share of the placement classes of variant v
@@ -167,6 +219,10 @@ type Cost struct {
 	// ReachCPUSeconds is the part of CPUSeconds that the forward pass
 	// takes (Unit.Reach), 0 for the other units.
 	ReachCPUSeconds float64
+	// ReadCPUSeconds is the part of CPUSeconds that reading the finished
+	// layers kept compressed takes (CostOptions): decoding them, and in
+	// form 2 finding their won depths.
+	ReadCPUSeconds float64
 	// TempBytes is the temporary disk space while the unit is computed
 	// (the solver's TempDir): the work lists, and the state words when
 	// they exceed the memory budget (see UnitCostIn); for the unit that
@@ -181,27 +237,130 @@ func (c Cost) Wall(cores int) time.Duration {
 }
 
 // UnitCost returns the expected cost of unit u, with the state words in
-// memory.
+// memory and the layers it reads lying flat.
 func UnitCost(ix *layers.Indexer, u Unit) Cost { return UnitCostIn(ix, u, 0) }
 
 // UnitCostIn returns the expected cost of unit u for a solver whose memory
 // budget is memBytes (SolveOptions.MemBytes: 0 means in memory whatever
-// the size): a larger state goes into a file beside the work lists.
+// the size): a larger state goes into a file beside the work lists. The
+// layers it reads lie flat.
 func UnitCostIn(ix *layers.Indexer, u Unit, memBytes int64) Cost {
+	return UnitCostWith(ix, u, CostOptions{MemBytes: memBytes})
+}
+
+// CostOptions says how a unit is solved, for its cost.
+type CostOptions struct {
+	// MemBytes is the solver's memory budget (UnitCostIn).
+	MemBytes int64
+	// Compress says the layers not computed yet will be kept compressed
+	// in form 2 (SolveOptions.Compress), so that a unit reading them
+	// decodes them and finds their won depths.
+	Compress bool
+	// Layer returns how a present layer is kept (0: one byte per value,
+	// read in place; 1 or 2: compressed form 1 or 2) and the won slots
+	// its header counts; ok false for a layer not present. nil: none is.
+	Layer func(k layers.Key) (form int, won uint64, ok bool)
+}
+
+// CostOptionsFor returns the cost options of solving opts in db: its
+// present layers as they are kept, the others as opts keeps them.
+func CostOptionsFor(db *layers.DB, opts SolveOptions) CostOptions {
+	seen := map[layers.Key]struct {
+		form int
+		won  uint64
+		ok   bool
+	}{}
+	return CostOptions{MemBytes: opts.memBudget(), Compress: opts.Compress, Layer: func(k layers.Key) (int, uint64, bool) {
+		if l, ok := seen[k]; ok {
+			return l.form, l.won, l.ok
+		}
+		h, err := db.Header(k)
+		l := seen[k]
+		if err == nil {
+			l.form, l.won, l.ok = db.Form(k), h.Won, true
+		}
+		seen[k] = l
+		return l.form, l.won, l.ok
+	}}
+}
+
+// readSeconds returns the processor seconds unit u spends reading the
+// finished layers its moves lead to out of the unit (each once, in full:
+// DB.Layer) that are kept compressed: decoding each; in form 2 finding
+// the depths of its won slots, as counted by its header or, for a layer
+// not computed yet, at the game's WonShare of its slots, and decoding its
+// children kept compressed for their probes (each layer decoded once in
+// the unit).
+func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
+	state := func(k layers.Key) (form int, won uint64) {
+		form, won, ok := 0, uint64(0), false
+		if o.Layer != nil {
+			form, won, ok = o.Layer(k)
+		}
+		if !ok && o.Compress {
+			form, won = 2, uint64(WonShare(u.variant)*float64(ix.Layer(k).Size()))
+		}
+		return form, won
+	}
+	var ns float64
+	decoded := map[layers.Key]bool{}
+	decode := func(k layers.Key) {
+		if !decoded[k] && !slices.Contains(u.Keys, k) { // the unit's own lie flat until verified
+			decoded[k] = true
+			ns += costDecodeNanos * float64(u.bodyBytes(ix, k))
+		}
+	}
+	for _, k := range u.Keys {
+		for _, x := range layers.SuccessorsIn(u.variant, k) {
+			if decoded[x] || slices.Contains(u.Keys, x) {
+				continue
+			}
+			form, won := state(x)
+			if form == 0 {
+				continue
+			}
+			decode(x)
+			if form != 2 {
+				continue
+			}
+			ns += costFillNanos * float64(won)
+			for _, c := range layers.SuccessorsIn(u.variant, x) {
+				if f, _ := state(c); f != 0 {
+					decode(c)
+				}
+			}
+		}
+	}
+	return ns / 1e9
+}
+
+// UnitCostWith returns the expected cost of unit u solved with o.
+func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
+	c := unitCost(ix, u, o.MemBytes)
+	c.ReadCPUSeconds = readSeconds(ix, u, o)
+	c.CPUSeconds += c.ReadCPUSeconds
+	return c
+}
+
+// bodyBytes returns the bytes of the body of layer k as unit u's solve
+// keeps it: one per slot, or dense (a placement layer of the reachable
+// sweep, at the game's reachable share).
+func (u Unit) bodyBytes(ix *layers.Indexer, k layers.Key) uint64 {
+	n := ix.Layer(k).Size()
+	if k.IsMoving() || !u.Reachable {
+		return n
+	}
+	return layers.DenseBodySize(n, uint64(ReachableShare(u.variant)*float64(n)))
+}
+
+// unitCost is UnitCostIn without the reading of compressed layers.
+func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 	slots := u.Slots(ix)
 	c := Cost{MemBytes: uint64(costBaseBytes),
 		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
 		share := ReachableShare(u.variant)
-		// body returns the bytes of the body of placement layer k: one
-		// per slot, or dense.
-		body := func(k layers.Key) uint64 {
-			n := ix.Layer(k).Size()
-			if k.IsMoving() || !u.Reachable {
-				return n
-			}
-			return layers.DenseBodySize(n, uint64(share*float64(n)))
-		}
+		body := func(k layers.Key) uint64 { return u.bodyBytes(ix, k) }
 		k := u.Keys[0]
 		for _, s := range k.Successors() {
 			c.MemBytes += body(s) // the children's layers, copied

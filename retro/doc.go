@@ -233,8 +233,10 @@
 // divide the units; SolveUnit computes one, as a job of a batch system
 // does. UnitCost (cost.go) is the model of a unit's memory and processor
 // time behind muehlectl plan, the resources muehlectl slurm asks for and
-// the estimate of the window's Database tab; docs/cluster.md compares it
-// with measured units.
+// the estimate of the window's Database tab; UnitCostWith adds what
+// reading the finished layers kept compressed costs (CostOptionsFor: as
+// the folder keeps them, or as SolveOptions.Compress will).
+// docs/cluster.md compares it with measured units.
 //
 // # Progress and the solve record
 //

@@ -113,10 +113,11 @@ func storesEveryClass(db *layers.DB, k layers.Key) error {
 	if k.IsMoving() {
 		return nil
 	}
-	f, err := db.Layer(k)
+	f, release, err := db.Borrow(k)
 	if err != nil {
 		return err
 	}
+	defer release()
 	if !fullPlacement(f.Header(), db.Indexer().Layer(k)) {
 		return fmt.Errorf("layer %s stores only the classes reachable from the empty board (%d of %d); solve it again with the full sweep first", k, stored(f.Header()), db.Indexer().Layer(k).Classes())
 	}

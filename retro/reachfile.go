@@ -85,8 +85,12 @@ func denseBits(db *layers.DB, k layers.Key) (b ReachBits, ok bool) {
 	if h, err := db.Header(k); err != nil || !h.Dense() {
 		return nil, false
 	}
-	f, err := db.Layer(k)
-	if err != nil || f.Dense() == nil {
+	f, release, err := db.Borrow(k)
+	if err != nil {
+		return nil, false
+	}
+	defer release()
+	if f.Dense() == nil {
 		return nil, false
 	}
 	return append(ReachBits(nil), f.Dense().Bits()...), true

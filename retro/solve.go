@@ -53,10 +53,11 @@ type SolveOptions struct {
 	Compress bool
 	// OwnDB says that nothing but this Solve reads the DB while it runs:
 	// after each unit it unmaps the files of the layers replaced that the
-	// DB keeps for other readers (layers.DB.ReleaseRetired), so that a
-	// flat layer's disk space is given back as soon as its compressed
-	// file replaces it. Without, a run with Compress holds every flat
-	// file it compressed, deleted but mapped, until the DB is closed.
+	// DB keeps for other readers (layers.DB.ReleaseRetired), those taken
+	// from DB.Layer included. Without, a flat layer's file is given up as
+	// soon as its compressed file replaces it all the same, unless a
+	// reader other than the solver (which borrows what it reads,
+	// layers.DB.Borrow) took it from DB.Layer.
 	OwnDB bool
 	// WaitLock waits for units other solvers of the folder hold (and the
 	// units that need them) when nothing else is left, instead of failing
@@ -101,9 +102,10 @@ type Task struct {
 	// Why says, a line per layer, what is unusual beyond missing layers:
 	// "3-4 damaged (…): recomputing it", "3-3 not verified yet".
 	Why []string
-	// Cost is the unit's expected cost (UnitCostIn) for a solver with
-	// opts' memory budget; a task that only verifies takes VerifyShare of
-	// its time (CPUSeconds).
+	// Cost is the unit's expected cost (UnitCostWith) for a solver with
+	// opts' memory budget, the layers it reads kept as they are or as
+	// opts keeps them (CostOptionsFor); a task that only verifies takes
+	// VerifyShare of its time (CPUSeconds).
 	Cost Cost
 }
 
@@ -132,7 +134,7 @@ func (o SolveOptions) memBudget() int64 {
 // check returns what is to be done for unit u: nothing, verify some of its
 // layers, or compute it.
 func check(db *layers.DB, u Unit, opts SolveOptions) Task {
-	t := Task{Unit: u, Cost: UnitCostIn(db.Indexer(), u, opts.memBudget())}
+	t := Task{Unit: u, Cost: UnitCostWith(db.Indexer(), u, CostOptionsFor(db, opts))}
 	for _, k := range u.Keys {
 		st, err := db.Check(k)
 		switch st {
@@ -673,10 +675,11 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 				o.body = b
 				continue
 			}
-			f, err := r.db.Layer(x)
+			f, release, err := r.db.Borrow(x) // read until propagated
 			if err != nil {
 				return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, x, err)
 			}
+			defer release()
 			body := f.Body()
 			if copyOut {
 				var release func()

@@ -177,6 +177,7 @@ const sampleTries = 1000
 type layerCheck struct {
 	k       layers.Key
 	f       *layers.File
+	file    func() // gives f back (layers.DB.Borrow)
 	ix      *layers.LayerIndex
 	game    muehle.GameID
 	c       *childTables
@@ -189,27 +190,32 @@ type layerCheck struct {
 // layers into memory when they fit in memBytes; it keeps up to limit
 // mismatches.
 func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*layerCheck, error) {
-	f, err := db.Layer(k)
+	f, release, err := db.Borrow(k)
 	if err != nil {
 		return nil, err
 	}
-	lc := &layerCheck{k: k, f: f, ix: db.Indexer().Layer(k), game: db.Variant().Game, bad: &mismatchList{limit: limit}}
+	lc := &layerCheck{k: k, f: f, file: release, ix: db.Indexer().Layer(k), game: db.Variant().Game, bad: &mismatchList{limit: limit}}
 	switch {
 	case f.MarksStored():
 		if lc.parents, err = newParentCheck(db, k); err != nil {
+			release()
 			return nil, fmt.Errorf("retro: verify %s: %w", k, err)
 		}
 	case !k.IsMoving() && !db.Rules().Mixed && !fullPlacement(f.Header(), lc.ix):
 		lc.holes = true
 	}
 	if lc.c, err = newChildTables(db, k, memBytes); err != nil {
+		release()
 		return nil, err
 	}
 	return lc, nil
 }
 
-// release frees the children's tables.
-func (lc *layerCheck) release() { lc.c.release() }
+// release frees the children's tables and gives the layer's file back.
+func (lc *layerCheck) release() {
+	lc.c.release()
+	lc.file()
+}
 
 // add checks the stored slot i, canonical or not, whose value is got.
 func (lc *layerCheck) add(w *bestWork, i uint64, got layers.Value) {

@@ -8,24 +8,35 @@ import (
 	"slices"
 
 	"muehle/layers"
-	"muehle/muehle"
 	"muehle/retro"
 )
 
 // calibrate compares the cost model with the units of the solve records
-// files (layers/record.go), of variant v, the game of ix's database.
+// files (layers/record.go), of db's game.
 // A unit recorded more than once counts with its last line that solved
 // it; one only verified (its solve interrupted before the record) is left
-// out. Each record says the workers of its run. For each unit it prints
-// the measured and the expected wall time and peak memory, and the ratio;
-// then the median and the worst ratio of each, and the sums of the units'
-// times by phase (what a whole run is expected to take against what it
-// took).
-func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant) error {
-	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio")
+// out. The model counts the reading of the layers a unit needs as they
+// lie in db's folder now (compressed ones decoded, retro.CostOptions). A
+// unit's time is compared as processor time where its record has
+// it (the model's CPUSeconds against the process's over the unit: what
+// the unit cost whatever share of a shared machine it got), else as wall
+// time (the model's spread over the workers its record says). For each
+// unit it prints the measured and the expected time, which of the two,
+// and peak memory, and the ratios; then the median and the worst ratio of
+// each, and the sums of the units' times by phase and kind of time (what
+// a whole run is expected to take against what it took).
+func calibrate(w io.Writer, db *layers.DB, files []string) error {
+	ix, v := db.Indexer(), db.Variant()
+	// The layers the units read counted as they lie in the folder now:
+	// the reading of those kept compressed is part of a unit's time.
+	co := retro.CostOptionsFor(db, retro.SolveOptions{})
+	co.MemBytes = 0
+	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s %s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio", "time")
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var timeRatios, memRatios, bigRatios []float64
-	var sums [3]struct{ measured, model float64 } // moving, placement, all
+	var sums [2][3]struct{ measured, model float64 } // by kind of time (wall, processor): moving, placement, all
+	var kinds [2]int                                 // units compared by wall time, by processor time
+	var read float64                                 // the model's processor seconds of reading compressed layers
 	verifiedOnly := 0
 	for _, name := range files {
 		recs, err := layers.ReadRecordFile(name)
@@ -44,10 +55,15 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 			if err != nil || u.Slots(ix) != r.Slots {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())
 			}
-			c := retro.UnitCost(ix, u)
-			model := c.CPUSeconds / float64(max(1, r.Workers))
+			c := retro.UnitCostWith(ix, u, co)
+			kind, measured, model := 0, r.Seconds, c.CPUSeconds/float64(max(1, r.Workers))
+			if r.CPUKnown && r.CPUSeconds > 0 {
+				kind, measured, model = 1, r.CPUSeconds, c.CPUSeconds
+			}
+			kinds[kind]++
+			read += c.ReadCPUSeconds
 			peak := r.PeakMiB << 20
-			tr, mr := r.Seconds/model, float64(peak)/float64(c.MemBytes)
+			tr, mr := measured/model, float64(peak)/float64(c.MemBytes)
 			timeRatios, memRatios = append(timeRatios, tr), append(memRatios, mr)
 			if r.Slots >= bigUnit {
 				bigRatios = append(bigRatios, tr)
@@ -57,15 +73,20 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 				phase = 1
 			}
 			for _, i := range []int{phase, 2} {
-				sums[i].measured += r.Seconds
-				sums[i].model += model
+				sums[kind][i].measured += measured
+				sums[kind][i].model += model
 			}
-			fmt.Fprintf(w, "%-3d %-14s %12d %10s %10s %6.2f %9s %9s %6.2f\n", v.Stones, r.Unit, r.Slots,
-				seconds(r.Seconds), seconds(model), tr, mib(peak), mib(c.MemBytes), mr)
+			fmt.Fprintf(w, "%-3d %-14s %12d %10s %10s %6.2f %9s %9s %6.2f %s\n", v.Stones, r.Unit, r.Slots,
+				seconds(measured), seconds(model), tr, mib(peak), mib(c.MemBytes), mr, timeKinds[kind])
 		}
 	}
 	if verifiedOnly > 0 {
 		fmt.Fprintf(w, "%d units left out: the records hold only runs that verified them\n", verifiedOnly)
+	}
+	fmt.Fprintf(w, "time compared as processor time for %d units (their records have it: what a unit cost, whatever its share of a shared machine), as wall time on the run's workers for %d (records without it)\n",
+		kinds[1], kinds[0])
+	if read > 0 {
+		fmt.Fprintf(w, "the model's times include %s of processor time reading the layers kept compressed in %s (as they lie now)\n", seconds(read), db.Dir())
 	}
 	fmt.Fprintf(w, "%d units; measured/model: time median %.2f (%.2f to %.2f), within 2x for %d; memory median %.2f (%.2f to %.2f)\n",
 		len(timeRatios), median(timeRatios), slices.Min(timeRatios), slices.Max(timeRatios), within(timeRatios, 2),
@@ -74,13 +95,19 @@ func calibrate(w io.Writer, ix *layers.Indexer, files []string, v muehle.Variant
 		fmt.Fprintf(w, "%d units of at least %d slots: time median %.2f (%.2f to %.2f), within 2x for %d\n",
 			len(bigRatios), bigUnit, median(bigRatios), slices.Min(bigRatios), slices.Max(bigRatios), within(bigRatios, 2))
 	}
-	for i, name := range []string{"moving units", "placement units", "all units"} {
-		if s := sums[i]; s.model > 0 {
-			fmt.Fprintf(w, "%s, summed: measured %s, model %s, measured/model %.2f\n", name, seconds(s.measured), seconds(s.model), s.measured/s.model)
+	for kind := range sums {
+		for i, name := range []string{"moving units", "placement units", "all units"} {
+			if s := sums[kind][i]; s.model > 0 {
+				fmt.Fprintf(w, "%s, summed (%s time): measured %s, model %s, measured/model %.2f\n", name, timeKinds[kind], seconds(s.measured), seconds(s.model), s.measured/s.model)
+			}
 		}
 	}
 	return nil
 }
+
+// timeKinds names the time a unit is compared by: wall time, or the
+// processor time its record has.
+var timeKinds = [2]string{"wall", "processor"}
 
 // bigUnit is the size from which a unit's time is mostly its slots' work.
 const bigUnit = 1_000_000

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,6 +89,33 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// TestPlanCompress checks that the plan of a solve with --compress counts
+// the reading of the finished layers kept compressed: more processor time
+// than the plan of the same units lying flat, the difference its reading
+// time, and a line saying it.
+func TestPlanCompress(t *testing.T) {
+	dir := t.TempDir()
+	get := func(args ...string) plan {
+		t.Helper()
+		code, out, errOut := muehlectl(append([]string{"plan", "--db", dir, "--stones", "5", "--json"}, args...)...)
+		var p plan
+		if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil {
+			t.Fatalf("plan --json %v: exit %d, %v: %s %s", args, code, err, out, errOut)
+		}
+		return p
+	}
+	flat, comp := get(), get("--compress")
+	if flat.LeftReadCPUSeconds != 0 || flat.Compress || !comp.Compress || comp.LeftReadCPUSeconds <= 0 ||
+		math.Abs(comp.LeftCPUSeconds-flat.LeftCPUSeconds-comp.LeftReadCPUSeconds) > 1e-6*comp.LeftCPUSeconds {
+		t.Errorf("plan: flat %g s (%g reading), --compress %g s (%g reading); want the second higher by its reading", flat.LeftCPUSeconds,
+			flat.LeftReadCPUSeconds, comp.LeftCPUSeconds, comp.LeftReadCPUSeconds)
+	}
+	code, out, _ := muehlectl("plan", "--db", dir, "--stones", "5", "--compress")
+	if s := "reads the finished layers kept compressed"; code != 0 || !strings.Contains(out, s) {
+		t.Errorf("plan --compress: got exit %d, %q; want %q in it", code, out, s)
+	}
+}
+
 // TestWallTime checks the schedule of the estimate on made-up units.
 func TestWallTime(t *testing.T) {
 	units := []plannedUnit{
@@ -141,12 +169,37 @@ func TestCalibrate(t *testing.T) {
 	// The sums by phase are these units' own; all units: 142.47 s
 	// measured against 0.106 + 5.468 s, 25.56.
 	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+14\.87\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+5\.5s\s+25\.77\s`,
-		`(?m)^moving units, summed: measured 1\.6s, model 100ms, measured/model 14\.87$`,
-		`(?m)^placement units, summed: measured 2m21s, model 5\.5s, measured/model 25\.77$`,
-		`(?m)^all units, summed: measured 2m22s, model 5\.6s, measured/model 25\.56$`,
-		`(?m)^1 units left out: the records hold only runs that verified them$`, `(?m)^2 units; `} {
+		`(?m)^moving units, summed \(wall time\): measured 1\.6s, model 100ms, measured/model 14\.87$`,
+		`(?m)^placement units, summed \(wall time\): measured 2m21s, model 5\.5s, measured/model 25\.77$`,
+		`(?m)^all units, summed \(wall time\): measured 2m22s, model 5\.6s, measured/model 25\.56$`,
+		`(?m)^1 units left out: the records hold only runs that verified them$`, `(?m)^2 units; `,
+		`(?m)^time compared as processor time for 0 units .*, as wall time on the run's workers for 2 `} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("plan --calibrate with a record: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
+		}
+	}
+}
+
+// TestCalibrateProcessorTime checks that a unit whose record has its
+// processor time is compared by it, the others by wall time: 3-3 took
+// 1.57 s on 2 workers but 0.212 s of processor time (a small share of a
+// shared machine), against the model's 0.02 + 183,512/960,000 = 0.211 s
+// of processor time: 1.00; 3-4 has no processor time, so its wall time
+// 0.800 s against the model's (0.02 + 1,592,772/960,000)/2 = 0.840 s:
+// 0.95.
+func TestCalibrateProcessorTime(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(dir, "solve-record.tsv")
+	os.WriteFile(record, []byte("2026-11-23T14:43:06Z\tm3-3\t183512\t1.570\tcount=0.187 propagate=0.716 write=0.004 verify:3-3=0.548\t188\t2\t2\tunknown\t0.212\n"+
+		"2026-11-23T14:44:00Z\tm3-4\t1592772\t0.800\tcount=0.400 verify:3-4=0.400\t200\t2\t2\tunknown\n"), 0o644)
+	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+200ms\s+200ms\s+1\.00\s+188 MiB\s+\S+ MiB\s+\S+ processor$`,
+		`(?m)^5\s+m3-4\s+1592772\s+800ms\s+800ms\s+0\.95\s+200 MiB\s+\S+ MiB\s+\S+ wall$`,
+		`(?m)^time compared as processor time for 1 units .*, as wall time on the run's workers for 1 `,
+		`(?m)^moving units, summed \(processor time\): measured 200ms, model 200ms, measured/model 1\.00$`,
+		`(?m)^moving units, summed \(wall time\): measured 800ms, model 800ms, measured/model 0\.95$`} {
+		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("plan --calibrate: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
 		}
 	}
 }

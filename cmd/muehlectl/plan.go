@@ -32,9 +32,10 @@ type planArgs struct {
 
 // parsePlan parses and checks the flags of plan.
 func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
-	fs := newFlags("plan", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases] [--json] [--nodes N] [--cpus C] [--calibrate RECORD,...]", stderr)
+	fs := newFlags("plan", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases] [--compress] [--json] [--nodes N] [--cpus C] [--calibrate RECORD,...]", stderr)
 	a := planArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
+	compress := fs.Bool("compress", false, "the plan of solve --compress: the layers kept compressed once verified, so that a unit decodes the finished layers it reads and finds their won depths (the layers present count as they are kept)")
 	jsonOut := fs.Bool("json", false, "print the plan as JSON")
 	nodes := fs.Int("nodes", 1, "machines for the wall-time estimate")
 	cpus := fs.Int("cpus", runtime.NumCPU(), "cores per machine for the wall-time estimate")
@@ -55,6 +56,7 @@ func parsePlan(args []string, stderr io.Writer) (planArgs, error) {
 	if err != nil {
 		return a, flagError(fs, err)
 	}
+	opts.Compress = *compress
 	a.opts, a.json, a.nodes, a.cpus = opts, *jsonOut, *nodes, *cpus
 	if *calibrate != "" {
 		a.calibrate = strings.Split(*calibrate, ",")
@@ -93,6 +95,11 @@ type plan struct {
 	// LeftCPUSeconds of those not done yet.
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	LeftCPUSeconds float64 `json:"left_cpu_seconds"`
+	// LeftReadCPUSeconds is the part of LeftCPUSeconds spent reading
+	// finished layers kept compressed (retro.Cost.ReadCPUSeconds), and
+	// Compress says the layers computed will be kept so (--compress).
+	LeftReadCPUSeconds float64 `json:"left_read_cpu_seconds"`
+	Compress           bool    `json:"compress"`
 	// LeftDiskBytes is the disk space of the layer files not done yet,
 	// and MaxTempBytes the most temporary space one of them needs.
 	LeftDiskBytes uint64 `json:"left_disk_bytes"`
@@ -115,9 +122,13 @@ type plan struct {
 func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 	ix := db.Indexer()
 	claims, _ := db.Claims()
-	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus}
+	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus, Compress: opts.Compress}
+	// The layers the units read as they lie, or as --compress will keep
+	// them; the state words in memory whatever their size.
+	co := retro.CostOptionsFor(db, opts)
+	co.MemBytes = 0
 	for _, u := range retro.Units(db.Variant(), opts) {
-		c := retro.UnitCost(ix, u)
+		c := retro.UnitCostWith(ix, u, co)
 		pu := plannedUnit{Name: string(u.Name), Level: u.Level, Slots: u.Slots(ix), Deps: []string{},
 			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, DiskBytes: c.DiskBytes, TempBytes: c.TempBytes,
 			Status: unitStatus(db, u)}
@@ -133,6 +144,7 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 		p.CPUSeconds += c.CPUSeconds
 		if !pu.done() {
 			p.LeftCPUSeconds += c.CPUSeconds
+			p.LeftReadCPUSeconds += c.ReadCPUSeconds
 			p.LeftDiskBytes += c.DiskBytes
 			p.MaxTempBytes = max(p.MaxTempBytes, c.TempBytes)
 			p.MaxDiskBytes = max(p.MaxDiskBytes, c.DiskBytes)
@@ -224,7 +236,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer db.Close()
 	if a.calibrate != nil {
-		return calibrate(stdout, db.Indexer(), a.calibrate, db.Variant())
+		return calibrate(stdout, db, a.calibrate)
 	}
 	p := makePlan(db, a.opts, a.nodes, a.cpus)
 	if a.json {
@@ -249,6 +261,10 @@ func printPlan(w io.Writer, p plan) {
 	}
 	fmt.Fprintf(w, "k=%d: %d units in %d levels, %d to do; expected %s of processor time in all, %s for what is left\n",
 		p.Stones, len(p.Units), maxLevel(p.Units)+1, left, seconds(p.CPUSeconds), seconds(p.LeftCPUSeconds))
+	if p.LeftReadCPUSeconds > 0 {
+		fmt.Fprintf(w, "of the processor time left, %s reads the finished layers kept compressed (decoding them, and finding the won depths of form 2; retro/cost.go)\n",
+			seconds(p.LeftReadCPUSeconds))
+	}
 	fmt.Fprintf(w, "%-5s %-10s %-20s %13s %9s %10s  %-24s %s\n", "level", "unit", "layers", "slots", "memory", "core-time", "needs", "status")
 	for _, u := range p.Units {
 		deps := strings.Join(u.Deps, ",")

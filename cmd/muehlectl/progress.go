@@ -66,6 +66,9 @@ func (s *solveProgress) show(p retro.Progress, pr dbservice.Progress) {
 	s.left = ""
 	if pr.Left >= 0 {
 		s.left = pr.LeftWords() + " in the run"
+		if w := pr.ShareWords(); w != "" {
+			s.left += " " + w
+		}
 	}
 	s.mu.Unlock()
 	s.update(p)
@@ -151,8 +154,8 @@ func (s *solveProgress) unitLine(r layers.Record, last retro.Progress) {
 		shown[i] = fmt.Sprintf("%s %s", p.Phase, time.Duration(p.Seconds*float64(time.Second)).Round(time.Millisecond))
 	}
 	el := time.Duration(r.Seconds * float64(time.Second))
-	fmt.Fprintf(s.w, "unit %d of %d  %s  %d slots in %s (%.0f slots/s: %s; peak memory %d MiB)\n",
-		last.Step, last.Steps, r.Unit, r.Slots, el.Round(time.Millisecond),
+	fmt.Fprintf(s.w, "unit %d of %d  %s  %d slots in %s%s (%.0f slots/s: %s; peak memory %d MiB)\n",
+		last.Step, last.Steps, r.Unit, r.Slots, el.Round(time.Millisecond), processorWords(r),
 		float64(r.Slots)/max(el.Seconds(), 1e-9), strings.Join(shown, ", "), r.PeakMiB)
 }
 
@@ -173,4 +176,17 @@ func (s *solveProgress) note(line string) {
 		fmt.Fprintln(s.w)
 	}
 	fmt.Fprintln(s.w, line)
+}
+
+// processorWords says a unit's processor time after its wall time in its
+// log line: ", 4m10s of processor time, 0.22 of 2 cores", "" when the
+// record has none. The share tells a unit starved of the processors (a
+// shared machine, nice) from a slow one.
+func processorWords(r layers.Record) string {
+	used, ok := r.CoresUsed()
+	if !ok {
+		return ""
+	}
+	cpu := time.Duration(r.CPUSeconds * float64(time.Second))
+	return fmt.Sprintf(", %s of processor time, %.2f of %d cores", cpu.Round(time.Millisecond), used, r.Cores)
 }

@@ -44,13 +44,19 @@ func TestSolveProgressLog(t *testing.T) {
 	s.update(p)
 	s.finish(true)
 	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
-	unit := regexp.MustCompile(`^unit 1 of 2  m3-3  1000 slots in \S+ \(\d+ slots/s: count 2s, verify 1s; peak memory \d+ MiB\)$`)
+	// The processor time where the system gives it (CPUTime).
+	cpu := ""
+	if _, ok := layers.CPUTime(); ok {
+		cpu = `, \S+ of processor time, \d+\.\d\d of \d+ cores`
+	}
+	unit := regexp.MustCompile(`^unit 1 of 2  m3-3  1000 slots in \S+` + cpu + ` \(\d+ slots/s: count 2s, verify 1s; peak memory \d+ MiB\)$`)
 	if len(lines) != 2 || !unit.MatchString(lines[1]) {
 		t.Errorf("log %q: want the line under way, then a match of %s", log.String(), unit)
 	}
 	recs, err := layers.ReadRecords(&record)
 	if err != nil || len(recs) != 1 || recs[0].Unit != "m3-3" || recs[0].Slots != 1000 || recs[0].Workers != 2 ||
-		len(recs[0].Phases) != 2 || recs[0].Phase(retro.PhaseCount) != 2 || recs[0].Phases[1].Layer != k || recs[0].Phase(retro.PhaseVerify) != 1 {
+		len(recs[0].Phases) != 2 || recs[0].Phase(retro.PhaseCount) != 2 || recs[0].Phases[1].Layer != k || recs[0].Phase(retro.PhaseVerify) != 1 ||
+		recs[0].CPUKnown != (cpu != "") {
 		t.Errorf("solve record %q: got %+v, %v; want unit m3-3 of 1000 slots on 2 workers, count 2 s, verify:3-3 1 s", record.String(), recs, err)
 	}
 }

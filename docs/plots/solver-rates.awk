@@ -1,6 +1,6 @@
 # solver-rates.awk: from a solve record (solve-record.tsv of a database
 # folder: time, unit, slots, seconds, phases, peak MiB, workers, cores,
-# commit) the moving units' rates for solver-rates.gp: slots, slots a
+# commit, and in newer records processor seconds) the moving units' rates for solver-rates.gp: slots, slots a
 # second solving (count + propagate + write), slots a second verifying.
 # Units of under a million slots, and those only verified, are left out;
 # older records name a moving unit "3-4+4-3", newer ones "m3-4".

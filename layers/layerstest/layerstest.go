@@ -78,3 +78,45 @@ func Resident(tb testing.TB, path string) (kib, mappings int) {
 	}
 	return kib, mappings
 }
+
+// Hammer calls work(g, n) for n = 0, 1, 2, ... in each of goroutines
+// goroutines g, as readers racing the test's main goroutine, until stop is
+// called or work fails; stop waits for them and returns the error of each
+// that failed, and the calls made in all.
+func Hammer(goroutines int, work func(g, n int) error) (stop func() ([]error, int)) {
+	done := make(chan struct{})
+	type result struct {
+		err   error
+		calls int
+	}
+	results := make(chan result, goroutines)
+	for g := range goroutines {
+		go func() {
+			for n := 0; ; n++ {
+				select {
+				case <-done:
+					results <- result{nil, n}
+					return
+				default:
+				}
+				if err := work(g, n); err != nil {
+					results <- result{err, n}
+					return
+				}
+			}
+		}()
+	}
+	return func() ([]error, int) {
+		close(done)
+		var errs []error
+		calls := 0
+		for range goroutines {
+			r := <-results
+			calls += r.calls
+			if r.err != nil {
+				errs = append(errs, r.err)
+			}
+		}
+		return errs, calls
+	}
+}

@@ -82,10 +82,13 @@ type CompressRun struct {
 	// layers.FreeBytes); tests replace it.
 	Free func(dir string) (uint64, error)
 	// OwnDB says that nothing else reads db while Compress runs: after
-	// each layer it unmaps the flat file its compressed file replaced
-	// (layers.DB.ReleaseRetired), whose disk space the next layer may
-	// need; without, the flat files stay on the disk, deleted but mapped,
-	// until db is closed.
+	// each layer it unmaps every file the DB retired
+	// (layers.DB.ReleaseRetired), those a reader got from DB.Layer
+	// included. Without, the flat file a compressed file replaced is
+	// given up as soon as no reader holds it (DB.Borrow), its disk space
+	// given back for the next layer, while other readers probe db (the
+	// window's players); a flat file that a reader took from DB.Layer
+	// stays on the disk, deleted but mapped, until db is closed.
 	OwnDB bool
 }
 
@@ -122,6 +125,13 @@ type CompressResult struct {
 // goroutines, never at once.
 func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResult, error) {
 	var res CompressResult
+	// One conversion of a folder at a time: a second would take the first
+	// one's temporary file for a leftover and remove it, or write the same.
+	lock, err := db.Claim(ctx, compressClaim, false)
+	if err != nil {
+		return res, fmt.Errorf("compress: %w", err)
+	}
+	defer lock.Release()
 	removeStaleCompressTemps(db.GameDir())
 	var todo []layers.Key
 	c := conversion{start: time.Now(), sizes: map[layers.Key]uint64{}, prior: compressRate, compress: true}
@@ -161,7 +171,11 @@ func Compress(ctx context.Context, db *layers.DB, run CompressRun) (CompressResu
 		}
 		pr, _ := c.next(k, i, len(todo), time.Now())
 		progress(pr)
-		sam, err := sampleValues(db, k, run.Sample, uint64(i))
+		sample := run.Sample
+		if db.Form(k) == layers.CompressForm {
+			sample = 0 // left as it is: nothing to compare, and reading it in full would fill its won depths for nothing
+		}
+		sam, err := sampleValues(db, k, sample, uint64(i))
 		if err != nil {
 			return res, fmt.Errorf("compress: %w", err)
 		}
@@ -205,10 +219,11 @@ func sampleValues(db *layers.DB, k layers.Key, n int, seed uint64) (valueSample,
 	if n <= 0 {
 		return s, nil
 	}
-	f, err := db.Layer(k)
+	f, release, err := db.Borrow(k) // released: the flat file's disk is given back once replaced
 	if err != nil {
 		return s, err
 	}
+	defer release()
 	slots := f.Header().Slots
 	r := rand.New(rand.NewPCG(seed, 51))
 	for range min(uint64(n), slots) {
@@ -247,6 +262,10 @@ func compareSample(db *layers.DB, k layers.Key, s valueSample) error {
 	}
 	return nil
 }
+
+// compressClaim is the name of the claim (layers.DB.Claim) a conversion
+// holds on its folder while it runs.
+const compressClaim = "compress"
 
 // removeStaleCompressTemps removes the temporary files of a compress run
 // that was killed (name.z.tmp).

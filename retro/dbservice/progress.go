@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"muehle/layers"
 	"muehle/retro"
 )
 
@@ -21,6 +22,15 @@ type Progress struct {
 	Elapsed     time.Duration
 	PartElapsed time.Duration
 	Left        time.Duration // -1: not known yet
+	// Share is the cores the run has used since its units began (the
+	// process's processor time over the wall time), 0 while not
+	// measured; IdleLeft is the time left on Cores idle cores, at the
+	// processor time the run's work has taken (-1: not known). On a
+	// shared machine, or under nice, Left is IdleLeft at the run's share
+	// of the processors.
+	Share    float64
+	Cores    int
+	IdleLeft time.Duration
 	// Verifying says the part's layers are written and being checked:
 	// stopping now loses only the check.
 	Verifying bool
@@ -76,6 +86,18 @@ func (p Progress) LeftWords() string {
 		return "time left: measuring"
 	}
 	return fmt.Sprintf("about %s left", Rough(p.Left))
+}
+
+// ShareWords says, after LeftWords, what the time left assumes and what
+// the run would take alone on the machine: "at this run's share of the
+// processors (0.30 of 2 cores); about 21.0 hours on 2 idle cores", or ""
+// while the share is not measured.
+func (p Progress) ShareWords() string {
+	if p.Share <= 0 || p.IdleLeft < 0 || p.Left < 0 {
+		return ""
+	}
+	return fmt.Sprintf("at this run's share of the processors (%.2f of %d cores); about %s on %d idle cores",
+		p.Share, p.Cores, Rough(p.IdleLeft), p.Cores)
 }
 
 // Lines says the progress in two lines: the part, then the whole run.
@@ -140,6 +162,11 @@ type Meter struct {
 	cores int
 	speed float64 // the speed the run began with (0: the model's)
 	start time.Time
+	// cpuTime reads the process's processor time (layers.CPUTime; the
+	// tests' clock).
+	cpuTime func() (time.Duration, bool)
+	cpu0    time.Duration // the processor time at the first report
+	cpuOK   bool
 
 	mu    sync.Mutex
 	first time.Time // the first report: the solver's plan is made, its units begin
@@ -150,7 +177,21 @@ type Meter struct {
 // NewMeter returns the meter of a run on cores cores that begins with
 // speed (relative to the model; 0: the model's), now.
 func NewMeter(cores int, speed float64) *Meter {
-	return &Meter{cores: max(1, cores), speed: speed, start: time.Now()}
+	return &Meter{cores: max(1, cores), speed: speed, start: time.Now(), cpuTime: layers.CPUTime}
+}
+
+// idle returns the share of the processors a run used (cores, cpu over
+// at) and the time left on cores idle cores when work worth done model
+// wall seconds took processor time cpu and left model wall seconds are
+// left: the processor time per model second measured, spread over the
+// cores. idle is -1 while nothing is measured.
+func idle(done, left float64, cores int, at, cpu time.Duration) (share float64, idle time.Duration) {
+	if done <= 0 || at < measureAfter || cpu <= 0 {
+		return 0, -1
+	}
+	share = cpu.Seconds() / at.Seconds()
+	perModel := cpu.Seconds() / (done * float64(cores)) // processor seconds per model processor second
+	return share, time.Duration(left * perModel * float64(time.Second))
 }
 
 // wall returns the model's wall seconds of work cpu (processor seconds).
@@ -172,10 +213,15 @@ func (m *Meter) At(p retro.Progress) Progress {
 	m.mu.Lock()
 	if m.first.IsZero() {
 		m.first = time.Now()
+		m.cpu0, m.cpuOK = m.cpuTime()
 	}
 	m.done, m.at = done, time.Since(m.first) // the units' time, not the plan's
-	at := m.at
+	at, cpu0, cpuOK := m.at, m.cpu0, m.cpuOK
 	m.mu.Unlock()
+	share, idleLeft := 0.0, time.Duration(-1)
+	if cpu, ok := m.cpuTime(); ok && cpuOK {
+		share, idleLeft = idle(done, left, m.cores, at, cpu-cpu0)
+	}
 	speed := Rate{Prior: cmp.Or(m.speed, 1.0), MinTime: measureAfter}.At(done, at)
 	unit := p.Layer.String()
 	if len(p.Task.Unit.Keys) > 0 {
@@ -185,6 +231,7 @@ func (m *Meter) At(p retro.Progress) Progress {
 		Unit: unit, Phase: PhaseWords(p), Step: p.Step, Steps: p.Steps,
 		Fraction: f, Part: p.Fraction, Overall: overall,
 		Elapsed: elapsed, PartElapsed: p.Elapsed, Left: Left(left, speed),
+		Share: share, Cores: m.cores, IdleLeft: idleLeft,
 		Verifying: p.Phase == retro.PhaseVerify,
 		Work:      p.WorkDone, WorkTotal: p.WorkTotal, PartWork: p.Task.CPUSeconds(),
 	}

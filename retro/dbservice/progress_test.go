@@ -34,6 +34,47 @@ func TestMeter(t *testing.T) {
 	}
 }
 
+// TestMeterShare follows a run that gets a small share of the
+// processors: 2 cores, 100 processor seconds of the model, a fifth of
+// them done 20 s after the first report in 6 s of processor time (0.3 of
+// the 2 cores). The time left is 80 s at that share; on 2 idle cores the
+// 80 model seconds left take 24 s of processor time, 12 s.
+func TestMeterShare(t *testing.T) {
+	p := retro.Progress{Unit: "m3-3", Layer: layers.Moving(3, 3), Step: 1, Steps: 2, Phase: retro.PhaseCount, Total: 10, WorkTotal: 100}
+	cpu := 100 * time.Second // the process's processor time before the run's units
+	m := NewMeter(2, 0)
+	m.cpuTime = func() (time.Duration, bool) { return cpu, true }
+	if got := m.At(p); got.Share != 0 || got.IdleLeft != -1 || got.ShareWords() != "" {
+		t.Errorf("at the first report: got share %v, idle %v, %q; want none measured", got.Share, got.IdleLeft, got.ShareWords())
+	}
+	m.first = time.Now().Add(-20 * time.Second)
+	cpu += 6 * time.Second
+	p.Done, p.WorkDone = 2, 20
+	got := m.At(p)
+	if got.Left < 79*time.Second || got.Left > 81*time.Second || got.Share < 0.29 || got.Share > 0.31 ||
+		got.IdleLeft < 11900*time.Millisecond || got.IdleLeft > 12100*time.Millisecond || got.Cores != 2 {
+		t.Errorf("after 20 s: got %v left, share %v of %d, %v on idle cores; want 1m20s, 0.3 of 2, 12s", got.Left, got.Share, got.Cores, got.IdleLeft)
+	}
+	if w, want := got.ShareWords(), "at this run's share of the processors (0.30 of 2 cores); about 12 s on 2 idle cores"; w != want {
+		t.Errorf("ShareWords: got %q, want %q", w, want)
+	}
+	// The campaign's case: 15 days at 0.3 of 2 cores, 4.5 days of
+	// processor time.
+	q := Progress{Left: 15 * 24 * time.Hour, Share: 0.3, Cores: 2, IdleLeft: 54 * time.Hour}
+	if w, want := q.LeftWords()+" in the run "+q.ShareWords(),
+		"about 15.0 days left in the run at this run's share of the processors (0.30 of 2 cores); about 2.2 days on 2 idle cores"; w != want {
+		t.Errorf("the sentence: got %q, want %q", w, want)
+	}
+	// Without the processor time (a system where it is not read).
+	m = NewMeter(2, 0)
+	m.cpuTime = func() (time.Duration, bool) { return 0, false }
+	m.At(p)
+	m.first = time.Now().Add(-20 * time.Second)
+	if got := m.At(p); got.Share != 0 || got.IdleLeft != -1 {
+		t.Errorf("without processor time: got share %v, idle %v; want none", got.Share, got.IdleLeft)
+	}
+}
+
 // TestRate checks the prior rate before the minimum time and work, the
 // measured one after, and an unknown time left without either.
 func TestRate(t *testing.T) {

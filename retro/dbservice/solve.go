@@ -15,7 +15,8 @@ import (
 
 // Recorder follows the reports of a solver run and appends a line to the
 // solve record (layers/record.go) for each unit finished: its slots, its
-// time, the time of each phase, its peak memory. The window and muehlectl
+// time, the time of each phase, its peak memory, the processor time of
+// the process over it. The window and muehlectl
 // record their runs through it, so that the next estimate of either
 // learns from both (MeasuredSpeed). It is safe for concurrent use.
 type Recorder struct {
@@ -39,6 +40,8 @@ type Recorder struct {
 	phases    []layers.PhaseTime // the finished phases of the current unit
 	ended     time.Duration      // when the previous phase of the unit ended
 	start     time.Time
+	cpu       time.Duration // the process's processor time when the unit began
+	cpuKnown  bool
 }
 
 // NewRecorder returns a recorder writing to w (nil: none) for a run of
@@ -67,6 +70,7 @@ func (r *Recorder) Update(p retro.Progress) {
 		if p.Step != r.step {
 			r.endUnitLocked(true)
 			r.step, r.start, r.slots, r.ended = p.Step, time.Now(), 0, 0
+			r.cpu, r.cpuKnown = layers.CPUTime()
 			resetPeakMemory()
 		}
 		r.phase, r.verifying = p.Phase, p
@@ -100,6 +104,9 @@ func (r *Recorder) endUnitLocked(finished bool) {
 	} else {
 		rec := layers.Record{Finished: time.Now(), Unit: r.last.Unit, Slots: r.slots, Seconds: time.Since(r.start).Seconds(),
 			Phases: r.phases, PeakMiB: peakMemory() >> 20, Workers: r.workers, Cores: runtime.NumCPU(), Commit: Commit()}
+		if cpu, ok := layers.CPUTime(); ok && r.cpuKnown {
+			rec.CPUSeconds, rec.CPUKnown = (cpu - r.cpu).Seconds(), true
+		}
 		if r.w != nil {
 			if _, err := fmt.Fprintln(r.w, rec); err != nil && r.Error != nil {
 				r.Error(err)

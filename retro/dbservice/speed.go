@@ -35,7 +35,9 @@ func LastRun(recs []layers.Record) []layers.Record {
 // the time they took; and the number of records it counts. A unit the
 // model does not know is passed over; so is a record of verifying only
 // (no phase but verify), whose model time is VerifyShare of the unit's.
-func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record) (float64, int) {
+// co says how the layers the units read were kept (retro.CostOptionsFor:
+// the reading of compressed ones counts in the model's time).
+func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record, co retro.CostOptions) (float64, int) {
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var model, took float64
 	n := 0
@@ -44,7 +46,7 @@ func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record) (float6
 		if err != nil || r.Seconds <= 0 {
 			continue
 		}
-		t := retro.Task{Unit: u, Cost: retro.UnitCost(ix, u), Compute: r.Solving() > 0 || r.Phase(retro.PhaseReach) > 0}
+		t := retro.Task{Unit: u, Cost: retro.UnitCostWith(ix, u, co), Compute: r.Solving() > 0 || r.Phase(retro.PhaseReach) > 0}
 		model += ModelSeconds(t, r.Workers)
 		took += r.Seconds
 		n++
@@ -63,5 +65,8 @@ func MeasuredSpeed(db *layers.DB) (float64, int) {
 	if err != nil || len(recs) == 0 {
 		return 0, 0
 	}
-	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs))
+	// The layers the units read counted as they lie now (compressed
+	// ones cost their reading), as the estimate that uses the speed
+	// counts them (retro.Plan).
+	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs), retro.CostOptionsFor(db, retro.SolveOptions{}))
 }

@@ -54,7 +54,7 @@ func TestSpeedOf(t *testing.T) {
 			Phases: []layers.PhaseTime{{Phase: retro.PhaseCount, Seconds: m}}})
 	}
 	recs = append(recs, layers.Record{Unit: "m9-9", Seconds: 1000, Workers: 2}) // not a unit of 5 stones
-	speed, n := SpeedOf(ix, v, recs)
+	speed, n := SpeedOf(ix, v, recs, retro.CostOptions{})
 	if n != 3 || speed < 0.499 || speed > 0.501 {
 		t.Errorf("speed: got %v of %d units, want 0.5 of 3 (model %v s)", speed, n, model)
 	}

@@ -174,7 +174,7 @@ type TrainingDB interface {
 	layers.Prober
 	Has(k layers.Key) bool
 	Damage(k layers.Key) error
-	Layer(k layers.Key) (*layers.File, error)
+	Borrow(k layers.Key) (*layers.File, func(), error)
 	Indexer() *layers.Indexer
 	Variant() muehle.Variant // the game and its stones per side: drawn positions must arise in it
 }
@@ -265,13 +265,14 @@ func DrawTraining(ctx context.Context, db TrainingDB, opt TrainingOptions) (Trai
 		}
 		s := &srcs[n]
 		if s.file == nil {
-			f, err := db.Layer(s.key)
+			f, release, err := db.Borrow(s.key)
 			if err != nil {
 				t.Skipped = append(t.Skipped, SkippedLayer{s.key, err})
 				total -= s.ix.Size()
 				srcs = slices.Delete(srcs, n, n+1)
 				continue
 			}
+			defer release() // given back when the drawing is done
 			s.file = f
 		}
 		sym := muehle.Symmetry(rng.IntN(nSyms))

@@ -1,0 +1,126 @@
+package layers
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"muehle/muehle"
+)
+
+// BenchmarkReadCompressed measures what a solver pays to read a finished
+// layer kept compressed, the rates of the cost model's reading term
+// (retro/cost.go: costDecodeNanos, costFillNanos, costFillMixedNanos).
+// It reads layer MUEHLE_READ_LAYER (6-6 when unset) of the game
+// MUEHLE_READ_GAME (standard when unset) with MUEHLE_READ_STONES stones a
+// side (the game's when unset) in the folder MUEHLE_READ_DB, through a
+// database opened afresh for each read, and reports processor time (all
+// goroutines, CPUTime):
+//
+//   - decode: the body decoded and checked (its blocks' CRCs, the
+//     header's figures), as DB.Layer does before the fill: cpu-ns/op and
+//     cpu-ns/byte of the body;
+//   - full: DB.Layer, in form 2 the decoding and then the won depths found
+//     by one ply over the children as they lie: cpu-ns/op, cpu-ns/won
+//     (all of it per won slot, as BenchmarkFillWon reports it) and
+//     fill-ns/won (what is more than decoding, per won slot: give it the
+//     decode's cpu-ns/op as MUEHLE_READ_DECODE_NS, else it is left out).
+//
+// For instance (a folder solved with --compress):
+//
+//	MUEHLE_READ_DB=/tmp/h51k/l6 MUEHLE_READ_GAME=lasker MUEHLE_READ_STONES=6 MUEHLE_READ_LAYER=6-6 \
+//	  go test -run '^$' -bench ReadCompressed -benchtime 1x -count 3 ./layers/
+func BenchmarkReadCompressed(b *testing.B) {
+	dir := os.Getenv("MUEHLE_READ_DB")
+	if dir == "" {
+		b.Skip("MUEHLE_READ_DB names no folder")
+	}
+	v := muehle.NineMensMorris
+	if g := os.Getenv("MUEHLE_READ_GAME"); g != "" {
+		r, ok := muehle.GameByName(g)
+		if !ok {
+			b.Fatalf("MUEHLE_READ_GAME %q: want one of %s", g, muehle.GameIDs())
+		}
+		v = r.Game().With(r.Stones)
+	}
+	if s := os.Getenv("MUEHLE_READ_STONES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v.Stones = n
+	}
+	k := Moving(6, 6)
+	if s := os.Getenv("MUEHLE_READ_LAYER"); s != "" {
+		var err error
+		if k, err = ParseKey(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	open := func() *DB {
+		db, err := OpenDB(dir, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !db.Compressed(k) {
+			b.Fatalf("layer %s of %s is not compressed", k, dir)
+		}
+		return db
+	}
+	cpuTime := func() time.Duration {
+		t, ok := CPUTime()
+		if !ok {
+			b.Skip("the processor time is not read here")
+		}
+		return t
+	}
+	b.Run("decode", func(b *testing.B) {
+		var cpu time.Duration
+		var bytes uint64
+		for b.Loop() {
+			db := open()
+			h, err := db.Header(k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c0 := cpuTime()
+			f, _, err := openCompressed(db.Path(k), v, k, false, h, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu += cpuTime() - c0
+			bytes += uint64(len(f.body))
+			f.z.close()
+			db.Close()
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(bytes), "cpu-ns/byte")
+	})
+	b.Run("full", func(b *testing.B) {
+		var cpu time.Duration
+		var won uint64
+		for b.Loop() {
+			db := open()
+			c0 := cpuTime()
+			f, err := db.Layer(k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu += cpuTime() - c0
+			won += f.Header().Won
+			db.Close()
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		if won > 0 {
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(won), "cpu-ns/won")
+			if s := os.Getenv("MUEHLE_READ_DECODE_NS"); s != "" {
+				dec, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric((float64(cpu.Nanoseconds())/float64(b.N)-dec)/float64(won/uint64(b.N)), "fill-ns/won")
+			}
+		}
+	})
+}
