@@ -113,6 +113,18 @@ func (l *LayerIndex) IndexMovesSplit(p muehle.Position, ms []muehle.Move, out []
 // opponent, whose stone goes back from the un-move's To to its From.
 func (l *LayerIndex) IndexUnslides(p muehle.Position, us []muehle.Move, out []uint64) {
 	n := min(len(us), len(out))
+	l.UnslideCodes(p, us[:n], out[:n])
+	l.RankUnslides(out[:n])
+}
+
+// UnslideCodes is the first half of IndexUnslides: it stores in out[i]
+// the packed A and B codes of p.Unplay(us[i]) (on a board whose
+// symmetries are not the standard board's, its index), which
+// RankUnslides turns into the index. Its caller may gather the codes of
+// many positions' parents before ranking them all at once, so that the
+// cache misses of their group-B table entries overlap.
+func (l *LayerIndex) UnslideCodes(p muehle.Position, us []muehle.Move, out []uint64) {
+	n := min(len(us), len(out))
 	us, out = us[:n], out[:n]
 	if l.small != nil {
 		for i, u := range us {
@@ -121,9 +133,20 @@ func (l *LayerIndex) IndexUnslides(p muehle.Position, us []muehle.Move, out []ui
 		return
 	}
 	// The parent's codes: the mover is p's opponent (digit 1).
-	code, tab := swappedCodes(p), l.t.tab
+	code := swappedCodes(p)
 	for i, u := range us {
-		cc := code + pointCode[u.From&31] - pointCode[u.To&31]
+		out[i] = code + pointCode[u.From&31] - pointCode[u.To&31]
+	}
+}
+
+// RankUnslides replaces each code UnslideCodes stored in out with the
+// index in this layer of its position.
+func (l *LayerIndex) RankUnslides(out []uint64) {
+	if l.small != nil {
+		return
+	}
+	tab := l.t.tab
+	for i, cc := range out {
 		out[i] = cc&^(1<<32-1) | uint64(tab[uint32(cc)])
 	}
 	l.t.rankEntries(out, [2]*[256]subSlots{&l.bySplit, &l.bySplit})

@@ -194,6 +194,22 @@ func TestPositions(t *testing.T) {
 				t.Fatalf("%s slot %d: PositionAt gave %v (%v), Position %v (%v)", c.k, i, p, ok, want, wok)
 			}
 		}
+		// and with gaps of one to three (the slots of one B class after
+		// another), then backwards, through a window in the middle
+		mid := l.Size() / 2
+		var near []uint64
+		for i := mid; i < min(mid+3000, l.Size()); i += 1 + r.Uint64N(3) {
+			near = append(near, i)
+		}
+		for k := len(near) - 1; k >= 0; k -= 1 + r.IntN(3) {
+			near = append(near, near[k])
+		}
+		for _, i := range near {
+			p, ok := l.PositionAt(i, &cur)
+			if want, wok := l.Position(i); ok != wok || p != want {
+				t.Fatalf("%s slot %d: PositionAt gave %v (%v), Position %v (%v)", c.k, i, p, ok, want, wok)
+			}
+		}
 		n := 0
 		for range l.Positions(0, l.Size()) {
 			if n++; n == 5 {

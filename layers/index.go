@@ -304,11 +304,18 @@ func (l *LayerIndex) Position(i uint64) (p muehle.Position, ok bool) {
 	return l.positionIn(s, r, c)
 }
 
-// Cursor remembers the sub-layer of the last slot PositionAt unranked, so
-// that slots asked for in increasing order (a sorted work list) are
-// mostly found without a search. Its zero value is ready for use.
+// Cursor remembers the sub-layer and the B class of the last slot
+// PositionAt unranked, with the class's B part, so that slots asked for
+// in increasing order (a sorted work list) are mostly found without a
+// search, and those of one class without a division or a look-up of the
+// B part. Its zero value is ready for use.
 type Cursor struct {
 	s *subLayer
+	// base is the first slot of the class, valid when s is set
+	base uint64
+	// the class's representative's stabiliser and stones of group B
+	stab       uint32
+	mover, opp muehle.Bitboard
 }
 
 // PositionAt is Position, with the cursor cur of this layer's slots.
@@ -317,15 +324,30 @@ func (l *LayerIndex) PositionAt(i uint64, cur *Cursor) (p muehle.Position, ok bo
 		return l.Position(i)
 	}
 	s := cur.s
-	if s == nil || i < s.off || i-s.off >= s.n*s.na {
-		var r, c uint64
-		if s, r, c, ok = l.locate(i); !ok {
+	if s == nil || i < cur.base || i-cur.base >= s.na {
+		var c uint64
+		if s != nil && i >= s.off && i-s.off < s.n*s.na {
+			c = (i - s.off) / s.na // another class of the same sub-layer
+		} else if s, _, c, ok = l.locate(i); !ok {
+			cur.s = nil
 			return p, false
 		}
-		cur.s = s
-		return l.positionIn(s, r, c)
+		rep := l.t.reps[l.t.groupStart[s.g]+uint32(c)]
+		wb, bb := bMasks(rep & repCodeMask)
+		*cur = Cursor{s: s, base: s.off + c*s.na, stab: rep >> repStabShift,
+			mover: bMaskToBoard[0][wb&0xff] | bMaskToBoard[1][wb>>8],
+			opp:   bMaskToBoard[0][bb&0xff] | bMaskToBoard[1][bb>>8]}
 	}
-	return l.positionIn(s, (i-s.off)%s.na, (i-s.off)/s.na)
+	r := i - cur.base
+	code := aUnrank[s.aw][s.ab][r]
+	wa, ba := uint8(decode8[code]), uint8(decode8[code]>>8)
+	if id := cur.stab; id != 0 && minRank(l.t.stabs[id&(maxStabs-1)], wa, ba) != uint16(r) {
+		return p, false
+	}
+	p.Stones[muehle.White] = aMaskToBoard[wa] | cur.mover
+	p.Stones[muehle.Black] = aMaskToBoard[ba] | cur.opp
+	p.Hand = [2]uint8{l.key.WH, l.key.BH}
+	return p, true
 }
 
 // positionIn is Position of A rank r and B class c of sub-layer s.

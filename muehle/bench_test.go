@@ -89,3 +89,29 @@ func BenchmarkSymmetryPosition(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "positions/s")
 	_ = sink
 }
+
+// BenchmarkAppendRemovalMoves generates the removals and counts the other
+// moves (the solver's count phase) of the moving positions among random
+// games' positions of the standard game and of Twelve Men's Morris.
+func BenchmarkAppendRemovalMoves(b *testing.B) {
+	for _, id := range []string{"standard", "twelve"} {
+		r, _ := GameByName(id)
+		var ps []Position
+		for _, p := range r.RandomPositions(r.Stones, 2, 1<<15) {
+			if p.Hand == [2]uint8{} && len(ps) < 4096 {
+				ps = append(ps, p)
+			}
+		}
+		b.Run(id, func(b *testing.B) {
+			var buf [MaxMoves]Move
+			n := 0
+			for b.Loop() {
+				for i := range ps {
+					ms, k := ps[i].AppendRemovalMoves(buf[:0])
+					n += len(ms) + k
+				}
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "moves/s")
+		})
+	}
+}

@@ -120,15 +120,20 @@
 //     not also miss the TLB; the copies are read sequentially once
 //     instead of faulting in a mapped file page by page.
 //   - No shared lock. Each slot's state is a 32-bit word (value and
-//     counter) changed only by compare-and-swap, so workers on all cores
-//     share the arrays without locks and without data races. Every worker
-//     appends to work lists of its own (one per depth; cyclic disk arrays,
-//     cyclic.go, of which memory holds only the current blocks); one
+//     counter). In propagation each word has one owner, the worker of its
+//     run of 4096 slots (slotOwner, by a hash), which alone reads and
+//     writes it, with plain loads and stores: a worker settles the parents
+//     it owns and sends the others in blocks to their owners, so there is
+//     neither a lock nor a compare-and-swap per settle, and no data race.
+//     In the count phase each worker writes the words of its own ranges.
+//     Every worker appends to work lists of its own (one per depth; cyclic
+//     disk arrays, cyclic.go, of which memory holds only the current
+//     blocks); one
 //     goroutine reads a depth's lists in large batches for all workers.
 //     That reader is the only serial part of propagation, and it stays
 //     small with many cores: per entry it copies 8 bytes and sorts them
 //     in three or four passes, where a worker
-//     unranks the position and ranks and compare-and-swaps each of its
+//     unranks the position and ranks and settles (or sends) each of its
 //     parents (up to 63 for a flying side). The count phase and
 //     verification hand out ranges of slots through one atomic counter,
 //     16,384 slots at a time. What is left between workers is the
@@ -140,7 +145,7 @@
 // Cost per slot of a pair: one unrank and one move generation in the count
 // phase, plus one rank per removal; in propagation, for each decided
 // position one unrank, one generation of un-slides and one rank and
-// compare-and-swap per parent. The
+// settle per parent. The
 // flying pairs (a side with three stones) are the dearest per slot: a
 // flying side has up to 3×21 un-jumps per position.
 //

@@ -21,7 +21,8 @@ import (
 //	bits 8-15   while undecided: the children not yet known to be won for
 //	            the opponent (the successor counter)
 //
-// Words change only through compare-and-swap, so workers share them freely.
+// In propagation each word has one owner among the workers (slotOwner),
+// the only one that reads or writes it: no compare-and-swap, no lock.
 type pair struct {
 	game  muehle.GameID        // the game of the positions
 	keys  []layers.Key         // one key, or two for w ≠ b

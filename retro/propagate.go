@@ -16,40 +16,48 @@ import (
 // decided at depth d: a lost child (d even) wins the slot at d+1; a won
 // child (d odd) counts down the slot's counter, and the last one loses it
 // at d+1, the largest depth among its children plus one. A slot decided
-// here is appended to the list of depth d+1.
+// here is appended to the list of depth d+1. Only the worker that owns the
+// slot (slotOwner) calls it, so the word is read and written plainly.
 func (pr *pair) settle(l int, i uint64, d int, out *pusher) error {
 	w := &pr.state[l][i]
-	for {
-		s := atomic.LoadUint32(w)
-		v := layers.Value(s & valueMask)
-		if v != layers.Drawn {
-			if v == layers.Unused {
-				pr.errs.Add(1)
-			}
-			return nil // decided already, at a smaller depth
+	s := *w
+	v := layers.Value(s & valueMask)
+	if v != layers.Drawn {
+		if v == layers.Unused {
+			pr.errs.Add(1)
 		}
-		var ns uint32
-		if d%2 == 0 {
-			ns = uint32(layers.WinIn(d + 1))
-		} else {
-			c := s >> counterShift
-			if c == 0 {
-				pr.errs.Add(1)
-				return nil
-			}
-			if c == 1 {
-				ns = uint32(layers.LossIn(d + 1))
-			} else {
-				ns = uint32(layers.Drawn) | (c-1)<<counterShift
-			}
-		}
-		if atomic.CompareAndSwapUint32(w, s, ns) {
-			if layers.Value(ns&valueMask) != layers.Drawn {
-				return out.push(d+1, makeEntry(l, i, false))
-			}
-			return nil
-		}
+		return nil // decided already, at a smaller depth
 	}
+	if d%2 == 0 {
+		*w = uint32(layers.WinIn(d + 1))
+		return out.push(d+1, makeEntry(l, i, false))
+	}
+	c := s >> counterShift
+	switch c {
+	case 0:
+		pr.errs.Add(1)
+		return nil
+	case 1:
+		*w = uint32(layers.LossIn(d + 1))
+		return out.push(d+1, makeEntry(l, i, false))
+	}
+	*w = uint32(layers.Drawn) | (c-1)<<counterShift
+	return nil
+}
+
+// ownerShift gives the length of the runs of slots, 2^ownerShift, that
+// propagation deals out to its workers (slotOwner).
+const ownerShift = 12
+
+// slotOwner returns which of workers workers settles slot i (of either
+// layer) in propagation: the runs of 2^ownerShift slots go to the workers
+// by a hash of the run's number, so that each owns about as many of the
+// parents of any batch. A worker reads and writes only the state words it
+// owns and sends the parents it finds of other slots to their owners:
+// without a compare-and-swap per settle, and without data races.
+func slotOwner(i uint64, workers int) int {
+	h := uint32((i >> ownerShift) * 0x9e3779b97f4a7c15 >> 32)
+	return int(uint64(h) * uint64(workers) >> 32)
 }
 
 // propagate is the second phase: it works through the lists in increasing
@@ -85,28 +93,48 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 	const batch = 1 << 14
 	type work struct {
 		es []entry
-		wg *sync.WaitGroup
 	}
 	batches := make(chan work, workers)
 	errc := make(chan error, workers+1)
+	// wg counts the batches of the chunk being worked through and the
+	// blocks of slots sent to their owners: when it is zero, the chunk is
+	// done and no block is on its way.
+	var wg sync.WaitGroup
+	inbox := make([]chan *slotBlock, workers)
+	for w := range inbox {
+		inbox[w] = make(chan *slotBlock, 4)
+	}
+	free := make(chan *slotBlock, 4*workers)
 	for w := range workers {
 		go func() {
-			out := newPusher(pr.lists, w)
+			st := &settler{pr: pr, d: d, me: w, out: newPusher(pr.lists, w),
+				inbox: inbox, outbox: make([][2]*slotBlock, workers), free: free, wg: &wg,
+				dst: make([][]uint64, workers), end: make([]int, workers)}
 			var bufs [2]parents
 			var curs [2]layers.Cursor // the entries come sorted by layer and slot
 			var small *muehle.Board
 			if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
 				small = b
 			}
-			var err error
-			for b := range batches {
+			for {
+				var b work
+				var ok bool
+				select {
+				case b, ok = <-batches:
+				case in := <-inbox[w]:
+					st.receive(in)
+					continue
+				}
+				if !ok {
+					break
+				}
 				for _, e := range b.es {
-					if err != nil {
+					if st.err != nil {
 						break
 					}
 					l, i := e.layer(), e.index()
 					if e.seed() {
-						err = pr.settle(l, i, d, out)
+						st.settleOrSend(l, i)
 						continue
 					}
 					pos, ok := pr.index[l].PositionAt(i, &curs[l])
@@ -117,20 +145,20 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 					pos.Game = pr.game
 					p := pr.partner(l)
 					if bufs[p].full() {
-						err = pr.settleParents(&bufs[p], p, d, out)
+						st.settleParents(&bufs[p], p)
 					}
 					bufs[p].add(pos, pr.index[p], small)
 				}
 				for p := range bufs {
-					if err == nil {
-						err = pr.settleParents(&bufs[p], p, d, out)
-					}
+					st.settleParents(&bufs[p], p)
 				}
+				st.flush()
 				done.Add(uint64(len(b.es)))
-				b.wg.Done()
+				wg.Done()
 			}
+			err := st.err
 			if err == nil {
-				err = out.flush()
+				err = st.out.flush()
 			}
 			errc <- err
 		}()
@@ -154,10 +182,9 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 			break
 		}
 		sorted := sortEntries(chunk[:n], pr.sortTmp[:n], pr.indexBits())
-		var wg sync.WaitGroup
 		for lo := 0; lo < n; lo += batch {
 			wg.Add(1)
-			batches <- work{sorted[lo:min(lo+batch, n)], &wg}
+			batches <- work{sorted[lo:min(lo+batch, n)]}
 		}
 		wg.Wait() // the chunk is read again for the next entries
 	}
@@ -169,6 +196,150 @@ func (pr *pair) propagateDepth(ctx context.Context, d, workers int, done *atomic
 		}
 	}
 	return first
+}
+
+// A settler is one worker of the propagation of a depth. It settles the
+// slots it owns (slotOwner) and gathers those of each other worker into
+// blocks that it sends to that worker's inbox; while it waits to send, it
+// settles what its own inbox holds, so that two workers sending to each
+// other never wait for ever.
+type settler struct {
+	pr     *pair
+	d, me  int
+	out    *pusher
+	inbox  []chan *slotBlock // every worker's
+	outbox [][2]*slotBlock   // by worker and layer: the slots not sent yet
+	free   chan *slotBlock   // blocks given back, for reuse
+	wg     *sync.WaitGroup
+	err    error // the first error; then the settler only keeps the count
+	// settleParents's: its own parents, and each worker's destination
+	// and its length
+	own [parentBatch + muehle.MaxUnmoves]uint64
+	dst [][]uint64
+	end []int
+}
+
+// A slotBlock is a run of slots of one layer that one worker sends to
+// another, their owner, to be settled. Its slots are of one layer, so
+// that the loop loading their state words is short and many of their
+// cache misses are under way at once.
+type slotBlock struct {
+	l  int
+	js []uint64
+}
+
+// sendBlock is about the most slots a settler sends to another worker at
+// once.
+const sendBlock = 4096
+
+// settleOrSend settles slot i of layer l when this settler owns it, or
+// gathers it for its owner.
+func (st *settler) settleOrSend(l int, i uint64) {
+	if o := slotOwner(i, len(st.inbox)); o != st.me {
+		b := st.blockFor(o, l, 1)
+		b.js = append(b.js, i)
+		st.sendFull(o, l)
+		return
+	}
+	if err := st.pr.settle(l, i, st.d, st.out); err != nil && st.err == nil {
+		st.err = err
+	}
+}
+
+// blockFor returns the block of layer l for worker o, with room for n
+// more slots: the block being filled, or when that has too little room
+// (it is sent then) a block given back or a new one.
+func (st *settler) blockFor(o, l, n int) *slotBlock {
+	b := st.outbox[o][l]
+	if b != nil && cap(b.js)-len(b.js) >= n {
+		return b
+	}
+	if b != nil {
+		st.send(o, b)
+	}
+	select {
+	case b = <-st.free:
+		b.l, b.js = l, b.js[:0]
+	default:
+		b = &slotBlock{l: l, js: make([]uint64, 0, sendBlock+parentBatch+muehle.MaxUnmoves)}
+	}
+	st.outbox[o][l] = b
+	return b
+}
+
+// sendFull sends the block of layer l for worker o once it holds
+// sendBlock slots.
+func (st *settler) sendFull(o, l int) {
+	if b := st.outbox[o][l]; len(b.js) >= sendBlock {
+		st.send(o, b)
+		st.outbox[o][l] = nil
+	}
+}
+
+// flush sends every block that holds a slot.
+func (st *settler) flush() {
+	for o := range st.outbox {
+		for l, b := range st.outbox[o] {
+			if b != nil && len(b.js) > 0 {
+				st.send(o, b)
+				st.outbox[o][l] = nil
+			}
+		}
+	}
+}
+
+// send hands the block b to worker o, settling the blocks sent to this
+// settler while o's inbox is full.
+func (st *settler) send(o int, b *slotBlock) {
+	st.wg.Add(1)
+	for {
+		select {
+		case st.inbox[o] <- b:
+			return
+		case in := <-st.inbox[st.me]:
+			st.receive(in)
+		}
+	}
+}
+
+// receive settles the slots of a block another worker sent, all owned by
+// this settler, and gives the block back.
+func (st *settler) receive(b *slotBlock) {
+	st.settleOwn(b.l, b.js)
+	select {
+	case st.free <- b:
+	default:
+	}
+	st.wg.Done()
+}
+
+// settleOwn settles the slots js of layer l, all owned by this settler,
+// their state words loaded together first. Most are decided already:
+// they are passed over here, settle (which checks again) is not called
+// for them.
+func (st *settler) settleOwn(l int, js []uint64) {
+	if st.err != nil {
+		return
+	}
+	pr, state := st.pr, st.pr.state[l]
+	var sink uint32
+	for _, j := range js {
+		// an atomic load, which the compiler keeps though nothing reads sink
+		sink |= atomic.LoadUint32(&state[j])
+	}
+	_ = sink
+	for _, j := range js {
+		if v := layers.Value(state[j] & valueMask); v != layers.Drawn {
+			if v == layers.Unused {
+				pr.errs.Add(1)
+			}
+			continue
+		}
+		if err := pr.settle(l, j, st.d, st.out); err != nil {
+			st.err = err
+			return
+		}
+	}
 }
 
 // sortMax returns how many work-list entries propagation sorts at once in
@@ -252,38 +423,37 @@ func sortEntries(es, tmp []entry, indexBits int) []entry {
 }
 
 // parents gathers the parents (un-slides) of several decided positions of
-// one layer, so that their state words are loaded together: the cache
-// misses of many parents then overlap instead of following one another.
-// Their slots are computed from the child and the un-move
-// (layers.LayerIndex.IndexUnslides), the parents never made.
+// one layer, so that their group-B table entries, then their state words,
+// are loaded together: the cache misses of many parents then overlap
+// instead of following one another. Their slots are computed from the
+// child and the un-move (layers.LayerIndex.UnslideCodes, RankUnslides),
+// the parents never made.
 type parents struct {
 	moves [muehle.MaxUnmoves]muehle.Move
-	idx   [parentBatch + muehle.MaxUnmoves]uint64
-	ends  []int // ends[c]: the end in idx of the parents of the c-th child
-	// dedupe[c]: the c-th child's parents may share a slot (add)
-	dedupe []bool
-	n      int
-	seen   distinct
+	// idx[:n] are the parents' codes, ranked to slots by settleParents;
+	// the last ranked of idx are slots ranked already, of positions
+	// whose parents had to be told apart (add)
+	idx       [parentBatch + muehle.MaxUnmoves]uint64
+	n, ranked int
+	seen      distinct
 }
 
 // parentBatch is about how many parents are gathered before they are settled.
 const parentBatch = 1024
 
-func (b *parents) full() bool { return b.n >= parentBatch }
+func (b *parents) full() bool { return b.n+b.ranked >= parentBatch }
 
-// add appends the slots in ix, the parents' layer, of the parents of the
+// add gathers in ix, the parents' layer, the distinct parents of the
 // decided position pos; small is the board when its symmetries are not
 // the standard board's, else nil.
 //
 // Two un-slides lead to parents of one slot only when a symmetry maps one
 // parent onto the other; it then fixes pos's mover's stones, which
 // un-slides leave alone (the parents' opponent's). Without such a
-// symmetry the parents are distinct and need not be told apart.
+// symmetry the parents are distinct and need not be told apart; with one
+// (few positions) they are ranked at once and told apart.
 func (b *parents) add(pos muehle.Position, ix *layers.LayerIndex, small *muehle.Board) {
 	us := pos.AppendUnslides(b.moves[:0])
-	ix.IndexUnslides(pos, us, b.idx[b.n:])
-	b.n += len(us)
-	b.ends = append(b.ends, b.n)
 	dedupe := false
 	if len(us) > 1 {
 		if mover := pos.Stones[pos.Turn]; small == nil {
@@ -292,38 +462,60 @@ func (b *parents) add(pos muehle.Position, ix *layers.LayerIndex, small *muehle.
 			dedupe = small.Symmetric(mover)
 		}
 	}
-	b.dedupe = append(b.dedupe, dedupe)
+	if !dedupe {
+		ix.UnslideCodes(pos, us, b.idx[b.n:b.n+len(us)])
+		b.n += len(us)
+		return
+	}
+	top := len(b.idx) - b.ranked
+	out := b.idx[top-len(us) : top]
+	ix.IndexUnslides(pos, us, out)
+	b.seen.reset()
+	k := len(out)
+	for i := len(out) - 1; i >= 0; i-- { // kept at the end of out
+		if j := out[i]; b.seen.add(j) {
+			k--
+			out[k] = j
+		}
+	}
+	b.ranked += len(out) - k
 }
 
-// settleParents settles every distinct parent of each gathered child, the
-// parents being in layer p, and empties b.
-func (pr *pair) settleParents(b *parents, p, d int, out *pusher) error {
-	if b.n == 0 {
-		b.ends, b.dedupe = b.ends[:0], b.dedupe[:0]
-		return nil
+// settleParents settles the gathered parents, in layer p, that this
+// settler owns and gathers the others for their owners (slotOwner), and
+// empties b. The codes gathered are ranked first, all at once
+// (RankUnslides), then the parents are dealt out without a branch, which
+// the processor would mispredict for every other parent.
+func (st *settler) settleParents(b *parents, p int) {
+	n, top := b.n, len(b.idx)-b.ranked
+	b.n, b.ranked = 0, 0
+	if n+len(b.idx)-top == 0 || st.err != nil {
+		return
 	}
-	state := pr.state[p]
-	var sink uint32
-	for _, j := range b.idx[:b.n] {
-		sink |= atomic.LoadUint32(&state[j]) // brings the words into the cache together
-	}
-	_ = sink
-	start := 0
-	for c, end := range b.ends {
-		dedupe := b.dedupe[c]
-		if dedupe {
-			b.seen.reset()
+	st.pr.index[p].RankUnslides(b.idx[:n])
+	workers := len(st.inbox)
+	dst, end := st.dst[:workers], st.end[:workers]
+	for o := range workers {
+		if o == st.me {
+			dst[o], end[o] = st.own[:], 0
+			continue
 		}
-		for _, j := range b.idx[start:end] {
-			if dedupe && !b.seen.add(j) {
-				continue
-			}
-			if err := pr.settle(p, j, d, out); err != nil {
-				return err
-			}
-		}
-		start = end
+		blk := st.blockFor(o, p, n+len(b.idx)-top)
+		dst[o], end[o] = blk.js[:cap(blk.js)], len(blk.js)
 	}
-	b.n, b.ends, b.dedupe = 0, b.ends[:0], b.dedupe[:0]
-	return nil
+	for _, js := range [2][]uint64{b.idx[:n], b.idx[top:]} {
+		for _, j := range js {
+			o := slotOwner(j, workers)
+			dst[o][end[o]] = j
+			end[o]++
+		}
+	}
+	for o := range workers {
+		if o != st.me {
+			blk := st.outbox[o][p]
+			blk.js = blk.js[:end[o]]
+			st.sendFull(o, p)
+		}
+	}
+	st.settleOwn(p, st.own[:end[st.me]])
 }
