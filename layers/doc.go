@@ -47,6 +47,10 @@
 //	games.go      the games a database holds: RulesID in the header,
 //	              CheckVariant
 //	db.go         DB, the database of one variant, and Probe
+//	lease.go      Borrow: a layer's file held by its readers, and given up
+//	              (its mapping vacated) once retired and held by none
+//	vacate_*.go   vacate: a mapping replaced in place by empty pages
+//	              (amd64 on Linux and macOS; elsewhere kept until Close)
 //	prober.go     Prober, what the solver and the players read through
 //	folder.go     the layout of a database folder: every file and folder
 //	              in it and its path (GameDir, Path, BlocksPath, ClaimPath,
