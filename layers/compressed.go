@@ -503,26 +503,22 @@ func (d *DB) compress(k Key, derived bool) (before, after int64, done bool, err 
 		dir.Close()
 	}
 	d.forgetLocked(k)
-	if derived {
-		d.holdCompressed(k, parts, f)
-	} else if seen, err := os.Stat(path); err == nil {
-		d.noteSoundLocked(k, seen, f.h) // checkCompressed read it in full
+	if seen, err := os.Stat(path); err == nil {
+		d.noteSoundLocked(k, seen, f.h) // checkCompressed read it in full (derived: but for the won depths)
+		if derived {
+			d.holdCompressed(k, parts, f)
+		}
 	}
 	return fi.Size(), after, true, nil
 }
 
-// holdCompressed records the compressed file of layer k, just written and
-// checked by CompressDerived from the verified body of f, as checked in
-// full, and holds a copy of f's body as its decoded body when it fits the
-// memory bound. Nothing is held when the file cannot be opened: the next
-// reader opens it as usual. d.mu is held.
+// holdCompressed holds a copy of f's body, the verified body of layer k,
+// as the decoded body of its compressed file, just written and checked by
+// CompressDerived, when it fits the memory bound. Nothing is held when
+// the file cannot be opened: the next reader opens it as usual. d.mu is
+// held.
 func (d *DB) holdCompressed(k Key, parts []Part, f *File) {
 	path := d.Path(k)
-	seen, err := os.Stat(path)
-	if err != nil {
-		return
-	}
-	d.noteSoundLocked(k, seen, f.h)
 	if int64(len(f.body)) > d.cacheLimit() {
 		return
 	}

@@ -125,7 +125,7 @@ func (d *DB) soundBefore(k Key) (Header, bool) {
 		seen, h, ok := d.soundRecorded(k)
 		if ok {
 			d.mu.Lock()
-			d.noteSoundLocked(k, seen, h)
+			d.rememberSoundLocked(k, seen, h) // the record has its note already
 			d.mu.Unlock()
 		}
 		return h, ok
@@ -158,10 +158,7 @@ const soundField = "checked"
 // verification record when one vouches for h. A folder that cannot be
 // written keeps the note in memory only. d.mu is held.
 func (d *DB) noteSoundLocked(k Key, seen os.FileInfo, h Header) {
-	if d.sound == nil {
-		d.sound = make(map[Key]soundFile)
-	}
-	d.sound[k] = soundFile{seen, h}
+	d.rememberSoundLocked(k, seen, h)
 	path := d.VerifiedPath(k)
 	b, err := ReadRegular(path, 1<<10)
 	if err != nil || !RecordVouches(string(b), k, h) {
@@ -175,6 +172,15 @@ func (d *DB) noteSoundLocked(k Key, seen os.FileInfo, h Header) {
 	if text != string(b) {
 		WriteAtomic(path, []byte(text)) // a note that saves work: without it the file is decoded again
 	}
+}
+
+// rememberSoundLocked notes in memory only that the compressed file of
+// layer k, as seen, was checked in full and holds header h. d.mu is held.
+func (d *DB) rememberSoundLocked(k Key, seen os.FileInfo, h Header) {
+	if d.sound == nil {
+		d.sound = make(map[Key]soundFile)
+	}
+	d.sound[k] = soundFile{seen, h}
 }
 
 // soundRecorded reports whether the verification record of layer k notes
