@@ -105,10 +105,16 @@ func (c *blockCache) drop(i int) {
 }
 
 // limit is the bound of the blocks in bytes: the DB's bound less the
-// bodies decoded in full it holds; c.mu is held.
+// bodies decoded in full it holds, and at least floor; c.mu is held.
 func (c *blockCache) limit() int64 {
-	return c.bound() - c.held.Load()
+	return max(c.bound()-c.held.Load(), c.floor())
 }
+
+// floor is the room the blocks keep whatever the DB holds decoded in
+// full: an eighth of the bound. A cache left one block decodes a block
+// for nearly every probe; DB.holdDecoded lets go of layers to leave the
+// blocks this much. c.mu is held.
+func (c *blockCache) floor() int64 { return c.bound() / 8 }
 
 // bound is the DB's bound in bytes (SetCacheBytes); c.mu is held.
 func (c *blockCache) bound() int64 {

@@ -325,7 +325,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 
 // holdDecoded records that the DB holds compressed layer k decoded in
 // full, and lets go of the oldest such layers while their bytes exceed
-// the bound (never k itself): their entries are dropped, so that the
+// the bound less the block cache's floor (never k itself): their entries are dropped, so that the
 // garbage collector frees a body once its last reader drops it. The
 // block cache gets what they leave of the bound and gives up blocks
 // until it fits. d.mu is held.
@@ -337,7 +337,9 @@ func (d *DB) holdDecoded(k Key) {
 			total += int64(len(e.f.body))
 		}
 	}
-	limit := d.cacheLimit()
+	d.cache.mu.Lock()
+	limit := d.cache.bound() - d.cache.floor()
+	d.cache.mu.Unlock()
 	defer d.cache.shrink()
 	defer func() { d.cache.held.Store(total) }()
 	for total > limit && len(d.decoded) > 1 {
@@ -357,7 +359,8 @@ func (d *DB) holdDecoded(k Key) {
 // SetCacheBytes bounds the memory of compressed layers: the layers Layer
 // decoded in full that the DB holds, and the decoded blocks Probe keeps,
 // together up to n bytes (DefaultCacheBytes when n ≤ 0), the blocks
-// getting what the layers leave (at least one block). A layer a reader
+// getting what the layers leave, and at least an eighth of n (the layers
+// held are let go for it, but for the last one decoded). A layer a reader
 // holds stays in memory until it is dropped.
 func (d *DB) SetCacheBytes(n int64) {
 	d.cache.mu.Lock()

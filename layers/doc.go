@@ -396,7 +396,9 @@
 // --mem of the commands that read layers, the window's Memory setting; 1 GiB by default): the
 // layers decoded in full come first (the oldest let go while they exceed
 // the bound; the garbage collector frees one when its last reader drops
-// it), the blocks get the rest, at least one block (TestCacheBoundTogether).
+// it), the blocks get the rest, at least an eighth of the bound, for
+// which the layers held are let go but for the last one decoded
+// (TestCacheBoundTogether).
 // A probe finds a cached block in its file's slot with one atomic load;
 // blocks are given up by the clock algorithm. DropPages leaves a decoded body alone (on
 // Linux it would zero its pages, which are no file's).

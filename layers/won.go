@@ -353,14 +353,8 @@ var lostKey = func() (t [256]byte) {
 }()
 
 // flatSlides reports whether the layers a slide leads to, with a removal
-// and without, are open and held in memory one byte per slot, checked in
-// full, and no removal ends the game. A flat file opened for probes is
-// checked now, as DB.Layer would; a compressed one opened for probes is
-// decoded now (within the DB's memory bound, as Layer holds it): in form
-// 2 as stored, which holds every lost slot's depth, all that the fill
-// reads. Decoding a layer costs a few ns per slot, where each won slot
-// filled through the block cache costs some 100 ns more than through a
-// body in memory (doc.go).
+// and without, are held in memory one byte per slot (inMemory) and no
+// removal ends the game.
 func (r *plyReader) flatSlides() bool {
 	if r.flat != 0 {
 		return r.flat > 0
@@ -368,31 +362,44 @@ func (r *plyReader) flatSlides() bool {
 	r.flat = -1
 	for j := range 2 {
 		t := r.kind(j)
-		if t.ends || t.err != nil {
+		if t.ends || t.err != nil || !r.inMemory(j) {
 			return false
-		}
-		if t.e.f.h.Dense() {
-			return false
-		}
-		if t.e.lazy != nil || t.e.f.body == nil { // read so far block by block
-			c, _ := r.k.Child(false, j == 1)
-			e, err := r.d.layer(c, true)
-			if err != nil || e.f != t.e.f && !r.d.hold(e) {
-				return false // slow path: the probes find the damage as before
-			}
-			if e.f != t.e.f {
-				r.d.release(t.e.f)
-			}
-			t.e = e
 		}
 		f := t.e.f
-		if t.e.lazy != nil || f.body == nil || f.dense != nil || uint64(len(f.body)) != t.e.l.Size() {
+		if f.dense != nil || uint64(len(f.body)) != t.e.l.Size() {
 			return false
 		}
 		r.bodies[1-j] = f.body
 	}
 	r.flat = 1
 	return true
+}
+
+// inMemory reports whether the layer the moves of kind j lead to, open,
+// is held in memory and checked in full, and makes it so: a flat file
+// opened for probes is checked now, as DB.Layer would; a compressed one
+// opened for probes is decoded now (as Layer holds it, within the DB's
+// memory bound): in form 2 as stored, which holds every lost slot's
+// depth, all that the fill reads. Decoding a layer costs a few ns per
+// slot, where each won slot filled through the block cache costs some
+// 100 ns more than through a body in memory (doc.go), and a cache
+// smaller than the layer decodes its blocks again and again. A layer
+// that cannot be read in full (damaged) is left as it was: the probes
+// find the damage as before.
+func (r *plyReader) inMemory(j int) bool {
+	t := r.kind(j)
+	if t.e.lazy != nil || t.e.f.body == nil { // read so far block by block
+		c, _ := r.k.Child(j >= 2, j&1 == 1)
+		e, err := r.d.layer(c, true)
+		if err != nil || e.f != t.e.f && !r.d.hold(e) {
+			return false
+		}
+		if e.f != t.e.f {
+			r.d.release(t.e.f)
+		}
+		t.e = e
+	}
+	return t.e.lazy == nil && t.e.f.body != nil
 }
 
 // slideDepth is wonDepth of p whose moves ms are all slides, flatSlides
@@ -413,6 +420,7 @@ func (r *plyReader) slideDepth(p muehle.Position, ms []muehle.Move) (int, error)
 // plyKind is the layer the moves of one kind lead to from layer k.
 type plyKind struct {
 	looked bool
+	whole  bool // inMemory asked
 	ends   bool // such a move's removal ends the game: a child lost in 0
 	e      *dbLayer
 	err    error
@@ -499,6 +507,10 @@ func (r *plyReader) wonDepth(p muehle.Position) (int, error) {
 		}
 		if t.err != nil {
 			return 0, t.err
+		}
+		if !t.whole {
+			t.whole = true
+			r.inMemory(j)
 		}
 		ix := r.ix[:n[j]]
 		t.e.l.IndexMoves(p, r.kms[j][:n[j]], ix)

@@ -400,3 +400,80 @@ func TestCompressDerived(t *testing.T) {
 		}
 	}
 }
+
+// TestPlyReaderDecodesChildren finds the won depths of a placement layer
+// (p2+2-2+2 of the 4-stone game) whose children, placements with a
+// removal and without, are compressed dense layers (fingerprint values,
+// form 1), with a memory bound of one block: plyReader decodes each child
+// once in full (a cache that small would decode a block for nearly every
+// probe) and finds on every third position the depth DB.wonDepth finds
+// through the block cache.
+func TestPlyReaderDecodesChildren(t *testing.T) {
+	smallBlocks(t)
+	t.Cleanup(func() { SetCompressForm(SetCompressForm(1)) })
+	v := muehle.Standard.With(4)
+	db, err := OpenDB(t.TempDir(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	k := Key{W: 2, B: 2, WH: 2, BH: 2}
+	for _, remove := range []bool{false, true} {
+		c, ok := k.Child(true, remove)
+		if !ok {
+			t.Fatalf("%v has no child placing with removal %v", k, remove)
+		}
+		if err := db.WriteDense(c, denseFingerprint(db.Indexer().Layer(c))); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkVerified(c); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, done, err := db.Compress(c); err != nil || !done {
+			t.Fatalf("compressing %v: done %v, %v", c, done, err)
+		}
+	}
+	db = reopen(t, db)
+	db.SetCacheBytes(1 << minBlockShift)
+	l := db.Indexer().Layer(k)
+	type depth struct {
+		d    int
+		none bool
+	}
+	var want []depth
+	for i, p := range l.Positions(0, l.Size()) {
+		if i%3 != 0 {
+			continue
+		}
+		p.Game = v.Game
+		d, err := db.wonDepth(p)
+		if err != nil && !errors.Is(err, errNoLostChild) {
+			t.Fatalf("DB.wonDepth of slot %d: %v", i, err)
+		}
+		want = append(want, depth{d, err != nil})
+	}
+	before := wholeDecodes.Load()
+	r := &plyReader{d: db, k: k}
+	defer r.release()
+	depths := map[int]int{}
+	for i, p := range l.Positions(0, l.Size()) {
+		if i%3 != 0 {
+			continue
+		}
+		p.Game = v.Game
+		d, err := r.wonDepth(p)
+		w := want[0]
+		want = want[1:]
+		if err != nil && !errors.Is(err, errNoLostChild) || d != w.d || (err != nil) != w.none {
+			t.Fatalf("slot %d: plyReader %d, %v; DB.wonDepth %d, no lost child %v", i, d, err, w.d, w.none)
+		}
+		depths[d]++
+	}
+	if n := wholeDecodes.Load() - before; n != 2 {
+		t.Errorf("plyReader decoded %d layers in full, want the 2 children once each", n)
+	}
+	if len(depths) < 3 || len(want) != 0 {
+		t.Errorf("depths found %v, %d positions left: want several depths, none left", depths, len(want))
+	}
+	t.Logf("depths found (depth: positions): %v", depths)
+}
