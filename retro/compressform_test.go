@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"muehle/layers"
@@ -174,5 +175,31 @@ func TestCompressForms(t *testing.T) {
 		if err != nil || len(bad) != 0 {
 			t.Errorf("verifying %v of form 2: %v, %d mismatches: %v", k, err, len(bad), bad)
 		}
+	}
+}
+
+// TestSolveHoldsDecoded solves the 4-stone game's moving layers to 7
+// stones, compressed, in a DB whose bound of layers held decoded is 1 MiB:
+// while the solve runs the bound is a quarter of its memory budget
+// (holdWhileSolving), so that the layers one unit decoded are there for
+// the next; afterwards it is 1 MiB again.
+func TestSolveHoldsDecoded(t *testing.T) {
+	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const players, budget = 1 << 20, 64 << 20
+	db.SetCacheBytes(players)
+	var during atomic.Int64
+	opts := SolveOptions{MaxStones: 7, MemBytes: budget, Compress: true, Progress: func(Progress) { during.Store(db.CacheLimit()) }}
+	if err := Solve(context.Background(), db, opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := during.Load(); got != budget/4 {
+		t.Errorf("during the solve the bound was %d, want a quarter of the budget, %d", got, budget/4)
+	}
+	if got := db.CacheLimit(); got != players {
+		t.Errorf("after the solve the bound is %d, want %d again", got, players)
 	}
 }
