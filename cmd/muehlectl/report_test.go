@@ -183,3 +183,30 @@ func TestReportRuns(t *testing.T) {
 		t.Errorf("more than three periods:\n%s", b.String())
 	}
 }
+
+// TestReportReadsHeaders reports on a folder kept compressed (form 2,
+// where a won slot's depth is found from the layers below it) with its
+// layer 3-3 removed: the rows of 3-4 and 4-3 still come from their
+// headers, their files checked as their verification records note; the
+// report does not decode a layer and find its won depths, which would
+// need 3-3 (and, in a large game, take as long as a solve's reading).
+func TestReportReadsHeaders(t *testing.T) {
+	dir := t.TempDir()
+	if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", "4", "--max-stones", "7"); code != 0 {
+		t.Fatalf("solve: status %d, %s", code, errs)
+	}
+	if out, errs, code := runCmd(t, "compress", "--db", dir, "--stones", "4"); code != 0 {
+		t.Fatalf("compress: status %d, output %q, stderr %q", code, out, errs)
+	}
+	for _, ext := range []string{".layer", ".blocks", ".verified"} {
+		if err := os.Remove(filepath.Join(dir, "k4", "m3-3"+ext)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, code := runCmd(t, "report", "--db", dir, "--stones", "4", "--max-stones", "7")
+	for _, want := range []string{"| 3-3 | missing |", "| 3-4 | 796386 | 102281 | 0 | 658117 | 33 | - |", "| 4-3 | 796386 |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q (status %d, stderr %q):\n%s", want, code, errs, out)
+		}
+	}
+}

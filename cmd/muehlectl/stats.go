@@ -83,11 +83,11 @@ func checkLayers(db *layers.DB, keys []layers.Key, sound func(k layers.Key, h la
 			bad(k, fmt.Sprintf("damaged: %v", cerr))
 			continue
 		}
-		f, err := db.Layer(k)
+		h, err := db.Header(k) // not Layer: a compressed layer would be decoded, its won depths found, for its header
 		if err != nil {
 			return missing, damaged, err
 		}
-		sound(k, f.Header(), st)
+		sound(k, h, st)
 	}
 	return missing, damaged, nil
 }
