@@ -37,9 +37,10 @@ type SolveOptions struct {
 	// cover the index tables, the pages of mapped layer files in use, the
 	// work-list blocks or the verifier's copies of a layer's children. The
 	// bodies of the layers being written take no memory of their own: they
-	// are made in the state's memory. While Solve runs, the compressed
-	// layers the units read are held decoded up to a quarter of it besides
-	// (holdWhileSolving), where the DB's own bound is lower.
+	// are made in the state's memory. While Solve (not SolveUnit) runs,
+	// the compressed layers the units read are held decoded up to a
+	// quarter of it besides (holdWhileSolving), where the DB's own bound
+	// is lower.
 	MemBytes int64
 	// TempDir holds the work lists and spilled state; "" means a folder in
 	// the database directory.
@@ -87,7 +88,9 @@ type SolveOptions struct {
 // large moving layer of the standard game: about a minute), and the next
 // units read many of the same layers: under the players' bound (1 GiB by
 // default) each unit decoded them again, and the standard game's first 26
-// placement units took 225 s instead of 14.5.
+// placement units took 225 s instead of 14.5. SolveUnit does not: a unit
+// run alone (a Slurm job) keeps to the memory its plan asks for
+// (Cost.MemBytes), which does not count layers held for later units.
 func holdWhileSolving(db *layers.DB, opts SolveOptions) func() {
 	n, old := opts.memBudget()/4, db.CacheLimit()
 	if n <= old {
@@ -408,7 +411,6 @@ func SolveUnit(ctx context.Context, db *layers.DB, name string, opts SolveOption
 		return false, err
 	}
 	opts.MaxStones, opts.Placement = 0, true
-	defer holdWhileSolving(db, opts)()
 	u, err := FindUnit(Units(db.Variant(), opts), name)
 	if err != nil {
 		return false, err
