@@ -410,7 +410,8 @@ func TestCompressDerived(t *testing.T) {
 // through the block cache.
 func TestPlyReaderDecodesChildren(t *testing.T) {
 	smallBlocks(t)
-	t.Cleanup(func() { SetCompressForm(SetCompressForm(1)) })
+	form := SetCompressForm(1)
+	t.Cleanup(func() { SetCompressForm(form) })
 	v := muehle.Standard.With(4)
 	db, err := OpenDB(t.TempDir(), v)
 	if err != nil {
