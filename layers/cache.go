@@ -116,6 +116,14 @@ func (c *blockCache) limit() int64 {
 // blocks this much. c.mu is held.
 func (c *blockCache) floor() int64 { return c.bound() / 8 }
 
+// heldRoom is what the bodies a DB holds decoded in full may take: the
+// bound less the blocks' floor.
+func (c *blockCache) heldRoom() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bound() - c.floor()
+}
+
 // bound is the DB's bound in bytes (SetCacheBytes); c.mu is held.
 func (c *blockCache) bound() int64 {
 	if c.max <= 0 {

@@ -337,9 +337,7 @@ func (d *DB) holdDecoded(k Key) {
 			total += int64(len(e.f.body))
 		}
 	}
-	d.cache.mu.Lock()
-	limit := d.cache.bound() - d.cache.floor()
-	d.cache.mu.Unlock()
+	limit := d.cache.heldRoom()
 	defer d.cache.shrink()
 	defer func() { d.cache.held.Store(total) }()
 	for total > limit && len(d.decoded) > 1 {

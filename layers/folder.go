@@ -165,6 +165,13 @@ func namedVariant(dir string) (muehle.Variant, bool) {
 // GameDir returns the folder of the database's game: Dir()/k<stones>.
 func (d *DB) GameDir() string { return d.sub }
 
+// Empty reports whether the game's folder holds no layer file yet: a
+// solve that finds it so starts from the beginning.
+func (d *DB) Empty() bool {
+	names, _ := filepath.Glob(filepath.Join(d.sub, "*"+layerSuffix))
+	return len(names) == 0
+}
+
 // Path returns the file of layer k: dir/k<stones>/m3-4.layer for a moving
 // layer, dir/k<stones>/p5+2-4+2.layer for a placement layer.
 func (d *DB) Path(k Key) string {

@@ -44,8 +44,14 @@ func TestGameFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	if !db.Empty() {
+		t.Errorf("Empty of a new folder: false, want true")
+	}
 	if err := db.Write(Moving(3, 3), make([]byte, db.Indexer().Layer(Moving(3, 3)).Size())); err != nil {
 		t.Fatal(err)
+	}
+	if db.Empty() {
+		t.Errorf("Empty with layer 3-3 written: true, want false")
 	}
 	os.MkdirAll(loose, 0o755)
 	b, _ := os.ReadFile(db.Path(Moving(3, 3)))

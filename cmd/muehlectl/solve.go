@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"time"
 
 	"muehle/layers"
@@ -106,7 +105,7 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 		}
 	}
 	fmt.Fprintf(stdout, "database %s (%s): %d units to compute, %d to verify only\n", *dbf.dir, dbf.label(), compute, len(tasks)-compute)
-	if files, _ := filepath.Glob(filepath.Join(db.GameDir(), "*.layer")); len(files) == 0 {
+	if db.Empty() {
 		// A long campaign resumes by running again: say so when there
 		// is nothing to resume (a new machine, or the folder gone).
 		fmt.Fprintf(stdout, "no layer of it is here yet (%s): starting from the beginning\n", db.GameDir())
