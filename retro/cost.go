@@ -208,7 +208,8 @@ type Cost struct {
 	// those); for a placement layer its values (1 byte per slot, or per
 	// reachable class with the reach bits of its slots and of its parents'
 	// slots) and the copies of the layers its children lie in (their file
-	// bodies).
+	// bodies); with CostOptions.Held, the layers the DB holds decoded
+	// for later units.
 	MemBytes uint64
 	// CPUSeconds is the expected processor time, solving and verifying:
 	// the wall time on one core, or on n cores about CPUSeconds/n.
@@ -260,6 +261,74 @@ type CostOptions struct {
 	// read in place; 1 or 2: compressed form 1 or 2) and the won slots
 	// its header counts; ok false for a layer not present. nil: none is.
 	Layer func(k layers.Key) (form int, won uint64, ok bool)
+	// Held, when set, follows the compressed layers a solver in one
+	// process holds decoded from one unit to the next (HeldLayers): a
+	// unit that reads one of them does not pay for it again. The units
+	// must then be costed once each, in the order they run. nil: every
+	// unit reads the layers afresh, as a unit run alone does
+	// (SolveUnit, a Slurm job).
+	Held *HeldLayers
+}
+
+// HeldLayers follows, for the cost model, the compressed layers a DB
+// holds decoded while Solve runs in one process: Solve raises the DB's
+// bound to a quarter of its memory budget (holdWhileSolving), and the DB
+// holds the layers it decoded, their won depths found, up to that bound
+// less the block cache's floor (an eighth), letting go of the oldest
+// first (layers.DB.SetCacheBytes): the layers a unit's reads decoded,
+// and with --compress the unit's own layers once written.
+type HeldLayers struct {
+	bound uint64 // the DB's bound
+	room  uint64 // what the layers held may take of it
+	bytes uint64
+	keys  []layers.Key // oldest first
+	size  map[layers.Key]uint64
+	// filled says the layer is held with its won depths found (read
+	// by DB.Layer), not only as stored (a child read for that fill).
+	filled map[layers.Key]bool
+}
+
+// NewHeldLayers returns an empty HeldLayers for a solver with opts.
+func NewHeldLayers(opts SolveOptions) *HeldLayers {
+	bound := max(opts.memBudget()/4, layers.DefaultCacheBytes)
+	return &HeldLayers{bound: uint64(bound), room: uint64(bound - bound/8), size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}}
+}
+
+// Bytes returns the bytes of the layers held.
+func (h *HeldLayers) Bytes() uint64 { return h.bytes }
+
+// has reports whether k is held, and whether with its won depths (none
+// is when h is nil).
+func (h *HeldLayers) has(k layers.Key) (held, filled bool) {
+	if h == nil {
+		return false, false
+	}
+	_, held = h.size[k]
+	return held, h.filled[k]
+}
+
+// hold records that layer k of n bytes is held (filled: with its won
+// depths found), the newest, and lets go of the oldest while the layers
+// exceed the room, never the newest (DB.holdDecoded). On a nil h it does
+// nothing.
+func (h *HeldLayers) hold(k layers.Key, n uint64, filled bool) {
+	if h == nil {
+		return
+	}
+	if old, ok := h.size[k]; ok {
+		h.bytes -= old
+		h.keys = slices.DeleteFunc(h.keys, func(x layers.Key) bool { return x == k })
+	}
+	h.keys = append(h.keys, k)
+	h.size[k], h.filled[k] = n, filled
+	h.bytes += n
+	for h.bytes > h.room && len(h.keys) > 1 {
+		x := h.keys[0]
+		h.keys = h.keys[1:]
+		h.bytes -= h.size[x]
+		delete(h.size, x)
+		delete(h.filled, x)
+	}
 }
 
 // CostOptionsFor returns the cost options of solving opts in db: its
@@ -284,6 +353,20 @@ func CostOptionsFor(db *layers.DB, opts SolveOptions) CostOptions {
 	}}
 }
 
+// kept returns how layer k of variant v is kept (its compressed form, 0
+// for flat) and its won slots: as it lies if present, else as the solve
+// keeps it, at the game's WonShare.
+func (o CostOptions) kept(ix *layers.Indexer, v muehle.Variant, k layers.Key) (form int, won uint64) {
+	form, won, ok := 0, uint64(0), false
+	if o.Layer != nil {
+		form, won, ok = o.Layer(k)
+	}
+	if !ok && o.Compress {
+		form, won = 2, uint64(WonShare(v)*float64(ix.Layer(k).Size()))
+	}
+	return form, won
+}
+
 // readSeconds returns the processor seconds unit u spends reading the
 // finished layers its moves lead to out of the unit (each once, in full:
 // DB.Layer) that are kept compressed: decoding each; in form 2 finding
@@ -292,33 +375,33 @@ func CostOptionsFor(db *layers.DB, opts SolveOptions) CostOptions {
 // children kept compressed for their probes (each layer decoded once in
 // the unit).
 func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
-	state := func(k layers.Key) (form int, won uint64) {
-		form, won, ok := 0, uint64(0), false
-		if o.Layer != nil {
-			form, won, ok = o.Layer(k)
-		}
-		if !ok && o.Compress {
-			form, won = 2, uint64(WonShare(u.variant)*float64(ix.Layer(k).Size()))
-		}
-		return form, won
-	}
+	state := func(k layers.Key) (form int, won uint64) { return o.kept(ix, u.variant, k) }
 	var ns float64
 	decoded := map[layers.Key]bool{}
 	decode := func(k layers.Key) {
+		if held, _ := o.Held.has(k); held {
+			return
+		}
 		if !decoded[k] && !slices.Contains(u.Keys, k) { // the unit's own lie flat until verified
 			decoded[k] = true
 			ns += costDecodeNanos * float64(u.bodyBytes(ix, k))
+			o.Held.hold(k, u.bodyBytes(ix, k), false)
 		}
 	}
+	read := map[layers.Key]bool{}
 	for _, k := range u.Keys {
 		for _, x := range layers.SuccessorsIn(u.variant, k) {
-			if decoded[x] || slices.Contains(u.Keys, x) {
+			if read[x] || slices.Contains(u.Keys, x) {
 				continue
 			}
 			form, won := state(x)
 			if form == 0 {
 				continue
 			}
+			if _, filled := o.Held.has(x); filled {
+				continue
+			}
+			read[x] = true // decoded perhaps as another's child, its depths still to find
 			decode(x)
 			if form != 2 {
 				continue
@@ -329,6 +412,7 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 					decode(c)
 				}
 			}
+			o.Held.hold(x, u.bodyBytes(ix, x), true)
 		}
 	}
 	return ns / 1e9
@@ -339,6 +423,26 @@ func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 	c := unitCost(ix, u, o.MemBytes)
 	c.ReadCPUSeconds = readSeconds(ix, u, o)
 	c.CPUSeconds += c.ReadCPUSeconds
+	if o.Held != nil {
+		// The layers held for later units, beside those the unit
+		// reads (counted above: a placement unit borrows them).
+		others := o.Held.Bytes()
+		for _, k := range u.Keys {
+			for _, x := range layers.SuccessorsIn(u.variant, k) {
+				if u.Placement && !slices.Contains(u.Keys, x) {
+					others -= o.Held.size[x]
+				}
+			}
+		}
+		c.MemBytes += others
+		// Written, verified and compressed, the unit's own layers are
+		// held decoded (DB.CompressDerived) if one fits the DB's bound.
+		for _, k := range u.Keys {
+			if form, _ := o.kept(ix, u.variant, k); form != 0 && u.bodyBytes(ix, k) <= o.Held.bound {
+				o.Held.hold(k, u.bodyBytes(ix, k), true)
+			}
+		}
+	}
 	return c
 }
 

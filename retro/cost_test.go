@@ -346,3 +346,81 @@ func TestReadingFitsLaskerRecord(t *testing.T) {
 		t.Errorf("measured/model %.2f with the reading, %.2f without: want within 0.67 to 1.5, and closer than without", r, measured/flat)
 	}
 }
+
+// TestHeldLayers: in one process the DB holds the layers read decoded, and
+// with --compress each unit's own once written, oldest let go first, so a
+// unit that reads layers an earlier unit read or wrote pays nothing for
+// them; and the layers held for later units count in its memory, those
+// it reads once only.
+func TestHeldLayers(t *testing.T) {
+	h := &HeldLayers{bound: 100, room: 100, size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}}
+	a, b, c, d := layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3), layers.Moving(4, 4)
+	h.hold(a, 60, true)
+	h.hold(b, 30, false)
+	h.hold(c, 30, true)
+	if held, _ := h.has(a); held || h.Bytes() != 60 {
+		t.Errorf("over the room: %v held (want let go, the oldest), %d bytes (want 60)", held, h.Bytes())
+	}
+	h.hold(b, 30, true) // b again: now the newest, with its depths
+	h.hold(d, 50, false)
+	if held, _ := h.has(c); held {
+		t.Errorf("%v held, want let go (older than %v, held again)", c, b)
+	}
+	if held, filled := h.has(b); !held || !filled {
+		t.Errorf("%v: held %v, filled %v; want both", b, held, filled)
+	}
+	h.hold(a, 200, true) // larger than the room: held alone
+	if held, _ := h.has(a); !held || h.Bytes() != 200 || len(h.keys) != 1 {
+		t.Errorf("a layer larger than the room: held %v, %d bytes in %d layers; want it alone", held, h.Bytes(), len(h.keys))
+	}
+	var none *HeldLayers
+	none.hold(a, 1, true)
+	if held, _ := none.has(a); held {
+		t.Errorf("a nil HeldLayers holds %v", a)
+	}
+
+	ix, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := muehle.NineMensMorris
+	units := Units(v, SolveOptions{Placement: true})
+	unit := func(name string) Unit {
+		u, err := FindUnit(units, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	// m6-7 reads 6-6 and 5-7 (TestReadingCompressed): after m5-7 and
+	// m6-6 in the same process, nothing.
+	opts := SolveOptions{Compress: true, MemBytes: 32 << 30}
+	run := CostOptions{Compress: true, Held: NewHeldLayers(opts)}
+	UnitCostWith(ix, unit("m5-7"), run)
+	UnitCostWith(ix, unit("m6-6"), run)
+	if got := UnitCostWith(ix, unit("m6-7"), run).ReadCPUSeconds; got != 0 {
+		t.Errorf("m6-7 after m5-7 and m6-6 in one process: %.3f s reading, want 0", got)
+	}
+	if alone := UnitCostWith(ix, unit("m6-7"), CostOptions{Compress: true}).ReadCPUSeconds; alone <= 0 {
+		t.Errorf("m6-7 alone: %.3f s reading, want more than 0", alone)
+	}
+	// A placement unit whose children are held (it ran before, as when
+	// resumed after its verification): no reading, and its memory the
+	// layers held beside its children's copies.
+	q := unit("p8+1-9+0")
+	run = CostOptions{Compress: true, Held: NewHeldLayers(opts)}
+	UnitCostWith(ix, q, run)
+	before := run.Held.Bytes()
+	alone := UnitCostWith(ix, q, CostOptions{Compress: true})
+	got := UnitCostWith(ix, q, run)
+	var children uint64
+	for _, k := range layers.SuccessorsIn(v, q.Keys[0]) {
+		children += run.Held.size[k]
+	}
+	if got.ReadCPUSeconds != 0 || alone.ReadCPUSeconds <= 0 {
+		t.Errorf("%s again: %.1f s reading, alone %.1f s; want 0 and more", q.Name, got.ReadCPUSeconds, alone.ReadCPUSeconds)
+	}
+	if want := alone.MemBytes + before - children; children == 0 || got.MemBytes != want {
+		t.Errorf("%s again: %d bytes of memory, want %d (alone %d, held %d, of them its children %d)", q.Name, got.MemBytes, want, alone.MemBytes, before, children)
+	}
+}

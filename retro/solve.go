@@ -131,8 +131,9 @@ type Task struct {
 	Why []string
 	// Cost is the unit's expected cost (UnitCostWith) for a solver with
 	// opts' memory budget, the layers it reads kept as they are or as
-	// opts keeps them (CostOptionsFor); a task that only verifies takes
-	// VerifyShare of its time (CPUSeconds).
+	// opts keeps them (CostOptionsFor), in Plan those held decoded by
+	// the units before it not read again (CostOptions.Held); a task that
+	// only verifies takes VerifyShare of its time (CPUSeconds).
 	Cost Cost
 }
 
@@ -142,8 +143,13 @@ type Task struct {
 // relied upon. Solve makes it once and passes each task in its Progress.
 func Plan(db *layers.DB, opts SolveOptions) []Task {
 	var tasks []Task
+	// The units costed in order, in one process: a layer the DB holds
+	// decoded from an earlier unit is not read again.
+	co := CostOptionsFor(db, opts)
+	co.Held = NewHeldLayers(opts)
 	for _, u := range Units(db.Variant(), opts) {
 		if t := check(db, u, opts); t.Compute || len(t.Verify) > 0 {
+			t.Cost = UnitCostWith(db.Indexer(), u, co)
 			tasks = append(tasks, t)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"muehle/layers"
 	"muehle/retro"
+	"muehle/retro/dbservice"
 )
 
 // calibrate compares the cost model with the units of the solve records
@@ -50,7 +51,15 @@ func calibrate(w io.Writer, db *layers.DB, files []string) error {
 		// solve was interrupted before it was recorded): half the work.
 		solved := slices.DeleteFunc(slices.Clone(recs), func(r layers.Record) bool { return r.Slots == 0 })
 		verifiedOnly += len(layers.Latest(recs)) - len(layers.Latest(solved))
+		co.Held = nil
+		var prev layers.Record
 		for _, r := range layers.Latest(solved) {
+			if co.Held == nil || dbservice.StartsRun(prev, r) {
+				// A run in one process holds the layers its
+				// units read decoded for the next ones.
+				co.Held = retro.NewHeldLayers(retro.SolveOptions{})
+			}
+			prev = r
 			u, err := retro.FindUnit(units, string(r.Unit))
 			if err != nil || u.Slots(ix) != r.Slots {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())

@@ -119,7 +119,10 @@ type plan struct {
 
 // makePlan returns the units of opts with their cost and their state in db
 // (read from the headers and records, not the bodies: cheap on any size).
-func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
+// With oneProcess the units left are costed as one solve runs them, in
+// order, a layer held decoded from an earlier unit not read again
+// (retro.CostOptions.Held); else each as a unit run alone (a Slurm job).
+func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProcess bool) plan {
 	ix := db.Indexer()
 	claims, _ := db.Claims()
 	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus, Compress: opts.Compress}
@@ -127,11 +130,19 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int) plan {
 	// them; the state words in memory whatever their size.
 	co := retro.CostOptionsFor(db, opts)
 	co.MemBytes = 0
+	run := co
+	if oneProcess {
+		run.Held = retro.NewHeldLayers(opts)
+	}
 	for _, u := range retro.Units(db.Variant(), opts) {
+		status := unitStatus(db, u)
 		c := retro.UnitCostWith(ix, u, co)
+		if status != "verified" {
+			c = retro.UnitCostWith(ix, u, run)
+		}
 		pu := plannedUnit{Name: string(u.Name), Level: u.Level, Slots: u.Slots(ix), Deps: []string{},
 			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, DiskBytes: c.DiskBytes, TempBytes: c.TempBytes,
-			Status: unitStatus(db, u)}
+			Status: status}
 		for _, d := range u.Deps {
 			pu.Deps = append(pu.Deps, string(d))
 		}
@@ -238,7 +249,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if a.calibrate != nil {
 		return calibrate(stdout, db, a.calibrate)
 	}
-	p := makePlan(db, a.opts, a.nodes, a.cpus)
+	p := makePlan(db, a.opts, a.nodes, a.cpus, a.nodes == 1)
 	if a.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

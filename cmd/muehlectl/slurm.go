@@ -224,7 +224,7 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
-	p := makePlan(db, a.opts, 1, a.cpus)
+	p := makePlan(db, a.opts, 1, a.cpus, false)
 	jobs := a.slurmJobs(p)
 	units := 0
 	for _, j := range jobs {

@@ -18,15 +18,17 @@ const runGap = time.Minute
 // began within runGap of their end.
 func LastRun(recs []layers.Record) []layers.Record {
 	i := len(recs) - 1
-	for i > 0 {
-		next := recs[i]
-		began := next.Finished.Add(-time.Duration(next.Seconds * float64(time.Second)))
-		if began.Sub(recs[i-1].Finished) > runGap {
-			break
-		}
+	for i > 0 && !StartsRun(recs[i-1], recs[i]) {
 		i--
 	}
 	return recs[max(0, i):]
+}
+
+// StartsRun reports whether record next, written after prev, begins a
+// new run: its unit began more than runGap after prev's ended.
+func StartsRun(prev, next layers.Record) bool {
+	began := next.Finished.Add(-time.Duration(next.Seconds * float64(time.Second)))
+	return began.Sub(prev.Finished) > runGap
 }
 
 // SpeedOf returns this machine's speed relative to the model in the
@@ -36,7 +38,8 @@ func LastRun(recs []layers.Record) []layers.Record {
 // model does not know is passed over; so is a record of verifying only
 // (no phase but verify), whose model time is VerifyShare of the unit's.
 // co says how the layers the units read were kept (retro.CostOptionsFor:
-// the reading of compressed ones counts in the model's time).
+// the reading of compressed ones counts in the model's time; with Held,
+// recs are one run's, in order).
 func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record, co retro.CostOptions) (float64, int) {
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var model, took float64
@@ -68,5 +71,7 @@ func MeasuredSpeed(db *layers.DB) (float64, int) {
 	// The layers the units read counted as they lie now (compressed
 	// ones cost their reading), as the estimate that uses the speed
 	// counts them (retro.Plan).
-	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs), retro.CostOptionsFor(db, retro.SolveOptions{}))
+	co := retro.CostOptionsFor(db, retro.SolveOptions{})
+	co.Held = retro.NewHeldLayers(retro.SolveOptions{}) // one run, in one process
+	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs), co)
 }
