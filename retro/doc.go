@@ -235,7 +235,9 @@
 // time behind muehlectl plan, the resources muehlectl slurm asks for and
 // the estimate of the window's Database tab; UnitCostWith adds what
 // reading the finished layers kept compressed costs (CostOptionsFor: as
-// the folder keeps them, or as SolveOptions.Compress will).
+// the folder keeps them, or as SolveOptions.Compress will), and with
+// CostOptions.Held what one solve's DB holds decoded from one unit to the
+// next, so that Plan and plan cost a layer read again as nothing.
 // docs/cluster.md compares it with measured units.
 //
 // # Progress and the solve record
