@@ -368,6 +368,49 @@ func TestCacheBoundTogether(t *testing.T) {
 	}
 }
 
+// TestSetNextUse: with a bound that holds two of three layers decoded, the
+// DB lets go of the oldest, or with SetNextUse of the one needed last, so
+// that the layer needed next is still held and not decoded again.
+func TestSetNextUse(t *testing.T) {
+	for _, planned := range []bool{false, true} {
+		db, keys := compressedDB(t, minBlockShift)
+		for _, k := range keys {
+			if _, _, _, err := db.Compress(k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db = reopen(t, db)
+		var total int64
+		for _, k := range keys {
+			f, err := db.Layer(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += int64(len(f.Body()))
+		}
+		db = reopen(t, db)
+		// The room for layers held is the bound less an eighth.
+		db.SetCacheBytes((total - 1) * 8 / 7)
+		a, b, c := keys[0], keys[1], keys[2]
+		if planned {
+			next := map[Key]int{a: 1, b: 9, c: 5}
+			db.SetNextUse(func(k Key) int { return next[k] })
+		}
+		for _, k := range []Key{a, b, c} {
+			if _, err := db.Layer(k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := wholeDecodes.Load()
+		if _, err := db.Layer(a); err != nil {
+			t.Fatal(err)
+		}
+		if again := wholeDecodes.Load() - before; again != 0 == planned {
+			t.Errorf("SetNextUse %v: %v read again after %v and %v decoded %d times; want %d", planned, a, b, c, again, map[bool]int{false: 1, true: 0}[planned])
+		}
+	}
+}
+
 // TestCheckDecodesOnce checks two compressed layers with a memory bound
 // that holds one of them decoded: checking the first again, after the
 // second pushed it out, does not decode it again (a solver checks every

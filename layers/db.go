@@ -36,6 +36,7 @@ type DB struct {
 
 	cache   blockCache        // decoded blocks of compressed layers, for Probe
 	decoded []Key             // compressed layers held decoded in full, oldest first; d.mu
+	nextUse func(Key) int     // SetNextUse; d.mu
 	sound   map[Key]soundFile // compressed layers checked in full (Check); d.mu
 }
 
@@ -324,8 +325,9 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 }
 
 // holdDecoded records that the DB holds compressed layer k decoded in
-// full, and lets go of the oldest such layers while their bytes exceed
-// the bound less the block cache's floor (never k itself): their entries are dropped, so that the
+// full, and lets go of such layers (the oldest first, or by SetNextUse)
+// while their bytes exceed the bound less the block cache's floor (never
+// k itself): their entries are dropped, so that the
 // garbage collector frees a body once its last reader drops it. The
 // block cache gets what they leave of the bound and gives up blocks
 // until it fits. d.mu is held.
@@ -341,8 +343,9 @@ func (d *DB) holdDecoded(k Key) {
 	defer d.cache.shrink()
 	defer func() { d.cache.held.Store(total) }()
 	for total > limit && len(d.decoded) > 1 {
-		x := d.decoded[0]
-		d.decoded = d.decoded[1:]
+		i := d.letGo()
+		x := d.decoded[i]
+		d.decoded = slices.Delete(d.decoded, i, i+1)
 		s, _ := keySlot(x)
 		e := d.slots[s].Load()
 		if e == nil || e.f == nil || e.f.z == nil || e.f.body == nil {
@@ -352,6 +355,34 @@ func (d *DB) holdDecoded(k Key) {
 		d.slots[s].Store(nil)
 		d.retireLocked(&File{path: e.f.path, h: e.f.h, z: e.f.z})
 	}
+}
+
+// letGo returns the index in d.decoded of the layer to let go of first:
+// the oldest, or with SetNextUse the one needed last (never the newest).
+// d.mu is held.
+func (d *DB) letGo() int {
+	if d.nextUse == nil {
+		return 0
+	}
+	i, last := 0, -1
+	for j, x := range d.decoded[:len(d.decoded)-1] {
+		if n := d.nextUse(x); n > last {
+			i, last = j, n
+		}
+	}
+	return i
+}
+
+// SetNextUse tells the DB when each layer will be read next, in steps of
+// a plan (a larger number later; math.MaxInt never), so that it lets go
+// of the layers it holds decoded in full that are needed last, not the
+// oldest: a solver that knows its units reads the same layers again from
+// a smaller hold (retro.Solve). next must be safe to call from any
+// goroutine; nil puts back the oldest first.
+func (d *DB) SetNextUse(next func(Key) int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.nextUse = next
 }
 
 // SetCacheBytes bounds the memory of compressed layers: the layers Layer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync/atomic"
 	"testing"
 
@@ -178,28 +179,48 @@ func TestCompressForms(t *testing.T) {
 	}
 }
 
-// TestSolveHoldsDecoded solves the 4-stone game's moving layers to 7
-// stones, compressed, in a DB whose bound of layers held decoded is 1 MiB:
-// while the solve runs the bound is a quarter of its memory budget
-// (holdWhileSolving), so that the layers one unit decoded are there for
-// the next; afterwards it is 1 MiB again.
+// TestSolveHoldsDecoded solves the 4-stone game, all phases, compressed,
+// in a DB whose bound of layers held decoded is 1 MiB: while the moving
+// units run the bound is a quarter of the memory budget, while the
+// placement units run placementBound, and the Go runtime's memory limit
+// is the budget (hold.go), so that the layers one unit decoded are there
+// for the next; afterwards the bound is 1 MiB and the limit as it was.
 func TestSolveHoldsDecoded(t *testing.T) {
 	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const players, budget = 1 << 20, 64 << 20
+	const players, budget = 1 << 20, 4 << 30
 	db.SetCacheBytes(players)
-	var during atomic.Int64
-	opts := SolveOptions{MaxStones: 7, MemBytes: budget, Compress: true, Progress: func(Progress) { during.Store(db.CacheLimit()) }}
+	limit := debug.SetMemoryLimit(-1)
+	var moving, placement, memLimit atomic.Int64
+	opts := SolveOptions{Placement: true, MemBytes: budget, Compress: true}
+	opts.Progress = func(p Progress) {
+		if p.Task.Unit.Placement {
+			placement.Store(db.CacheLimit())
+		} else {
+			moving.Store(db.CacheLimit())
+		}
+		memLimit.Store(debug.SetMemoryLimit(-1))
+	}
 	if err := Solve(context.Background(), db, opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := during.Load(); got != budget/4 {
-		t.Errorf("during the solve the bound was %d, want a quarter of the budget, %d", got, budget/4)
+	if got := moving.Load(); got != budget/4 {
+		t.Errorf("during the moving units the bound was %d, want a quarter of the budget, %d", got, budget/4)
+	}
+	want := placementBound(db.Indexer(), db.Variant(), opts)
+	if got := placement.Load(); got != want || want <= budget/4 {
+		t.Errorf("during the placement units the bound was %d, want %d, more than a quarter of the budget", got, want)
+	}
+	if got := memLimit.Load(); got != budget {
+		t.Errorf("during the solve the memory limit was %d, want the budget, %d", got, budget)
 	}
 	if got := db.CacheLimit(); got != players {
 		t.Errorf("after the solve the bound is %d, want %d again", got, players)
+	}
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("after the solve the memory limit is %d, want %d again", got, limit)
 	}
 }

@@ -271,28 +271,50 @@ type CostOptions struct {
 }
 
 // HeldLayers follows, for the cost model, the compressed layers a DB
-// holds decoded while Solve runs in one process: Solve raises the DB's
-// bound to a quarter of its memory budget (holdWhileSolving), and the DB
-// holds the layers it decoded, their won depths found, up to that bound
-// less the block cache's floor (an eighth), letting go of the oldest
-// first (layers.DB.SetCacheBytes): the layers a unit's reads decoded,
-// and with --compress the unit's own layers once written.
+// holds decoded while Solve runs in one process, by Solve's rules
+// (hold.go): the layers a unit's reads decoded, their won depths found,
+// and with --compress the unit's own layers once written, up to the DB's
+// bound less the block cache's floor (an eighth), the bound a quarter of
+// the memory budget in the moving phase and placementBound in the
+// placement phase, letting go first of the layers the units read last.
 type HeldLayers struct {
-	bound uint64 // the DB's bound
-	room  uint64 // what the layers held may take of it
-	bytes uint64
-	keys  []layers.Key // oldest first
-	size  map[layers.Key]uint64
+	bound, placement uint64 // the DB's bound: now, and once in the placement phase
+	bytes            uint64
+	keys             []layers.Key // oldest first
+	size             map[layers.Key]uint64
 	// filled says the layer is held with its won depths found (read
 	// by DB.Layer), not only as stored (a child read for that fill).
 	filled map[layers.Key]bool
+	reads  readPlan
+	index  map[UnitName]int // the units' places in the read plan
+	at     int              // the unit being costed
 }
 
-// NewHeldLayers returns an empty HeldLayers for a solver with opts.
-func NewHeldLayers(opts SolveOptions) *HeldLayers {
-	bound := max(opts.memBudget()/4, layers.DefaultCacheBytes)
-	return &HeldLayers{bound: uint64(bound), room: uint64(bound - bound/8), size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}}
+// NewHeldLayers returns an empty HeldLayers for a solver with opts of
+// variant v, which does the units of Units(v, opts) in order.
+func NewHeldLayers(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) *HeldLayers {
+	units := Units(v, opts)
+	own := int64(layers.DefaultCacheBytes) // a new DB's
+	h := &HeldLayers{bound: uint64(max(movingBound(opts), own)), placement: uint64(max(placementBound(ix, v, opts), own)),
+		size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}, reads: readsOf(v, units), index: map[UnitName]int{}}
+	for i, u := range units {
+		h.index[u.Name] = i
+	}
+	return h
 }
+
+// start notes that unit u is costed next: the read plan's place, and in
+// the placement phase the larger bound.
+func (h *HeldLayers) start(u Unit) {
+	h.at = h.index[u.Name]
+	if u.Placement {
+		h.bound = max(h.bound, h.placement)
+	}
+}
+
+// room is what the layers held may take: the bound less the block
+// cache's floor.
+func (h *HeldLayers) room() uint64 { return h.bound - h.bound/8 }
 
 // Bytes returns the bytes of the layers held.
 func (h *HeldLayers) Bytes() uint64 { return h.bytes }
@@ -308,9 +330,9 @@ func (h *HeldLayers) has(k layers.Key) (held, filled bool) {
 }
 
 // hold records that layer k of n bytes is held (filled: with its won
-// depths found), the newest, and lets go of the oldest while the layers
-// exceed the room, never the newest (DB.holdDecoded). On a nil h it does
-// nothing.
+// depths found), the newest, and lets go of the layers read last while
+// the layers exceed the room, never the newest (DB.holdDecoded). On a
+// nil h it does nothing.
 func (h *HeldLayers) hold(k layers.Key, n uint64, filled bool) {
 	if h == nil {
 		return
@@ -322,9 +344,15 @@ func (h *HeldLayers) hold(k layers.Key, n uint64, filled bool) {
 	h.keys = append(h.keys, k)
 	h.size[k], h.filled[k] = n, filled
 	h.bytes += n
-	for h.bytes > h.room && len(h.keys) > 1 {
-		x := h.keys[0]
-		h.keys = h.keys[1:]
+	for h.bytes > h.room() && len(h.keys) > 1 {
+		i, last := 0, -1 // the layer read last (layers.DB.SetNextUse)
+		for j, x := range h.keys[:len(h.keys)-1] {
+			if next := h.reads.next(x, h.at); next > last {
+				i, last = j, next
+			}
+		}
+		x := h.keys[i]
+		h.keys = slices.Delete(h.keys, i, i+1)
 		h.bytes -= h.size[x]
 		delete(h.size, x)
 		delete(h.filled, x)
@@ -421,6 +449,9 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 // UnitCostWith returns the expected cost of unit u solved with o.
 func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 	c := unitCost(ix, u, o.MemBytes)
+	if o.Held != nil {
+		o.Held.start(u)
+	}
 	c.ReadCPUSeconds = readSeconds(ix, u, o)
 	c.CPUSeconds += c.ReadCPUSeconds
 	if o.Held != nil {

@@ -348,12 +348,13 @@ func TestReadingFitsLaskerRecord(t *testing.T) {
 }
 
 // TestHeldLayers: in one process the DB holds the layers read decoded, and
-// with --compress each unit's own once written, oldest let go first, so a
+// with --compress each unit's own once written, those read last (else the
+// oldest) let go first, so a
 // unit that reads layers an earlier unit read or wrote pays nothing for
 // them; and the layers held for later units count in its memory, those
 // it reads once only.
 func TestHeldLayers(t *testing.T) {
-	h := &HeldLayers{bound: 100, room: 100, size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}}
+	h := &HeldLayers{bound: 114, size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}} // room 100
 	a, b, c, d := layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3), layers.Moving(4, 4)
 	h.hold(a, 60, true)
 	h.hold(b, 30, false)
@@ -372,6 +373,15 @@ func TestHeldLayers(t *testing.T) {
 	h.hold(a, 200, true) // larger than the room: held alone
 	if held, _ := h.has(a); !held || h.Bytes() != 200 || len(h.keys) != 1 {
 		t.Errorf("a layer larger than the room: held %v, %d bytes in %d layers; want it alone", held, h.Bytes(), len(h.keys))
+	}
+	// With a read plan, the layer read last goes first, not the oldest.
+	h = &HeldLayers{bound: 114, size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{},
+		reads: readPlan{a: {1}, b: {5}, c: {3}}}
+	for _, k := range []layers.Key{a, b, c} {
+		h.hold(k, 40, true)
+	}
+	if held, _ := h.has(b); held || h.Bytes() != 80 {
+		t.Errorf("a read plan: %v (read last) held %v, %d bytes; want it let go, 80 bytes", b, held, h.Bytes())
 	}
 	var none *HeldLayers
 	none.hold(a, 1, true)
@@ -395,7 +405,7 @@ func TestHeldLayers(t *testing.T) {
 	// m6-7 reads 6-6 and 5-7 (TestReadingCompressed): after m5-7 and
 	// m6-6 in the same process, nothing.
 	opts := SolveOptions{Compress: true, MemBytes: 32 << 30}
-	run := CostOptions{Compress: true, Held: NewHeldLayers(opts)}
+	run := CostOptions{Compress: true, Held: NewHeldLayers(ix, v, opts)}
 	UnitCostWith(ix, unit("m5-7"), run)
 	UnitCostWith(ix, unit("m6-6"), run)
 	if got := UnitCostWith(ix, unit("m6-7"), run).ReadCPUSeconds; got != 0 {
@@ -408,7 +418,7 @@ func TestHeldLayers(t *testing.T) {
 	// resumed after its verification): no reading, and its memory the
 	// layers held beside its children's copies.
 	q := unit("p8+1-9+0")
-	run = CostOptions{Compress: true, Held: NewHeldLayers(opts)}
+	run = CostOptions{Compress: true, Held: NewHeldLayers(ix, v, opts)}
 	UnitCostWith(ix, q, run)
 	before := run.Held.Bytes()
 	alone := UnitCostWith(ix, q, CostOptions{Compress: true})

@@ -39,8 +39,9 @@ type SolveOptions struct {
 	// bodies of the layers being written take no memory of their own: they
 	// are made in the state's memory. While Solve (not SolveUnit) runs,
 	// the compressed layers the units read are held decoded up to a
-	// quarter of it besides (holdWhileSolving), where the DB's own bound
-	// is lower.
+	// quarter of it besides, and in the placement phase up to what the
+	// placement units leave of it (hold.go), where the DB's own bound is
+	// lower.
 	MemBytes int64
 	// TempDir holds the work lists and spilled state; "" means a folder in
 	// the database directory.
@@ -78,30 +79,6 @@ type SolveOptions struct {
 	// progress by it instead of reading every layer file again. Each unit
 	// is checked again before it is computed either way.
 	Plan []Task
-}
-
-// holdWhileSolving raises db's bound of the layers it holds decoded
-// (layers.DB.SetCacheBytes) to a quarter of the solver's memory budget
-// while Solve runs, and returns the function that puts the bound back
-// (unless it was changed meanwhile). A unit reads each compressed layer it
-// needs decoded whole, a form-2 layer with its won depths found again (a
-// large moving layer of the standard game: about a minute), and the next
-// units read many of the same layers: under the players' bound (1 GiB by
-// default) each unit decoded them again, and the standard game's first 26
-// placement units took 225 s instead of 14.5. SolveUnit does not: a unit
-// run alone (a Slurm job) keeps to the memory its plan asks for
-// (Cost.MemBytes), which does not count layers held for later units.
-func holdWhileSolving(db *layers.DB, opts SolveOptions) func() {
-	n, old := opts.memBudget()/4, db.CacheLimit()
-	if n <= old {
-		return func() {}
-	}
-	db.SetCacheBytes(n)
-	return func() {
-		if db.CacheLimit() == n {
-			db.SetCacheBytes(old)
-		}
-	}
 }
 
 // ErrNotSolved is wrapped by errors about layers a computation needs that
@@ -146,7 +123,7 @@ func Plan(db *layers.DB, opts SolveOptions) []Task {
 	// The units costed in order, in one process: a layer the DB holds
 	// decoded from an earlier unit is not read again.
 	co := CostOptionsFor(db, opts)
-	co.Held = NewHeldLayers(opts)
+	co.Held = NewHeldLayers(db.Indexer(), db.Variant(), opts)
 	for _, u := range Units(db.Variant(), opts) {
 		if t := check(db, u, opts); t.Compute || len(t.Verify) > 0 {
 			t.Cost = UnitCostWith(db.Indexer(), u, co)
@@ -210,8 +187,9 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 	}
 	s := newSolver(db, opts)
 	defer s.close()
-	defer holdWhileSolving(db, opts)()
 	units := Units(db.Variant(), opts)
+	s.hold = holdWhileSolving(db, opts, units)
+	defer s.hold.release()
 	s.plan = opts.Plan
 	if s.plan == nil {
 		s.plan = Plan(db, opts)
@@ -283,6 +261,9 @@ type solver struct {
 	// holders names the units the last pass found blocked and their
 	// holders (host, pid, start), without the heartbeats.
 	holders string
+	// hold is what Solve holds decoded for the next units (hold.go);
+	// nil in SolveUnit.
+	hold *hold
 }
 
 func newSolver(db *layers.DB, opts SolveOptions) *solver {
@@ -304,7 +285,7 @@ func (s *solver) close() { os.Remove(s.tmp) }
 // none is left).
 func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
 	s.holders = ""
-	for _, u := range units {
+	for i, u := range units {
 		if t := check(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
 			continue
 		}
@@ -313,6 +294,11 @@ func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, block
 				blocked = fmt.Errorf("retro: unit %s needs layer %s, which another solver holds (or a unit it needs): %w", u.Name, dep, layers.ErrLocked)
 			}
 			continue
+		}
+		if s.hold != nil {
+			// Every unit before u is done when none was passed over
+			// blocked: with u a placement unit, no moving one is left.
+			s.hold.starting(i, u.Placement && blocked == nil)
 		}
 		_, err := s.claimAndDo(ctx, u, false)
 		var le *layers.LockedError

@@ -57,7 +57,7 @@ func calibrate(w io.Writer, db *layers.DB, files []string) error {
 			if co.Held == nil || dbservice.StartsRun(prev, r) {
 				// A run in one process holds the layers its
 				// units read decoded for the next ones.
-				co.Held = retro.NewHeldLayers(retro.SolveOptions{})
+				co.Held = retro.NewHeldLayers(ix, v, retro.SolveOptions{Placement: true})
 			}
 			prev = r
 			u, err := retro.FindUnit(units, string(r.Unit))

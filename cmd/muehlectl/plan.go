@@ -132,7 +132,7 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProces
 	co.MemBytes = 0
 	run := co
 	if oneProcess {
-		run.Held = retro.NewHeldLayers(opts)
+		run.Held = retro.NewHeldLayers(ix, db.Variant(), opts)
 	}
 	for _, u := range retro.Units(db.Variant(), opts) {
 		status := unitStatus(db, u)

@@ -72,6 +72,6 @@ func MeasuredSpeed(db *layers.DB) (float64, int) {
 	// ones cost their reading), as the estimate that uses the speed
 	// counts them (retro.Plan).
 	co := retro.CostOptionsFor(db, retro.SolveOptions{})
-	co.Held = retro.NewHeldLayers(retro.SolveOptions{}) // one run, in one process
+	co.Held = retro.NewHeldLayers(db.Indexer(), db.Variant(), retro.SolveOptions{Placement: true}) // one run, in one process
 	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs), co)
 }
