@@ -14,67 +14,80 @@ import (
 //
 // The rates are fitted to the solve records of the development machine
 // (2 cores, 2 workers, 23 GiB), copied into testdata/:
-// solve-record-k9-idle.tsv, the standard game computed from an empty
-// folder on the otherwise idle machine in one run (docs/figures.md;
-// 2026-11-27, layer format 2, dense placement layers), its 28 moving
-// units (8.95 billion slots) and its 497 placement units; and
-// solve-record-k5.tsv, the k=5
-// game with its 67 placement layers. solve-record-k9.tsv, an earlier
-// campaign on a shared machine, is kept for muehlectl plan --calibrate.
-// docs/cluster.md ("What each unit costs") tells the runs and how well
-// the model fits them. Read the rates as that rough:
+// solve-record-k9-compress.tsv, the standard game computed from an empty
+// folder with --compress on the otherwise idle machine in one run
+// (2026-11-29, commit af59930; docs/solver.md, "The complete standard
+// game kept compressed, timed from an empty folder"), its 28 moving units
+// (8.95 billion slots) and its 497 placement units, each with its
+// processor time; solve-record-k9-compress-placement.tsv, the placement
+// phase solved again over the same moving layers by the solver that holds
+// the layers by its read plan (c2152d7, hold.go); and
+// solve-record-k5.tsv, the k=5 game with its 67 placement layers of the
+// full sweep. solve-record-k9-idle.tsv (the flat run of 2026-11-27, 1 h 34
+// min, whose rates these were before the solver's round three) and
+// solve-record-k9.tsv, an earlier campaign on a shared machine, are kept
+// for muehlectl plan --calibrate. docs/cluster.md ("What each unit
+// costs") tells the runs and how well the model fits them. Read the rates
+// as that rough:
 //
 //   - The 9-stone rates are this machine's best: one solver, nothing else
 //     heavy beside it. The full sweep's rate comes from a run beside other
 //     builds, tests and solves (load average often 3 to 10), where the
 //     same unit measured twice has differed by 4.4× (docs/cluster.md).
 //   - Within a kind the rate of single units varies: the large sliding
-//     pairs from 0.76 to 2.7 million slots per core-second (small pairs
-//     are faster, their arrays closer to the caches).
-//   - The time includes verification (40 % of the moving phase's time).
+//     pairs from 0.76 to 2.7 million slots per core-second in the flat
+//     run (small pairs are faster, their arrays closer to the caches).
+//   - The time includes verification, and with --compress compressing
+//     the unit's layers.
+//   - Other games differ: Lasker Morris's units took 1.27 times the
+//     model's processor time (48 units of its campaign's record).
 //
-// TestCostModelFitsRecords compares the model with solve-record-k9-idle.tsv
-// and solve-record-k5.tsv unit by unit; `muehlectl plan --calibrate
-// FILE.tsv` prints the comparison.
+// TestCostModelFitsRecords compares the model with those records unit by
+// unit; `muehlectl plan --calibrate FILE.tsv` prints the comparison.
 const (
 	// costBaseBytes is the memory of a solver process before its unit's
 	// arrays: the group-B index table (172 MB), the Go runtime, the pages
 	// of mapped layer files in use.
 	costBaseBytes = 300 << 20
-	// Processor throughput, in slots per core-second, solving and then
-	// verifying, fitted to the standard game's run from an empty folder on
-	// the idle machine (2026-11-27; docs/cluster.md). Pairs
-	// with a flying side (3 stones) propagate over long depths: 960,000
-	// (3-3 to 3-7 + 7-3: 51 million slots in 53 core-seconds), and above
-	// costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3) 780,000 (127 million
-	// slots in 163 core-seconds). Pairs of sliding stones are fast while
-	// they are small: 3,500,000 (4-4, 4-5 + 5-4: 24 million in 7); above
-	// costLargeSlots 1,210,000 (the other 19 units: 8.75 billion slots in
-	// 7,212 core-seconds).
+	// Processor throughput, in slots per processor second, solving and
+	// then verifying (and compressing, with --compress), fitted to the
+	// processor time of the standard game's run from an empty folder
+	// with --compress on the idle machine (2026-11-29). Pairs with a
+	// flying side (3 stones) propagate over long depths: 2,230,000 (3-3
+	// to 3-7 + 7-3: 51 million slots in 22.9 processor seconds), and
+	// above costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3) 1,760,000 (127
+	// million slots in 72.5). Pairs of sliding stones are fast while they
+	// are small: 7,200,000 (4-4, 4-5 + 5-4: 24 million in 3.4); above
+	// costLargeSlots 2,180,000 (the other 19 units: 8.75 billion slots in
+	// 4,012 processor seconds; 1,210,000 per core-second of wall time in
+	// the flat run of 2026-11-27, before the solver's round three).
 	// The full placement sweep (every class) probes each position's
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
-	// million in 516). The reachable sweep computes a share of the
-	// classes (ReachableShare) at costReachableRate reachable classes per
-	// core-second, verification included (the 9-stone sweep's 497 units:
-	// 3.20 billion reachable classes in 1,545 s of wall time on 2 workers,
-	// 1,035,000, which the constant rounds to 1,040,000; 808,000 the day
-	// before, 549,000 with the flat layers of format 1; the share of a
-	// single layer ranges from almost none to all, which the model does
-	// not know, so only the sum fits), and its first unit runs the
-	// forward pass first, at costReachPassRate reachable classes of the
-	// whole game per core-second (the 9-stone game's pass: 3.20 billion
-	// reachable classes in 332 s of wall time on 2 workers, 4,817,000,
-	// which the constant rounds to 4,800,000; 4,056,000 the day before,
-	// 744,000 before the pass kept no maps; docs/placement.md).
-	costFlyingRate       = 960_000
-	costFlyingLargeRate  = 780_000
+	// million in 516 core-seconds of wall time). The reachable sweep
+	// computes a share of the classes (ReachableShare) at
+	// costReachableRate reachable classes per processor second,
+	// verification included, the reading of compressed layers apart (the
+	// 9-stone sweep's 496 units after the first, solved again by
+	// c2152d7: 3.22 billion reachable classes at the game's share in
+	// 2,538.9 processor seconds, of which the model's reading 803.3:
+	// 1,854,000, which the constant rounds to 1,850,000; 1,040,000 per
+	// core-second of wall time in the flat run; the share of a single
+	// layer ranges from almost none to all, which the model does not
+	// know, so only the sum fits), and its first unit runs the forward
+	// pass first, at costReachPassRate reachable classes of the whole
+	// game per processor second (3.20 billion reachable classes in 355.8
+	// and 357.9 processor seconds in the two runs, 8,990,000 and
+	// 8,940,000, which the constant rounds to 9,000,000; 4,817,000 per
+	// core-second of wall time in the flat run; docs/placement.md).
+	costFlyingRate       = 2_230_000
+	costFlyingLargeRate  = 1_760_000
 	costFlyingLargeSlots = 40_000_000
-	costSlidingRate      = 3_500_000
-	costLargeRate        = 1_210_000
+	costSlidingRate      = 7_200_000
+	costLargeRate        = 2_180_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 1_040_000
-	costReachPassRate    = 4_800_000
+	costReachableRate    = 1_850_000
+	costReachPassRate    = 9_000_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02
@@ -86,29 +99,32 @@ const (
 	// per won slot, and the children's blocks decoded for their probes,
 	// each compressed child once at costDecodeNanos a byte. A layer not
 	// computed yet counts the game's WonShare of its slots won.
-	// Measured on this machine (2 cores shared, load 13 to 15) on
-	// 2026-11-29 with BenchmarkReadCompressed (layers/readcost_bench_test.go;
-	// docs/solver.md, "Processor time in the record, and reading
-	// compressed layers in the model"), a database opened afresh for each
-	// read, processor time:
-	//   - decoding: the standard game's 6-6 in form 2 (157 M slots, 20.8
-	//     MB) 1.81 s, 11.5 ns a byte (11.5, 11.5, 12.0 in three runs);
-	//     Lasker Morris's p6+0-4+1 9.5 to 9.9, p4+1-6+0 (almost all lost)
-	//     2.3 to 2.6: the rate is the largest layers', an upper bound;
-	//   - the fill: 6-6 read in full, 5-6 beside it in form 2 as well,
-	//     9.70 s (9.62 to 9.93) for 23.25 M won slots; less decoding 6-6
-	//     and 5-6 (230 M bytes, 2.65 s): 303 ns a won slot, which the
-	//     constant rounds to 300 (BenchmarkFillWon's 312 ns included the
-	//     decoding, its child lying flat);
+	// Measured on this machine with BenchmarkReadCompressed
+	// (layers/readcost_bench_test.go; docs/solver.md, "Processor time in
+	// the record, and reading compressed layers in the model"), a
+	// database opened afresh for each read, processor time, three runs:
+	//   - decoding: the standard game's 6-6 in form 2 (157 M slots) 1.71
+	//     to 1.78 s, 10.9 to 11.3 ns a byte (2026-11-29 19:25, the folder
+	//     of the timed run with --compress, the Lasker Morris campaign at
+	//     nice 19 beside it); 11.5 to 12.0 the first time (load 13 to
+	//     15). Lasker Morris's p6+0-4+1 9.5 to 9.9, p4+1-6+0 (almost all
+	//     lost) 2.3 to 2.6: the rate is the largest layers', an upper
+	//     bound;
+	//   - the fill: 6-6 read in full, with its child 5-6 decoded whole
+	//     for the ply (DB.Layer since a2eedf5), 6.49 to 6.60 s for 23.25
+	//     M won slots (9.62 to 9.93 before, its children's blocks decoded
+	//     probe by probe); less decoding the two (230 M bytes) at 11 ns
+	//     a byte, 174 ns a won slot, which the constant rounds to 175;
 	//   - checked on Lasker Morris with 6 stones, solved with --compress
-	//     (every layer form 2): its 6-6 read in full 9.59 s, the model
-	//     9.62; p6+0-4+1 (696 K won, children 33 M bytes) 0.67 s, the
-	//     model 0.89; p4+1-6+0 (26 K won, children 141 M bytes, mostly
-	//     lost, decoding fast) 0.75 s, the model 1.92. For Lasker Morris's
-	//     layers with stones in hand the term is high by up to 2.6x;
+	//     (every layer form 2, the program of 420c4d0): its 6-6 read in
+	//     full 9.59 s, the model 9.62 then; p6+0-4+1 (696 K won,
+	//     children 33 M bytes) 0.67 s, the model 0.89; p4+1-6+0 (26 K
+	//     won, children 141 M bytes, mostly lost, decoding fast) 0.75 s,
+	//     the model 1.92. For Lasker Morris's layers with stones in hand
+	//     the term was high by up to 2.6x;
 	//   - the won share (WonShare).
-	costDecodeNanos = 11.5
-	costFillNanos   = 300
+	costDecodeNanos = 11
+	costFillNanos   = 175
 	// costListBytes is the disk space reserved for a pair's work lists,
 	// per slot of the pair. A slot enters a list at most twice (8 bytes
 	// each: a seed from a removal and its decision), and the lists of a
@@ -190,9 +206,22 @@ func KeptCompressed(flat, largest, work uint64) (kept, peak uint64) {
 
 // CalibrationCores is the number of cores of the machine the rates were
 // measured on (with one worker per core). A unit's wall time on a machine
-// with n cores is about CPUSeconds/n; more cores help less than that,
-// since the solver waits for memory much of the time.
+// with n cores is about CPUSeconds/(n·CoreUse) (WallSeconds); more cores
+// help less than that, since the solver waits for memory much of the
+// time.
 const CalibrationCores = 2
+
+// CoreUse is the share of its cores a unit keeps busy on the calibration
+// machine: the standard game's run from an empty folder with --compress
+// (2026-11-29, 2 workers) used 7,482 s of processor time in 4,090 s of
+// wall time (/usr/bin/time: 182 %), its units 1.59 to 1.94 of the 2 cores.
+const CoreUse = 0.91
+
+// WallSeconds returns the expected wall seconds of cpu processor seconds
+// of the model on a machine of cores cores, one worker per core.
+func WallSeconds(cpu float64, cores int) float64 {
+	return cpu / (CoreUse * float64(max(1, cores)))
+}
 
 // VerifyShare is the share of a unit's time spent verifying its layers
 // (40 % in the moving phase's run), for the progress of a run that only
@@ -212,7 +241,7 @@ type Cost struct {
 	// for later units.
 	MemBytes uint64
 	// CPUSeconds is the expected processor time, solving and verifying:
-	// the wall time on one core, or on n cores about CPUSeconds/n.
+	// on n cores it takes WallSeconds of it.
 	CPUSeconds float64
 	// DiskBytes is the disk space of the unit's layer files, kept (a
 	// placement layer of the reachable sweep is dense).
@@ -234,7 +263,7 @@ type Cost struct {
 
 // Wall returns the expected wall time of c on a machine with cores cores.
 func (c Cost) Wall(cores int) time.Duration {
-	return time.Duration(c.CPUSeconds / float64(max(1, cores)) * float64(time.Second))
+	return time.Duration(WallSeconds(c.CPUSeconds, cores) * float64(time.Second))
 }
 
 // UnitCost returns the expected cost of unit u, with the state words in

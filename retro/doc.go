@@ -12,6 +12,8 @@
 //	              hold it (ErrDiskFull)
 //	units.go      the units of work, their levels and dependencies
 //	cost.go       the cost model: a unit's memory, processor time, disk
+//	hold.go       what one solve holds decoded from one unit to the next:
+//	              the DB's bound by phase, the read plan, the memory limit
 //	pair.go       a pair's state words and the count phase (a moving
 //	              pair, or in a game whose phases mix a pair of layers
 //	              with stones in hand)

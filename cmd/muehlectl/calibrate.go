@@ -65,7 +65,7 @@ func calibrate(w io.Writer, db *layers.DB, files []string) error {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())
 			}
 			c := retro.UnitCostWith(ix, u, co)
-			kind, measured, model := 0, r.Seconds, c.CPUSeconds/float64(max(1, r.Workers))
+			kind, measured, model := 0, r.Seconds, retro.WallSeconds(c.CPUSeconds, r.Workers)
 			if r.CPUKnown && r.CPUSeconds > 0 {
 				kind, measured, model = 1, r.CPUSeconds, c.CPUSeconds
 			}

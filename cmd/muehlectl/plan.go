@@ -211,7 +211,7 @@ func wallTime(units []plannedUnit, nodes, cpus int) float64 {
 		var times []float64
 		for _, u := range units {
 			if u.Level == level && !u.done() {
-				times = append(times, u.CPUSeconds/float64(cpus))
+				times = append(times, retro.WallSeconds(u.CPUSeconds, cpus))
 			}
 		}
 		slices.Sort(times)

@@ -122,9 +122,10 @@ func (e Estimate) DiskProblem(dir string, free uint64, ferr error) (refuse, warn
 }
 
 // ModelSeconds returns the wall time of task t on cores cores at the
-// model's speed: its processor time spread over the cores.
+// model's speed: its processor time spread over the cores
+// (retro.WallSeconds).
 func ModelSeconds(t retro.Task, cores int) float64 {
-	return t.CPUSeconds() / float64(max(1, cores))
+	return retro.WallSeconds(t.CPUSeconds(), cores)
 }
 
 // EstimateTasks sums the cost of tasks (retro.Plan) on a machine of cores

@@ -57,7 +57,7 @@ func TestEstimateSums(t *testing.T) {
 		{Unit: retro.Unit{Keys: []layers.Key{k}}, Verify: []layers.Key{k}, Cost: retro.Cost{CPUSeconds: 1000, DiskBytes: 7777, TempBytes: 99999}},
 	}
 	got := EstimateTasks(tasks, 4, 0)
-	wantTime := time.Duration((100 + 300 + 1000*retro.VerifyShare) / 4 * float64(time.Second))
+	wantTime := time.Duration(retro.WallSeconds(100+300+1000*retro.VerifyShare, 4) * float64(time.Second))
 	if got.Units != 3 || got.Positions != 1500 || got.Bytes != 1500+3*layers.HeaderSize || got.TempBytes != 8000 || got.Time != wantTime {
 		t.Errorf("estimate: got %+v, want 3 units, 1500 positions, %d bytes, 8000 temporary, %v", got, 1500+3*layers.HeaderSize, wantTime)
 	}

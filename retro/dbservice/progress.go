@@ -190,12 +190,12 @@ func idle(done, left float64, cores int, at, cpu time.Duration) (share float64, 
 		return 0, -1
 	}
 	share = cpu.Seconds() / at.Seconds()
-	perModel := cpu.Seconds() / (done * float64(cores)) // processor seconds per model processor second
+	perModel := cpu.Seconds() / (done * float64(cores) * retro.CoreUse) // processor seconds per model processor second
 	return share, time.Duration(left * perModel * float64(time.Second))
 }
 
 // wall returns the model's wall seconds of work cpu (processor seconds).
-func (m *Meter) wall(cpu float64) float64 { return cpu / float64(m.cores) }
+func (m *Meter) wall(cpu float64) float64 { return retro.WallSeconds(cpu, m.cores) }
 
 // At returns the progress of report p.
 func (m *Meter) At(p retro.Progress) Progress {
