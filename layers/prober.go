@@ -13,3 +13,15 @@ type Prober interface {
 }
 
 var _ Prober = (*DB)(nil)
+
+// OutcomeProber is a database that says whether a position is won, drawn
+// or lost (NoOutcome: an unused slot) more cheaply than its value with the
+// depth, as a store that keeps the depth of one outcome only and finds the
+// other's by a ply of moves does (compressed form 2: DB.ProbeOutcome).
+// The players read the outcome where they need no depth: the perfect
+// player's choice (retro/play), alpha-beta's bounds (retro/search).
+type OutcomeProber interface {
+	ProbeOutcome(p muehle.Position) (Outcome, error)
+}
+
+var _ OutcomeProber = (*DB)(nil)

@@ -105,7 +105,7 @@ func (d *DB) storedOnce(p muehle.Position) (Value, *dbLayer, uint64, error) {
 // move (NoOutcome: an unused slot), as Probe(p).Outcome() would, without
 // a won slot's depth: in compressed form 2 without the ply of probes that
 // finds it. The players read outcomes so where they need no depth
-// (play.OutcomeProber).
+// (OutcomeProber).
 func (d *DB) ProbeOutcome(p muehle.Position) (Outcome, error) {
 	v, _, _, err := d.stored(p)
 	if err != nil {

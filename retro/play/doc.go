@@ -15,7 +15,7 @@
 //	perfect.go   Perfect, the perfect player: every move's value and the
 //	             opponent's replies, the tie-break among moves of equal value;
 //	             a move reads outcomes first, depths and replies only where
-//	             its choice needs them (OutcomeProber: outcomes apart)
+//	             its choice needs them (layers.OutcomeProber: outcomes apart)
 //	placement.go PlacementSearch: exact values of placement positions
 //	             without a stored layer, by alpha-beta down to the moving
 //	             layers (docs/placement.md); MovingOnly, the prober that

@@ -207,21 +207,12 @@ func (p *Perfect) value(pos muehle.Position) (layers.Value, error) {
 	return v, nil
 }
 
-// OutcomeProber is a database that says whether a position is won, drawn
-// or lost (NoOutcome: an unused slot) more cheaply than its value with the
-// depth, as a store that keeps the depth of one outcome only and finds the
-// other's by a ply of moves would. The player reads the outcome where its
-// choice needs no depth (see best), through this method when db has it
-// and through Probe otherwise.
-type OutcomeProber interface {
-	ProbeOutcome(pos muehle.Position) (layers.Outcome, error)
-}
-
 // outcome returns the outcome of pos for its side to move, as value's
 // (lost when the game is over), and its value when reading the outcome
-// read that too (Unused when not: db is an OutcomeProber).
+// read that too (Unused when not: db is a layers.OutcomeProber, read so
+// where the player's choice needs no depth, see best).
 func (p *Perfect) outcome(pos muehle.Position) (layers.Outcome, layers.Value, error) {
-	op, ok := p.db.(OutcomeProber)
+	op, ok := p.db.(layers.OutcomeProber)
 	if !ok || pos.IsOver() {
 		v, err := p.value(pos)
 		return v.Outcome(), v, err
