@@ -182,9 +182,9 @@ func TestCompressForms(t *testing.T) {
 // TestSolveHoldsDecoded solves the 4-stone game, all phases, compressed,
 // in a DB whose bound of layers held decoded is 1 MiB: while the moving
 // units run the bound is a quarter of the memory budget, while the
-// placement units run placementBound, and the Go runtime's memory limit
-// is the budget (hold.go), so that the layers one unit decoded are there
-// for the next; afterwards the bound is 1 MiB and the limit as it was.
+// placement units run placementBound with the Go runtime's memory limit at
+// the budget (hold.go), so that the layers one unit decoded are there for
+// the next; afterwards the bound is 1 MiB and the limit as it was.
 func TestSolveHoldsDecoded(t *testing.T) {
 	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
@@ -194,15 +194,16 @@ func TestSolveHoldsDecoded(t *testing.T) {
 	const players, budget = 1 << 20, 4 << 30
 	db.SetCacheBytes(players)
 	limit := debug.SetMemoryLimit(-1)
-	var moving, placement, memLimit atomic.Int64
+	var moving, placement, movingLimit, memLimit atomic.Int64
 	opts := SolveOptions{Placement: true, MemBytes: budget, Compress: true}
 	opts.Progress = func(p Progress) {
 		if p.Task.Unit.Placement {
 			placement.Store(db.CacheLimit())
+			memLimit.Store(debug.SetMemoryLimit(-1))
 		} else {
 			moving.Store(db.CacheLimit())
+			movingLimit.Store(debug.SetMemoryLimit(-1))
 		}
-		memLimit.Store(debug.SetMemoryLimit(-1))
 	}
 	if err := Solve(context.Background(), db, opts); err != nil {
 		t.Fatal(err)
@@ -215,7 +216,10 @@ func TestSolveHoldsDecoded(t *testing.T) {
 		t.Errorf("during the placement units the bound was %d, want %d, more than a quarter of the budget", got, want)
 	}
 	if got := memLimit.Load(); got != budget {
-		t.Errorf("during the solve the memory limit was %d, want the budget, %d", got, budget)
+		t.Errorf("during the placement units the memory limit was %d, want the budget, %d", got, budget)
+	}
+	if got := movingLimit.Load(); got != limit {
+		t.Errorf("during the moving units the memory limit was %d, want it unchanged, %d", got, limit)
 	}
 	if got := db.CacheLimit(); got != players {
 		t.Errorf("after the solve the bound is %d, want %d again", got, players)

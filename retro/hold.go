@@ -29,9 +29,12 @@ import (
 //     layers.DB.SetNextUse), not of the oldest: the placement units of
 //     one ply read the moving layers in turn, each ply again, which a
 //     hold that drops the oldest first reads afresh each time;
-//   - with the Go runtime's memory limit at the budget, so that the
-//     garbage collector does not let the heap grow to twice the layers
-//     held before it collects.
+//   - in the placement phase with the Go runtime's memory limit at the
+//     budget, so that the garbage collector does not let the heap grow to
+//     twice the layers held before it collects (not in the moving phase,
+//     whose units' copies and verifier tables can exceed the budget on a
+//     small machine, where a limit would make the collector run without
+//     end).
 //
 // SolveUnit does none of this: a unit run alone (a Slurm job) keeps to the
 // memory its plan asks for (Cost.MemBytes), which does not count layers
@@ -109,20 +112,19 @@ type hold struct {
 	old       int64        // the DB's bound before
 	placement int64        // the bound once only placement units are left
 	raised    []int64      // the bounds set, to put back only those
+	budget    int64        // the solver's memory budget
 	limit     int64        // the runtime's memory limit before, -1: unchanged
 }
 
 // holdWhileSolving raises db's bound to movingBound for Solve over units
 // and tells db the read plan; release puts both back (the bound unless it
-// was changed meanwhile) with the memory limit.
+// was changed meanwhile), and the memory limit the placement phase set.
 func holdWhileSolving(db *layers.DB, opts SolveOptions, units []Unit) *hold {
 	h := &hold{db: db, reads: readsOf(db.Variant(), units), old: db.CacheLimit(), limit: -1}
 	h.placement = placementBound(db.Indexer(), db.Variant(), opts)
+	h.budget = opts.memBudget()
 	h.raise(movingBound(opts))
 	db.SetNextUse(func(k layers.Key) int { return h.reads.next(k, int(h.at.Load())) })
-	if budget := opts.memBudget(); budget < debug.SetMemoryLimit(-1) {
-		h.limit = debug.SetMemoryLimit(budget)
-	}
 	return h
 }
 
@@ -140,6 +142,9 @@ func (h *hold) starting(i int, placement bool) {
 	h.at.Store(int64(i))
 	if placement {
 		h.raise(h.placement)
+		if h.limit < 0 && h.budget < debug.SetMemoryLimit(-1) {
+			h.limit = debug.SetMemoryLimit(h.budget)
+		}
 	}
 }
 
