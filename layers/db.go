@@ -364,9 +364,17 @@ func (d *DB) letGo() int {
 	if d.nextUse == nil {
 		return 0
 	}
+	return NeededLast(d.decoded, d.nextUse)
+}
+
+// NeededLast returns the index of the key of keys, the last left out (the
+// newest, never let go), whose next use by next comes last, the oldest of
+// them on a tie: what a DB with SetNextUse lets go of first, and what the
+// cost model's copy of it (retro.HeldLayers) does.
+func NeededLast(keys []Key, next func(Key) int) int {
 	i, last := 0, -1
-	for j, x := range d.decoded[:len(d.decoded)-1] {
-		if n := d.nextUse(x); n > last {
+	for j, x := range keys[:len(keys)-1] {
+		if n := next(x); n > last {
 			i, last = j, n
 		}
 	}

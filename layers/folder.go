@@ -99,8 +99,7 @@ func gameRoot(dir string, g muehle.GameID) string {
 // their game).
 func GameFolder(dir string) (v muehle.Variant, root string, ok bool) {
 	dir = filepath.Clean(dir)
-	names, _ := filepath.Glob(filepath.Join(dir, "*"+layerSuffix))
-	for _, n := range names {
+	for _, n := range layerFiles(dir) {
 		if v, ok = fileVariant(n); ok {
 			break
 		}
@@ -167,9 +166,12 @@ func (d *DB) GameDir() string { return d.sub }
 
 // Empty reports whether the game's folder holds no layer file yet: a
 // solve that finds it so starts from the beginning.
-func (d *DB) Empty() bool {
-	names, _ := filepath.Glob(filepath.Join(d.sub, "*"+layerSuffix))
-	return len(names) == 0
+func (d *DB) Empty() bool { return len(layerFiles(d.sub)) == 0 }
+
+// layerFiles returns the layer files in dir, by their names.
+func layerFiles(dir string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+layerSuffix))
+	return names
 }
 
 // Path returns the file of layer k: dir/k<stones>/m3-4.layer for a moving

@@ -374,12 +374,7 @@ func (h *HeldLayers) hold(k layers.Key, n uint64, filled bool) {
 	h.size[k], h.filled[k] = n, filled
 	h.bytes += n
 	for h.bytes > h.room() && len(h.keys) > 1 {
-		i, last := 0, -1 // the layer read last (layers.DB.SetNextUse)
-		for j, x := range h.keys[:len(h.keys)-1] {
-			if next := h.reads.next(x, h.at); next > last {
-				i, last = j, next
-			}
-		}
+		i := layers.NeededLast(h.keys, func(x layers.Key) int { return h.reads.next(x, h.at) })
 		x := h.keys[i]
 		h.keys = slices.Delete(h.keys, i, i+1)
 		h.bytes -= h.size[x]
@@ -487,11 +482,9 @@ func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 		// The layers held for later units, beside those the unit
 		// reads (counted above: a placement unit borrows them).
 		others := o.Held.Bytes()
-		for _, k := range u.Keys {
-			for _, x := range layers.SuccessorsIn(u.variant, k) {
-				if u.Placement && !slices.Contains(u.Keys, x) {
-					others -= o.Held.size[x]
-				}
+		if u.Placement {
+			for _, x := range layers.SuccessorsIn(u.variant, u.Keys[0]) {
+				others -= o.Held.size[x]
 			}
 		}
 		c.MemBytes += others

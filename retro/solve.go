@@ -125,7 +125,7 @@ func Plan(db *layers.DB, opts SolveOptions) []Task {
 	co := CostOptionsFor(db, opts)
 	co.Held = NewHeldLayers(db.Indexer(), db.Variant(), opts)
 	for _, u := range Units(db.Variant(), opts) {
-		if t := check(db, u, opts); t.Compute || len(t.Verify) > 0 {
+		if t := status(db, u, opts); t.Compute || len(t.Verify) > 0 {
 			t.Cost = UnitCostWith(db.Indexer(), u, co)
 			tasks = append(tasks, t)
 		}
@@ -141,10 +141,18 @@ func (o SolveOptions) memBudget() int64 {
 	return defaultMemBytes()
 }
 
-// check returns what is to be done for unit u: nothing, verify some of its
-// layers, or compute it.
+// check returns what is to be done for unit u, as status does, with the
+// unit's cost alone (CostOptionsFor).
 func check(db *layers.DB, u Unit, opts SolveOptions) Task {
-	t := Task{Unit: u, Cost: UnitCostWith(db.Indexer(), u, CostOptionsFor(db, opts))}
+	t := status(db, u, opts)
+	t.Cost = UnitCostWith(db.Indexer(), u, CostOptionsFor(db, opts))
+	return t
+}
+
+// status returns what is to be done for unit u: nothing, verify some of
+// its layers, or compute it; without its cost.
+func status(db *layers.DB, u Unit, opts SolveOptions) Task {
+	t := Task{Unit: u}
 	for _, k := range u.Keys {
 		st, err := db.Check(k)
 		switch st {
@@ -286,7 +294,7 @@ func (s *solver) close() { os.Remove(s.tmp) }
 func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
 	s.holders = ""
 	for i, u := range units {
-		if t := check(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
+		if t := status(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
 			continue
 		}
 		if dep, ok := s.depsReady(u); !ok {

@@ -135,11 +135,11 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProces
 		run.Held = retro.NewHeldLayers(ix, db.Variant(), opts)
 	}
 	for _, u := range retro.Units(db.Variant(), opts) {
-		status := unitStatus(db, u)
-		c := retro.UnitCostWith(ix, u, co)
-		if status != "verified" {
-			c = retro.UnitCostWith(ix, u, run)
+		status, uo := unitStatus(db, u), run
+		if status == "verified" {
+			uo = co // not run again
 		}
+		c := retro.UnitCostWith(ix, u, uo)
 		pu := plannedUnit{Name: string(u.Name), Level: u.Level, Slots: u.Slots(ix), Deps: []string{},
 			MemBytes: c.MemBytes, CPUSeconds: c.CPUSeconds, DiskBytes: c.DiskBytes, TempBytes: c.TempBytes,
 			Status: status}
