@@ -92,7 +92,7 @@ func TestRepairAsTheWindow(t *testing.T) {
 	if code, out, stderr := muehlectl("solve", "--db", dirs[0], "--max-stones", "6"); code != 0 || !strings.Contains(out, "nothing to do") {
 		t.Fatalf("solve with nothing left: exit %d: %s %s", code, out, stderr)
 	}
-	rec := "2026-11-29T04:00:00Z\tm3-3\t183512\t2.000\tcount=1.000 verify:3-3=1.000\t190\t2\t2\tunknown\n"
+	rec := "2026-11-29T04:00:00Z\tm3-3\t183512\t2.000\tcount=1.000 verify:3-3=1.000\t190\t2\t2\tunknown\t3.000\n"
 	if err := os.WriteFile(filepath.Join(dirs[0], "k9", "solve-record.tsv"), []byte(rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +104,12 @@ func TestRepairAsTheWindow(t *testing.T) {
 	want := regexp.MustCompile(`\nexpected: about ` + regexp.QuoteMeta(dbservice.Rough(est.Time)) + ` on \d+ workers \(the cost model at [0-9.]+× its speed, measured on the last 1 units of this folder's solve record\)\n`)
 	if code != 0 || !want.MatchString(out) {
 		t.Errorf("muehlectl solve after a recorded run: exit %d: %q, want a match of %s (%s)", code, out, want, stderr)
+	}
+	// The unit recorded its processor time: the time on idle cores
+	// follows it, whatever share of the machine the run had.
+	idle := regexp.MustCompile(`\non \d+ idle cores: about [^(]+ \(the units of that run took [0-9.]+× the model's processor time, 1 of them recorded it\)\n`)
+	if !idle.MatchString(out) {
+		t.Errorf("muehlectl solve after a run that recorded its processor time: %q, want a match of %s", out, idle)
 	}
 }
 

@@ -41,9 +41,24 @@ func StartsRun(prev, next layers.Record) bool {
 // the reading of compressed ones counts in the model's time; with Held,
 // recs are one run's, in order).
 func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record, co retro.CostOptions) (float64, int) {
+	s := speedsOf(ix, v, recs, co)
+	return s.wall, s.n
+}
+
+// speeds is what records say of a machine against the model: the model's
+// wall time of their units over the time they took (n units), and the
+// model's processor time over the processor time recorded (cpuN units,
+// those whose record knows it).
+type speeds struct {
+	wall, cpu float64
+	n, cpuN   int
+}
+
+// speedsOf measures the speeds of recs as SpeedOf says.
+func speedsOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record, co retro.CostOptions) speeds {
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
-	var model, took float64
-	n := 0
+	var model, took, modelCPU, cpu float64
+	var s speeds
 	for _, r := range recs {
 		u, err := retro.FindUnit(units, string(r.Unit))
 		if err != nil || r.Seconds <= 0 {
@@ -52,26 +67,51 @@ func SpeedOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record, co retr
 		t := retro.Task{Unit: u, Cost: retro.UnitCostWith(ix, u, co), Compute: r.Solving() > 0 || r.Phase(retro.PhaseReach) > 0}
 		model += ModelSeconds(t, r.Workers)
 		took += r.Seconds
-		n++
+		s.n++
+		if r.CPUKnown && r.CPUSeconds > 0 {
+			modelCPU += t.CPUSeconds()
+			cpu += r.CPUSeconds
+			s.cpuN++
+		}
 	}
-	if n == 0 || took <= 0 {
-		return 0, 0
+	if s.n == 0 || took <= 0 {
+		return speeds{}
 	}
-	return model / took, n
+	s.wall = model / took
+	if s.cpuN > 0 {
+		s.cpu = modelCPU / cpu
+	}
+	return s
 }
 
 // MeasuredSpeed returns the speed measured in the last run recorded in
 // db's solve record (SpeedOf of LastRun), and the number of units it
 // counts: 0 when the record is missing, empty or cannot be read.
 func MeasuredSpeed(db *layers.DB) (float64, int) {
+	s := lastRunSpeeds(db)
+	return s.wall, s.n
+}
+
+// MeasuredCPUSpeed returns the model's processor time over the processor
+// time of the units of the last run recorded in db's solve record, and the
+// number of units it counts (0: none recorded their processor time). It
+// is the speed on idle cores: a run that shared the machine, or was
+// stopped and went on, took longer but not more processor time.
+func MeasuredCPUSpeed(db *layers.DB) (float64, int) {
+	s := lastRunSpeeds(db)
+	return s.cpu, s.cpuN
+}
+
+// lastRunSpeeds measures the last run of db's solve record.
+func lastRunSpeeds(db *layers.DB) speeds {
 	recs, err := layers.ReadRecordFile(db.RecordPath())
 	if err != nil || len(recs) == 0 {
-		return 0, 0
+		return speeds{}
 	}
 	// The layers the units read counted as they lie now (compressed
 	// ones cost their reading), as the estimate that uses the speed
 	// counts them (retro.Plan).
 	co := retro.CostOptionsFor(db, retro.SolveOptions{})
 	co.Held = retro.NewHeldLayers(db.Indexer(), db.Variant(), retro.SolveOptions{Placement: true}) // one run, in one process
-	return SpeedOf(db.Indexer(), db.Variant(), LastRun(recs), co)
+	return speedsOf(db.Indexer(), db.Variant(), LastRun(recs), co)
 }

@@ -48,15 +48,26 @@ func TestSpeedOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := ModelSeconds(retro.Task{Unit: u, Cost: retro.UnitCost(ix, u), Compute: true}, 2)
+		task := retro.Task{Unit: u, Cost: retro.UnitCost(ix, u), Compute: true}
+		m := ModelSeconds(task, 2)
 		model += m
-		recs = append(recs, layers.Record{Unit: u.Name, Seconds: 2 * m, Workers: 2,
-			Phases: []layers.PhaseTime{{Phase: retro.PhaseCount, Seconds: m}}})
+		r := layers.Record{Unit: u.Name, Seconds: 2 * m, Workers: 2,
+			Phases: []layers.PhaseTime{{Phase: retro.PhaseCount, Seconds: m}}}
+		if name != "m4-5" { // a record without its processor time
+			r.CPUSeconds, r.CPUKnown = 4*task.CPUSeconds(), true
+		}
+		recs = append(recs, r)
 	}
-	recs = append(recs, layers.Record{Unit: "m9-9", Seconds: 1000, Workers: 2}) // not a unit of 5 stones
+	recs = append(recs, layers.Record{Unit: "m9-9", Seconds: 1000, Workers: 2, CPUSeconds: 1, CPUKnown: true}) // not a unit of 5 stones
 	speed, n := SpeedOf(ix, v, recs, retro.CostOptions{})
 	if n != 3 || speed < 0.499 || speed > 0.501 {
 		t.Errorf("speed: got %v of %d units, want 0.5 of 3 (model %v s)", speed, n, model)
+	}
+	// Their processor time was four times the model's: the speed on
+	// idle cores is a quarter, whatever share of the machine they had.
+	s := speedsOf(ix, v, recs, retro.CostOptions{})
+	if s.cpuN != 2 || s.cpu < 0.2499 || s.cpu > 0.2501 {
+		t.Errorf("processor speed: got %v of %d units, want 0.25 of 2", s.cpu, s.cpuN)
 	}
 }
 
