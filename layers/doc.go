@@ -484,7 +484,17 @@
 // results and blunder counts). A CPU profile of the compressed match
 // (MUEHLE_CPUPROFILE): 56 % decoding blocks (StreamCoder.Decode 49 %, its
 // context 11 %), so a short match pays for filling its block cache with
-// form 2's slower blocks; issue 51's 1.5 times is not met in form 2. Reading
+// form 2's slower blocks; issue 51's 1.5 times is not met in form 2.
+// Decoding context streams with a loop for the bytes that have all their
+// neighbours (codec.go, decodeRun: 11.4 cpu-ns a byte before, 7.9 after,
+// BenchmarkReadCompressed/decode of the standard game's 6-6) made the same
+// match (2026-11-29 21:55, 5 rounds interleaved, the 6-stone game solved
+// again flat and with --compress, the Lasker Morris campaign beside it at
+// the lowest priority) take 2.30 to 2.63 s, median 2.34, against 2.88 to
+// 3.06, median 2.96, before, and 0.82 to 0.92, median 0.85, flat: 2.75
+// times instead of 3.50. What is left of the form's cost there: decoding
+// the FSE streams (about half of the decoding), the chain of the context
+// loop, the blocks' CRCs. Reading
 // a won position's outcome apart for alpha-beta's cut-offs (a lower bound
 // from the outcome where it reaches beta) changed nothing measurable (3.16
 // to 3.24 s) and was left out. Solving the 5-stone game with

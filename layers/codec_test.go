@@ -1,0 +1,81 @@
+package layers
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// layerLike returns n bytes that look like a layer's body: runs of one
+// value, drawn, won and lost at small depths, now and then a value from
+// one stride back.
+func layerLike(r *rand.Rand, n, stride int) []byte {
+	b := make([]byte, n)
+	v := byte(1)
+	for i := range b {
+		switch x := r.IntN(100); {
+		case x < 60: // the run goes on
+		case x < 75 && stride > 0 && i >= stride:
+			v = b[i-stride]
+		case x < 85:
+			v = byte(r.IntN(4))
+		default:
+			v = byte(2 + r.IntN(80))
+		}
+		b[i] = v
+	}
+	return b
+}
+
+// TestStreamCoderRoundTrip codes blocks of many shapes as context streams
+// and decodes them: the bytes come back, whatever the parts of the layer
+// (strides of 0, as a dense body, 1, 2, 3 and longer than the block),
+// the block's place in them and its size, down to a byte. Decode reads
+// the first bytes of a segment, which lack neighbours, apart from the
+// rest (decodeRun): both ways are here, and a part boundary in the
+// middle of a block.
+func TestStreamCoderRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	var enc, dec StreamCoder
+	for _, stride := range []int{0, 1, 2, 3, 7, 24, 300, 1 << 20} {
+		for _, n := range []int{1, 2, 3, 4, 5, 9, 100, 4096, 16384} {
+			for _, base := range []uint64{0, 5, 1000} {
+				raw := layerLike(r, n, stride)
+				var parts []Part
+				if stride > 0 {
+					// Two parts, the second beginning inside the block.
+					cut := base + uint64(n/3)
+					parts = []Part{{First: 0, Slots: cut, Stride: uint64(stride)},
+						{First: cut, Slots: 1 << 40, Stride: uint64(stride + 1)}}
+				}
+				p := enc.Encode(nil, raw, base, parts, nil)
+				got, err := dec.Decode(nil, p, n, base, parts, nil)
+				if err != nil {
+					t.Fatalf("stride %d, %d bytes from %d: %v", stride, n, base, err)
+				}
+				if !bytes.Equal(got, raw) {
+					i := 0
+					for got[i] == raw[i] {
+						i++
+					}
+					t.Fatalf("stride %d, %d bytes from %d: byte %d decoded %d, coded %d", stride, n, base, i, got[i], raw[i])
+				}
+			}
+		}
+	}
+}
+
+// TestStreamCoderDamage decodes streams with a byte changed: an error or
+// some bytes, never a panic (a damaged block is found by its CRC).
+func TestStreamCoderDamage(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var enc, dec StreamCoder
+	raw := layerLike(r, 16384, 24)
+	parts := []Part{{First: 0, Slots: 1 << 20, Stride: 24}}
+	p := enc.Encode(nil, raw, 0, parts, nil)
+	for range 2000 {
+		q := bytes.Clone(p)
+		q[r.IntN(len(q))] ^= byte(1 + r.IntN(255))
+		dec.Decode(nil, q, len(raw), 0, parts, nil) // must not panic
+	}
+}
