@@ -109,7 +109,10 @@ const (
 	//     nice 19 beside it); 11.5 to 12.0 the first time (load 13 to
 	//     15). Lasker Morris's p6+0-4+1 9.5 to 9.9, p4+1-6+0 (almost all
 	//     lost) 2.3 to 2.6: the rate is the largest layers', an upper
-	//     bound;
+	//     bound. Since 3b3ca40 (the context loop, layers/codec.go) 6-6
+	//     decodes at 7.9 to 8.3 ns a byte (six runs, 2026-11-29 21:40,
+	//     the campaign beside it at the lowest priority): 8; read in
+	//     full 5.87 to 6.24 s (three runs), the model 5.91;
 	//   - the fill: 6-6 read in full, with its child 5-6 decoded whole
 	//     for the ply (DB.Layer since a2eedf5), 6.49 to 6.60 s for 23.25
 	//     M won slots (9.62 to 9.93 before, its children's blocks decoded
@@ -123,7 +126,7 @@ const (
 	//     the model 1.92. For Lasker Morris's layers with stones in hand
 	//     the term was high by up to 2.6x;
 	//   - the won share (WonShare).
-	costDecodeNanos = 11
+	costDecodeNanos = 8
 	costFillNanos   = 175
 	// costListBytes is the disk space reserved for a pair's work lists,
 	// per slot of the pair. A slot enters a list at most twice (8 bytes
