@@ -318,7 +318,7 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 	if prior != nil {
 		d.retireLocked(prior)
 	}
-	if e.err == nil && e.f.z != nil && e.f.body != nil { // decoded; in form 2 as stored, for the fill (DB.fill, plyReader.flatSlides)
+	if e.err == nil && e.f.z != nil && e.f.body != nil { // decoded; in form 2 as stored, for the fill (DB.fill, plyReader.flatDepth)
 		d.holdDecoded(k)
 	}
 	return e, e.err

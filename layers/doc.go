@@ -615,7 +615,7 @@
 // partner's verification and the next pass read it as it is; and the
 // fill decodes the slides' layers that lie compressed (form 2 as stored:
 // the lost depths are all there) and reads them in memory (plyReader.
-// flatSlides). BenchmarkSolveNamedUnit (the unit and the next pass's
+// flatSlides, since flatDepth). BenchmarkSolveNamedUnit (the unit and the next pass's
 // look; 66d9998 and this, 3 runs each alternated, benchstat medians):
 // processor time 123.9 s -> 84.3 s (0.68x), of it the look 16.3 s -> 0.2
 // ms; wall time 343 s -> 225 s. Profiled again: reading the children

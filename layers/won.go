@@ -318,12 +318,12 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 // kind (slide or placement, with a removal or not), whose children all lie
 // in one layer (Key.Child), ranked together from the position and the
 // moves (LayerIndex.IndexMoves: the children are never made), their
-// values read from the layers' open entries. When the moves are slides
-// whose children (with a removal and without) lie in layers held in
-// memory one byte per slot, as a moving layer's do once decoded or
-// mapped, all of them are ranked at once (IndexMovesSplit) and their
+// values read from the layers' open entries. When the children lie in
+// layers held in memory one byte per slot, as a moving layer's and Lasker
+// Morris's mixed layers' do once decoded or mapped, the slides' children
+// and then the placements' are ranked at once (IndexMovesSplit) and their
 // bytes read directly, the least lost one kept without a branch
-// (slideDepth). One per goroutine.
+// (flatDepth). One per goroutine.
 type plyReader struct {
 	d     *DB
 	k     Key
@@ -332,11 +332,9 @@ type plyReader struct {
 	kms   [4][muehle.MaxMoves]muehle.Move
 	ix    [muehle.MaxMoves]uint64
 	cur   Cursor // of layer k's slots, walked in increasing order
-	// flat is 1 when the slides' layers are held flat (bodies: [0] the
-	// removals' layer, [1] the plain slides'), -1 when not, 0 before
-	// looking.
-	flat   int8
-	bodies [2][]byte
+	// groups are the slides' and the placements' layers as flatDepth
+	// reads them.
+	groups [2]flatGroup
 }
 
 // lostKey[v] is v for a lost value, 255 (a won value) for any other: the
@@ -351,29 +349,6 @@ var lostKey = func() (t [256]byte) {
 	}
 	return t
 }()
-
-// flatSlides reports whether the layers a slide leads to, with a removal
-// and without, are held in memory one byte per slot (inMemory) and no
-// removal ends the game.
-func (r *plyReader) flatSlides() bool {
-	if r.flat != 0 {
-		return r.flat > 0
-	}
-	r.flat = -1
-	for j := range 2 {
-		t := r.kind(j)
-		if t.ends || t.err != nil || !r.inMemory(j) {
-			return false
-		}
-		f := t.e.f
-		if f.dense != nil || uint64(len(f.body)) != t.e.l.Size() {
-			return false
-		}
-		r.bodies[1-j] = f.body
-	}
-	r.flat = 1
-	return true
-}
 
 // inMemory reports whether the layer the moves of kind j lead to, open,
 // is held in memory and checked in full, and makes it so: a flat file
@@ -402,19 +377,94 @@ func (r *plyReader) inMemory(j int) bool {
 	return t.e.lazy == nil && t.e.f.body != nil
 }
 
-// slideDepth is wonDepth of p whose moves ms are all slides, flatSlides
-// true: every child ranked at once, its stored byte read directly.
-func (r *plyReader) slideDepth(p muehle.Position, ms []muehle.Move) (int, error) {
-	ix := r.ix[:len(ms)]
-	r.kinds[0].e.l.IndexMovesSplit(p, ms, ix, r.kinds[1].e.l)
+// flatDepth is wonDepth of p, whose moves are ms (AppendMoves:
+// placements first, then slides), when the layers they lead to are held in
+// memory one byte per slot (flat), as a moving layer's children are once
+// decoded or mapped, and Lasker Morris's mixed layers' (a placement
+// layer of the reachable sweep, dense, is not), or a removal ends the
+// game: ok false when one is not. The slides' children, with a removal and
+// without, are ranked at once (LayerIndex.IndexMovesSplit), then the
+// placements'; their bytes are read directly and the least lost one kept
+// without a branch. The depth is -1 when no child is lost.
+func (r *plyReader) flatDepth(p muehle.Position, ms []muehle.Move) (depth int, ok bool) {
+	b := 0
+	for b < len(ms) && ms[b].From == muehle.NoPoint {
+		b++
+	}
 	least := byte(255)
-	for j, x := range ix {
-		least = min(least, lostKey[r.bodies[uint8(ms[j].Remove)>>7][x]])
+	for place, part := range [2][]muehle.Move{ms[b:], ms[:b]} {
+		if len(part) == 0 {
+			continue
+		}
+		g := &r.groups[place]
+		if g.state == 0 {
+			r.lookFlat(place)
+		}
+		if g.state < 0 {
+			return 0, false
+		}
+		if g.state == 1 { // the removals' layer is not flat
+			for _, m := range part {
+				if m.IsRemoval() {
+					if g.ends {
+						return 1, true
+					}
+					return 0, false
+				}
+			}
+		}
+		ix := r.ix[:len(part)]
+		g.l.IndexMovesSplit(p, part, ix, g.split)
+		for j, x := range ix {
+			least = min(least, lostKey[g.bodies[uint8(part[j].Remove)>>7][x]])
+		}
 	}
 	if least == 255 {
-		return 0, errNoLostChild
+		return -1, true
 	}
-	return Value(least).Depth() + 1, nil
+	return Value(least).Depth() + 1, true
+}
+
+// flatGroup is what flatDepth reads of the moves of one group, slides or
+// placements: state 2 when the layers of the group's moves with a removal
+// and without are held flat (bodies: [0] the removals', [1] the others'),
+// 1 when only the latter is (ends: a removal ends the game), -1 when not
+// even that, 0 before looking.
+type flatGroup struct {
+	state    int8
+	ends     bool
+	l, split *LayerIndex
+	bodies   [2][]byte
+}
+
+// lookFlat finds out the flatGroup of the slides (place 0) or of the
+// placements (1).
+func (r *plyReader) lookFlat(place int) {
+	g := &r.groups[place]
+	plain, rem := 2*place, 2*place+1 // the kinds (2×place + remove)
+	g.state = -1
+	if !r.flat(plain) {
+		return
+	}
+	g.state, g.l, g.split, g.bodies[1] = 1, r.kinds[plain].e.l, r.kinds[plain].e.l, r.kinds[plain].body
+	g.ends = r.kind(rem).ends
+	if !g.ends && r.flat(rem) {
+		g.state, g.split, g.bodies[0] = 2, r.kinds[rem].e.l, r.kinds[rem].body
+	}
+}
+
+// flat reports whether the layer the moves of kind j lead to is held in
+// memory one byte per slot (inMemory), its body then in r.kinds[j].body;
+// looked at once.
+func (r *plyReader) flat(j int) bool {
+	t := r.kind(j)
+	if t.flat == 0 {
+		t.flat = -1
+		if !t.ends && t.err == nil && r.inMemory(j) && t.e.f.dense == nil && uint64(len(t.e.f.body)) == t.e.l.Size() {
+			t.flat, t.body = 1, t.e.f.body
+		}
+	}
+	return t.flat > 0
 }
 
 // plyKind is the layer the moves of one kind lead to from layer k.
@@ -424,6 +474,10 @@ type plyKind struct {
 	ends   bool // such a move's removal ends the game: a child lost in 0
 	e      *dbLayer
 	err    error
+	// flat is 1 when the kind's layer is held in memory one byte per
+	// slot (body), -1 when not, 0 before looking (plyReader.flat).
+	flat int8
+	body []byte
 }
 
 // kind returns the layer the moves of kind j (2×place + remove) lead to,
@@ -475,14 +529,11 @@ func (r *plyReader) value(e *dbLayer, i uint64) (Value, error) {
 // Stones[White].
 func (r *plyReader) wonDepth(p muehle.Position) (int, error) {
 	ms := p.AppendMoves(r.moves[:0])
-	if r.flatSlides() {
-		slides := true
-		for _, m := range ms {
-			slides = slides && m.From != muehle.NoPoint
+	if d, ok := r.flatDepth(p, ms); ok {
+		if d < 0 {
+			return 0, errNoLostChild
 		}
-		if slides {
-			return r.slideDepth(p, ms)
-		}
+		return d, nil
 	}
 	var n [4]int
 	for _, m := range ms {

@@ -288,7 +288,7 @@ func TestCompressed2Concurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestSlideDepthAsProbes compares the depth plyReader.slideDepth finds
+// TestSlideDepthAsProbes compares the depth plyReader.flatDepth finds
 // for positions of a moving layer whose slides' layers lie flat (4-4 of
 // the 4-stone game: its slides into itself, its removals into 3-4, both
 // of fingerprint values) with DB.wonDepth's, one probe per child, on every
@@ -307,9 +307,7 @@ func TestSlideDepthAsProbes(t *testing.T) {
 		}
 	}
 	r := &plyReader{d: db, k: k}
-	if !r.flatSlides() {
-		t.Fatal("flatSlides false for 4-4 and 3-4 flat")
-	}
+	defer r.release()
 	l := db.Indexer().Layer(k)
 	var n, none, removals int
 	for i, p := range l.Positions(0, l.Size()) {
@@ -319,9 +317,16 @@ func TestSlideDepthAsProbes(t *testing.T) {
 		p.Game = v.Game
 		want, werr := db.wonDepth(p)
 		ms := p.AppendMoves(nil)
-		got, gerr := r.slideDepth(p, ms)
+		got, ok := r.flatDepth(p, ms)
+		if !ok {
+			t.Fatalf("slot %d: flatDepth not ok with 4-4 and 3-4 flat", i)
+		}
+		var gerr error
+		if got < 0 {
+			got, gerr = 0, errNoLostChild
+		}
 		if got != want || (werr == nil) != (gerr == nil) || werr != nil && !(errors.Is(werr, errNoLostChild) && errors.Is(gerr, errNoLostChild)) {
-			t.Fatalf("slot %d: slideDepth %d, %v; DB.wonDepth %d, %v", i, got, gerr, want, werr)
+			t.Fatalf("slot %d: flatDepth %d, %v; DB.wonDepth %d, %v", i, got, gerr, want, werr)
 		}
 		n++
 		if werr != nil {
@@ -337,6 +342,65 @@ func TestSlideDepthAsProbes(t *testing.T) {
 		t.Errorf("%d positions, %d without a lost child, %d removal moves: want many, some of each", n, none, removals)
 	}
 	t.Logf("%d positions, %d without a lost child, %d removal moves", n, none, removals)
+}
+
+// TestFlatDepthAsProbes holds the fill's reading of a Lasker Morris layer
+// whose positions place and slide (flatDepth: its four kinds of children
+// ranked kind by kind, their bytes read directly) to DB.wonDepth, which
+// probes each child, on every third position of p3+1-3+1 of the 4-stone
+// game, its children's layers written with arbitrary values.
+func TestFlatDepthAsProbes(t *testing.T) {
+	v := muehle.Lasker.With(4)
+	db, err := OpenDB(t.TempDir(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := Key{W: 3, WH: 1, B: 3, BH: 1}
+	for _, c := range SuccessorsIn(v, k) {
+		if err := db.Write(c, fingerprintBody(t, db.Indexer().Layer(c))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &plyReader{d: db, k: k}
+	defer r.release()
+	l := db.Indexer().Layer(k)
+	var n, none, fast int
+	var kinds [4]int
+	for i, p := range l.Positions(0, l.Size()) {
+		if i%3 != 0 {
+			continue
+		}
+		p.Game = v.Game
+		want, werr := db.wonDepth(p)
+		got, gerr := r.wonDepth(p)
+		if got != want || (werr == nil) != (gerr == nil) || werr != nil && !(errors.Is(werr, errNoLostChild) && errors.Is(gerr, errNoLostChild)) {
+			t.Fatalf("slot %d: the fill's %d, %v; DB.wonDepth %d, %v", i, got, gerr, want, werr)
+		}
+		n++
+		if werr != nil {
+			none++
+		}
+		for _, m := range p.AppendMoves(nil) {
+			j := 0
+			if m.From == muehle.NoPoint {
+				j = 2
+			}
+			if m.IsRemoval() {
+				j++
+			}
+			kinds[j]++
+		}
+	}
+	for j := range r.kinds {
+		if r.kinds[j].flat > 0 {
+			fast++
+		}
+	}
+	if n < 1000 || none == 0 || none == n || fast != 4 || kinds[0] == 0 || kinds[1] == 0 || kinds[2] == 0 || kinds[3] == 0 {
+		t.Errorf("%d positions, %d without a lost child, moves of each kind %v, %d kinds read flat: want many, some of each, all four", n, none, kinds, fast)
+	}
+	t.Logf("%d positions, %d without a lost child, moves of each kind %v", n, none, kinds)
 }
 
 // TestCompressDerived compresses the flat layer 3-3 of the 5-stone game
