@@ -494,7 +494,20 @@
 // 3.06, median 2.96, before, and 0.82 to 0.92, median 0.85, flat: 2.75
 // times instead of 3.50. What is left of the form's cost there: decoding
 // the FSE streams (about half of the decoding), the chain of the context
-// loop, the blocks' CRCs. Reading
+// loop, the blocks' CRCs. Smaller blocks, measured the same way (the
+// 6-stone game solved again with --compress by a program writing blocks of
+// 4 KiB, then of 2 KiB; alpha-beta asking the database whether it knows
+// the root's children by their outcome, DB.ProbeOutcome, since 2026-11-29
+// 22:05): 4 KiB 1.30 to 1.47 s, median 1.37, 2 KiB 1.26 to 1.36 s, median
+// 1.32, 16 KiB 2.09 to 2.19 s, median 2.17, flat 0.74 to 0.89 s, median
+// 0.77 (1.78, 1.72 and 2.82 times flat); but the folder took 62.0 and
+// 72.3 MB instead of 51.5 (5-6: 8.18 MB instead of 7.30), a layer decoded
+// whole 3.25 cpu-ns a byte instead of 2.63 (5-6, three runs each), and the
+// standard game's 6-6, 5-7 and 4-6 coded in blocks of 4 KiB take 16.5 %,
+// 3.4 % and 12.2 % more than in 16 KiB. Neither size gets the match within
+// 1.5 times (what is left: a won position's children probed for its
+// depth, the block cache's own work), and the solver reads whole layers far
+// more than the players read blocks, so the blocks stay 16 KiB. Reading
 // a won position's outcome apart for alpha-beta's cut-offs (a lower bound
 // from the outcome where it reaches beta) changed nothing measurable (3.16
 // to 3.24 s) and was left out. Solving the 5-stone game with

@@ -19,7 +19,8 @@ var _ Prober = (*DB)(nil)
 // depth, as a store that keeps the depth of one outcome only and finds the
 // other's by a ply of moves does (compressed form 2: DB.ProbeOutcome).
 // The players read the outcome where they need no depth: the perfect
-// player's choice (retro/play), alpha-beta's bounds (retro/search).
+// player's choice (retro/play), alpha-beta's test whether the database
+// knows every child of the root (retro/search).
 type OutcomeProber interface {
 	ProbeOutcome(p muehle.Position) (Outcome, error)
 }

@@ -234,7 +234,7 @@ func (a *AlphaBeta) rootInDB(pos *muehle.Position) bool {
 		if c.IsOver() {
 			continue
 		}
-		if _, ok := a.s.probeValue(c); !ok {
+		if !a.s.known(c) {
 			return false
 		}
 	}

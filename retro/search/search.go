@@ -467,11 +467,18 @@ func (s *searcher) ageHistory() {
 	}
 }
 
-// probeValue is the database value of pos when the database has it.
-func (s *searcher) probeValue(pos muehle.Position) (layers.Value, bool) {
-	if s.probe == nil {
-		return layers.Unused, false
+// known reports whether the database has the value of pos. It asks for
+// the outcome alone where the database can say it more cheaply
+// (layers.OutcomeProber: in compressed form 2 a won position's depth
+// costs a probe of each child).
+func (s *searcher) known(pos muehle.Position) bool {
+	switch p := s.probe.(type) {
+	case nil:
+		return false
+	case layers.OutcomeProber:
+		o, err := p.ProbeOutcome(pos)
+		return err == nil && o != layers.NoOutcome
 	}
 	v, err := s.probe.Probe(pos)
-	return v, err == nil && v != layers.Unused
+	return err == nil && v != layers.Unused
 }
