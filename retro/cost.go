@@ -313,13 +313,18 @@ type HeldLayers struct {
 	bound, placement uint64 // the DB's bound: now, and once in the placement phase
 	bytes            uint64
 	keys             []layers.Key // oldest first
-	size             map[layers.Key]uint64
-	// filled says the layer is held with its won depths found (read
-	// by DB.Layer), not only as stored (a child read for that fill).
-	filled map[layers.Key]bool
-	reads  readPlan
-	index  map[UnitName]int // the units' places in the read plan
-	at     int              // the unit being costed
+	held             map[layers.Key]heldLayer
+	reads            readPlan
+	index            map[UnitName]int // the units' places in the read plan
+	at               int              // the unit being costed
+}
+
+// heldLayer is a layer HeldLayers holds: its bytes, and whether with its
+// won depths found (read by DB.Layer), not only as stored (a child read
+// for that fill).
+type heldLayer struct {
+	size   uint64
+	filled bool
 }
 
 // NewHeldLayers returns an empty HeldLayers for a solver with opts of
@@ -328,7 +333,7 @@ func NewHeldLayers(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) *Hel
 	units := Units(v, opts)
 	own := int64(layers.DefaultCacheBytes) // a new DB's
 	h := &HeldLayers{bound: uint64(max(movingBound(opts), own)), placement: uint64(max(placementBound(ix, v, opts), own)),
-		size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}, reads: readsOf(v, units), index: map[UnitName]int{}}
+		held: map[layers.Key]heldLayer{}, reads: readsOf(v, units), index: map[UnitName]int{}}
 	for i, u := range units {
 		h.index[u.Name] = i
 	}
@@ -357,8 +362,8 @@ func (h *HeldLayers) has(k layers.Key) (held, filled bool) {
 	if h == nil {
 		return false, false
 	}
-	_, held = h.size[k]
-	return held, h.filled[k]
+	l, held := h.held[k]
+	return held, l.filled
 }
 
 // hold records that layer k of n bytes is held (filled: with its won
@@ -369,20 +374,19 @@ func (h *HeldLayers) hold(k layers.Key, n uint64, filled bool) {
 	if h == nil {
 		return
 	}
-	if old, ok := h.size[k]; ok {
-		h.bytes -= old
+	if old, ok := h.held[k]; ok {
+		h.bytes -= old.size
 		h.keys = slices.DeleteFunc(h.keys, func(x layers.Key) bool { return x == k })
 	}
 	h.keys = append(h.keys, k)
-	h.size[k], h.filled[k] = n, filled
+	h.held[k] = heldLayer{size: n, filled: filled}
 	h.bytes += n
 	for h.bytes > h.room() && len(h.keys) > 1 {
 		i := layers.NeededLast(h.keys, func(x layers.Key) int { return h.reads.next(x, h.at) })
 		x := h.keys[i]
 		h.keys = slices.Delete(h.keys, i, i+1)
-		h.bytes -= h.size[x]
-		delete(h.size, x)
-		delete(h.filled, x)
+		h.bytes -= h.held[x].size
+		delete(h.held, x)
 	}
 }
 
@@ -487,7 +491,7 @@ func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 		others := o.Held.Bytes()
 		if u.Placement {
 			for _, x := range layers.SuccessorsIn(u.variant, u.Keys[0]) {
-				others -= o.Held.size[x]
+				others -= o.Held.held[x].size
 			}
 		}
 		c.MemBytes += others

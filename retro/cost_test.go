@@ -367,7 +367,7 @@ func TestReadingFitsLaskerRecord(t *testing.T) {
 // them; and the layers held for later units count in its memory, those
 // it reads once only.
 func TestHeldLayers(t *testing.T) {
-	h := &HeldLayers{bound: 114, size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{}} // room 100
+	h := &HeldLayers{bound: 114, held: map[layers.Key]heldLayer{}} // room 100
 	a, b, c, d := layers.Moving(3, 3), layers.Moving(3, 4), layers.Moving(4, 3), layers.Moving(4, 4)
 	h.hold(a, 60, true)
 	h.hold(b, 30, false)
@@ -388,7 +388,7 @@ func TestHeldLayers(t *testing.T) {
 		t.Errorf("a layer larger than the room: held %v, %d bytes in %d layers; want it alone", held, h.Bytes(), len(h.keys))
 	}
 	// With a read plan, the layer read last goes first, not the oldest.
-	h = &HeldLayers{bound: 114, size: map[layers.Key]uint64{}, filled: map[layers.Key]bool{},
+	h = &HeldLayers{bound: 114, held: map[layers.Key]heldLayer{},
 		reads: readPlan{a: {1}, b: {5}, c: {3}}}
 	for _, k := range []layers.Key{a, b, c} {
 		h.hold(k, 40, true)
@@ -438,7 +438,7 @@ func TestHeldLayers(t *testing.T) {
 	got := UnitCostWith(ix, q, run)
 	var children uint64
 	for _, k := range layers.SuccessorsIn(v, q.Keys[0]) {
-		children += run.Held.size[k]
+		children += run.Held.held[k].size
 	}
 	if got.ReadCPUSeconds != 0 || alone.ReadCPUSeconds <= 0 {
 		t.Errorf("%s again: %.1f s reading, alone %.1f s; want 0 and more", q.Name, got.ReadCPUSeconds, alone.ReadCPUSeconds)

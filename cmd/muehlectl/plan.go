@@ -126,10 +126,7 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProces
 	ix := db.Indexer()
 	claims, _ := db.Claims()
 	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus, Compress: opts.Compress}
-	// The layers the units read as they lie, or as --compress will keep
-	// them; the state words in memory whatever their size.
-	co := retro.CostOptionsFor(db, opts)
-	co.MemBytes = 0
+	co := modelOptions(db, opts)
 	run := co
 	if oneProcess {
 		run.Held = retro.NewHeldLayers(ix, db.Variant(), opts)
@@ -315,4 +312,15 @@ func seconds(s float64) string {
 		d = d.Round(100 * time.Millisecond)
 	}
 	return d.String()
+}
+
+// modelOptions returns the cost options plan and plan --calibrate cost
+// the units of db with: the layers they read as they lie, or as opts keeps
+// those not computed yet (--compress); the state words in memory whatever
+// their size (no budget: the model's time is that of a machine with the
+// memory the plan asks for).
+func modelOptions(db *layers.DB, opts retro.SolveOptions) retro.CostOptions {
+	co := retro.CostOptionsFor(db, opts)
+	co.MemBytes = 0
+	return co
 }
