@@ -119,11 +119,17 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 		est = est.KeptCompressed()
 	}
 	fmt.Fprintf(stdout, "expected: about %s on %d workers (%s)\n", dbservice.Rough(est.Time), est.Cores, speedWords(speed, measured, load))
-	if cpu, n := dbservice.MeasuredCPUSpeed(db); n > 0 {
+	switch cpu, n := dbservice.MeasuredCPUSpeed(db); {
+	case n > 0:
 		// The last run may have shared the machine or been stopped a
 		// while: its processor time says what the cores alone would take.
 		idle := dbservice.EstimateTasks(tasks, est.Cores, cpu)
 		fmt.Fprintf(stdout, "on %d idle cores: about %s (the units of that run took %.2f× the model's processor time, %d of them recorded it)\n", idle.Cores, dbservice.Rough(idle.Time), 1/cpu, n)
+	case load > 0:
+		// The load average counts processes at the lowest priority,
+		// which give the cores up, as it counts any other.
+		idle := dbservice.EstimateTasks(tasks, est.Cores, 0)
+		fmt.Fprintf(stdout, "on %d idle cores: about %s (the cost model)\n", idle.Cores, dbservice.Rough(idle.Time))
 	}
 	show, closeRecord, err := showProgress(db, &opts, stderr)
 	if err != nil {
