@@ -127,7 +127,11 @@ func writeStart(w io.Writer, db *layers.DB) {
 // folder: a moving layer is the same whatever the stones a side (every
 // stone is on the board), so a layer of both must have the same body
 // checksum and counts; each game of fewer stones was solved on its own,
-// which makes this a check of the solver. It prints nothing when no
+// which makes this a check of the solver. In a game whose phases mix
+// (Lasker Morris) every layer is compared: one with stones in hand is
+// the same too, a position's value depending on the stones on the board
+// and in hand only, and it is computed whole (no layer of such a game is
+// swept for the positions a game reaches). It prints nothing when no
 // smaller game is there.
 func writeSmallerGames(w io.Writer, db *layers.DB) {
 	type row struct {
@@ -136,13 +140,19 @@ func writeSmallerGames(w io.Writer, db *layers.DB) {
 		differ               []layers.Key
 	}
 	var rows []row
+	rules := db.Variant().Rules()
+	mixed := rules != nil && rules.Mixed
 	for j := muehle.MinStones; j < db.Stones(); j++ {
 		small, err := layers.OpenDB(db.Dir(), db.Variant().Game.With(j))
 		if err != nil {
 			continue
 		}
 		r := row{stones: j}
-		for _, k := range layers.MovingLayers(j) {
+		keys := layers.MovingLayers(j)
+		if mixed {
+			keys = layers.OrderIn(small.Variant(), true)
+		}
+		for _, k := range keys {
 			hs, err := small.Header(k)
 			if err != nil {
 				continue
@@ -169,8 +179,15 @@ func writeSmallerGames(w io.Writer, db *layers.DB) {
 	}
 	fmt.Fprintln(w, "## The smaller games")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "A moving layer is the same whatever the stones a side. The games of fewer stones in this folder were solved on their own; each of their moving layers against the one here (body CRC-64, slots, won, lost, drawn, deepest win and loss):\n\n")
-	fmt.Fprintln(w, "| game | its moving layers | the same here | different | not here |")
+	what := "moving layers"
+	if mixed {
+		what = "layers"
+		fmt.Fprintf(w, "A layer is the same whatever the stones a side: in this game, whose phases mix, those with stones in hand too, each computed whole. ")
+	} else {
+		fmt.Fprintf(w, "A moving layer is the same whatever the stones a side. ")
+	}
+	fmt.Fprintf(w, "The games of fewer stones in this folder were solved on their own; each of their %s against the one here (body CRC-64, slots, won, lost, drawn, deepest win and loss):\n\n", what)
+	fmt.Fprintf(w, "| game | its %s | the same here | different | not here |\n", what)
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %d stones | %d | %d | %d | %d |\n", r.stones, r.there, r.same, len(r.differ), r.missing)

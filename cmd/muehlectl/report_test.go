@@ -104,6 +104,29 @@ func TestReportPlacementPlies(t *testing.T) {
 	}
 }
 
+// TestReportSmallerGamesMixed solves Lasker Morris with 3 and with 4
+// stones in one folder: the 4-stone report finds every layer of the
+// 3-stone game the same, those with stones in hand too.
+func TestReportSmallerGamesMixed(t *testing.T) {
+	dir := t.TempDir()
+	for _, k := range []string{"3", "4"} {
+		if _, errs, code := runCmd(t, "solve", "--db", dir, "--game", "lasker", "--all-phases", "--stones", k); code != 0 {
+			t.Fatalf("solve --stones %s: status %d, %s", k, code, errs)
+		}
+	}
+	out, errs, code := runCmd(t, "report", "--db", dir, "--game", "lasker", "--stones", "4")
+	if code != 0 {
+		t.Fatalf("report: status %d, %s", code, errs)
+	}
+	n := len(layers.OrderIn(muehle.Lasker.With(3), true))
+	if n <= len(layers.MovingLayers(3)) {
+		t.Fatalf("the 3-stone game of Lasker Morris has %d layers: want more than its moving ones", n)
+	}
+	if want := fmt.Sprintf("\n| 3 stones | %d | %d | 0 | 0 |", n, n); !strings.Contains(out, want) || strings.Contains(out, "differs") {
+		t.Fatalf("report lacks %q or names a difference:\n%s", want, out)
+	}
+}
+
 // TestReportSmallerGames solves the moving layers of the 3- and 4-stone
 // games in one folder and expects the 4-stone report to find 3-3 the same
 // as the 3-stone game's; then 3-3 of the 3-stone game is written again
