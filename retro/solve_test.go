@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"testing"
 
 	"muehle/layers"
@@ -111,9 +112,33 @@ func TestReferenceLasker(t *testing.T) {
 // compareWithReference solves the layers of v the reference solves
 // (referenceKeys) and compares every raw position with the reference; it
 // returns the reference's outcomes of layer 3-3.
+//
+// With MUEHLE_REFERENCE_DB set it solves nothing and compares the layers
+// of that database folder, of the same game with MUEHLE_REFERENCE_STONES
+// stones a side (v's when unset): a layer is the same whatever the stones
+// a side where its every position is (a moving layer; in a game whose
+// phases mix, every layer), so the small game's reference checks those
+// layers of a large game's folder position by position:
+//
+//	MUEHLE_REFERENCE_DB=~/.local/share/muehle MUEHLE_REFERENCE_STONES=10 \
+//	  go test -run 'TestReferenceLasker$|TestReferenceFourStonesLasker' -v ./retro/
 func compareWithReference(t *testing.T, v muehle.Variant) map[layers.Outcome]int {
-	db := openVariant(t, t.TempDir(), v)
-	solve(t, db, SolveOptions{Placement: v.Rules().Mixed})
+	var db *layers.DB
+	if dir := os.Getenv("MUEHLE_REFERENCE_DB"); dir != "" {
+		w := v
+		if s := os.Getenv("MUEHLE_REFERENCE_STONES"); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				t.Fatalf("MUEHLE_REFERENCE_STONES: %v", err)
+			}
+			w = v.Game.With(n)
+		}
+		db = openVariant(t, dir, w)
+		t.Logf("comparing the layers of %s (%d stones a side)", db.GameDir(), w.Stones)
+	} else {
+		db = openVariant(t, t.TempDir(), v)
+		solve(t, db, SolveOptions{Placement: v.Rules().Mixed})
+	}
 	ref, n := referenceTable(v)
 	t.Logf("reference: %d raw positions in %d layers", n, len(ref.keys))
 	counts := map[layers.Outcome]int{}
