@@ -411,6 +411,44 @@ func TestSetNextUse(t *testing.T) {
 	}
 }
 
+// TestLowerBoundLetsGo holds three compressed layers decoded in full,
+// then lowers the DB's bound to a room for one: the two others are let go
+// at once (the bytes held fit the room; the newest stays), and reading
+// one of them decodes it again.
+func TestLowerBoundLetsGo(t *testing.T) {
+	db, keys := compressedDB(t, minBlockShift)
+	for _, k := range keys {
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db = reopen(t, db)
+	db.SetCacheBytes(1 << 30)
+	var largest int64
+	for _, k := range keys[:3] {
+		f, err := db.Layer(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest = max(largest, int64(len(f.Body())))
+	}
+	bound := largest * 8 / 7
+	db.SetCacheBytes(bound)
+	if held, room := db.cache.held.Load(), bound-bound/8; held > room {
+		t.Errorf("bound lowered to %d: %d bytes of layers still held, want at most the room %d", bound, held, room)
+	}
+	before := wholeDecodes.Load()
+	if _, err := db.Layer(keys[2]); err != nil { // the newest: held
+		t.Fatal(err)
+	}
+	if _, err := db.Layer(keys[0]); err != nil {
+		t.Fatal(err)
+	}
+	if n := wholeDecodes.Load() - before; n != 1 {
+		t.Errorf("after the bound was lowered: %d layers decoded again, want 1 (%v let go, %v the newest kept)", n, keys[0], keys[2])
+	}
+}
+
 // TestCheckDecodesOnce checks two compressed layers with a memory bound
 // that holds one of them decoded: checking the first again, after the
 // second pushed it out, does not decode it again (a solver checks every

@@ -333,6 +333,13 @@ func (d *DB) layer(k Key, full bool) (*dbLayer, error) {
 // until it fits. d.mu is held.
 func (d *DB) holdDecoded(k Key) {
 	d.decoded = append(slices.DeleteFunc(d.decoded, func(x Key) bool { return x == k }), k)
+	d.fitDecoded()
+}
+
+// fitDecoded lets go of the layers held decoded in full, as holdDecoded
+// says, while they exceed the bound less the block cache's floor, never
+// the newest. d.mu is held.
+func (d *DB) fitDecoded() {
 	var total int64
 	for _, x := range d.decoded {
 		if e := d.cached(x); e != nil && e.f != nil {
@@ -397,13 +404,16 @@ func (d *DB) SetNextUse(next func(Key) int) {
 // decoded in full that the DB holds, and the decoded blocks Probe keeps,
 // together up to n bytes (DefaultCacheBytes when n ≤ 0), the blocks
 // getting what the layers leave, and at least an eighth of n (the layers
-// held are let go for it, but for the last one decoded). A layer a reader
-// holds stays in memory until it is dropped.
+// held are let go for it, but for the last one decoded). A lower bound
+// lets go at once of the layers held beyond it. A layer a reader holds
+// stays in memory until it is dropped.
 func (d *DB) SetCacheBytes(n int64) {
 	d.cache.mu.Lock()
 	d.cache.max = n
 	d.cache.mu.Unlock()
-	d.cache.shrink()
+	d.mu.Lock()
+	d.fitDecoded() // and the blocks
+	d.mu.Unlock()
 }
 
 // CacheBytes returns the bytes of decoded blocks the block cache holds.

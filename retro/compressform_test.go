@@ -2,9 +2,11 @@ package retro
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -180,46 +182,76 @@ func TestCompressForms(t *testing.T) {
 }
 
 // TestSolveHoldsDecoded solves the 4-stone game, all phases, compressed,
-// in a DB whose bound of layers held decoded is 1 MiB: while the moving
-// units run the bound is a quarter of the memory budget, while the
-// placement units run placementBound with the Go runtime's memory limit at
-// the budget (hold.go), so that the layers one unit decoded are there for
-// the next; afterwards the bound is 1 MiB and the limit as it was.
+// in a DB whose bound of layers held decoded is 1 MiB: while a moving unit
+// runs the bound is what the unit leaves of the memory budget (unitBound),
+// with the Go runtime's memory limit at the budget where that is more than
+// a quarter of it and unchanged where it is not; while the placement units
+// run placementBound with the limit at the budget (hold.go), so that the
+// layers one unit decoded are there for the next; afterwards the bound is
+// 1 MiB and the limit as it was. The budget is chosen so that some moving
+// units leave more than a quarter of it and some do not.
 func TestSolveHoldsDecoded(t *testing.T) {
 	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const players, budget = 1 << 20, 4 << 30
+	const players = 1 << 20
+	ix := db.Indexer()
+	var least, most int64 = math.MaxInt64, 0
+	for _, u := range Units(db.Variant(), SolveOptions{Placement: true}) {
+		if !u.Placement {
+			own := int64(unitCost(ix, u, 0).MemBytes)
+			least, most = min(least, own), max(most, own)
+		}
+	}
+	budget := 2 * (least + most) // a quarter of it between the least and the most
 	db.SetCacheBytes(players)
 	limit := debug.SetMemoryLimit(-1)
-	var moving, placement, movingLimit, memLimit atomic.Int64
+	type seen struct{ bound, limit int64 }
+	var mu sync.Mutex
+	during := map[UnitName]seen{}
+	var placement, memLimit atomic.Int64
 	opts := SolveOptions{Placement: true, MemBytes: budget, Compress: true}
 	opts.Progress = func(p Progress) {
 		if p.Task.Unit.Placement {
 			placement.Store(db.CacheLimit())
 			memLimit.Store(debug.SetMemoryLimit(-1))
-		} else {
-			moving.Store(db.CacheLimit())
-			movingLimit.Store(debug.SetMemoryLimit(-1))
+			return
 		}
+		mu.Lock()
+		during[p.Task.Unit.Name] = seen{db.CacheLimit(), debug.SetMemoryLimit(-1)}
+		mu.Unlock()
 	}
 	if err := Solve(context.Background(), db, opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := moving.Load(); got != budget/4 {
-		t.Errorf("during the moving units the bound was %d, want a quarter of the budget, %d", got, budget/4)
+	var above, floor int
+	for _, u := range Units(db.Variant(), opts) {
+		got, ok := during[u.Name]
+		if u.Placement || !ok {
+			continue
+		}
+		want := seen{max(unitBound(ix, u, opts), players), limit}
+		if want.bound > budget/4 {
+			want.limit = budget
+			above++
+		} else {
+			floor++
+		}
+		if got != want {
+			t.Errorf("during %s: bound %d, memory limit %d; want %d and %d", u.Name, got.bound, got.limit, want.bound, want.limit)
+		}
 	}
-	want := placementBound(db.Indexer(), db.Variant(), opts)
+	if above == 0 || floor == 0 {
+		t.Errorf("moving units above a quarter of the budget: %d, at it: %d; want some of each", above, floor)
+	}
+	want := placementBound(ix, db.Variant(), opts)
 	if got := placement.Load(); got != want || want <= budget/4 {
 		t.Errorf("during the placement units the bound was %d, want %d, more than a quarter of the budget", got, want)
 	}
 	if got := memLimit.Load(); got != budget {
 		t.Errorf("during the placement units the memory limit was %d, want the budget, %d", got, budget)
-	}
-	if got := movingLimit.Load(); got != limit {
-		t.Errorf("during the moving units the memory limit was %d, want it unchanged, %d", got, limit)
 	}
 	if got := db.CacheLimit(); got != players {
 		t.Errorf("after the solve the bound is %d, want %d again", got, players)

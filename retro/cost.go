@@ -306,11 +306,15 @@ type CostOptions struct {
 // holds decoded while Solve runs in one process, by Solve's rules
 // (hold.go): the layers a unit's reads decoded, their won depths found,
 // and with --compress the unit's own layers once written, up to the DB's
-// bound less the block cache's floor (an eighth), the bound a quarter of
-// the memory budget in the moving phase and placementBound in the
-// placement phase, letting go first of the layers the units read last.
+// bound less the block cache's floor (an eighth), the bound unitBound in
+// the moving phase (what the unit leaves of the memory budget) and
+// placementBound in the placement phase, letting go first of the layers
+// the units read last.
 type HeldLayers struct {
 	bound, placement uint64 // the DB's bound: now, and once in the placement phase
+	own              uint64 // a new DB's bound, the least
+	ix               *layers.Indexer
+	opts             SolveOptions
 	bytes            uint64
 	keys             []layers.Key // oldest first
 	held             map[layers.Key]heldLayer
@@ -333,6 +337,7 @@ func NewHeldLayers(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) *Hel
 	units := Units(v, opts)
 	own := int64(layers.DefaultCacheBytes) // a new DB's
 	h := &HeldLayers{bound: uint64(max(movingBound(opts), own)), placement: uint64(max(placementBound(ix, v, opts), own)),
+		own: uint64(own), ix: ix, opts: opts,
 		held: map[layers.Key]heldLayer{}, reads: readsOf(v, units), index: map[UnitName]int{}}
 	for i, u := range units {
 		h.index[u.Name] = i
@@ -340,12 +345,17 @@ func NewHeldLayers(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) *Hel
 	return h
 }
 
-// start notes that unit u is costed next: the read plan's place, and in
-// the placement phase the larger bound.
+// start notes that unit u is costed next: the read plan's place, and its
+// bound: in the placement phase the larger one, for a moving unit what it
+// leaves (unitBound), the layers beyond it let go.
 func (h *HeldLayers) start(u Unit) {
 	h.at = h.index[u.Name]
-	if u.Placement {
+	switch {
+	case u.Placement:
 		h.bound = max(h.bound, h.placement)
+	case h.ix != nil:
+		h.bound = max(uint64(unitBound(h.ix, u, h.opts)), h.own)
+		h.fit()
 	}
 }
 
@@ -381,6 +391,12 @@ func (h *HeldLayers) hold(k layers.Key, n uint64, filled bool) {
 	h.keys = append(h.keys, k)
 	h.held[k] = heldLayer{size: n, filled: filled}
 	h.bytes += n
+	h.fit()
+}
+
+// fit lets go of the layers read last while the layers held exceed the
+// room, never the newest.
+func (h *HeldLayers) fit() {
 	for h.bytes > h.room() && len(h.keys) > 1 {
 		i := layers.NeededLast(h.keys, func(x layers.Key) int { return h.reads.next(x, h.at) })
 		x := h.keys[i]

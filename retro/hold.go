@@ -19,8 +19,14 @@ import (
 // again: the standard game's first 26 placement units took 225 s instead
 // of 14.5. So while Solve runs, its DB holds the layers decoded:
 //
-//   - up to a quarter of the memory budget in the moving phase, whose
-//     units need the rest for their state words;
+//   - in the moving phase, up to the budget less three times what the
+//     unit being done needs of its own by the model (unitBound: the
+//     model's memory of a unit, set against the peaks its records
+//     measured, was low by up to about that), and at least a quarter of
+//     the budget: a large unit needs the rest for its state words, the
+//     small ones leave room to keep the layers the next units read, as
+//     Lasker Morris's units read their neighbours' layers again and again;
+//     the DB lets go at once of what a lower bound leaves out;
 //   - in the placement phase, once no moving unit is left, up to the
 //     budget less twice what the largest placement unit needs of its own
 //     (placementBound): its units are small, and every placement ply
@@ -29,12 +35,13 @@ import (
 //     layers.DB.SetNextUse), not of the oldest: the placement units of
 //     one ply read the moving layers in turn, each ply again, which a
 //     hold that drops the oldest first reads afresh each time;
-//   - in the placement phase with the Go runtime's memory limit at the
-//     budget, so that the garbage collector does not let the heap grow to
-//     twice the layers held before it collects (not in the moving phase,
-//     whose units' copies and verifier tables can exceed the budget on a
-//     small machine, where a limit would make the collector run without
-//     end).
+//   - with the Go runtime's memory limit at the budget while the bound is
+//     above a quarter of it (the placement phase, a small moving unit), so
+//     that the garbage collector does not let the heap grow to twice the
+//     layers held before it collects; not while a moving unit's own needs
+//     are large, for its copies and verifier tables can exceed the budget
+//     on a small machine, where a limit would make the collector run
+//     without end.
 //
 // SolveUnit does none of this: a unit run alone (a Slurm job) keeps to the
 // memory its plan asks for (Cost.MemBytes), which does not count layers
@@ -80,9 +87,23 @@ func (r readPlan) next(k layers.Key, at int) int {
 	return math.MaxInt
 }
 
-// movingBound is the DB's bound of the layers held decoded in the moving
-// phase: a quarter of the memory budget (the DB's own where larger).
+// movingBound is the least bound of the layers held decoded in the moving
+// phase: a quarter of the memory budget.
 func movingBound(opts SolveOptions) int64 { return opts.memBudget() / 4 }
+
+// ownMargin is what unitBound leaves a moving unit: this many times its
+// own memory by the model (UnitCost.MemBytes). The peaks the Lasker Morris
+// campaign recorded, less the layers held then, were up to about twice and
+// a half the model's.
+const ownMargin = 3
+
+// unitBound is the DB's bound of the layers held decoded while moving unit
+// u runs: the memory budget less ownMargin times what u needs of its own,
+// at least movingBound.
+func unitBound(ix *layers.Indexer, u Unit, opts SolveOptions) int64 {
+	own := int64(unitCost(ix, u, opts.memBudget()).MemBytes)
+	return max(opts.memBudget()-ownMargin*own, movingBound(opts))
+}
 
 // placementBound is the DB's bound of the layers held decoded once only
 // placement units are left: the memory budget less twice the largest
@@ -107,6 +128,8 @@ func placementBound(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) int
 // runs and put back after, and the unit it is at for the read plan.
 type hold struct {
 	db        *layers.DB
+	units     []Unit
+	opts      SolveOptions
 	reads     readPlan
 	at        atomic.Int64 // the index of the unit being done
 	old       int64        // the DB's bound before
@@ -120,7 +143,7 @@ type hold struct {
 // and tells db the read plan; release puts both back (the bound unless it
 // was changed meanwhile), and the memory limit the placement phase set.
 func holdWhileSolving(db *layers.DB, opts SolveOptions, units []Unit) *hold {
-	h := &hold{db: db, reads: readsOf(db.Variant(), units), old: db.CacheLimit(), limit: -1}
+	h := &hold{db: db, units: units, opts: opts, reads: readsOf(db.Variant(), units), old: db.CacheLimit(), limit: -1}
 	h.placement = placementBound(db.Indexer(), db.Variant(), opts)
 	h.budget = opts.memBudget()
 	h.raise(movingBound(opts))
@@ -131,6 +154,14 @@ func holdWhileSolving(db *layers.DB, opts SolveOptions, units []Unit) *hold {
 // raise sets the DB's bound to n if that is higher.
 func (h *hold) raise(n int64) {
 	if n > h.db.CacheLimit() {
+		h.set(n)
+	}
+}
+
+// set sets the DB's bound to n, not below its own (the bound before the
+// solve).
+func (h *hold) set(n int64) {
+	if n = max(n, h.old); n != h.db.CacheLimit() {
 		h.db.SetCacheBytes(n)
 		h.raised = append(h.raised, n)
 	}
@@ -142,9 +173,25 @@ func (h *hold) starting(i int, placement bool) {
 	h.at.Store(int64(i))
 	if placement {
 		h.raise(h.placement)
-		if h.limit < 0 && h.budget < debug.SetMemoryLimit(-1) {
-			h.limit = debug.SetMemoryLimit(h.budget)
-		}
+		h.limitMemory(true)
+		return
+	}
+	if i < len(h.units) && !h.units[i].Placement {
+		b := unitBound(h.db.Indexer(), h.units[i], h.opts)
+		h.set(b)
+		h.limitMemory(b > movingBound(h.opts))
+	}
+}
+
+// limitMemory sets the Go runtime's memory limit to the budget (on) or
+// puts back the limit before (off).
+func (h *hold) limitMemory(on bool) {
+	switch {
+	case on && h.limit < 0 && h.budget < debug.SetMemoryLimit(-1):
+		h.limit = debug.SetMemoryLimit(h.budget)
+	case !on && h.limit >= 0:
+		debug.SetMemoryLimit(h.limit)
+		h.limit = -1
 	}
 }
 
