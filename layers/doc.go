@@ -468,8 +468,16 @@
 // placement phase median 32 ms, worst 265 ms (flat 39 and 335); with
 // the whole page cache dropped before each of 20 positions of each phase
 // (`--evict system`, as root): moving median 30 ms, worst 310 ms,
-// placement 27 and 179 ms. The complete standard game is yet to be timed
-// so (its layers larger, its index table read from the disk once).
+// placement 27 and 179 ms. The complete standard game in form 2
+// (`~/.local/share/muehle/k9`, 2026-11-29 21:40, the program of dfba6f8;
+// docs/bench/cold-k9/), 200 positions of each phase, the whole page cache
+// dropped before each, the Lasker Morris campaign held (SIGSTOP): moving
+// median 18 and 26 ms, worst 255 and 147 ms, placement median 22 and 18
+// ms, worst 207 and 153 ms (seeds 2 and 4); with the campaign reading and
+// writing beside it (its disk is not niced) moving worst 526 ms, placement
+// 328 ms (seed 2), the files evicted alone 337 and 266 ms (seed 1). With
+// the layers open (no --cold, seed 3): moving median 0.076 ms, worst 3.36
+// ms, placement 0.107 and 0.86 ms.
 // Alpha-beta at depth 4 reading the database, 100 games (`muehlectl
 // match --white ab:4 --black ab:4 --games 100 --stones 6 --opening 6
 // --seed 1 --jobs 1`, 5 rounds interleaved): the games took 2.2 to 3.7 s
