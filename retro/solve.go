@@ -38,10 +38,10 @@ type SolveOptions struct {
 	// work-list blocks or the verifier's copies of a layer's children. The
 	// bodies of the layers being written take no memory of their own: they
 	// are made in the state's memory. While Solve (not SolveUnit) runs,
-	// the compressed layers the units read are held decoded up to a
-	// quarter of it besides, and in the placement phase up to what the
-	// placement units leave of it (hold.go), where the DB's own bound is
-	// lower.
+	// the compressed layers the units read are held decoded besides, up to
+	// what the unit being done leaves of it (at least a quarter of it; in
+	// the placement phase what the largest placement unit leaves:
+	// hold.go), where the DB's own bound is lower.
 	MemBytes int64
 	// TempDir holds the work lists and spilled state; "" means a folder in
 	// the database directory.
