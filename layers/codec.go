@@ -372,33 +372,27 @@ func (sc *StreamCoder) Decode(dst []byte, p []byte, n int, base uint64, parts []
 		}
 	}
 	for _, s := range streamSegments(n, base, parts) {
-		i := s.Lo
+		// Without a partner, the bytes that lack a neighbour go the long
+		// way and the rest, the body of the segment, the fast way.
+		run := s.Hi
 		if v == nil {
-			// The bytes that lack a neighbour go the long way; the
-			// rest, the body of the segment, the fast way.
-			i = min(s.Hi, s.Lo+max(2, cmp.Or(s.Stride, 3)))
+			run = min(s.Hi, s.Lo+max(2, cmp.Or(s.Stride, 3)))
 		}
-		for j := s.Lo; j < i; j++ {
-			c := StreamContext(dst, j, s)
-			if sc.start[c] >= sc.count[c] {
-				return nil, errStreams("the stream of context %d ends early", c)
+		for i := s.Lo; i < run; i++ {
+			var c int
+			if v != nil {
+				c = contextWith(dst, i, s, v.at(i))
+			} else {
+				c = StreamContext(dst, i, s)
 			}
-			dst[j] = sorted[sc.start[c]]
-			sc.start[c]++
-		}
-		if v == nil {
-			if err := sc.decodeRun(dst, sorted, i, s); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		for ; i < s.Hi; i++ {
-			c := contextWith(dst, i, s, v.at(i))
 			if sc.start[c] >= sc.count[c] {
 				return nil, errStreams("the stream of context %d ends early", c)
 			}
 			dst[i] = sorted[sc.start[c]]
 			sc.start[c]++
+		}
+		if err := sc.decodeRun(dst, sorted, run, s); err != nil {
+			return nil, err
 		}
 	}
 	return dst, nil
