@@ -443,28 +443,27 @@ func (r *plyReader) lookFlat(place int) {
 	g := &r.groups[place]
 	plain, rem := 2*place, 2*place+1 // the kinds (2×place + remove)
 	g.state = -1
-	if !r.flat(plain) {
+	body, ok := r.flat(plain)
+	if !ok {
 		return
 	}
-	g.state, g.l, g.split, g.bodies[1] = 1, r.kinds[plain].e.l, r.kinds[plain].e.l, r.kinds[plain].body
-	g.ends = r.kind(rem).ends
-	if !g.ends && r.flat(rem) {
-		g.state, g.split, g.bodies[0] = 2, r.kinds[rem].e.l, r.kinds[rem].body
+	g.state, g.l, g.split, g.bodies[1] = 1, r.kinds[plain].e.l, r.kinds[plain].e.l, body
+	if g.ends = r.kind(rem).ends; g.ends {
+		return
+	}
+	if body, ok := r.flat(rem); ok {
+		g.state, g.split, g.bodies[0] = 2, r.kinds[rem].e.l, body
 	}
 }
 
-// flat reports whether the layer the moves of kind j lead to is held in
-// memory one byte per slot (inMemory), its body then in r.kinds[j].body;
-// looked at once.
-func (r *plyReader) flat(j int) bool {
+// flat returns the body of the layer the moves of kind j lead to, and
+// whether it is held in memory one byte per slot (inMemory).
+func (r *plyReader) flat(j int) ([]byte, bool) {
 	t := r.kind(j)
-	if t.flat == 0 {
-		t.flat = -1
-		if !t.ends && t.err == nil && r.inMemory(j) && t.e.f.dense == nil && uint64(len(t.e.f.body)) == t.e.l.Size() {
-			t.flat, t.body = 1, t.e.f.body
-		}
+	if t.ends || t.err != nil || !r.inMemory(j) || t.e.f.dense != nil || uint64(len(t.e.f.body)) != t.e.l.Size() {
+		return nil, false
 	}
-	return t.flat > 0
+	return t.e.f.body, true
 }
 
 // plyKind is the layer the moves of one kind lead to from layer k.
@@ -474,10 +473,6 @@ type plyKind struct {
 	ends   bool // such a move's removal ends the game: a child lost in 0
 	e      *dbLayer
 	err    error
-	// flat is 1 when the kind's layer is held in memory one byte per
-	// slot (body), -1 when not, 0 before looking (plyReader.flat).
-	flat int8
-	body []byte
 }
 
 // kind returns the layer the moves of kind j (2×place + remove) lead to,
