@@ -232,7 +232,7 @@ func TestSolveHoldsDecoded(t *testing.T) {
 		if u.Placement || !ok {
 			continue
 		}
-		want := seen{max(unitBound(ix, u, opts), players), limit}
+		want := seen{max(unitBound(unitCost(ix, u, 0).MemBytes, opts), players), limit}
 		if want.bound > budget/4 {
 			want.limit = budget
 			above++

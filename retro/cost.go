@@ -312,8 +312,6 @@ type CostOptions struct {
 // the units read last.
 type HeldLayers struct {
 	bound, placement uint64 // the DB's bound: now, and once in the placement phase
-	own              uint64 // a new DB's bound, the least
-	ix               *layers.Indexer
 	opts             SolveOptions
 	bytes            uint64
 	keys             []layers.Key // oldest first
@@ -337,7 +335,7 @@ func NewHeldLayers(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) *Hel
 	units := Units(v, opts)
 	own := int64(layers.DefaultCacheBytes) // a new DB's
 	h := &HeldLayers{bound: uint64(max(movingBound(opts), own)), placement: uint64(max(placementBound(ix, v, opts), own)),
-		own: uint64(own), ix: ix, opts: opts,
+		opts: opts,
 		held: map[layers.Key]heldLayer{}, reads: readsOf(v, units), index: map[UnitName]int{}}
 	for i, u := range units {
 		h.index[u.Name] = i
@@ -345,18 +343,18 @@ func NewHeldLayers(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) *Hel
 	return h
 }
 
-// start notes that unit u is costed next: the read plan's place, and its
-// bound: in the placement phase the larger one, for a moving unit what it
-// leaves (unitBound), the layers beyond it let go.
-func (h *HeldLayers) start(u Unit) {
+// start notes that unit u, which needs own bytes of its own (unitCost), is
+// costed next: the read plan's place, and its bound: in the placement
+// phase the larger one, for a moving unit what it leaves (unitBound, not
+// below a new DB's bound), the layers beyond it let go.
+func (h *HeldLayers) start(u Unit, own uint64) {
 	h.at = h.index[u.Name]
-	switch {
-	case u.Placement:
+	if u.Placement {
 		h.bound = max(h.bound, h.placement)
-	case h.ix != nil:
-		h.bound = max(uint64(unitBound(h.ix, u, h.opts)), h.own)
-		h.fit()
+		return
 	}
+	h.bound = uint64(max(unitBound(own, h.opts), layers.DefaultCacheBytes))
+	h.fit()
 }
 
 // room is what the layers held may take: the bound less the block
@@ -497,7 +495,7 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 	c := unitCost(ix, u, o.MemBytes)
 	if o.Held != nil {
-		o.Held.start(u)
+		o.Held.start(u, c.MemBytes)
 	}
 	c.ReadCPUSeconds = readSeconds(ix, u, o)
 	c.CPUSeconds += c.ReadCPUSeconds

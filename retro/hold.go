@@ -97,12 +97,11 @@ func movingBound(opts SolveOptions) int64 { return opts.memBudget() / 4 }
 // a half the model's.
 const ownMargin = 3
 
-// unitBound is the DB's bound of the layers held decoded while moving unit
-// u runs: the memory budget less ownMargin times what u needs of its own,
-// at least movingBound.
-func unitBound(ix *layers.Indexer, u Unit, opts SolveOptions) int64 {
-	own := int64(unitCost(ix, u, opts.memBudget()).MemBytes)
-	return max(opts.memBudget()-ownMargin*own, movingBound(opts))
+// unitBound is the DB's bound of the layers held decoded while a moving
+// unit runs that needs own bytes of its own (unitCost's MemBytes): the
+// memory budget less ownMargin times that, at least movingBound.
+func unitBound(own uint64, opts SolveOptions) int64 {
+	return max(opts.memBudget()-ownMargin*int64(own), movingBound(opts))
 }
 
 // placementBound is the DB's bound of the layers held decoded once only
@@ -135,7 +134,6 @@ type hold struct {
 	old       int64        // the DB's bound before
 	placement int64        // the bound once only placement units are left
 	raised    []int64      // the bounds set, to put back only those
-	budget    int64        // the solver's memory budget
 	limit     int64        // the runtime's memory limit before, -1: unchanged
 }
 
@@ -145,7 +143,6 @@ type hold struct {
 func holdWhileSolving(db *layers.DB, opts SolveOptions, units []Unit) *hold {
 	h := &hold{db: db, units: units, opts: opts, reads: readsOf(db.Variant(), units), old: db.CacheLimit(), limit: -1}
 	h.placement = placementBound(db.Indexer(), db.Variant(), opts)
-	h.budget = opts.memBudget()
 	h.raise(movingBound(opts))
 	db.SetNextUse(func(k layers.Key) int { return h.reads.next(k, int(h.at.Load())) })
 	return h
@@ -177,7 +174,7 @@ func (h *hold) starting(i int, placement bool) {
 		return
 	}
 	if i < len(h.units) && !h.units[i].Placement {
-		b := unitBound(h.db.Indexer(), h.units[i], h.opts)
+		b := unitBound(unitCost(h.db.Indexer(), h.units[i], 0).MemBytes, h.opts)
 		h.set(b)
 		h.limitMemory(b > movingBound(h.opts))
 	}
@@ -187,8 +184,8 @@ func (h *hold) starting(i int, placement bool) {
 // puts back the limit before (off).
 func (h *hold) limitMemory(on bool) {
 	switch {
-	case on && h.limit < 0 && h.budget < debug.SetMemoryLimit(-1):
-		h.limit = debug.SetMemoryLimit(h.budget)
+	case on && h.limit < 0 && h.opts.memBudget() < debug.SetMemoryLimit(-1):
+		h.limit = debug.SetMemoryLimit(h.opts.memBudget())
 	case !on && h.limit >= 0:
 		debug.SetMemoryLimit(h.limit)
 		h.limit = -1
