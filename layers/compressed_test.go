@@ -43,6 +43,19 @@ func compressedDB(t *testing.T, shift uint) (*DB, []Key) {
 	return db, append(keys, pk)
 }
 
+// compressedReopened returns compressedDB's database of the smallest
+// blocks with every layer compressed, opened again: nothing decoded yet.
+func compressedReopened(t *testing.T) (*DB, []Key) {
+	t.Helper()
+	db, keys := compressedDB(t, minBlockShift)
+	for _, k := range keys {
+		if _, _, _, err := db.Compress(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reopen(t, db), keys
+}
+
 // layerValues returns every slot's value of layer k as DB.Layer gives it.
 func layerValues(t *testing.T, db *DB, k Key) []Value {
 	t.Helper()
@@ -324,13 +337,7 @@ func TestCompressedConcurrentProbes(t *testing.T) {
 // share the bound: the blocks shrink to what the layer leaves, and a
 // bound smaller than the layer leaves them an eighth of it.
 func TestCacheBoundTogether(t *testing.T) {
-	db, keys := compressedDB(t, minBlockShift)
-	for _, k := range keys {
-		if _, _, _, err := db.Compress(k); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db = reopen(t, db)
+	db, keys := compressedReopened(t)
 	whole, probed := keys[0], keys[1]
 	f, err := db.Layer(whole)
 	if err != nil {
@@ -373,13 +380,7 @@ func TestCacheBoundTogether(t *testing.T) {
 // that the layer needed next is still held and not decoded again.
 func TestSetNextUse(t *testing.T) {
 	for _, planned := range []bool{false, true} {
-		db, keys := compressedDB(t, minBlockShift)
-		for _, k := range keys {
-			if _, _, _, err := db.Compress(k); err != nil {
-				t.Fatal(err)
-			}
-		}
-		db = reopen(t, db)
+		db, keys := compressedReopened(t)
 		var total int64
 		for _, k := range keys {
 			f, err := db.Layer(k)
@@ -416,13 +417,7 @@ func TestSetNextUse(t *testing.T) {
 // at once (the bytes held fit the room; the newest stays), and reading
 // one of them decodes it again.
 func TestLowerBoundLetsGo(t *testing.T) {
-	db, keys := compressedDB(t, minBlockShift)
-	for _, k := range keys {
-		if _, _, _, err := db.Compress(k); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db = reopen(t, db)
+	db, keys := compressedReopened(t)
 	db.SetCacheBytes(1 << 30)
 	var largest int64
 	for _, k := range keys[:3] {
@@ -454,13 +449,7 @@ func TestLowerBoundLetsGo(t *testing.T) {
 // second pushed it out, does not decode it again (a solver checks every
 // layer before each unit), while a file rewritten since is checked again.
 func TestCheckDecodesOnce(t *testing.T) {
-	db, keys := compressedDB(t, minBlockShift)
-	for _, k := range keys {
-		if _, _, _, err := db.Compress(k); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db = reopen(t, db)
+	db, keys := compressedReopened(t)
 	db.SetCacheBytes(1)
 	a, b := keys[0], keys[1]
 	check := func(k Key, want Status) {

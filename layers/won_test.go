@@ -294,22 +294,47 @@ func TestCompressed2Concurrent(t *testing.T) {
 // of fingerprint values) with DB.wonDepth's, one probe per child, on every
 // third position: the same depth, or errNoLostChild for both.
 func TestSlideDepthAsProbes(t *testing.T) {
-	v := muehle.Standard.With(4)
+	k := Moving(4, 4)
+	_, n, none, kinds := depthsAsProbes(t, muehle.Standard.With(4), k, []Key{k, Moving(3, 4)},
+		func(r *plyReader, i int, p muehle.Position, ms []muehle.Move) (int, error) {
+			d, ok := r.flatDepth(p, ms)
+			if !ok {
+				t.Fatalf("slot %d: flatDepth not ok with 4-4 and 3-4 flat", i)
+			}
+			if d < 0 {
+				return 0, errNoLostChild
+			}
+			return d, nil
+		})
+	removals := kinds[1] + kinds[3]
+	if n < 1000 || none == 0 || none == n || removals == 0 {
+		t.Errorf("%d positions, %d without a lost child, %d removal moves: want many, some of each", n, none, removals)
+	}
+	t.Logf("%d positions, %d without a lost child, %d removal moves", n, none, removals)
+}
+
+// depthsAsProbes writes the layers children of variant v with fingerprint
+// values, then holds depth (the fill's reading of a won position of layer k,
+// its moves ms) to DB.wonDepth, one probe per child, on every third
+// position of k: the same depth, or errNoLostChild for both. It returns the
+// reader, the positions compared, those without a lost child and the moves
+// of each kind (2×place + remove).
+func depthsAsProbes(t *testing.T, v muehle.Variant, k Key, children []Key,
+	depth func(r *plyReader, i int, p muehle.Position, ms []muehle.Move) (int, error)) (r *plyReader, n, none int, kinds [4]int) {
+	t.Helper()
 	db, err := OpenDB(t.TempDir(), v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	k := Moving(4, 4)
-	for _, c := range []Key{k, Moving(3, 4)} {
+	t.Cleanup(func() { db.Close() })
+	for _, c := range children {
 		if err := db.Write(c, fingerprintBody(t, db.Indexer().Layer(c))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r := &plyReader{d: db, k: k}
-	defer r.release()
+	r = &plyReader{d: db, k: k}
+	t.Cleanup(r.release)
 	l := db.Indexer().Layer(k)
-	var n, none, removals int
 	for i, p := range l.Positions(0, l.Size()) {
 		if i%3 != 0 {
 			continue
@@ -317,63 +342,7 @@ func TestSlideDepthAsProbes(t *testing.T) {
 		p.Game = v.Game
 		want, werr := db.wonDepth(p)
 		ms := p.AppendMoves(nil)
-		got, ok := r.flatDepth(p, ms)
-		if !ok {
-			t.Fatalf("slot %d: flatDepth not ok with 4-4 and 3-4 flat", i)
-		}
-		var gerr error
-		if got < 0 {
-			got, gerr = 0, errNoLostChild
-		}
-		if got != want || (werr == nil) != (gerr == nil) || werr != nil && !(errors.Is(werr, errNoLostChild) && errors.Is(gerr, errNoLostChild)) {
-			t.Fatalf("slot %d: flatDepth %d, %v; DB.wonDepth %d, %v", i, got, gerr, want, werr)
-		}
-		n++
-		if werr != nil {
-			none++
-		}
-		for _, m := range ms {
-			if m.IsRemoval() {
-				removals++
-			}
-		}
-	}
-	if n < 1000 || none == 0 || none == n || removals == 0 {
-		t.Errorf("%d positions, %d without a lost child, %d removal moves: want many, some of each", n, none, removals)
-	}
-	t.Logf("%d positions, %d without a lost child, %d removal moves", n, none, removals)
-}
-
-// TestFlatDepthAsProbes holds the fill's reading of a Lasker Morris layer
-// whose positions place and slide (flatDepth: its four kinds of children
-// ranked kind by kind, their bytes read directly) to DB.wonDepth, which
-// probes each child, on every third position of p3+1-3+1 of the 4-stone
-// game, its children's layers written with arbitrary values.
-func TestFlatDepthAsProbes(t *testing.T) {
-	v := muehle.Lasker.With(4)
-	db, err := OpenDB(t.TempDir(), v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	k := Key{W: 3, WH: 1, B: 3, BH: 1}
-	for _, c := range SuccessorsIn(v, k) {
-		if err := db.Write(c, fingerprintBody(t, db.Indexer().Layer(c))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := &plyReader{d: db, k: k}
-	defer r.release()
-	l := db.Indexer().Layer(k)
-	var n, none, fast int
-	var kinds [4]int
-	for i, p := range l.Positions(0, l.Size()) {
-		if i%3 != 0 {
-			continue
-		}
-		p.Game = v.Game
-		want, werr := db.wonDepth(p)
-		got, gerr := r.wonDepth(p)
+		got, gerr := depth(r, int(i), p, ms)
 		if got != want || (werr == nil) != (gerr == nil) || werr != nil && !(errors.Is(werr, errNoLostChild) && errors.Is(gerr, errNoLostChild)) {
 			t.Fatalf("slot %d: the fill's %d, %v; DB.wonDepth %d, %v", i, got, gerr, want, werr)
 		}
@@ -381,7 +350,7 @@ func TestFlatDepthAsProbes(t *testing.T) {
 		if werr != nil {
 			none++
 		}
-		for _, m := range p.AppendMoves(nil) {
+		for _, m := range ms {
 			j := 0
 			if m.From == muehle.NoPoint {
 				j = 2
@@ -392,6 +361,20 @@ func TestFlatDepthAsProbes(t *testing.T) {
 			kinds[j]++
 		}
 	}
+	return r, n, none, kinds
+}
+
+// TestFlatDepthAsProbes holds the fill's reading of a Lasker Morris layer
+// whose positions place and slide (flatDepth: its four kinds of children
+// ranked kind by kind, their bytes read directly) to DB.wonDepth, which
+// probes each child, on every third position of p3+1-3+1 of the 4-stone
+// game, its children's layers written with arbitrary values.
+func TestFlatDepthAsProbes(t *testing.T) {
+	v := muehle.Lasker.With(4)
+	k := Key{W: 3, WH: 1, B: 3, BH: 1}
+	r, n, none, kinds := depthsAsProbes(t, v, k, SuccessorsIn(v, k),
+		func(r *plyReader, _ int, p muehle.Position, _ []muehle.Move) (int, error) { return r.wonDepth(p) })
+	fast := 0
 	for _, g := range r.groups {
 		if g.state == 2 { // both kinds of the group read flat
 			fast += 2
