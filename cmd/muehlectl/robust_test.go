@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"bufio"
 	"errors"
 	"io"
@@ -182,12 +183,14 @@ func TestSignalAndLock(t *testing.T) {
 		}
 	}
 	// Unit 1's line comes when it is done, before unit 2 is claimed: wait
-	// for the claim, and stop the first process there, so that it holds
-	// unit 2 of 3 however fast the machine (CI's finished the unit before
-	// the second solve looked).
+	// for the claim with its holder written (a claim is created, then
+	// written: stopped between the two, it names no pid), and stop the
+	// first process there, so that it holds unit 2 of 3 however fast the
+	// machine (CI's finished the unit before the second solve looked).
 	claim := filepath.Join(dir, "k4", "m3-4.claim")
+	pid := fmt.Sprintf(`"pid":%d`, cmd.Process.Pid)
 	for start := time.Now(); ; time.Sleep(time.Millisecond) {
-		if _, err := os.Stat(claim); err == nil {
+		if b, err := os.ReadFile(claim); err == nil && strings.Contains(string(b), pid) {
 			break
 		}
 		if time.Since(start) > time.Minute {
