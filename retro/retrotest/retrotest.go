@@ -25,10 +25,11 @@ type solved struct {
 }
 
 var (
-	mu    sync.Mutex
-	dbs   = map[[2]int]*solved{} // by stones and PlacementAll
-	dirs  []string               // the folders Main removes
-	opens []*layers.DB           // the databases Main closes
+	mu       sync.Mutex
+	dbs      = map[[2]int]*solved{} // by stones and PlacementAll
+	dirs     []string               // the folders Main removes
+	opens    []*layers.DB           // the databases Main closes
+	mainRuns bool                   // Main runs the tests: the folders will be removed
 )
 
 // Solved returns the complete database of the game of k stones per side
@@ -49,6 +50,10 @@ func shared(tb testing.TB, k int, all bool) *layers.DB {
 		key[1] = 1
 	}
 	mu.Lock()
+	if !mainRuns {
+		mu.Unlock()
+		tb.Fatalf("retrotest: a shared database needs the package's TestMain to call retrotest.Main, which removes its folder")
+	}
 	s := dbs[key]
 	if s == nil {
 		s = &solved{}
@@ -110,6 +115,9 @@ func solve(dir string, k int, opts retro.SolveOptions) (*layers.DB, error) {
 // Main runs the tests and removes the shared databases; a package whose
 // tests use Solved calls it from TestMain: os.Exit(retrotest.Main(m)).
 func Main(m *testing.M) int {
+	mu.Lock()
+	mainRuns = true
+	mu.Unlock()
 	code := m.Run()
 	mu.Lock()
 	defer mu.Unlock()
