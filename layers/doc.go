@@ -518,7 +518,19 @@
 // more than the players read blocks, so the blocks stay 16 KiB. Reading
 // a won position's outcome apart for alpha-beta's cut-offs (a lower bound
 // from the outcome where it reaches beta) changed nothing measurable (3.16
-// to 3.24 s) and was left out. Solving the 5-stone game with
+// to 3.24 s) while the root's moves came in their search order, a losing
+// one often first, whose depth the window then needed. With the root's
+// moves put in the order of their outcomes once the database knows them
+// all (wins, draws, losses) and the bound read through DB.ProbeKept
+// (KeptProber), alpha-beta reads a won child's depth only at a lost root
+// (retro/search, TestRootReadsWonDepthsWhenLost): the match took 1.75 to
+// 1.83 s, median 1.82, against 2.25 to 2.34, median 2.27, before, and flat
+// 0.79 to 0.88, median 0.83, against 0.81 to 2.16, median 0.89 (2026-11-30
+// 01:04, the idle machine, 5 rounds interleaved, the games the same move
+// for move): 2.19 times flat instead of 2.56. What is left of form 2's
+// cost there is the first decoding of each block the root's children lie
+// in (a profile: 42 % of the match in zFile.decode, half of it the FSE
+// streams). Solving the 5-stone game with
 // --compress took 107 and 145 s against 115 and 150 s flat (interleaved,
 // machine loaded).
 //

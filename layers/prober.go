@@ -26,3 +26,18 @@ type OutcomeProber interface {
 }
 
 var _ OutcomeProber = (*DB)(nil)
+
+// KeptProber is a database that gives a position's value without the work
+// of finding a won position's depth where the store does not keep it
+// (compressed form 2 finds it by a ply of probes): alpha-beta
+// (retro/search) reads a won position's depth only where its window needs
+// it.
+type KeptProber interface {
+	// ProbeKept returns p's value as Probe does, and kept true, where the
+	// store keeps it; for a position won for its side to move whose depth
+	// the store does not keep, kept false and a value whose outcome is
+	// Win but whose depth is not p's.
+	ProbeKept(p muehle.Position) (v Value, kept bool, err error)
+}
+
+var _ KeptProber = (*DB)(nil)

@@ -114,6 +114,18 @@ func (d *DB) ProbeOutcome(p muehle.Position) (Outcome, error) {
 	return v.Outcome(), nil
 }
 
+// ProbeKept returns p's value as Probe does where its layer keeps it
+// (kept true), and for a position stored won in compressed form 2 the
+// stored "won" without the ply of probes that finds its depth (kept
+// false; its depth is not p's). KeptProber.
+func (d *DB) ProbeKept(p muehle.Position) (Value, bool, error) {
+	v, e, _, err := d.stored(p)
+	if err != nil || byte(v) != wonCode || e == nil || !e.f.open {
+		return v, true, err
+	}
+	return v, false, nil
+}
+
 // wonDepth returns the depth of p, a position won for its side to move:
 // 1 + the least depth of its children lost for theirs, read as their
 // layers store them (captures first: a lost-in-0 child ends the search).

@@ -137,6 +137,10 @@ func TestCompressed2Example(t *testing.T) {
 		if o, err := db.ProbeOutcome(p); err != nil || o != got.Outcome() {
 			t.Fatalf("slot %d: ProbeOutcome %v, %v; want %v", i, o, err, got.Outcome())
 		}
+		// ProbeKept leaves out the depth of a won slot, and of it alone.
+		if kv, kept, err := db.ProbeKept(p); err != nil || kept == (got.Outcome() == Win) || kv.Outcome() != got.Outcome() || (kept && kv != got) {
+			t.Fatalf("slot %d: ProbeKept %v, kept %v, %v; want %v", i, kv, kept, err, got)
+		}
 	}
 	lf, err := db.Layer(k)
 	if err != nil {

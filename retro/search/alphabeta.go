@@ -135,7 +135,6 @@ func (a *AlphaBeta) Search(ctx context.Context, g *muehle.Game) (SearchResult, e
 	s := a.prepare(ctx, g)
 	pos := g.Position()
 	a.root = pos.AppendMoves(a.root[:0])
-	rootExact := a.rootInDB(&pos)
 
 	// Order the root moves once; later iterations put the last best first.
 	ttMove := muehle.NoMove
@@ -148,6 +147,7 @@ func (a *AlphaBeta) Search(ctx context.Context, g *muehle.Game) (SearchResult, e
 	for i := range a.root {
 		s.pick(a.root, 0, i)
 	}
+	rootExact := a.rootInDB(&pos)
 
 	maxDepth := a.lim.Depth
 	if maxDepth <= 0 {
@@ -195,7 +195,8 @@ func (a *AlphaBeta) prepare(ctx context.Context, g *muehle.Game) *searcher {
 	if a.tt != nil {
 		a.tt.newSearch()
 	}
-	s.opt, s.tt, s.probe, s.tr = a.opt, a.tt, a.probe, a.trace
+	s.opt, s.tt, s.tr = a.opt, a.tt, a.trace
+	s.setProbe(a.probe)
 	s.miss = probeLayerCache{}
 	s.ctx, s.stopped, s.nodes = ctx, false, 0
 	s.killers = [searchMaxPly][2]muehle.Move{}
@@ -224,20 +225,45 @@ func reversible(p, q *muehle.Position) bool {
 }
 
 // rootInDB reports whether the database knows every child of pos, so that
-// a search of depth 1 gives the exact value.
+// a search of depth 1 gives the exact value. It then puts the root moves
+// that win first, then those that draw, then those that lose, each group
+// in its order before (their ordering scores move with them): the search
+// reads the depth of a child won for the opponent, which compressed form
+// 2 finds by a ply of probes, only where no move wins or draws (probeDB).
 func (a *AlphaBeta) rootInDB(pos *muehle.Position) bool {
 	if a.probe == nil {
 		return false
 	}
-	for _, m := range a.root {
+	var rank [muehle.MaxMoves]int8
+	for i, m := range a.root {
 		c := pos.Play(m)
 		if c.IsOver() {
-			continue
+			continue // the move wins: rank 0
 		}
-		if !a.s.known(c) {
+		o, ok := a.s.outcome(c)
+		if !ok {
 			return false
 		}
+		switch o {
+		case layers.Draw:
+			rank[i] = 1
+		case layers.Win: // for the opponent
+			rank[i] = 2
+		}
 	}
+	var moves [muehle.MaxMoves]muehle.Move
+	var scores [muehle.MaxMoves]int32
+	n, sc := 0, a.s.scores[0][:len(a.root)]
+	for r := range int8(3) {
+		for i, m := range a.root {
+			if rank[i] == r {
+				moves[n], scores[n] = m, sc[i]
+				n++
+			}
+		}
+	}
+	copy(a.root, moves[:n])
+	copy(sc, scores[:n])
 	return true
 }
 

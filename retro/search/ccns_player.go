@@ -298,7 +298,8 @@ func (c *CCNS) prepare(ctx context.Context, g *muehle.Game) *searcher {
 		c.tt = newTT(DefaultTTBits)
 	}
 	c.tt.newSearch()
-	s.opt, s.tt, s.probe, s.tr = SearchOptions{}, c.tt, c.probe, nil
+	s.opt, s.tt, s.tr = SearchOptions{}, c.tt, nil
+	s.setProbe(c.probe)
 	s.miss = probeLayerCache{}
 	s.ctx, s.stopped, s.nodes = ctx, false, 0
 	s.killers = [searchMaxPly][2]muehle.Move{}
@@ -359,7 +360,7 @@ func (c *CCNS) Evaluate(p int32, lo, hi int32) (int32, bool, bool) {
 		return 0, true, true
 	}
 	if ply > 0 {
-		if sc, ok := s.probeDB(&pos, ply); ok {
+		if sc, ok := s.probeDB(&pos, ply, infScore); ok {
 			return sc, true, true
 		}
 	}

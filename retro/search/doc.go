@@ -2,7 +2,9 @@
 // the conspiracy number player, their transposition table and evaluation,
 // and the recorded search trees the window and muehlectl tree show. It
 // reads the database only as layers.Prober (database values as scores at
-// the leaves) and imports layers and muehle alone: never the solver
+// the leaves; the outcome alone, layers.OutcomeProber and KeptProber,
+// where a compressed store would find a won position's depth by a ply of
+// probes the window does not need) and imports layers and muehle alone: never the solver
 // (package retro), and not the packages above it, play (the perfect
 // players and the player names) and teach (review and training), which
 // import it. TestImportGraph in package muehle enforces this; its tests

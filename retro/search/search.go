@@ -73,6 +73,7 @@ type searcher struct {
 	opt   SearchOptions
 	tt    *ttTable
 	probe layers.Prober
+	kept  layers.KeptProber // probe, when it can leave out a won position's depth
 	miss  probeLayerCache
 	tr    *tracer // records the tree of the search when set (tree.go)
 
@@ -142,9 +143,20 @@ func (s *searcher) repeated(ply int) bool {
 	return false
 }
 
-// probeDB returns the exact score of pos at ply from the database, if the
-// database has its layer.
-func (s *searcher) probeDB(pos *muehle.Position, ply int) (int32, bool) {
+// setProbe makes p the database the searcher reads (nil: none).
+func (s *searcher) setProbe(p layers.Prober) {
+	s.probe = p
+	s.kept, _ = p.(layers.KeptProber)
+}
+
+// probeDB returns the score of pos at ply from the database, if the
+// database has its layer: the exact score, or, for a position the database
+// keeps as won without its depth (layers.KeptProber: compressed form 2
+// finds the depth by a ply of probes), when even the slowest win scores
+// at or above beta, the score of the slowest win: a lower bound at or
+// above beta, what a node that fails high returns. So the depth of a won
+// position is read only when the window needs it.
+func (s *searcher) probeDB(pos *muehle.Position, ply int, beta int32) (int32, bool) {
 	if s.probe == nil {
 		return 0, false
 	}
@@ -152,7 +164,20 @@ func (s *searcher) probeDB(pos *muehle.Position, ply int) (int32, bool) {
 	if miss == nil || *miss {
 		return 0, false
 	}
-	v, err := s.probe.Probe(*pos)
+	var v layers.Value
+	var err error
+	if s.kept != nil {
+		var kept bool
+		v, kept, err = s.kept.ProbeKept(*pos)
+		if err == nil && !kept {
+			if slowest := winScore - int32(ply+layers.MaxDepth); slowest >= beta {
+				return slowest, true
+			}
+			v, err = s.probe.Probe(*pos)
+		}
+	} else {
+		v, err = s.probe.Probe(*pos)
+	}
 	if err != nil {
 		*miss = true
 		return 0, false
@@ -201,7 +226,7 @@ func (s *searcher) search(pos *muehle.Position, depth, ply int, alpha, beta int3
 		if s.repeated(ply) {
 			return 0
 		}
-		if sc, ok := s.probeDB(pos, ply); ok {
+		if sc, ok := s.probeDB(pos, ply, beta); ok {
 			return sc
 		}
 	}
@@ -306,7 +331,7 @@ func (s *searcher) qsearch(pos *muehle.Position, ply, qleft int, alpha, beta int
 	if s.poll() {
 		return 0
 	}
-	if sc, ok := s.probeDB(pos, ply); ok {
+	if sc, ok := s.probeDB(pos, ply, beta); ok {
 		return sc
 	}
 	if pos.Rules().Lost(pos.Total(pos.Turn)) {
@@ -467,18 +492,26 @@ func (s *searcher) ageHistory() {
 	}
 }
 
-// known reports whether the database has the value of pos. It asks for
-// the outcome alone where the database can say it more cheaply
-// (layers.OutcomeProber: in compressed form 2 a won position's depth
-// costs a probe of each child).
-func (s *searcher) known(pos muehle.Position) bool {
+// outcome returns the outcome of pos for its side to move, and whether
+// the database knows it. It asks for the outcome alone where the database
+// can say it more cheaply (layers.OutcomeProber: in compressed form 2 a
+// won position's depth costs a probe of each child).
+func (s *searcher) outcome(pos muehle.Position) (layers.Outcome, bool) {
+	var o layers.Outcome
 	switch p := s.probe.(type) {
 	case nil:
-		return false
+		return layers.NoOutcome, false
 	case layers.OutcomeProber:
-		o, err := p.ProbeOutcome(pos)
-		return err == nil && o != layers.NoOutcome
+		var err error
+		if o, err = p.ProbeOutcome(pos); err != nil {
+			return layers.NoOutcome, false
+		}
+	default:
+		v, err := s.probe.Probe(pos)
+		if err != nil {
+			return layers.NoOutcome, false
+		}
+		o = v.Outcome()
 	}
-	v, err := s.probe.Probe(pos)
-	return err == nil && v != layers.Unused
+	return o, o != layers.NoOutcome
 }
