@@ -48,6 +48,9 @@ func TestCostModelFitsRecords(t *testing.T) {
 		// solve that holds the layers by its read plan (retro/hold.go).
 		{"testdata/solve-record-k9-compress.tsv", 9, []string{"flying", "flying large", "sliding", "sliding large"}, false},
 		{"testdata/solve-record-k9-compress-placement.tsv", 9, []string{"placement"}, false},
+		// The whole run of 58 min 54 s (2026-11-30, 274339d's solver):
+		// every kind, the rates not fitted to it.
+		{"testdata/solve-record-k9-58m.tsv", 9, []string{"flying", "flying large", "sliding", "sliding large", "placement"}, false},
 		// The k=5 game ran its moving units under a heavier load (2 to 4
 		// times the campaign's time for the same units); its placement
 		// layers are the only ones measured.
