@@ -86,8 +86,12 @@ func TestProbeWindowFailSoft(t *testing.T) {
 		{winBound, infScore}, {-infScore, -winBound},
 		{winScore - 40, winScore - 5}, {-winScore + 5, -winScore + 40},
 	}
+	positions := keptPositions(t, db)[:150]
+	if testing.Short() {
+		positions = positions[:60]
+	}
 	var wonPlain, wonKept, checked int
-	for _, pos := range keptPositions(t, db)[:150] {
+	for _, pos := range positions {
 		for depth := 1; depth <= 3; depth++ {
 			for _, w := range windows {
 				score := func(p layers.Prober) int32 {
