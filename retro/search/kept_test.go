@@ -6,6 +6,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 	"muehle/retro/retrotest"
 )
 
@@ -86,9 +87,9 @@ func TestProbeWindowFailSoft(t *testing.T) {
 		{winBound, infScore}, {-infScore, -winBound},
 		{winScore - 40, winScore - 5}, {-winScore + 5, -winScore + 40},
 	}
-	positions := keptPositions(t, db)[:150]
-	if testing.Short() {
-		positions = positions[:60]
+	positions := keptPositions(t, db)[:60]
+	if testenv.Full() {
+		positions = keptPositions(t, db)[:150]
 	}
 	var wonPlain, wonKept, checked int
 	for _, pos := range positions {
