@@ -27,7 +27,7 @@ STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
 # How long make fuzz runs each fuzz target.
 FUZZTIME ?= 10s
 
-.PHONY: run test test-long test-slurm test-windows bench deps shot-deps build muehlectl screenshots plots package package-windows fmt vet lint fuzz clean
+.PHONY: run test test-long test-slurm test-windows bench pgo deps shot-deps build muehlectl screenshots plots package package-windows fmt vet lint fuzz clean
 
 # deps installs the missing Debian packages (as root, or through sudo).
 deps:
@@ -89,6 +89,15 @@ test-long: deps
 # with apt, needs root or sudo, and takes several minutes.
 test-slurm:
 	./.ci/test-slurm
+
+# pgo makes the profile the build of muehlectl is optimised by
+# (cmd/muehlectl/default.pgo, which go build reads by itself): a CPU
+# profile of the 7-stone game solved from an empty folder, about 10
+# minutes on 2 cores (docs/solver.md, "Profile-guided optimisation").
+pgo: muehlectl
+	rm -rf /tmp/muehle-pgo
+	MUEHLE_CPUPROFILE=cmd/muehlectl/default.pgo ./$(BIN)/muehlectl solve --stones 7 --all-phases --compress --db /tmp/muehle-pgo
+	rm -rf /tmp/muehle-pgo
 
 bench: muehlectl
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 5 ./muehle/... ./layers/... ./retro/... | tee bench.txt
