@@ -76,8 +76,12 @@ func keptPositions(t *testing.T, db *layers.DB) []muehle.Position {
 // above beta at or above it), and fewer won depths are read.
 func TestProbeWindowFailSoft(t *testing.T) {
 	db := retrotest.Solved(t, 3)
+	positions := keptPositions(t, db)[:150]
+	if !testenv.Full() {
+		positions = positions[:60]
+	}
 	// The players' database, flat here, keeps every depth.
-	for _, p := range keptPositions(t, db)[:50] {
+	for _, p := range positions[:50] {
 		if _, kept, err := db.ProbeKept(p); err != nil || !kept {
 			t.Fatalf("%s: ProbeKept of a flat layer: kept %v, %v", p, kept, err)
 		}
@@ -86,10 +90,6 @@ func TestProbeWindowFailSoft(t *testing.T) {
 		{-infScore, infScore}, {-1, 1}, {0, 1}, {-1, 0},
 		{winBound, infScore}, {-infScore, -winBound},
 		{winScore - 40, winScore - 5}, {-winScore + 5, -winScore + 40},
-	}
-	positions := keptPositions(t, db)[:60]
-	if testenv.Full() {
-		positions = keptPositions(t, db)[:150]
 	}
 	var wonPlain, wonKept, checked int
 	for _, pos := range positions {
