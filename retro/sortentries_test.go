@@ -31,3 +31,28 @@ func TestSortEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkWorks checks that the works a chunk is divided into, sorted
+// each by its worker, hold the chunk's entries in the order of
+// sortEntries, seeds and all, whether the chunk is sorted at once or split
+// among the workers first.
+func TestChunkWorks(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 3))
+	for _, c := range []struct{ n, indexBits, workers int }{
+		{1000, 20, 2}, {splitMin, 8, 2}, {splitMin, 20, 1}, {splitMin, 20, 2},
+		{3*splitMin + 17, 12, 2}, {3*splitMin + 17, 27, 3}, {5 * splitMin, 33, 2},
+	} {
+		es := make([]entry, c.n)
+		for i := range es {
+			es[i] = makeEntry(r.IntN(2), r.Uint64N(1<<c.indexBits), r.IntN(3) == 0)
+		}
+		want := sortEntries(slices.Clone(es), make([]entry, c.n), c.indexBits)
+		var got []entry
+		for _, w := range chunkWorks(slices.Clone(es), make([]entry, c.n), c.indexBits, c.workers) {
+			got = append(got, w.sorted(c.indexBits)...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: the works' entries are not those of sortEntries in its order", c)
+		}
+	}
+}
