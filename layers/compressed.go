@@ -596,7 +596,7 @@ func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte, deri
 	if derived {
 		return nil
 	}
-	if err := d.fillWon(k, h, got); err != nil {
+	if err := d.fillWon(k, h, got, nil); err != nil {
 		return err
 	}
 	if !bytes.Equal(got, body) {

@@ -42,6 +42,9 @@
 //	codec.go      the coders of a compressed block: zstd, context streams
 //	won.go        compressed form 2: a won slot stored without its depth,
 //	              found by one ply over its children (Probe, DB.Layer)
+//	wonfill.go    a layer of form 2 borrowed as stored (BorrowStored),
+//	              and the depths of only the won slots a reader marks
+//	              (FillWon) or asks for (WonReader)
 //	cache.go      the block cache with its bound in bytes
 //	values.go     Values, what every reader of a layer reads through
 //	games.go      the games a database holds: RulesID in the header,

@@ -200,7 +200,7 @@ func (d *DB) fill(k Key, e *dbLayer) (*File, error) {
 	copy(body, e.f.body)
 	registerDecoded(body)
 	f := &File{path: e.f.path, h: e.f.h, z: e.f.z, body: body}
-	err := d.fillWon(k, f.h, body)
+	err := d.fillWon(k, f.h, body, nil)
 	if err == nil && f.h.Dense() {
 		if f.dense, err = denseView(body, f.h.Slots, f.h.Stored); err != nil {
 			err = fmt.Errorf("layers: %s: %w: %v", f.path, ErrFormat, err)
@@ -237,10 +237,12 @@ func (d *DB) fill(k Key, e *dbLayer) (*File, error) {
 
 // fillWon sets the depth of every won slot of body, the stored body of
 // layer k (header h), decoded in form 2, by one ply over its children
-// read through d, on all cores. A won slot without a lost child gives a
+// read through d, on all cores; with marks, of a body of one byte per
+// slot, only of the won slots whose bit is set there (bit i%64 of
+// marks[i/64] for slot i). A won slot without a lost child gives a
 // *DamagedError of k (wrapping ErrChecksum); a child's layer missing or
 // damaged, its error.
-func (d *DB) fillWon(k Key, h Header, body []byte) error {
+func (d *DB) fillWon(k Key, h Header, body []byte, marks []uint64) error {
 	l := d.x.Layer(k)
 	var dv *Dense
 	if h.Dense() {
@@ -290,7 +292,7 @@ func (d *DB) fillWon(k Key, h Header, body []byte) error {
 				lo, hi := c*chunk, min((c+1)*chunk, h.Slots)
 				if dv == nil { // the won slots only, unranked in increasing order
 					for i := lo; i < hi; i++ {
-						if body[i] != wonCode {
+						if body[i] != wonCode || marks != nil && marks[i/64]&(1<<(i%64)) == 0 {
 							continue
 						}
 						p, ok := l.PositionAt(i, &r.cur)
