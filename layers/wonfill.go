@@ -88,3 +88,21 @@ func (w *WonReader) Depth(p muehle.Position) (int, error) {
 
 // Release gives back the layers the reader read.
 func (w *WonReader) Release() { w.r.release() }
+
+// CopyStored returns a copy in memory of the body of f, a layer of one
+// byte per slot borrowed as stored (BorrowStored), that FillWon can fill
+// in: unlike Copy it copies a compressed file's decoded body too.
+func (f *File) CopyStored() (*Copy, error) {
+	if f.dense != nil || f.body == nil {
+		return nil, fmt.Errorf("layers: %s: no body of one byte per slot to copy", f.path)
+	}
+	b, release, err := AllocLarge(len(f.body))
+	if err != nil {
+		return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)
+	}
+	copy(b, f.body)
+	return &Copy{flat: b, release: release}, nil
+}
+
+// Flat returns the copy's bytes, one per slot: nil for a dense layer.
+func (c *Copy) Flat() []byte { return c.flat }

@@ -3,6 +3,7 @@ package retro
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -33,6 +34,11 @@ type childTables struct {
 	bodies [2]*layers.Copy
 	// files end the borrowing of the layers' files (layers.DB.Borrow).
 	files []func()
+	// stored is true while some table holds its layer as compressed
+	// form 2 stores it (kindTable.marks): best's losses are then not to
+	// be trusted until fillStored; bodyMarks are bodies' marks.
+	stored    bool
+	bodyMarks [2][]uint64
 }
 
 // kindTable is the layer the moves of one kind lead to.
@@ -40,26 +46,56 @@ type kindTable struct {
 	ix   *layers.LayerIndex // nil: the layer's positions make no such move
 	body *layers.Copy
 	ends bool // such a move ends the game: its removal leaves the opponent two stones
+	// marks is nil when body holds every value. Otherwise body is a copy
+	// of the layer as compressed form 2 stores it (layers.DB.BorrowStored),
+	// every won slot "won" without its depth, and marks has a bit for
+	// each slot: the won children whose depths the verifier needs
+	// (markStored), found by fillStored.
+	marks []uint64
 }
 
 // newChildTables copies the layers the children of layer k's positions
 // lie in into memory, when their files' bodies together take at most
 // memBytes, and reads the mapped files otherwise; release frees the
-// copies and gives the files back.
-func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, error) {
+// copies and gives the files back. With stored, a layer of compressed form
+// 2 copied into memory is copied as stored, its won slots without their
+// depths (kindTable.marks): for the verifier, which finds the few it
+// needs. Only the layers out of k's pair are read so (a removal's, a
+// placement's), whose won depths never depend on k's values; k's partner
+// comes complete, its won depths found in full and checked against its
+// header's checksum, which a depth of k's made wrong would fail.
+func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*childTables, error) {
 	c := &childTables{}
 	v := db.Variant()
 	succ := layers.SuccessorsIn(v, k)
+	pair, _ := k.Child(false, false) // where a slide leads: the partner, in k's pair
+	if stored {
+		var most int64 // one byte per slot at the most
+		for _, x := range succ {
+			most += int64(db.Indexer().Layer(x).Size())
+		}
+		stored = most <= memBytes
+	}
 	var files []*layers.File
+	var kept []bool
 	var size int64
 	for _, x := range succ {
-		f, release, err := db.Borrow(x)
+		var f *layers.File
+		var st bool
+		var release func()
+		var err error
+		if stored && x != k && x != pair {
+			f, st, release, err = db.BorrowStored(x)
+		} else {
+			f, release, err = db.Borrow(x)
+		}
 		if err != nil {
 			c.release()
 			return nil, fmt.Errorf("retro: %s needs %s: %w", k, x, err)
 		}
 		c.files = append(c.files, release)
 		files = append(files, f)
+		kept = append(kept, st)
 		size += int64(len(f.Body()))
 	}
 	for kind, kl := range kindLayers(v, k) {
@@ -71,11 +107,21 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 		i := slices.Index(succ, kl.key)
 		t.ix = db.Indexer().Layer(kl.key)
 		var err error
-		if size > memBytes {
+		switch {
+		case kept[i]:
+			if t.body, err = files[i].CopyStored(); err != nil {
+				c.release()
+				return nil, err
+			}
+			t.marks = make([]uint64, (t.ix.Size()+63)/64)
+			c.stored = true
+		case size > memBytes:
 			t.body = files[i].View()
-		} else if t.body, err = files[i].Copy(); err != nil {
-			c.release()
-			return nil, err
+		default:
+			if t.body, err = files[i].Copy(); err != nil {
+				c.release()
+				return nil, err
+			}
 		}
 	}
 	for _, kinds := range [][]int{{kindSlide, kindSlideRemove}, {kindPlace, kindPlaceRemove}} {
@@ -89,6 +135,7 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64) (*childTables, 
 		if !other && p.ix != nil && r.ix != nil && !r.ends && !p.ends {
 			c.split, c.plain = true, kinds[0]
 			c.bodies = [2]*layers.Copy{r.body, p.body}
+			c.bodyMarks = [2][]uint64{r.marks, p.marks}
 		}
 	}
 	return c, nil
@@ -125,6 +172,7 @@ func (c *childTables) best(w *bestWork, pos *muehle.Position) (v layers.Value, m
 	if len(ms) == 0 {
 		return layers.NoMoves(pos), false
 	}
+	w.split, w.nm = c.split, len(ms)
 	if c.split {
 		ix := w.kidIx[0][:len(ms)]
 		c.t[c.plain].ix.IndexMovesSplit(*pos, ms, ix, c.t[c.plain+1].ix)
@@ -147,6 +195,7 @@ func (c *childTables) best(w *bestWork, pos *muehle.Position) (v layers.Value, m
 		w.kms[kind][n[kind]] = m
 		n[kind]++
 	}
+	w.n = n
 	best, order, missing := layers.Unused, parentOrder[layers.Unused], false
 	for kind, t := range &c.t {
 		nk := n[kind]
@@ -195,3 +244,49 @@ var parentKey = func() (k [256]uint16) {
 	}
 	return k
 }()
+
+// markStored marks the won children without their depths (stored
+// "won") of the position best looked at last with w, in the tables that
+// hold their layers as stored, and reports whether there were any: a
+// position best finds lost, whose value is the slowest of its won
+// children, then waits for their depths (fillStored).
+func (c *childTables) markStored(w *bestWork) bool {
+	any := false
+	mark := func(body *layers.Copy, marks []uint64, x uint64) {
+		if marks != nil && byte(body.Value(x)) == storedWon {
+			atomic.OrUint64(&marks[x/64], 1<<(x%64))
+			any = true
+		}
+	}
+	if w.split {
+		for j, x := range w.kidIx[0][:w.nm] {
+			b := uint8(w.moves[j].Remove) >> 7
+			mark(c.bodies[b], c.bodyMarks[b], x)
+		}
+		return any
+	}
+	for kind := range c.t {
+		for _, x := range w.kidIx[kind][:w.n[kind]] {
+			mark(c.t[kind].body, c.t[kind].marks, x)
+		}
+	}
+	return any
+}
+
+// fillStored finds the depths of the won children markStored marked, in
+// the tables' copies (layers.DB.FillWon); best then reads every value.
+func (c *childTables) fillStored(db *layers.DB) error {
+	for kind := range c.t {
+		t := &c.t[kind]
+		if t.marks == nil {
+			continue
+		}
+		if err := db.FillWon(t.ix.Key(), t.body.Flat(), t.marks); err != nil {
+			return fmt.Errorf("retro: the won depths of %s: %w", t.ix.Key(), err)
+		}
+		t.marks = nil
+	}
+	c.bodyMarks = [2][]uint64{}
+	c.stored = false
+	return nil
+}

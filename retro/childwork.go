@@ -27,6 +27,11 @@ type bestWork struct {
 	kms     [moveKinds][muehle.MaxMoves]muehle.Move
 	kidIx   [moveKinds][muehle.MaxMoves]uint64
 	unmoves [muehle.MaxUnmoves]muehle.Move
+	// what best looked at last: split or not, the moves, the moves of
+	// each kind (markStored)
+	split bool
+	nm    int
+	n     [moveKinds]int
 }
 
 // The kinds of moves, by the layer they lead to (layers.Key.Child): a

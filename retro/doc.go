@@ -115,7 +115,20 @@
 //     moving positions are decided and each is propagated, that makes
 //     propagation of 4-6 + 6-4 1.6 times as fast in processor time
 //     (docs/solver.md); the buffers of the sort, 16 bytes an entry, are
-//     allocated once per pair outside the Go heap.
+//     allocated once per pair outside the Go heap. A long list is split
+//     by its keys' top bits on both cores, and each worker sorts the runs
+//     it takes (chunkWorks).
+//   - Only the won depths needed. A layer out of the pair that lies in
+//     compressed form 2 is read as stored, its won slots without their
+//     depths (layers.DB.BorrowStored). The count phase needs a won
+//     child's depth only where none of a position's moves out of the pair
+//     leads to a loss or a draw: it marks those children, finds their
+//     depths (layers.DB.FillWon) and then seeds the positions that waited
+//     (seedPending). The verifier does the same for the positions it
+//     finds lost (markStored, checkPending), on its own marks; k's
+//     partner it reads complete, its won depths checked against its
+//     header's checksum. In Lasker Morris a unit needs a few per cent of
+//     the won depths of the layers it reads (docs/solver.md).
 //   - Huge pages. The state words and in-memory copies of the layers a
 //     removal leads to live outside the Go heap on huge pages where the
 //     system has them (layers.AllocLarge), so that a random access does

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync/atomic"
 
 	"muehle/layers"
@@ -39,6 +40,10 @@ type pair struct {
 	sortMax          int
 	sortBuf, sortTmp []entry
 	sortRelease      func()
+	// pending marks, for each layer, the slots whose seeds wait for the
+	// won depths of their children (listPending); nil when no layer
+	// the moves lead to was read as stored.
+	pending [][]uint64
 }
 
 // outLayer is a finished layer that moves of one kind lead to from a
@@ -48,6 +53,12 @@ type outLayer struct {
 	ix   *layers.LayerIndex // nil: the layer's positions make no such move
 	body []byte             // its values, copied to memory for random access where they fit
 	ends bool               // such a move ends the game: the opponent keeps two stones
+	// marks is nil when body holds every value. Otherwise body is the
+	// layer as compressed form 2 stores it (layers.DB.BorrowStored),
+	// every won slot "won" without its depth, and marks has a bit for
+	// each slot: the won children whose depths the count phase needs,
+	// found once it is over (layers.DB.FillWon).
+	marks []uint64
 }
 
 // partner returns the layer of the pair that a move without removal from
@@ -146,10 +157,13 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 				return fmt.Errorf("retro: layer %s slot %d: %w", pr.keys[l], i, err)
 			}
 			state[i] = s
-			if list >= 0 {
+			switch {
+			case list >= 0:
 				if err := push.push(list, makeEntry(l, i, seed)); err != nil {
 					return err
 				}
+			case list == listPending:
+				atomic.OrUint64(&pr.pending[l][i/64], 1<<(i%64))
 			}
 		}
 		for ; next < hi; next++ {
@@ -247,13 +261,109 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 		}
 		o.ix.IndexMoves(pos, c.cw.kms[kind][:nk], c.cw.kidIx[kind][:nk])
 		for _, j := range c.cw.kidIx[kind][:nk] {
-			if !r.add(layers.Value(o.body[j])) {
+			v := o.body[j]
+			r.unknown = r.unknown || v == storedWon && o.marks != nil
+			if !r.add(layers.Value(v)) {
 				return 0, -1, false, fmt.Errorf("a move leads to slot %d of layer %s, which has no value: %w", j, o.ix.Key(), errCorrupt)
 			}
 		}
 	}
 	count, d := r.counter(n)
+	if r.unknown && r.minLoss < 0 && !r.draw {
+		// The seed is the slowest of the won children, some of them
+		// stored without their depths: mark those, and wait.
+		for kind := kindSlideRemove; kind < moveKinds; kind++ {
+			o := &c.out[kind]
+			if o.marks == nil {
+				continue
+			}
+			for _, j := range c.cw.kidIx[kind][:no[kind]] {
+				if o.body[j] == storedWon {
+					atomic.OrUint64(&o.marks[j/64], 1<<(j%64))
+				}
+			}
+		}
+		d = listPending
+	}
 	return uint32(layers.Drawn) | uint32(count)<<counterShift, d, d >= 0, nil
+}
+
+// storedWon is a won value as compressed form 2 stores it, without its
+// depth: WinIn(1).
+const storedWon = byte(2 + 1)
+
+// listPending is the list of a position whose seed waits for the depths of
+// won children read as stored (outLayer.marks): seedPending gives it.
+const listPending = -2
+
+// seedPending ends the count phase when some of the layers the moves lead
+// to were read as stored: it finds the depths of the won children the
+// positions marked (layers.DB.FillWon), and counts each pending position
+// again, now with every value it reads, for its seed.
+func (pr *pair) seedPending(ctx context.Context, db *layers.DB, workers int) error {
+	filled := map[*uint64]bool{}
+	for l := range pr.out {
+		for kind := range pr.out[l] {
+			o := &pr.out[l][kind]
+			if o.marks == nil {
+				continue
+			}
+			if !filled[&o.marks[0]] {
+				filled[&o.marks[0]] = true
+				if err := db.FillWon(o.ix.Key(), o.body, o.marks); err != nil {
+					return fmt.Errorf("retro: pair %s: the won depths of %s: %w", pr.keys[0], o.ix.Key(), err)
+				}
+			}
+		}
+	}
+	for l := range pr.out {
+		for kind := range pr.out[l] {
+			pr.out[l][kind].marks = nil // every value the count reads is there now
+		}
+	}
+	for l, ix := range pr.index {
+		pushers := make([]*pusher, workers)
+		for w := range pushers {
+			pushers[w] = newPusher(pr.lists, w)
+		}
+		pending := pr.pending[l]
+		err := forRanges(ctx, workers, ix.Size(), 1<<14, nil, func(w int, lo, hi uint64) error {
+			c := counter{part: pr.index[pr.partner(l)], out: &pr.out[l]}
+			if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
+				c.small = b
+			}
+			for x := lo / 64; x < (hi+63)/64; x++ {
+				for m := pending[x]; m != 0; m &= m - 1 {
+					i := 64*x + uint64(bits.TrailingZeros64(m))
+					pos, ok := ix.Position(i)
+					if !ok {
+						return fmt.Errorf("retro: layer %s slot %d is pending but no position's: %w", pr.keys[l], i, errCorrupt)
+					}
+					pos.Game = pr.game
+					s, list, seed, err := c.count(pos)
+					if err != nil {
+						return fmt.Errorf("retro: layer %s slot %d: %w", pr.keys[l], i, err)
+					}
+					if s != pr.state[l][i] || list < 0 {
+						return fmt.Errorf("retro: layer %s slot %d: counted %08x, list %d, after the won depths, %08x before: %w", pr.keys[l], i, s, list, pr.state[l][i], errCorrupt)
+					}
+					if err := pushers[w].push(list, makeEntry(l, i, seed)); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, p := range pushers {
+			if err := p.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // removals sums up what a position's moves out of the pair lead to (its
@@ -263,6 +373,7 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 type removals struct {
 	minLoss, maxWin int
 	draw            bool
+	unknown         bool // a won child without its depth (outLayer.marks)
 }
 
 // add takes in the value v of a child out of the pair, seen from the

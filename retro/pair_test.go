@@ -20,15 +20,15 @@ func TestRemovalsCounter(t *testing.T) {
 		seed    int
 		canLose bool
 	}{
-		{"no removals", removals{-1, -1, false}, 3, -1, true},
-		{"removals all won for the opponent", removals{-1, 5, false}, 2, 5, true},
-		{"a removal into a draw", removals{-1, 5, true}, 2, -1, false},
+		{"no removals", removals{minLoss: -1, maxWin: -1, draw: false}, 3, -1, true},
+		{"removals all won for the opponent", removals{minLoss: -1, maxWin: 5, draw: false}, 2, 5, true},
+		{"a removal into a draw", removals{minLoss: -1, maxWin: 5, draw: true}, 2, -1, false},
 		// The case found by verifying layer 7-5: two children inside the
 		// pair won in 3 for the opponent, removals into positions it loses
 		// in 6 and 12. The position is won in 7, never lost in 4.
-		{"a removal into a loss, pair children won sooner", removals{6, -1, false}, 2, 6, false},
-		{"a removal into a loss and one into a win", removals{6, 9, false}, 2, 6, false},
-		{"only removals, all into losses", removals{4, -1, false}, 0, 4, false},
+		{"a removal into a loss, pair children won sooner", removals{minLoss: 6, maxWin: -1, draw: false}, 2, 6, false},
+		{"a removal into a loss and one into a win", removals{minLoss: 6, maxWin: 9, draw: false}, 2, 6, false},
+		{"only removals, all into losses", removals{minLoss: 4, maxWin: -1, draw: false}, 0, 4, false},
 	} {
 		count, seed := c.r.counter(c.n)
 		if seed != c.seed {

@@ -33,7 +33,7 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 			}
 		}
 	}
-	c, err := newChildTables(db, k, memBytes)
+	c, err := newChildTables(db, k, memBytes, false)
 	if err != nil {
 		return layerBody{}, err
 	}

@@ -711,7 +711,11 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 			stopCount()
 		}
 	}()
+	// Copied into memory, a layer of compressed form 2 is read as stored,
+	// its won slots without their depths: the count phase finds the few
+	// it needs (seedPending).
 	bodies0 := map[layers.Key][]byte{} // each layer read or copied once
+	marks0 := map[layers.Key][]uint64{}
 	for l := range keys {
 		for kind := range pr.out[l] {
 			o := &pr.out[l][kind]
@@ -720,11 +724,19 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 			}
 			x := o.ix.Key()
 			if b, ok := bodies0[x]; ok {
-				o.body = b
+				o.body, o.marks = b, marks0[x]
 				continue
 			}
 			r.reading.Store(&x)
-			f, release, err := r.db.Borrow(x) // read until propagated
+			var f *layers.File
+			var stored bool
+			var release func()
+			var err error
+			if copyOut {
+				f, stored, release, err = r.db.BorrowStored(x)
+			} else {
+				f, release, err = r.db.Borrow(x) // read until propagated
+			}
 			r.reading.Store(nil)
 			if err != nil {
 				return nil, nil, fmt.Errorf("retro: pair %s needs %s: %w", r.unit, x, err)
@@ -738,7 +750,15 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 				}
 				defer release()
 			}
-			bodies0[x], o.body = body, body
+			if stored {
+				marks0[x] = make([]uint64, (len(body)+63)/64)
+				if pr.pending == nil {
+					for _, ix := range pr.index {
+						pr.pending = append(pr.pending, make([]uint64, (ix.Size()+63)/64))
+					}
+				}
+			}
+			bodies0[x], o.body, o.marks = body, body, marks0[x]
 		}
 	}
 	work := filepath.Join(r.tmp, "pair-"+keys[0].String())
@@ -777,6 +797,11 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 
 	for l := range keys {
 		if err := pr.initLayer(ctx, l, r.workers, &done); err != nil {
+			return nil, nil, err
+		}
+	}
+	if pr.pending != nil {
+		if err := pr.seedPending(ctx, r.db, r.workers); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -66,7 +67,12 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 // verifyLayer is VerifyLayer with the children's layers copied into
 // memory when they fit in memBytes.
 func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, done *atomic.Uint64) ([]Mismatch, error) {
-	lc, err := newLayerCheck(db, k, limit, memBytes)
+	return verifyLayerAs(ctx, db, k, workers, limit, memBytes, true, done)
+}
+
+// verifyLayerAs is verifyLayer, with stored (newChildTables) or not.
+func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, stored bool, done *atomic.Uint64) ([]Mismatch, error) {
+	lc, err := newLayerCheck(db, k, limit, memBytes, stored)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +109,12 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 	default:
 		// Every slot: the canonical ones in order with their positions
 		// (Positions), the others between them, which must be unused.
+		// Where the children's layers are held as stored, the positions
+		// found lost wait for their won children's depths (pending) and
+		// are checked after them.
+		if lc.c.stored {
+			lc.pending = make([]uint64, (size+63)/64)
+		}
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w bestWork
 			next := lo
@@ -118,6 +130,9 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 			}
 			return nil
 		})
+		if err == nil && lc.pending != nil {
+			err = lc.checkPending(ctx, db, workers)
+		}
 	}
 	// The pass read the layer's mapped body from end to end; its pages
 	// leave this process's resident memory, so that a solve verifying
@@ -141,7 +156,7 @@ func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 // which slots a layer stores, only the values of those it draws; it is
 // the cross-check of a layer computed elsewhere, or by another process.
 func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed uint64, limit int) (int, []Mismatch, error) {
-	lc, err := newLayerCheck(db, k, limit, 0)
+	lc, err := newLayerCheck(db, k, limit, 0, false)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -184,12 +199,16 @@ type layerCheck struct {
 	parents *parentCheck // a dense placement layer's, else nil
 	holes   bool         // a placement layer of one byte per slot with holes: its reach file says which are stored
 	bad     *mismatchList
+	// pending marks the slots found lost while the children's tables
+	// held layers as stored (childTables.stored): checked by
+	// checkPending once their won children's depths are found.
+	pending []uint64
 }
 
 // newLayerCheck prepares the check of layer k, copying the children's
-// layers into memory when they fit in memBytes; it keeps up to limit
-// mismatches.
-func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*layerCheck, error) {
+// layers into memory when they fit in memBytes (with stored, as stored:
+// newChildTables); it keeps up to limit mismatches.
+func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64, stored bool) (*layerCheck, error) {
 	f, release, err := db.Borrow(k)
 	if err != nil {
 		return nil, err
@@ -204,7 +223,8 @@ func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64) (*lay
 	case !k.IsMoving() && !db.Rules().Mixed && !fullPlacement(f.Header(), lc.ix):
 		lc.holes = true
 	}
-	if lc.c, err = newChildTables(db, k, memBytes); err != nil {
+	stored = stored && !lc.holes && lc.parents == nil // the slots of a one-byte layer, checked in one pass and then the pending
+	if lc.c, err = newChildTables(db, k, memBytes, stored); err != nil {
 		release()
 		return nil, err
 	}
@@ -242,12 +262,41 @@ func (lc *layerCheck) addPosition(w *bestWork, i uint64, pos muehle.Position, go
 		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Reason: lc.parents.reason()})
 		return
 	}
-	switch want, missing := lc.c.best(w, &pos); {
+	want, missing := lc.c.best(w, &pos)
+	if lc.pending != nil && !missing && want.Outcome() == layers.Loss && lc.c.markStored(w) {
+		atomic.OrUint64(&lc.pending[i/64], 1<<(i%64))
+		return
+	}
+	switch {
 	case missing:
 		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Reason: reasonChildMissing})
 	case got != want:
 		lc.bad.add(Mismatch{Key: lc.k, Index: i, Position: pos, Stored: got, Want: want})
 	}
+}
+
+// checkPending finds the depths of the won children the first pass
+// marked, then checks the slots it left pending.
+func (lc *layerCheck) checkPending(ctx context.Context, db *layers.DB, workers int) error {
+	if err := lc.c.fillStored(db); err != nil {
+		return err
+	}
+	pending := lc.pending
+	lc.pending = nil
+	return forRanges(ctx, Workers(workers), lc.ix.Size(), 1<<14, nil, func(_ int, lo, hi uint64) error {
+		var w bestWork
+		for x := lo / 64; x < (hi+63)/64; x++ {
+			for m := pending[x]; m != 0; m &= m - 1 {
+				i := 64*x + uint64(bits.TrailingZeros64(m))
+				pos, ok := lc.ix.Position(i)
+				if !ok {
+					return fmt.Errorf("retro: verify %s: slot %d pending is no position's", lc.k, i)
+				}
+				lc.addPosition(&w, i, pos, lc.f.Value(i))
+			}
+		}
+		return nil
+	})
 }
 
 // mismatchList gathers the mismatches of a check from several

@@ -23,7 +23,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 	solve(t, db, SolveOptions{SkipVerify: true, Placement: true})
 	total := 0
 	for _, k := range layers.Order(4, true) {
-		c, err := newChildTables(db, k, 1<<30)
+		c, err := newChildTables(db, k, 1<<30, false)
 		if err != nil {
 			t.Fatal(err)
 		}

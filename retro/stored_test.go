@@ -1,0 +1,168 @@
+package retro
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"muehle/layers"
+	"muehle/muehle"
+	"muehle/muehle/testenv"
+)
+
+// storedFolder solves the layers of v (the placement layers too with
+// placement), compresses every layer in
+// form 2 and closes the folder, so that a DB opened afresh reads them as
+// stored (layers.DB.BorrowStored), not held complete.
+func storedFolder(t *testing.T, v muehle.Variant, placement bool) (dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	db := openVariant(t, dir, v)
+	solve(t, db, SolveOptions{Placement: placement, Compress: true})
+	for _, k := range layers.OrderIn(v, placement) {
+		if db.Has(k) && db.Form(k) != 2 {
+			if _, _, _, err := db.Compress(k); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db.Close()
+	return dir
+}
+
+// TestStoredLayers solves units of the 4-stone games of Nine and of
+// Lasker Morris again, in a folder whose other layers lie in form 2, read
+// as stored: the count phase marks the won children whose depths it
+// needs, finds them (layers.DB.FillWon) and then seeds their parents
+// (seedPending), and the verifier checks the positions it finds lost once
+// their won children's depths are found (checkPending; both happen in the
+// units named for -short). Every layer comes out byte for byte as before;
+// without -short every unit is solved again. Then the verifier of a layer
+// whose children lie so finds every value made wrong
+// (verifyStoredChildren; in Lasker Morris's p3+0-3+1, with positions
+// waiting for their children's depths). Lasker Morris's 4-stone game takes a minute
+// under the race detector, which checks the standard game's alone.
+func TestStoredLayers(t *testing.T) {
+	v := muehle.Standard.With(4)
+	dir := storedFolder(t, v, false)
+	t.Run("solve", func(t *testing.T) { solveOverStored(t, dir, v, false) })
+	t.Run("verify", func(t *testing.T) { verifyStoredChildren(t, dir, v, layers.Moving(4, 4)) })
+	if !testenv.Race {
+		l := muehle.Lasker.With(4)
+		dir := storedFolder(t, l, true)
+		t.Run("solve-lasker", func(t *testing.T) { solveOverStored(t, dir, l, true) })
+		t.Run("verify-lasker", func(t *testing.T) {
+			k, err := layers.ParseKey("p3+0-3+1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			verifyStoredChildren(t, dir, l, k)
+		})
+	}
+}
+
+// solveOverStored solves units of v again in dir, a folder of
+// storedFolder (TestStoredLayers).
+func solveOverStored(t *testing.T, dir string, v muehle.Variant, placement bool) {
+	short := map[string]bool{"3-4 + 4-3": true, "p3+0-3+1 + p3+1-3+0": true, "p2+1-3+1 + p3+1-2+1": true}
+	for _, u := range Units(v, SolveOptions{Placement: placement}) {
+		if !testenv.Full() && !short[u.String()] {
+			continue
+		}
+		db := openVariant(t, dir, v)
+		before := map[layers.Key][]byte{}
+		for _, x := range u.Keys {
+			var err error
+			if before[x], err = os.ReadFile(db.Path(x)); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Remove(x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		name := u.Keys[0].String()
+		if u.Keys[0].IsMoving() {
+			name = "m" + name
+		}
+		if _, err := SolveUnit(context.Background(), db, name, SolveOptions{Compress: true}); err != nil {
+			t.Fatalf("%v: unit %s: %v", v, u, err)
+		}
+		for _, x := range u.Keys {
+			if got, err := os.ReadFile(db.Path(x)); err != nil || string(got) != string(before[x]) {
+				t.Errorf("%v: unit %s: layer %s solved over stored layers is not the layer before (%v)", v, u, x, err)
+			}
+		}
+		db.Close()
+	}
+}
+
+// verifyStoredChildren verifies layer k of dir, a folder of storedFolder
+// of v, after every lost value was made two plies longer (its partner
+// written flat as it was, so that the partner's won depths do not follow
+// the change), with the layers out of the pair held as stored
+// (childTables.stored, checked) and held complete: the same mismatches
+// either way, every changed slot among them (and some of their parents
+// when k is its own partner).
+func verifyStoredChildren(t *testing.T, dir string, v muehle.Variant, k layers.Key) {
+	db := openVariant(t, dir, v)
+	partner, _ := k.Child(false, false)
+	bodies := map[layers.Key][]byte{}
+	for _, x := range []layers.Key{partner, k} {
+		f, err := db.Layer(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies[x] = append([]byte(nil), f.Body()...)
+	}
+	body := bodies[k]
+	changed := map[uint64]layers.Value{}
+	for i, b := range body {
+		if x := layers.Value(b); x.Outcome() == layers.Loss && x.Depth() > 0 {
+			changed[uint64(i)] = x
+			body[i] = byte(layers.LossIn(x.Depth() + 2))
+		}
+	}
+	if len(changed) == 0 {
+		t.Fatalf("layer %s has no lost value to change", k)
+	}
+	for _, x := range []layers.Key{partner, k} {
+		if err := db.Write(x, bodies[x]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	found := map[bool]map[uint64]layers.Value{}
+	for _, stored := range []bool{true, false} {
+		db := openVariant(t, dir, v)
+		lc, err := newLayerCheck(db, k, 1, 1<<30, stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lc.c.stored != stored {
+			t.Fatalf("stored %v: the children's tables held as stored: %v", stored, lc.c.stored)
+		}
+		lc.release()
+		bad, err := verifyLayerAs(context.Background(), db, k, 2, int(db.Indexer().Layer(k).Size()), 1<<30, stored, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found[stored] = map[uint64]layers.Value{}
+		for _, m := range bad {
+			found[stored][m.Index] = m.Want
+		}
+		db.Close()
+	}
+	for i, w := range changed {
+		if got, ok := found[true][i]; !ok || got != w {
+			t.Errorf("slot %d, %v made %v: found %v (%v), want %v", i, w, layers.LossIn(w.Depth()+2), ok, got, w)
+		}
+	}
+	if len(found[true]) != len(found[false]) {
+		t.Errorf("%d mismatches with the children held as stored, %d held complete", len(found[true]), len(found[false]))
+	}
+	for i, w := range found[false] {
+		if got, ok := found[true][i]; !ok || got != w {
+			t.Errorf("slot %d: held complete, the verifier wants %v; held as stored %v (%v)", i, w, got, ok)
+		}
+	}
+}
