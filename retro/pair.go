@@ -129,19 +129,8 @@ var errCorrupt = errors.New("retro: inconsistent successor counts or index")
 // the pair; and seeds the work lists with the values of the children in
 // smaller layers, at their own depth.
 func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint64) error {
-	ix, part := pr.index[l], pr.index[pr.partner(l)]
-	state := pr.state[l]
-	out := &pr.out[l]
-	pushers := make([]*pusher, workers)
-	for w := range pushers {
-		pushers[w] = newPusher(pr.lists, w)
-	}
-	err := forRanges(ctx, workers, ix.Size(), 1<<14, done, func(w int, lo, hi uint64) error {
-		push := pushers[w]
-		c := counter{part: part, out: out}
-		if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
-			c.small = b
-		}
+	ix, state := pr.index[l], pr.state[l]
+	return pr.countRanges(ctx, l, workers, done, func(c *counter, push *pusher, lo, hi uint64) error {
 		// The slots in order with their positions (Positions: a B
 		// class's B part read once for all its slots); those between
 		// are no position's.
@@ -170,6 +159,23 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 			state[next] = uint32(layers.Unused)
 		}
 		return nil
+	})
+}
+
+// countRanges runs fn over the slots of layer l in ranges, on workers
+// goroutines, each with a counter of the layer and a pusher of its own,
+// and flushes the pushers at the end.
+func (pr *pair) countRanges(ctx context.Context, l, workers int, done *atomic.Uint64, fn func(c *counter, push *pusher, lo, hi uint64) error) error {
+	pushers := make([]*pusher, workers)
+	for w := range pushers {
+		pushers[w] = newPusher(pr.lists, w)
+	}
+	err := forRanges(ctx, workers, pr.index[l].Size(), 1<<14, done, func(w int, lo, hi uint64) error {
+		c := counter{part: pr.index[pr.partner(l)], out: &pr.out[l]}
+		if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
+			c.small = b
+		}
+		return fn(&c, pushers[w], lo, hi)
 	})
 	if err != nil {
 		return err
@@ -322,16 +328,8 @@ func (pr *pair) seedPending(ctx context.Context, db *layers.DB, workers int) err
 		}
 	}
 	for l, ix := range pr.index {
-		pushers := make([]*pusher, workers)
-		for w := range pushers {
-			pushers[w] = newPusher(pr.lists, w)
-		}
 		pending := pr.pending[l]
-		err := forRanges(ctx, workers, ix.Size(), 1<<14, nil, func(w int, lo, hi uint64) error {
-			c := counter{part: pr.index[pr.partner(l)], out: &pr.out[l]}
-			if b := pr.game.Rules().Board; !b.SameSymmetries(muehle.StandardBoard) {
-				c.small = b
-			}
+		err := pr.countRanges(ctx, l, workers, nil, func(c *counter, push *pusher, lo, hi uint64) error {
 			for x := lo / 64; x < (hi+63)/64; x++ {
 				for m := pending[x]; m != 0; m &= m - 1 {
 					i := 64*x + uint64(bits.TrailingZeros64(m))
@@ -347,7 +345,7 @@ func (pr *pair) seedPending(ctx context.Context, db *layers.DB, workers int) err
 					if s != pr.state[l][i] || list < 0 {
 						return fmt.Errorf("retro: layer %s slot %d: counted %08x, list %d, after the won depths, %08x before: %w", pr.keys[l], i, s, list, pr.state[l][i], errCorrupt)
 					}
-					if err := pushers[w].push(list, makeEntry(l, i, seed)); err != nil {
+					if err := push.push(list, makeEntry(l, i, seed)); err != nil {
 						return err
 					}
 				}
@@ -356,11 +354,6 @@ func (pr *pair) seedPending(ctx context.Context, db *layers.DB, workers int) err
 		})
 		if err != nil {
 			return err
-		}
-		for _, p := range pushers {
-			if err := p.flush(); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
