@@ -3,7 +3,6 @@ package retro
 import (
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -172,7 +171,7 @@ func (c *childTables) best(w *bestWork, pos *muehle.Position) (v layers.Value, m
 	if len(ms) == 0 {
 		return layers.NoMoves(pos), false
 	}
-	w.split, w.nm = c.split, len(ms)
+	w.nm = len(ms)
 	if c.split {
 		ix := w.kidIx[0][:len(ms)]
 		c.t[c.plain].ix.IndexMovesSplit(*pos, ms, ix, c.t[c.plain+1].ix)
@@ -254,11 +253,11 @@ func (c *childTables) markStored(w *bestWork) bool {
 	any := false
 	mark := func(body *layers.Copy, marks []uint64, x uint64) {
 		if marks != nil && byte(body.Value(x)) == storedWon {
-			atomic.OrUint64(&marks[x/64], 1<<(x%64))
+			setBit(marks, x)
 			any = true
 		}
 	}
-	if w.split {
+	if c.split {
 		for j, x := range w.kidIx[0][:w.nm] {
 			b := uint8(w.moves[j].Remove) >> 7
 			mark(c.bodies[b], c.bodyMarks[b], x)

@@ -27,11 +27,10 @@ type bestWork struct {
 	kms     [moveKinds][muehle.MaxMoves]muehle.Move
 	kidIx   [moveKinds][muehle.MaxMoves]uint64
 	unmoves [muehle.MaxUnmoves]muehle.Move
-	// what best looked at last: split or not, the moves, the moves of
-	// each kind (markStored)
-	split bool
-	nm    int
-	n     [moveKinds]int
+	// what best looked at last (markStored): how many moves, and how
+	// many of each kind when not split
+	nm int
+	n  [moveKinds]int
 }
 
 // The kinds of moves, by the layer they lead to (layers.Key.Child): a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"sync/atomic"
 
 	"muehle/layers"
@@ -152,7 +151,7 @@ func (pr *pair) initLayer(ctx context.Context, l, workers int, done *atomic.Uint
 					return err
 				}
 			case list == listPending:
-				atomic.OrUint64(&pr.pending[l][i/64], 1<<(i%64))
+				setBit(pr.pending[l], i)
 			}
 		}
 		for ; next < hi; next++ {
@@ -285,7 +284,7 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 			}
 			for _, j := range c.cw.kidIx[kind][:no[kind]] {
 				if o.body[j] == storedWon {
-					atomic.OrUint64(&o.marks[j/64], 1<<(j%64))
+					setBit(o.marks, j)
 				}
 			}
 		}
@@ -295,7 +294,7 @@ func (c *counter) count(pos muehle.Position) (state uint32, list int, seed bool,
 }
 
 // storedWon is a won value as compressed form 2 stores it, without its
-// depth: WinIn(1).
+// depth: WinIn(1) (TestStoredLayers holds it to layers.WinIn).
 const storedWon = byte(2 + 1)
 
 // listPending is the list of a position whose seed waits for the depths of
@@ -307,18 +306,16 @@ const listPending = -2
 // positions marked (layers.DB.FillWon), and counts each pending position
 // again, now with every value it reads, for its seed.
 func (pr *pair) seedPending(ctx context.Context, db *layers.DB, workers int) error {
-	filled := map[*uint64]bool{}
+	filled := map[layers.Key]bool{} // a layer two kinds of move lead to shares its body and marks
 	for l := range pr.out {
 		for kind := range pr.out[l] {
 			o := &pr.out[l][kind]
-			if o.marks == nil {
+			if o.marks == nil || filled[o.ix.Key()] {
 				continue
 			}
-			if !filled[&o.marks[0]] {
-				filled[&o.marks[0]] = true
-				if err := db.FillWon(o.ix.Key(), o.body, o.marks); err != nil {
-					return fmt.Errorf("retro: pair %s: the won depths of %s: %w", pr.keys[0], o.ix.Key(), err)
-				}
+			filled[o.ix.Key()] = true
+			if err := db.FillWon(o.ix.Key(), o.body, o.marks); err != nil {
+				return fmt.Errorf("retro: pair %s: the won depths of %s: %w", pr.keys[0], o.ix.Key(), err)
 			}
 		}
 	}
@@ -330,24 +327,21 @@ func (pr *pair) seedPending(ctx context.Context, db *layers.DB, workers int) err
 	for l, ix := range pr.index {
 		pending := pr.pending[l]
 		err := pr.countRanges(ctx, l, workers, nil, func(c *counter, push *pusher, lo, hi uint64) error {
-			for x := lo / 64; x < (hi+63)/64; x++ {
-				for m := pending[x]; m != 0; m &= m - 1 {
-					i := 64*x + uint64(bits.TrailingZeros64(m))
-					pos, ok := ix.Position(i)
-					if !ok {
-						return fmt.Errorf("retro: layer %s slot %d is pending but no position's: %w", pr.keys[l], i, errCorrupt)
-					}
-					pos.Game = pr.game
-					s, list, seed, err := c.count(pos)
-					if err != nil {
-						return fmt.Errorf("retro: layer %s slot %d: %w", pr.keys[l], i, err)
-					}
-					if s != pr.state[l][i] || list < 0 {
-						return fmt.Errorf("retro: layer %s slot %d: counted %08x, list %d, after the won depths, %08x before: %w", pr.keys[l], i, s, list, pr.state[l][i], errCorrupt)
-					}
-					if err := push.push(list, makeEntry(l, i, seed)); err != nil {
-						return err
-					}
+			for i := range layers.SetBits(pending, lo, hi) {
+				pos, ok := ix.Position(i)
+				if !ok {
+					return fmt.Errorf("retro: layer %s slot %d is pending but no position's: %w", pr.keys[l], i, errCorrupt)
+				}
+				pos.Game = pr.game
+				s, list, seed, err := c.count(pos)
+				if err != nil {
+					return fmt.Errorf("retro: layer %s slot %d: %w", pr.keys[l], i, err)
+				}
+				if s != pr.state[l][i] || list < 0 {
+					return fmt.Errorf("retro: layer %s slot %d: counted %08x, list %d, after the won depths, %08x before: %w", pr.keys[l], i, s, list, pr.state[l][i], errCorrupt)
+				}
+				if err := push.push(list, makeEntry(l, i, seed)); err != nil {
+					return err
 				}
 			}
 			return nil

@@ -35,8 +35,13 @@ func (b ReachBits) Count() uint64 {
 func (b ReachBits) In(lo, hi uint64) iter.Seq[uint64] { return layers.SetBits(b, lo, hi) }
 
 // set marks slot i; several goroutines may set bits of one word at once.
-func (b ReachBits) set(i uint64) {
-	w := &b[i/64]
+func (b ReachBits) set(i uint64) { setBit(b, i) }
+
+// setBit sets bit i%64 of words[i/64], the bit of slot i; several
+// goroutines may set bits of one word at once. A bit set already is only
+// read, so that a word many set stays shared in the caches.
+func setBit(words []uint64, i uint64) {
+	w := &words[i/64]
 	m := uint64(1) << (i % 64)
 	if atomic.LoadUint64(w)&m == 0 {
 		atomic.OrUint64(w, m)

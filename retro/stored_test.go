@@ -43,6 +43,9 @@ func storedFolder(t *testing.T, v muehle.Variant, placement bool) (dir string) {
 // waiting for their children's depths). Lasker Morris's 4-stone game takes a minute
 // under the race detector, which checks the standard game's alone.
 func TestStoredLayers(t *testing.T) {
+	if storedWon != byte(layers.WinIn(1)) {
+		t.Fatalf("storedWon is %d, WinIn(1) %d", storedWon, layers.WinIn(1))
+	}
 	v := muehle.Standard.With(4)
 	dir := storedFolder(t, v, false)
 	t.Run("solve", func(t *testing.T) { solveOverStored(t, dir, v, false) })

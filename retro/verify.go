@@ -3,7 +3,6 @@ package retro
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -264,7 +263,7 @@ func (lc *layerCheck) addPosition(w *bestWork, i uint64, pos muehle.Position, go
 	}
 	want, missing := lc.c.best(w, &pos)
 	if lc.pending != nil && !missing && want.Outcome() == layers.Loss && lc.c.markStored(w) {
-		atomic.OrUint64(&lc.pending[i/64], 1<<(i%64))
+		setBit(lc.pending, i)
 		return
 	}
 	switch {
@@ -285,15 +284,12 @@ func (lc *layerCheck) checkPending(ctx context.Context, db *layers.DB, workers i
 	lc.pending = nil
 	return forRanges(ctx, Workers(workers), lc.ix.Size(), 1<<14, nil, func(_ int, lo, hi uint64) error {
 		var w bestWork
-		for x := lo / 64; x < (hi+63)/64; x++ {
-			for m := pending[x]; m != 0; m &= m - 1 {
-				i := 64*x + uint64(bits.TrailingZeros64(m))
-				pos, ok := lc.ix.Position(i)
-				if !ok {
-					return fmt.Errorf("retro: verify %s: slot %d pending is no position's", lc.k, i)
-				}
-				lc.addPosition(&w, i, pos, lc.f.Value(i))
+		for i := range layers.SetBits(pending, lo, hi) {
+			pos, ok := lc.ix.Position(i)
+			if !ok {
+				return fmt.Errorf("retro: verify %s: slot %d pending is no position's", lc.k, i)
 			}
+			lc.addPosition(&w, i, pos, lc.f.Value(i))
 		}
 		return nil
 	})
