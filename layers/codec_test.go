@@ -79,3 +79,67 @@ func TestStreamCoderDamage(t *testing.T) {
 		dec.Decode(nil, q, len(raw), 0, parts, nil) // must not panic
 	}
 }
+
+// TestBlockCoderChoice holds blockCoder.encode to its rule: the bytes as
+// they are where nothing codes them smaller (random bytes), the context
+// streams where they save more than a streamsGain-th of the block over
+// zstd, zstd where they save less (values that follow their neighbours
+// three times in four, and three times in ten); every frame decodes to
+// the block.
+func TestBlockCoderChoice(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 53))
+	const n, stride = 1 << 14, 24
+	random := make([]byte, n)
+	for i := range random {
+		random[i] = byte(r.Uint32())
+	}
+	parts := []Part{{First: 0, Slots: 1 << 40, Stride: stride}}
+	for _, tc := range []struct {
+		name string
+		raw  []byte
+		want byte
+	}{
+		{"random", random, blockRaw},
+		{"75 %", ruledBlock(r, n, stride, 75), blockStreams},
+		{"30 %", ruledBlock(r, n, stride, 30), blockZstd},
+	} {
+		var c blockCoder
+		f, err := c.encode(nil, tc.raw, 0, parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := c.enc.EncodeAll(tc.raw, nil)
+		st := c.sc.Encode(nil, tc.raw, 0, parts, nil)
+		t.Logf("%s: zstd %d bytes, streams %d: coder %d", tc.name, len(z), len(st), f[0])
+		if f[0] != tc.want {
+			t.Errorf("%s: coder %d, want %d (zstd %d bytes, streams %d, raw %d)", tc.name, f[0], tc.want, len(z), len(st), n)
+		}
+		got, err := c.decode(nil, f, n, 0, parts)
+		if err != nil || !bytes.Equal(got, tc.raw) {
+			t.Errorf("%s: decoded %d bytes (%v), not the block", tc.name, len(got), err)
+		}
+	}
+}
+
+// ruledBlock returns n bytes of four values (unused, drawn, lost in 0,
+// won in 1), each, keep times in a hundred, a fixed function of the byte
+// before it and the byte a stride back, else random: the context streams'
+// contexts predict such a byte, zstd's literals see four values about
+// equally often and its matches find short runs.
+func ruledBlock(r *rand.Rand, n, stride, keep int) []byte {
+	var rule [4][4]byte
+	for a := range rule {
+		for b := range rule[a] {
+			rule[a][b] = byte(r.IntN(4))
+		}
+	}
+	b := make([]byte, n)
+	for i := range b {
+		if i < stride || r.IntN(100) >= keep {
+			b[i] = byte(r.IntN(4))
+		} else {
+			b[i] = rule[b[i-1]][b[i-stride]]
+		}
+	}
+	return b
+}

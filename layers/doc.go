@@ -541,6 +541,37 @@
 // probe: smaller blocks (above: not enough alone), or the outcomes kept
 // apart from the depths in blocks of their own (as Syzygy keeps WDL apart
 // from DTZ), read wherever an outcome decides alpha-beta's cut-off.
+//
+// Or blocks that decode faster. A census of the frames (2026-11-30) found
+// that the coder of the smallest frame was zstd for most blocks of Lasker
+// Morris's moving layers (6-8: 22,542 of 22,580) but the context streams
+// for half of the 6-stone game's (18,413 of 34,854), and the streams
+// decode about 7 times as slowly. TestCoderTrial coded every block both
+// ways and timed the decoding (the mean of three, the campaign beside it):
+// every compressed layer of the 6-stone game, the smaller frame each time
+// 49,201,158 bytes and 78.7 µs a block on average to decode, zstd alone
+// 58,636,143 bytes (19.2 % more) and 16.5 µs (4.8 times as fast); the
+// streams where they save more than 512 bytes 51,475,814 and 48.0 µs, more
+// than 1,024 bytes 57,971,422 and 18.2 µs. Five of Lasker Morris's moving
+// layers (7-6, 4-9, 6-6, 5-9, 8-6, 70,540 blocks): 181.5 MB and 103 µs,
+// zstd alone 195.9 MB (7.9 % more) and 19.3 µs. Streams seldom save more
+// than a kilobyte of a block, where a reader waits 120 µs more for it. So
+// a block is zstd unless the streams save a sixteenth of it (codec.go,
+// streamsGain; the bytes as they are where zstd would be longer). The
+// 6-stone game solved again so (`muehlectl solve --stones 6 --all-phases
+// --compress`): 58,684,969 bytes against 49,915,408 (17.6 % more), 598
+// blocks of streams left. The match above (the program of this change
+// reading the three folders, flat, compressed before and compressed so; 7
+// rounds interleaved, the Lasker Morris campaign held with SIGSTOP;
+// docs/bench/match-coder/): the games took 1.172 s flat, 2.386 s and 1.678
+// s (medians): 1.43 times flat, against 2.04 before; the command's wall
+// time 1.25, 2.58 and 1.79 s (1.43 times), its processor time 1.14, 2.18
+// and 1.39 s (1.22 times); the games the same in all three, move for move.
+// BenchmarkProbeFirst (compressed, 3 runs each interleaved,
+// docs/bench/probe-coder/): median 21.9 to 23.4 µs against 21.7 to 27.8,
+// 99th percentile 107 to 119 µs against 182 to 212. A layer decoded whole
+// (DB.Layer, the solver's reading) is these blocks decoded on all cores.
+//
 // Solving the 5-stone game with
 // --compress took 107 and 145 s against 115 and 150 s flat (interleaved,
 // machine loaded).

@@ -290,7 +290,7 @@ func printPlan(w io.Writer, p plan) {
 	if need > p.FreeBytes {
 		fits = "does not fit"
 	}
-	fmt.Fprintf(w, "solved with --compress: about %s of layer files (%.0f %% of that, as measured on the standard game's largest layers; retro.CompressedShare), at most %s while the largest unit lies flat until verified; %s free here: it %s\n",
+	fmt.Fprintf(w, "solved with --compress: about %s of layer files (%.0f %% of that, retro.CompressedShare: measured on the standard game's largest layers, and the share zstd adds), at most %s while the largest unit lies flat until verified; %s free here: it %s\n",
 		mib(compressed), 100*retro.CompressedShare, mib(need), mib(p.FreeBytes), fits)
 	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines;\n"+
 		"  the model's rates were measured on %d cores, the standard game's on the idle machine, and are good to a factor 2 to 4, retro/cost.go)\n",

@@ -1,0 +1,160 @@
+package layers
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"muehle/muehle"
+)
+
+// TestCoderTrial measures what the two coders of a block make of each
+// block of the compressed layers of a database folder: the bytes of the
+// zstd frame and of the context streams, and the time each takes to
+// decode the block (three times, the mean). It logs the layers' size and
+// the mean decoding time of a block under two kinds of rule: the streams
+// where they save more than so many bytes, and where they are smaller
+// than a share of zstd's frame (codec.go, streamsGain). A measurement,
+// not a check:
+//
+//	MUEHLE_CODER_TRIAL_DB=DIR [MUEHLE_CODER_TRIAL_GAME=lasker] [MUEHLE_CODER_TRIAL_STONES=6] \
+//	[MUEHLE_CODER_TRIAL_LAYERS=7-6,4-9] go test -run CoderTrial -v ./layers/
+//
+// DIR is the database folder (holding kN or GAME/kN); without LAYERS
+// every compressed layer of the folder is read.
+func TestCoderTrial(t *testing.T) {
+	dir := os.Getenv("MUEHLE_CODER_TRIAL_DB")
+	if dir == "" {
+		t.Skip("MUEHLE_CODER_TRIAL_DB names no folder of compressed layers")
+	}
+	v := muehle.NineMensMorris
+	if g := os.Getenv("MUEHLE_CODER_TRIAL_GAME"); g != "" {
+		r, ok := muehle.GameByName(g)
+		if !ok {
+			t.Fatalf("no game %q", g)
+		}
+		v = r.Game().With(r.Stones)
+	}
+	if n, err := strconv.Atoi(os.Getenv("MUEHLE_CODER_TRIAL_STONES")); err == nil {
+		v = v.Game.With(n)
+	}
+	db, err := OpenDB(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	x := db.Indexer()
+	type blockCost struct {
+		z, s   int           // bytes: zstd frame, streams
+		tz, ts time.Duration // decoding
+	}
+	var all []blockCost
+	names := os.Getenv("MUEHLE_CODER_TRIAL_LAYERS")
+	if names == "" {
+		files, _ := filepath.Glob(filepath.Join(filepath.Dir(db.Path(Moving(3, 3))), "*.layer"))
+		var ns []string
+		for _, f := range files {
+			n := strings.TrimSuffix(filepath.Base(f), ".layer")
+			ns = append(ns, strings.TrimPrefix(n, "m"))
+		}
+		names = strings.Join(ns, ",")
+	}
+	for name := range strings.SplitSeq(names, ",") {
+		k, err := ParseKey(name)
+		if err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		if db.Form(k) == 0 {
+			continue // flat: a layer too small to compress
+		}
+		z, _, err := openZ(db.Path(k), v, k, x.Layer(k).Parts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := z.parts
+		var c blockCoder
+		if c.enc, err = zstdEnc(); err != nil {
+			t.Fatal(err)
+		}
+		if c.dec, err = zstdDec(); err != nil {
+			t.Fatal(err)
+		}
+		var raw, out []byte
+		for b := range z.n {
+			raw, err = z.decode(raw[:0:cap(raw)], b, &c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cap(raw) < 1<<z.shift {
+				raw = append(make([]byte, 0, 1<<z.shift), raw...)
+			}
+			base := uint64(b) << z.shift
+			zf := c.enc.EncodeAll(raw, nil)
+			st := c.sc.Encode(nil, raw, base, parts, nil)
+			bc := blockCost{z: len(zf) + 1, s: len(st) + 1}
+			start := time.Now()
+			for range 3 {
+				if out, err = c.dec.DecodeAll(zf, out[:0]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			bc.tz = time.Since(start) / 3
+			start = time.Now()
+			for range 3 {
+				if out, err = c.sc.Decode(out[:0], st, len(raw), base, parts, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			bc.ts = time.Since(start) / 3
+			all = append(all, bc)
+		}
+		z.close()
+	}
+	var zAll, sAll, least int
+	var tzAll, tsAll time.Duration
+	for _, bc := range all {
+		zAll += bc.z
+		sAll += bc.s
+		least += min(bc.z, bc.s)
+		tzAll += bc.tz
+		tsAll += bc.ts
+	}
+	n := time.Duration(len(all))
+	t.Logf("%d blocks; all zstd %d bytes, %v a block to decode; all streams %d bytes, %v", len(all), zAll, tzAll/n, sAll, tsAll/n)
+	for _, save := range []int{0, 128, 256, 512, 1024, 1536, 2048, 3072, 4096} {
+		var size int
+		var tm time.Duration
+		for _, bc := range all {
+			if bc.s+save < bc.z {
+				size += bc.s
+				tm += bc.ts
+			} else {
+				size += bc.z
+				tm += bc.tz
+			}
+		}
+		t.Logf("streams where they save more than %d bytes: %d bytes (%.3f of the smallest), a block %v to decode on average", save, size, float64(size)/float64(least), tm/n)
+	}
+	for _, margin := range []float64{1, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5} {
+		var size int
+		var tm time.Duration
+		var ds []time.Duration
+		for _, bc := range all {
+			if float64(bc.s) < margin*float64(bc.z) {
+				size += bc.s
+				tm += bc.ts
+				ds = append(ds, bc.ts)
+			} else {
+				size += bc.z
+				tm += bc.tz
+				ds = append(ds, bc.tz)
+			}
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		t.Logf("streams where smaller than %.2f of zstd: %d bytes (%.3f of the smallest), a block %v to decode on average, median %v", margin, size, float64(size)/float64(least), tm/n, ds[len(ds)/2])
+	}
+}
