@@ -4,12 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"muehle/muehle"
 )
 
 // TestCoderTrial measures what the two coders of a block make of each
@@ -31,17 +28,7 @@ func TestCoderTrial(t *testing.T) {
 	if dir == "" {
 		t.Skip("MUEHLE_CODER_TRIAL_DB names no folder of compressed layers")
 	}
-	v := muehle.NineMensMorris
-	if g := os.Getenv("MUEHLE_CODER_TRIAL_GAME"); g != "" {
-		r, ok := muehle.GameByName(g)
-		if !ok {
-			t.Fatalf("no game %q", g)
-		}
-		v = r.Game().With(r.Stones)
-	}
-	if n, err := strconv.Atoi(os.Getenv("MUEHLE_CODER_TRIAL_STONES")); err == nil {
-		v = v.Game.With(n)
-	}
+	v := envVariant(t, "MUEHLE_CODER_TRIAL_GAME", "MUEHLE_CODER_TRIAL_STONES")
 	db, err := OpenDB(dir, v)
 	if err != nil {
 		t.Fatal(err)

@@ -36,21 +36,7 @@ func BenchmarkReadCompressed(b *testing.B) {
 	if dir == "" {
 		b.Skip("MUEHLE_READ_DB names no folder")
 	}
-	v := muehle.NineMensMorris
-	if g := os.Getenv("MUEHLE_READ_GAME"); g != "" {
-		r, ok := muehle.GameByName(g)
-		if !ok {
-			b.Fatalf("MUEHLE_READ_GAME %q: want one of %s", g, muehle.GameIDs())
-		}
-		v = r.Game().With(r.Stones)
-	}
-	if s := os.Getenv("MUEHLE_READ_STONES"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		v.Stones = n
-	}
+	v := envVariant(b, "MUEHLE_READ_GAME", "MUEHLE_READ_STONES")
 	k := Moving(6, 6)
 	if s := os.Getenv("MUEHLE_READ_LAYER"); s != "" {
 		var err error
@@ -123,4 +109,28 @@ func BenchmarkReadCompressed(b *testing.B) {
 			}
 		}
 	})
+}
+
+// envVariant returns the game named by the environment variable game
+// (standard when unset) with the stones a side that stones names (the
+// game's when unset), for the measurements that read a folder named in
+// the environment.
+func envVariant(tb testing.TB, game, stones string) muehle.Variant {
+	tb.Helper()
+	v := muehle.NineMensMorris
+	if g := os.Getenv(game); g != "" {
+		r, ok := muehle.GameByName(g)
+		if !ok {
+			tb.Fatalf("%s %q: want one of %s", game, g, muehle.GameIDs())
+		}
+		v = r.Game().With(r.Stones)
+	}
+	if s := os.Getenv(stones); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			tb.Fatalf("%s %q: %v", stones, s, err)
+		}
+		v.Stones = n
+	}
+	return v
 }
