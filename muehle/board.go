@@ -93,6 +93,15 @@ type boardTables struct {
 	// as points, since each point lies on at most four and each mill
 	// holds three points.
 	mills [MaxPoints * maxMillsAt / 3]Bitboard
+	// millSpace says that the mills fit a word at three bits each (at
+	// most 21 mills): millTargets then gathers a side's stones into that
+	// word, mill m's points in bits 3m to 3m+2, by a table per byte of the
+	// bitboard (gather), finds there the points whose mill's two others
+	// the side holds, and scatters them back by a table per byte of the
+	// word (scatter).
+	millSpace bool
+	gather    [MaxPoints / 8][256]uint64
+	scatter   [8][256]Bitboard
 }
 
 // MillPoints is the number of points of a mill on every board: three in a
@@ -174,6 +183,7 @@ func newBoard(spec boardSpec) *Board {
 			nMills[p]++
 		}
 	}
+	b.buildMillSpace(spec.mills)
 	for p := range b.partners {
 		b.third = b.third || nMills[p] >= 3
 		if nMills[p] == 0 {
@@ -346,8 +356,45 @@ func closes(mp *[maxMillsAt]Bitboard, own Bitboard, third bool) bool {
 	return own&mp[0] == mp[0] || own&mp[1] == mp[1] || third && (own&mp[2] == mp[2] || own&mp[3] == mp[3])
 }
 
+// buildMillSpace fills the tables of millSpace for the board's mills.
+func (t *boardTables) buildMillSpace(mills [][3]Point) {
+	if len(mills) > 64/MillPoints {
+		return
+	}
+	t.millSpace = true
+	for m, ps := range mills {
+		for k, p := range ps {
+			bit := MillPoints*m + k
+			for v := range 256 {
+				if v>>(p%8)&1 != 0 {
+					t.gather[p/8][v] |= 1 << bit
+				}
+				if v>>(bit%8)&1 != 0 {
+					t.scatter[bit/8][v] |= p.Bit()
+				}
+			}
+		}
+	}
+}
+
+// Bits 0, 1 and 2 of each mill's three in the word of millSpace.
+const (
+	millFirst  = 0x1249249249249249 // 0b001001…: bit 3m of each m < 21
+	millSecond = millFirst << 1
+	millThird  = millFirst << 2
+)
+
 //go:noinline
 func (t *boardTables) millTargets(own, free Bitboard) Bitboard {
+	if t.millSpace {
+		g := &t.gather
+		a := g[0][own&0xff] | g[1][own>>8&0xff] | g[2][own>>16&0xff] | g[3][own>>24]
+		// A mill's point is a target where the mill's other two are own.
+		x := a>>1&(a>>2)&millFirst | a<<1&(a>>1)&millSecond | a<<2&(a<<1)&millThird
+		sc := &t.scatter
+		return (sc[0][x&0xff] | sc[1][x>>8&0xff] | sc[2][x>>16&0xff] | sc[3][x>>24&0xff] |
+			sc[4][x>>32&0xff] | sc[5][x>>40&0xff] | sc[6][x>>48&0xff] | sc[7][x>>56]) & free
+	}
 	var x Bitboard
 	for _, m := range t.mills[:t.nMills] {
 		// r, the points of the mill own lacks, counts when it is at most

@@ -1,6 +1,7 @@
 package muehle
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -136,6 +137,40 @@ func TestMillTargets(t *testing.T) {
 				if b == StandardBoard && (MillTargets(own, free) != got || InMill(own) != b.InMill(own) || Removable(own) != b.Removable(own)) {
 					t.Fatalf("the standard board's functions and methods differ on %s", p)
 				}
+			}
+		}
+	}
+}
+
+// TestMillTargetsBySpace holds millTargets's tables (boardTables.millSpace)
+// to its loop over the mills, which serves a board of more than 21
+// mills, on random sets of stones of every size on every board.
+func TestMillTargetsBySpace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 21))
+	for _, r := range testGames() {
+		b := r.Board
+		if !b.millSpace {
+			t.Errorf("%s: %d mills, not in a word", b.id, b.nMills)
+			continue
+		}
+		loop := b.boardTables
+		loop.millSpace = false
+		// A set of about a quarter, half or three quarters of the points.
+		set := func() Bitboard {
+			x := Bitboard(rng.Uint32())
+			switch rng.IntN(3) {
+			case 0:
+				x &= Bitboard(rng.Uint32())
+			case 2:
+				x |= Bitboard(rng.Uint32())
+			}
+			return x & b.all
+		}
+		for range 20000 {
+			own := set()
+			free := b.all &^ own &^ set()
+			if got, want := b.millTargets(own, free), loop.millTargets(own, free); got != want {
+				t.Fatalf("%s: own %v, free %v: %v from the tables, %v from the loop", b.id, own.Points(), free.Points(), got.Points(), want.Points())
 			}
 		}
 	}
