@@ -57,7 +57,7 @@ func (c *blockCoder) encode(dst, raw []byte, base uint64, parts []Part) ([]byte,
 			return append(append(dst[:at], blockStreams), st...), nil
 		}
 	}
-	if len(raw) < len(dst)-at-1 {
+	if len(raw) <= len(dst)-at-1 {
 		dst = append(append(dst[:at], blockRaw), raw...)
 	}
 	return dst, nil

@@ -546,7 +546,7 @@
 // that the coder of the smallest frame was zstd for most blocks of Lasker
 // Morris's moving layers (6-8: 22,542 of 22,580) but the context streams
 // for half of the 6-stone game's (18,413 of 34,854), and the streams
-// decode about 7 times as slowly. TestCoderTrial coded every block both
+// decode about 8 times as slowly. TestCoderTrial coded every block both
 // ways and timed the decoding (the mean of three, the campaign beside it):
 // every compressed layer of the 6-stone game, the smaller frame each time
 // 49,201,158 bytes and 78.7 µs a block on average to decode, zstd alone
