@@ -33,11 +33,6 @@ type childTables struct {
 	bodies [2]*layers.Copy
 	// files end the borrowing of the layers' files (layers.DB.Borrow).
 	files []func()
-	// stored is true while some table holds its layer as compressed
-	// form 2 stores it (kindTable.marks): best's losses are then not to
-	// be trusted until fillStored; bodyMarks are bodies' marks.
-	stored    bool
-	bodyMarks [2][]uint64
 }
 
 // kindTable is the layer the moves of one kind lead to.
@@ -113,7 +108,6 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 				return nil, err
 			}
 			t.marks = make([]uint64, (t.ix.Size()+63)/64)
-			c.stored = true
 		case size > memBytes:
 			t.body = files[i].View()
 		default:
@@ -134,7 +128,6 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 		if !other && p.ix != nil && r.ix != nil && !r.ends && !p.ends {
 			c.split, c.plain = true, kinds[0]
 			c.bodies = [2]*layers.Copy{r.body, p.body}
-			c.bodyMarks = [2][]uint64{r.marks, p.marks}
 		}
 	}
 	return c, nil
@@ -259,8 +252,8 @@ func (c *childTables) markStored(w *bestWork) bool {
 	}
 	if c.split {
 		for j, x := range w.kidIx[0][:w.nm] {
-			b := uint8(w.moves[j].Remove) >> 7
-			mark(c.bodies[b], c.bodyMarks[b], x)
+			b := int(uint8(w.moves[j].Remove) >> 7)
+			mark(c.bodies[b], c.t[c.plain+1-b].marks, x) // bodies[b]'s table
 		}
 		return any
 	}
@@ -285,7 +278,17 @@ func (c *childTables) fillStored(db *layers.DB) error {
 		}
 		t.marks = nil
 	}
-	c.bodyMarks = [2][]uint64{}
-	c.stored = false
 	return nil
+}
+
+// holdsStored reports whether some table holds its layer as compressed
+// form 2 stores it (kindTable.marks): best's losses are then not to be
+// trusted until fillStored.
+func (c *childTables) holdsStored() bool {
+	for _, t := range &c.t {
+		if t.marks != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -141,8 +141,8 @@ func verifyStoredChildren(t *testing.T, dir string, v muehle.Variant, k layers.K
 		if err != nil {
 			t.Fatal(err)
 		}
-		if lc.c.stored != stored {
-			t.Fatalf("stored %v: the children's tables held as stored: %v", stored, lc.c.stored)
+		if lc.c.holdsStored() != stored {
+			t.Fatalf("stored %v: the children's tables held as stored: %v", stored, lc.c.holdsStored())
 		}
 		lc.release()
 		bad, err := verifyLayerAs(context.Background(), db, k, 2, int(db.Indexer().Layer(k).Size()), 1<<30, stored, nil)

@@ -111,7 +111,7 @@ func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, li
 		// Where the children's layers are held as stored, the positions
 		// found lost wait for their won children's depths (pending) and
 		// are checked after them.
-		if lc.c.stored {
+		if lc.c.holdsStored() {
 			lc.pending = make([]uint64, (size+63)/64)
 		}
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
@@ -199,7 +199,7 @@ type layerCheck struct {
 	holes   bool         // a placement layer of one byte per slot with holes: its reach file says which are stored
 	bad     *mismatchList
 	// pending marks the slots found lost while the children's tables
-	// held layers as stored (childTables.stored): checked by
+	// held layers as stored (childTables.holdsStored): checked by
 	// checkPending once their won children's depths are found.
 	pending []uint64
 }
