@@ -24,16 +24,14 @@ func (f *File) Copy() (*Copy, error) {
 		}
 		return c, nil
 	}
-	b, release, err := AllocLarge(len(f.body))
+	c, err := f.copyBody()
 	if err != nil {
-		return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)
+		return nil, err
 	}
-	copy(b, f.body)
 	DropPages(f.m)
-	c := &Copy{flat: b, release: release}
 	if f.dense != nil {
-		if c.dense, err = denseView(b, f.h.Slots, f.h.Stored); err != nil {
-			release()
+		if c.dense, err = denseView(c.flat, f.h.Slots, f.h.Stored); err != nil {
+			c.release()
 			return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)
 		}
 		c.dense = c.dense.withWordRanks() // a copy is made for many look-ups
@@ -76,3 +74,14 @@ func (c *Copy) denseValue(i uint64) Value {
 
 // Release frees the copy's memory; it must not be used afterwards.
 func (c *Copy) Release() { c.release() }
+
+// copyBody returns a Copy of f's body, flat, in memory outside the Go
+// heap (AllocLarge).
+func (f *File) copyBody() (*Copy, error) {
+	b, release, err := AllocLarge(len(f.body))
+	if err != nil {
+		return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)
+	}
+	copy(b, f.body)
+	return &Copy{flat: b, release: release}, nil
+}

@@ -96,12 +96,7 @@ func (f *File) CopyStored() (*Copy, error) {
 	if f.dense != nil || f.body == nil {
 		return nil, fmt.Errorf("layers: %s: no body of one byte per slot to copy", f.path)
 	}
-	b, release, err := AllocLarge(len(f.body))
-	if err != nil {
-		return nil, fmt.Errorf("layers: copying %s into memory: %w", f.path, err)
-	}
-	copy(b, f.body)
-	return &Copy{flat: b, release: release}, nil
+	return f.copyBody()
 }
 
 // Flat returns the copy's bytes, one per slot: nil for a dense layer.
