@@ -1,9 +1,10 @@
 package layers
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,14 +71,12 @@ func TestCoderTrial(t *testing.T) {
 		if c.dec, err = zstdDec(); err != nil {
 			t.Fatal(err)
 		}
-		var raw, out []byte
+		var out []byte
+		buf := make([]byte, 0, 1<<z.shift)
 		for b := range z.n {
-			raw, err = z.decode(raw[:0:cap(raw)], b, &c)
+			raw, err := z.decode(buf, b, &c)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if cap(raw) < 1<<z.shift {
-				raw = append(make([]byte, 0, 1<<z.shift), raw...)
 			}
 			base := uint64(b) << z.shift
 			zf := c.enc.EncodeAll(raw, nil)
@@ -112,36 +111,35 @@ func TestCoderTrial(t *testing.T) {
 	}
 	n := time.Duration(len(all))
 	t.Logf("%d blocks; all zstd %d bytes, %v a block to decode; all streams %d bytes, %v", len(all), zAll, tzAll/n, sAll, tsAll/n)
-	for _, save := range []int{0, 128, 256, 512, 1024, 1536, 2048, 3072, 4096} {
-		var size int
-		var tm time.Duration
-		for _, bc := range all {
-			if bc.s+save < bc.z {
-				size += bc.s
-				tm += bc.ts
-			} else {
-				size += bc.z
-				tm += bc.tz
-			}
-		}
-		t.Logf("streams where they save more than %d bytes: %d bytes (%.3f of the smallest), a block %v to decode on average", save, size, float64(size)/float64(least), tm/n)
+	// The rules, each saying whether a block is coded as streams.
+	type rule struct {
+		name    string
+		streams func(blockCost) bool
 	}
-	for _, margin := range []float64{1, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5} {
+	var rules []rule
+	for _, save := range []int{0, 128, 256, 512, 1024, 1536, 2048, 3072, 4096} {
+		rules = append(rules, rule{fmt.Sprintf("streams where they save more than %d bytes", save),
+			func(bc blockCost) bool { return bc.s+save < bc.z }})
+	}
+	for _, margin := range []float64{0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5} {
+		rules = append(rules, rule{fmt.Sprintf("streams where smaller than %.2f of zstd", margin),
+			func(bc blockCost) bool { return float64(bc.s) < margin*float64(bc.z) }})
+	}
+	for _, r := range rules {
 		var size int
-		var tm time.Duration
 		var ds []time.Duration
 		for _, bc := range all {
-			if float64(bc.s) < margin*float64(bc.z) {
-				size += bc.s
-				tm += bc.ts
-				ds = append(ds, bc.ts)
+			if r.streams(bc) {
+				size, ds = size+bc.s, append(ds, bc.ts)
 			} else {
-				size += bc.z
-				tm += bc.tz
-				ds = append(ds, bc.tz)
+				size, ds = size+bc.z, append(ds, bc.tz)
 			}
 		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		t.Logf("streams where smaller than %.2f of zstd: %d bytes (%.3f of the smallest), a block %v to decode on average, median %v", margin, size, float64(size)/float64(least), tm/n, ds[len(ds)/2])
+		var tm time.Duration
+		for _, d := range ds {
+			tm += d
+		}
+		slices.Sort(ds)
+		t.Logf("%s: %d bytes (%.3f of the smallest), a block %v to decode on average, median %v", r.name, size, float64(size)/float64(least), tm/n, ds[len(ds)/2])
 	}
 }
