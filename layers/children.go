@@ -3,6 +3,7 @@ package layers
 import (
 	"iter"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"muehle/muehle"
@@ -137,6 +138,22 @@ func (l *LayerIndex) UnslideCodes(p muehle.Position, us []muehle.Move, out []uin
 	for i, u := range us {
 		out[i] = code + pointCode[u.From&31] - pointCode[u.To&31]
 	}
+}
+
+// AppendUnslideCodes appends to out the codes UnslideCodes stores for
+// all the un-slides of p, in the order of AppendUnslides, without making
+// the moves: each is p's codes plus one difference of two point weights
+// (muehle.Position.AppendUnslideSums).
+func (l *LayerIndex) AppendUnslideCodes(p muehle.Position, out []uint64) []uint64 {
+	if l.small != nil {
+		var buf [muehle.MaxUnmoves]muehle.Move
+		us := p.AppendUnslides(buf[:0])
+		n := len(out)
+		out = slices.Grow(out, len(us))[:n+len(us)]
+		l.UnslideCodes(p, us, out[n:])
+		return out
+	}
+	return p.AppendUnslideSums(out, swappedCodes(p), &pointCode)
 }
 
 // RankUnslides replaces each code UnslideCodes stored in out with the

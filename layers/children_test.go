@@ -2,6 +2,7 @@ package layers
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"muehle/muehle"
@@ -80,6 +81,12 @@ func TestIndexMoves(t *testing.T) {
 			}
 			if uout[len(us)] != 77 {
 				t.Fatalf("layer %s: IndexUnslides wrote past the un-moves", c.k)
+			}
+			// The same parents from AppendUnslideCodes, the moves not made.
+			codes := parents.AppendUnslideCodes(p, []uint64{77})
+			parents.RankUnslides(codes[1:])
+			if codes[0] != 77 || !slices.Equal(codes[1:], uout[:len(us)]) {
+				t.Fatalf("layer %s position %v: AppendUnslideCodes and RankUnslides gave %v, IndexUnslides %v", c.k, p, codes[1:], uout[:len(us)])
 			}
 			// IndexMovesSplit of all the moves at once, those without a
 			// removal into one layer and those with one into another.

@@ -179,26 +179,8 @@ const maxUnslides = MaxPoints / 2 * MaxPoints / 2
 // computes every split of the hands, and AppendUnmoves gives those of its
 // results whose hands fit.
 func (p *Position) AppendUnslides(buf []Move) []Move {
-	s := p.Turn
-	o := s ^ 1
-	own, opp := p.Stones[o], p.Stones[s]
-	e := &engines[p.Game]
-	if !e.mixed && p.Hand[o]|p.Hand[s] != 0 {
-		return buf // slides happen only when both hands are empty (HandsFit)
-	}
-	to3 := p.Total(o)
-	if to3 < e.loseBelow || p.Total(s) < e.loseBelow {
-		return buf
-	}
-	empty := e.all &^ (own | opp)
-	steps := e.steps(to3)
+	movable, empty, steps := p.unslides()
 	out, n := room(buf, maxUnslides)
-	movable := own
-	if opp != 0 {
-		// A stone in a mill: its move closed the mill and must have
-		// removed a stone.
-		movable &^= e.inMill(own)
-	}
 	for t := movable; t != 0; t &= t - 1 {
 		to := t.First()
 		for f := empty & steps[to]; f != 0; f &= f - 1 {
@@ -207,6 +189,48 @@ func (p *Position) AppendUnslides(buf []Move) []Move {
 		}
 	}
 	return out[:n]
+}
+
+// AppendUnslideSums appends, for each un-slide u of p in the order of
+// AppendUnslides, base + w[u.From] - w[u.To] to buf: a sum over the points
+// the un-slide touches, such as the change it makes to a position's code
+// in an index, without the moves made first. It has room for MaxUnmoves
+// more when buf has.
+func (p *Position) AppendUnslideSums(buf []uint64, base uint64, w *[32]uint64) []uint64 {
+	movable, empty, steps := p.unslides()
+	for t := movable; t != 0; t &= t - 1 {
+		to := t.First()
+		b := base - w[to&31]
+		for f := empty & steps[to]; f != 0; f &= f - 1 {
+			buf = append(buf, b+w[f.First()&31])
+		}
+	}
+	return buf
+}
+
+// unslides returns what the un-slides of p are made of: the stones of the
+// previous mover that can have slid or jumped (none when p has no
+// un-slides), the empty points, and the points a stone can have come from
+// to each point (steps).
+func (p *Position) unslides() (movable, empty Bitboard, steps *[MaxPoints]Bitboard) {
+	s := p.Turn
+	o := s ^ 1
+	own, opp := p.Stones[o], p.Stones[s]
+	e := &engines[p.Game]
+	if !e.mixed && p.Hand[o]|p.Hand[s] != 0 {
+		return 0, 0, &e.neighbors // slides happen only when both hands are empty (HandsFit)
+	}
+	to3 := p.Total(o)
+	if to3 < e.loseBelow || p.Total(s) < e.loseBelow {
+		return 0, 0, &e.neighbors
+	}
+	movable = own
+	if opp != 0 {
+		// A stone in a mill: its move closed the mill and must have
+		// removed a stone.
+		movable &^= e.inMill(own)
+	}
+	return movable, e.all &^ (own | opp), e.steps(to3)
 }
 
 // AppendUnplacements appends the un-moves of p that are placements without

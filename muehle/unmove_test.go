@@ -80,6 +80,38 @@ func TestUnslides(t *testing.T) {
 	}
 }
 
+// TestUnslideSums holds AppendUnslideSums to AppendUnslides in every
+// game: base + w[From] - w[To] for each un-slide, in the same order,
+// after what the buffer held, with weights far enough apart that a wrong
+// point shows.
+func TestUnslideSums(t *testing.T) {
+	var w [32]uint64
+	for i := range w {
+		w[i] = uint64(i+1) << (2 * i % 60)
+	}
+	var ubuf [MaxUnmoves]Move
+	for _, r := range testGames() {
+		some := 0
+		for _, p := range gameTestPositions(t, r, 2000) {
+			want := []uint64{7}
+			const base = 1 << 62
+			for _, u := range p.AppendUnslides(ubuf[:0]) {
+				want = append(want, base+w[u.From]-w[u.To])
+			}
+			got := p.AppendUnslideSums([]uint64{7}, base, &w)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: the un-slide sums of %s: got %v, want %v", r.ID, p, got, want)
+			}
+			if len(got) > 1 {
+				some++
+			}
+		}
+		if some < 200 {
+			t.Errorf("%s: %d positions with un-slides, want at least 200", r.ID, some)
+		}
+	}
+}
+
 // TestUnplacements checks that AppendUnplacements gives exactly the
 // un-moves without removal that are placements, in every game.
 func TestUnplacements(t *testing.T) {

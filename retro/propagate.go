@@ -619,21 +619,23 @@ func (b *parents) full() bool { return b.n+b.ranked >= parentBatch }
 // symmetry the parents are distinct and need not be told apart; with one
 // (few positions) they are ranked at once and told apart.
 func (b *parents) add(pos muehle.Position, ix *layers.LayerIndex, small *muehle.Board) {
-	us := pos.AppendUnslides(b.moves[:0])
-	dedupe := false
-	if len(us) > 1 {
-		if mover := pos.Stones[pos.Turn]; small == nil {
-			dedupe = mover.Symmetric()
-		} else {
-			dedupe = small.Symmetric(mover)
-		}
-	}
-	if !dedupe {
-		ix.UnslideCodes(pos, us, b.idx[b.n:b.n+len(us)])
-		b.n += len(us)
-		return
+	var dedupe bool
+	if mover := pos.Stones[pos.Turn]; small == nil {
+		dedupe = mover.Symmetric()
+	} else {
+		dedupe = small.Symmetric(mover)
 	}
 	top := len(b.idx) - b.ranked
+	if !dedupe {
+		// full leaves room for MaxUnmoves below the slots ranked already.
+		got := ix.AppendUnslideCodes(pos, b.idx[:b.n:top])
+		if cap(got) != top {
+			panic("retro: the parents of a batch outgrew its room")
+		}
+		b.n = len(got)
+		return
+	}
+	us := pos.AppendUnslides(b.moves[:0])
 	out := b.idx[top-len(us) : top]
 	ix.IndexUnslides(pos, us, out)
 	b.seen.reset()
@@ -670,6 +672,10 @@ func (st *settler) settleParents(b *parents, p int) {
 		dst[o], end[o] = blk.js[:cap(blk.js)], len(blk.js)
 	}
 	for _, js := range [2][]uint64{b.idx[:n], b.idx[top:]} {
+		if workers == 2 {
+			end[0], end[1] = dealTwo(js, dst[0], dst[1], end[0], end[1])
+			continue
+		}
 		for _, j := range js {
 			o := slotOwner(j, workers)
 			dst[o][end[o]] = j
@@ -684,4 +690,23 @@ func (st *settler) settleParents(b *parents, p int) {
 		}
 	}
 	st.settleOwn(p, st.own[:end[st.me]])
+}
+
+// dealTwo deals the slots js out to two workers, appending each to d0[:e0]
+// or d1[:e1] by its owner, and returns the new ends. Each slot is written
+// to both at their ends and only its owner's end moves on, so the loop
+// keeps the ends in registers and has no branch: the general loop's end
+// in memory, incremented for every slot, made a chain of stores and loads
+// (settleParents took 9.2 % of the samples of Twelve Men's Morris's pair
+// 4-6 + 6-4 with it, 2.9 % without). Both have room for all of js: a slot
+// written beyond a worker's end is never read.
+func dealTwo(js, d0, d1 []uint64, e0, e1 int) (int, int) {
+	for _, j := range js {
+		o := slotOwner(j, 2)
+		d0[e0] = j
+		d1[e1] = j
+		e0 += 1 - o
+		e1 += o
+	}
+	return e0, e1
 }

@@ -56,3 +56,40 @@ func TestChunkWorks(t *testing.T) {
 		}
 	}
 }
+
+// TestDealTwo holds dealTwo, which deals parents out to two workers
+// without a branch, to the general loop of settleParents: the same slots
+// for each worker in the same order after what each held, whether the
+// slots go to one worker or both, with destinations only as long as the
+// slots to deal need.
+func TestDealTwo(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 4))
+	for _, n := range []int{0, 1, 2, 7, 1000} {
+		for _, skew := range []int{0, 1, 2} { // both owners, all to 0, all to 1
+			var js []uint64
+			for len(js) < n {
+				j := r.Uint64N(1 << 30)
+				if skew == 0 || slotOwner(j, 2) == skew-1 {
+					js = append(js, j)
+				}
+			}
+			held := [2]int{r.IntN(5), r.IntN(5)}
+			var want [2][]uint64
+			d := [2][]uint64{make([]uint64, held[0]+n), make([]uint64, held[1]+n)}
+			for w := range 2 {
+				for k := range held[w] {
+					d[w][k] = uint64(1<<40 + k)
+				}
+				want[w] = slices.Clone(d[w][:held[w]])
+			}
+			for _, j := range js {
+				o := slotOwner(j, 2)
+				want[o] = append(want[o], j)
+			}
+			e0, e1 := dealTwo(js, d[0], d[1], held[0], held[1])
+			if !slices.Equal(d[0][:e0], want[0]) || !slices.Equal(d[1][:e1], want[1]) {
+				t.Errorf("%d slots, skew %d: dealt %v and %v, want %v and %v", n, skew, d[0][:e0], d[1][:e1], want[0], want[1])
+			}
+		}
+	}
+}
