@@ -3,6 +3,7 @@ package layers
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -117,6 +118,48 @@ func TestBlockCoderChoice(t *testing.T) {
 		got, err := c.decode(nil, f, n, 0, parts)
 		if err != nil || !bytes.Equal(got, tc.raw) {
 			t.Errorf("%s: decoded %d bytes (%v), not the block", tc.name, len(got), err)
+		}
+	}
+}
+
+// TestStreamsPay checks the sample by which a layer is coded without the
+// context streams: a layer of blocks where zstd wins is, one where the
+// streams win a streamsShare-th of the sampled blocks is not, nor is a
+// layer too small for a sample; blocks the sample passes over do not
+// count (the rule's price: their streams are not tried).
+func TestStreamsPay(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 54))
+	const stride = 24
+	parts := []Part{{First: 0, Slots: 1 << 40, Stride: stride}}
+	zstdWins := ruledBlock(r, 1<<zShift, stride, 30)
+	streamsWin := ruledBlock(r, 1<<zShift, stride, 75)
+	sampled := func(i int) int { return streamsSample/2 + i*streamsSample } // the i-th block sampled
+	many := streamsShare * streamsSample                                    // blocks, streamsShare of them sampled
+	for _, tc := range []struct {
+		name string
+		n    int   // blocks
+		with []int // the blocks where the streams win
+		want bool
+	}{
+		{"zstd everywhere", many, nil, false},
+		{"streams in a share of the sample", many, []int{sampled(3)}, true},
+		{"streams in less than a share", 2 * many, []int{sampled(3)}, false},
+		{"streams in a share, twice as many blocks", 2 * many, []int{sampled(3), sampled(40)}, true},
+		{"streams in blocks passed over", many, []int{sampled(3) + 1, sampled(4) - 1}, false},
+		{"too few blocks for a sample", 2*streamsSample - 1, nil, true},
+	} {
+		block := func(b int, buf []byte) []byte {
+			if slices.Contains(tc.with, b) {
+				return streamsWin
+			}
+			return zstdWins
+		}
+		got, err := streamsPay(tc.n, block, zShift, parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: streamsPay %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

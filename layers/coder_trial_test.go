@@ -12,9 +12,10 @@ import (
 
 // TestCoderTrial measures what the two coders of a block make of each
 // block of the compressed layers of a database folder: the bytes of the
-// zstd frame and of the context streams, and the time each takes to
-// decode the block (three times, the mean). It logs the layers' size and
-// the mean decoding time of a block under two kinds of rule: the streams
+// zstd frame and of the context streams, the time each takes to encode
+// the block (once) and to decode it (three times, the mean). It logs what
+// encoding costs under today's rule, and the layers' size and the mean
+// decoding time of a block under two kinds of rule: the streams
 // where they save more than so many bytes, and where they are smaller
 // than a share of zstd's frame (codec.go, streamsGain). A measurement,
 // not a check:
@@ -37,8 +38,10 @@ func TestCoderTrial(t *testing.T) {
 	defer db.Close()
 	x := db.Indexer()
 	type blockCost struct {
+		n      int           // bytes of the block
 		z, s   int           // bytes: zstd frame, streams
 		tz, ts time.Duration // decoding
+		ez, es time.Duration // encoding
 	}
 	var all []blockCost
 	names := os.Getenv("MUEHLE_CODER_TRIAL_LAYERS")
@@ -79,10 +82,13 @@ func TestCoderTrial(t *testing.T) {
 				t.Fatal(err)
 			}
 			base := uint64(b) << z.shift
-			zf := c.enc.EncodeAll(raw, nil)
-			st := c.sc.Encode(nil, raw, base, parts, nil)
-			bc := blockCost{z: len(zf) + 1, s: len(st) + 1}
 			start := time.Now()
+			zf := c.enc.EncodeAll(raw, nil)
+			ez := time.Since(start)
+			start = time.Now()
+			st := c.sc.Encode(nil, raw, base, parts, nil)
+			bc := blockCost{n: len(raw), z: len(zf) + 1, s: len(st) + 1, ez: ez, es: time.Since(start)}
+			start = time.Now()
 			for range 3 {
 				if out, err = c.dec.DecodeAll(zf, out[:0]); err != nil {
 					t.Fatal(err)
@@ -111,6 +117,24 @@ func TestCoderTrial(t *testing.T) {
 	}
 	n := time.Duration(len(all))
 	t.Logf("%d blocks; all zstd %d bytes, %v a block to decode; all streams %d bytes, %v", len(all), zAll, tzAll/n, sAll, tsAll/n)
+	// What encoding costs under today's rule (blockCoder.encode): zstd
+	// always, the streams only where zstd's frame leaves them a
+	// streamsGain-th of the block to save.
+	var ezAll, esAll, esTried time.Duration
+	tried, kept := 0, 0
+	for _, bc := range all {
+		ezAll += bc.ez
+		esAll += bc.es
+		gain := bc.n / streamsGain
+		if min(bc.z-1, bc.n) > gain {
+			tried++
+			esTried += bc.es
+			if bc.s-1+gain < min(bc.z-1, bc.n) {
+				kept++
+			}
+		}
+	}
+	t.Logf("encoding a block: zstd %v, streams %v; today's rule tries the streams on %d blocks (%v of encoding in all, against %v of zstd) and keeps them on %d", ezAll/n, esAll/n, tried, esTried, ezAll, kept)
 	// The rules, each saying whether a block is coded as streams.
 	type rule struct {
 		name    string

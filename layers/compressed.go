@@ -283,16 +283,26 @@ func writeCompressed(path string, head []byte, body []byte, shift uint, parts []
 	frames := make([][]byte, n)
 	errs := make([]error, n)
 	ver := zWrite
+	// stored returns block b as the file stores it, in buf (room for a
+	// block) where that differs from the body's
+	stored := func(b int, buf []byte) []byte {
+		raw := block(body, b, shift)
+		if ver == 2 {
+			raw = storedForm(append(buf[:0], raw...), b<<shift, from)
+		}
+		return raw
+	}
+	streams, err := streamsPay(n, stored, shift, parts)
+	if err != nil {
+		return 0, err
+	}
 	forBlocks(n, len(body), func(lo, hi int) {
 		c := coders.Get().(*blockCoder)
 		defer coders.Put(c)
-		var buf []byte
+		c.zstdOnly = !streams
+		buf := make([]byte, 0, 1<<shift)
 		for b := lo; b < hi; b++ {
-			raw := block(body, b, shift)
-			if ver == 2 {
-				buf = storedForm(append(buf[:0], raw...), b<<shift, from)
-				raw = buf
-			}
+			raw := stored(b, buf)
 			sums[b] = crc64.Checksum(raw, crc64Table)
 			frames[b], errs[b] = c.encode(nil, raw, uint64(b)<<shift, parts)
 		}
@@ -588,9 +598,7 @@ func (d *DB) checkCompressed(path string, k Key, parts []Part, body []byte, deri
 		}
 		return nil
 	}
-	want := make([]byte, len(body))
-	copy(want, body)
-	if !bytes.Equal(got, storedForm(want, 0, h.valuesFrom())) {
+	if !sameStored(got, body, h.valuesFrom()) {
 		return fmt.Errorf("%w: decodes to another stored body", ErrChecksum)
 	}
 	if derived {

@@ -2,6 +2,7 @@ package layers
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -32,35 +33,7 @@ import (
 //	MUEHLE_READ_DB=/tmp/h51k/l6 MUEHLE_READ_GAME=lasker MUEHLE_READ_STONES=6 MUEHLE_READ_LAYER=6-6 \
 //	  go test -run '^$' -bench ReadCompressed -benchtime 1x -count 3 ./layers/
 func BenchmarkReadCompressed(b *testing.B) {
-	dir := os.Getenv("MUEHLE_READ_DB")
-	if dir == "" {
-		b.Skip("MUEHLE_READ_DB names no folder")
-	}
-	v := envVariant(b, "MUEHLE_READ_GAME", "MUEHLE_READ_STONES")
-	k := Moving(6, 6)
-	if s := os.Getenv("MUEHLE_READ_LAYER"); s != "" {
-		var err error
-		if k, err = ParseKey(s); err != nil {
-			b.Fatal(err)
-		}
-	}
-	open := func() *DB {
-		db, err := OpenDB(dir, v)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !db.Compressed(k) {
-			b.Fatalf("layer %s of %s is not compressed", k, dir)
-		}
-		return db
-	}
-	cpuTime := func() time.Duration {
-		t, ok := CPUTime()
-		if !ok {
-			b.Skip("the processor time is not read here")
-		}
-		return t
-	}
+	v, k, open := envCompressedLayer(b)
 	b.Run("decode", func(b *testing.B) {
 		var cpu time.Duration
 		var bytes uint64
@@ -70,12 +43,12 @@ func BenchmarkReadCompressed(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c0 := cpuTime()
+			c0 := cpuTime(b)
 			f, _, err := openCompressed(db.Path(k), v, k, false, h, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
-			cpu += cpuTime() - c0
+			cpu += cpuTime(b) - c0
 			bytes += uint64(len(f.body))
 			f.z.close()
 			db.Close()
@@ -88,12 +61,12 @@ func BenchmarkReadCompressed(b *testing.B) {
 		var won uint64
 		for b.Loop() {
 			db := open()
-			c0 := cpuTime()
+			c0 := cpuTime(b)
 			f, err := db.Layer(k)
 			if err != nil {
 				b.Fatal(err)
 			}
-			cpu += cpuTime() - c0
+			cpu += cpuTime(b) - c0
 			won += f.Header().Won
 			db.Close()
 		}
@@ -109,6 +82,85 @@ func BenchmarkReadCompressed(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkWriteCompressed measures what a solver pays to write a layer
+// compressed once it is verified (writeCompressed, as DB.CompressDerived
+// calls it): the layer BenchmarkReadCompressed reads, decoded once in the
+// form stored, then coded into a temporary file each time. It reports
+// processor time (cpu-ns/op, cpu-ns/byte of the body) and the file's
+// bytes. For instance (the campaign's folder):
+//
+//	MUEHLE_READ_DB=~/.local/share/muehle MUEHLE_READ_GAME=lasker MUEHLE_READ_LAYER=7-8 \
+//	  go test -run '^$' -bench WriteCompressed -benchtime 3x ./layers/
+func BenchmarkWriteCompressed(b *testing.B) {
+	v, k, open := envCompressedLayer(b)
+	db := open()
+	defer db.Close()
+	h, err := db.Header(k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, _, err := openCompressed(db.Path(k), v, k, false, h, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.z.close()
+	var parts []Part
+	if !h.Dense() {
+		parts = db.Indexer().Layer(k).Parts()
+	}
+	path := filepath.Join(b.TempDir(), "layer.z")
+	var cpu time.Duration
+	var size int64
+	for b.Loop() {
+		c0 := cpuTime(b)
+		if size, err = writeCompressed(path, f.z.m[zPreamble:zPreamble+HeaderSize], f.body, zShift, parts, h.valuesFrom()); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuTime(b) - c0
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(f.body)), "cpu-ns/byte")
+	b.ReportMetric(float64(size), "file-bytes")
+}
+
+// envCompressedLayer returns the game and the key of the compressed layer
+// the reading and writing benchmarks measure (BenchmarkReadCompressed),
+// and a function opening its folder afresh.
+func envCompressedLayer(b *testing.B) (muehle.Variant, Key, func() *DB) {
+	dir := os.Getenv("MUEHLE_READ_DB")
+	if dir == "" {
+		b.Skip("MUEHLE_READ_DB names no folder")
+	}
+	v := envVariant(b, "MUEHLE_READ_GAME", "MUEHLE_READ_STONES")
+	k := Moving(6, 6)
+	if s := os.Getenv("MUEHLE_READ_LAYER"); s != "" {
+		var err error
+		if k, err = ParseKey(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return v, k, func() *DB {
+		db, err := OpenDB(dir, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !db.Compressed(k) {
+			b.Fatalf("layer %s of %s is not compressed", k, dir)
+		}
+		return db
+	}
+}
+
+// cpuTime returns the process's processor time, and skips the benchmark
+// where it is not read.
+func cpuTime(b *testing.B) time.Duration {
+	t, ok := CPUTime()
+	if !ok {
+		b.Skip("the processor time is not read here")
+	}
+	return t
 }
 
 // envVariant returns the game named by the environment variable game

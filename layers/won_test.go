@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -528,4 +530,67 @@ func TestPlyReaderDecodesChildren(t *testing.T) {
 		t.Errorf("depths found %v, %d positions left: want several depths, none left", depths, len(want))
 	}
 	t.Logf("depths found (depth: positions): %v", depths)
+}
+
+// TestStoredForm holds storedForm and sameStored, which work eight bytes
+// at a time, to form 2's rule for one byte (a won value, 2 + d with d odd,
+// becomes wonCode; nothing before byte from changes): every byte value at
+// every place in a word among random neighbours, bodies of every length
+// up to 40 with every from, and a body that differs in one byte.
+func TestStoredForm(t *testing.T) {
+	rule := func(v byte) byte {
+		if v >= 2 && (v-2)&1 == 1 {
+			return wonCode
+		}
+		return v
+	}
+	r := rand.New(rand.NewPCG(51, 2))
+	for v := range 256 {
+		for at := range 8 {
+			raw := make([]byte, 8)
+			for j := range raw {
+				raw[j] = byte(r.Uint32())
+			}
+			raw[at] = byte(v)
+			want := make([]byte, 8)
+			for j, b := range raw {
+				want[j] = rule(b)
+			}
+			body := slices.Clone(raw)
+			if got := storedForm(raw, 0, 0); !slices.Equal(got, want) {
+				t.Fatalf("storedForm(%x) = %x, want %x", body, got, want)
+			}
+			if !sameStored(want, body, 0) {
+				t.Fatalf("sameStored(%x, %x) is false", want, body)
+			}
+		}
+	}
+	for n := range 41 {
+		for from := range n + 2 {
+			body := make([]byte, n)
+			for j := range body {
+				body[j] = byte(r.IntN(12))
+			}
+			want := slices.Clone(body)
+			for j := from; j < n; j++ {
+				want[j] = rule(want[j])
+			}
+			if got := storedForm(slices.Clone(body), 0, from); !slices.Equal(got, want) {
+				t.Fatalf("storedForm of %x from %d = %x, want %x", body, from, got, want)
+			}
+			if got := storedForm(slices.Clone(body[from/2:]), from/2, from); !slices.Equal(got, want[from/2:]) {
+				t.Fatalf("storedForm of %x at %d from %d = %x, want %x", body[from/2:], from/2, from, got, want[from/2:])
+			}
+			if !sameStored(want, body, from) {
+				t.Fatalf("sameStored(%x, %x, %d) is false", want, body, from)
+			}
+			if n > 0 {
+				j := r.IntN(n)
+				want[j] ^= 0x10
+				if sameStored(want, body, from) {
+					t.Fatalf("sameStored(%x, %x, %d) is true, byte %d changed", want, body, from, j)
+				}
+			}
+		}
+	}
 }
