@@ -573,6 +573,18 @@
 // (DB.Layer, the solver's reading; BenchmarkReadCompressed/decode of the
 // 6-stone game's 6-6, three runs each): 3.94 to 3.95 processor ns a byte
 // against 9.41 to 9.47, its blocks' CRCs and the body's counts included.
+// Writing the blocks so still coded most of them both ways: in Lasker
+// Morris's layers a zstd frame is mostly longer than a sixteenth of its
+// block, so the streams were tried, and kept almost nowhere (the
+// campaign's m7-8, m8-7, m7-10, m10-7 and m8-8: 14 blocks of streams of
+// 152,333). Since 2026-11-30 a layer tries the streams only where they
+// win at least one block in 32 of a sample, every 64th block coded both
+// ways first (codec.go, streamsPay; every block of a layer under 128
+// blocks): writing Lasker Morris's 7-8 compressed took 12.4 processor ns
+// a byte instead of 39.6, the same bytes; 7-10 13.2 instead of 33.1, 0.03
+// % more bytes; the 6-stone game's 6-6 6.8 instead of 24.4, 0.11 % more
+// (BenchmarkWriteCompressed, with won values stored a word at a time,
+// won.go, storedWord; docs/solver.md).
 //
 // Solving the 5-stone game with
 // --compress took 107 and 145 s against 115 and 150 s flat (interleaved,
