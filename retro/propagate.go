@@ -699,7 +699,12 @@ func (st *settler) settleParents(b *parents, p int) {
 // in memory, incremented for every slot, made a chain of stores and loads
 // (settleParents took 9.2 % of the samples of Twelve Men's Morris's pair
 // 4-6 + 6-4 with it, 2.9 % without). Both have room for all of js: a slot
-// written beyond a worker's end is never read.
+// written beyond a worker's end is never read. Inlined into
+// settleParents it lost its registers to the stack (its loop counter and
+// slot stored and loaded again for every slot), so it stays a call of its
+// own, one per batch.
+//
+//go:noinline
 func dealTwo(js, d0, d1 []uint64, e0, e1 int) (int, int) {
 	for _, j := range js {
 		o := slotOwner(j, 2)
