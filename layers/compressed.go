@@ -276,7 +276,9 @@ func (z *zFile) close() error {
 // body, in blocks of 2^shift bytes, to path (synced; the caller renames
 // it), in the form zWrite: in form 2 each won value (from byte from on,
 // the values) stored as WinIn(1). parts are the layer's parts (nil for a
-// dense body).
+// dense body). Each block is coded by blockCoder.encode, the context
+// streams tried only in a layer where a sample of its blocks finds that
+// they pay (streamsPay).
 func writeCompressed(path string, head []byte, body []byte, shift uint, parts []Part, from int) (int64, error) {
 	n := blockCount(len(body), shift)
 	sums := make([]uint64, n)
