@@ -43,7 +43,8 @@ var (
 // encode appends the frame of raw, the bytes of a body from byte base on
 // in a layer of the given parts (nil: a dense body), to dst: the smaller
 // of a zstd frame and the bytes as they are, or context streams where
-// they are smaller than both by more than a streamsGain-th of raw.
+// they are smaller than both by more than a streamsGain-th of raw (never
+// when c.zstdOnly).
 func (c *blockCoder) encode(dst, raw []byte, base uint64, parts []Part) ([]byte, error) {
 	if c.enc == nil {
 		var err error
