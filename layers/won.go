@@ -38,21 +38,17 @@ func storedForm(raw []byte, base, from int) []byte {
 	return raw
 }
 
-// sameStored reports whether got is body as form 2 stores it (storedForm
-// of a copy, the values from byte from on), without the copy.
+// sameStored reports whether got is body as form 2 stores it (storedForm,
+// the values from byte from on), without a copy of the whole body: a
+// page at a time is copied and rewritten.
 func sameStored(got, body []byte, from int) bool {
-	lo := min(max(from, 0), len(body))
-	if len(got) != len(body) || !bytes.Equal(got[:lo], body[:lo]) {
+	if len(got) != len(body) {
 		return false
 	}
-	g, b := got[lo:], body[lo:]
-	for ; len(b) >= 8; g, b = g[8:], b[8:] {
-		if binary.LittleEndian.Uint64(g) != storedWord(binary.LittleEndian.Uint64(b)) {
-			return false
-		}
-	}
-	for j, x := range b {
-		if g[j] != byte(storedWord(uint64(x))) {
+	var buf [4096]byte
+	for lo := 0; lo < len(body); lo += len(buf) {
+		hi := min(lo+len(buf), len(body))
+		if !bytes.Equal(got[lo:hi], storedForm(append(buf[:0], body[lo:hi]...), lo, from)) {
 			return false
 		}
 	}

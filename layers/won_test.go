@@ -565,6 +565,18 @@ func TestStoredForm(t *testing.T) {
 			}
 		}
 	}
+	// A body of several pages, its values from the second on.
+	long := make([]byte, 10000)
+	for j := range long {
+		long[j] = byte(r.IntN(12))
+	}
+	want := slices.Clone(long)
+	for j := 5000; j < len(want); j++ {
+		want[j] = rule(want[j])
+	}
+	if !sameStored(want, long, 5000) || sameStored(storedForm(slices.Clone(long), 0, 0), long, 5000) {
+		t.Fatalf("sameStored of a body of %d bytes from byte 5000: wrong", len(long))
+	}
 	for n := range 41 {
 		for from := range n + 2 {
 			body := make([]byte, n)
