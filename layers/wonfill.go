@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"muehle/muehle"
@@ -20,12 +21,36 @@ import (
 // layer comes as Borrow gives it, every value complete (stored false).
 // The body is the DB's: a reader that fills depths in copies it first.
 func (d *DB) BorrowStored(k Key) (f *File, stored bool, release func(), err error) {
+	return d.borrowStored(k, false)
+}
+
+// DenseBits returns a copy of the stored slots of the dense layer k, bit
+// i%64 of word i/64 for slot i (Dense.Bits); ok is false when k's file is
+// not dense. A file of compressed form 2 is read as stored: which slots
+// it stores does not depend on the won depths, whose finding would need
+// the layers its moves lead to (a solver computing one of those again
+// reads the bits of the layers above it).
+func (d *DB) DenseBits(k Key) (bits []uint64, ok bool, err error) {
+	f, _, release, err := d.borrowStored(k, true)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
+	if f.Dense() == nil {
+		return nil, false, nil
+	}
+	return slices.Clone(f.Dense().Bits()), true, nil
+}
+
+// borrowStored is BorrowStored; with dense, a dense layer of compressed
+// form 2 comes as stored too.
+func (d *DB) borrowStored(k Key, dense bool) (f *File, stored bool, release func(), err error) {
 	for {
 		e, err := d.layer(k, true)
 		if err != nil {
 			return nil, false, nil, err
 		}
-		if !e.f.open || e.f.h.Dense() {
+		if !e.f.open || e.f.h.Dense() && !dense {
 			f, release, err := d.Borrow(k)
 			return f, false, release, err
 		}

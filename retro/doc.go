@@ -128,7 +128,11 @@
 //     finds lost (markStored, checkPending), on its own marks; k's
 //     partner it reads complete, its won depths checked against its
 //     header's checksum. In Lasker Morris a unit needs a few per cent of
-//     the won depths of the layers it reads (docs/solver.md).
+//     the won depths of the layers it reads (docs/solver.md). The
+//     placement sweep and its verifier read their children so too
+//     (solvePlacement's pending): the last placement's children lie in
+//     moving layers, whose won depths the standard game's placement
+//     phase found in full before, a minute for the largest.
 //   - Huge pages. The state words and in-memory copies of the layers a
 //     removal leads to live outside the Go heap on huge pages where the
 //     system has them (layers.AllocLarge), so that a random access does

@@ -33,13 +33,24 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 			}
 		}
 	}
-	c, err := newChildTables(db, k, memBytes, false)
+	c, err := newChildTables(db, k, memBytes, true)
 	if err != nil {
 		return layerBody{}, err
 	}
 	defer c.release()
-	// value computes the value of slot i, canonical or not.
-	value := func(w *bestWork, i uint64) (layers.Value, error) {
+	// The children's layers of compressed form 2 come as stored, their
+	// won slots without depths (childTables.holdsStored): only a position
+	// all of whose children win needs those, for the depth of its loss.
+	// Such a position waits (pending) until the depths of the won
+	// children it marks are found (fillStored), and is then computed
+	// again: far fewer depths than all of those layers' won slots.
+	var pending []uint64
+	if c.holdsStored() {
+		pending = make([]uint64, (ix.Size()+63)/64)
+	}
+	// value computes the value of slot i, canonical or not; with wait it
+	// marks the slot pending instead when its loss waits for won depths.
+	value := func(w *bestWork, i uint64, wait []uint64) (layers.Value, error) {
 		pos, ok := ix.Position(i)
 		if !ok {
 			return layers.Unused, nil
@@ -49,14 +60,38 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 		if missing {
 			return v, fmt.Errorf("retro: layer %s slot %d (%v): %w: a child is not stored in the layers below", k, i, pos, ErrNotSolved)
 		}
+		if wait != nil && v.Outcome() == layers.Loss && c.markStored(w) {
+			setBit(wait, i)
+		}
 		return v, nil
+	}
+	// again computes the pending slots once their children's won depths
+	// are found, each value stored by put.
+	again := func(put func(i uint64, v layers.Value)) error {
+		if pending == nil {
+			return nil
+		}
+		if err := c.fillStored(db); err != nil {
+			return err
+		}
+		return forRanges(ctx, workers, ix.Size(), 1<<14, nil, func(_ int, lo, hi uint64) error {
+			var w bestWork
+			for i := range layers.SetBits(pending, lo, hi) {
+				v, err := value(&w, i, nil)
+				if err != nil {
+					return err
+				}
+				put(i, v)
+			}
+			return nil
+		})
 	}
 	if reach == nil {
 		body := make([]byte, ix.Size())
-		return layerBody{flat: body}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
+		err := forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
 			var w bestWork
 			for i := lo; i < hi; i++ {
-				v, err := value(&w, i)
+				v, err := value(&w, i, pending)
 				if err != nil {
 					return err
 				}
@@ -64,6 +99,10 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 			}
 			return nil
 		})
+		if err == nil {
+			err = again(func(i uint64, v layers.Value) { body[i] = byte(v) })
+		}
+		return layerBody{flat: body}, err
 	}
 	values := make([]byte, reach.Count())
 	d, err := layers.NewDense(ix.Size(), reach, values)
@@ -72,11 +111,11 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	}
 	// Ranges of whole words of reach; each range's values follow the
 	// stored slots before it.
-	return layerBody{dense: d}, forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
+	err = forRanges(ctx, workers, ix.Size(), 1<<12, done, func(_ int, lo, hi uint64) error {
 		var w bestWork
 		r := d.Before(lo)
 		for i := range reach.In(lo, hi) {
-			v, err := value(&w, i)
+			v, err := value(&w, i, pending)
 			if err != nil {
 				return err
 			}
@@ -88,6 +127,13 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 		}
 		return nil
 	})
+	if err == nil {
+		err = again(func(i uint64, v layers.Value) {
+			r, _ := d.Rank(i)
+			values[r] = byte(v)
+		})
+	}
+	return layerBody{dense: d}, err
 }
 
 // reach returns the reachable slots of the placement layer k, nil with

@@ -85,15 +85,11 @@ func denseBits(db *layers.DB, k layers.Key) (b ReachBits, ok bool) {
 	if h, err := db.Header(k); err != nil || !h.Dense() {
 		return nil, false
 	}
-	f, release, err := db.Borrow(k)
-	if err != nil {
+	bits, ok, err := db.DenseBits(k)
+	if err != nil || !ok {
 		return nil, false
 	}
-	defer release()
-	if f.Dense() == nil {
-		return nil, false
-	}
-	return append(ReachBits(nil), f.Dense().Bits()...), true
+	return bits, true
 }
 
 // reachKnown reports whether the reachable slots of layer k are at hand:

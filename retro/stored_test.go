@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
@@ -100,38 +101,70 @@ func solveOverStored(t *testing.T, dir string, v muehle.Variant, placement bool)
 }
 
 // verifyStoredChildren verifies layer k of dir, a folder of storedFolder
-// of v, after every lost value was made two plies longer (its partner
-// written flat as it was, so that the partner's won depths do not follow
-// the change), with the layers out of the pair held as stored
+// of v, after every lost value of some depth was made two plies longer
+// (the other layer of its unit written flat as it was, so that its won
+// depths do not follow the change), with the layers out of the pair held as stored
 // (childTables.stored, checked) and held complete: the same mismatches
 // either way, every changed slot among them (and some of their parents
 // when k is its own partner).
 func verifyStoredChildren(t *testing.T, dir string, v muehle.Variant, k layers.Key) {
 	db := openVariant(t, dir, v)
-	partner, _ := k.Child(false, false)
-	bodies := map[layers.Key][]byte{}
-	for _, x := range []layers.Key{partner, k} {
+	u, err := FindUnit(Units(v, SolveOptions{Placement: true}), k.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The unit's layers read, each complete, before any is written again
+	// as it was, flat: k's with every lost value of some depth two plies
+	// longer.
+	type copied struct {
+		body   []byte   // a one-byte layer's
+		bits   []uint64 // a dense layer's stored slots and values
+		values []byte
+	}
+	bodies := map[layers.Key]copied{}
+	for _, x := range u.Keys {
 		f, err := db.Layer(x)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bodies[x] = append([]byte(nil), f.Body()...)
+		if d := f.Dense(); d != nil {
+			bodies[x] = copied{bits: append([]uint64(nil), d.Bits()...), values: append([]byte(nil), d.Values()...)}
+		} else {
+			bodies[x] = copied{body: append([]byte(nil), f.Body()...)}
+		}
 	}
-	body := bodies[k]
 	changed := map[uint64]layers.Value{}
-	for i, b := range body {
-		if x := layers.Value(b); x.Outcome() == layers.Loss && x.Depth() > 0 {
-			changed[uint64(i)] = x
-			body[i] = byte(layers.LossIn(x.Depth() + 2))
+	for _, x := range u.Keys {
+		c := bodies[x]
+		if c.bits == nil {
+			if x == k {
+				for i := range c.body {
+					lengthen(changed, uint64(i), &c.body[i])
+				}
+			}
+			if err := db.Write(x, c.body); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		slots := db.Indexer().Layer(x).Size()
+		if x == k {
+			r := 0
+			for i := range layers.SetBits(c.bits, 0, slots) {
+				lengthen(changed, i, &c.values[r])
+				r++
+			}
+		}
+		d, err := layers.NewDense(slots, c.bits, c.values)
+		if err == nil {
+			err = db.WriteDense(x, d)
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	if len(changed) == 0 {
 		t.Fatalf("layer %s has no lost value to change", k)
-	}
-	for _, x := range []layers.Key{partner, k} {
-		if err := db.Write(x, bodies[x]); err != nil {
-			t.Fatal(err)
-		}
 	}
 	db.Close()
 	found := map[bool]map[uint64]layers.Value{}
@@ -168,4 +201,86 @@ func verifyStoredChildren(t *testing.T, dir string, v muehle.Variant, k layers.K
 			t.Errorf("slot %d: held complete, the verifier wants %v; held as stored %v (%v)", i, w, got, ok)
 		}
 	}
+}
+
+// lengthen makes the value *b of slot i two plies longer when it is a
+// loss of some depth, noting the value before in changed.
+func lengthen(changed map[uint64]layers.Value, i uint64, b *byte) {
+	if x := layers.Value(*b); x.Outcome() == layers.Loss && x.Depth() > 0 {
+		changed[i] = x
+		*b = byte(layers.LossIn(x.Depth() + 2))
+	}
+}
+
+// TestStoredPlacement solves placement layers of Five Men's Morris again
+// in a folder whose other layers lie in form 2: the last placement's
+// children lie in moving layers, read as stored, and in p3+1-5+0 most
+// positions lose, so wait for their won children's depths
+// (solvePlacement's pending). They come out the same as over layers lying
+// flat, complete. Solved alone in the finished folder, p3+1-5+0 finds
+// the reachable slots of the layers one placement before it in their
+// dense files, read as stored (DB.DenseBits): their won depths would need
+// p3+1-5+0 itself. The verifier of p3+1-5+0, its children read as
+// stored, finds every lost value made longer. Without -short every
+// placement unit is solved again.
+func TestStoredPlacement(t *testing.T) {
+	v := muehle.Five.With(5)
+	last, err := layers.ParseKey("p3+1-5+0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := openVariant(t, t.TempDir(), v)
+	solve(t, flat, SolveOptions{Placement: true})
+	dir := storedFolder(t, v, true)
+	t.Run("solve", func(t *testing.T) {
+		db := openVariant(t, dir, v)
+		for _, u := range Units(v, SolveOptions{Placement: true}) {
+			k := u.Keys[0]
+			if !u.Placement || !testenv.Full() && k != last {
+				continue
+			}
+			c, err := newChildTables(db, k, 1<<30, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored := c.holdsStored()
+			c.release()
+			want, err := flat.Layer(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == last {
+				if !stored {
+					t.Fatalf("%s: no child's layer read as stored", k)
+				}
+				if !lostOfSomeDepth(want.Dense().Values()) {
+					t.Fatalf("%s: no position whose children all win", k)
+				}
+			}
+			if err := db.Remove(k); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := SolveUnit(context.Background(), db, string(u.Name), SolveOptions{Compress: true}); err != nil {
+				t.Fatalf("unit %s: %v", u.Name, err)
+			}
+			got, err := db.Layer(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Body(), want.Body()) {
+				t.Errorf("layer %s solved over stored layers is not the layer solved over flat ones", k)
+			}
+		}
+	})
+	t.Run("verify", func(t *testing.T) { verifyStoredChildren(t, dir, v, last) })
+}
+
+// lostOfSomeDepth reports whether values holds a loss after some moves.
+func lostOfSomeDepth(values []byte) bool {
+	for _, b := range values {
+		if x := layers.Value(b); x.Outcome() == layers.Loss && x.Depth() > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -77,6 +77,12 @@ func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, li
 	}
 	defer lc.release()
 	f, size := lc.f, lc.ix.Size()
+	// Where the children's layers are held as stored, the positions found
+	// lost wait for their won children's depths (pending) and are checked
+	// after them.
+	if lc.c.holdsStored() {
+		lc.pending = make([]uint64, (size+63)/64)
+	}
 	switch {
 	case f.MarksStored():
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
@@ -108,12 +114,6 @@ func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, li
 	default:
 		// Every slot: the canonical ones in order with their positions
 		// (Positions), the others between them, which must be unused.
-		// Where the children's layers are held as stored, the positions
-		// found lost wait for their won children's depths (pending) and
-		// are checked after them.
-		if lc.c.holdsStored() {
-			lc.pending = make([]uint64, (size+63)/64)
-		}
 		err = forRanges(ctx, Workers(workers), size, 1<<14, done, func(_ int, lo, hi uint64) error {
 			var w bestWork
 			next := lo
@@ -129,9 +129,9 @@ func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, li
 			}
 			return nil
 		})
-		if err == nil && lc.pending != nil {
-			err = lc.checkPending(ctx, db, workers)
-		}
+	}
+	if err == nil && lc.pending != nil {
+		err = lc.checkPending(ctx, db, workers)
 	}
 	// The pass read the layer's mapped body from end to end; its pages
 	// leave this process's resident memory, so that a solve verifying
@@ -222,7 +222,6 @@ func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64, store
 	case !k.IsMoving() && !db.Rules().Mixed && !fullPlacement(f.Header(), lc.ix):
 		lc.holes = true
 	}
-	stored = stored && !lc.holes && lc.parents == nil // the slots of a one-byte layer, checked in one pass and then the pending
 	if lc.c, err = newChildTables(db, k, memBytes, stored); err != nil {
 		release()
 		return nil, err
