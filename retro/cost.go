@@ -52,42 +52,44 @@ const (
 	// Processor throughput, in slots per processor second, solving and
 	// then verifying (and compressing, with --compress), fitted to the
 	// processor time of the standard game's run from an empty folder
-	// with --compress on the idle machine (2026-11-29). Pairs with a
-	// flying side (3 stones) propagate over long depths: 2,230,000 (3-3
-	// to 3-7 + 7-3: 51 million slots in 22.9 processor seconds), and
-	// above costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3) 1,760,000 (127
-	// million slots in 72.5). Pairs of sliding stones are fast while they
-	// are small: 7,200,000 (4-4, 4-5 + 5-4: 24 million in 3.4); above
-	// costLargeSlots 2,180,000 (the other 19 units: 8.75 billion slots in
-	// 4,012 processor seconds; 1,210,000 per core-second of wall time in
-	// the flat run of 2026-11-27, before the solver's round three).
+	// with --compress on the idle machine (2026-11-30 12:43, 6d135c6,
+	// 60 min 31 s; the machine before took 0.76 to 0.94 of its time for
+	// the same work, docs/solver.md). Pairs with a flying side (3
+	// stones) propagate over long depths: 1,780,000 (3-3 to 3-7 + 7-3:
+	// 51 million slots in 28.8 processor seconds), and above
+	// costFlyingLargeSlots (3-8 + 8-3, 3-9 + 9-3) 1,530,000 (127 million
+	// slots in 83.2). Pairs of sliding stones are fast while they are
+	// small: 6,280,000 (4-4, 4-5 + 5-4: 24 million in 3.9); above
+	// costLargeSlots 2,060,000 (the other 19 units: 8.75 billion slots in
+	// 4,248.9 processor seconds; 1,210,000 per core-second of wall time
+	// in the flat run of 2026-11-27, before the solver's round three).
 	// The full placement sweep (every class) probes each position's
 	// children in the database: 50,000 (the k=5 game's 67 layers: 26
 	// million in 516 core-seconds of wall time). The reachable sweep
 	// computes a share of the classes (ReachableShare) at
 	// costReachableRate reachable classes per processor second,
 	// verification included, the reading of compressed layers apart (the
-	// 9-stone sweep's 496 units after the first, solved again by
-	// c2152d7: 3.22 billion reachable classes at the game's share in
-	// 2,538.9 processor seconds, of which the model's reading 803.3:
-	// 1,854,000, which the constant rounds to 1,850,000; 1,040,000 per
-	// core-second of wall time in the flat run; the share of a single
-	// layer ranges from almost none to all, which the model does not
-	// know, so only the sum fits), and its first unit runs the forward
-	// pass first, at costReachPassRate reachable classes of the whole
-	// game per processor second (3.20 billion reachable classes in 355.8
-	// and 357.9 processor seconds in the two runs, 8,990,000 and
-	// 8,940,000, which the constant rounds to 9,000,000; 4,817,000 per
-	// core-second of wall time in the flat run; docs/placement.md).
-	costFlyingRate       = 2_230_000
-	costFlyingLargeRate  = 1_760_000
+	// 9-stone sweep's 496 units after the first in the timed run of
+	// 2026-11-30 12:43 on this machine, 6d135c6, which reads the moving
+	// layers as stored: 2,073.6 processor seconds, 286.6 more than the
+	// model with the rate before, 1,850,000, fitted to c2152d7 on the
+	// machine before; 3.22 billion reachable classes at the game's
+	// share: 1,590,000; the share of a single layer ranges from almost
+	// none to all, which the model does not know, so only the sum
+	// fits), and its first unit runs the forward pass first, at
+	// costReachPassRate reachable classes of the whole game per
+	// processor second (3.20 billion reachable classes in 436.1
+	// processor seconds in that run: 7,340,000; on the machine before
+	// 355.8 and 357.9, 9,000,000; docs/placement.md).
+	costFlyingRate       = 1_780_000
+	costFlyingLargeRate  = 1_530_000
 	costFlyingLargeSlots = 40_000_000
-	costSlidingRate      = 7_200_000
-	costLargeRate        = 2_180_000
+	costSlidingRate      = 6_280_000
+	costLargeRate        = 2_060_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 1_850_000
-	costReachPassRate    = 9_000_000
+	costReachableRate    = 1_590_000
+	costReachPassRate    = 7_340_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02
@@ -452,7 +454,9 @@ func (o CostOptions) kept(ix *layers.Indexer, v muehle.Variant, k layers.Key) (f
 // the depths of its won slots, as counted by its header or, for a layer
 // not computed yet, at the game's WonShare of its slots, and decoding its
 // children kept compressed for their probes (each layer decoded once in
-// the unit).
+// the unit). A placement unit reads a layer of one byte per slot in form
+// 2 as stored (solvePlacement): decoded, the few depths it needs found
+// among its won slots, which the model leaves out.
 func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 	state := func(k layers.Key) (form int, won uint64) { return o.kept(ix, u.variant, k) }
 	var ns float64
@@ -482,7 +486,7 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 			}
 			read[x] = true // decoded perhaps as another's child, its depths still to find
 			decode(x)
-			if form != 2 {
+			if form != 2 || u.Placement && u.oneByte(x) {
 				continue
 			}
 			ns += costFillNanos * float64(won)
@@ -531,11 +535,15 @@ func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
 // sweep, at the game's reachable share).
 func (u Unit) bodyBytes(ix *layers.Indexer, k layers.Key) uint64 {
 	n := ix.Layer(k).Size()
-	if k.IsMoving() || !u.Reachable {
+	if u.oneByte(k) {
 		return n
 	}
 	return layers.DenseBodySize(n, uint64(ReachableShare(u.variant)*float64(n)))
 }
+
+// oneByte reports whether unit u's solve keeps layer k at one byte per
+// slot: a moving layer, or any layer of the full sweep.
+func (u Unit) oneByte(k layers.Key) bool { return k.IsMoving() || !u.Reachable }
 
 // unitCost is UnitCostIn without the reading of compressed layers.
 func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {

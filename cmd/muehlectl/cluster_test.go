@@ -161,10 +161,10 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("plan --calibrate with a missing file: got exit %d, %q", code, errOut)
 	}
 	// A solve record says its workers: 3-3 on 2 (0.02 s + 183,512 slots at
-	// 2,230,000 a processor second, over 2 × 0.91 cores: 0.0562 s, printed
-	// to the 100 ms, measured 1.57 s: 27.93), p4+1-5+0 on 1 (0.02 s + the
-	// reachable 53.97 % of 10,498,440 slots at 1,850,000, over 0.91: 3.39
-	// s; this record's run was the full sweep, 41.59 times as long). The units
+	// 1,780,000 a processor second, over 2 × 0.91 cores: 0.0676 s, printed
+	// to the 100 ms, measured 1.57 s: 23.21), p4+1-5+0 on 1 (0.02 s + the
+	// reachable 53.97 % of 10,498,440 slots at 1,590,000, over 0.91: 3.94
+	// s; this record's run was the full sweep, 35.78 times as long). The units
 	// are written as records before the unit's name were: 3-3 for m3-3.
 	// A line of 0 slots only verified its unit: m3-3 counts with the line
 	// that solved it, m4-4, never solved in the record, is left out.
@@ -175,11 +175,11 @@ func TestCalibrate(t *testing.T) {
 		"2026-11-23T14:49:02Z\tp4+1-5+0\t10498440\t140.900\tcount=100.176 write=0.024 verify:p4+1-5+0=40.972\t279\t1\t2\tunknown\n"), 0o644)
 	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
 	// The sums by phase are these units' own; all units: 142.47 s
-	// measured against 0.0562 + 3.388 s, 41.37.
-	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+27\.93\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+3\.4s\s+41\.59\s`,
-		`(?m)^moving units, summed \(wall time\): measured 1\.6s, model 100ms, measured/model 27\.93$`,
-		`(?m)^placement units, summed \(wall time\): measured 2m21s, model 3\.4s, measured/model 41\.59$`,
-		`(?m)^all units, summed \(wall time\): measured 2m22s, model 3\.4s, measured/model 41\.37$`,
+	// measured against 0.0676 + 3.938 s, 35.57.
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+23\.21\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+3\.9s\s+35\.78\s`,
+		`(?m)^moving units, summed \(wall time\): measured 1\.6s, model 100ms, measured/model 23\.21$`,
+		`(?m)^placement units, summed \(wall time\): measured 2m21s, model 3\.9s, measured/model 35\.78$`,
+		`(?m)^all units, summed \(wall time\): measured 2m22s, model 4s, measured/model 35\.57$`,
 		`(?m)^1 units left out: the records hold only runs that verified them$`, `(?m)^2 units; `,
 		`(?m)^time compared as processor time for 0 units .*, as wall time on the run's workers for 2 `} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
@@ -191,21 +191,21 @@ func TestCalibrate(t *testing.T) {
 // TestCalibrateProcessorTime checks that a unit whose record has its
 // processor time is compared by it, the others by wall time: 3-3 took
 // 1.57 s on 2 workers but 0.102 s of processor time (a small share of a
-// shared machine), against the model's 0.02 + 183,512/2,230,000 = 0.1023
-// s of processor time: 1.00; 3-4 has no processor time, so its wall time
-// 0.383 s against the model's (0.02 + 1,592,772/2,230,000)/(2 × 0.91) =
-// 0.4034 s: 0.95.
+// shared machine), against the model's 0.02 + 183,512/1,780,000 = 0.1231
+// s of processor time: 0.83; 3-4 has no processor time, so its wall time
+// 0.383 s against the model's (0.02 + 1,592,772/1,780,000)/(2 × 0.91) =
+// 0.5027 s: 0.76.
 func TestCalibrateProcessorTime(t *testing.T) {
 	dir := t.TempDir()
 	record := filepath.Join(dir, "solve-record.tsv")
 	os.WriteFile(record, []byte("2026-11-23T14:43:06Z\tm3-3\t183512\t1.570\tcount=0.187 propagate=0.716 write=0.004 verify:3-3=0.548\t188\t2\t2\tunknown\t0.102\n"+
 		"2026-11-23T14:44:00Z\tm3-4\t1592772\t0.383\tcount=0.200 verify:3-4=0.183\t200\t2\t2\tunknown\n"), 0o644)
 	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
-	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+100ms\s+100ms\s+1\.00\s+188 MiB\s+\S+ MiB\s+\S+ processor$`,
-		`(?m)^5\s+m3-4\s+1592772\s+400ms\s+400ms\s+0\.95\s+200 MiB\s+\S+ MiB\s+\S+ wall$`,
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+100ms\s+100ms\s+0\.83\s+188 MiB\s+\S+ MiB\s+\S+ processor$`,
+		`(?m)^5\s+m3-4\s+1592772\s+400ms\s+500ms\s+0\.76\s+200 MiB\s+\S+ MiB\s+\S+ wall$`,
 		`(?m)^time compared as processor time for 1 units .*, as wall time on the run's workers for 1 `,
-		`(?m)^moving units, summed \(processor time\): measured 100ms, model 100ms, measured/model 1\.00$`,
-		`(?m)^moving units, summed \(wall time\): measured 400ms, model 400ms, measured/model 0\.95$`} {
+		`(?m)^moving units, summed \(processor time\): measured 100ms, model 100ms, measured/model 0\.83$`,
+		`(?m)^moving units, summed \(wall time\): measured 400ms, model 500ms, measured/model 0\.76$`} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("plan --calibrate: got exit %d, %q %q; want a match of %s", code, out, errOut, re)
 		}
