@@ -25,9 +25,6 @@ type blockCoder struct {
 	sc  StreamCoder
 	enc *zstd.Encoder
 	dec *zstd.Decoder
-	// zstdOnly: encode does not try the context streams, in a layer where
-	// a sample of the blocks found that they do not pay (streamsPay)
-	zstdOnly bool
 }
 
 // zstd's coders are made once: each holds tables worth reusing.
@@ -43,9 +40,10 @@ var (
 // encode appends the frame of raw, the bytes of a body from byte base on
 // in a layer of the given parts (nil: a dense body), to dst: the smaller
 // of a zstd frame and the bytes as they are, or context streams where
-// they are smaller than both by more than a streamsGain-th of raw (never
-// when c.zstdOnly).
-func (c *blockCoder) encode(dst, raw []byte, base uint64, parts []Part) ([]byte, error) {
+// they are smaller than both by more than a streamsGain-th of raw, where
+// streams says to try them (in a layer where a sample of the blocks found
+// that they pay: streamsPay).
+func (c *blockCoder) encode(dst, raw []byte, base uint64, parts []Part, streams bool) ([]byte, error) {
 	if c.enc == nil {
 		var err error
 		if c.enc, err = zstdEnc(); err != nil {
@@ -56,7 +54,7 @@ func (c *blockCoder) encode(dst, raw []byte, base uint64, parts []Part) ([]byte,
 	dst = append(dst, blockZstd)
 	dst = c.enc.EncodeAll(raw, dst)
 	best := min(len(dst)-at-1, len(raw)) // the smaller payload
-	if gain := len(raw) / streamsGain; !c.zstdOnly && best > gain {
+	if gain := len(raw) / streamsGain; streams && best > gain {
 		if st := c.sc.Encode(nil, raw, base, parts, nil); len(st)+gain < best {
 			return append(append(dst[:at], blockStreams), st...), nil
 		}
@@ -103,13 +101,12 @@ func streamsPay(n int, block func(b int, buf []byte) []byte, shift uint, parts [
 	}
 	c := coders.Get().(*blockCoder)
 	defer coders.Put(c)
-	c.zstdOnly = false
 	buf := make([]byte, 0, 1<<shift)
 	var dst []byte
 	sampled, won := 0, 0
 	for b := streamsSample / 2; b < n; b += streamsSample {
 		var err error
-		if dst, err = c.encode(dst[:0], block(b, buf), uint64(b)<<shift, parts); err != nil {
+		if dst, err = c.encode(dst[:0], block(b, buf), uint64(b)<<shift, parts, true); err != nil {
 			return false, err
 		}
 		sampled++

@@ -105,7 +105,7 @@ func TestBlockCoderChoice(t *testing.T) {
 		{"30 %", ruledBlock(r, n, stride, 30), blockZstd},
 	} {
 		var c blockCoder
-		f, err := c.encode(nil, tc.raw, 0, parts)
+		f, err := c.encode(nil, tc.raw, 0, parts, true)
 		if err != nil {
 			t.Fatal(err)
 		}

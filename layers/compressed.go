@@ -301,12 +301,11 @@ func writeCompressed(path string, head []byte, body []byte, shift uint, parts []
 	forBlocks(n, len(body), func(lo, hi int) {
 		c := coders.Get().(*blockCoder)
 		defer coders.Put(c)
-		c.zstdOnly = !streams
 		buf := make([]byte, 0, 1<<shift)
 		for b := lo; b < hi; b++ {
 			raw := stored(b, buf)
 			sums[b] = crc64.Checksum(raw, crc64Table)
-			frames[b], errs[b] = c.encode(nil, raw, uint64(b)<<shift, parts)
+			frames[b], errs[b] = c.encode(nil, raw, uint64(b)<<shift, parts, streams)
 		}
 	})
 	if err := errors.Join(errs...); err != nil {

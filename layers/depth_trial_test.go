@@ -110,7 +110,7 @@ func TestDepthTrial(t *testing.T) {
 							r[j] = s.of(v)
 						}
 						var err error
-						frame, err = c.encode(frame[:0], r, uint64(lo), parts)
+						frame, err = c.encode(frame[:0], r, uint64(lo), parts, true)
 						if err != nil {
 							t.Error(err)
 							return
