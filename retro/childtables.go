@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -279,6 +280,25 @@ func (c *childTables) fillStored(db *layers.DB) error {
 		t.marks = nil
 	}
 	return nil
+}
+
+// settlePending finds the depths of the won children markStored marked
+// (fillStored) and then calls redo for each slot set in pending, a bit
+// per slot of a layer of size slots, on workers goroutines: the positions
+// that waited for those depths, computed or checked again.
+func (c *childTables) settlePending(ctx context.Context, db *layers.DB, workers int, pending []uint64, size uint64, redo func(w *bestWork, i uint64) error) error {
+	if err := c.fillStored(db); err != nil {
+		return err
+	}
+	return forRanges(ctx, Workers(workers), size, 1<<14, nil, func(_ int, lo, hi uint64) error {
+		var w bestWork
+		for i := range layers.SetBits(pending, lo, hi) {
+			if err := redo(&w, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // holdsStored reports whether some table holds its layer as compressed

@@ -71,19 +71,12 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 		if pending == nil {
 			return nil
 		}
-		if err := c.fillStored(db); err != nil {
-			return err
-		}
-		return forRanges(ctx, workers, ix.Size(), 1<<14, nil, func(_ int, lo, hi uint64) error {
-			var w bestWork
-			for i := range layers.SetBits(pending, lo, hi) {
-				v, err := value(&w, i, nil)
-				if err != nil {
-					return err
-				}
+		return c.settlePending(ctx, db, workers, pending, ix.Size(), func(w *bestWork, i uint64) error {
+			v, err := value(w, i, nil)
+			if err == nil {
 				put(i, v)
 			}
-			return nil
+			return err
 		})
 	}
 	if reach == nil {

@@ -276,20 +276,14 @@ func (lc *layerCheck) addPosition(w *bestWork, i uint64, pos muehle.Position, go
 // checkPending finds the depths of the won children the first pass
 // marked, then checks the slots it left pending.
 func (lc *layerCheck) checkPending(ctx context.Context, db *layers.DB, workers int) error {
-	if err := lc.c.fillStored(db); err != nil {
-		return err
-	}
 	pending := lc.pending
-	lc.pending = nil
-	return forRanges(ctx, Workers(workers), lc.ix.Size(), 1<<14, nil, func(_ int, lo, hi uint64) error {
-		var w bestWork
-		for i := range layers.SetBits(pending, lo, hi) {
-			pos, ok := lc.ix.Position(i)
-			if !ok {
-				return fmt.Errorf("retro: verify %s: slot %d pending is no position's", lc.k, i)
-			}
-			lc.addPosition(&w, i, pos, lc.f.Value(i))
+	lc.pending = nil // the second look checks every slot, none waits again
+	return lc.c.settlePending(ctx, db, workers, pending, lc.ix.Size(), func(w *bestWork, i uint64) error {
+		pos, ok := lc.ix.Position(i)
+		if !ok {
+			return fmt.Errorf("retro: verify %s: slot %d pending is no position's", lc.k, i)
 		}
+		lc.addPosition(w, i, pos, lc.f.Value(i))
 		return nil
 	})
 }
