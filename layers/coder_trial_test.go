@@ -14,7 +14,7 @@ import (
 // block of the compressed layers of a database folder: the bytes of the
 // zstd frame and of the context streams, the time each takes to encode
 // the block (once) and to decode it (three times, the mean). It logs what
-// encoding costs under today's rule, and the layers' size and the mean
+// encoding costs under the rule for one block, and the layers' size and the mean
 // decoding time of a block under two kinds of rule: the streams
 // where they save more than so many bytes, and where they are smaller
 // than a share of zstd's frame (codec.go, streamsGain). A measurement,
@@ -117,9 +117,10 @@ func TestCoderTrial(t *testing.T) {
 	}
 	n := time.Duration(len(all))
 	t.Logf("%d blocks; all zstd %d bytes, %v a block to decode; all streams %d bytes, %v", len(all), zAll, tzAll/n, sAll, tsAll/n)
-	// What encoding costs under today's rule (blockCoder.encode): zstd
-	// always, the streams only where zstd's frame leaves them a
-	// streamsGain-th of the block to save.
+	// What encoding costs under blockCoder.encode's rule for one block
+	// (streamsPay aside, which may leave the streams out of a whole
+	// layer): zstd always, the streams only where zstd's frame leaves
+	// them a streamsGain-th of the block to save.
 	var ezAll, esAll, esTried time.Duration
 	tried, kept := 0, 0
 	for _, bc := range all {
@@ -134,7 +135,7 @@ func TestCoderTrial(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("encoding a block: zstd %v, streams %v; today's rule tries the streams on %d blocks (%v of encoding in all, against %v of zstd) and keeps them on %d", ezAll/n, esAll/n, tried, esTried, ezAll, kept)
+	t.Logf("encoding a block: zstd %v, streams %v; the rule for one block tries the streams on %d blocks (%v of encoding in all, against %v of zstd) and keeps them on %d", ezAll/n, esAll/n, tried, esTried, ezAll, kept)
 	// The rules, each saying whether a block is coded as streams.
 	type rule struct {
 		name    string
