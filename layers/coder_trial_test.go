@@ -14,8 +14,8 @@ import (
 // block of the compressed layers of a database folder: the bytes of the
 // zstd frame and of the context streams, the time each takes to encode
 // the block (once) and to decode it (three times, the mean). It logs what
-// encoding costs under the rule for one block, and the layers' size and the mean
-// decoding time of a block under two kinds of rule: the streams
+// encoding costs under the rule for one block, and the layers' size and
+// the mean decoding time of a block under two kinds of rule: the streams
 // where they save more than so many bytes, and where they are smaller
 // than a share of zstd's frame (codec.go, streamsGain). A measurement,
 // not a check:
