@@ -272,6 +272,10 @@ type solver struct {
 	// hold is what Solve holds decoded for the next units (hold.go);
 	// nil in SolveUnit.
 	hold *hold
+	// done marks the units (by their place in Solve's list) a pass found
+	// complete and verified; later passes skip them without reading their
+	// files again (pass).
+	done []bool
 }
 
 func newSolver(db *layers.DB, opts SolveOptions) *solver {
@@ -291,10 +295,34 @@ func (s *solver) close() { os.Remove(s.tmp) }
 // reports whether it did one (progressed), or else why units are left
 // (blocked: an error wrapping layers.ErrLocked naming a holder, nil when
 // none is left).
+//
+// A unit found complete is remembered and not looked at again, so that a
+// pass costs the units left, not the game's (the files of every finished
+// layer were read before each unit: half a minute of the standard game's
+// hour, minutes of Lasker Morris's). Before it says that nothing is left
+// or that it must wait, pass forgets them and looks at every unit once
+// more: a layer that has gone or been damaged since is found then.
 func (s *solver) pass(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
+	if len(s.done) != len(units) {
+		s.done = make([]bool, len(units))
+	}
+	progressed, blocked, err = s.passOver(ctx, units)
+	if progressed || err != nil || !slices.Contains(s.done, true) {
+		return progressed, blocked, err
+	}
+	clear(s.done)
+	return s.passOver(ctx, units)
+}
+
+// passOver is one pass over units, skipping those marked done.
+func (s *solver) passOver(ctx context.Context, units []Unit) (progressed bool, blocked error, err error) {
 	s.holders = ""
 	for i, u := range units {
+		if s.done[i] {
+			continue
+		}
 		if t := status(s.db, u, s.opts); !t.Compute && len(t.Verify) == 0 {
+			s.done[i] = true
 			continue
 		}
 		if dep, ok := s.depsReady(u); !ok {

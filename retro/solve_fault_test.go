@@ -270,3 +270,43 @@ func flip(t *testing.T, path string, off int) {
 		t.Fatal(err)
 	}
 }
+
+// TestSolveFindsRecordLostMidRun removes, while Solve runs, the
+// verification record of the first unit's layer, a unit Solve found done
+// before. Solve does not look at such units again before each unit
+// (pass), but it must before it returns: it finds the record gone,
+// verifies the layer again and ends with the files of an uninterrupted
+// solve, every layer recorded as verified.
+func TestSolveFindsRecordLostMidRun(t *testing.T) {
+	if testenv.Race {
+		t.Skip("solves the placement phase, slow under the race detector; run without it")
+	}
+	ref, _ := reference(t)
+	opts := faultOpts()
+	units := Units(ref.Variant(), opts)
+	if len(units) < 4 {
+		t.Fatalf("%d units: too few to lose the first one's record midway", len(units))
+	}
+	lost, after := units[0].Keys[0], units[3].Name
+	dir := t.TempDir()
+	db := openDB(t, dir, 3)
+	removed := false
+	var notes []string
+	opts.Note = func(s string) { notes = append(notes, s) }
+	opts.Progress = func(p Progress) {
+		if p.Phase == PhaseDone && p.Unit == after && !removed {
+			if err := os.Remove(db.VerifiedPath(lost)); err != nil {
+				t.Error(err)
+			}
+			removed = true
+		}
+	}
+	solve(t, db, opts)
+	if !removed {
+		t.Fatalf("unit %s never reported done", after)
+	}
+	if text, want := strings.Join(notes, "\n"), lost.String()+" not verified yet"; !strings.Contains(text, want) {
+		t.Errorf("notes: got %q, want one saying %q", text, want)
+	}
+	sameFiles(t, ref, db, true)
+}
