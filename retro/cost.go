@@ -541,6 +541,26 @@ func (u Unit) bodyBytes(ix *layers.Indexer, k layers.Key) uint64 {
 	return layers.DenseBodySize(n, uint64(ReachableShare(u.variant)*float64(n)))
 }
 
+// reachPassBits returns the bytes of the bits the forward pass of the
+// game with stones per side holds at most: those of two plies.
+func reachPassBits(ix *layers.Indexer, stones int) uint64 {
+	var ply [2 * muehle.MaxStones]uint64
+	for _, k := range layers.PlacementLayers(stones) {
+		ply[PlyOf(stones, k)] += ix.Layer(k).Size()
+	}
+	var two uint64
+	for p := 1; p < len(ply); p++ {
+		two = max(two, (ply[p-1]+ply[p])/8)
+	}
+	return two
+}
+
+// ForwardPassMemBytes returns the expected peak memory of a process
+// that runs only the forward pass of db's game (ForwardPass).
+func ForwardPassMemBytes(db *layers.DB) uint64 {
+	return costBaseBytes + reachPassBits(db.Indexer(), db.Stones())
+}
+
 // oneByte reports whether unit u's solve keeps layer k at one byte per
 // slot: a moving layer, or any layer of the full sweep.
 func (u Unit) oneByte(k layers.Key) bool { return k.IsMoving() || !u.Reachable }
@@ -574,19 +594,13 @@ func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 		c.CPUSeconds = costUnitSeconds + share*float64(slots)/costReachableRate
 		if u.Reach {
 			var all uint64
-			var ply [2 * muehle.MaxStones]uint64
 			for _, k := range layers.PlacementLayers(u.variant.Stones) {
 				all += ix.Layer(k).Size()
-				ply[PlyOf(u.variant.Stones, k)] += ix.Layer(k).Size()
 				c.TempBytes += layers.ReachFileBytes(ix.Layer(k).Size())
 			}
 			c.ReachCPUSeconds = share * float64(all) / costReachPassRate
 			c.CPUSeconds += c.ReachCPUSeconds
-			var two uint64 // the pass holds two plies of bits
-			for p := 1; p < len(ply); p++ {
-				two = max(two, (ply[p-1]+ply[p])/8)
-			}
-			c.MemBytes += two
+			c.MemBytes += reachPassBits(ix, u.variant.Stones)
 		}
 		return c
 	}

@@ -128,6 +128,24 @@ func firstReachMissing(db *layers.DB) int {
 	return 2 * stones
 }
 
+// ForwardPass computes and writes the reachable slots of every placement
+// layer of db that are not at hand yet: the forward pass that the first
+// unit of the reachable sweep runs (Unit.Reach), done ahead. It holds the
+// pass's claim, as that unit does, so that a solver reaching that unit
+// meanwhile waits for it and then reads the files; it resumes at the
+// first ply missing. done, if not nil, counts the slots gone through.
+func ForwardPass(ctx context.Context, db *layers.DB, workers int, done *atomic.Uint64) error {
+	return ensureReach(ctx, db, Workers(workers), done)
+}
+
+// PlacementSlots returns the slots of every placement layer of db: what
+// the done counter of ForwardPass counts towards.
+func PlacementSlots(db *layers.DB) uint64 { return placementSlots(db) }
+
+// ForwardPassDone reports whether the reachable slots of every placement
+// layer of db are at hand (in reach files, or in dense layer files).
+func ForwardPassDone(db *layers.DB) bool { return firstReachMissing(db) == 2*db.Stones() }
+
 // ensureReach makes sure the reach file of every placement layer of db is
 // present: it computes the plies from the first one missing onwards, from
 // the files of the ply before, under the claim reachClaim (waiting for
