@@ -17,7 +17,7 @@ import (
 // reach files gone. A folder of the full sweep keeps one byte per slot.
 func TestConvertOld(t *testing.T) {
 	full, db := solvedPair(t, 3)
-	if err := ensureReach(context.Background(), db, 2, nil); err != nil {
+	if err := ensureReach(context.Background(), db, 2, nil, passWatch{}); err != nil {
 		t.Fatal(err)
 	}
 	toOld := func(db *layers.DB) map[layers.Key][]byte {

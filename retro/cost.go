@@ -541,6 +541,19 @@ func (u Unit) bodyBytes(ix *layers.Indexer, k layers.Key) uint64 {
 	return layers.DenseBodySize(n, uint64(ReachableShare(u.variant)*float64(n)))
 }
 
+// CostAsRecorded returns the cost c of unit u as the solve record r shows
+// the unit done: the forward pass of the first placement unit counts only
+// when r has its reach phase. Without one the pass was found done, or
+// another solver computed it (muehlectl solve runs it beside the moving
+// units), and the unit's times hold none of it.
+func CostAsRecorded(u Unit, c Cost, r layers.Record) Cost {
+	if u.Reach && !slices.ContainsFunc(r.Phases, func(p layers.PhaseTime) bool { return p.Phase == PhaseReach }) {
+		c.CPUSeconds -= c.ReachCPUSeconds
+		c.ReachCPUSeconds = 0
+	}
+	return c
+}
+
 // reachPassBits returns the bytes of the bits the forward pass of the
 // game with stones per side holds at most: those of two plies.
 func reachPassBits(ix *layers.Indexer, stones int) uint64 {

@@ -264,6 +264,21 @@ func TestReachUnit(t *testing.T) {
 	if bits := p.MemBytes - n.MemBytes - (pass.Slots(ix) - next.Slots(ix)); bits < 1_400_000_000 || bits > 1_450_000_000 {
 		t.Errorf("the forward pass: got %d bytes of bits, want about 1.44 GB", bits)
 	}
+	// A record with the reach phase counts the pass; one without (the
+	// pass computed beside, or found done) does not; other units keep
+	// their cost either way.
+	with := layers.Record{Unit: pass.Name, Phases: []layers.PhaseTime{{Phase: PhaseReach}, {Phase: PhaseCount, Seconds: 1}}}
+	without := layers.Record{Unit: pass.Name, Phases: []layers.PhaseTime{{Phase: PhaseCount, Seconds: 1}}}
+	if got := CostAsRecorded(pass, p, with); got != p {
+		t.Errorf("recorded with its reach phase: got %+v, want %+v", got, p)
+	}
+	got := CostAsRecorded(pass, p, without)
+	if want := p.CPUSeconds - passSeconds; math.Abs(got.CPUSeconds-want) > 1e-6*want || got.ReachCPUSeconds != 0 || got.MemBytes != p.MemBytes {
+		t.Errorf("recorded without a reach phase: got %+v, want %.1f CPU seconds and no pass", got, want)
+	}
+	if got := CostAsRecorded(next, n, without); got != n {
+		t.Errorf("unit %s recorded without a reach phase: got %+v, want %+v", next.Name, got, n)
+	}
 }
 
 // TestReadingCompressed checks the cost of reading the finished layers a

@@ -130,19 +130,24 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 }
 
 // reach returns the reachable slots of the placement layer k, nil with
-// PlacementAll (every class is computed). The forward pass, when it has
-// work (in the first placement unit), is the unit's "reach" phase.
+// PlacementAll (every class is computed). The forward pass, when this
+// solver computes it (in the first placement unit), is the unit's "reach"
+// phase; waiting for another solver's pass (muehlectl solve runs it
+// beside the moving units) is no phase, and the record of the unit then
+// holds none (CostAsRecorded).
 func (r *run) reach(ctx context.Context, k layers.Key) (ReachBits, error) {
 	if r.opts.PlacementAll {
 		return nil, nil
 	}
 	var done atomic.Uint64
 	stop := func() {}
-	if firstReachMissing(r.db) < 2*r.db.Stones() {
-		stop = r.track(PhaseReach, layers.Key{}, placementSlots(r.db), &done)
-	}
-	defer stop()
-	return reachFor(ctx, r.db, k, r.workers, &done)
+	defer func() { stop() }()
+	return reachFor(ctx, r.db, k, r.workers, &done, passWatch{
+		wait: func(held error) {
+			r.opts.note(fmt.Sprintf("unit %s: waiting for the forward pass another solver computes (%v)", r.unit.Name, held))
+		},
+		start: func() { stop = r.track(PhaseReach, layers.Key{}, placementSlots(r.db), &done) },
+	})
 }
 
 // storesEveryClass returns nil when placement layer k of db holds a value

@@ -301,7 +301,7 @@ func reachableAndNot(t *testing.T, db *layers.DB) (key layers.Key, in, out uint6
 func TestVerifyReachableOneBytePerSlot(t *testing.T) {
 	_, db := solvedPair(t, 3)
 	key, in, out := reachableAndNot(t, db)
-	if err := ensureReach(context.Background(), db, 2, nil); err != nil {
+	if err := ensureReach(context.Background(), db, 2, nil, passWatch{}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := db.Layer(key)
@@ -349,13 +349,13 @@ func TestReachResumes(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(db.Path(layers.Moving(3, 3))), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := ensureReach(context.Background(), db, 2, nil); err != nil {
+	if err := ensureReach(context.Background(), db, 2, nil, passWatch{}); err != nil {
 		t.Fatal(err)
 	}
 	want := allReach(t, db.Indexer(), k, 1)
 	read := func(key layers.Key) ReachBits {
 		t.Helper()
-		b, err := reachFor(context.Background(), db, key, 2, nil)
+		b, err := reachFor(context.Background(), db, key, 2, nil, passWatch{})
 		if err != nil {
 			t.Fatal(err)
 		}

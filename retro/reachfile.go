@@ -135,7 +135,7 @@ func firstReachMissing(db *layers.DB) int {
 // meanwhile waits for it and then reads the files; it resumes at the
 // first ply missing. done, if not nil, counts the slots gone through.
 func ForwardPass(ctx context.Context, db *layers.DB, workers int, done *atomic.Uint64) error {
-	return ensureReach(ctx, db, Workers(workers), done)
+	return ensureReach(ctx, db, Workers(workers), done, passWatch{})
 }
 
 // PlacementSlots returns the slots of every placement layer of db: what
@@ -146,15 +146,29 @@ func PlacementSlots(db *layers.DB) uint64 { return placementSlots(db) }
 // layer of db are at hand (in reach files, or in dense layer files).
 func ForwardPassDone(db *layers.DB) bool { return firstReachMissing(db) == 2*db.Stones() }
 
+// passWatch is told what ensureReach does, either hook may be nil: wait
+// when another solver holds the pass's claim (its error names the
+// holder), and start when this one computes.
+type passWatch struct {
+	wait  func(held error)
+	start func()
+}
+
 // ensureReach makes sure the reach file of every placement layer of db is
 // present: it computes the plies from the first one missing onwards, from
 // the files of the ply before, under the claim reachClaim (waiting for
 // another solver that holds it). done counts the slots gone through.
-func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.Uint64) error {
+func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.Uint64, watch passWatch) error {
 	if firstReachMissing(db) == 2*db.Stones() {
 		return nil
 	}
-	claim, err := db.Claim(ctx, reachClaim, true)
+	claim, err := db.Claim(ctx, reachClaim, false)
+	if errors.Is(err, layers.ErrLocked) {
+		if watch.wait != nil {
+			watch.wait(err)
+		}
+		claim, err = db.Claim(ctx, reachClaim, true)
+	}
 	if err != nil {
 		return fmt.Errorf("retro: reach: %w", err)
 	}
@@ -162,6 +176,9 @@ func ensureReach(ctx context.Context, db *layers.DB, workers int, done *atomic.U
 	first := firstReachMissing(db) // another solver may have done it meanwhile
 	if first == 2*db.Stones() {
 		return nil
+	}
+	if watch.start != nil {
+		watch.start()
 	}
 	x := db.Indexer()
 	ply, start := 0, reachStart(x, db.Variant())
@@ -200,9 +217,9 @@ var errReachDone = errors.New("every ply at hand")
 // reachFor returns the reachable slots of the placement layer k of db,
 // computing the reach files first where they are missing. A damaged file
 // is removed and computed again, with the plies after it.
-func reachFor(ctx context.Context, db *layers.DB, k layers.Key, workers int, done *atomic.Uint64) (ReachBits, error) {
+func reachFor(ctx context.Context, db *layers.DB, k layers.Key, workers int, done *atomic.Uint64, watch passWatch) (ReachBits, error) {
 	for attempt := 0; ; attempt++ {
-		if err := ensureReach(ctx, db, workers, done); err != nil {
+		if err := ensureReach(ctx, db, workers, done, watch); err != nil {
 			return nil, err
 		}
 		b, err := knownReach(db, k)

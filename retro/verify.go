@@ -93,7 +93,7 @@ func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, li
 			return nil
 		})
 	case lc.holes:
-		reach, rerr := reachFor(ctx, db, k, workers, nil)
+		reach, rerr := reachFor(ctx, db, k, workers, nil, passWatch{})
 		if rerr != nil {
 			return nil, fmt.Errorf("retro: verify %s: %w", k, rerr)
 		}

@@ -63,7 +63,7 @@ func calibrate(w io.Writer, db *layers.DB, files []string) error {
 			if err != nil || u.Slots(ix) != r.Slots {
 				return fmt.Errorf("--calibrate %s: unit %s of %d slots is not a unit of %s", name, r.Unit, r.Slots, v.Name())
 			}
-			c := retro.UnitCostWith(ix, u, co)
+			c := retro.CostAsRecorded(u, retro.UnitCostWith(ix, u, co), r)
 			kind, measured, model := 0, r.Seconds, retro.WallSeconds(c.CPUSeconds, r.Workers)
 			if r.CPUKnown && r.CPUSeconds > 0 {
 				kind, measured, model = 1, r.CPUSeconds, c.CPUSeconds

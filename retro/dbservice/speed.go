@@ -64,7 +64,7 @@ func speedsOf(ix *layers.Indexer, v muehle.Variant, recs []layers.Record, co ret
 		if err != nil || r.Seconds <= 0 {
 			continue
 		}
-		t := retro.Task{Unit: u, Cost: retro.UnitCostWith(ix, u, co), Compute: r.Solving() > 0 || r.Phase(retro.PhaseReach) > 0}
+		t := retro.Task{Unit: u, Cost: retro.CostAsRecorded(u, retro.UnitCostWith(ix, u, co), r), Compute: r.Solving() > 0 || r.Phase(retro.PhaseReach) > 0}
 		model += ModelSeconds(t, r.Workers)
 		took += r.Seconds
 		s.n++
