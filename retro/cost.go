@@ -544,34 +544,14 @@ func (u Unit) bodyBytes(ix *layers.Indexer, k layers.Key) uint64 {
 // CostAsRecorded returns the cost c of unit u as the solve record r shows
 // the unit done: the forward pass of the first placement unit counts only
 // when r has its reach phase. Without one the pass was found done, or
-// another solver computed it (muehlectl solve runs it beside the moving
-// units), and the unit's times hold none of it.
+// another solver sharing the folder computed it while this one waited,
+// and the unit's times hold none of it.
 func CostAsRecorded(u Unit, c Cost, r layers.Record) Cost {
 	if u.Reach && !slices.ContainsFunc(r.Phases, func(p layers.PhaseTime) bool { return p.Phase == PhaseReach }) {
 		c.CPUSeconds -= c.ReachCPUSeconds
 		c.ReachCPUSeconds = 0
 	}
 	return c
-}
-
-// reachPassBits returns the bytes of the bits the forward pass of the
-// game with stones per side holds at most: those of two plies.
-func reachPassBits(ix *layers.Indexer, stones int) uint64 {
-	var ply [2 * muehle.MaxStones]uint64
-	for _, k := range layers.PlacementLayers(stones) {
-		ply[PlyOf(stones, k)] += ix.Layer(k).Size()
-	}
-	var two uint64
-	for p := 1; p < len(ply); p++ {
-		two = max(two, (ply[p-1]+ply[p])/8)
-	}
-	return two
-}
-
-// ForwardPassMemBytes returns the expected peak memory of a process
-// that runs only the forward pass of db's game (ForwardPass).
-func ForwardPassMemBytes(db *layers.DB) uint64 {
-	return costBaseBytes + reachPassBits(db.Indexer(), db.Stones())
 }
 
 // oneByte reports whether unit u's solve keeps layer k at one byte per
@@ -607,13 +587,19 @@ func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 		c.CPUSeconds = costUnitSeconds + share*float64(slots)/costReachableRate
 		if u.Reach {
 			var all uint64
+			var ply [2 * muehle.MaxStones]uint64
 			for _, k := range layers.PlacementLayers(u.variant.Stones) {
 				all += ix.Layer(k).Size()
+				ply[PlyOf(u.variant.Stones, k)] += ix.Layer(k).Size()
 				c.TempBytes += layers.ReachFileBytes(ix.Layer(k).Size())
 			}
 			c.ReachCPUSeconds = share * float64(all) / costReachPassRate
 			c.CPUSeconds += c.ReachCPUSeconds
-			c.MemBytes += reachPassBits(ix, u.variant.Stones)
+			var two uint64 // the pass holds two plies of bits
+			for p := 1; p < len(ply); p++ {
+				two = max(two, (ply[p-1]+ply[p])/8)
+			}
+			c.MemBytes += two
 		}
 		return c
 	}

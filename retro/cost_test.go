@@ -265,8 +265,8 @@ func TestReachUnit(t *testing.T) {
 		t.Errorf("the forward pass: got %d bytes of bits, want about 1.44 GB", bits)
 	}
 	// A record with the reach phase counts the pass; one without (the
-	// pass computed beside, or found done) does not; other units keep
-	// their cost either way.
+	// pass computed by another solver, or found done) does not; other
+	// units keep their cost either way.
 	with := layers.Record{Unit: pass.Name, Phases: []layers.PhaseTime{{Phase: PhaseReach}, {Phase: PhaseCount, Seconds: 1}}}
 	without := layers.Record{Unit: pass.Name, Phases: []layers.PhaseTime{{Phase: PhaseCount, Seconds: 1}}}
 	if got := CostAsRecorded(pass, p, with); got != p {

@@ -132,9 +132,8 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 // reach returns the reachable slots of the placement layer k, nil with
 // PlacementAll (every class is computed). The forward pass, when this
 // solver computes it (in the first placement unit), is the unit's "reach"
-// phase; waiting for another solver's pass (muehlectl solve runs it
-// beside the moving units) is no phase, and the record of the unit then
-// holds none (CostAsRecorded).
+// phase; waiting for the pass of another solver sharing the folder is no
+// phase, and the record of the unit then holds none (CostAsRecorded).
 func (r *run) reach(ctx context.Context, k layers.Key) (ReachBits, error) {
 	if r.opts.PlacementAll {
 		return nil, nil

@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"muehle/layers"
 	"muehle/muehle"
@@ -511,5 +514,68 @@ func TestReachBitsIn(t *testing.T) {
 	}
 	if n != 5 {
 		t.Errorf("break after 5: %d slots seen", n)
+	}
+}
+
+// TestReachWaitsForAnotherSolver holds the forward pass's claim, as
+// another solver computing it would, while Solve comes to the first
+// placement unit: Solve says that it waits, waits until the claim is
+// released, and then computes the pass itself, the unit's reach phase.
+func TestReachWaitsForAnotherSolver(t *testing.T) {
+	if testenv.Race {
+		t.Skip("solves the placement phase, slow under the race detector; run without it")
+	}
+	db := openDB(t, t.TempDir(), 3)
+	claim, err := db.Claim(context.Background(), reachClaim, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noted := make(chan string, 1)
+	var mu sync.Mutex // Progress comes from the unit's reporting goroutines
+	var phases []Phase
+	opts := SolveOptions{Placement: true, Workers: 2,
+		Note: func(s string) {
+			if strings.Contains(s, "waiting for the forward pass") {
+				select {
+				case noted <- s:
+				default:
+				}
+			}
+		},
+		Progress: func(p Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if p.Unit == "p2+1-3+0" && (len(phases) == 0 || phases[len(phases)-1] != p.Phase) {
+				phases = append(phases, p.Phase)
+			}
+		},
+	}
+	solved := make(chan error, 1)
+	go func() { solved <- Solve(context.Background(), db, opts) }()
+	select {
+	case s := <-noted:
+		if !strings.Contains(s, "p2+1-3+0") || !strings.Contains(s, "pid") {
+			t.Errorf("the note: got %q, want the unit and the holder named", s)
+		}
+	case err := <-solved:
+		t.Fatalf("Solve returned while another solver held the pass's claim: %v", err)
+	case <-time.After(time.Minute):
+		claim.Release()
+		<-solved
+		t.Fatal("Solve said nothing of waiting for the pass within a minute")
+	}
+	select {
+	case err := <-solved:
+		t.Fatalf("Solve returned while another solver held the pass's claim: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	claim.Release()
+	if err := <-solved; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(phases, PhaseReach) {
+		t.Errorf("unit p2+1-3+0 reported the phases %v, want the reach phase: it computed the pass", phases)
 	}
 }

@@ -128,24 +128,6 @@ func firstReachMissing(db *layers.DB) int {
 	return 2 * stones
 }
 
-// ForwardPass computes and writes the reachable slots of every placement
-// layer of db that are not at hand yet: the forward pass that the first
-// unit of the reachable sweep runs (Unit.Reach), done ahead. It holds the
-// pass's claim, as that unit does, so that a solver reaching that unit
-// meanwhile waits for it and then reads the files; it resumes at the
-// first ply missing. done, if not nil, counts the slots gone through.
-func ForwardPass(ctx context.Context, db *layers.DB, workers int, done *atomic.Uint64) error {
-	return ensureReach(ctx, db, Workers(workers), done, passWatch{})
-}
-
-// PlacementSlots returns the slots of every placement layer of db: what
-// the done counter of ForwardPass counts towards.
-func PlacementSlots(db *layers.DB) uint64 { return placementSlots(db) }
-
-// ForwardPassDone reports whether the reachable slots of every placement
-// layer of db are at hand (in reach files, or in dense layer files).
-func ForwardPassDone(db *layers.DB) bool { return firstReachMissing(db) == 2*db.Stones() }
-
 // passWatch is told what ensureReach does, either hook may be nil: wait
 // when another solver holds the pass's claim (its error names the
 // holder), and start when this one computes.

@@ -26,11 +26,6 @@ type command struct {
 
 var commands []command
 
-// self is this program, for the processes it starts beside itself
-// (forwardPassBeside); set by main, so that a test calling run starts
-// none.
-var self string
-
 // register adds a sub-command; called from the init function of its file.
 func register(name, summary string, run func(ctx context.Context, args []string, stdout, stderr io.Writer) error) {
 	commands = append(commands, command{name, summary, run})
@@ -122,7 +117,6 @@ func main() {
 		fmt.Fprintf(os.Stderr, "muehlectl: %v: the command did not stop within %v; ending it\n", s, stopGrace)
 		os.Exit(1)
 	}()
-	self, _ = os.Executable()
 	stopProfile := startProfile()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stopProfile()

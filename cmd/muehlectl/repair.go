@@ -48,5 +48,5 @@ func runRepair(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "database %s (%s): damaged: %s\n", *dbf.dir, dbf.label(), strings.Join(names, ", "))
 	opts.Workers = *workers
-	return solveTasks(ctx, db, dbf, opts, true, stdout, stderr)
+	return solveTasks(ctx, db, dbf, opts, stdout, stderr)
 }

@@ -47,7 +47,6 @@ func TestFlagsChecked(t *testing.T) {
 		{[]string{"solve", "--workers", tooMany}, "--workers " + tooMany},
 		{[]string{"solve", "--workers", "-3"}, "--workers -3"},
 		{[]string{"solve", "--mem", "-1"}, "--mem -1"},
-		{[]string{"solve", "--forward-pass", "--all-phases"}, "--forward-pass with --unit"},
 		{[]string{"solve", "--placement", "--all-phases"}, "give one"},
 		{[]string{"solve", "--max-stones", "7", "--placement"}, "drop --max-stones"},
 		{[]string{"solve", "--stones", "10"}, "--stones 10: want 3 to 9"},

@@ -22,15 +22,11 @@ type solveArgs struct {
 	db   dbFlags
 	opts retro.SolveOptions
 	unit string // --unit: the one unit to compute
-	// forward: --forward-pass, only the placement phase's forward pass;
-	// beside: run that pass in a second process beside the moving units
-	// (forwardPassBeside), unless --no-beside.
-	forward, beside bool
 }
 
 // parseSolve parses and checks the flags of solve.
 func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
-	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases | --unit NAME] [--every-class] [--workers N] [--mem MiB] [--no-verify] [--compress] [--wait] [--no-beside] | --forward-pass", stderr)
+	fs := newFlags("solve", "[--db DIR] [--stones K] [--max-stones N | --placement | --all-phases | --unit NAME] [--every-class] [--workers N] [--mem MiB] [--no-verify] [--compress] [--wait]", stderr)
 	a := solveArgs{db: addDBFlags(fs)}
 	sel := addLayerFlags(fs)
 	workers := addWorkers(fs)
@@ -40,8 +36,6 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	wait := fs.Bool("wait", false, "when only units other solvers of this folder hold (or that need them) are left, wait for them instead of stopping")
 	every := fs.Bool("every-class", false, "compute every class of the placement layers (the full sweep), not only those reachable from the empty board (the default); the placement layers it reads must hold every class too")
 	unit := fs.String("unit", "", "compute only the unit `NAME` (m3-4 for the pair 3-4 + 4-3, p5+2-4+2; muehlectl plan lists them); refused while a layer it needs is missing, damaged or unverified")
-	forward := fs.Bool("forward-pass", false, "compute only the forward pass of the placement phase: the classes a game reaches from the empty board, written beside the placement layers (as the first placement unit does; resumable)")
-	noBeside := fs.Bool("no-beside", false, "run the forward pass in the first placement unit, not in a second process at the lowest priority beside the moving units (the default where the memory allows)")
 	if err := parseFlags(fs, args); err != nil {
 		return a, err
 	}
@@ -59,9 +53,6 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 			err = fmt.Errorf("--unit: %w", err)
 		}
 	}
-	if err == nil && *forward && (*unit != "" || *every || opts.MaxStones != 0 || opts.Placement) {
-		err = errors.New("--forward-pass with --unit, --every-class, --max-stones, --placement or --all-phases: the forward pass is one step of its own")
-	}
 	if err == nil && (*mem < 0 || *mem > math.MaxInt64>>20) {
 		err = fmt.Errorf("--mem %d: want 0 (3/4 of RAM) or a positive number of MiB", *mem)
 	}
@@ -74,7 +65,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	opts.Workers, opts.MemBytes, opts.SkipVerify, opts.WaitLock, opts.PlacementAll = *workers, *mem<<20, *noVerify, *wait, *every
 	opts.Compress = *compress
 	opts.OwnDB = true // the command's DB is the solver's alone
-	a.opts, a.unit, a.forward, a.beside = opts, *unit, *forward, !*noBeside
+	a.opts, a.unit = opts, *unit
 	return a, nil
 }
 
@@ -89,18 +80,15 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer db.Close()
 	tidyClaims(ctx, db, stderr)
-	switch {
-	case a.unit != "":
+	if a.unit != "" {
 		return solveUnit(ctx, db, a, stdout, stderr)
-	case a.forward:
-		return forwardPass(ctx, db, a, stdout, stderr)
 	}
-	return solveTasks(ctx, db, a.db, a.opts, a.beside, stdout, stderr)
+	return solveTasks(ctx, db, a.db, a.opts, stdout, stderr)
 }
 
 // solveTasks computes what opts asks for in db (dbservice.Solve, as the
 // window does), with its estimate first and its progress on stderr.
-func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.SolveOptions, beside bool, stdout, stderr io.Writer) error {
+func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.SolveOptions, stdout, stderr io.Writer) error {
 	tasks := retro.Plan(db, opts)
 	opts.Plan = tasks // made once: Solve does not read every layer again
 	if len(tasks) == 0 {
@@ -148,10 +136,6 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 		return err
 	}
 	defer closeRecord()
-	if beside {
-		stop := forwardPassBeside(db, dbf, opts, tasks, stdout, stderr)
-		defer stop()
-	}
 	start := time.Now()
 	_, err = dbservice.Solve(ctx, db, dbservice.Run{Opts: opts, Progress: show.show, Recorder: show.rec})
 	show.finish(err == nil)
