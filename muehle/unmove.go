@@ -233,34 +233,31 @@ func (p *Position) unslides() (movable, empty Bitboard, steps *[MaxPoints]Bitboa
 	return movable, e.all &^ (own | opp), e.steps(to3)
 }
 
-// AppendUnplacements appends the un-moves of p that are placements without
-// removal: the parents of p in which the previous mover placed a stone
-// from its hand and removed none, the stone back in its hand. Like
-// AppendUnmoves, it gives only parents whose hands fit (Rules.HandsFit)
-// and in which the side that has just moved holds 3 to K stones. The
-// placement verifier looks for a stored parent among these first: most
-// placement positions have one, and they need no removal undone.
-func (p *Position) AppendUnplacements(buf []Move) []Move {
+// UnplacementPoints returns the points from which the previous mover's
+// stone may go back into its hand: the parents of p in which that side
+// placed a stone there and removed none. Like AppendUnmoves, it admits
+// only parents whose hands fit (Rules.HandsFit) and in which the side
+// that has just moved holds LoseBelow to K stones. A stone that stands in
+// a mill is left out while the side to move has stones: placing it closed
+// the mill, which removed one. The placement verifier tries these parents
+// one at a time, before those with a removal undone, and stops at the
+// first it finds stored: most placement positions have such a parent.
+func (p *Position) UnplacementPoints() Bitboard {
 	e := &engines[p.Game]
 	K := e.rules.Stones
 	s := p.Turn
 	o := s ^ 1
 	own, opp := p.Stones[o], p.Stones[s]
 	if ts := p.Total(s); p.Total(o) < e.loseBelow || ts < e.loseBelow || ts > K {
-		return buf
+		return 0
 	}
 	hand := p.Hand
 	hand[o]++
 	if !e.rules.HandsFit(hand, o, K) {
-		return buf
+		return 0
 	}
-	mp, third := &e.partners, e.third
-	for t := own; t != 0; t &= t - 1 {
-		to := t.First()
-		if opp != 0 && closes(&mp[to], own&^to.Bit(), third) {
-			continue // that placement closed a mill and must have removed a stone
-		}
-		buf = append(buf, Move{NoPoint, to, NoPoint})
+	if opp == 0 {
+		return own
 	}
-	return buf
+	return own &^ e.inMill(own)
 }

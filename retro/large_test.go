@@ -153,8 +153,9 @@ func benchDB(b *testing.B, k layers.Key, self bool) *layers.DB {
 	return db
 }
 
-// benchVariant returns the game MUEHLE_BENCH_GAME names with its own
-// stone count, or Nine Men's Morris.
+// benchVariant returns the game MUEHLE_BENCH_GAME names, or Nine Men's
+// Morris, with MUEHLE_BENCH_STONES stones a side (the game's own when it
+// is not set).
 func benchVariant(tb testing.TB) muehle.Variant {
 	name := os.Getenv("MUEHLE_BENCH_GAME")
 	if name == "" {
@@ -164,7 +165,15 @@ func benchVariant(tb testing.TB) muehle.Variant {
 	if !ok {
 		tb.Fatalf("MUEHLE_BENCH_GAME=%q: not a game (%s)", name, muehle.GameIDs())
 	}
-	return r.Game().With(r.Stones)
+	stones := r.Stones
+	if s := os.Getenv("MUEHLE_BENCH_STONES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 3 || n > r.Stones {
+			tb.Fatalf("MUEHLE_BENCH_STONES=%q: not 3 to %d stones", s, r.Stones)
+		}
+		stones = n
+	}
+	return r.Game().With(stones)
 }
 
 func benchLargePair(b *testing.B, k layers.Key) {

@@ -261,6 +261,24 @@ func TestVerifyReachable(t *testing.T) {
 	if bad, err := VerifyLayer(context.Background(), db, key, 2, 10, nil); len(bad) != 0 || err != nil {
 		t.Errorf("the solved layer: got mismatches %v (%v), want none", bad, err)
 	}
+	// The parents' layers known to reach none of their classes: the
+	// reachable class's parents are there, but none is stored.
+	var parents []layers.Key
+	for _, pk := range PlyLayers(3, PlyOf(3, key)-1) {
+		if err := writeReach(db, pk, newReachBits(db.Indexer().Layer(pk).Size())); err != nil {
+			t.Fatal(err)
+		}
+		parents = append(parents, pk)
+	}
+	bad, _ := VerifyLayer(context.Background(), db, key, 2, 10, nil)
+	if len(bad) == 0 || bad[0].Index != in || bad[0].Reason != reasonNoParent {
+		t.Errorf("the parents' layers %v reaching nothing: got mismatches %v, want the first at slot %d: %q", parents, bad, in, reasonNoParent)
+	}
+	for _, pk := range parents {
+		if err := os.Remove(reachPath(db, pk)); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // reachableAndNot returns a placement layer of db (k=3) after the first

@@ -373,39 +373,35 @@ func (pc *parentCheck) found(buf []muehle.Move, pos muehle.Position) bool {
 	if pos.Hand[muehle.White] != pos.Hand[muehle.Black] {
 		pos = pos.SwapColors()
 	}
-	// Placements without a removal first: most positions have such a
-	// parent, and they are the cheaper ones to find; then those with a
-	// removal undone.
-	if pc.anyStored(pos, pos.AppendUnplacements(buf)) {
-		return true
-	}
-	ms := pos.AppendUnmoves(buf)
-	n := 0
-	for _, m := range ms {
-		if m.From == muehle.NoPoint && m.Remove != muehle.NoPoint {
-			ms[n] = m
-			n++
+	// Placements without a removal first, one at a time: most positions
+	// have such a parent, often the first tried, and they need no
+	// removal undone; then those with a removal undone.
+	for t := pos.UnplacementPoints(); t != 0; t &= t - 1 {
+		if pc.stored(pos.Unplay(muehle.Move{From: muehle.NoPoint, To: t.First(), Remove: muehle.NoPoint})) {
+			return true
 		}
 	}
-	return pc.anyStored(pos, ms[:n])
+	for _, m := range pos.AppendUnmoves(buf) {
+		if m.From == muehle.NoPoint && m.Remove != muehle.NoPoint && pc.stored(pos.Unplay(m)) {
+			return true
+		}
+	}
+	return false
 }
 
-// anyStored reports whether one of the un-moves ms of pos leads to a
-// parent stored in the parents' layers.
-func (pc *parentCheck) anyStored(pos muehle.Position, ms []muehle.Move) bool {
-	for _, m := range ms {
-		// AppendUnmoves gives parents whose hands fit and whose side that
-		// has just moved has three stones; a game of fewer than 9 stones
-		// drops those with too many.
-		q := pos.Unplay(m)
-		if q.Total(muehle.White) > pc.stones || q.Total(muehle.Black) > pc.stones {
-			continue
-		}
-		kq := layers.KeyOf(q)
-		for _, p := range pc.parents {
-			if p.key == kq && p.bits.Has(p.ix.Index(q)) {
-				return true
-			}
+// stored reports whether q, a parent of a position of the layer found by
+// an un-move, is stored in the parents' layers.
+func (pc *parentCheck) stored(q muehle.Position) bool {
+	// AppendUnmoves and UnplacementPoints give parents whose hands fit
+	// and whose side that has just moved has three stones; a game of
+	// fewer than 9 stones drops those with too many.
+	if q.Total(muehle.White) > pc.stones || q.Total(muehle.Black) > pc.stones {
+		return false
+	}
+	kq := layers.KeyOf(q)
+	for _, p := range pc.parents {
+		if p.key == kq && p.bits.Has(p.ix.Index(q)) {
+			return true
 		}
 	}
 	return false
