@@ -35,13 +35,6 @@ type Dense struct {
 	super  []uint64 // stored slots before each superblock
 	sub    []uint16 // stored slots before each block, within its superblock
 	values []byte   // one Value per stored slot, in slot order
-
-	// words, in a copy made for many look-ups (withWordRanks), holds the
-	// stored slots before each word of bits within its superblock, so
-	// that a rank needs one population count instead of up to eight. It
-	// is not part of the file: 2 bytes per 64 slots, a quarter of the
-	// bits.
-	words []uint16
 }
 
 // NewDense returns the dense body of a layer of slots slots that stores a
@@ -119,32 +112,11 @@ func (d *Dense) bit(i uint64) uint64 { return d.bits[i>>6] >> (i & 63) & 1 }
 // rank returns the number of stored slots before slot i < slots.
 func (d *Dense) rank(i uint64) uint64 {
 	w := i >> 6
-	if d.words != nil {
-		return d.super[i>>rankSuperShift] + uint64(d.words[w]) + uint64(bits.OnesCount64(d.bits[w]&(1<<(i&63)-1)))
-	}
 	r := d.super[i>>rankSuperShift] + uint64(d.sub[i>>rankBlockShift])
 	for j := w &^ (1<<(rankBlockShift-6) - 1); j < w; j++ {
 		r += uint64(bits.OnesCount64(d.bits[j]))
 	}
 	return r + uint64(bits.OnesCount64(d.bits[w]&(1<<(i&63)-1)))
-}
-
-// withWordRanks returns d with a rank entry for every word of its bits
-// (Dense.words): the same layer, for a reader that looks up many random
-// slots. d itself is not changed.
-func (d *Dense) withWordRanks() *Dense {
-	const wordsPerSuper = 1 << (rankSuperShift - 6)
-	c := *d
-	c.words = make([]uint16, len(d.bits))
-	inSuper := 0
-	for w, x := range d.bits {
-		if w%wordsPerSuper == 0 {
-			inSuper = 0
-		}
-		c.words[w] = uint16(inSuper)
-		inSuper += bits.OnesCount64(x)
-	}
-	return &c
 }
 
 // Slots returns the slots of the layer, stored or not.

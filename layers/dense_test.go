@@ -34,25 +34,28 @@ func randomDense(t *testing.T, r *rand.Rand, slots uint64, share float64) *Dense
 }
 
 // TestDenseRank compares Rank, Has and Value with a count from the start,
-// on sizes around the word, block and superblock boundaries, with the
-// file's rank directory and with a rank for each word (withWordRanks).
+// on sizes around the word, block and superblock boundaries, and the
+// values of the copy at one byte per slot (flatCopy) with Value.
 func TestDenseRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, slots := range []uint64{0, 1, 63, 64, 65, 511, 512, 513, 1 << 16, 1<<16 + 1, 3<<16 + 777} {
 		for _, share := range []float64{0, 0.02, 0.5, 1} {
-			for _, words := range []bool{false, true} {
-				checkDenseRank(t, randomDense(t, r, slots, share), slots, share, words)
-			}
+			checkDenseRank(t, randomDense(t, r, slots, share), slots, share)
 		}
 	}
 }
 
 // checkDenseRank is TestDenseRank on one layer of slots slots, share of
-// them stored, with ranks for each word when words is set.
-func checkDenseRank(t *testing.T, d *Dense, slots uint64, share float64, words bool) {
+// them stored.
+func checkDenseRank(t *testing.T, d *Dense, slots uint64, share float64) {
 	t.Helper()
-	if words {
-		d = d.withWordRanks()
+	c, err := d.flatCopy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	if uint64(len(c.flat)) != slots {
+		t.Fatalf("slots %d share %v: a flat copy of %d bytes", slots, share, len(c.flat))
 	}
 	var n uint64
 	for i := range slots {
@@ -67,6 +70,9 @@ func checkDenseRank(t *testing.T, d *Dense, slots uint64, share float64, words b
 		}
 		if ok != has || (has && rk != n) || d.Value(i) != want {
 			t.Fatalf("slots %d share %v: slot %d: Rank %d, %v, Value %v; want %d, %v, %v", slots, share, i, rk, ok, d.Value(i), n, has, want)
+		}
+		if c.Value(i) != want {
+			t.Fatalf("slots %d share %v: slot %d: the flat copy holds %v, want %v", slots, share, i, c.Value(i), want)
 		}
 		if has {
 			n++
@@ -307,8 +313,9 @@ func TestDenseHeaderChecks(t *testing.T) {
 
 // BenchmarkDenseValue measures the look-up of a dense layer in memory at
 // random slots, with 18 % of them stored, as in the 9-stone game's
-// placement layers: with the file's rank directory, and with a rank for
-// each word (the copies the solver and the verifier look up).
+// placement layers: read in place with the file's rank directory, and
+// copied at one byte per slot (the copies the solver and the verifier
+// look up).
 func BenchmarkDenseValue(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const slots = 1 << 26
@@ -328,15 +335,20 @@ func BenchmarkDenseValue(b *testing.B) {
 	for i := range idx {
 		idx[i] = r.Uint64N(slots)
 	}
+	flat, err := d.flatCopy()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer flat.Release()
 	for _, c := range []struct {
-		name string
-		d    *Dense
-	}{{"directory", d}, {"words", d.withWordRanks()}} {
+		name  string
+		value func(uint64) Value
+	}{{"directory", d.Value}, {"flat", flat.Value}} {
 		b.Run(c.name, func(b *testing.B) {
 			var sink Value
 			i := 0
 			for b.Loop() {
-				sink += c.d.Value(idx[i&(len(idx)-1)])
+				sink += c.value(idx[i&(len(idx)-1)])
 				i++
 			}
 			_ = sink

@@ -91,7 +91,7 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 		c.files = append(c.files, release)
 		files = append(files, f)
 		kept = append(kept, st)
-		size += int64(len(f.Body()))
+		size += f.CopyBytes()
 	}
 	for kind, kl := range kindLayers(v, k) {
 		t := &c.t[kind]

@@ -568,7 +568,10 @@ func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 		body := func(k layers.Key) uint64 { return u.bodyBytes(ix, k) }
 		k := u.Keys[0]
 		for _, s := range k.Successors() {
-			c.MemBytes += body(s) // the children's layers, copied
+			c.MemBytes += body(s) // the children's layers, as read
+			if !u.oneByte(s) {
+				c.MemBytes += ix.Layer(s).Size() // and a dense one's copy at one byte per slot (layers.File.Copy)
+			}
 		}
 		if !u.Reachable {
 			c.MemBytes += slots // the body written
