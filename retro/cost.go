@@ -13,19 +13,19 @@ import (
 // asks for and the estimate of the program's Database tab.
 //
 // The rates are fitted to the solve records of the development machine
-// (2 cores, 2 workers, 23 GiB), copied into testdata/:
-// solve-record-k9-compress.tsv, the standard game computed from an empty
-// folder with --compress on the otherwise idle machine in one run
-// (2026-11-29, commit af59930; docs/solver.md, "The complete standard
-// game kept compressed, timed from an empty folder"), its 28 moving units
-// (8.95 billion slots) and its 497 placement units, each with its
-// processor time; solve-record-k9-compress-placement.tsv, the placement
-// phase solved again over the same moving layers by the solver that holds
-// the layers by its read plan (c2152d7, hold.go); and
-// solve-record-k5.tsv, the k=5 game with its 67 placement layers of the
-// full sweep. solve-record-k9-idle.tsv (the flat run of 2026-11-27, 1 h 34
-// min, whose rates these were before the solver's round three) and
-// solve-record-k9.tsv, an earlier campaign on a shared machine, are kept
+// (2 cores, 2 workers, 23 GiB), copied into testdata/: the standard game
+// computed from an empty folder with --compress on the otherwise idle
+// machine in one run, each unit with its processor time:
+// solve-record-k9-60m.tsv (2026-11-30 12:43, 6d135c6, 60 min 31 s) for
+// the moving units, solve-record-k9-57m.tsv (2026-11-30 19:30, fe8cb97,
+// 57 min 31 s; docs/solver.md, "A dense layer copied at one byte per
+// slot") for the placement units; solve-record-k5.tsv, the k=5 game with
+// its 67 placement layers of the full sweep. The runs of the machine
+// before (solve-record-k9-compress.tsv, af59930; -58m.tsv, a1f4a6f;
+// -compress-placement.tsv, c2152d7), solve-record-k9-idle.tsv (the flat
+// run of 2026-11-27, 1 h 34 min, whose rates these were before the
+// solver's round three) and solve-record-k9.tsv, an earlier campaign on a
+// shared machine, are kept
 // for muehlectl plan --calibrate. docs/cluster.md ("What each unit
 // costs") tells the runs and how well the model fits them. Read the rates
 // as that rough:
@@ -70,13 +70,13 @@ const (
 	// costReachableRate reachable classes per processor second,
 	// verification included, the reading of compressed layers apart (the
 	// 9-stone sweep's 496 units after the first in the timed run of
-	// 2026-11-30 12:43 on this machine, 6d135c6, which reads the moving
-	// layers as stored: 2,073.6 processor seconds, 286.6 more than the
-	// model with the rate before, 1,850,000, fitted to c2152d7 on the
-	// machine before; 3.22 billion reachable classes at the game's
-	// share: 1,590,000; the share of a single layer ranges from almost
-	// none to all, which the model does not know, so only the sum
-	// fits), and its first unit runs the forward pass first, at
+	// 2026-11-30 19:30 on this machine, fe8cb97, which copies the dense
+	// children at one byte per slot: 1,626.0 processor seconds against
+	// 2,073.6 in the run of 12:43, 6d135c6, whose rate was 1,590,000;
+	// 3.22 billion reachable classes at the game's share: 2,040,000; the
+	// share of a single layer ranges from almost none to all, which the
+	// model does not know, so only the sum fits), and its first unit
+	// runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// processor second (3.20 billion reachable classes in 436.1
 	// processor seconds in that run: 7,340,000; on the machine before
@@ -88,7 +88,7 @@ const (
 	costLargeRate        = 2_060_000
 	costLargeSlots       = 25_000_000
 	costPlacementRate    = 50_000
-	costReachableRate    = 1_590_000
+	costReachableRate    = 2_040_000
 	costReachPassRate    = 7_340_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
