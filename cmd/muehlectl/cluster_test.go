@@ -163,8 +163,8 @@ func TestCalibrate(t *testing.T) {
 	// A solve record says its workers: 3-3 on 2 (0.02 s + 183,512 slots at
 	// 1,780,000 a processor second, over 2 × 0.91 cores: 0.0676 s, printed
 	// to the 100 ms, measured 1.57 s: 23.21), p4+1-5+0 on 1 (0.02 s + the
-	// reachable 53.97 % of 10,498,440 slots at 1,590,000, over 0.91: 3.94
-	// s; this record's run was the full sweep, 35.78 times as long). The units
+	// reachable 53.97 % of 10,498,440 slots at 2,040,000, over 0.91: 3.07
+	// s; this record's run was the full sweep, 45.83 times as long). The units
 	// are written as records before the unit's name were: 3-3 for m3-3.
 	// A line of 0 slots only verified its unit: m3-3 counts with the line
 	// that solved it, m4-4, never solved in the record, is left out.
@@ -175,11 +175,11 @@ func TestCalibrate(t *testing.T) {
 		"2026-11-23T14:49:02Z\tp4+1-5+0\t10498440\t140.900\tcount=100.176 write=0.024 verify:p4+1-5+0=40.972\t279\t1\t2\tunknown\n"), 0o644)
 	code, out, errOut := muehlectl("plan", "--calibrate", record, "--stones", "5", "--db", dir)
 	// The sums by phase are these units' own; all units: 142.47 s
-	// measured against 0.0676 + 3.938 s, 35.57.
-	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+23\.21\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+3\.9s\s+35\.78\s`,
+	// measured against 0.0676 + 3.074 s, 45.35.
+	for _, re := range []string{`(?m)^5\s+m3-3\s+183512\s+1\.6s\s+100ms\s+23\.21\s+188 MiB`, `(?m)^5\s+p4\+1-5\+0\s+10498440\s+2m21s\s+3\.1s\s+45\.83\s`,
 		`(?m)^moving units, summed \(wall time\): measured 1\.6s, model 100ms, measured/model 23\.21$`,
-		`(?m)^placement units, summed \(wall time\): measured 2m21s, model 3\.9s, measured/model 35\.78$`,
-		`(?m)^all units, summed \(wall time\): measured 2m22s, model 4s, measured/model 35\.57$`,
+		`(?m)^placement units, summed \(wall time\): measured 2m21s, model 3\.1s, measured/model 45\.83$`,
+		`(?m)^all units, summed \(wall time\): measured 2m22s, model 3\.1s, measured/model 45\.35$`,
 		`(?m)^1 units left out: the records hold only runs that verified them$`, `(?m)^2 units; `,
 		`(?m)^time compared as processor time for 0 units .*, as wall time on the run's workers for 2 `} {
 		if code != 0 || !regexp.MustCompile(re).MatchString(out) {
