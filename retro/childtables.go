@@ -91,7 +91,11 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 		c.files = append(c.files, release)
 		files = append(files, f)
 		kept = append(kept, st)
-		size += f.CopyBytes()
+		if st {
+			size += int64(len(f.Body())) // CopyStored copies the body as stored
+		} else {
+			size += f.CopyBytes()
+		}
 	}
 	for kind, kl := range kindLayers(v, k) {
 		t := &c.t[kind]
