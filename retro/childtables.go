@@ -50,15 +50,17 @@ type kindTable struct {
 }
 
 // newChildTables copies the layers the children of layer k's positions
-// lie in into memory, when their files' bodies together take at most
-// memBytes, and reads the mapped files otherwise; release frees the
-// copies and gives the files back. With stored, a layer of compressed form
-// 2 copied into memory is copied as stored, its won slots without their
-// depths (kindTable.marks): for the verifier, which finds the few it
-// needs. Only the layers out of k's pair are read so (a removal's, a
-// placement's), whose won depths never depend on k's values; k's partner
-// comes complete, its won depths found in full and checked against its
-// header's checksum, which a depth of k's made wrong would fail.
+// lie in into memory when the copies fit in memBytes, what the caller
+// leaves of the memory budget, beside the layers the DB's cache holds
+// (copiesFit), and reads the layers where they lie otherwise (mapped, or
+// decoded in the cache); release frees the copies and gives the files
+// back. With stored, a layer of compressed form 2 copied into memory is
+// copied as stored, its won slots without their depths (kindTable.marks):
+// for the verifier, which finds the few it needs. Only the layers out of
+// k's pair are read so (a removal's, a placement's), whose won depths
+// never depend on k's values; k's partner comes complete, its won depths
+// found in full and checked against its header's checksum, which a depth
+// of k's made wrong would fail.
 func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*childTables, error) {
 	c := &childTables{}
 	v := db.Variant()
@@ -97,6 +99,9 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 			size += f.CopyBytes()
 		}
 	}
+	// The layers borrowed, decoded in the DB's cache, are held beside
+	// the copies, as are the layers the cache holds for later units.
+	copies := copiesFit(memBytes, uint64(db.CacheBytes()), uint64(size))
 	for kind, kl := range kindLayers(v, k) {
 		t := &c.t[kind]
 		t.ends = kl.ends
@@ -113,7 +118,7 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 				return nil, err
 			}
 			t.marks = make([]uint64, (t.ix.Size()+63)/64)
-		case size > memBytes:
+		case !copies:
 			t.body = files[i].View()
 		default:
 			if t.body, err = files[i].Copy(); err != nil {
@@ -315,4 +320,11 @@ func (c *childTables) holdsStored() bool {
 		}
 	}
 	return false
+}
+
+// copiesFit reports whether copies bytes of layers copied into memory fit
+// in the memory budget beside used bytes. The solver (newChildTables) and
+// the cost model (unitCost) decide by it alike.
+func copiesFit(budget int64, used, copies uint64) bool {
+	return used+copies <= uint64(max(budget, 0))
 }

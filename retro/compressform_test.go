@@ -201,7 +201,7 @@ func TestSolveHoldsDecoded(t *testing.T) {
 	var least, most int64 = math.MaxInt64, 0
 	for _, u := range Units(db.Variant(), SolveOptions{Placement: true}) {
 		if !u.Placement {
-			own := int64(unitCost(ix, u, 0).MemBytes)
+			own := int64(unitCost(ix, u, 0, 0).MemBytes)
 			least, most = min(least, own), max(most, own)
 		}
 	}
@@ -232,7 +232,7 @@ func TestSolveHoldsDecoded(t *testing.T) {
 		if u.Placement || !ok {
 			continue
 		}
-		want := seen{max(unitBound(unitCost(ix, u, 0).MemBytes, opts), players), limit}
+		want := seen{max(unitBound(unitCost(ix, u, 0, 0).MemBytes, opts), players), limit}
 		if want.bound > budget/4 {
 			want.limit = budget
 			above++

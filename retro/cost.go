@@ -75,21 +75,26 @@ const (
 	// 2,073.6 in the run of 12:43, 6d135c6, whose rate was 1,590,000;
 	// 3.22 billion reachable classes at the game's share: 2,040,000; the
 	// share of a single layer ranges from almost none to all, which the
-	// model does not know, so only the sum fits), and its first unit
+	// model does not know, so only the sum fits). A unit whose dense
+	// children's copies do not fit in the memory budget (copiesFit) reads
+	// them where they lie, at costReachableInPlaceRate: the 448 units
+	// with dense children took 797.9 s of wall time in the run of 12:43
+	// and 574.6 s in that of 19:30 (0.720), so 2,040,000 × 0.720. Its first unit
 	// runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// processor second (3.20 billion reachable classes in 436.1
 	// processor seconds in that run: 7,340,000; on the machine before
 	// 355.8 and 357.9, 9,000,000; docs/placement.md).
-	costFlyingRate       = 1_780_000
-	costFlyingLargeRate  = 1_530_000
-	costFlyingLargeSlots = 40_000_000
-	costSlidingRate      = 6_280_000
-	costLargeRate        = 2_060_000
-	costLargeSlots       = 25_000_000
-	costPlacementRate    = 50_000
-	costReachableRate    = 2_040_000
-	costReachPassRate    = 7_340_000
+	costFlyingRate           = 1_780_000
+	costFlyingLargeRate      = 1_530_000
+	costFlyingLargeSlots     = 40_000_000
+	costSlidingRate          = 6_280_000
+	costLargeRate            = 2_060_000
+	costLargeSlots           = 25_000_000
+	costPlacementRate        = 50_000
+	costReachableRate        = 2_040_000
+	costReachableInPlaceRate = 1_469_000
+	costReachPassRate        = 7_340_000
 	// costUnitSeconds is what every unit costs besides its slots: writing
 	// and syncing files, opening the layers it reads.
 	costUnitSeconds = 0.02
@@ -503,22 +508,27 @@ func readSeconds(ix *layers.Indexer, u Unit, o CostOptions) float64 {
 
 // UnitCostWith returns the expected cost of unit u solved with o.
 func UnitCostWith(ix *layers.Indexer, u Unit, o CostOptions) Cost {
-	c := unitCost(ix, u, o.MemBytes)
 	if o.Held != nil {
-		o.Held.start(u, c.MemBytes)
+		o.Held.start(u, unitCost(ix, u, o.MemBytes, 0).MemBytes)
 	}
-	c.ReadCPUSeconds = readSeconds(ix, u, o)
-	c.CPUSeconds += c.ReadCPUSeconds
+	read := readSeconds(ix, u, o)
+	// The layers held for later units, beside those the unit reads
+	// (counted by unitCost: a placement unit borrows them), which leave
+	// less room for a placement unit's copies.
+	var others uint64
 	if o.Held != nil {
-		// The layers held for later units, beside those the unit
-		// reads (counted above: a placement unit borrows them).
-		others := o.Held.Bytes()
+		others = o.Held.Bytes()
 		if u.Placement {
 			for _, x := range layers.SuccessorsIn(u.variant, u.Keys[0]) {
 				others -= o.Held.held[x].size
 			}
 		}
-		c.MemBytes += others
+	}
+	c := unitCost(ix, u, o.MemBytes, others)
+	c.ReadCPUSeconds = read
+	c.CPUSeconds += read
+	c.MemBytes += others
+	if o.Held != nil {
 		// Written, verified and compressed, the unit's own layers are
 		// held decoded (DB.CompressDerived) if one fits the DB's bound.
 		for _, k := range u.Keys {
@@ -558,19 +568,20 @@ func CostAsRecorded(u Unit, c Cost, r layers.Record) Cost {
 // slot: a moving layer, or any layer of the full sweep.
 func (u Unit) oneByte(k layers.Key) bool { return k.IsMoving() || !u.Reachable }
 
-// unitCost is UnitCostIn without the reading of compressed layers.
-func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
+// unitCost is UnitCostIn without the reading of compressed layers, for
+// a unit beside held bytes of layers held decoded for later units.
+func unitCost(ix *layers.Indexer, u Unit, memBytes int64, held uint64) Cost {
 	slots := u.Slots(ix)
 	c := Cost{MemBytes: uint64(costBaseBytes),
 		DiskBytes: slots + uint64(len(u.Keys))*layers.HeaderSize}
 	if u.Placement {
-		share := ReachableShare(u.variant)
 		body := func(k layers.Key) uint64 { return u.bodyBytes(ix, k) }
 		k := u.Keys[0]
+		var copies uint64
 		for _, s := range k.Successors() {
 			c.MemBytes += body(s) // the children's layers, as read
 			if !u.oneByte(s) {
-				c.MemBytes += ix.Layer(s).Size() // and a dense one's copy at one byte per slot (layers.File.Copy)
+				copies += ix.Layer(s).Size() // a dense one's copy at one byte per slot (layers.File.Copy)
 			}
 		}
 		if !u.Reachable {
@@ -578,16 +589,18 @@ func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 			c.CPUSeconds = costUnitSeconds + float64(slots)/costPlacementRate
 			return c
 		}
-		c.DiskBytes = body(k) + layers.HeaderSize
-		// The values and the reach bits, and the reach bits of the
-		// parents' layers that the verifier reads.
-		c.MemBytes += uint64(share*float64(slots)) + slots/8
-		if ply := PlyOf(u.variant.Stones, k); ply > 0 {
-			for _, p := range PlyLayers(u.variant.Stones, ply-1) {
-				c.MemBytes += ix.Layer(p).Size() / 8
-			}
+		c.MemBytes += placementOwnBytes(ix, u) - costBaseBytes
+		share := ReachableShare(u.variant)
+		rate := float64(costReachableRate)
+		switch {
+		case copies == 0:
+		case memBytes <= 0 || copiesFit(memBytes, c.MemBytes+held, copies):
+			c.MemBytes += copies
+		default:
+			rate = costReachableInPlaceRate
 		}
-		c.CPUSeconds = costUnitSeconds + share*float64(slots)/costReachableRate
+		c.DiskBytes = body(k) + layers.HeaderSize
+		c.CPUSeconds = costUnitSeconds + share*float64(slots)/rate
 		if u.Reach {
 			var all uint64
 			var ply [2 * muehle.MaxStones]uint64
@@ -628,6 +641,21 @@ func unitCost(ix *layers.Indexer, u Unit, memBytes int64) Cost {
 	}
 	c.CPUSeconds = costUnitSeconds + float64(slots)/rate
 	return c
+}
+
+// placementOwnBytes returns the memory placement unit u of the reachable
+// sweep needs of its own, beside its children's layers and their copies:
+// the base, the values and the reach bits, and the reach bits of the
+// parents' layers that the verifier reads.
+func placementOwnBytes(ix *layers.Indexer, u Unit) uint64 {
+	k, slots := u.Keys[0], u.Slots(ix)
+	own := costBaseBytes + uint64(ReachableShare(u.variant)*float64(slots)) + slots/8
+	if ply := PlyOf(u.variant.Stones, k); ply > 0 {
+		for _, p := range PlyLayers(u.variant.Stones, ply-1) {
+			own += ix.Layer(p).Size() / 8
+		}
+	}
+	return own
 }
 
 // DefaultMemBytes returns the memory budget Solve uses when

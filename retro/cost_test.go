@@ -472,3 +472,41 @@ func TestHeldLayers(t *testing.T) {
 		t.Errorf("%s again: %d bytes of memory, want %d (alone %d, held %d, of them its children %d)", q.Name, got.MemBytes, want, alone.MemBytes, before, children)
 	}
 }
+
+// TestCostCopiesFit checks the model's side of the copy rule (copiesFit):
+// a placement unit whose dense children's copies fit in the budget counts
+// them and runs at costReachableRate; a byte short, it counts none and
+// reads its children where they lie, at costReachableInPlaceRate.
+func TestCostCopiesFit(t *testing.T) {
+	ix, err := layers.DefaultIndexer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := FindUnit(Units(muehle.NineMensMorris, SolveOptions{Placement: true}), "p7+2-7+1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copies uint64
+	for _, s := range u.Keys[0].Successors() {
+		if s.IsMoving() {
+			t.Fatalf("%s leads to the moving layer %s", u.Name, s)
+		}
+		copies += ix.Layer(s).Size()
+	}
+	reachable := 0.1791 * float64(u.Slots(ix))
+	all := UnitCostIn(ix, u, 0) // no budget: every copy made
+	for _, tc := range []struct {
+		name string
+		mem  int64
+		want Cost
+	}{
+		{"no budget", 0, Cost{MemBytes: all.MemBytes, CPUSeconds: costUnitSeconds + reachable/costReachableRate}},
+		{"room for the copies", int64(all.MemBytes), Cost{MemBytes: all.MemBytes, CPUSeconds: costUnitSeconds + reachable/costReachableRate}},
+		{"a byte short", int64(all.MemBytes) - 1, Cost{MemBytes: all.MemBytes - copies, CPUSeconds: costUnitSeconds + reachable/costReachableInPlaceRate}},
+	} {
+		c := UnitCostIn(ix, u, tc.mem)
+		if c.MemBytes != tc.want.MemBytes || math.Abs(c.CPUSeconds-tc.want.CPUSeconds) > 1e-9*tc.want.CPUSeconds {
+			t.Errorf("%s: got %d bytes, %.3f s, want %d bytes, %.3f s", tc.name, c.MemBytes, c.CPUSeconds, tc.want.MemBytes, tc.want.CPUSeconds)
+		}
+	}
+}

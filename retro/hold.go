@@ -106,15 +106,16 @@ func unitBound(own uint64, opts SolveOptions) int64 {
 
 // placementBound is the DB's bound of the layers held decoded once only
 // placement units are left: the memory budget less twice the largest
-// placement unit's own memory (the model's, the copies of its children
-// left out: they are among the layers held), at least the moving phase's.
+// placement unit's own memory (the model's with the copies of its
+// children, their layers left out: they are among the layers held), at
+// least the moving phase's.
 func placementBound(ix *layers.Indexer, v muehle.Variant, opts SolveOptions) int64 {
 	var own uint64
 	for _, u := range Units(v, SolveOptions{Placement: true, PlacementAll: opts.PlacementAll}) {
 		if !u.Placement {
 			continue
 		}
-		c := unitCost(ix, u, 0)
+		c := unitCost(ix, u, 0, 0)
 		for _, s := range layers.SuccessorsIn(v, u.Keys[0]) {
 			c.MemBytes -= u.bodyBytes(ix, s)
 		}
@@ -174,7 +175,7 @@ func (h *hold) starting(i int, placement bool) {
 		return
 	}
 	if i < len(h.units) && !h.units[i].Placement {
-		b := unitBound(unitCost(h.db.Indexer(), h.units[i], 0).MemBytes, h.opts)
+		b := unitBound(unitCost(h.db.Indexer(), h.units[i], 0, 0).MemBytes, h.opts)
 		h.set(b)
 		h.limitMemory(b > movingBound(h.opts))
 	}

@@ -23,7 +23,8 @@ import (
 // is (the full sweep, one byte per slot), which needs every class of the
 // placement layers one ply down.
 //
-// The children's layers are copied into memory when they fit in memBytes.
+// The children's layers are copied into memory when they fit in memBytes
+// (newChildTables).
 func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, memBytes int64, done *atomic.Uint64) (layerBody, error) {
 	ix, game := db.Indexer().Layer(k), db.Variant().Game
 	if reach == nil {

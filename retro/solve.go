@@ -563,6 +563,18 @@ func (r *run) do(ctx context.Context, t Task) error {
 	return err
 }
 
+// copyRoom returns what the unit leaves of the memory budget for the
+// copies of the layers its children lie in (newChildTables): the budget
+// less, for a placement unit of the reachable sweep, what the cost model
+// says it needs of its own (placementOwnBytes), as the model decides.
+func (r *run) copyRoom() int64 {
+	room := r.opts.memBudget()
+	if r.unit.Placement && r.unit.Reachable {
+		room -= int64(placementOwnBytes(r.db.Indexer(), r.unit))
+	}
+	return room
+}
+
 // verify verifies the layers keys and records each that passes. It
 // removes each layer proven wrong and describes it in wrong. An error
 // (cancellation included) leaves the layers as they are, unverified.
@@ -570,7 +582,7 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 	for _, k := range keys {
 		var done atomic.Uint64
 		stop := r.track(PhaseVerify, k, r.db.Indexer().Layer(k).Size(), &done)
-		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.opts.memBudget(), &done)
+		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.copyRoom(), &done)
 		stop()
 		if len(bad) == 0 && err != nil {
 			return wrong, err
@@ -679,7 +691,7 @@ func (r *run) compute(ctx context.Context) (bodies []layerBody, release func(), 
 		}
 		var done atomic.Uint64
 		stop := r.track(PhaseCount, layers.Key{}, r.db.Indexer().Layer(k).Size(), &done)
-		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, r.opts.memBudget(), &done)
+		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, r.copyRoom(), &done)
 		stop()
 		return []layerBody{body}, func() {}, err
 	}

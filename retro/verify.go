@@ -64,7 +64,7 @@ func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limi
 }
 
 // verifyLayer is VerifyLayer with the children's layers copied into
-// memory when they fit in memBytes.
+// memory when they fit in memBytes (newChildTables).
 func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, done *atomic.Uint64) ([]Mismatch, error) {
 	return verifyLayerAs(ctx, db, k, workers, limit, memBytes, true, done)
 }

@@ -181,3 +181,56 @@ func TestVerifyFindsStoredNonCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestChildTablesCopyRule checks when newChildTables copies the dense
+// layers a placement layer's children lie in: when their copies, a byte
+// per slot, fit in the room the caller gives beside the DB's cache, and
+// not a byte less; and that the children read where they lie give the
+// same values.
+func TestChildTablesCopyRule(t *testing.T) {
+	db := openDB(t, t.TempDir(), 4)
+	solve(t, db, SolveOptions{Placement: true})
+	k := layers.Key{W: 1, WH: 3, B: 1, BH: 3} // its children lie in dense layers only
+	var copies int64
+	for _, s := range layers.SuccessorsIn(db.Variant(), k) {
+		if s.IsMoving() {
+			t.Fatalf("%s leads to the moving layer %s", k, s)
+		}
+		copies += int64(db.Indexer().Layer(s).Size())
+	}
+	tables := func(room int64) (copied int, vals []layers.Value) {
+		c, err := newChildTables(db, k, room, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.release()
+		if db.CacheBytes() != 0 {
+			t.Fatalf("the DB's cache holds %d bytes; the rule's bound here assumes none", db.CacheBytes())
+		}
+		for _, tb := range c.t {
+			if tb.ix != nil && tb.body.Flat() != nil {
+				copied++
+			}
+		}
+		ix := db.Indexer().Layer(k)
+		var w bestWork
+		for i := range ix.Size() {
+			if pos, ok := ix.Position(i); ok {
+				v, _ := c.best(&w, &pos)
+				vals = append(vals, v)
+			}
+		}
+		return copied, vals
+	}
+	n, want := tables(copies)
+	if n == 0 {
+		t.Fatalf("room for the copies (%d bytes): none copied", copies)
+	}
+	n, got := tables(copies - 1)
+	if n != 0 {
+		t.Fatalf("a byte short of the copies: %d layers copied", n)
+	}
+	if !slices.Equal(got, want) {
+		t.Error("the children read where they lie give other values than their copies")
+	}
+}

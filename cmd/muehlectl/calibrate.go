@@ -30,7 +30,7 @@ func calibrate(w io.Writer, db *layers.DB, files []string) error {
 	ix, v := db.Indexer(), db.Variant()
 	// The layers the units read counted as they lie in the folder now:
 	// the reading of those kept compressed is part of a unit's time.
-	co := modelOptions(db, retro.SolveOptions{})
+	co := modelOptions(db, retro.SolveOptions{}, retro.DefaultMemBytes())
 	fmt.Fprintf(w, "%-3s %-14s %12s %10s %10s %6s %9s %9s %6s %s\n", "k", "unit", "slots", "measured", "model", "ratio", "peak", "model", "ratio", "time")
 	units := retro.Units(v, retro.SolveOptions{Placement: true})
 	var timeRatios, memRatios, bigRatios []float64

@@ -107,6 +107,10 @@ type plan struct {
 	// MaxDiskBytes is the largest layer files of one unit not done yet,
 	// which lie flat until verified when solved with --compress.
 	MaxDiskBytes uint64 `json:"max_disk_bytes"`
+	// MemBudget is the memory budget the units are costed with: a solve's
+	// on this machine when the plan is for one (0: several machines, as
+	// much as each unit asks for).
+	MemBudget uint64 `json:"mem_budget_bytes"`
 	// FreeBytes is the free space of the database folder's disk (0: not
 	// known).
 	FreeBytes uint64 `json:"free_bytes"`
@@ -126,7 +130,12 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProces
 	ix := db.Indexer()
 	claims, _ := db.Claims()
 	p := plan{Stones: db.Stones(), Nodes: nodes, CPUs: cpus, Compress: opts.Compress}
-	co := modelOptions(db, opts)
+	var budget int64 // a Slurm plan's machines: as much memory as a unit asks for
+	if oneProcess {
+		budget = retro.DefaultMemBytes()
+	}
+	co := modelOptions(db, opts, budget)
+	p.MemBudget = uint64(budget)
 	run := co
 	if oneProcess {
 		run.Held = retro.NewHeldLayers(ix, db.Variant(), opts)
@@ -282,7 +291,11 @@ func printPlan(w io.Writer, p plan) {
 		fmt.Fprintf(w, "%-5d %-10s %-20s %13d %9s %10s  %-24s %s\n", u.Level, u.Name, strings.Join(u.Layers, " + "),
 			u.Slots, mib(u.MemBytes), seconds(u.CPUSeconds), deps, u.Status)
 	}
-	fmt.Fprintf(w, "largest memory: %s (unit %s)\n", mib(largest.MemBytes), largest.Name)
+	fmt.Fprintf(w, "largest memory: %s (unit %s)", mib(largest.MemBytes), largest.Name)
+	if p.MemBudget > 0 {
+		fmt.Fprintf(w, "; the memory budget of a solve here: %s, three quarters of the memory (above it a moving unit keeps its state in a file, and a placement unit reads its children's layers where they lie)", mib(p.MemBudget))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "disk for what is left: %s of layer files, and up to %s more while a unit is computed (its work lists)\n",
 		mib(p.LeftDiskBytes), mib(p.MaxTempBytes))
 	compressed, need := retro.KeptCompressed(p.LeftDiskBytes, p.MaxDiskBytes, p.MaxTempBytes)
@@ -316,11 +329,12 @@ func seconds(s float64) string {
 
 // modelOptions returns the cost options plan and plan --calibrate cost
 // the units of db with: the layers they read as they lie, or as opts keeps
-// those not computed yet (--compress); the state words in memory whatever
-// their size (no budget: the model's time is that of a machine with the
-// memory the plan asks for).
-func modelOptions(db *layers.DB, opts retro.SolveOptions) retro.CostOptions {
+// those not computed yet (--compress); a solver's memory budget of
+// memBytes (0: the state words in memory whatever their size, and every
+// placement unit's children copied, as on a machine with the memory the
+// plan asks for).
+func modelOptions(db *layers.DB, opts retro.SolveOptions, memBytes int64) retro.CostOptions {
 	co := retro.CostOptionsFor(db, opts)
-	co.MemBytes = 0
+	co.MemBytes = memBytes
 	return co
 }
