@@ -79,8 +79,8 @@ const (
 	// children's copies do not fit in the memory budget (copiesFit) reads
 	// them where they lie, at costReachableInPlaceRate: the 448 units
 	// with dense children took 797.9 s of wall time in the run of 12:43
-	// and 574.6 s in that of 19:30 (0.720), so 2,040,000 × 0.720. Its first unit
-	// runs the forward pass first, at
+	// and 574.6 s in that of 19:30 (0.720), so 2,040,000 × 0.720. The
+	// sweep's first unit runs the forward pass first, at
 	// costReachPassRate reachable classes of the whole game per
 	// processor second (3.20 billion reachable classes in 436.1
 	// processor seconds in that run: 7,340,000; on the machine before
