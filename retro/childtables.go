@@ -67,11 +67,11 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 	succ := layers.SuccessorsIn(v, k)
 	pair, _ := k.Child(false, false) // where a slide leads: the partner, in k's pair
 	if stored {
-		var most int64 // one byte per slot at the most
+		var most uint64 // one byte per slot at the most
 		for _, x := range succ {
-			most += int64(db.Indexer().Layer(x).Size())
+			most += db.Indexer().Layer(x).Size()
 		}
-		stored = most <= memBytes
+		stored = copiesFit(memBytes, 0, most)
 	}
 	var files []*layers.File
 	var kept []bool
