@@ -49,6 +49,48 @@ type kindTable struct {
 	marks []uint64
 }
 
+// filledCopies are copies in memory of finished layers as compressed
+// form 2 stores them, won slots without their depths but for those
+// layers.DB.FillWon has found since: the count phase of a unit makes them
+// (solvePair), and the verifier of the unit reads them (newChildTables)
+// instead of copying those layers again and finding most of the same
+// depths once more. Each is checked against its file before it is read
+// (layers.File.StoredCopy). One unit's; the zero value holds none, and a
+// nil *filledCopies too.
+type filledCopies struct {
+	bodies map[layers.Key][]byte
+	frees  []func()
+}
+
+// add takes over b, a copy of layer k, and free, which frees it.
+func (fc *filledCopies) add(k layers.Key, b []byte, free func()) {
+	if fc.bodies == nil {
+		fc.bodies = map[layers.Key][]byte{}
+	}
+	fc.bodies[k] = b
+	fc.frees = append(fc.frees, free)
+}
+
+// body returns the copy of layer k, if there is one.
+func (fc *filledCopies) body(k layers.Key) ([]byte, bool) {
+	if fc == nil {
+		return nil, false
+	}
+	b, ok := fc.bodies[k]
+	return b, ok
+}
+
+// free frees the copies; fc holds none afterwards.
+func (fc *filledCopies) free() {
+	if fc == nil {
+		return
+	}
+	for _, f := range fc.frees {
+		f()
+	}
+	*fc = filledCopies{}
+}
+
 // newChildTables copies the layers the children of layer k's positions
 // lie in into memory when the copies fit in memBytes, what the caller
 // leaves of the memory budget, beside the layers the DB's cache holds
@@ -60,8 +102,10 @@ type kindTable struct {
 // k's pair are read so (a removal's, a placement's), whose won depths
 // never depend on k's values; k's partner comes complete, its won depths
 // found in full and checked against its header's checksum, which a depth
-// of k's made wrong would fail.
-func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*childTables, error) {
+// of k's made wrong would fail. A layer read as stored of which filled
+// holds a copy that checks against its file is read there, not copied
+// again (filled may be nil).
+func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool, filled *filledCopies) (*childTables, error) {
 	c := &childTables{}
 	v := db.Variant()
 	succ := layers.SuccessorsIn(v, k)
@@ -113,9 +157,15 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool) (*
 		var err error
 		switch {
 		case kept[i]:
-			if t.body, err = files[i].CopyStored(); err != nil {
-				c.release()
-				return nil, err
+			var ok bool
+			if b, has := filled.body(kl.key); has {
+				t.body, ok = files[i].StoredCopy(b)
+			}
+			if !ok {
+				if t.body, err = files[i].CopyStored(); err != nil {
+					c.release()
+					return nil, err
+				}
 			}
 			t.marks = make([]uint64, (t.ix.Size()+63)/64)
 		case !copies:

@@ -30,7 +30,7 @@ func DeriveLayer(ctx context.Context, db *layers.DB, k layers.Key, workers int, 
 	case uint64(len(body)) != ix.Size():
 		return fmt.Errorf("retro: derive %s: a body of %d bytes for %d slots", k, len(body), ix.Size())
 	}
-	c, err := newChildTables(db, k, defaultMemBytes(), false)
+	c, err := newChildTables(db, k, defaultMemBytes(), false, nil)
 	if err != nil {
 		return err
 	}

@@ -127,8 +127,12 @@
 //     (seedPending). The verifier does the same for the positions it
 //     finds lost (markStored, checkPending), on its own marks; k's
 //     partner it reads complete, its won depths checked against its
-//     header's checksum. In Lasker Morris a unit needs a few per cent of
-//     the won depths of the layers it reads (docs/solver.md). The
+//     header's checksum. In Lasker Morris a unit needs from a few per
+//     cent to nearly all of the won depths of a layer it reads
+//     (docs/solver.md). The count phase hands its copies, the depths it
+//     found in them, to the unit's verifier (filledCopies), which reads
+//     them once each checks against its file (layers.File.StoredCopy)
+//     and so finds only the depths the count did not need. The
 //     placement sweep and its verifier read their children so too
 //     (solvePlacement's pending): the last placement's children lie in
 //     moving layers, whose won depths the standard game's placement

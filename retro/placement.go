@@ -34,7 +34,7 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 			}
 		}
 	}
-	c, err := newChildTables(db, k, memBytes, true)
+	c, err := newChildTables(db, k, memBytes, true, nil)
 	if err != nil {
 		return layerBody{}, err
 	}

@@ -491,6 +491,10 @@ type run struct {
 	// reading is the layer the count phase reads in full, nil when none
 	// (Progress.Reading).
 	reading atomic.Pointer[layers.Key]
+	// filled holds the copies of the layers the count phase of a pair
+	// read as stored, the won depths it needed found, until the unit's
+	// layers are verified: the verifier reads them (filledCopies).
+	filled filledCopies
 }
 
 // track reports the progress of a phase (verifying the layer verifying,
@@ -541,6 +545,7 @@ func (r *run) track(phase Phase, verifying layers.Key, total uint64, done *atomi
 // the unit and verify it.
 func (r *run) do(ctx context.Context, t Task) error {
 	r.start = time.Now()
+	defer r.filled.free()
 	if !t.Compute {
 		wrong, err := r.verify(ctx, t.Verify)
 		if err != nil || len(wrong) == 0 {
@@ -582,7 +587,7 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 	for _, k := range keys {
 		var done atomic.Uint64
 		stop := r.track(PhaseVerify, k, r.db.Indexer().Layer(k).Size(), &done)
-		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.copyRoom(), &done)
+		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.copyRoom(), &r.filled, &done)
 		stop()
 		if len(bad) == 0 && err != nil {
 			return wrong, err
@@ -784,11 +789,16 @@ func (r *run) solvePair(ctx context.Context) (bodies [][]byte, release func(), e
 			defer release()
 			body := f.Body()
 			if copyOut {
-				var release func()
-				if body, release, err = copyLarge(body); err != nil {
+				var free func()
+				if body, free, err = copyLarge(body); err != nil {
 					return nil, nil, fmt.Errorf("retro: pair %s: reading %s: %w", r.unit, x, err)
 				}
-				defer release()
+				if stored {
+					// Its depths found, the verifier reads it too.
+					r.filled.add(x, body, free)
+				} else {
+					defer free()
+				}
 			}
 			if stored {
 				marks0[x] = make([]uint64, (len(body)+63)/64)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"testing"
 
 	"muehle/layers"
@@ -41,7 +42,7 @@ func storedFolder(t *testing.T, v muehle.Variant, placement bool) (dir string) {
 // without -short every unit is solved again. Then the verifier of a layer
 // whose children lie so finds every value made wrong
 // (verifyStoredChildren; in Lasker Morris's p3+0-3+1, with positions
-// waiting for their children's depths). Lasker Morris's 4-stone game takes a minute
+// waiting for their children's depths; before that, verifyFilledCopies). Lasker Morris's 4-stone game takes a minute
 // under the race detector, which checks the standard game's alone.
 func TestStoredLayers(t *testing.T) {
 	if storedWon != byte(layers.WinIn(1)) {
@@ -60,6 +61,7 @@ func TestStoredLayers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Run("filled", func(t *testing.T) { verifyFilledCopies(t, dir, l, k) })
 			verifyStoredChildren(t, dir, l, k)
 		})
 	}
@@ -170,7 +172,7 @@ func verifyStoredChildren(t *testing.T, dir string, v muehle.Variant, k layers.K
 	found := map[bool]map[uint64]layers.Value{}
 	for _, stored := range []bool{true, false} {
 		db := openVariant(t, dir, v)
-		lc, err := newLayerCheck(db, k, 1, 1<<30, stored)
+		lc, err := newLayerCheck(db, k, 1, 1<<30, stored, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +180,7 @@ func verifyStoredChildren(t *testing.T, dir string, v muehle.Variant, k layers.K
 			t.Fatalf("stored %v: the children's tables held as stored: %v", stored, lc.c.holdsStored())
 		}
 		lc.release()
-		bad, err := verifyLayerAs(context.Background(), db, k, 2, int(db.Indexer().Layer(k).Size()), 1<<30, stored, nil)
+		bad, err := verifyLayerAs(context.Background(), db, k, 2, int(db.Indexer().Layer(k).Size()), 1<<30, stored, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +241,7 @@ func TestStoredPlacement(t *testing.T) {
 			if !u.Placement || !testenv.Full() && k != last {
 				continue
 			}
-			c, err := newChildTables(db, k, 1<<30, true)
+			c, err := newChildTables(db, k, 1<<30, true, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,4 +285,79 @@ func lostOfSomeDepth(values []byte) bool {
 		}
 	}
 	return false
+}
+
+// verifyFilledCopies verifies layer k of dir, a folder of storedFolder
+// of v, with a layer its moves out of the pair lead to handed over as a
+// unit's count phase hands it (filledCopies): a copy as stored, its won
+// depths found. The verifier reads that copy where it lies and finds no
+// mismatch; with the copy's won depths made two plies longer it finds
+// some, so it reads them. With a lost depth changed in it the copy no
+// longer checks against its file (layers.File.StoredCopy), and the
+// verifier copies the layer afresh: no mismatch.
+func verifyFilledCopies(t *testing.T, dir string, v muehle.Variant, k layers.Key) {
+	db := openVariant(t, dir, v)
+	defer db.Close()
+	c, err := newChildTables(db, k, 1<<30, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind := slices.IndexFunc(c.t[:], func(t kindTable) bool { return t.marks != nil })
+	c.release()
+	if kind < 0 {
+		t.Fatalf("no layer of %s's children is read as stored", k)
+	}
+	x := c.t[kind].ix.Key()
+	f, stored, release, err := db.BorrowStored(x)
+	if err != nil || !stored {
+		t.Fatalf("BorrowStored(%s): stored %v, %v", x, stored, err)
+	}
+	cp, err := f.CopyStored()
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Release()
+	b := cp.Flat()
+	every := make([]uint64, (len(b)+63)/64)
+	for i := range every {
+		every[i] = ^uint64(0)
+	}
+	if err := db.FillWon(x, b, every); err != nil {
+		t.Fatal(err)
+	}
+	size := int(db.Indexer().Layer(k).Size())
+	check := func(name string, wantRead, wantBad bool) {
+		t.Helper()
+		fc := &filledCopies{}
+		fc.add(x, b, func() {})
+		lc, err := newLayerCheck(db, k, 1, 1<<30, true, fc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := &lc.c.t[kind].body.Flat()[0] == &b[0]
+		lc.release()
+		bad, err := verifyLayerAs(context.Background(), db, k, 2, size, 1<<30, true, fc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read != wantRead || (len(bad) > 0) != wantBad {
+			t.Errorf("%s: the copy read %v, %d mismatches; want read %v, mismatches %v", name, read, len(bad), wantRead, wantBad)
+		}
+	}
+	check("the won depths found", true, false)
+	was := slices.Clone(b)
+	for i, w := range b {
+		if v := layers.Value(w); v.Outcome() == layers.Win && v.Depth() > 1 {
+			b[i] = byte(layers.WinIn(v.Depth() + 2))
+		}
+	}
+	check("the won depths made longer", true, true)
+	copy(b, was)
+	lost := slices.IndexFunc(b, func(w byte) bool { v := layers.Value(w); return v.Outcome() == layers.Loss && v.Depth() > 0 })
+	if lost < 0 {
+		t.Fatalf("%s has no lost slot of depth above 0", x)
+	}
+	b[lost] = byte(layers.LossIn(layers.Value(b[lost]).Depth() + 2))
+	check("a lost depth changed", false, false)
 }

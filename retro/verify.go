@@ -60,18 +60,19 @@ const (
 // The children's layers are copied into memory when they fit in three
 // quarters of the machine's memory.
 func VerifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, done *atomic.Uint64) ([]Mismatch, error) {
-	return verifyLayer(ctx, db, k, workers, limit, defaultMemBytes(), done)
+	return verifyLayer(ctx, db, k, workers, limit, defaultMemBytes(), nil, done)
 }
 
 // verifyLayer is VerifyLayer with the children's layers copied into
-// memory when they fit in memBytes (newChildTables).
-func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, done *atomic.Uint64) ([]Mismatch, error) {
-	return verifyLayerAs(ctx, db, k, workers, limit, memBytes, true, done)
+// memory when they fit in memBytes, or read in the copies filled holds
+// (newChildTables; filled may be nil).
+func verifyLayer(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, filled *filledCopies, done *atomic.Uint64) ([]Mismatch, error) {
+	return verifyLayerAs(ctx, db, k, workers, limit, memBytes, true, filled, done)
 }
 
 // verifyLayerAs is verifyLayer, with stored (newChildTables) or not.
-func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, stored bool, done *atomic.Uint64) ([]Mismatch, error) {
-	lc, err := newLayerCheck(db, k, limit, memBytes, stored)
+func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, limit int, memBytes int64, stored bool, filled *filledCopies, done *atomic.Uint64) ([]Mismatch, error) {
+	lc, err := newLayerCheck(db, k, limit, memBytes, stored, filled)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func verifyLayerAs(ctx context.Context, db *layers.DB, k layers.Key, workers, li
 // which slots a layer stores, only the values of those it draws; it is
 // the cross-check of a layer computed elsewhere, or by another process.
 func VerifySample(ctx context.Context, db *layers.DB, k layers.Key, n int, seed uint64, limit int) (int, []Mismatch, error) {
-	lc, err := newLayerCheck(db, k, limit, 0, false)
+	lc, err := newLayerCheck(db, k, limit, 0, false, nil)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -205,9 +206,10 @@ type layerCheck struct {
 }
 
 // newLayerCheck prepares the check of layer k, copying the children's
-// layers into memory when they fit in memBytes (with stored, as stored:
-// newChildTables); it keeps up to limit mismatches.
-func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64, stored bool) (*layerCheck, error) {
+// layers into memory when they fit in memBytes (with stored, as stored,
+// or read in the copies of filled: newChildTables); it keeps up to limit
+// mismatches.
+func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64, stored bool, filled *filledCopies) (*layerCheck, error) {
 	f, release, err := db.Borrow(k)
 	if err != nil {
 		return nil, err
@@ -222,7 +224,7 @@ func newLayerCheck(db *layers.DB, k layers.Key, limit int, memBytes int64, store
 	case !k.IsMoving() && !db.Rules().Mixed && !fullPlacement(f.Header(), lc.ix):
 		lc.holes = true
 	}
-	if lc.c, err = newChildTables(db, k, memBytes, stored); err != nil {
+	if lc.c, err = newChildTables(db, k, memBytes, stored, filled); err != nil {
 		release()
 		return nil, err
 	}

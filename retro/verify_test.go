@@ -23,7 +23,7 @@ func TestChildTablesAreBestChild(t *testing.T) {
 	solve(t, db, SolveOptions{SkipVerify: true, Placement: true})
 	total := 0
 	for _, k := range layers.Order(4, true) {
-		c, err := newChildTables(db, k, 1<<30, false)
+		c, err := newChildTables(db, k, 1<<30, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestChildTablesCopyRule(t *testing.T) {
 		copies += int64(db.Indexer().Layer(s).Size())
 	}
 	tables := func(room int64) (copied int, vals []layers.Value) {
-		c, err := newChildTables(db, k, room, true)
+		c, err := newChildTables(db, k, room, true, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
