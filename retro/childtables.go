@@ -47,12 +47,16 @@ type kindTable struct {
 	// each slot: the won children whose depths the verifier needs
 	// (markStored), found by fillStored.
 	marks []uint64
+	// stored is true when body is such a copy, its own (not one of
+	// filledCopies): handOver may give it away.
+	stored bool
 }
 
 // filledCopies are copies in memory of finished layers as compressed
 // form 2 stores them, won slots without their depths but for those
-// layers.DB.FillWon has found since: the count phase of a unit makes them
-// (solvePair), and the verifier of the unit reads them (newChildTables)
+// layers.DB.FillWon has found since: the count phase of a pair makes them
+// (solvePair), as does the computing of a placement layer (solvePlacement,
+// childTables.handOver), and the verifier of the unit reads them (newChildTables)
 // instead of copying those layers again and finding most of the same
 // depths once more. Each is checked against its file before it is read
 // (layers.File.StoredCopy). One unit's; the zero value holds none, and a
@@ -166,6 +170,7 @@ func newChildTables(db *layers.DB, k layers.Key, memBytes int64, stored bool, fi
 					c.release()
 					return nil, err
 				}
+				t.stored = true
 			}
 			t.marks = make([]uint64, (t.ix.Size()+63)/64)
 		case !copies:
@@ -204,6 +209,23 @@ func (c *childTables) release() {
 		release()
 	}
 	c.files = nil
+}
+
+// handOver gives the copies of layers read as stored that the tables made
+// themselves (kindTable.stored) to fc, once their won depths needed are
+// found (fillStored): the verifier of the same layer, whose marks are the
+// same, reads them (newChildTables). release then leaves them to fc.
+func (c *childTables) handOver(fc *filledCopies) {
+	for kind := range c.t {
+		t := &c.t[kind]
+		if !t.stored {
+			continue
+		}
+		if _, has := fc.body(t.ix.Key()); !has {
+			fc.add(t.ix.Key(), t.body.Flat(), t.body.Release)
+			t.body, t.stored = nil, false
+		}
+	}
 }
 
 // best returns BestChild(db, pos) for a position of the tables' layer,

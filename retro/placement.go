@@ -24,8 +24,10 @@ import (
 // placement layers one ply down.
 //
 // The children's layers are copied into memory when they fit in memBytes
-// (newChildTables).
-func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, memBytes int64, done *atomic.Uint64) (layerBody, error) {
+// (newChildTables). Those read as stored, the won depths the layer needed
+// found in them, go to filled (when not nil) for the layer's verifier,
+// whose marks are the same.
+func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach ReachBits, workers int, memBytes int64, filled *filledCopies, done *atomic.Uint64) (_ layerBody, err error) {
 	ix, game := db.Indexer().Layer(k), db.Variant().Game
 	if reach == nil {
 		for _, s := range k.Successors() {
@@ -38,7 +40,12 @@ func solvePlacement(ctx context.Context, db *layers.DB, k layers.Key, reach Reac
 	if err != nil {
 		return layerBody{}, err
 	}
-	defer c.release()
+	defer func() {
+		if err == nil && filled != nil {
+			c.handOver(filled)
+		}
+		c.release()
+	}()
 	// The children's layers of compressed form 2 come as stored, their
 	// won slots without depths (childTables.holdsStored): only a position
 	// all of whose children win needs those, for the depth of its loss.

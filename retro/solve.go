@@ -492,8 +492,9 @@ type run struct {
 	// (Progress.Reading).
 	reading atomic.Pointer[layers.Key]
 	// filled holds the copies of the layers the count phase of a pair
-	// read as stored, the won depths it needed found, until the unit's
-	// layers are verified: the verifier reads them (filledCopies).
+	// (or a placement layer's computing) read as stored, the won depths
+	// it needed found, until the unit's layers are verified: the verifier
+	// reads them (filledCopies).
 	filled filledCopies
 }
 
@@ -696,7 +697,7 @@ func (r *run) compute(ctx context.Context) (bodies []layerBody, release func(), 
 		}
 		var done atomic.Uint64
 		stop := r.track(PhaseCount, layers.Key{}, r.db.Indexer().Layer(k).Size(), &done)
-		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, r.copyRoom(), &done)
+		body, err := solvePlacement(ctx, r.db, k, reach, r.workers, r.copyRoom(), &r.filled, &done)
 		stop()
 		return []layerBody{body}, func() {}, err
 	}

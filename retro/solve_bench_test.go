@@ -69,7 +69,7 @@ func BenchmarkPlacementLayer(b *testing.B) {
 	}
 	classes := db.Indexer().Layer(k).Classes()
 	for b.Loop() {
-		if _, err := solvePlacement(context.Background(), db, k, nil, Workers(0), 1<<30, nil); err != nil {
+		if _, err := solvePlacement(context.Background(), db, k, nil, Workers(0), 1<<30, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -111,7 +111,7 @@ func BenchmarkReachableSweep(b *testing.B) {
 	cpu0, _ := layers.CPUTime()
 	for b.Loop() {
 		for i, k := range keys {
-			if _, err := solvePlacement(context.Background(), db, k, reach[i], Workers(0), 1<<30, nil); err != nil {
+			if _, err := solvePlacement(context.Background(), db, k, reach[i], Workers(0), 1<<30, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -274,7 +274,63 @@ func TestStoredPlacement(t *testing.T) {
 			}
 		}
 	})
+	t.Run("hand-over", func(t *testing.T) { placementHandsOver(t, dir, flat, last) })
 	t.Run("verify", func(t *testing.T) { verifyStoredChildren(t, dir, v, last) })
+}
+
+// placementHandsOver computes the placement layer k of dir, a folder of
+// storedFolder, again and takes the copies of the layers read as stored
+// that it hands over (filledCopies): each is the layer of flat, the same
+// game solved flat, but for won slots "won" without their depths, some
+// of them found. The verifier of k, reading them, finds no mismatch, and
+// no depth the computing did not find: its marks are the same.
+func placementHandsOver(t *testing.T, dir string, flat *layers.DB, k layers.Key) {
+	ctx := context.Background()
+	db := openVariant(t, dir, flat.Variant())
+	defer db.Close()
+	reach, err := reachFor(ctx, db, k, 2, nil, passWatch{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := &filledCopies{}
+	defer fc.free()
+	if _, err := solvePlacement(ctx, db, k, reach, 2, 1<<30, fc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.bodies) == 0 {
+		t.Fatalf("%s: no copy handed over", k)
+	}
+	before := map[layers.Key][]byte{}
+	for x, b := range fc.bodies {
+		before[x] = slices.Clone(b)
+		f, err := flat.Layer(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := 0
+		for i, w := range f.Body() {
+			switch {
+			case b[i] == w:
+				if layers.Value(w).Outcome() == layers.Win && w != storedWon {
+					found++
+				}
+			case layers.Value(w).Outcome() != layers.Win || b[i] != storedWon:
+				t.Fatalf("%s handed over: slot %d holds %v, the layer %v", x, i, layers.Value(b[i]), layers.Value(w))
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s handed over: no won depth found in it", x)
+		}
+	}
+	bad, err := verifyLayer(ctx, db, k, 2, 10, 1<<30, fc, nil)
+	if err != nil || len(bad) > 0 {
+		t.Fatalf("verify %s: %v, %v", k, bad, err)
+	}
+	for x, b := range fc.bodies {
+		if !bytes.Equal(b, before[x]) {
+			t.Errorf("%s: the verifier found won depths the computing of %s did not", x, k)
+		}
+	}
 }
 
 // lostOfSomeDepth reports whether values holds a loss after some moves.
