@@ -585,11 +585,16 @@ func (r *run) copyRoom() int64 {
 // removes each layer proven wrong and describes it in wrong. An error
 // (cancellation included) leaves the layers as they are, unverified.
 func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, err error) {
-	for _, k := range keys {
+	for i, k := range keys {
 		var done atomic.Uint64
 		stop := r.track(PhaseVerify, k, r.db.Indexer().Layer(k).Size(), &done)
 		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.copyRoom(), &r.filled, &done)
 		stop()
+		if i == len(keys)-1 {
+			// The last reader of the count's copies: they go before
+			// the layer is compressed and held decoded.
+			r.filled.free()
+		}
 		if len(bad) == 0 && err != nil {
 			return wrong, err
 		}
