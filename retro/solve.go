@@ -584,17 +584,18 @@ func (r *run) copyRoom() int64 {
 // verify verifies the layers keys and records each that passes. It
 // removes each layer proven wrong and describes it in wrong. An error
 // (cancellation included) leaves the layers as they are, unverified.
+// With Compress, the layers that pass are compressed once all are
+// verified: the count's copies (filled) are freed by then, and a layer's
+// partner is verified against it as it was written, flat, its won
+// depths there to read.
 func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, err error) {
-	for i, k := range keys {
+	defer r.filled.free()
+	var passed []layers.Key
+	for _, k := range keys {
 		var done atomic.Uint64
 		stop := r.track(PhaseVerify, k, r.db.Indexer().Layer(k).Size(), &done)
 		bad, err := verifyLayer(ctx, r.db, k, r.workers, 10, r.copyRoom(), &r.filled, &done)
 		stop()
-		if i == len(keys)-1 {
-			// The last reader of the count's copies: they go before
-			// the layer is compressed and held decoded.
-			r.filled.free()
-		}
 		if len(bad) == 0 && err != nil {
 			return wrong, err
 		}
@@ -608,16 +609,23 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 		if err := r.db.MarkVerified(k); err != nil {
 			return wrong, err
 		}
-		if r.opts.Compress {
-			// Just verified: every value derived from the children
-			// already, the won depths that Compress would find again
-			// by one ply among them.
-			if _, _, _, err := r.db.CompressDerived(k); err != nil {
-				return wrong, err
-			}
+		passed = append(passed, k)
+	}
+	if !r.opts.Compress {
+		return wrong, nil
+	}
+	r.filled.free()
+	for _, k := range passed {
+		// Just verified: every value derived from the children
+		// already, the won depths that Compress would find again by
+		// one ply among them.
+		if _, _, _, err := r.db.CompressDerived(k); err != nil {
+			return wrong, err
 		}
 	}
-	return wrong, nil
+	// A layer of the unit that a run stopped between its verification
+	// and its compressing is compressed now, not when the solve ends.
+	return wrong, compressVerified(ctx, r.db, r.unit.Keys)
 }
 
 // compressVerified compresses the verified layers of keys that lie flat:

@@ -310,3 +310,40 @@ func TestSolveFindsRecordLostMidRun(t *testing.T) {
 	}
 	sameFiles(t, ref, db, true)
 }
+
+// TestSolveCompressesAfterVerifying stops a compressing solve once the
+// first layer of the pair 3-4 + 4-3 is verified, before the second: the
+// first still lies flat, for a unit's layers are compressed once all of
+// them are verified. The unit run again verifies the second and
+// compresses both, without waiting for the end of the solve.
+func TestSolveCompressesAfterVerifying(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir, 4)
+	first, second := layers.Moving(3, 4), layers.Moving(4, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := SolveOptions{Compress: true, Workers: 2}
+	opts.Progress = func(p Progress) {
+		if p.Phase == PhaseVerify && p.Verifying == first && p.Done == p.Total {
+			cancel() // the last report of its verification, which is over
+		}
+	}
+	if err := Solve(ctx, db, opts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Solve: %v, want context.Canceled", err)
+	}
+	if !db.Verified(first) || db.Form(first) == 2 || db.Verified(second) {
+		t.Fatalf("stopped after the verification of %s: verified %v, form %d; %s verified %v; want %s verified and flat, %s not verified",
+			first, db.Verified(first), db.Form(first), second, db.Verified(second), first, second)
+	}
+	db.Close()
+	db = openDB(t, dir, 4)
+	defer db.Close()
+	if _, err := SolveUnit(context.Background(), db, "m3-4", SolveOptions{Compress: true, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []layers.Key{first, second} {
+		if !db.Verified(k) || db.Form(k) != 2 {
+			t.Errorf("%s after the unit: verified %v, form %d; want verified, form 2", k, db.Verified(k), db.Form(k))
+		}
+	}
+}
