@@ -589,7 +589,6 @@ func (r *run) copyRoom() int64 {
 // partner is verified against it as it was written, flat, its won
 // depths there to read.
 func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, err error) {
-	defer r.filled.free()
 	var passed []layers.Key
 	for _, k := range keys {
 		var done atomic.Uint64
