@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -32,11 +33,7 @@ func (s *solver) checkDisk(t Task) error {
 	if !t.Compute {
 		return nil
 	}
-	layerBytes := t.Cost.DiskBytes
-	if s.opts.Compress {
-		kept, _ := KeptCompressed(t.Cost.DiskBytes, 0, 0)
-		layerBytes += kept
-	}
+	layerBytes := s.layerBytes(t)
 	type need struct {
 		dir   string
 		bytes uint64
@@ -60,6 +57,57 @@ func (s *solver) checkDisk(t Task) error {
 		}
 	}
 	return nil
+}
+
+// layerBytes returns the most disk the layer files of task t take while
+// it is computed: flat until verified, with a compressed copy beside each
+// while it is written (SolveOptions.Compress).
+func (s *solver) layerBytes(t Task) uint64 {
+	if !t.Compute {
+		return 0
+	}
+	n := t.Cost.DiskBytes
+	if s.opts.Compress {
+		kept, _ := KeptCompressed(t.Cost.DiskBytes, 0, 0)
+		n += kept
+	}
+	return n
+}
+
+// flatRoom returns the disk a layer kept flat for its placement parent
+// leaves free beside it (run.keepsFlat): room for the largest unit of the
+// plan, or for task t, its layer files and work files.
+func (s *solver) flatRoom(t Task) uint64 {
+	room := s.layerBytes(t) + t.Cost.TempBytes
+	for _, p := range s.plan {
+		room = max(room, s.layerBytes(p)+p.Cost.TempBytes)
+	}
+	return room
+}
+
+// makeRoom compresses the verified layers of the folder that lie flat
+// (those kept flat for their placement parents, and any a stop left
+// flat), when the disk is short for the next unit: it returns whether it
+// compressed any.
+func (s *solver) makeRoom(ctx context.Context) (bool, error) {
+	if !s.opts.Compress {
+		return false, nil
+	}
+	any := false
+	for _, k := range Layers(s.db, s.opts) {
+		if err := ctx.Err(); err != nil {
+			return any, err
+		}
+		if !s.db.Verified(k) || s.db.Form(k) != 0 {
+			continue
+		}
+		_, _, done, err := s.db.Compress(k)
+		if err != nil {
+			return any, err
+		}
+		any = any || done
+	}
+	return any, nil
 }
 
 // inside reports whether path lies in dir or is dir.

@@ -410,10 +410,17 @@ func (s *solver) claimAndDo(ctx context.Context, u Unit, wait bool) (bool, error
 		s.opts.note(fmt.Sprintf("step %d of %d: %s", s.step, s.steps, w))
 	}
 	if err := s.checkDisk(t); err != nil {
-		return true, err
+		// Layers kept flat for their placement parents give their room
+		// back first.
+		if made, merr := s.makeRoom(ctx); merr != nil || !made {
+			return true, errors.Join(err, merr)
+		}
+		if err := s.checkDisk(t); err != nil {
+			return true, err
+		}
 	}
 	r := &run{db: s.db, opts: s.opts, workers: s.workers, tmp: s.tmp, step: s.step, steps: s.steps, unit: u,
-		task: t, workBefore: s.workDone, workTotal: s.workTotal}
+		task: t, workBefore: s.workDone, workTotal: s.workTotal, flatRoom: s.flatRoom(t)}
 	if err := r.do(ctx, t); err != nil {
 		return true, err
 	}
@@ -496,6 +503,9 @@ type run struct {
 	// it needed found, until the unit's layers are verified: the verifier
 	// reads them (filledCopies).
 	filled filledCopies
+	// flatRoom is the disk a layer kept flat for its placement parent
+	// leaves free beside it (keepsFlat, solver.flatRoom).
+	flatRoom uint64
 }
 
 // track reports the progress of a phase (verifying the layer verifying,
@@ -614,7 +624,11 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 		return wrong, nil
 	}
 	r.filled.free()
+	flat := slices.DeleteFunc(slices.Clone(r.unit.Keys), func(k layers.Key) bool { return !r.keepsFlat(k) })
 	for _, k := range passed {
+		if slices.Contains(flat, k) {
+			continue
+		}
 		// Just verified: every value derived from the children
 		// already, the won depths that Compress would find again by
 		// one ply among them.
@@ -624,7 +638,11 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 	}
 	// A layer of the unit that a run stopped between its verification
 	// and its compressing is compressed now, not when the solve ends.
-	return wrong, compressVerified(ctx, r.db, r.unit.Keys)
+	rest := slices.DeleteFunc(slices.Clone(r.unit.Keys), func(k layers.Key) bool { return slices.Contains(flat, k) })
+	if err := compressVerified(ctx, r.db, rest); err != nil {
+		return wrong, err
+	}
+	return wrong, r.compressPlacementChildren(ctx)
 }
 
 // compressVerified compresses the verified layers of keys that lie flat:

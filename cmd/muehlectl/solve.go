@@ -32,7 +32,7 @@ func parseSolve(args []string, stderr io.Writer) (solveArgs, error) {
 	workers := addWorkers(fs)
 	mem := fs.Int64("mem", 0, "budget in MiB for the state words of the pair being solved (4 bytes per position) and the copies of the layers its removals lead to; a larger state is kept in a mapped file. The index tables, mapped layer files, the layers being written and the verifier's copies come on top. 0 = 3/4 of RAM")
 	noVerify := fs.Bool("no-verify", false, "skip verifying each finished layer")
-	compress := fs.Bool("compress", false, "keep each layer compressed once verified (as muehlectl compress does); the layers a unit reads are decoded into memory")
+	compress := fs.Bool("compress", false, "keep each layer compressed once verified (as muehlectl compress does); the layers a unit reads are decoded into memory. In a game whose phases mix (Lasker Morris) a layer whose side to move is not behind stays flat until the layer whose placements lead to it is verified, while the disk has room")
 	wait := fs.Bool("wait", false, "when only units other solvers of this folder hold (or that need them) are left, wait for them instead of stopping")
 	every := fs.Bool("every-class", false, "compute every class of the placement layers (the full sweep), not only those reachable from the empty board (the default); the placement layers it reads must hold every class too")
 	unit := fs.String("unit", "", "compute only the unit `NAME` (m3-4 for the pair 3-4 + 4-3, p5+2-4+2; muehlectl plan lists them); refused while a layer it needs is missing, damaged or unverified")

@@ -1,0 +1,91 @@
+package retro
+
+import (
+	"context"
+
+	"muehle/layers"
+)
+
+// A layer kept flat for its placement parent.
+//
+// In a game whose phases mix (Lasker Morris) the count phase of a pair
+// reads the layer its placements lead to as the file stores it. Kept
+// compressed (form 2), a won slot there is "won" without its depth, and
+// where a position's moves out of the pair all lead to won positions the
+// count needs the slowest of them: it finds their depths by one ply
+// (layers.DB.FillWon) and counts those positions again. Where the
+// placements' layer holds the side ahead to move, nearly all its won
+// slots are needed so (docs/solver.md, "Where a unit with stones in both
+// hands spends its count": p4+1-7+1 needed 99.9 % of p7+1-5+0's), and
+// the unit spends a third of its time on them. The same layer lying
+// flat, its won depths in it, is read as it is.
+//
+// So with SolveOptions.Compress a verified layer of such a game whose
+// side to move has at least as many stones (on the board and in hand) as
+// the other, and whose placement parent is not verified yet, stays flat
+// while the disk has room for it beside the largest unit of the plan
+// (keepsFlat). When the parent's unit is verified, the layer is
+// compressed (compressPlacementChildren); a layer left flat by a stop is
+// compressed when the solve ends, or first when the disk is short
+// (solver.makeRoom).
+
+// placementParent returns the layer whose placements without removal
+// lead to k (its Key.Child(true, false) is k), if there is one of the
+// game: valid tells.
+func placementParent(k layers.Key, valid func(layers.Key) bool) (layers.Key, bool) {
+	if k.B == 0 {
+		return layers.Key{}, false
+	}
+	p := layers.Key{W: k.B - 1, WH: k.BH + 1, B: k.W, BH: k.WH}
+	return p, valid(p)
+}
+
+// keepsFlat reports whether layer k of the run's unit, just verified,
+// stays flat for its placement parent (see above).
+func (r *run) keepsFlat(k layers.Key) bool {
+	if !r.opts.Compress || r.db.Rules() == nil || !r.db.Rules().Mixed || k.IsMoving() {
+		return false
+	}
+	if int(k.W)+int(k.WH) < int(k.B)+int(k.BH) {
+		return false
+	}
+	v := r.db.Variant()
+	p, ok := placementParent(k, func(p layers.Key) bool { return layers.ValidIn(v, p) })
+	if !ok || r.db.Verified(p) {
+		return false
+	}
+	free, err := freeBytes(r.db.Dir())
+	if err != nil {
+		return false
+	}
+	return free >= r.db.Indexer().Layer(k).Size()+r.flatRoom+diskReserve
+}
+
+// compressPlacementChildren compresses the layers the placements of the
+// unit's layers lead to, once the unit is verified, where they were kept
+// flat for it (keepsFlat). Each was verified when it was written and its
+// body is checked against its header as it is read (layers.DB.Borrow), so
+// its won depths are those the verifier derived from its children:
+// CompressDerived's promise holds, and the compressing does not find them
+// all again by one ply.
+func (r *run) compressPlacementChildren(ctx context.Context) error {
+	if !r.opts.Compress || r.db.Rules() == nil || !r.db.Rules().Mixed {
+		return nil
+	}
+	for _, k := range r.unit.Keys {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if k.WH == 0 {
+			continue
+		}
+		c, ok := k.Child(true, false)
+		if !ok || !layers.ValidIn(r.db.Variant(), c) || !r.db.Verified(c) || r.db.Form(c) != 0 {
+			continue
+		}
+		if _, _, _, err := r.db.CompressDerived(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
