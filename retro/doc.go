@@ -9,7 +9,10 @@
 //	solve.go      Solve and SolveUnit, the driver: claims, order, resume,
 //	              progress, verification of each unit
 //	disk.go       a unit refused before it starts when the disk cannot
-//	              hold it (ErrDiskFull)
+//	              hold it (ErrDiskFull), unless compressing the layers
+//	              lying flat makes room
+//	keepflat.go   a layer kept flat until the layer whose placements
+//	              lead to it is verified (phases mixed, Compress)
 //	units.go      the units of work, their levels and dependencies
 //	cost.go       the cost model: a unit's memory, processor time, disk
 //	hold.go       what one solve holds decoded from one unit to the next:
