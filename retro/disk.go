@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"muehle/layers"
@@ -93,21 +94,8 @@ func (s *solver) makeRoom(ctx context.Context) (bool, error) {
 	if !s.opts.Compress {
 		return false, nil
 	}
-	any := false
-	for _, k := range Layers(s.db, s.opts) {
-		if err := ctx.Err(); err != nil {
-			return any, err
-		}
-		if !s.db.Verified(k) || s.db.Form(k) != 0 {
-			continue
-		}
-		_, _, done, err := s.db.Compress(k)
-		if err != nil {
-			return any, err
-		}
-		any = any || done
-	}
-	return any, nil
+	flat := slices.DeleteFunc(Layers(s.db, s.opts), func(k layers.Key) bool { return s.db.Form(k) != 0 })
+	return compressVerified(ctx, s.db, flat)
 }
 
 // inside reports whether path lies in dir or is dir.

@@ -40,10 +40,17 @@ func placementParent(k layers.Key, valid func(layers.Key) bool) (layers.Key, boo
 	return p, valid(p)
 }
 
+// keepsAnyFlat reports whether the run keeps layers flat for their
+// placement parents at all: a solve that compresses, of a game whose
+// phases mix.
+func (r *run) keepsAnyFlat() bool {
+	return r.opts.Compress && r.db.Rules() != nil && r.db.Rules().Mixed
+}
+
 // keepsFlat reports whether layer k of the run's unit, just verified,
 // stays flat for its placement parent (see above).
 func (r *run) keepsFlat(k layers.Key) bool {
-	if !r.opts.Compress || r.db.Rules() == nil || !r.db.Rules().Mixed || k.IsMoving() {
+	if !r.keepsAnyFlat() || k.IsMoving() {
 		return false
 	}
 	if int(k.W)+int(k.WH) < int(k.B)+int(k.BH) {
@@ -69,7 +76,7 @@ func (r *run) keepsFlat(k layers.Key) bool {
 // CompressDerived's promise holds, and the compressing does not find them
 // all again by one ply.
 func (r *run) compressPlacementChildren(ctx context.Context) error {
-	if !r.opts.Compress || r.db.Rules() == nil || !r.db.Rules().Mixed {
+	if !r.keepsAnyFlat() {
 		return nil
 	}
 	for _, k := range r.unit.Keys {

@@ -218,7 +218,7 @@ func Solve(ctx context.Context, db *layers.DB, opts SolveOptions) error {
 				_, err = RemoveReach(db)
 			}
 			if err == nil && opts.Compress {
-				err = compressVerified(ctx, db, Layers(db, opts))
+				_, err = compressVerified(ctx, db, Layers(db, opts))
 			}
 			return err
 		}
@@ -639,27 +639,32 @@ func (r *run) verify(ctx context.Context, keys []layers.Key) (wrong []string, er
 	// A layer of the unit that a run stopped between its verification
 	// and its compressing is compressed now, not when the solve ends.
 	rest := slices.DeleteFunc(slices.Clone(r.unit.Keys), func(k layers.Key) bool { return slices.Contains(flat, k) })
-	if err := compressVerified(ctx, r.db, rest); err != nil {
+	if _, err := compressVerified(ctx, r.db, rest); err != nil {
 		return wrong, err
 	}
 	return wrong, r.compressPlacementChildren(ctx)
 }
 
 // compressVerified compresses the verified layers of keys that lie flat:
-// those an interrupted run verified but left uncompressed.
-func compressVerified(ctx context.Context, db *layers.DB, keys []layers.Key) error {
+// those an interrupted run verified but left uncompressed (and in a game
+// whose phases mix, those kept flat for their placement parents). It
+// reports whether it compressed any.
+func compressVerified(ctx context.Context, db *layers.DB, keys []layers.Key) (bool, error) {
+	any := false
 	for _, k := range keys {
 		if err := ctx.Err(); err != nil {
-			return err
+			return any, err
 		}
 		if !db.Verified(k) {
 			continue
 		}
-		if _, _, _, err := db.Compress(k); err != nil {
-			return err
+		_, _, done, err := db.Compress(k)
+		if err != nil {
+			return any, err
 		}
+		any = any || done
 	}
-	return nil
+	return any, nil
 }
 
 // solve computes the unit and writes its layers.
