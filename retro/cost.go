@@ -214,10 +214,12 @@ const CompressedShare = 0.30
 // KeptCompressed returns what layers of flat bytes lying flat take kept
 // compressed once verified (at CompressedShare), and the most disk they
 // take while computed: that, plus the largest unit's flat layer files
-// (largest), which lie flat until verified, plus its work lists (work).
-func KeptCompressed(flat, largest, work uint64) (kept, peak uint64) {
+// (largest), which lie flat until verified, plus its work lists (work),
+// plus what the layers kept flat for their placement parents take beyond
+// compressed at the most (keptFlat, KeptFlatPeak).
+func KeptCompressed(flat, largest, work, keptFlat uint64) (kept, peak uint64) {
 	kept = uint64(float64(flat) * CompressedShare)
-	return kept, kept + largest + work
+	return kept, kept + largest + work + keptFlat
 }
 
 // CalibrationCores is the number of cores of the machine the rates were

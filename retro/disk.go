@@ -69,7 +69,7 @@ func (s *solver) layerBytes(t Task) uint64 {
 	}
 	n := t.Cost.DiskBytes
 	if s.opts.Compress {
-		kept, _ := KeptCompressed(t.Cost.DiskBytes, 0, 0)
+		kept, _ := KeptCompressed(t.Cost.DiskBytes, 0, 0, 0)
 		n += kept
 	}
 	return n

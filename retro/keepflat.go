@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"muehle/layers"
+	"muehle/muehle"
 )
 
 // A layer kept flat for its placement parent.
@@ -40,6 +41,18 @@ func placementParent(k layers.Key, valid func(layers.Key) bool) (layers.Key, boo
 	return p, valid(p)
 }
 
+// flatCandidate returns the placement parent of layer k of game v if a
+// solve that compresses keeps k flat for it while the parent is not
+// verified (and the disk has room): v's phases mix, k has stones in hand,
+// its side to move has at least as many stones (on the board and in
+// hand) as the other, and the parent is a layer of v.
+func flatCandidate(v muehle.Variant, k layers.Key) (layers.Key, bool) {
+	if !v.Rules().Mixed || k.IsMoving() || int(k.W)+int(k.WH) < int(k.B)+int(k.BH) {
+		return layers.Key{}, false
+	}
+	return placementParent(k, func(p layers.Key) bool { return layers.ValidIn(v, p) })
+}
+
 // keepsAnyFlat reports whether the run keeps layers flat for their
 // placement parents at all: a solve that compresses, of a game whose
 // phases mix.
@@ -50,14 +63,10 @@ func (r *run) keepsAnyFlat() bool {
 // keepsFlat reports whether layer k of the run's unit, just verified,
 // stays flat for its placement parent (see above).
 func (r *run) keepsFlat(k layers.Key) bool {
-	if !r.keepsAnyFlat() || k.IsMoving() {
+	if !r.opts.Compress {
 		return false
 	}
-	if int(k.W)+int(k.WH) < int(k.B)+int(k.BH) {
-		return false
-	}
-	v := r.db.Variant()
-	p, ok := placementParent(k, func(p layers.Key) bool { return layers.ValidIn(v, p) })
+	p, ok := flatCandidate(r.db.Variant(), k)
 	if !ok || r.db.Verified(p) {
 		return false
 	}
@@ -95,4 +104,61 @@ func (r *run) compressPlacementChildren(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// KeptFlatPeak replays the units not done yet (done tells), in the order
+// given (a solve's), and returns the most disk that layers kept
+// flat for their placement parents take at once beyond their compressed
+// size (CompressedShare), and the unit after which it is reached: a layer
+// counts from its own unit until its parent's. The layers lying flat
+// already are not counted: the free disk holds them. The figure assumes
+// room for every layer (keepsFlat keeps one flat only with it), so it is
+// the most the rule asks for, what a plan adds to a solve's peak.
+func KeptFlatPeak(ix *layers.Indexer, units []Unit, done func(Unit) bool) (uint64, UnitName) {
+	unitOf := map[layers.Key]int{}
+	for i, u := range units {
+		for _, k := range u.Keys {
+			unitOf[k] = i
+		}
+	}
+	live := map[layers.Key]uint64{} // layer kept flat: the bytes it takes beyond compressed
+	var cur, peak uint64
+	var at UnitName
+	for i, u := range units {
+		if done(u) {
+			continue
+		}
+		for _, k := range u.Keys {
+			p, ok := flatCandidate(u.variant, k)
+			if j, planned := unitOf[p]; ok && planned && j > i {
+				live[k] = uint64(float64(ix.Layer(k).Size()) * (1 - CompressedShare))
+				cur += live[k]
+			}
+		}
+		for _, k := range u.Keys {
+			if k.WH == 0 {
+				continue
+			}
+			if c, ok := k.Child(true, false); ok {
+				cur -= live[c]
+				delete(live, c)
+			}
+		}
+		if cur > peak {
+			peak, at = cur, u.Name
+		}
+	}
+	return peak, at
+}
+
+// PlanKeptFlat returns KeptFlatPeak of the tasks of a plan (Plan): what the
+// layers kept flat for their placement parents take beyond compressed at
+// the most while the plan is solved with SolveOptions.Compress.
+func PlanKeptFlat(ix *layers.Indexer, tasks []Task) uint64 {
+	units := make([]Unit, len(tasks))
+	for i, t := range tasks {
+		units[i] = t.Unit
+	}
+	peak, _ := KeptFlatPeak(ix, units, func(Unit) bool { return false })
+	return peak
 }

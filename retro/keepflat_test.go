@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"muehle/layers"
@@ -148,5 +149,57 @@ func TestSolveMakesRoom(t *testing.T) {
 	solve(t, db, SolveOptions{Placement: true, Compress: true, Workers: 2})
 	if !db.Verified(last) || db.Form(big) == 0 {
 		t.Errorf("after the solve: %s verified %v, %s form %d; want verified, compressed", last, db.Verified(last), big, db.Form(big))
+	}
+}
+
+// TestKeptFlatPeak replays the plan of Lasker Morris of 4 stones and
+// compares what KeptFlatPeak says with what a solve that compresses keeps
+// flat after each unit, the layers whose placement parent is not verified
+// yet, at the bytes each takes beyond compressed: the same most, after the
+// same unit. A game whose phases do not mix keeps nothing flat.
+func TestKeptFlatPeak(t *testing.T) {
+	v := muehle.Lasker.With(4)
+	db := openVariant(t, t.TempDir(), v)
+	ix := db.Indexer()
+	opts := SolveOptions{Placement: true, Compress: true, Workers: 2}
+	var units []Unit
+	for _, task := range Plan(db, opts) {
+		units = append(units, task.Unit)
+	}
+	want, wantAt := KeptFlatPeak(ix, units, func(Unit) bool { return false })
+	if want == 0 {
+		t.Fatal("KeptFlatPeak: nothing kept flat")
+	}
+	var peak uint64
+	var at UnitName
+	opts.Progress = func(p Progress) {
+		if p.Phase != PhaseDone {
+			return
+		}
+		var cur uint64
+		for _, k := range layers.OrderIn(v, true) {
+			parent, ok := flatCandidate(v, k)
+			if ok && db.Verified(k) && !db.Verified(parent) && db.Form(k) == 0 {
+				cur += uint64(float64(ix.Layer(k).Size()) * (1 - CompressedShare))
+			}
+		}
+		if cur > peak {
+			peak, at = cur, p.Unit
+		}
+	}
+	solve(t, db, opts)
+	if peak != want || at != wantAt {
+		t.Errorf("the solve kept %d bytes flat at most, after %s; KeptFlatPeak says %d after %s", peak, at, want, wantAt)
+	}
+	// With the units done up to the peak's, the replay starts after it.
+	i := slices.IndexFunc(units, func(u Unit) bool { return u.Name == wantAt })
+	doneUpTo := func(u Unit) bool { return slices.IndexFunc(units, func(w Unit) bool { return w.Name == u.Name }) <= i }
+	if rest, _ := KeptFlatPeak(ix, units, doneUpTo); rest >= want {
+		t.Errorf("the units left after %s keep %d bytes flat at most; want less than %d", wantAt, rest, want)
+	}
+	sv := muehle.Standard.With(4)
+	sdb := openVariant(t, t.TempDir(), sv)
+	if got, _ := KeptFlatPeak(sdb.Indexer(), Units(sv, opts), func(Unit) bool { return false }); got != 0 {
+		t.Errorf("the standard game keeps %d bytes flat; want 0", got)
 	}
 }

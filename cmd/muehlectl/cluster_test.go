@@ -122,6 +122,31 @@ func TestPlanCompress(t *testing.T) {
 	}
 }
 
+// TestPlanKeptFlat: the plan of Lasker Morris counts the disk of the layers
+// kept flat for their placement parents (retro.KeptFlatPeak) in what a
+// solve with --compress takes at the most, and says so; the standard
+// game's keeps none.
+func TestPlanKeptFlat(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		game string
+		flat bool
+	}{{"lasker", true}, {"standard", false}} {
+		code, out, errOut := muehlectl("plan", "--db", dir, "--game", tc.game, "--stones", "4", "--all-phases", "--json")
+		var p plan
+		if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil {
+			t.Fatalf("plan --game %s --json: exit %d, %v: %s", tc.game, code, err, errOut)
+		}
+		if got := p.KeptFlatBytes > 0 && p.KeptFlatAt != ""; got != tc.flat {
+			t.Errorf("plan --game %s: %d bytes kept flat after %q; want some: %v", tc.game, p.KeptFlatBytes, p.KeptFlatAt, tc.flat)
+		}
+		_, out, _ = muehlectl("plan", "--db", dir, "--game", tc.game, "--stones", "4", "--all-phases")
+		if got := strings.Contains(out, "of layers kept flat for their placement parents (after unit "+p.KeptFlatAt); got != tc.flat {
+			t.Errorf("plan --game %s says the layers kept flat: %v, want %v:\n%s", tc.game, got, tc.flat, out)
+		}
+	}
+}
+
 // TestWallTime checks the schedule of the estimate on made-up units.
 func TestWallTime(t *testing.T) {
 	units := []plannedUnit{

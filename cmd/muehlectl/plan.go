@@ -107,6 +107,11 @@ type plan struct {
 	// MaxDiskBytes is the largest layer files of one unit not done yet,
 	// which lie flat until verified when solved with --compress.
 	MaxDiskBytes uint64 `json:"max_disk_bytes"`
+	// KeptFlatBytes is the most that layers kept flat for their placement
+	// parents take beyond compressed while the units left are solved with
+	// --compress, reached after unit KeptFlatAt (retro.KeptFlatPeak).
+	KeptFlatBytes uint64 `json:"kept_flat_bytes"`
+	KeptFlatAt    string `json:"kept_flat_at,omitempty"`
 	// MemBudget is the memory budget the units are costed with: a solve's
 	// on this machine when the plan is for one (0: several machines, as
 	// much as each unit asks for).
@@ -140,7 +145,9 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProces
 	if oneProcess {
 		run.Held = retro.NewHeldLayers(ix, db.Variant(), opts)
 	}
-	for _, u := range retro.Units(db.Variant(), opts) {
+	units := retro.Units(db.Variant(), opts)
+	done := map[retro.UnitName]bool{}
+	for _, u := range units {
 		status, uo := unitStatus(db, u), run
 		if status == "verified" {
 			uo = co // not run again
@@ -167,7 +174,10 @@ func makePlan(db *layers.DB, opts retro.SolveOptions, nodes, cpus int, oneProces
 			p.MaxDiskBytes = max(p.MaxDiskBytes, c.DiskBytes)
 		}
 		p.Units = append(p.Units, pu)
+		done[u.Name] = pu.done()
 	}
+	flat, at := retro.KeptFlatPeak(ix, units, func(u retro.Unit) bool { return done[u.Name] })
+	p.KeptFlatBytes, p.KeptFlatAt = flat, string(at)
 	p.WallSeconds = wallTime(p.Units, nodes, cpus)
 	dir := db.Dir()
 	for dir != filepath.Dir(dir) { // the folder may not exist yet: its nearest parent that does
@@ -298,13 +308,17 @@ func printPlan(w io.Writer, p plan) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "disk for what is left: %s of layer files, and up to %s more while a unit is computed (its work lists)\n",
 		mib(p.LeftDiskBytes), mib(p.MaxTempBytes))
-	compressed, need := retro.KeptCompressed(p.LeftDiskBytes, p.MaxDiskBytes, p.MaxTempBytes)
+	compressed, need := retro.KeptCompressed(p.LeftDiskBytes, p.MaxDiskBytes, p.MaxTempBytes, p.KeptFlatBytes)
 	fits := "fits"
 	if need > p.FreeBytes {
 		fits = "does not fit"
 	}
-	fmt.Fprintf(w, "solved with --compress: about %s of layer files (%.0f %% of that, retro.CompressedShare: measured on the standard game's largest layers, and the share zstd adds), at most %s while the largest unit lies flat until verified; %s free here: it %s\n",
-		mib(compressed), 100*retro.CompressedShare, mib(need), mib(p.FreeBytes), fits)
+	flat := ""
+	if p.KeptFlatBytes > 0 {
+		flat = fmt.Sprintf(" and %s of layers kept flat for their placement parents (after unit %s, retro/keepflat.go)", mib(p.KeptFlatBytes), p.KeptFlatAt)
+	}
+	fmt.Fprintf(w, "solved with --compress: about %s of layer files (%.0f %% of that, retro.CompressedShare: measured on the standard game's largest layers, and the share zstd adds), at most %s while the largest unit lies flat until verified%s; %s free here: it %s\n",
+		mib(compressed), 100*retro.CompressedShare, mib(need), flat, mib(p.FreeBytes), fits)
 	fmt.Fprintf(w, "expected wall time of what is left on %d machine(s) of %d cores: %s (levels one after another, the units of a level spread over the machines;\n"+
 		"  the model's rates were measured on %d cores, the standard game's on the idle machine, and are good to a factor 2 to 4, retro/cost.go)\n",
 		p.Nodes, p.CPUs, seconds(p.WallSeconds), retro.CalibrationCores)

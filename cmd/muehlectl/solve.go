@@ -116,7 +116,7 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 	speed, measured, load := dbservice.StartSpeed(db, opts, 0)
 	est := dbservice.EstimateTasks(tasks, retro.Workers(opts.Workers), speed)
 	if opts.Compress {
-		est = est.KeptCompressed()
+		est = est.KeptCompressed(retro.PlanKeptFlat(db.Indexer(), tasks))
 	}
 	fmt.Fprintf(stdout, "expected: about %s on %d workers (%s)\n", dbservice.Rough(est.Time), est.Cores, speedWords(speed, measured, load))
 	switch cpu, n := dbservice.MeasuredCPUSpeed(db); {

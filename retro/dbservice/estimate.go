@@ -39,13 +39,15 @@ type Estimate struct {
 
 // KeptCompressed returns e for layers kept compressed once verified: the
 // layers at retro.CompressedShare of their flat size, and the largest
-// part's flat files on top of its work lists while it is computed.
-func (e Estimate) KeptCompressed() Estimate {
+// part's flat files on top of its work lists while it is computed, and
+// keptFlat, what the layers kept flat for their placement parents take at
+// the most beyond compressed (retro.PlanKeptFlat).
+func (e Estimate) KeptCompressed(keptFlat uint64) Estimate {
 	if e.Compressed {
 		return e
 	}
 	e.Compressed = true
-	kept, peak := retro.KeptCompressed(e.Bytes, e.largest, e.TempBytes)
+	kept, peak := retro.KeptCompressed(e.Bytes, e.largest, e.TempBytes, keptFlat)
 	e.Bytes, e.TempBytes = kept, peak-kept
 	return e
 }
@@ -155,13 +157,14 @@ func EstimateTasks(tasks []retro.Task, cores int, speed float64) Estimate {
 // share of the cores the machine's load leaves.
 func EstimateFor(db *layers.DB, opts retro.SolveOptions, machine float64) Estimate {
 	speed, n, load := StartSpeed(db, opts, machine)
-	est := EstimateTasks(retro.Plan(db, opts), retro.Workers(opts.Workers), speed)
+	tasks := retro.Plan(db, opts)
+	est := EstimateTasks(tasks, retro.Workers(opts.Workers), speed)
 	if n == 0 && machine == 0 {
 		est.Speed, est.Load = 0, load
 	}
 	est.Measured = n
 	if opts.Compress {
-		est = est.KeptCompressed()
+		est = est.KeptCompressed(retro.PlanKeptFlat(db.Indexer(), tasks))
 	}
 	return est
 }

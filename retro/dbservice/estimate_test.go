@@ -66,12 +66,14 @@ func TestEstimateSums(t *testing.T) {
 	}
 	// Kept compressed: the layers at the compressed share, and the
 	// largest part's flat files (the first task's) on top of the largest
-	// work lists while it is computed; once only.
-	z := got.KeptCompressed().KeptCompressed()
+	// work lists and the layers kept flat for their placement parents
+	// while it is computed; once only.
+	z := got.KeptCompressed(500).KeptCompressed(700)
 	flat := float64(got.Bytes)
 	wantBytes := uint64(flat * retro.CompressedShare)
-	if !z.Compressed || z.Bytes != wantBytes || z.TempBytes != 8000+1000+layers.HeaderSize || z.Time != got.Time {
-		t.Errorf("kept compressed: got %+v, want %d bytes, %d temporary, %v", z, wantBytes, 8000+1000+layers.HeaderSize, got.Time)
+	wantTemp := uint64(8000 + 1000 + layers.HeaderSize + 500)
+	if !z.Compressed || z.Bytes != wantBytes || z.TempBytes != wantTemp || z.Time != got.Time {
+		t.Errorf("kept compressed: got %+v, want %d bytes, %d temporary, %v", z, wantBytes, wantTemp, got.Time)
 	}
 	if s := z.String(); !strings.Contains(s, "for the layers (kept compressed)") {
 		t.Errorf("kept compressed: %q does not say so", s)
