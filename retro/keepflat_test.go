@@ -152,13 +152,13 @@ func TestSolveMakesRoom(t *testing.T) {
 	}
 }
 
-// TestKeptFlatPeak replays the plan of Lasker Morris of 4 stones and
+// TestKeptFlatPeak replays the plan of Lasker Morris of 3 stones and
 // compares what KeptFlatPeak says with what a solve that compresses keeps
 // flat after each unit, the layers whose placement parent is not verified
 // yet, at the bytes each takes beyond compressed: the same most, after the
 // same unit. A game whose phases do not mix keeps nothing flat.
 func TestKeptFlatPeak(t *testing.T) {
-	v := muehle.Lasker.With(4)
+	v := muehle.Lasker.With(3)
 	db := openVariant(t, t.TempDir(), v)
 	ix := db.Indexer()
 	opts := SolveOptions{Placement: true, Compress: true, Workers: 2}

@@ -8,6 +8,7 @@ import (
 	"muehle/layers"
 	"muehle/layers/layerstest"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // TestSolveOwnDBGivesBackFlatFiles solves the moving layers of the
@@ -19,6 +20,9 @@ import (
 // DB, the same holds: the solver borrows the layers it reads
 // (layers.DB.Borrow), and a file no reader holds is given up at once.
 func TestSolveOwnDBGivesBackFlatFiles(t *testing.T) {
+	if testenv.Race {
+		t.Skip("solves the 4-stone game's moving layers twice, compressed, slow under the race detector; run without it")
+	}
 	for _, own := range []bool{true, false} {
 		t.Run(fmt.Sprintf("OwnDB=%v", own), func(t *testing.T) {
 			dir := t.TempDir()

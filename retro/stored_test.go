@@ -226,6 +226,9 @@ func lengthen(changed map[uint64]layers.Value, i uint64, b *byte) {
 // stored, finds every lost value made longer. Without -short every
 // placement unit is solved again.
 func TestStoredPlacement(t *testing.T) {
+	if testenv.Race {
+		t.Skip("solves Five Men's Morris's placement units again over layers read as stored, slow under the race detector; run without it")
+	}
 	v := muehle.Five.With(5)
 	last, err := layers.ParseKey("p3+1-5+0")
 	if err != nil {

@@ -126,6 +126,9 @@ func TestExportImport(t *testing.T) {
 // default bits it stores 4-3, whose values take little. The first,
 // imported into a fresh folder, gives every file of the folder exported.
 func TestExportImportDerived(t *testing.T) {
+	if testenv.Race {
+		t.Skip("imports, derives and exports the 4-stone game three times, slow under the race detector; run without it")
+	}
 	src := t.TempDir()
 	code, stdout, stderr := muehlectl("import", filepath.Join("..", "..", "layers", "pack", "testdata", "k4-moving.mpk"), "--db", src, "--verify")
 	if code != 0 || !strings.Contains(stdout, "4 layers installed") || !strings.Contains(stdout, "layers verified") {

@@ -11,6 +11,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 	"muehle/retro"
 )
 
@@ -108,6 +109,9 @@ func TestReportPlacementPlies(t *testing.T) {
 // stones in one folder: the 4-stone report finds every layer of the
 // 3-stone game the same, those with stones in hand too.
 func TestReportSmallerGamesMixed(t *testing.T) {
+	if testenv.Race {
+		t.Skip("solves Lasker Morris of 3 and of 4 stones, slow under the race detector; run without it")
+	}
 	dir := t.TempDir()
 	for _, k := range []string{"3", "4"} {
 		if _, errs, code := runCmd(t, "solve", "--db", dir, "--game", "lasker", "--all-phases", "--stones", k); code != 0 {
@@ -132,6 +136,9 @@ func TestReportSmallerGamesMixed(t *testing.T) {
 // as the 3-stone game's; then 3-3 of the 3-stone game is written again
 // with one value changed, and the report names it.
 func TestReportSmallerGames(t *testing.T) {
+	if testenv.Race {
+		t.Skip("solves the 3- and 4-stone games' moving layers, slow under the race detector; run without it")
+	}
 	dir := t.TempDir()
 	for _, k := range []string{"3", "4"} {
 		if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", k); code != 0 {
