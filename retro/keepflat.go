@@ -47,7 +47,7 @@ func placementParent(k layers.Key, valid func(layers.Key) bool) (layers.Key, boo
 // its side to move has at least as many stones (on the board and in
 // hand) as the other, and the parent is a layer of v.
 func flatCandidate(v muehle.Variant, k layers.Key) (layers.Key, bool) {
-	if !v.Rules().Mixed || k.IsMoving() || int(k.W)+int(k.WH) < int(k.B)+int(k.BH) {
+	if r := v.Rules(); r == nil || !r.Mixed || k.IsMoving() || int(k.W)+int(k.WH) < int(k.B)+int(k.BH) {
 		return layers.Key{}, false
 	}
 	return placementParent(k, func(p layers.Key) bool { return layers.ValidIn(v, p) })
