@@ -41,6 +41,16 @@ func placementParent(k layers.Key, valid func(layers.Key) bool) (layers.Key, boo
 	return p, valid(p)
 }
 
+// placementChild returns the layer that k's placements without removal
+// lead to, if k's side to move has a stone in hand (placementParent's
+// inverse).
+func placementChild(k layers.Key) (layers.Key, bool) {
+	if k.WH == 0 {
+		return layers.Key{}, false
+	}
+	return k.Child(true, false)
+}
+
 // flatCandidate returns the placement parent of layer k of game v if a
 // solve that compresses keeps k flat for it while the parent is not
 // verified (and the disk has room): v's phases mix, k has stones in hand,
@@ -92,10 +102,7 @@ func (r *run) compressPlacementChildren(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if k.WH == 0 {
-			continue
-		}
-		c, ok := k.Child(true, false)
+		c, ok := placementChild(k)
 		if !ok || !layers.ValidIn(r.db.Variant(), c) || !r.db.Verified(c) || r.db.Form(c) != 0 {
 			continue
 		}
@@ -136,10 +143,7 @@ func KeptFlatPeak(ix *layers.Indexer, units []Unit, done func(Unit) bool) (uint6
 			}
 		}
 		for _, k := range u.Keys {
-			if k.WH == 0 {
-				continue
-			}
-			if c, ok := k.Child(true, false); ok {
+			if c, ok := placementChild(k); ok {
 				cur -= live[c]
 				delete(live, c)
 			}
