@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"muehle/muehle/testenv"
+	"muehle/retro/retrotest"
 )
 
 func TestBenchCommand(t *testing.T) {
@@ -56,7 +57,7 @@ func TestBenchPerfect(t *testing.T) {
 	if testenv.Full() {
 		k = "4"
 	}
-	flat := solveAll(t, int(k[0]-'0'))
+	flat := retrotest.Solved(t, int(k[0]-'0'))
 	dir := t.TempDir()
 	copyTree(t, flat.Dir(), dir)
 	if out, errs, code := runCmd(t, "compress", "--db", dir, "--stones", k); code != 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,36 +9,13 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/muehle/testenv"
+	"muehle/retro/retrotest"
 )
 
 // copyTree copies the folder from into the new folder to.
 func copyTree(t *testing.T, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		src, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		out, err := os.Create(dst)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, src); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
-	if err != nil {
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -52,7 +28,7 @@ func TestCompressCommand(t *testing.T) {
 	if testenv.Race {
 		t.Skip("solves and compresses the complete 4-stone game, slow under the race detector; run without it")
 	}
-	flat := solveAll(t, 4)
+	flat := retrotest.Solved(t, 4)
 	dir := t.TempDir()
 	copyTree(t, flat.Dir(), dir)
 	// A run killed while writing a layer left its temporary file.
@@ -90,7 +66,7 @@ func TestSolveCompressed(t *testing.T) {
 	if testenv.Race {
 		t.Skip("solves the complete 4-stone game twice, slow under the race detector; run without it")
 	}
-	flat := solveAll(t, 4)
+	flat := retrotest.Solved(t, 4)
 	dir := t.TempDir()
 	out, errs, code := runCmd(t, "solve", "--stones", "4", "--all-phases", "--compress", "--db", dir)
 	if code != 0 {

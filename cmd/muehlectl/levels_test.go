@@ -50,8 +50,8 @@ func TestParseRates(t *testing.T) {
 }
 
 func TestLevelsAndLevelMatches(t *testing.T) {
-	db := solveAll(t, 3)
-	dir := strings.TrimSuffix(db.Dir(), "/k3")
+	db := solvedCopy(t, 3)
+	dir := db.Dir()
 	out, errs, code := runCmd(t, "levels", "--db", dir, "--stones", "3", "--games", "6", "--levels", "1,10", "--against", "random,ab:1")
 	if code != 0 {
 		t.Fatalf("levels: status %d, stderr %q", code, errs)

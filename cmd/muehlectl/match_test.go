@@ -12,6 +12,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/retrotest"
 )
 
 // matchCounts returns the won, drawn and lost counts printed for spec.
@@ -110,11 +111,12 @@ func TestWilson(t *testing.T) {
 	}
 }
 
-// TestMatchWithDatabase solves the game of 3 stones and checks the blunder
-// counts: the perfect player makes none, and every move is judged.
+// TestMatchWithDatabase plays on the solved game of 3 stones and checks
+// the blunder counts: the perfect player makes none, and every move is
+// judged.
 func TestMatchWithDatabase(t *testing.T) {
 	dir := t.TempDir()
-	solveAllIn(t, dir, 3).Close()
+	retrotest.CopyIn(t, dir, 3).Close()
 	out, errs, code := runCmd(t, "match", "--white", "perfect", "--black", "random", "--games", "20", "--stones", "3", "--db", dir)
 	if code != 0 {
 		t.Fatalf("status %d, stderr %q", code, errs)
@@ -200,12 +202,12 @@ func TestMatchOpenings(t *testing.T) {
 	}
 }
 
-// TestMatchOpeningsDrawn solves the game of 3 stones: every opening is a
-// draw by the database, and the blunder counts judge only the players'
-// moves, not the opening's plies.
+// TestMatchOpeningsDrawn plays on the solved game of 3 stones: every
+// opening is a draw by the database, and the blunder counts judge only
+// the players' moves, not the opening's plies.
 func TestMatchOpeningsDrawn(t *testing.T) {
 	dir := t.TempDir()
-	db := solveAllIn(t, dir, 3)
+	db := retrotest.CopyIn(t, dir, 3)
 	defer db.Close()
 	const games, opening = 10, 3
 	out, errs, code := runCmd(t, "match", "--white", "perfect", "--black", "random", "--games", strconv.Itoa(games), "--stones", "3",
@@ -255,7 +257,7 @@ func TestMatchOpeningsDrawn(t *testing.T) {
 // game is an error.
 func TestMatchRows(t *testing.T) {
 	dir := t.TempDir()
-	solveAllIn(t, dir, 3).Close()
+	retrotest.CopyIn(t, dir, 3).Close()
 	rows := filepath.Join(t.TempDir(), "games.tsv")
 	args := []string{"match", "--white", "perfect", "--black", "random", "--games", "20", "--stones", "3", "--db", dir, "--rows", rows}
 	counts := func(out string) string {

@@ -7,29 +7,25 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro"
 	"muehle/retro/retrotest"
 )
 
 // The commands that run the placement search (query, placement) on small
 // solved games; the search itself is checked in retro/play.
 
-// solveAll solves the game with k stones, all phases, in a new folder.
-func solveAll(t *testing.T, k int) *layers.DB { return solveAllIn(t, t.TempDir(), k) }
-
-// solveAllIn solves the game with k stones, all phases, in dir (what is
-// there already is kept) and closes the database when the test ends. The
-// placement layers hold the classes reachable from the empty board.
-func solveAllIn(t *testing.T, dir string, k int) *layers.DB {
-	return retrotest.SolveAllIn(t, dir, k)
-}
+// solvedCopy returns the complete game of k stones (all phases, the
+// placement layers holding the classes reachable from the empty board) in
+// a new folder of the test's own, which commands may write into: a copy
+// of the one solved once for the test binary (retrotest.CopyIn), closed
+// when the test ends.
+func solvedCopy(t *testing.T, k int) *layers.DB { return retrotest.CopyIn(t, t.TempDir(), k) }
 
 // TestQueryUnreachable: a placement position the database does not store
 // (unreachable from the empty board) is answered by the search, with the
 // value the full sweep gives it.
 func TestQueryUnreachable(t *testing.T) {
-	full := retrotest.SolveIn(t, t.TempDir(), 3, retro.SolveOptions{Placement: true, PlacementAll: true})
-	db := solveAll(t, 3)
+	full := retrotest.SolvedAll(t, 3)
+	db := solvedCopy(t, 3)
 	var pos muehle.Position
 	found := false
 	for _, k := range layers.PlacementLayers(3) {
@@ -74,7 +70,7 @@ func queryMoves(out string) map[string]string {
 }
 
 func TestQueryPlacementSearch(t *testing.T) {
-	db := solveAll(t, 3)
+	db := solvedCopy(t, 3)
 	dir := db.Dir()
 	empty := "........................ w 3 3"
 	code, stored, stderr := muehlectl("query", "--db", dir, "--stones", "3", "--position", empty)
@@ -105,7 +101,7 @@ func TestQueryPlacementSearch(t *testing.T) {
 }
 
 func TestPlacementCommandChecks(t *testing.T) {
-	db := solveAll(t, 3)
+	db := solvedCopy(t, 3)
 	code, out, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--check", "--positions", "50")
 	if code != 0 || !strings.Contains(out, "k=3: 50 positions searched") || !strings.Contains(out, "0 mismatches") {
 		t.Errorf("placement --check: got exit %d, %q %s; want 50 positions, 0 mismatches", code, out, stderr)
@@ -116,7 +112,7 @@ func TestPlacementCommandChecks(t *testing.T) {
 }
 
 func TestPlacementCommandTimesPlayer(t *testing.T) {
-	db := solveAll(t, 3)
+	db := solvedCopy(t, 3)
 	code, out, stderr := muehlectl("placement", "--db", db.Dir(), "--stones", "3", "--player", "perfect", "--positions", "50")
 	if code != 0 || !strings.Contains(out, "k=3, perfect: 50 positions, time per move: median ") ||
 		!strings.Contains(out, "; 0 moves that give up value, 0 fallbacks, 0 positions the database does not hold") {

@@ -140,8 +140,8 @@ func TestPlayInterrupted(t *testing.T) {
 }
 
 func TestPlayAgainstALevel(t *testing.T) {
-	db := solveAll(t, 3)
-	dir := strings.TrimSuffix(db.Dir(), "/k3")
+	db := solvedCopy(t, 3)
+	dir := db.Dir()
 	// The person, Black, has no stone left to place; level 10 as White
 	// plays first from a 3-3 position it wins (d7 closes a7-d7-g7).
 	pos := "W.W.........BB.B......W. w 0 0"

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"muehle/muehle/testenv"
+	"muehle/retro/retrotest"
 )
 
 // mainEnv makes the test binary run main (see TestMain): a real muehlectl
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	code := m.Run()
+	code := retrotest.Main(m) // removes the databases solved once for the binary
 	removeEngineDBs()
 	os.Exit(code)
 }

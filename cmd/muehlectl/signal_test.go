@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"muehle/muehle/testenv"
+	"muehle/retro/retrotest"
 )
 
 // TestSignalEveryCommand starts each long-running command in its own
@@ -24,7 +25,7 @@ func TestSignalEveryCommand(t *testing.T) {
 		t.Skip("the race detector slows the commands' exits; run without it")
 	}
 	dir := t.TempDir()
-	solveAllIn(t, dir, 4).Close()
+	retrotest.CopyIn(t, dir, 4).Close()
 	tmp := t.TempDir()
 	k4 := []string{"--db", dir, "--stones", "4"}
 	cmds := [][]string{

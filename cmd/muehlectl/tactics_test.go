@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"muehle/retro/retrotest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,11 +42,11 @@ func parseTactics(t *testing.T, out string) (rows []tacticsTableRow, random floa
 	return rows, random
 }
 
-// TestTactics solves the 4-stone game once and runs the tests of tactics
-// on it.
+// TestTactics runs the tests of tactics on a copy of the solved 4-stone
+// game.
 func TestTactics(t *testing.T) {
 	dir := t.TempDir()
-	solveAllIn(t, dir, 4).Close()
+	retrotest.CopyIn(t, dir, 4).Close()
 	base := []string{"tactics", "--db", dir, "--stones", "4", "--layers", "4-4,3-4", "--count", "60", "--seed", "3", "--jobs", "2"}
 
 	t.Run("perfect and random", func(t *testing.T) {

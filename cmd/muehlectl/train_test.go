@@ -10,6 +10,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/retrotest"
 	"muehle/retro/teach"
 )
 
@@ -79,10 +80,10 @@ func judgeByQuery(t *testing.T, db *layers.DB, pos muehle.Position) (v layers.Va
 	return v, keep, slowestLoss
 }
 
-// TestTrain solves the 4-stone game once and runs the tests of train on it.
+// TestTrain runs the tests of train on a copy of the solved 4-stone game.
 func TestTrain(t *testing.T) {
 	dir := t.TempDir()
-	db := solveAllIn(t, dir, 4)
+	db := retrotest.CopyIn(t, dir, 4)
 	t.Run("positions", func(t *testing.T) { testTrainPositions(t, dir, db) })
 	t.Run("answer", func(t *testing.T) { testTrainAnswer(t, dir, db) })
 	t.Run("skipped layers", func(t *testing.T) { testTrainSkipsLayers(t, dir) })

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"muehle/retro/retrotest"
 	"muehle/retro/search"
 )
 
@@ -48,7 +49,7 @@ func TestTreeStart(t *testing.T) {
 // solved game of 3 stones: White closes a mill at once and wins.
 func TestTreeDatabase(t *testing.T) {
 	dir := t.TempDir()
-	solveAllIn(t, dir, 3)
+	retrotest.CopyIn(t, dir, 3)
 	code, out, stderr := muehlectl("tree", "--db", dir, "--stones", "3", "--depth", "2", "--position", "WW.B.....W....B.......B. w 0 0")
 	for _, want := range []string{
 		"root [-∞, +∞] = won in 1 db won in 1\n",

@@ -57,7 +57,7 @@ func TestUnreachableRefused(t *testing.T) {
 // with one stone lost before, had only three stones for it (issue 28).
 func TestQueryUnreachableByReachData(t *testing.T) {
 	testenv.Long(t, "solves the game of four stones")
-	db := solveAll(t, 4)
+	db := solvedCopy(t, 4)
 	const pos = "WBW...WB................ b 0 1"
 	p, err := muehle.ParsePosition(pos)
 	if err != nil {

@@ -77,6 +77,24 @@ func shared(tb testing.TB, k int, all bool) *layers.DB {
 	return s.db
 }
 
+// CopyIn copies the shared complete database of k stones (Solved) into
+// dir and returns it opened there, closed when tb ends: for a test that
+// writes into the folder or hands it to a command that may. The copy
+// costs milliseconds where solving the 4-stone game again costs seconds
+// (a minute under the race detector).
+func CopyIn(tb testing.TB, dir string, k int) *layers.DB {
+	tb.Helper()
+	if err := os.CopyFS(dir, os.DirFS(Solved(tb, k).Dir())); err != nil {
+		tb.Fatalf("retrotest: copying the database of k=%d: %v", k, err)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(k))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
 // SolveAllIn solves the complete game of k stones in dir (as Solved, what
 // is there already is kept) and returns the database, closed when tb ends.
 func SolveAllIn(tb testing.TB, dir string, k int) *layers.DB {
