@@ -89,29 +89,33 @@ func (s *smallLayer) index(m, o muehle.Bitboard) uint64 {
 }
 
 // newSmallLayer builds the table of w mover's and b opponent's stones on
-// board bd: the configurations in rank order, each either the smallest of
-// its class (a new class) or of the class of its smallest image.
+// board bd: the configurations in rank order, each one not yet given a
+// class the smallest of a new class, whose images all get that class
+// (as buildTable does for group B). Each configuration's rank is
+// computed about once, not once for each of its images.
 func newSmallLayer(bd *muehle.Board, w, b int) *smallLayer {
 	n := bd.NumPoints()
 	s := &smallLayer{nOpp: binom[n-w][b]}
 	all := uint32(bd.All())
 	s.classOf = make([]uint32, binom[n][w]*s.nOpp)
+	const unset = ^uint32(0)
+	for i := range s.classOf {
+		s.classOf[i] = unset
+	}
 	nSyms := muehle.Symmetry(bd.NumSymmetries())
 	r := uint64(0)
 	for m := uint32(1)<<w - 1; m <= all; m = nextMask(m) {
 		for c := uint32(1)<<b - 1; c < 1<<(n-w); c = nextMask(c) {
-			o := spread(c, all&^m)
-			least := r
-			for sym := muehle.Symmetry(1); sym < nSyms; sym++ {
-				im := uint32(bd.Map(sym, muehle.Bitboard(m)))
-				io := uint32(bd.Map(sym, muehle.Bitboard(o)))
-				least = min(least, s.rank(im, io))
-			}
-			if least == r {
-				s.classOf[r] = uint32(len(s.reps))
+			if s.classOf[r] == unset {
+				o := spread(c, all&^m)
+				cls := uint32(len(s.reps))
 				s.reps = append(s.reps, m|o<<16)
-			} else {
-				s.classOf[r] = s.classOf[least]
+				s.classOf[r] = cls
+				for sym := muehle.Symmetry(1); sym < nSyms; sym++ {
+					im := uint32(bd.Map(sym, muehle.Bitboard(m)))
+					io := uint32(bd.Map(sym, muehle.Bitboard(o)))
+					s.classOf[s.rank(im, io)] = cls
+				}
 			}
 			r++
 			if c == 0 {

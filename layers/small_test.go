@@ -21,7 +21,8 @@ func orbitOf(b *muehle.Board, m, o muehle.Bitboard) uint64 {
 // every layer of Three Men's Morris and on layers of the 16-point board:
 // every slot's position indexes back to the slot, every configuration of
 // the layer indexes to a slot whose position is an image of it, and the
-// slots are as many as the orbits counted plainly.
+// slots are as many as the orbits counted plainly, numbered in the order
+// of their smallest configurations.
 func TestSmallIndex(t *testing.T) {
 	for _, c := range []struct {
 		board *muehle.Board
@@ -44,6 +45,25 @@ func TestSmallIndex(t *testing.T) {
 				}
 				if j := l.Index(p); j != i {
 					t.Fatalf("%s %v: slot %d: Index(Position) = %d", c.board, k, i, j)
+				}
+			}
+			// The classes are numbered in the order of their smallest
+			// configuration, as the layer files on disk number them:
+			// each slot's representative has the smallest rank among
+			// its images, and the representatives' ranks increase.
+			prev := int64(-1)
+			for i, rep := range l.small.reps {
+				m, o := rep&0xffff, rep>>16
+				r := l.small.rank(m, o)
+				if int64(r) <= prev {
+					t.Fatalf("%s %v: slot %d's representative has rank %d, not above the slot before's %d", c.board, k, i, r, prev)
+				}
+				prev = int64(r)
+				for s := range muehle.Symmetry(c.board.NumSymmetries()) {
+					im, io := c.board.Map(s, muehle.Bitboard(m)), c.board.Map(s, muehle.Bitboard(o))
+					if q := l.small.rank(uint32(im), uint32(io)); q < r {
+						t.Fatalf("%s %v: slot %d's representative has rank %d, an image of it %d", c.board, k, i, r, q)
+					}
 				}
 			}
 			orbits := map[uint64]bool{}
