@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"muehle/layers"
@@ -23,14 +24,7 @@ import (
 // values of a sample of each layer the same before and after (Sample),
 // and the folder holds nothing flat.
 func TestCompress(t *testing.T) {
-	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
-		t.Fatal(err)
-	}
+	_, db := copiedDB(t)
 	flat := FlatOf(db)
 	if flat.Layers != 3 || flat.Largest == 0 || flat.Bytes < flat.Largest {
 		t.Fatalf("flat before compressing: %+v; want the 3 moving layers 3-3, 3-4, 4-3", flat)
@@ -39,7 +33,7 @@ func TestCompress(t *testing.T) {
 		t.Errorf("words: %q", w)
 	}
 
-	_, err = Compress(context.Background(), db, CompressRun{Free: func(string) (uint64, error) { return flat.Largest - 1, nil }})
+	_, err := Compress(context.Background(), db, CompressRun{Free: func(string) (uint64, error) { return flat.Largest - 1, nil }})
 	if !errors.Is(err, ErrNoRoom) || !strings.Contains(err.Error(), "the largest may take "+Bytes(flat.Largest)) {
 		t.Errorf("without the room: got %v, want ErrNoRoom naming the room needed", err)
 	}
@@ -105,14 +99,7 @@ func TestCompressOwnDB(t *testing.T) {
 // gone, so reading 3-4 in full would fail: the won depths of 3-4 need
 // the capture children in 3-3.
 func TestCompressLeavesFormTwo(t *testing.T) {
-	dir := t.TempDir()
-	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
-		t.Fatal(err)
-	}
+	dir, db := copiedDB(t)
 	if res, err := Compress(context.Background(), db, CompressRun{OwnDB: true}); err != nil || res.Done != 3 {
 		t.Fatalf("compress: %+v, %v; want the 3 layers compressed", res, err)
 	}
@@ -122,7 +109,7 @@ func TestCompressLeavesFormTwo(t *testing.T) {
 	}
 	db.Close()
 
-	db, err = layers.OpenDB(dir, muehle.Standard.With(4))
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,14 +127,7 @@ func TestCompressLeavesFormTwo(t *testing.T) {
 // holds it: refused, naming the holder, and nothing of the folder
 // touched (the other's temporary file stays).
 func TestCompressOneAtATime(t *testing.T) {
-	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}}); err != nil {
-		t.Fatal(err)
-	}
+	_, db := copiedDB(t)
 	other, err := layers.AcquireLock(context.Background(), db.ClaimPath(compressClaim), false)
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +153,8 @@ func TestCompressOneAtATime(t *testing.T) {
 
 // solvedDB returns a database folder of the 4-stone game holding the
 // moving layers 3-3, 3-4 and 4-3, solved flat through the database
-// returned, which stays open until the test ends.
+// returned (which holds their files as the solve left them), open until
+// the test ends.
 func solvedDB(t *testing.T) (string, *layers.DB) {
 	t.Helper()
 	dir := t.TempDir()
@@ -186,6 +167,57 @@ func solvedDB(t *testing.T) (string, *layers.DB) {
 		t.Fatal(err)
 	}
 	return dir, db
+}
+
+// solvedOnce is solvedDB's folder solved once for the test binary, which
+// copiedDB copies and TestMain removes.
+var solvedOnce struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// copiedDB returns a database folder holding what solvedDB's does, a copy
+// of the one solved once for the test binary, and the database opened
+// there, open until the test ends: for the tests to which how the files
+// came there does not matter (under the race detector a solve takes half
+// a minute).
+func copiedDB(t *testing.T) (string, *layers.DB) {
+	t.Helper()
+	s := &solvedOnce
+	s.once.Do(func() {
+		if s.dir, s.err = os.MkdirTemp("", "dbservice-k4-"); s.err != nil {
+			return
+		}
+		db, err := layers.OpenDB(s.dir, muehle.Standard.With(4))
+		if err != nil {
+			s.err = err
+			return
+		}
+		defer db.Close()
+		_, s.err = Solve(context.Background(), db, Run{Opts: retro.SolveOptions{MaxStones: 7}})
+	})
+	if s.err != nil {
+		t.Fatalf("solving the moving layers 3-3, 3-4 and 4-3: %v", s.err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(s.dir)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := layers.OpenDB(dir, muehle.Standard.With(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return dir, db
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if solvedOnce.dir != "" {
+		os.RemoveAll(solvedOnce.dir)
+	}
+	os.Exit(code)
 }
 
 // TestCompressWhileProbed compresses the layers of a database as the
