@@ -50,6 +50,8 @@
 //	games.go      the games a database holds: RulesID in the header,
 //	              CheckVariant
 //	db.go         DB, the database of one variant, and Probe
+//	adopt.go      Adopt: a moving layer verified in another game that
+//	              shares it, copied with its header naming this game
 //	lease.go      Borrow: a layer's file held by its readers, and given up
 //	              (its mapping vacated) once retired and held by none
 //	vacate_*.go   vacate: a mapping replaced in place by empty pages
@@ -772,7 +774,11 @@
 // figures included, makes the layer unverified); a record without the
 // header field, as written before it was added, counts on the body
 // checksum and slots alone. Writing a layer removes it first. The layer
-// files are never changed by it.
+// files are never changed by it. A layer taken from another game's
+// folder (DB.Adopt: a moving layer both games share,
+// muehle.Rules.SharesMovingLayer) has its record end "adopted from
+// <game> k<stones>", where it was verified, before any "checked" note
+// (status.go).
 //
 // k<stones>/UNIT.claim is held by the one solver computing the unit of
 // work called UNIT (the solver names its units; this package only keeps

@@ -228,6 +228,29 @@ func (r *Rules) Flies(total int) bool { return total <= r.FlyAt }
 // has lost by its count (LoseBelow).
 func (r *Rules) Lost(total int) bool { return total < r.LoseBelow }
 
+// SharesMovingLayer reports whether the moving layer of w stones of the
+// side to move and b of the opponent's, both hands empty, is one and the
+// same under r and o: a layer of both games (at most each game's stones
+// a side), on one board, with the same moves, mills, captures and ends
+// (FlyAt, LoseBelow, TakeFromMills, DoubleMillRemoves, and FullBoardDraw
+// where the layer fills the board). Mixed and the stones a side start
+// with play no part once both hands are empty, and a moving layer's
+// moves lead only into moving layers, so such a layer holds the same
+// values in both games: Nine Men's Morris shares every moving layer with
+// Lasker Morris and Ten Men's Morris, Eleven Men's Morris with Twelve,
+// Five Men's Morris with Six (layers.DB.Adopt).
+func (r *Rules) SharesMovingLayer(o *Rules, w, b int) bool {
+	if r.Board != o.Board || r.FlyAt != o.FlyAt || r.LoseBelow != o.LoseBelow ||
+		r.TakeFromMills != o.TakeFromMills || r.DoubleMillRemoves != o.DoubleMillRemoves {
+		return false
+	}
+	if r.FullBoardDraw != o.FullBoardDraw && w+b >= r.Board.NumPoints() {
+		return false
+	}
+	k := min(r.Stones, o.Stones)
+	return w >= 0 && b >= 0 && w <= k && b <= k
+}
+
 // Rules returns the rules g names, or nil when it names none.
 func (g GameID) Rules() *Rules { return engines[g].rules }
 

@@ -627,3 +627,77 @@ func TestRulesCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestSharesMovingLayer checks the pairs of games that share their
+// moving layers, and, by the move generator itself, that they do: in
+// random positions of each layer both games share (both hands empty,
+// either side to move) the moves, and whether the game is over or drawn,
+// are the same, while for each pair that does not share, some position
+// of a layer of both tells them apart.
+func TestSharesMovingLayer(t *testing.T) {
+	shares := map[[2]GameID]bool{
+		{Standard, Lasker}: true, {Standard, Ten}: true, {Lasker, Ten}: true,
+		{Eleven, Twelve}: true, {Five, Six}: true, {FiveFlying, SixFlying}: true,
+	}
+	rng := rand.New(rand.NewPCG(5, 3))
+	for _, r := range Games {
+		for _, o := range Games {
+			if r == o || r.Board.NumPoints() != o.Board.NumPoints() {
+				continue
+			}
+			want := shares[[2]GameID{r.game, o.game}] || shares[[2]GameID{o.game, r.game}]
+			k := min(r.Stones, o.Stones)
+			differ := false
+			for w := 3; w <= k; w++ {
+				for b := 3; b <= k; b++ {
+					got := r.SharesMovingLayer(o, w, b)
+					if got != o.SharesMovingLayer(r, w, b) {
+						t.Fatalf("%s and %s, layer %d-%d: not symmetric", r, o, w, b)
+					}
+					if got != want && !(r.FullBoardDraw != o.FullBoardDraw && w+b == r.Board.NumPoints()) {
+						t.Errorf("%s and %s, layer %d-%d: shared %v, want %v", r, o, w, b, got, want)
+					}
+					for range 200 {
+						p := randomMoving(rng, r.Board, w, b)
+						if same := sameMovingPosition(r, o, p); !same {
+							differ = true
+							if got {
+								t.Fatalf("%s and %s share layer %d-%d, yet %v tells them apart", r, o, w, b, p)
+							}
+						}
+					}
+				}
+			}
+			if !want && !differ {
+				t.Errorf("%s and %s: no position told apart, though they share no layer", r, o)
+			}
+		}
+	}
+	if Twelve.Rules().SharesMovingLayer(Eleven.Rules(), 12, 12) {
+		t.Errorf("Twelve and Eleven share 12-12, which Eleven lacks")
+	}
+}
+
+// randomMoving returns a position of w and b stones on board bd, both
+// hands empty, the side to move chosen at random.
+func randomMoving(rng *rand.Rand, bd *Board, w, b int) Position {
+	pts := rng.Perm(bd.NumPoints())
+	var p Position
+	for i, q := range pts[:w+b] {
+		p.Stones[min(i/w, 1)] |= Point(q).Bit()
+	}
+	p.Turn = Color(rng.IntN(2))
+	if p.Turn == Black {
+		p.Stones[White], p.Stones[Black] = p.Stones[Black], p.Stones[White]
+	}
+	return p
+}
+
+// sameMovingPosition reports whether p is the same position under r and
+// o: the same moves, in the same order, and the same ends.
+func sameMovingPosition(r, o *Rules, p Position) bool {
+	p.Game = r.game
+	q := p
+	q.Game = o.game
+	return slices.Equal(p.AppendMoves(nil), q.AppendMoves(nil)) && p.IsOver() == q.IsOver() && p.IsDrawn() == q.IsDrawn()
+}

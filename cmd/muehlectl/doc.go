@@ -17,6 +17,8 @@
 //	import.go     import: a package into the database, checked,
 //	              resumable; --verify
 //	compress.go   compress: a folder's verified layers kept compressed in place
+//	adopt.go      adopt: the moving layers another game has verified and
+//	              shares, copied into this game's folder
 //	convert.go    convert: placement layers of one byte per slot made dense
 //	packprogress.go what export and import show: a bar on a terminal,
 //	              else a line a minute with the time left
