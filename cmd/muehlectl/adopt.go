@@ -64,24 +64,11 @@ func runAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer db.Close()
 
-	// The layers to adopt: shared, verified there, not verified here.
-	var keys []layers.Key
+	keys, have, missing := adoptKeys(db, src)
 	var bytes uint64
-	have, missing := 0, 0
-	for _, k := range layers.OrderIn(v, false) {
-		if !k.IsMoving() || !layers.ValidIn(sv, k) || !v.Rules().SharesMovingLayer(sv.Rules(), int(k.W), int(k.B)) {
-			continue
-		}
-		switch {
-		case db.Verified(k):
-			have++
-		case !src.Verified(k):
-			missing++
-		default:
-			keys = append(keys, k)
-			if fi, err := os.Stat(src.Path(k)); err == nil {
-				bytes += uint64(fi.Size())
-			}
+	for _, k := range keys {
+		if fi, err := os.Stat(src.Path(k)); err == nil {
+			bytes += uint64(fi.Size())
 		}
 	}
 	what := fmt.Sprintf("%s k%d", sv.Game, sv.Stones)
@@ -130,4 +117,62 @@ func runAdopt(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%d moving layers adopted from %s in %v (%d verified here already, %d passed over, %d not verified there); solve %s computes the rest\n",
 		adopted, what, time.Since(start).Round(time.Second), have, passed, missing, dbf.label())
 	return nil
+}
+
+// adoptKeys returns the moving layers db's game shares with src's that
+// src holds verified and db does not, in db's order, and how many of the
+// shared layers db holds verified and src lacks verified.
+func adoptKeys(db, src *layers.DB) (keys []layers.Key, have, missing int) {
+	v, sv := db.Variant(), src.Variant()
+	for _, k := range layers.OrderIn(v, false) {
+		if !k.IsMoving() || !layers.ValidIn(sv, k) || !v.Rules().SharesMovingLayer(sv.Rules(), int(k.W), int(k.B)) {
+			continue
+		}
+		switch {
+		case db.Verified(k):
+			have++
+		case !src.Verified(k):
+			missing++
+		default:
+			keys = append(keys, k)
+		}
+	}
+	return keys, have, missing
+}
+
+// adoptHint names, for a solve of db's game in the database folder dir,
+// the folder of another game there that holds the most of the moving
+// layers both share verified which db lacks, and the command that takes
+// them; "" when there is none.
+func adoptHint(db *layers.DB, dir string) string {
+	v := db.Variant()
+	best, most := muehle.Variant{}, 0
+	for _, r := range muehle.Games {
+		if r.Game() == v.Game {
+			continue
+		}
+		for s := muehle.MinStones; s <= r.Stones; s++ {
+			sv := r.Game().With(s)
+			if !v.Rules().SharesMovingLayer(r, 3, 3) || layers.CheckVariant(sv) != nil {
+				continue
+			}
+			if _, err := os.Stat(layers.GameDir(dir, sv)); err != nil {
+				continue
+			}
+			src, err := layers.OpenDB(dir, sv)
+			if err != nil {
+				continue
+			}
+			keys, _, _ := adoptKeys(db, src)
+			src.Close()
+			if len(keys) > most {
+				best, most = sv, len(keys)
+			}
+		}
+	}
+	if most == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s holds %d moving layers of this game verified: `muehlectl adopt --db %s --game %s --stones %d --from %s --from-stones %d` takes them instead of computing them (docs/games.md)",
+		layers.GameDir(dir, best), most, dir, v.Game, v.Stones, best.Game, best.Stones)
 }

@@ -12,11 +12,12 @@ import (
 )
 
 // TestAdoptCommand gives Nine Men's Morris of 4 stones the moving layers
-// of Lasker Morris of 4 stones solved in the same folder, but those of a
-// unit a solver holds, which are passed over; a solve of the game then
-// computes the rest, and every layer of the folder has the figures and
-// body checksum of the game solved from the beginning (retrotest.Solved).
-// The flags are checked, and a game that shares nothing adopts nothing.
+// of Lasker Morris of 4 stones solved in the same folder, which a solve's
+// note points to (adoptHint), but those of a unit a solver holds, which
+// are passed over; a solve of the game then computes the rest, and every
+// layer of the folder has the figures and body checksum of the game
+// solved from the beginning (retrotest.Solved). The flags are checked,
+// and a game that shares nothing adopts nothing.
 func TestAdoptCommand(t *testing.T) {
 	if testenv.Race {
 		t.Skip("solves Lasker Morris's moving layers and the standard game's placement of 4 stones, slow under the race detector; run without it")
@@ -30,6 +31,9 @@ func TestAdoptCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	if hint := adoptHint(db, dir); !strings.Contains(hint, "lasker/k4 holds 4 moving layers of this game verified") || !strings.Contains(hint, "--game standard --stones 4 --from lasker --from-stones 4") {
+		t.Errorf("the hint of a solve before adopting: %q", hint)
+	}
 	held, err := db.Claim(context.Background(), "m3-4", false)
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +53,9 @@ func TestAdoptCommand(t *testing.T) {
 		t.Errorf("adopt a third time: output %q; want nothing to adopt", out)
 	}
 
+	if hint := adoptHint(db, dir); hint != "" {
+		t.Errorf("the hint once all is adopted: %q, want none", hint)
+	}
 	out, errs, code = runCmd(t, "solve", "--db", dir, "--stones", "4", "--all-phases")
 	if code != 0 || !strings.Contains(out, "units to compute") || strings.Contains(out, "m3-3") {
 		t.Fatalf("solve after adopting: status %d, output %q, stderr %q; want only the placement units", code, out, errs)

@@ -110,6 +110,9 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 		// is nothing to resume (a new machine, or the folder gone).
 		fmt.Fprintf(stdout, "no layer of it is here yet (%s): starting from the beginning\n", db.GameDir())
 	}
+	if hint := adoptHint(db, *dbf.dir); hint != "" {
+		fmt.Fprintf(stdout, "note: %s\n", hint)
+	}
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
