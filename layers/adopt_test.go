@@ -13,7 +13,8 @@ import (
 // (compressed) verified in Lasker Morris of 4 stones: each reads there
 // slot for slot as in Lasker Morris, its header names the standard game
 // and is otherwise the same, its block file is sound, and its
-// verification record counts and says where it came from. Adopting
+// verification record counts, says where it came from, and carries over
+// the note that the compressed file was checked in full. Adopting
 // again does nothing; a layer not verified in the source, a placement
 // layer, and a layer of a game on another board are refused.
 func TestAdopt(t *testing.T) {
@@ -51,6 +52,12 @@ func TestAdopt(t *testing.T) {
 		}
 		if got, want := dst.Compressed(k), src.Compressed(k); got != want {
 			t.Errorf("%v: compressed %v, want %v as in the source", k, got, want)
+		}
+		// The source checked its compressed file in full (Compress):
+		// so is the copy, without decoding it again.
+		_, _, want := src.soundRecorded(k)
+		if _, _, got := dst.soundRecorded(k); got != want || got != (k == zKey) {
+			t.Errorf("%v: noted as checked in full %v, the source %v; want it noted for the compressed layer alone", k, got, want)
 		}
 		hs, _ := src.Header(k)
 		hd, err := dst.Header(k)
