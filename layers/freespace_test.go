@@ -33,3 +33,16 @@ func TestFreeBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestAvailableMemory: where the system tells both, the memory available
+// is some of the machine's memory.
+func TestAvailableMemory(t *testing.T) {
+	total, ok1 := TotalMemory()
+	avail, ok2 := AvailableMemory()
+	if !ok1 || !ok2 {
+		t.Skipf("the system tells the total %v, the available %v", ok1, ok2)
+	}
+	if avail == 0 || avail > total {
+		t.Errorf("available %d bytes of %d", avail, total)
+	}
+}

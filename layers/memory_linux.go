@@ -76,7 +76,16 @@ func pages(b []byte, outward bool) []byte {
 
 // TotalMemory returns the machine's physical memory in bytes (MemTotal of
 // /proc/meminfo), and whether it could be read.
-func TotalMemory() (uint64, bool) {
+func TotalMemory() (uint64, bool) { return meminfo("MemTotal:") }
+
+// AvailableMemory returns the memory in bytes that processes may still
+// take without the system swapping or ending one (MemAvailable of
+// /proc/meminfo: the free memory and the page cache it can give up), and
+// whether it could be read.
+func AvailableMemory() (uint64, bool) { return meminfo("MemAvailable:") }
+
+// meminfo returns the field of /proc/meminfo named name, in bytes.
+func meminfo(name string) (uint64, bool) {
 	b, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0, false
@@ -84,7 +93,7 @@ func TotalMemory() (uint64, bool) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := bytes.Fields(sc.Bytes())
-		if len(f) >= 2 && string(f[0]) == "MemTotal:" {
+		if len(f) >= 2 && string(f[0]) == name {
 			kb, err := strconv.ParseUint(string(f[1]), 10, 64)
 			return kb << 10, err == nil
 		}

@@ -19,6 +19,9 @@ func DropPages(b []byte) {}
 // TotalMemory returns 0, false: the machine's memory is not read here.
 func TotalMemory() (uint64, bool) { return 0, false }
 
+// AvailableMemory returns 0, false: the memory available is not read here.
+func AvailableMemory() (uint64, bool) { return 0, false }
+
 // prefetch asks the system to read the part b of a mapped file in one
 // request; it is advice that only Linux takes here (memory_linux.go).
 func prefetch(b []byte) {}

@@ -72,6 +72,17 @@ func TotalMemory() (uint64, bool) {
 	return st.totalPhys, st.totalPhys > 0
 }
 
+// AvailableMemory returns the physical memory in bytes that processes may
+// still take (GlobalMemoryStatusEx's available physical memory), and
+// whether the system told it.
+func AvailableMemory() (uint64, bool) {
+	st := memoryStatusEx{length: uint32(unsafe.Sizeof(memoryStatusEx{}))}
+	if r, _, _ := globalMemoryStatusEx.Call(uintptr(unsafe.Pointer(&st))); r == 0 {
+		return 0, false
+	}
+	return st.availPhys, st.availPhys > 0
+}
+
 // prefetch asks the system to read the part b of a mapped file in one
 // request; it is advice that only Linux takes here (memory_linux.go).
 func prefetch(b []byte) {}

@@ -8,6 +8,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/muehle/testenv"
+	"muehle/retro"
 	"muehle/retro/retrotest"
 )
 
@@ -87,5 +88,27 @@ func TestAdoptCommand(t *testing.T) {
 	}
 	if out, errs, code := runCmd(t, "adopt", "--db", dir, "--game", "twelve", "--stones", "4", "--from", "lasker", "--from-stones", "4"); code != 0 || !strings.Contains(out, "nothing to adopt from lasker k4: 0 shared") {
 		t.Errorf("twelve from lasker: status %d, output %q, stderr %q; want nothing to adopt", code, out, errs)
+	}
+}
+
+// TestMemoryNote: a solve without --mem warns when its largest unit may
+// take more memory than is available, and names a --mem within it;
+// with --mem, with room, or not knowing the memory, it says nothing.
+func TestMemoryNote(t *testing.T) {
+	tasks := []retro.Task{{Cost: retro.Cost{MemBytes: 3 << 30}}, {Cost: retro.Cost{MemBytes: 15 << 30}}}
+	avail := func(n uint64, ok bool) func() (uint64, bool) { return func() (uint64, bool) { return n, ok } }
+	got := memoryNote(tasks, 0, avail(12<<30, true))
+	for _, want := range []string{"its largest unit may take 15360 MiB and 12288 MiB of memory are available now", "--mem 9216 keeps"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("memoryNote: %q, want %q in it", got, want)
+		}
+	}
+	for _, c := range []struct {
+		mem   int64
+		avail func() (uint64, bool)
+	}{{9216 << 20, avail(12<<30, true)}, {0, avail(16<<30, true)}, {0, avail(0, false)}} {
+		if got := memoryNote(tasks, c.mem, c.avail); got != "" {
+			t.Errorf("memoryNote with --mem %d: %q, want nothing", c.mem>>20, got)
+		}
 	}
 }

@@ -113,6 +113,9 @@ func solveTasks(ctx context.Context, db *layers.DB, dbf dbFlags, opts retro.Solv
 	if hint := adoptHint(db, *dbf.dir); hint != "" {
 		fmt.Fprintf(stdout, "note: %s\n", hint)
 	}
+	if note := memoryNote(tasks, opts.MemBytes, layers.AvailableMemory); note != "" {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
 	if opts.MemBytes > 0 {
 		fmt.Fprintf(stdout, "--mem %d MiB bounds the pair's state words and removal-layer copies only; index tables, mapped layer files, the bodies being written and the verifier's copies come on top (the peak of each unit is printed)\n", opts.MemBytes>>20)
 	}
@@ -211,4 +214,28 @@ func solveUnit(ctx context.Context, db *layers.DB, a solveArgs, stdout, stderr i
 	}
 	fmt.Fprintf(stdout, "database %s (%s): unit %s done in %s\n", *a.db.dir, a.db.label(), a.unit, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// memoryNote warns, for a solve without --mem, when the largest of its
+// units may take more memory than the machine has available now
+// (available): the solver's budget is three quarters of the machine's
+// memory, whatever other processes hold, and a second solver beside a
+// first, or beside the window's, may be ended by the system for want of
+// memory (the standard game's placement phase beside a held Lasker
+// Morris solve was, docs/bench/standard-adopted). It names the --mem
+// that keeps within what is free; "" when all is well or unknown.
+func memoryNote(tasks []retro.Task, mem int64, available func() (uint64, bool)) string {
+	if mem > 0 {
+		return ""
+	}
+	var largest uint64
+	for _, t := range tasks {
+		largest = max(largest, t.Cost.MemBytes)
+	}
+	free, ok := available()
+	if !ok || largest <= free {
+		return ""
+	}
+	return fmt.Sprintf("its largest unit may take %d MiB and %d MiB of memory are available now: other processes hold the rest, and the system may end one of them or this solve for want of memory; --mem %d keeps the solve within three quarters of what is free",
+		largest>>20, free>>20, free/4*3>>20)
 }
