@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"time"
 )
 
 // Adopt gives d, the database of one game, layer k verified in src, the
@@ -69,34 +67,30 @@ func (d *DB) Adopt(src *DB, k Key) (bool, error) {
 		os.Remove(path + ".tmp")
 		return false, err
 	}
-	// The block file, where src has a sound one: the same block sums,
-	// naming the new header. Without one a reader checks the body in
-	// full once and writes it.
-	os.Remove(bpath)
-	if shift, sums, err := readBlocks(from, h, headerSum(h)); err == nil {
-		if err := writeSynced(bpath+".tmp", marshalBlocks(nh, headerSum(nh), shift, sums)); err == nil {
-			err = ReplaceFile(bpath+".tmp", bpath)
+	// With the block file, where src has a sound one: the same block
+	// sums, naming the new header. Without one a reader checks the body
+	// in full once and writes it.
+	if shift, sums, berr := readBlocks(from, h, headerSum(h)); berr == nil {
+		err = installLayer(path, nh, headerSum(nh), shift, sums)
+	} else {
+		os.Remove(bpath)
+		if err = ReplaceFile(path+".tmp", path); err == nil {
+			syncDir(path)
 		}
-		os.Remove(bpath + ".tmp")
 	}
-	if err := ReplaceFile(path+".tmp", path); err != nil {
+	if err != nil {
 		os.Remove(path + ".tmp")
 		return false, fmt.Errorf("layers: adopting layer %v: %w", k, err)
 	}
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		dir.Sync() // make the renames durable; not all systems allow it
-		dir.Close()
-	}
 	d.forgetLocked(k)
-	text := fmt.Sprintf("verified %s checksum %016x slots %d header %08x at %s adopted from %s k%d",
-		k, nh.Checksum, nh.Slots, headerSum(nh), time.Now().UTC().Format(time.RFC3339), src.v.Game, src.v.Stones)
+	text := verifiedText(k, nh) + fmt.Sprintf(" adopted from %s k%d", src.v.Game, src.v.Stones)
 	// A compressed file src checked in full (its record's "checked"
 	// note, status.go) is checked in full here too: its frames and body
 	// are the same bytes, and its header was read back. Noted, the
 	// solver does not decode it once more on starting.
 	if _, _, ok := src.soundRecorded(k); ok {
 		if seen, err := os.Stat(path); err == nil {
-			text += fmt.Sprintf(" %s %d %d", soundField, seen.Size(), seen.ModTime().UnixNano())
+			text += soundNote(seen)
 		}
 	}
 	if err := WriteAtomic(d.VerifiedPath(k), []byte(text+"\n")); err != nil {

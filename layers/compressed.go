@@ -9,7 +9,6 @@ import (
 	"hash/crc64"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -509,10 +508,7 @@ func (d *DB) compress(k Key, derived bool) (before, after int64, done bool, err 
 	if err := ReplaceFile(tmp, path); err != nil {
 		return 0, 0, false, fmt.Errorf("layers: compressing %s: %w", path, err)
 	}
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		dir.Sync()
-		dir.Close()
-	}
+	syncDir(path)
 	d.forgetLocked(k)
 	if seen, err := os.Stat(path); err == nil {
 		d.noteSoundLocked(k, seen, f.h) // checkCompressed read it in full (derived: but for the won depths)

@@ -195,7 +195,7 @@ func (d *DB) WriteOld(k Key, flat []byte) error {
 	path := d.Path(k)
 	err := writeSynced(path+".tmp", head, old)
 	if err == nil {
-		err = installLayer(path, h, binary.LittleEndian.Uint32(head[72:]), sums)
+		err = installLayer(path, h, binary.LittleEndian.Uint32(head[72:]), blockShift, sums)
 	}
 	if err != nil {
 		os.Remove(path + ".tmp")

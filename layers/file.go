@@ -265,7 +265,7 @@ func writeLayer(path string, v muehle.Variant, key Key, body []byte, d *Dense) e
 	head := h.marshal()
 	err := writeSynced(path+".tmp", head, body)
 	if err == nil {
-		err = installLayer(path, h, binary.LittleEndian.Uint32(head[72:]), sums)
+		err = installLayer(path, h, binary.LittleEndian.Uint32(head[72:]), blockShift, sums)
 	}
 	if err != nil {
 		os.Remove(path + ".tmp")
@@ -278,11 +278,13 @@ func writeLayer(path string, v muehle.Variant, key Key, body []byte, d *Dense) e
 // path+".tmp", with header h (hcrc its header checksum) and the CRC-64s
 // of its blocks: it writes the block file as its .tmp, synced, renames
 // the block file and then the layer file, so that path is either the old
-// file or the complete new one, and syncs the folder. On an error it
-// removes the block file's .tmp; the caller removes the layer's.
-func installLayer(path string, h Header, hcrc uint32, sums []uint64) error {
+// file or the complete new one, and syncs the folder. The blocks are of
+// 2^shift bytes (blockShift, but for a layer adopted with the block sums
+// of its source). On an error it removes the block file's .tmp; the
+// caller removes the layer's.
+func installLayer(path string, h Header, hcrc uint32, shift uint, sums []uint64) error {
 	bpath := blocksPath(path)
-	err := writeSynced(bpath+".tmp", marshalBlocks(h, hcrc, blockShift, sums))
+	err := writeSynced(bpath+".tmp", marshalBlocks(h, hcrc, shift, sums))
 	if err == nil {
 		err = ReplaceFile(bpath+".tmp", bpath)
 	}
@@ -293,11 +295,17 @@ func installLayer(path string, h Header, hcrc uint32, sums []uint64) error {
 		os.Remove(bpath + ".tmp")
 		return err
 	}
+	syncDir(path)
+	return nil
+}
+
+// syncDir syncs the folder of path, so that renames into it are durable;
+// not all systems allow it, and a failure is no error.
+func syncDir(path string) {
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync() // make the renames durable; not all systems allow it
+		d.Sync()
 		d.Close()
 	}
-	return nil
 }
 
 // writeSynced creates the file at path with the parts one after another

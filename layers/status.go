@@ -168,10 +168,16 @@ func (d *DB) noteSoundLocked(k Key, seen os.FileInfo, h Header) {
 	if i := strings.Index(text, " "+soundField+" "); i >= 0 {
 		text = text[:i]
 	}
-	text += fmt.Sprintf(" %s %d %d\n", soundField, seen.Size(), seen.ModTime().UnixNano())
+	text += soundNote(seen) + "\n"
 	if text != string(b) {
 		WriteAtomic(path, []byte(text)) // a note that saves work: without it the file is decoded again
 	}
+}
+
+// soundNote returns the note, " checked <size> <time>", that the
+// compressed file as seen was checked in full.
+func soundNote(seen os.FileInfo) string {
+	return fmt.Sprintf(" %s %d %d", soundField, seen.Size(), seen.ModTime().UnixNano())
 }
 
 // rememberSoundLocked notes in memory only that the compressed file of
@@ -290,7 +296,7 @@ func (d *DB) MarkVerified(k Key) error {
 // markVerifiedLocked writes the record that layer k with header h passed
 // verification. It takes no lock of d.
 func (d *DB) markVerifiedLocked(k Key, h Header) error {
-	text := fmt.Sprintf("verified %s checksum %016x slots %d header %08x at %s\n", k, h.Checksum, h.Slots, headerSum(h), time.Now().UTC().Format(time.RFC3339))
+	text := verifiedText(k, h) + "\n"
 	path := d.VerifiedPath(k)
 	tmp := path + ".tmp"
 	if err := WriteRegular(tmp, []byte(text)); err != nil {
@@ -301,6 +307,12 @@ func (d *DB) markVerifiedLocked(k Key, h Header) error {
 		return fmt.Errorf("layers: recording the verification of %v: %w", k, err)
 	}
 	return nil
+}
+
+// verifiedText returns the line of a verification record of layer k with
+// header h, made now, without its end of line.
+func verifiedText(k Key, h Header) string {
+	return fmt.Sprintf("verified %s checksum %016x slots %d header %08x at %s", k, h.Checksum, h.Slots, headerSum(h), time.Now().UTC().Format(time.RFC3339))
 }
 
 // Remove deletes the file of layer k, its block file and its verification

@@ -225,7 +225,7 @@ func (w *LayerWriter) Commit() (Header, error) {
 		err = d.removeVerified(w.k) // the new file is not verified yet
 	}
 	if err == nil {
-		err = installLayer(w.path, h, binary.LittleEndian.Uint32(head[72:]), w.sums)
+		err = installLayer(w.path, h, binary.LittleEndian.Uint32(head[72:]), blockShift, w.sums)
 	}
 	if err != nil {
 		os.Remove(w.path + ".tmp")

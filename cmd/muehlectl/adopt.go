@@ -148,12 +148,12 @@ func adoptHint(db *layers.DB, dir string) string {
 	v := db.Variant()
 	best, most := muehle.Variant{}, 0
 	for _, r := range muehle.Games {
-		if r.Game() == v.Game {
+		if r.Game() == v.Game || !v.Rules().SharesMovingLayer(r, 3, 3) {
 			continue
 		}
 		for s := muehle.MinStones; s <= r.Stones; s++ {
 			sv := r.Game().With(s)
-			if !v.Rules().SharesMovingLayer(r, 3, 3) || layers.CheckVariant(sv) != nil {
+			if layers.CheckVariant(sv) != nil {
 				continue
 			}
 			if _, err := os.Stat(layers.GameDir(dir, sv)); err != nil {
