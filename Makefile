@@ -56,14 +56,15 @@ run: build
 # less with -short asks testenv.Full(); no test calls testing.Short()
 # itself (TestOneTestMark). test runs the suite with -short; test-long
 # runs every test. A test that only the race detector makes slow skips
-# under it (testenv.Race, the module's one race switch) and runs in test's
-# second pass.
+# under it (testenv.SlowUnderRace; testenv.Race is the module's one race
+# switch) and runs in test's second pass.
 #
 # test is what CI runs: formatting and vet (also of the Windows code, and
 # muehlectl built for macOS, so that neither breaks unseen: make
-# test-windows runs the Windows programs); the whole suite under the race
-# detector with -short; then the pure-Go packages again with -short, without
-# the race detector, built without cgo.
+# test-windows runs the Windows programs); the suite under the race
+# detector with -short, all but the package muehle, whose code and tests
+# start no goroutine (TestNoGoroutines); then the pure-Go packages again
+# with -short, without the race detector, built without cgo.
 test: deps
 	@./.ci/apt-install $(BROWSER_PKGS) || echo "chromium could not be installed"
 	@if command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ]; then \
@@ -74,7 +75,7 @@ test: deps
 	$(GO) vet ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./layers/... ./retro/... ./cmd/muehlectl/...
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/muehlectl
-	$(GO) test -race -short -timeout 25m ./...
+	$(GO) test -race -short -timeout 25m $$($(GO) list ./... | grep -vx muehle/muehle)
 	CGO_ENABLED=0 $(GO) test -short -timeout 25m ./muehle/... ./layers/... ./retro/... ./ui/game/... ./cmd/muehlectl/...
 
 # test-long runs every test, the long ones too (deep perft, the reference

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"muehle/muehle/testenv"
 )
 
 // layerLike returns n bytes that look like a layer's body: runs of one
@@ -69,6 +71,7 @@ func TestStreamCoderRoundTrip(t *testing.T) {
 // TestStreamCoderDamage decodes streams with a byte changed: an error or
 // some bytes, never a panic (a damaged block is found by its CRC).
 func TestStreamCoderDamage(t *testing.T) {
+	testenv.SlowUnderRace(t, "decodes streams once per byte changed, on one goroutine")
 	r := rand.New(rand.NewPCG(1, 2))
 	var enc, dec StreamCoder
 	raw := layerLike(r, 16384, 24)

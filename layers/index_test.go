@@ -93,6 +93,7 @@ func TestClassesBurnside(t *testing.T) {
 // Together this makes Index a bijection from the classes of the layer onto
 // its canonical slots.
 func TestIndexAllSlots(t *testing.T) {
+	testenv.SlowUnderRace(t, "ranks every slot of six layers, on one goroutine")
 	x := testIndexer(t)
 	keys := []Key{Moving(3, 3), Moving(3, 4), Moving(4, 3), {W: 0, B: 0}, {W: 1, B: 2}, {W: 2, B: 5, WH: 6, BH: 5}}
 	// Layer 4-4 (3.3 million slots, about 40 s) and 5-4 and 5-5 (31

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // The checked-in example of compressed form 2: layer 3-3 of the 5-stone
@@ -300,6 +301,7 @@ func TestCompressed2Concurrent(t *testing.T) {
 // of fingerprint values) with DB.wonDepth's, one probe per child, on every
 // third position: the same depth, or errNoLostChild for both.
 func TestSlideDepthAsProbes(t *testing.T) {
+	testenv.SlowUnderRace(t, "probes the children of every third position of 4-4 one at a time, on one goroutine")
 	k := Moving(4, 4)
 	_, n, none, kinds := depthsAsProbes(t, muehle.Standard.With(4), k, []Key{k, Moving(3, 4)},
 		func(r *plyReader, i int, p muehle.Position, ms []muehle.Move) (int, error) {
@@ -376,6 +378,7 @@ func depthsAsProbes(t *testing.T, v muehle.Variant, k Key, children []Key,
 // probes each child, on every third position of p3+1-3+1 of the 4-stone
 // game, its children's layers written with arbitrary values.
 func TestFlatDepthAsProbes(t *testing.T) {
+	testenv.SlowUnderRace(t, "probes the children of every third position of p3+1-3+1 one at a time, on one goroutine")
 	v := muehle.Lasker.With(4)
 	k := Key{W: 3, WH: 1, B: 3, BH: 1}
 	r, n, none, kinds := depthsAsProbes(t, v, k, SuccessorsIn(v, k),

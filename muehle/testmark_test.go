@@ -1,6 +1,9 @@
 package muehle
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,5 +52,35 @@ func TestOneTestMark(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNoGoroutines: neither the package muehle nor its tests start a
+// goroutine (no go statement, no parallel test), so the race detector can
+// find nothing in its tests and make test's race pass leaves them out;
+// muehle's code runs on many goroutines in the race tests of the solver
+// and the players (docs/design.md, "Long tests and the race detector").
+func TestNoGoroutines(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				t.Errorf("%s: a go statement; take the package back into make test's race pass (Makefile)", fset.Position(n.Pos()))
+			case *ast.SelectorExpr:
+				if n.Sel.Name == "Parallel" {
+					t.Errorf("%s: a parallel test; take the package back into make test's race pass (Makefile)", fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
 	}
 }

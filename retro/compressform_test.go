@@ -25,9 +25,7 @@ import (
 // verifier, re-deriving every value from its children, passes every layer
 // of form 2.
 func TestCompressForms(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the complete 4-stone game and compresses it three times, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the complete 4-stone game and compresses it three times")
 	v := muehle.Standard.With(4)
 	root := t.TempDir()
 	flatDir := filepath.Join(root, "flat")
@@ -194,9 +192,7 @@ func TestCompressForms(t *testing.T) {
 // 1 MiB and the limit as it was. The budget is chosen so that some moving
 // units leave more than a quarter of it and some do not.
 func TestSolveHoldsDecoded(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the complete 4-stone game compressed, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the complete 4-stone game compressed")
 	db, err := layers.OpenDB(t.TempDir(), muehle.Standard.With(4))
 	if err != nil {
 		t.Fatal(err)

@@ -20,9 +20,7 @@ import (
 // DB, the same holds: the solver borrows the layers it reads
 // (layers.DB.Borrow), and a file no reader holds is given up at once.
 func TestSolveOwnDBGivesBackFlatFiles(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the 4-stone game's moving layers twice, compressed, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the 4-stone game's moving layers twice, compressed")
 	for _, own := range []bool{true, false} {
 		t.Run(fmt.Sprintf("OwnDB=%v", own), func(t *testing.T) {
 			dir := t.TempDir()

@@ -540,9 +540,7 @@ func TestReachBitsIn(t *testing.T) {
 // placement unit: Solve says that it waits, waits until the claim is
 // released, and then computes the pass itself, the unit's reach phase.
 func TestReachWaitsForAnotherSolver(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the placement phase, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the placement phase")
 	db := openDB(t, t.TempDir(), 3)
 	claim, err := db.Claim(context.Background(), reachClaim, false)
 	if err != nil {

@@ -24,9 +24,7 @@ import (
 // the test checks that no unit is computed twice, none is left out, and the
 // files are those of a single solver.
 func TestSolveShared(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the k=4 game twice")
 	opts := SolveOptions{Placement: true, SkipVerify: true, Workers: 1}
 	ref := openDB(t, t.TempDir(), 4)
 	solve(t, ref, opts)

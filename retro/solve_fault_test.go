@@ -278,9 +278,7 @@ func flip(t *testing.T, path string, off int) {
 // verifies the layer again and ends with the files of an uninterrupted
 // solve, every layer recorded as verified.
 func TestSolveFindsRecordLostMidRun(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the placement phase, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the placement phase")
 	ref, _ := reference(t)
 	opts := faultOpts()
 	units := Units(ref.Variant(), opts)

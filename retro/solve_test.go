@@ -41,9 +41,7 @@ func solve(t *testing.T, db *layers.DB, opts SolveOptions) {
 // compares them with the statistics published by Gasser's reproductions and
 // the Malom database (docs/rules.md).
 func TestPublishedStatistics(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves 3-4 + 4-3, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves 3-4 + 4-3")
 	db := openDB(t, t.TempDir(), 9)
 	solve(t, db, SolveOptions{MaxStones: 7})
 	want := []struct {
@@ -77,9 +75,7 @@ func TestPublishedStatistics(t *testing.T) {
 // TestReference compares every raw position of the k=3 game (layer 3-3)
 // with the slow reference solver, and the raw counts with docs/rules.md.
 func TestReference(t *testing.T) {
-	if testenv.Race {
-		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "the reference solver takes minutes there")
 	counts := compareWithReference(t, muehle.Standard.With(3))
 	if counts[layers.Win] != 2232160 || counts[layers.Loss] != 455648 || counts[layers.Draw] != 4112 {
 		t.Errorf("raw 3-3 counts: got won %d lost %d drawn %d, want 2232160 455648 4112",
@@ -91,9 +87,7 @@ func TestReference(t *testing.T) {
 // with three stones a side with the reference: the diagonals' moves and
 // mills.
 func TestReferenceTwelve(t *testing.T) {
-	if testenv.Race {
-		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "the reference solver takes minutes there")
 	counts := compareWithReference(t, muehle.Twelve.With(3))
 	t.Logf("twelve, raw 3-3: won %d lost %d drawn %d", counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
 }
@@ -102,9 +96,7 @@ func TestReferenceTwelve(t *testing.T) {
 // three stones a side, in every layer (with stones in hand or not), with
 // the reference: placing or moving from the first turn.
 func TestReferenceLasker(t *testing.T) {
-	if testenv.Race {
-		t.Skip("the reference solver takes seconds, minutes under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "the reference solver takes minutes there")
 	counts := compareWithReference(t, muehle.Lasker.With(3))
 	t.Logf("lasker, raw 3-3: won %d lost %d drawn %d", counts[layers.Win], counts[layers.Loss], counts[layers.Draw])
 }
@@ -165,9 +157,7 @@ func compareWithReference(t *testing.T, v muehle.Variant) map[layers.Outcome]int
 // TestResume interrupts a run after its first unit and checks that a second
 // run completes the database with files identical to an uninterrupted run.
 func TestResume(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves 3-4 + 4-3 twice, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves 3-4 + 4-3 twice")
 	opts := SolveOptions{MaxStones: 7} // 3-3, then the pair 3-4 + 4-3
 	whole := openDB(t, t.TempDir(), 4)
 	solve(t, whole, opts)

@@ -16,9 +16,7 @@ import (
 // must equal BestChild, which probes each child through the database, and
 // find every child stored.
 func TestChildTablesAreBestChild(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the k=4 game, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the k=4 game")
 	db := openDB(t, t.TempDir(), 4)
 	solve(t, db, SolveOptions{SkipVerify: true, Placement: true})
 	total := 0
@@ -188,9 +186,7 @@ func TestVerifyFindsStoredNonCanonical(t *testing.T) {
 // not a byte less; and that the children read where they lie give the
 // same values.
 func TestChildTablesCopyRule(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the complete 4-stone game, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the complete 4-stone game")
 	db := openDB(t, t.TempDir(), 4)
 	solve(t, db, SolveOptions{Placement: true})
 	k := layers.Key{W: 1, WH: 3, B: 1, BH: 3} // its children lie in dense layers only

@@ -20,9 +20,7 @@ import (
 // solved from the beginning (retrotest.Solved). The flags are checked,
 // and a game that shares nothing adopts nothing.
 func TestAdoptCommand(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves Lasker Morris's moving layers and the standard game's placement of 4 stones, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves Lasker Morris's moving layers and the standard game's placement of 4 stones")
 	dir := t.TempDir()
 	if out, errs, code := runCmd(t, "solve", "--db", dir, "--game", "lasker", "--stones", "4", "--compress"); code != 0 {
 		t.Fatalf("solve lasker: status %d, output %q, stderr %q", code, out, errs)

@@ -327,9 +327,7 @@ func TestSlurmSubmit(t *testing.T) {
 // folder at once; they share the units (none is done twice) and end with
 // the files of one solve.
 func TestSolveTwoProcesses(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the k=4 game twice, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the k=4 game twice")
 	ref := t.TempDir()
 	if code, _, errOut := muehlectl("solve", "--db", ref, "--stones", "4", "--all-phases", "--no-verify", "--workers", "1"); code != 0 {
 		t.Fatal(errOut)

@@ -25,9 +25,7 @@ func copyTree(t *testing.T, from, to string) {
 // every position of every layer with the folder as solved, runs verify on
 // the compressed folder, and compresses again (nothing left to do).
 func TestCompressCommand(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves and compresses the complete 4-stone game, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves and compresses the complete 4-stone game")
 	flat := retrotest.Solved(t, 4)
 	dir := t.TempDir()
 	copyTree(t, flat.Dir(), dir)
@@ -63,9 +61,7 @@ func TestCompressCommand(t *testing.T) {
 // without it; then runs solve --compress on a copy of the folder solved
 // flat (a run that compressed nothing yet), which compresses it.
 func TestSolveCompressed(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the complete 4-stone game twice, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the complete 4-stone game twice")
 	flat := retrotest.Solved(t, 4)
 	dir := t.TempDir()
 	out, errs, code := runCmd(t, "solve", "--stones", "4", "--all-phases", "--compress", "--db", dir)
@@ -133,9 +129,7 @@ func compareAll(t *testing.T, flat, db *layers.DB) int {
 // and compares every position of every layer with the folder as solved;
 // verify passes on the compressed folder.
 func TestCompressGames(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves and compresses three games, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves and compresses three games")
 	stones := "3"
 	if testenv.Full() {
 		stones = "4"

@@ -109,9 +109,7 @@ func TestReportPlacementPlies(t *testing.T) {
 // stones in one folder: the 4-stone report finds every layer of the
 // 3-stone game the same, those with stones in hand too.
 func TestReportSmallerGamesMixed(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves Lasker Morris of 3 and of 4 stones, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves Lasker Morris of 3 and of 4 stones")
 	dir := t.TempDir()
 	for _, k := range []string{"3", "4"} {
 		if _, errs, code := runCmd(t, "solve", "--db", dir, "--game", "lasker", "--all-phases", "--stones", k); code != 0 {
@@ -136,9 +134,7 @@ func TestReportSmallerGamesMixed(t *testing.T) {
 // as the 3-stone game's; then 3-3 of the 3-stone game is written again
 // with one value changed, and the report names it.
 func TestReportSmallerGames(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves the 3- and 4-stone games' moving layers, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves the 3- and 4-stone games' moving layers")
 	dir := t.TempDir()
 	for _, k := range []string{"3", "4"} {
 		if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", k); code != 0 {
@@ -221,6 +217,7 @@ func TestReportRuns(t *testing.T) {
 // report does not decode a layer and find its won depths, which would
 // need 3-3 (and, in a large game, take as long as a solve's reading).
 func TestReportReadsHeaders(t *testing.T) {
+	testenv.SlowUnderRace(t, "solves and compresses three layers of the 4-stone game; the report reads them on one goroutine")
 	dir := t.TempDir()
 	if _, errs, code := runCmd(t, "solve", "--db", dir, "--stones", "4", "--max-stones", "7"); code != 0 {
 		t.Fatalf("solve: status %d, %s", code, errs)

@@ -157,9 +157,7 @@ func TestReportsDamage(t *testing.T) {
 // SIGTERM and checks that it says so, prints no "done", and leaves no work
 // files or lock behind; a third solve resumes.
 func TestSignalAndLock(t *testing.T) {
-	if testenv.Race {
-		t.Skip("solves k=4 in a second process, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "solves k=4 in a second process")
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "solve", "--db", dir, "--stones", "4", "--workers", "1")
 	cmd.Env = append(os.Environ(), mainEnv+"=1")

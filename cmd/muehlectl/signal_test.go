@@ -21,9 +21,7 @@ import (
 // passed over.
 func TestSignalEveryCommand(t *testing.T) {
 	testenv.Long(t, "about 40 s of commands in other processes")
-	if testenv.Race {
-		t.Skip("the race detector slows the commands' exits; run without it")
-	}
+	testenv.SlowUnderRace(t, "the commands' exits take long there")
 	dir := t.TempDir()
 	retrotest.CopyIn(t, dir, 4).Close()
 	tmp := t.TempDir()

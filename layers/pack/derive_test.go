@@ -11,6 +11,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // partnerSource returns the folder of partnerDB, its layers and the
@@ -126,6 +127,7 @@ func TestDerivedLayers(t *testing.T) {
 // verified, or whose partner is not) is refused before anything is
 // installed.
 func TestDerivedRefused(t *testing.T) {
+	testenv.SlowUnderRace(t, "exports the 4-stone layers and imports the package once per refusal; TestDerivedLayers imports a derived layer under it")
 	smallBlocks(t)
 	_, keys, src := partnerSource(t)
 	out := filepath.Join(t.TempDir(), "k4.mpk")
@@ -160,6 +162,7 @@ func TestDerivedRefused(t *testing.T) {
 // quarter of what it takes in a package that stores it, and leaves it out
 // when the estimate reaches DeriveBits, not when it falls short.
 func TestDeriveBits(t *testing.T) {
+	testenv.SlowUnderRace(t, "four exports of the 4-stone layers; TestDerivedLayers exports and derives concurrently under it")
 	smallBlocks(t)
 	_, keys, src := partnerSource(t)
 	export := func(opts ExportOptions) *ExportResult {

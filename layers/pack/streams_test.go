@@ -13,6 +13,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/muehle/testenv"
 )
 
 // streamsData returns n bytes like a layer's values: runs of draws, wins
@@ -79,6 +80,7 @@ func TestStreamsRoundTrip(t *testing.T) {
 // TestStreamsDamaged: every cut and every flipped byte of a block's
 // streams gives an error or other bytes, never a panic.
 func TestStreamsDamaged(t *testing.T) {
+	testenv.SlowUnderRace(t, "decodes a stream once per byte changed, on one goroutine")
 	raw := streamsData(3000, 3)
 	var sc streamCoder
 	enc := sc.encode(nil, raw, 0, nil, nil)
@@ -178,6 +180,7 @@ func partnerDB(t *testing.T) (string, []layers.Key) {
 // package imports to the very files; a package of the second layer alone
 // has no block of coder 2.
 func TestPartnerRoundTrip(t *testing.T) {
+	testenv.SlowUnderRace(t, "exports and imports the 4-stone layers; the codec runs on one goroutine, and TestDerivedLayers and TestRoundTrip export concurrently under it")
 	smallBlocks(t)
 	dir, keys := partnerDB(t)
 	db, err := layers.OpenDB(dir, muehle.Standard.With(4))

@@ -17,3 +17,16 @@ func Long(t testing.TB, why string) {
 // does less with -short (fewer games, a smaller game) asks it, where a
 // test that is long as a whole calls Long.
 func Full() bool { return !testing.Short() }
+
+// SlowUnderRace skips t under the race detector, which makes it too slow
+// for the suite's race pass; make test runs it in its pass without the
+// detector. why says what makes it slow, e.g. "solves the complete 4-stone
+// game"; the skip message reads "slow under the race detector: why; runs
+// without it". A test whose work runs on one goroutine, or whose
+// goroutines another test runs under the detector, loses nothing by it.
+func SlowUnderRace(t testing.TB, why string) {
+	t.Helper()
+	if Race {
+		t.Skipf("slow under the race detector: %s; runs without it", why)
+	}
+}

@@ -192,6 +192,7 @@ func brief(mvs []MoveValue) string {
 // and flying positions of Nine Men's Morris, and on the solved game of
 // three stones.
 func TestBestAsBefore(t *testing.T) {
+	testenv.SlowUnderRace(t, "compares best with the player before on about 1,800 positions, on one goroutine")
 	nine := muehle.Standard.Rules()
 	ps, hs := gamePositions(nine, 9, 1, 240, 120)
 	for _, tc := range []struct {

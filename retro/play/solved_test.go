@@ -178,6 +178,7 @@ func refSector(t *testing.T, db *layers.DB, p muehle.Position, m muehle.Move, me
 }
 
 func TestBahnsenAndSectorByHand(t *testing.T) {
+	testenv.SlowUnderRace(t, "scores every drawn position of the solved games by hand against the references, on one goroutine")
 	for _, k := range []int{3, 4} {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
 			if k == 4 {

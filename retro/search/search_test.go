@@ -123,9 +123,7 @@ func TestSearchMatchesReference(t *testing.T) {
 // transposition can change the value) with the reference at depth 4, where
 // the start position can recur on the path in the moving phase.
 func TestSearchDeepNoTable(t *testing.T) {
-	if testenv.Race {
-		t.Skip("slow reference search under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "the reference search")
 	ps := playtest.Positions(4, 9, 40, 60, 90)
 	ps = append(ps, playtest.Positions(5, 4, 20, 40)...)
 	for _, p := range ps {
