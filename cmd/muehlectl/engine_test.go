@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,11 +23,13 @@ import (
 	"muehle/cmd/muehlectl/serve"
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/retrotest"
 )
 
-// The games of three stones a side that the engine tests solve once per
-// test binary into one folder (standard, Lasker and Twelve Men's Morris:
-// a few seconds each), removed by TestMain.
+// The games of three stones a side that the engine tests read from one
+// folder (standard, Lasker and Twelve Men's Morris), copied there once per
+// test binary from the databases retrotest solves once (other tests copy
+// the same ones), removed by TestMain.
 var engineGames = []string{"standard", "lasker", "twelve"}
 
 var (
@@ -36,18 +39,27 @@ var (
 )
 
 // engineDB returns the folder with the three games of three stones solved.
+// The tests read it and must not write into it.
 func engineDB(t *testing.T) string {
 	t.Helper()
 	engineOnce.Do(func() {
-		if engineDir, engineErr = os.MkdirTemp("", "h54-engine-"); engineErr != nil {
+		dir, err := os.MkdirTemp("", "muehlectl-engine-")
+		if err != nil {
+			engineErr = err
 			return
 		}
+		engineDir = dir
+		// Should a shared solve end the test (t.Fatal), the folder stays
+		// unfinished, and this error fails the tests after it.
+		engineErr = errors.New("the engine tests' folder was not finished (see the first test that asked for it)")
 		for _, g := range engineGames {
-			if code, _, stderr := muehlectl("solve", "--db", engineDir, "--game", g, "--stones", "3", "--all-phases"); code != 0 {
-				engineErr = fmt.Errorf("solve %s: exit %d: %s", g, code, stderr)
+			r, _ := muehle.GameByName(g)
+			if err := os.CopyFS(dir, os.DirFS(retrotest.SolvedGame(t, r.Game().With(3)).Dir())); err != nil {
+				engineErr = fmt.Errorf("copying %s: %w", g, err)
 				return
 			}
 		}
+		engineErr = nil
 	})
 	if engineErr != nil {
 		t.Fatal(engineErr)

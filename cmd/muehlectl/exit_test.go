@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"muehle/retro/retrotest"
 )
 
 // fullWriter fails every write as /dev/full does.
@@ -51,9 +53,7 @@ func TestFullOutput(t *testing.T) {
 // creates no folder (issue 28).
 func TestQueryBookNotSaved(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, dir, 3).Close()
 	missing := filepath.Join(t.TempDir(), "a", "b")
 	locked := filepath.Join(t.TempDir(), "x.book")
 	if err := os.Mkdir(locked+".lock", 0o755); err != nil { // its lock cannot be taken
@@ -75,9 +75,7 @@ func TestQueryBookNotSaved(t *testing.T) {
 // exits with status 1 and names the damaged layer (issue 28).
 func TestQueryDamagedLayerFails(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, dir, 3).Close()
 	path := filepath.Join(dir, "k3", "p0+3-0+3.layer")
 	b, err := os.ReadFile(path)
 	if err != nil {

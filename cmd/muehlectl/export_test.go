@@ -13,6 +13,7 @@ import (
 	"muehle/layers/pack"
 	"muehle/muehle"
 	"muehle/muehle/testenv"
+	"muehle/retro/retrotest"
 )
 
 // folderFiles returns every file under root by its relative path.
@@ -126,9 +127,7 @@ func TestExportImport(t *testing.T) {
 // default bits it stores 4-3, whose values take little. The first,
 // imported into a fresh folder, gives every file of the folder exported.
 func TestExportImportDerived(t *testing.T) {
-	if testenv.Race {
-		t.Skip("imports, derives and exports the 4-stone game three times, slow under the race detector; run without it")
-	}
+	testenv.SlowUnderRace(t, "imports, derives and exports the 4-stone game three times")
 	src := t.TempDir()
 	code, stdout, stderr := muehlectl("import", filepath.Join("..", "..", "layers", "pack", "testdata", "k4-moving.mpk"), "--db", src, "--verify")
 	if code != 0 || !strings.Contains(stdout, "4 layers installed") || !strings.Contains(stdout, "layers verified") {
@@ -215,18 +214,14 @@ func layerFiles(t *testing.T, root string) map[string][]byte {
 // and verify passes; importing it again is refused, saying why.
 func TestOldLayers(t *testing.T) {
 	solved := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", solved, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, solved, 3).Close()
 	want := layerFiles(t, solved)
 	if len(want) != 14 {
 		t.Fatalf("%d layer and block files solved, want 14", len(want))
 	}
 
 	old := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", old, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, old, 3).Close()
 	oldLayers(t, old, 3)
 	out := filepath.Join(t.TempDir(), "k3.mpk")
 	code, _, stderr := muehlectl("export", "--db", old, "--stones", "3", "--out", out)
@@ -287,9 +282,7 @@ func TestOldLayers(t *testing.T) {
 // nothing installed.
 func TestImportRefuses(t *testing.T) {
 	src := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", src, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, src, 3).Close()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "k3.mpk")
 	if code, _, stderr := muehlectl("export", "--db", src, "--stones", "3", "--out", good); code != 0 {
@@ -353,9 +346,7 @@ func TestImportRefuses(t *testing.T) {
 // the package re-derived and verified.
 func TestImportVerify(t *testing.T) {
 	src := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", src, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, src, 3).Close()
 	out := filepath.Join(t.TempDir(), "k3.mpk")
 	if code, _, stderr := muehlectl("export", "--db", src, "--stones", "3", "--out", out); code != 0 {
 		t.Fatalf("export: exit %d: %s", code, stderr)

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/muehle"
+	"muehle/retro/retrotest"
 )
 
 // TestTwelveEndToEnd: --game twelve solves Twelve Men's Morris in its own
@@ -74,9 +77,7 @@ func TestSlurmTwelve(t *testing.T) {
 // database: the perfect player beats random and gives up no value.
 func TestMatchTwelve(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyGameIn(t, dir, muehle.Twelve.With(3)).Close()
 	code, out, stderr := muehlectl("match", "--db", dir, "--game", "twelve", "--stones", "3", "--white", "perfect", "--black", "random", "--games", "6")
 	if code != 0 || !strings.Contains(out, "6 games of Twelve Men's Morris with 3 stones") ||
 		!strings.Contains(out, "perfect             6 won    0 drawn    0 lost") || !strings.Contains(out, "perfect          blunders: 0 of") {
@@ -111,12 +112,11 @@ func TestLaskerEndToEnd(t *testing.T) {
 // Lasker Morris (whose layer names include p3+0-2+1) install byte for
 // byte into their games' folders; import --game refuses another game's.
 func TestExportImportGames(t *testing.T) {
-	for _, game := range []string{"twelve", "lasker"} {
+	for _, g := range []muehle.GameID{muehle.Twelve, muehle.Lasker} {
+		game := g.String()
 		src, dst := t.TempDir(), t.TempDir()
 		pkg := filepath.Join(t.TempDir(), game+".mpk")
-		if code, _, stderr := muehlectl("solve", "--db", src, "--game", game, "--stones", "3", "--all-phases"); code != 0 {
-			t.Fatalf("solve --game %s: exit %d: %s", game, code, stderr)
-		}
+		retrotest.CopyGameIn(t, src, g.With(3)).Close()
 		if code, _, stderr := muehlectl("export", "--db", src, "--game", game, "--stones", "3", "--all-phases", "--out", pkg); code != 0 {
 			t.Fatalf("export --game %s: exit %d: %s", game, code, stderr)
 		}
@@ -145,9 +145,7 @@ func TestExportImportGames(t *testing.T) {
 // header and judges its moves with that game's database.
 func TestReviewTwelve(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "twelve", "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyGameIn(t, dir, muehle.Twelve.With(3)).Close()
 	rec := filepath.Join(t.TempDir(), "game.txt")
 	if err := os.WriteFile(rec, []byte("[Variant \"twelve\"]\n[Stones \"3\"]\n\n1. a7 d7 2. b6 *\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -168,9 +166,7 @@ func TestStonesDefaultBeforeCheck(t *testing.T) {
 		t.Errorf("searcherrors with the default stones: exit %d: %s; want the missing folder named", code, stderr)
 	}
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--game", "lasker", "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyGameIn(t, dir, muehle.Lasker.With(3)).Close()
 	if code, out, stderr := muehlectl("verify", "--db", dir, "--game", "lasker", "--stones", "3", "--layer", "p3+0-2+1"); code != 0 || !strings.Contains(out, "all 1 layers verified") {
 		t.Errorf("verify --layer p3+0-2+1: exit %d: %s %s", code, out, stderr)
 	}
@@ -181,9 +177,7 @@ func TestStonesDefaultBeforeCheck(t *testing.T) {
 // layer list of two.
 func TestVerifySampleCommand(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyMovingIn(t, dir, 3).Close()
 	record := filepath.Join(dir, "k3", "m3-3.verified")
 	if err := os.Remove(record); err != nil {
 		t.Fatal(err)

@@ -7,20 +7,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muehle/retro/retrotest"
 )
 
-// muehlectl runs a command line and returns its exit status and output.
-// solvedK3 returns a new folder in which `muehlectl solve` has computed
-// the moving layers of the 3-stone game.
+// solvedK3 returns a new folder holding the moving layers of the 3-stone
+// game, what `muehlectl solve --stones 3` computes: a copy of the ones
+// retrotest solves once per test binary.
 func solvedK3(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyMovingIn(t, dir, 3).Close()
 	return dir
 }
 
+// muehlectl runs a command line and returns its exit status and output.
 func muehlectl(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), args, &out, &errOut)

@@ -11,6 +11,7 @@ import (
 
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/retrotest"
 )
 
 // blunderGame plays a 3-stone game from the empty board in which the moves
@@ -80,9 +81,7 @@ func markedPlies(out string) []int {
 
 func TestReviewFindsBlunders(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, dir, 3).Close()
 	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
@@ -147,9 +146,7 @@ func TestReviewFindsBlunders(t *testing.T) {
 func TestReviewUnknownLayers(t *testing.T) {
 	dir := t.TempDir()
 	// Only the moving layers: every placement position is unknown.
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyMovingIn(t, dir, 3).Close()
 	game := filepath.Join(t.TempDir(), "game.txt")
 	if err := os.WriteFile(game, []byte("[Stones \"3\"]\n1. d6 d2\n2. a7 g7\n3. g1 a1\n4. d6-d5\n"), 0o644); err != nil {
 		t.Fatal(err)

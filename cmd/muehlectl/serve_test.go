@@ -19,6 +19,7 @@ import (
 	"muehle/cmd/muehlectl/serve"
 	"muehle/layers"
 	"muehle/muehle"
+	"muehle/retro/retrotest"
 )
 
 // startServer starts the server of dir's databases on a loopback port
@@ -228,9 +229,7 @@ func TestServeSlowAndIdleClients(t *testing.T) {
 // the database's (layers.DB.VerifiedOnly).
 func TestServeUnverifiedLayer(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3"); code != 0 {
-		t.Fatalf("solve: %d %s", code, stderr)
-	}
+	retrotest.CopyMovingIn(t, dir, 3).Close()
 	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)

@@ -3,12 +3,13 @@ package main
 import (
 	"fmt"
 	"math"
-	"muehle/retro/retrotest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"muehle/retro/retrotest"
 )
 
 // tacticsTableRow is a row of the table tactics prints: the player, the time,

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muehle/muehle"
+	"muehle/retro/retrotest"
 )
 
 // TestUnverifiedLayer removes the verification record of the 3-stone
@@ -160,12 +163,10 @@ func TestKilledImportLeftovers(t *testing.T) {
 // "no position fits", "a position of standard in the database of
 // twelve k3").
 func TestTrainingOtherGames(t *testing.T) {
-	for _, game := range []string{"twelve", "lasker"} {
-		dir := t.TempDir()
+	for _, id := range []muehle.GameID{muehle.Twelve, muehle.Lasker} {
+		game, dir := id.String(), t.TempDir()
+		retrotest.CopyGameIn(t, dir, id.With(3)).Close()
 		g := []string{"--db", dir, "--game", game, "--stones", "3"}
-		if code, _, errOut := muehlectl(append([]string{"solve", "--all-phases"}, g...)...); code != 0 {
-			t.Fatalf("solve %s: exit %d, %s", game, code, errOut)
-		}
 		code, out, errOut := muehlectl(append([]string{"train", "--count", "2"}, g...)...)
 		if code != 0 || !strings.Contains(out, "found 2 of 2") && !strings.Contains(out, "2. position") {
 			t.Errorf("train %s: got exit %d, %q, %q; want two positions", game, code, out, errOut)

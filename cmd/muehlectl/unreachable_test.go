@@ -9,6 +9,7 @@ import (
 	"muehle/layers"
 	"muehle/muehle"
 	"muehle/muehle/testenv"
+	"muehle/retro/retrotest"
 )
 
 // TestUnreachableRefused checks that query, play, train --answer, tree and
@@ -17,9 +18,7 @@ import (
 // with a note (issue 28).
 func TestUnreachableRefused(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3", "--all-phases"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	retrotest.CopyIn(t, dir, 3).Close()
 	// White has placed one stone and lost it: Black, with one placed,
 	// cannot have closed a mill.
 	const lostOne = ".B...................... w 2 2"

@@ -24,31 +24,63 @@ type solved struct {
 	err  error
 }
 
-var (
-	mu       sync.Mutex
-	dbs      = map[[2]int]*solved{} // by stones and PlacementAll
-	dirs     []string               // the folders Main removes
-	opens    []*layers.DB           // the databases Main closes
-	mainRuns bool                   // Main runs the tests: the folders will be removed
+// what says which layers of a game a shared database holds.
+type what int
+
+const (
+	complete    what = iota // moving and placement layers, the placement classes reachable from the empty board
+	completeAll             // moving and placement layers, every class of the placement layers
+	movingOnly              // the moving layers alone
 )
 
-// Solved returns the complete database of the game of k stones per side
-// (moving and placement layers, the placement classes reachable from the
-// empty board, verified), solved once per test binary. Tests must not
-// write into it or close it.
-func Solved(tb testing.TB, k int) *layers.DB { return shared(tb, k, false) }
+// key names a shared database: a game of some stones, and its layers.
+type key struct {
+	v    muehle.Variant
+	what what
+}
+
+// options are the solver's options that compute the database.
+func (k key) options() retro.SolveOptions {
+	return retro.SolveOptions{Placement: k.what != movingOnly, PlacementAll: k.what == completeAll}
+}
+
+var (
+	mu       sync.Mutex
+	dbs      = map[key]*solved{}
+	dirs     []string     // the folders Main removes
+	opens    []*layers.DB // the databases Main closes
+	mainRuns bool         // Main runs the tests: the folders will be removed
+)
+
+// Solved returns the complete database of Nine Men's Morris played with k
+// stones per side (moving and placement layers, the placement classes
+// reachable from the empty board, verified), solved once per test binary.
+// Tests must not write into it or close it.
+func Solved(tb testing.TB, k int) *layers.DB {
+	return shared(tb, key{muehle.Standard.With(k), complete})
+}
 
 // SolvedAll is Solved with every class of the placement layers stored,
 // reachable or not (retro.SolveOptions.PlacementAll).
-func SolvedAll(tb testing.TB, k int) *layers.DB { return shared(tb, k, true) }
+func SolvedAll(tb testing.TB, k int) *layers.DB {
+	return shared(tb, key{muehle.Standard.With(k), completeAll})
+}
 
-// shared returns the shared database of k stones.
-func shared(tb testing.TB, k int, all bool) *layers.DB {
+// SolvedGame is Solved of any game of the family: the complete database
+// of v.
+func SolvedGame(tb testing.TB, v muehle.Variant) *layers.DB {
+	return shared(tb, key{v, complete})
+}
+
+// SolvedMoving is Solved of the moving layers alone: what muehlectl
+// solve makes without --all-phases.
+func SolvedMoving(tb testing.TB, k int) *layers.DB {
+	return shared(tb, key{muehle.Standard.With(k), movingOnly})
+}
+
+// shared returns the shared database named by key.
+func shared(tb testing.TB, key key) *layers.DB {
 	tb.Helper()
-	key := [2]int{k, 0}
-	if all {
-		key[1] = 1
-	}
 	mu.Lock()
 	if !mainRuns {
 		mu.Unlock()
@@ -61,7 +93,7 @@ func shared(tb testing.TB, k int, all bool) *layers.DB {
 	}
 	mu.Unlock()
 	s.once.Do(func() {
-		dir, err := os.MkdirTemp("", fmt.Sprintf("retrotest-k%d-", k))
+		dir, err := os.MkdirTemp("", fmt.Sprintf("retrotest-%s-k%d-", key.v.Game, key.v.Stones))
 		if err != nil {
 			s.err = err
 			return
@@ -69,10 +101,10 @@ func shared(tb testing.TB, k int, all bool) *layers.DB {
 		mu.Lock()
 		dirs = append(dirs, dir)
 		mu.Unlock()
-		s.db, s.err = solve(dir, k, retro.SolveOptions{Placement: true, PlacementAll: all})
+		s.db, s.err = solve(dir, key.v, key.options())
 	})
 	if s.err != nil {
-		tb.Fatalf("retrotest: solving k=%d: %v", k, s.err)
+		tb.Fatalf("retrotest: solving %s: %v", key.v, s.err)
 	}
 	return s.db
 }
@@ -84,10 +116,30 @@ func shared(tb testing.TB, k int, all bool) *layers.DB {
 // (a minute under the race detector).
 func CopyIn(tb testing.TB, dir string, k int) *layers.DB {
 	tb.Helper()
-	if err := os.CopyFS(dir, os.DirFS(Solved(tb, k).Dir())); err != nil {
-		tb.Fatalf("retrotest: copying the database of k=%d: %v", k, err)
+	return copyIn(tb, dir, key{muehle.Standard.With(k), complete})
+}
+
+// CopyGameIn is CopyIn of the complete database of any game (SolvedGame).
+// Games of several kinds may be copied into one folder: each has its own
+// subfolder there.
+func CopyGameIn(tb testing.TB, dir string, v muehle.Variant) *layers.DB {
+	tb.Helper()
+	return copyIn(tb, dir, key{v, complete})
+}
+
+// CopyMovingIn is CopyIn of the moving layers alone (SolvedMoving).
+func CopyMovingIn(tb testing.TB, dir string, k int) *layers.DB {
+	tb.Helper()
+	return copyIn(tb, dir, key{muehle.Standard.With(k), movingOnly})
+}
+
+// copyIn copies the shared database named by key into dir and opens it.
+func copyIn(tb testing.TB, dir string, key key) *layers.DB {
+	tb.Helper()
+	if err := os.CopyFS(dir, os.DirFS(shared(tb, key).Dir())); err != nil {
+		tb.Fatalf("retrotest: copying the database of %s: %v", key.v, err)
 	}
-	db, err := layers.OpenDB(dir, muehle.Standard.With(k))
+	db, err := layers.OpenDB(dir, key.v)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -117,10 +169,10 @@ func SolveIn(tb testing.TB, dir string, k int, opts retro.SolveOptions) *layers.
 	return db
 }
 
-// solve solves the game of k stones in dir with opts and keeps the
-// database open for Main to close.
-func solve(dir string, k int, opts retro.SolveOptions) (*layers.DB, error) {
-	db, err := layers.OpenDB(dir, muehle.Standard.With(k))
+// solve solves the game v in dir with opts and keeps the database open
+// for Main to close.
+func solve(dir string, v muehle.Variant, opts retro.SolveOptions) (*layers.DB, error) {
+	db, err := layers.OpenDB(dir, v)
 	if err != nil {
 		return nil, err
 	}
