@@ -78,10 +78,7 @@ func TestSolveStatsQuery(t *testing.T) {
 }
 
 func TestVerifyRefusesCorruptLayer(t *testing.T) {
-	dir := t.TempDir()
-	if code, _, stderr := muehlectl("solve", "--db", dir, "--stones", "3", "--max-stones", "6"); code != 0 {
-		t.Fatalf("solve: exit %d: %s", code, stderr)
-	}
+	dir := solvedK3(t)
 	path := filepath.Join(dir, "k3", "m3-3.layer")
 	data, err := os.ReadFile(path)
 	if err != nil {
