@@ -14,11 +14,14 @@ import (
 
 // TestOneTestMark: long tests are marked one way and the race detector has
 // one switch (docs/design.md, "Long tests and the race detector"): no Go
-// file outside muehle/testenv calls testing.Short() or sets a constant
-// from the race build tag, and no test file is named *_long_test.go.
+// file outside muehle/testenv calls testing.Short(), sets a constant from
+// the race build tag or skips under the detector by hand (if testenv.Race
+// { t.Skip… }: testenv.SlowUnderRace says it), and no test file is named
+// *_long_test.go.
 func TestOneTestMark(t *testing.T) {
 	root := moduleRoot(t)
 	short := regexp.MustCompile(`testing\.Short\(\)`)
+	raceSkip := regexp.MustCompile(`if testenv\.Race \{\s*t\.Skip`)
 	raceTag := regexp.MustCompile(`(?m)^//go:build .*\brace\b`)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -44,6 +47,9 @@ func TestOneTestMark(t *testing.T) {
 		}
 		if short.Match(b) && rel != "muehle/testmark_test.go" {
 			t.Errorf("%s calls testing.Short(); use testenv.Long or testenv.Full", rel)
+		}
+		if raceSkip.Match(b) {
+			t.Errorf("%s skips under the race detector by hand; use testenv.SlowUnderRace", rel)
 		}
 		if raceTag.Match(b) {
 			t.Errorf("%s is built by the race tag; use testenv.Race", rel)
