@@ -243,10 +243,13 @@ func (c *childTables) handOver(fc *filledCopies) {
 // parentOrder, one table look-up per child.
 func (c *childTables) best(w *bestWork, pos *muehle.Position) (v layers.Value, missing bool) {
 	ms := pos.AppendMoves(w.moves[:0])
+	// What markStored reads: the moves, and their children once found.
+	// Without moves, or a move that ends the game, there are none to
+	// mark; the previous position's must not be.
+	w.nm, w.n = len(ms), [moveKinds]int{}
 	if len(ms) == 0 {
 		return layers.NoMoves(pos), false
 	}
-	w.nm = len(ms)
 	if c.split {
 		ix := w.kidIx[0][:len(ms)]
 		c.t[c.plain].ix.IndexMovesSplit(*pos, ms, ix, c.t[c.plain+1].ix)

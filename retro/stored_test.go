@@ -427,3 +427,64 @@ func verifyFilledCopies(t *testing.T, dir string, v muehle.Variant, k layers.Key
 	b[lost] = byte(layers.LossIn(layers.Value(b[lost]).Depth() + 2))
 	check("a lost depth changed", false, false)
 }
+
+// TestMarkStoredAfterNoMoves: markStored looks at the children of the
+// position best looked at last. After a position without moves (lost,
+// blocked) it marks nothing, though the position before had won children
+// stored without their depths: it once marked those, and the verifier
+// then waited for depths no position needed, reading the layers below
+// them to find them (verifying 6-6 of Nine Men's Morris so needed 6-5).
+func TestMarkStoredAfterNoMoves(t *testing.T) {
+	testenv.SlowUnderRace(t, "solves and compresses the 4-stone game's moving layers; the check runs on one goroutine")
+	v := muehle.Standard.With(4)
+	db := openVariant(t, storedFolder(t, v, SolveOptions{MaxStones: 8}), v)
+	k := layers.Moving(4, 4)
+	c, err := newChildTables(db, k, 1<<30, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.release()
+	if !c.split || c.t[c.plain+1].marks == nil {
+		t.Fatal("4-4's captures do not lead to 3-4 held as stored: the test would prove nothing")
+	}
+	// A position with a capture, and one without moves.
+	ix := db.Indexer().Layer(k)
+	var capture, blocked muehle.Position
+	var hasCapture, hasBlocked bool
+	for i := uint64(0); i < ix.Size() && !(hasCapture && hasBlocked); i++ {
+		pos, ok := ix.Position(i)
+		if !ok {
+			continue
+		}
+		pos.Game = v.Game
+		ms := pos.AppendMoves(nil)
+		if len(ms) == 0 && !hasBlocked {
+			blocked, hasBlocked = pos, true
+		}
+		if len(ms) > 0 && ms[len(ms)-1].IsRemoval() && !hasCapture {
+			capture, hasCapture = pos, true
+		}
+	}
+	if !hasCapture || !hasBlocked {
+		t.Fatalf("4-4: a position with a capture %v, one without moves %v; want both", hasCapture, hasBlocked)
+	}
+	// Its captures' children made won without their depths, as a stored
+	// layer keeps them.
+	var w bestWork
+	c.best(&w, &capture)
+	for j, x := range w.kidIx[0][:w.nm] {
+		if w.moves[j].IsRemoval() {
+			c.bodies[0].Flat()[x] = storedWon
+		}
+	}
+	c.best(&w, &capture)
+	if !c.markStored(&w) {
+		t.Fatalf("%v, its captures' children stored won: markStored marked none", capture)
+	}
+	if got, want := func() layers.Value { v, _ := c.best(&w, &blocked); return v }(), layers.NoMoves(&blocked); got != want {
+		t.Fatalf("%v: best %v, want %v", blocked, got, want)
+	}
+	if c.markStored(&w) {
+		t.Errorf("after %v, which has no moves, markStored marked the children of %v", blocked, capture)
+	}
+}
