@@ -120,8 +120,8 @@ func CopyIn(tb testing.TB, dir string, k int) *layers.DB {
 }
 
 // CopyGameIn is CopyIn of the complete database of any game (SolvedGame).
-// Games of several kinds may be copied into one folder: each has its own
-// subfolder there.
+// Several games may be copied into one folder: each has its own subfolder
+// there (layers.GameDir).
 func CopyGameIn(tb testing.TB, dir string, v muehle.Variant) *layers.DB {
 	tb.Helper()
 	return copyIn(tb, dir, key{v, complete})
