@@ -481,8 +481,8 @@ func TestMarkStoredAfterNoMoves(t *testing.T) {
 	if !c.markStored(&w) {
 		t.Fatalf("%v, its captures' children stored won: markStored marked none", capture)
 	}
-	if got, want := func() layers.Value { v, _ := c.best(&w, &blocked); return v }(), layers.NoMoves(&blocked); got != want {
-		t.Fatalf("%v: best %v, want %v", blocked, got, want)
+	if got, _ := c.best(&w, &blocked); got != layers.NoMoves(&blocked) {
+		t.Fatalf("%v: best %v, want %v", blocked, got, layers.NoMoves(&blocked))
 	}
 	if c.markStored(&w) {
 		t.Errorf("after %v, which has no moves, markStored marked the children of %v", blocked, capture)

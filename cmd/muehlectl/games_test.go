@@ -176,8 +176,7 @@ func TestStonesDefaultBeforeCheck(t *testing.T) {
 // with verify --sample: every layer "sampled", nothing recorded, and a
 // layer list of two.
 func TestVerifySampleCommand(t *testing.T) {
-	dir := t.TempDir()
-	retrotest.CopyMovingIn(t, dir, 3).Close()
+	dir := solvedK3(t)
 	record := filepath.Join(dir, "k3", "m3-3.verified")
 	if err := os.Remove(record); err != nil {
 		t.Fatal(err)

@@ -144,9 +144,7 @@ func TestReviewFindsBlunders(t *testing.T) {
 }
 
 func TestReviewUnknownLayers(t *testing.T) {
-	dir := t.TempDir()
-	// Only the moving layers: every placement position is unknown.
-	retrotest.CopyMovingIn(t, dir, 3).Close()
+	dir := solvedK3(t) // only the moving layers: every placement position is unknown
 	game := filepath.Join(t.TempDir(), "game.txt")
 	if err := os.WriteFile(game, []byte("[Stones \"3\"]\n1. d6 d2\n2. a7 g7\n3. g1 a1\n4. d6-d5\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -19,7 +19,6 @@ import (
 	"muehle/cmd/muehlectl/serve"
 	"muehle/layers"
 	"muehle/muehle"
-	"muehle/retro/retrotest"
 )
 
 // startServer starts the server of dir's databases on a loopback port
@@ -228,8 +227,7 @@ func TestServeSlowAndIdleClients(t *testing.T) {
 // refuses a missing layer, naming it, and never presents its values as
 // the database's (layers.DB.VerifiedOnly).
 func TestServeUnverifiedLayer(t *testing.T) {
-	dir := t.TempDir()
-	retrotest.CopyMovingIn(t, dir, 3).Close()
+	dir := solvedK3(t)
 	db, err := layers.OpenDB(dir, muehle.Standard.With(3))
 	if err != nil {
 		t.Fatal(err)
